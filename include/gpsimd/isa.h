@@ -1,0 +1,289 @@
+// The instruction table: the single source of encoding truth (SPEC §3, §4).
+//
+// One InstrDef row per instruction and one FieldDef row per field. Encode, decode,
+// field access, disassembly, assembly and the reserved-bytes checks all walk these
+// rows, so they cannot drift apart. The tables are constexpr so that instruction
+// code can name a field and get its offset at compile time (field_of).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "gpsimd/types.h"
+
+namespace gpsimd {
+
+inline constexpr std::size_t kWordBytes = 64;
+using Word = std::array<uint8_t, kWordBytes>;
+
+enum class Opcode : uint8_t {
+  Sort = 0x96,
+  TensorScalarSelect = 0x98,
+  RangeSelect = 0xbc,
+  GetSequenceBounds = 0xbe,
+};
+
+enum class Engine : uint8_t { DVE, POOL };
+std::string_view engine_name(Engine e);
+
+enum class FieldKind : uint8_t {
+  Header,     // 4 bytes: opcode, length in 32-bit words, two zero bytes (kept raw)
+  Events,     // 8 bytes: wait_mode, wait_idx, update_mode, update_idx, value (SPEC §3.2)
+  U8,         // a plain byte: a count or a flag
+  Dtype,      // DTYPE
+  DtypePair,  // DTYPE_PAIR: input in the low nibble, output in the high nibble
+  AluOp,      // ALU_OP
+  AccumCmd,   // ACCUM_CMD
+  ImmSrc,     // IMM_SRC
+  Fp32,       // an FP32 immediate
+  ImmVal,     // IMM_VAL_INST_FIELD, read per its *_src field (SPEC §3.5)
+  Tensor,     // TENSOR{dims}D (SPEC §3.5)
+  Reserved,   // must be zero
+};
+std::string_view field_kind_name(FieldKind k);
+
+struct FieldDef {
+  std::string_view name;
+  uint8_t offset;
+  uint8_t size;
+  FieldKind kind;
+  uint8_t dims = 0;               // Tensor: number of dimensions
+  std::string_view src_field{};   // ImmVal: the IMM_SRC field that says how to read it
+};
+
+struct InstrDef {
+  Opcode opcode;
+  std::string_view mnemonic;     // spelled as in SPEC: "RangeSelect"
+  std::string_view struct_name;  // the vendor's operand struct: "S2D2_RS"
+  Engine engine;
+  uint8_t generation_mask;       // bit g set when the instruction exists on Vg
+  std::span<const FieldDef> fields;
+
+  bool exists_on(Generation g) const {
+    return (generation_mask >> static_cast<unsigned>(g)) & 1u;
+  }
+};
+
+constexpr uint8_t gen_mask(std::initializer_list<Generation> gs) {
+  uint8_t m = 0;
+  for (Generation g : gs) m = static_cast<uint8_t>(m | (1u << static_cast<unsigned>(g)));
+  return m;
+}
+
+// Byte sizes of the composite kinds.
+constexpr uint8_t tensor_bytes(uint8_t dims) { return static_cast<uint8_t>(4 + 4 * dims); }
+
+namespace table {
+using K = FieldKind;
+inline constexpr FieldDef kHeader{"header", 0, 4, K::Header};
+inline constexpr FieldDef kEvents{"events", 4, 8, K::Events};
+
+// SPEC §4.1, S2D2_RS.
+inline constexpr std::array kRangeSelect = {
+    kHeader,
+    kEvents,
+    FieldDef{"num_active_channels", 12, 1, K::U8},
+    FieldDef{"in_out_dtype", 13, 1, K::DtypePair},
+    FieldDef{"reduce_cmd", 14, 1, K::AccumCmd},
+    FieldDef{"reduce_op", 15, 1, K::AluOp},
+    FieldDef{"base", 16, 4, K::Fp32},
+    FieldDef{"fill_val", 20, 4, K::Fp32},
+    FieldDef{"src_mem_pattern", 24, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"comp_op0", 36, 1, K::AluOp},
+    FieldDef{"comp_op1", 37, 1, K::AluOp},
+    FieldDef{"bound0_src", 38, 1, K::ImmSrc},
+    FieldDef{"bound1_src", 39, 1, K::ImmSrc},
+    FieldDef{"bound0", 40, 4, K::ImmVal, 0, "bound0_src"},
+    FieldDef{"bound1", 44, 4, K::ImmVal, 0, "bound1_src"},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"reserved1", 60, 4, K::Reserved},
+};
+
+// SPEC §4.2, S3D3_TS_SELECT.
+inline constexpr std::array kTensorScalarSelect = {
+    kHeader,
+    kEvents,
+    FieldDef{"reserved0", 12, 4, K::Reserved},
+    FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"reversed_pred", 32, 1, K::U8},
+    FieldDef{"num_active_channels", 33, 1, K::U8},
+    FieldDef{"dtype", 34, 1, K::Dtype},
+    FieldDef{"pred_imm_dtype", 35, 1, K::Dtype},
+    FieldDef{"reserved1", 36, 2, K::Reserved},
+    FieldDef{"src1_imm_src", 38, 1, K::ImmSrc},
+    FieldDef{"pred_imm_src", 39, 1, K::ImmSrc},
+    FieldDef{"src1_imm", 40, 4, K::ImmVal, 0, "src1_imm_src"},
+    FieldDef{"pred_imm", 44, 4, K::ImmVal, 0, "pred_imm_src"},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+};
+
+// SPEC §4.3, S3D3_SEQ_BOUNDS.
+inline constexpr std::array kGetSequenceBounds = {
+    kHeader,
+    kEvents,
+    FieldDef{"num_active_channels", 12, 1, K::U8},
+    FieldDef{"reserved0", 13, 1, K::Reserved},
+    FieldDef{"in_dtype", 14, 1, K::Dtype},
+    FieldDef{"out_dtype", 15, 1, K::Dtype},
+    FieldDef{"src_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"dst_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"reserved1", 48, 16, K::Reserved},
+};
+
+// SPEC §4.4, S1D2_SORT.
+inline constexpr std::array kSort = {
+    kHeader,
+    kEvents,
+    FieldDef{"num_active_channels", 12, 1, K::U8},
+    FieldDef{"index_offset_src", 13, 1, K::ImmSrc},
+    FieldDef{"in_out_dtype", 14, 1, K::DtypePair},
+    FieldDef{"comparison", 15, 1, K::AluOp},
+    FieldDef{"src_mem_pattern", 16, tensor_bytes(1), K::Tensor, 1},
+    FieldDef{"dst_mem_pattern", 24, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"index_offset", 36, 4, K::ImmVal, 0, "index_offset_src"},
+    FieldDef{"stable", 40, 1, K::U8},
+    FieldDef{"reserved1", 41, 23, K::Reserved},
+};
+
+using G = Generation;
+inline constexpr std::array kInstructions = {
+    InstrDef{Opcode::RangeSelect, "RangeSelect", "S2D2_RS", Engine::DVE,
+             gen_mask({G::V3, G::V4, G::V5}), kRangeSelect},
+    InstrDef{Opcode::TensorScalarSelect, "TensorScalarSelect", "S3D3_TS_SELECT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarSelect},
+    InstrDef{Opcode::GetSequenceBounds, "GetSequenceBounds", "S3D3_SEQ_BOUNDS", Engine::POOL,
+             gen_mask({G::V3, G::V4, G::V5}), kGetSequenceBounds},
+    InstrDef{Opcode::Sort, "Sort", "S1D2_SORT", Engine::POOL,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort},
+};
+}  // namespace table
+
+// All instruction rows, in SPEC order.
+inline constexpr std::span<const InstrDef> instructions() { return table::kInstructions; }
+
+// Returns the row for an opcode byte, or nullptr when the opcode is unknown.
+constexpr const InstrDef* find_instruction(uint8_t opcode) {
+  for (const InstrDef& d : table::kInstructions)
+    if (static_cast<uint8_t>(d.opcode) == opcode) return &d;
+  return nullptr;
+}
+constexpr const InstrDef& instruction(Opcode op) { return *find_instruction(static_cast<uint8_t>(op)); }
+// Returns the row whose mnemonic matches (case-insensitive), or nullptr.
+const InstrDef* find_instruction(std::string_view mnemonic);
+
+// Returns the field named `name` of an instruction's fields, or nullptr.
+constexpr const FieldDef* find_field(std::span<const FieldDef> fields, std::string_view name) {
+  for (const FieldDef& f : fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+// Compile-time field lookup: fails to compile when the field does not exist.
+consteval FieldDef field_of(std::span<const FieldDef> fields, std::string_view name) {
+  const FieldDef* f = find_field(fields, name);
+  if (f == nullptr) throw "no such field";  // not a constant expression: compile error
+  return *f;
+}
+
+// ---- Raw little-endian access to a word ------------------------------------------------
+
+inline uint8_t load_u8(const Word& w, unsigned off) { return w[off]; }
+inline uint16_t load_u16(const Word& w, unsigned off) {
+  return static_cast<uint16_t>(w[off] | (w[off + 1] << 8));
+}
+inline uint32_t load_u32(const Word& w, unsigned off) {
+  return static_cast<uint32_t>(w[off]) | (static_cast<uint32_t>(w[off + 1]) << 8) |
+         (static_cast<uint32_t>(w[off + 2]) << 16) | (static_cast<uint32_t>(w[off + 3]) << 24);
+}
+inline void store_u8(Word& w, unsigned off, uint8_t v) { w[off] = v; }
+inline void store_u16(Word& w, unsigned off, uint16_t v) {
+  w[off] = static_cast<uint8_t>(v);
+  w[off + 1] = static_cast<uint8_t>(v >> 8);
+}
+inline void store_u32(Word& w, unsigned off, uint32_t v) {
+  for (unsigned i = 0; i < 4; ++i) w[off + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// ---- Decoded values of the composite kinds ---------------------------------------------
+
+struct Events {
+  uint8_t wait_mode = 0;
+  uint8_t wait_idx = 0;
+  uint8_t update_mode = 0;
+  uint8_t update_idx = 0;
+  uint32_t value = 0;
+  bool operator==(const Events&) const = default;
+};
+
+// A TENSOR{N}D descriptor: ADDR4, then int16 step_elem[N], then uint16 num_elem[N].
+struct TensorDesc {
+  uint32_t addr = 0;
+  uint8_t dims = 1;
+  std::array<int16_t, 3> step{};
+  std::array<uint16_t, 3> num{};
+  // Returns the number of elements the walk visits (product of num_elem).
+  uint64_t count() const {
+    uint64_t c = 1;
+    for (unsigned d = 0; d < dims; ++d) c *= num[d];
+    return c;
+  }
+  bool register_mode() const { return (addr >> 31) != 0; }
+  bool operator==(const TensorDesc&) const = default;
+};
+
+Events load_events(const Word& w, unsigned off = 4);
+void store_events(Word& w, const Events& e, unsigned off = 4);
+TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims);
+void store_tensor(Word& w, unsigned off, const TensorDesc& t);
+inline TensorDesc load_tensor(const Word& w, const FieldDef& f) { return load_tensor(w, f.offset, f.dims); }
+
+// The value of one field: an integer (bytes, enums, FP32 bits, IMM_VAL bits, the raw
+// header), events, a tensor descriptor, or the raw bytes of a reserved field.
+using FieldValue = std::variant<uint64_t, Events, TensorDesc, std::vector<uint8_t>>;
+
+// A decoded word: the instruction row and one value per field row, in row order.
+struct Decoded {
+  const InstrDef* def = nullptr;
+  std::vector<FieldValue> values;
+
+  // Returns the value of the named field; aborts when the field does not exist.
+  const FieldValue& get(std::string_view name) const;
+  FieldValue& get(std::string_view name);
+  uint64_t integer(std::string_view name) const { return std::get<uint64_t>(get(name)); }
+  const TensorDesc& tensor(std::string_view name) const { return std::get<TensorDesc>(get(name)); }
+  const Events& events() const { return std::get<Events>(get("events")); }
+};
+
+// Reads one field of a word, as its FieldValue.
+FieldValue read_field(const Word& w, const FieldDef& f);
+// Writes one field. Returns an error text when the value does not fit the field
+// (wrong alternative, integer wider than the field, reserved bytes of wrong length).
+std::optional<std::string> write_field(Word& w, const FieldDef& f, const FieldValue& v);
+
+// Decodes a word of a known opcode into its fields; nullopt when the opcode is unknown.
+// Never fails otherwise: every byte of a known instruction belongs to a field, so
+// invalid words decode too, and encode(decode(w)) == w for every such word.
+std::optional<Decoded> decode(const Word& w);
+// Encodes decoded fields into a word. Throws nothing; returns an error text when a
+// value does not fit its field.
+struct EncodeResult {
+  Word word{};
+  std::optional<std::string> error;
+};
+EncodeResult encode(const Decoded& d);
+// A Decoded with every field at its default: header = opcode | 0x10 << 8, the rest zero.
+Decoded default_fields(const InstrDef& def);
+// The default header word for an opcode (SPEC §3.1).
+constexpr uint32_t default_header(Opcode op) { return static_cast<uint32_t>(op) | (0x10u << 8); }
+
+// Parses 128 hex digits (whitespace ignored) into a word; nullopt with a reason otherwise.
+std::optional<Word> word_from_hex(std::string_view hex, std::string* error = nullptr);
+std::string word_to_hex(const Word& w);
+
+}  // namespace gpsimd

@@ -1,0 +1,118 @@
+// The machine model (SPEC §2): plain state plus bounds-checked address resolution
+// (SPEC §3.4) and the N-D tensor walk (SPEC §3.5), shared by every instruction.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "gpsimd/isa.h"
+#include "gpsimd/types.h"
+
+namespace gpsimd {
+
+enum class Space : uint8_t { SBUF, PSUM };
+std::string_view space_name(Space s);  // "sbuf" / "psum"
+
+inline constexpr uint32_t kNegInfBits = 0xff800000u;  // a fresh accumulator
+
+class Machine {
+ public:
+  explicit Machine(Generation g = Generation::V3);
+  Machine(const Machine& other);
+  Machine& operator=(const Machine& other);
+  Machine(Machine&&) noexcept = default;
+  Machine& operator=(Machine&&) noexcept = default;
+
+  Generation generation() const { return gen_; }
+  // Bytes per partition of a memory space on this machine's generation.
+  uint32_t partition_bytes(Space s) const {
+    return s == Space::SBUF ? sbuf_bytes_ : kPsumPartitionBytes;
+  }
+  // One partition of a memory space (partition < 128).
+  std::span<uint8_t> partition(Space s, unsigned p);
+  std::span<const uint8_t> partition(Space s, unsigned p) const;
+  // The whole space, partition after partition.
+  std::span<uint8_t> space(Space s);
+  std::span<const uint8_t> space(Space s) const;
+
+  std::array<uint32_t, kRegisters> registers{};
+  std::array<uint32_t, kSemaphores> semaphores{};
+  // FP32 bit patterns, one per partition.
+  std::array<uint32_t, kPartitions> accumulators{};
+
+  // Back to the state of a fresh machine: memory, registers, semaphores zero,
+  // accumulators -inf.
+  void reset();
+  // Whole-state equality and a 64-bit hash of the whole state (memory included).
+  bool operator==(const Machine& other) const;
+  uint64_t hash() const;
+
+ private:
+  struct FreeDeleter {
+    void operator()(uint8_t* p) const;
+  };
+  Generation gen_;
+  uint32_t sbuf_bytes_;
+  std::unique_ptr<uint8_t[], FreeDeleter> sbuf_;
+  std::unique_ptr<uint8_t[], FreeDeleter> psum_;
+};
+
+// A resolved static address: a memory space, a partition and a byte offset in it.
+struct Location {
+  Space space = Space::SBUF;
+  uint32_t partition = 0;
+  uint32_t offset = 0;
+  bool operator==(const Location&) const = default;
+};
+
+inline constexpr uint32_t kPsumBase = 0x2000000u;
+inline constexpr uint32_t kPsumWindowEnd = 0x2400000u;  // 128 partitions of 32 KiB stride
+
+// Decodes a static ADDR4 (bit 31 clear) for a generation. Returns the location, or
+// nullopt with `why` set to the rule it breaks (mode bits, bits 25-28, offset range).
+std::optional<Location> decode_static_addr(uint32_t addr, Generation g, std::string* why = nullptr);
+// The ADDR4 of a location (the inverse of decode_static_addr).
+uint32_t encode_static_addr(const Location& loc);
+
+// A register-mode ADDR4 (bit 31 set) is well-formed when bits 8-30 are zero and byte 0
+// names a register < 64. Returns the register id, or nullopt with `why`.
+std::optional<unsigned> decode_register_addr(uint32_t addr, std::string* why = nullptr);
+
+// The N-D walk of SPEC §3.5 over one partition: ordinal j visits the byte offset
+// start + (Σ i[d] * step[d]) * elem.
+struct Walk {
+  int64_t start = 0;  // byte offset in the partition
+  unsigned elem = 1;  // element size in bytes
+  unsigned dims = 1;
+  std::array<int64_t, 3> step{};  // in elements
+  std::array<uint32_t, 3> num{1, 1, 1};
+
+  static Walk of(const TensorDesc& t, uint32_t start_offset, unsigned elem);
+  uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2]; }
+  // Lowest and one-past-highest byte offset any element touches.
+  int64_t lo() const;
+  int64_t hi() const;
+  // True when the walk visits [lo, hi) densely in increasing order, element after element.
+  bool contiguous() const;
+
+  // Calls f(j, byte_offset) for each ordinal j in walk order.
+  template <class F>
+  void for_each(F&& f) const {
+    uint64_t j = 0;
+    const int64_t s0 = step[0] * elem, s1 = step[1] * elem, s2 = step[2] * elem;
+    int64_t b2 = start;
+    for (uint32_t i2 = 0; i2 < num[2]; ++i2, b2 += s2) {
+      int64_t b1 = b2;
+      for (uint32_t i1 = 0; i1 < num[1]; ++i1, b1 += s1) {
+        int64_t b0 = b1;
+        for (uint32_t i0 = 0; i0 < num[0]; ++i0, b0 += s0) f(j++, static_cast<uint32_t>(b0));
+      }
+    }
+  }
+};
+
+}  // namespace gpsimd

@@ -1,0 +1,85 @@
+// Every model-defined choice of SPEC.md (its **[model]** tags) in one place, so that
+// each is easy to find and to change when better evidence appears.
+//
+// Choices that are plain numbers live here as constants; choices that are rules live
+// here as small functions that the instructions call. Geometry taken from public
+// documentation lives in types.h.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace gpsimd::model {
+
+// SPEC §2: SBUF bytes per partition on V4 and V5 (32 MiB / 128). V2/V3 are public.
+inline constexpr unsigned kSbufPartitionBytesV4V5 = 256 * 1024;
+// SPEC §2: 256 semaphores (the driver exposes 256 per core).
+inline constexpr unsigned kSemaphores = 256;
+
+// SPEC §3.6: an operand walk of more than 2^24 elements per channel faults `too-large`.
+inline constexpr uint64_t kWalkLimit = uint64_t{1} << 24;
+
+// SPEC §3.6: start_addr_active_channels is start_partition + n <= 128 (the hardware's
+// quadrant rules are not public).
+inline constexpr unsigned kMaxPartitionEnd = 128;
+
+// SPEC §4 execution rule: the order in which faults are looked for.
+//   validate -> wait (sync-would-block) -> resolve (bad-address)
+//   -> register-mode shapes (shape-mismatch) -> walk limit (too-large) -> read -> write.
+
+// SPEC §4.1: reduce_cmd IDLE leaves the accumulator unchanged (see range_select.cc).
+
+// SPEC §4.1: the maximum used by RangeSelect's reduce. NaN operands are ignored (IEEE
+// maxNum); -0.0 counts as less than +0.0; when every operand is NaN the result is
+// kAllNanMax. MaxFold folds operands one at a time.
+inline constexpr uint32_t kAllNanMax = 0x7FC00000u;
+class MaxFold {
+ public:
+  void add(uint32_t fp32_bits) {
+    if ((fp32_bits & 0x7fffffffu) > 0x7f800000u) return;  // NaN: ignored
+    if (!have_ || greater(fp32_bits, best_)) best_ = fp32_bits;
+    have_ = true;
+  }
+  uint32_t result() const { return have_ ? best_ : kAllNanMax; }
+
+  // a > b for non-NaN FP32 patterns, with -0.0 < +0.0 (a total order on the bits).
+  static bool greater(uint32_t a, uint32_t b) { return order_key(a) > order_key(b); }
+
+ private:
+  static uint32_t order_key(uint32_t bits) {
+    return (bits >> 31) ? ~bits : (bits | 0x80000000u);
+  }
+  bool have_ = false;
+  uint32_t best_ = 0;
+};
+
+// SPEC §4.3: GetSequenceBounds compares FP32 ids by IEEE equality: a NaN equals nothing
+// (each NaN is a one-element segment) and -0.0 equals 0, so it is padding.
+inline bool seq_ids_equal_fp32(uint32_t a, uint32_t b) {
+  return std::bit_cast<float>(a) == std::bit_cast<float>(b);
+}
+inline bool seq_id_is_padding_fp32(uint32_t a) { return std::bit_cast<float>(a) == 0.0f; }
+
+// SPEC §4.4: Sort's order. Integers compare signed or unsigned per dtype; floats by IEEE
+// value with -0.0 == +0.0, every NaN above +inf and all NaNs equal. Ties come out in
+// increasing original position (for stable = 0 too: it is one legal order).
+// sort_key maps a float's bits (width 16 or 32, BF16/FP16/FP32) to an unsigned key of
+// the same order.
+inline uint32_t sort_key_float(uint32_t bits, unsigned exp_bits, unsigned width) {
+  const uint32_t sign = 1u << (width - 1);
+  const uint32_t mag_mask = sign - 1;
+  const unsigned man_bits = width - 1 - exp_bits;
+  const uint32_t inf = ((1u << exp_bits) - 1) << man_bits;
+  const uint32_t mag = bits & mag_mask;
+  if (mag > inf) return ~0u;       // any NaN: above everything, all equal
+  if (mag == 0) return sign;       // -0.0 folds onto +0.0
+  return (bits & sign) ? (sign - mag) : (sign + mag);
+}
+inline uint32_t sort_key_int(uint32_t bits, unsigned width, bool is_signed) {
+  return is_signed ? (bits ^ (1u << (width - 1))) : bits;
+}
+
+// SPEC §4.4: top-K (dst.num_elem[1] = K < N) is accepted unless validation is strict.
+inline constexpr bool kTopKAllowedByDefault = true;
+
+}  // namespace gpsimd::model

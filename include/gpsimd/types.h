@@ -1,0 +1,117 @@
+// Enumerations shared by the whole model: generations, dtypes, ALU ops and the
+// small field enums of SPEC §3.3. Names and codes are the vendor's.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "gpsimd/model.h"
+
+namespace gpsimd {
+
+// NeuronCore generations (SPEC §1). The numeric value is the version number.
+enum class Generation : uint8_t { V2 = 2, V3 = 3, V4 = 4, V5 = 5 };
+
+inline constexpr std::array<Generation, 4> kAllGenerations = {
+    Generation::V2, Generation::V3, Generation::V4, Generation::V5};
+
+// Returns "v2".."v5".
+std::string_view generation_name(Generation g);
+// Parses "v2".."v5" (case-insensitive, "V3" and "3" accepted); nullopt otherwise.
+std::optional<Generation> parse_generation(std::string_view s);
+
+// DTYPE (SPEC §3.3).
+enum class Dtype : uint8_t {
+  INVALID = 0x0,
+  UINT64 = 0x1,
+  INT8 = 0x2,
+  UINT8 = 0x3,
+  INT16 = 0x4,
+  UINT16 = 0x5,
+  BF16 = 0x6,
+  FP16 = 0x7,
+  INT32 = 0x8,
+  UINT32 = 0x9,
+  FP32 = 0xA,
+  FP32R = 0xB,
+  INT64 = 0xC,
+  FP8_E3 = 0xD,
+  FP8_E4 = 0xE,
+  FP8_E5 = 0xF,
+  FP4_E2 = 0x10,
+  CPTC1 = 0x19,
+  CPTC2 = 0x1A,
+  CPTC3 = 0x1B,
+  CPTC4 = 0x1C,
+  CPTC5 = 0x1D,
+  CPTC6 = 0x1E,
+  CPTC7 = 0x1F,
+};
+
+// Returns the byte size of a dtype, or nullopt for one that has none
+// (INVALID, FP4_E2, CPTC*, or a code outside the enumeration).
+std::optional<unsigned> dtype_size(uint8_t code);
+inline std::optional<unsigned> dtype_size(Dtype d) { return dtype_size(static_cast<uint8_t>(d)); }
+// Returns the vendor name ("FP32", "BF16", ...) or nullopt for an unknown code.
+std::optional<std::string_view> dtype_name(uint8_t code);
+// Parses a dtype name, case-insensitive ("fp32", "FP8_E4").
+std::optional<Dtype> parse_dtype(std::string_view s);
+// True for the floating-point dtypes that have a defined conversion (SPEC §5).
+bool is_float_dtype(Dtype d);
+
+// ALU_OP (SPEC §3.3).
+enum class AluOp : uint8_t {
+  MAX = 0x08,
+  IS_EQ = 0x12,
+  IS_GT = 0x13,
+  IS_GE = 0x14,
+  IS_LE = 0x15,
+  IS_LT = 0x16,
+  IS_GT_INT = 0xD1,
+  IS_LT_INT = 0xD4,
+  IS_GT_UINT = 0xD7,
+  IS_LT_UINT = 0xDA,
+};
+std::optional<std::string_view> alu_op_name(uint8_t code);
+std::optional<AluOp> parse_alu_op(std::string_view s);
+
+// ACCUM_CMD (SPEC §3.3).
+enum class AccumCmd : uint8_t {
+  IDLE = 0,
+  ZERO = 1,
+  ACCUMULATE = 2,
+  ZERO_ACCUMULATE = 3,
+  LOAD_ACCUMULATE = 4,
+};
+std::optional<std::string_view> accum_cmd_name(uint8_t code);
+std::optional<AccumCmd> parse_accum_cmd(std::string_view s);
+
+// IMM_SRC (SPEC §3.3).
+enum class ImmSrc : uint8_t {
+  INSTRUCTION_IMMEDIATE = 0,
+  POINTER_IMMEDIATE = 1,
+  REG_PTR_IMMEDIATE = 2,
+};
+std::optional<std::string_view> imm_src_name(uint8_t code);
+std::optional<ImmSrc> parse_imm_src(std::string_view s);
+
+// Event modes (SPEC §3.2).
+enum class WaitMode : uint8_t { NONE = 0, GE = 1, EQ = 2 };
+enum class UpdateMode : uint8_t { NONE = 0, SET = 1, INC = 2, DEC = 3 };
+std::optional<std::string_view> wait_mode_name(uint8_t code);
+std::optional<WaitMode> parse_wait_mode(std::string_view s);
+std::optional<std::string_view> update_mode_name(uint8_t code);
+std::optional<UpdateMode> parse_update_mode(std::string_view s);
+
+// Machine geometry (SPEC §2).
+inline constexpr unsigned kPartitions = 128;
+inline constexpr unsigned kPsumPartitionBytes = 16 * 1024;
+inline constexpr unsigned kRegisters = 64;
+inline constexpr unsigned kSemaphores = model::kSemaphores;  // [model]
+// Returns the SBUF bytes per partition for a generation.
+unsigned sbuf_partition_bytes(Generation g);
+
+}  // namespace gpsimd

@@ -1,0 +1,200 @@
+// FP32 <-> narrow float conversion (SPEC §5), one algorithm for every format.
+//
+// A finite value is handled as an exact pair (n, q) meaning n * 2^q with an integer n.
+// Decoding a bit pattern into that pair is exact; encoding a pair into a format is the
+// only place that rounds. Widening is decode(narrow) + encode(FP32), which never has to
+// round because FP32 holds every narrow value; narrowing is decode(FP32) +
+// encode(narrow). NaNs are not numbers and take their own, direction-specific path.
+#include "gpsimd/format.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+// Invariant breaks are programming errors (ARCHITECTURE: abort with file:line).
+#define GPSIMD_FORMAT_ASSERT(cond, ...)                                   \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      std::fprintf(stderr, "%s:%d: gpsimd format: ", __FILE__, __LINE__); \
+      std::fprintf(stderr, __VA_ARGS__);                                  \
+      std::fputc('\n', stderr);                                           \
+      std::abort();                                                       \
+    }                                                                     \
+  } while (0)
+
+namespace gpsimd {
+namespace {
+
+//                                         exp man bias bits canonical NaN
+constexpr MiniFloatFormat kFp32Format = {8, 23, 127, 32, 0x7FC00000u};
+constexpr MiniFloatFormat kBf16Format = {8, 7, 127, 16, 0x7FC0u};
+constexpr MiniFloatFormat kFp16Format = {5, 10, 15, 16, 0x7E00u};
+constexpr MiniFloatFormat kFp8E5Format = {5, 2, 15, 8, 0x7Eu};
+constexpr MiniFloatFormat kFp8E4Format = {4, 3, 7, 8, 0x7Cu};
+constexpr MiniFloatFormat kFp8E3Format = {3, 4, 3, 8, 0x78u};
+
+// The descriptors and the SPEC §5 table must agree; these catch a typo at compile time.
+constexpr bool self_consistent(const MiniFloatFormat& f) {
+  const uint32_t exp_all_ones = ((1u << f.exp_bits) - 1u) << f.man_bits;
+  const uint32_t quiet_bit = 1u << (f.man_bits - 1);
+  return f.total_bits == static_cast<unsigned>(1 + f.exp_bits + f.man_bits) &&
+         f.bias == (1 << (f.exp_bits - 1)) - 1 && f.canonical_nan == (exp_all_ones | quiet_bit);
+}
+static_assert(self_consistent(kFp32Format) && self_consistent(kBf16Format) &&
+              self_consistent(kFp16Format) && self_consistent(kFp8E5Format) &&
+              self_consistent(kFp8E4Format) && self_consistent(kFp8E3Format));
+
+uint32_t sign_mask(const MiniFloatFormat& f) {
+  return 1u << (f.total_bits - 1);
+}
+uint32_t man_mask(const MiniFloatFormat& f) {
+  return (1u << f.man_bits) - 1u;
+}
+uint32_t exp_field_max(const MiniFloatFormat& f) {
+  return (1u << f.exp_bits) - 1u;
+}
+uint32_t inf_bits(const MiniFloatFormat& f) {
+  return exp_field_max(f) << f.man_bits;
+}
+// Unbiased exponents of the smallest and largest normal binades.
+int min_normal_exp(const MiniFloatFormat& f) {
+  return 1 - f.bias;
+}
+int max_normal_exp(const MiniFloatFormat& f) {
+  return static_cast<int>(exp_field_max(f)) - 1 - f.bias;
+}
+
+enum class Kind { kFinite, kInf, kNaN };
+
+// A decoded bit pattern. For kFinite the magnitude is exactly n * 2^q (n may be 0);
+// for kNaN `mantissa` is the stored mantissa field (the payload, quiet bit included).
+struct Decoded {
+  Kind kind;
+  bool negative;
+  uint64_t n;
+  int q;
+  uint32_t mantissa;
+};
+
+// Bits above the sign bit are ignored (callers may pass a zero- or sign-extended word).
+Decoded decode(const MiniFloatFormat& f, uint32_t bits) {
+  const bool negative = (bits & sign_mask(f)) != 0;
+  const uint32_t exp_field = (bits >> f.man_bits) & exp_field_max(f);
+  const uint32_t mantissa = bits & man_mask(f);
+  if (exp_field == exp_field_max(f)) {
+    return {mantissa == 0 ? Kind::kInf : Kind::kNaN, negative, 0, 0, mantissa};
+  }
+  // A subnormal shares the smallest normal binade's quantum but has no implicit bit.
+  if (exp_field == 0) {
+    return {Kind::kFinite, negative, mantissa, min_normal_exp(f) - f.man_bits, mantissa};
+  }
+  const uint64_t n = (uint64_t{1} << f.man_bits) | mantissa;
+  return {Kind::kFinite, negative, n, static_cast<int>(exp_field) - f.bias - f.man_bits, mantissa};
+}
+
+// Returns n / 2^shift rounded to the nearest integer, ties to even. Requires shift > 0.
+uint64_t shift_right_round_even(uint64_t n, int shift) {
+  const int width = static_cast<int>(std::bit_width(n));  // libstdc++ 12 returns uint64_t
+  // Anything shifted further than one place past its top bit is below half and
+  // rounds to 0; stopping there also keeps the shifts below 64.
+  if (shift > width) return 0;
+  const uint64_t kept = n >> shift;
+  const uint64_t dropped = n & ((uint64_t{1} << shift) - 1);
+  const uint64_t half = uint64_t{1} << (shift - 1);
+  const bool round_up = dropped > half || (dropped == half && (kept & 1) != 0);
+  return kept + (round_up ? 1 : 0);
+}
+
+// Returns the encoding in `f` of ±n * 2^q, rounded to nearest even, with gradual
+// underflow and overflow to ±inf.
+uint32_t encode(const MiniFloatFormat& f, bool negative, uint64_t n, int q) {
+  const uint32_t sign = negative ? sign_mask(f) : 0;
+  if (n == 0) return sign;
+  // The value lies in the binade [2^e, 2^(e+1)).
+  const int e = static_cast<int>(std::bit_width(n)) - 1 + q;
+  // Rounding never carries past 2^(e+1), so a value above the top binade can only be inf;
+  // deciding it here also keeps the left shift below within 64 bits.
+  if (e > max_normal_exp(f)) return sign | inf_bits(f);
+  // The result is a whole number of quanta of the binade it lands in; below the normal
+  // range the quantum stays that of the smallest normal binade (gradual underflow).
+  const int binade = std::max(e, min_normal_exp(f));
+  const int quantum_exp = binade - f.man_bits;
+  const int shift = quantum_exp - q;
+  // shift <= 0: the value is already a whole number of quanta (left shift <= man_bits).
+  const uint64_t quanta = shift <= 0 ? n << -shift : shift_right_round_even(n, shift);
+  // For a normal binade `quanta` includes the implicit bit 2^man_bits, which adds the
+  // missing 1 to the exponent field; a subnormal has binade - min = 0 and no implicit bit.
+  // A round-up to 2^(man_bits+1) carries into the exponent field, which is what makes
+  // the next binade (or, from the top binade, the inf encoding) come out by itself.
+  const uint64_t magnitude =
+      (static_cast<uint64_t>(binade - min_normal_exp(f)) << f.man_bits) + quanta;
+  GPSIMD_FORMAT_ASSERT(magnitude <= inf_bits(f), "encode overflowed the exponent field");
+  return sign | static_cast<uint32_t>(magnitude);
+}
+
+bool is_fp32(Dtype dt) {
+  return dt == Dtype::FP32 || dt == Dtype::FP32R;
+}
+
+const MiniFloatFormat& format_or_abort(Dtype dt, const char* what) {
+  const MiniFloatFormat* f = minifloat_format(dt);
+  GPSIMD_FORMAT_ASSERT(f != nullptr, "%s: dtype code 0x%X is not a float dtype of SPEC section 5",
+                       what, static_cast<unsigned>(dt));
+  return *f;
+}
+
+}  // namespace
+
+const MiniFloatFormat* minifloat_format(Dtype dt) {
+  switch (dt) {
+    case Dtype::BF16:
+      return &kBf16Format;
+    case Dtype::FP16:
+      return &kFp16Format;
+    case Dtype::FP8_E5:
+      return &kFp8E5Format;
+    case Dtype::FP8_E4:
+      return &kFp8E4Format;
+    case Dtype::FP8_E3:
+      return &kFp8E3Format;
+    default:
+      return nullptr;
+  }
+}
+
+uint32_t widen_to_fp32(Dtype dt, uint32_t bits) {
+  if (is_fp32(dt)) return bits;
+  const MiniFloatFormat& f = format_or_abort(dt, "widen_to_fp32");
+  const Decoded d = decode(f, bits);
+  switch (d.kind) {
+    case Kind::kNaN: {
+      const uint32_t sign = d.negative ? sign_mask(kFp32Format) : 0;
+      const uint32_t payload = d.mantissa << (kFp32Format.man_bits - f.man_bits);
+      return sign | kFp32Format.canonical_nan | payload;
+    }
+    case Kind::kInf:
+      return (d.negative ? sign_mask(kFp32Format) : 0) | inf_bits(kFp32Format);
+    case Kind::kFinite:
+      break;
+  }
+  return encode(kFp32Format, d.negative, d.n, d.q);
+}
+
+uint32_t narrow_from_fp32(Dtype dt, uint32_t fp32_bits) {
+  if (is_fp32(dt)) return fp32_bits;
+  const MiniFloatFormat& f = format_or_abort(dt, "narrow_from_fp32");
+  const Decoded d = decode(kFp32Format, fp32_bits);
+  switch (d.kind) {
+    case Kind::kNaN:
+      return (d.negative ? sign_mask(f) : 0) | f.canonical_nan;
+    case Kind::kInf:
+      return (d.negative ? sign_mask(f) : 0) | inf_bits(f);
+    case Kind::kFinite:
+      break;
+  }
+  return encode(f, d.negative, d.n, d.q);
+}
+
+}  // namespace gpsimd

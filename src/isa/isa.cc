@@ -1,0 +1,219 @@
+// Generic encode / decode / field access over the instruction table (include/gpsimd/isa.h).
+#include "gpsimd/isa.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "common/check.h"
+
+namespace gpsimd {
+
+std::string_view engine_name(Engine e) { return e == Engine::DVE ? "DVE" : "POOL"; }
+
+std::string_view field_kind_name(FieldKind k) {
+  switch (k) {
+    case FieldKind::Header: return "header";
+    case FieldKind::Events: return "events";
+    case FieldKind::U8: return "u8";
+    case FieldKind::Dtype: return "dtype";
+    case FieldKind::DtypePair: return "dtype_pair";
+    case FieldKind::AluOp: return "alu_op";
+    case FieldKind::AccumCmd: return "accum_cmd";
+    case FieldKind::ImmSrc: return "imm_src";
+    case FieldKind::Fp32: return "fp32";
+    case FieldKind::ImmVal: return "imm_val";
+    case FieldKind::Tensor: return "tensor";
+    case FieldKind::Reserved: return "reserved";
+  }
+  return "?";
+}
+
+const InstrDef* find_instruction(std::string_view mnemonic) {
+  for (const InstrDef& d : instructions()) {
+    if (d.mnemonic.size() != mnemonic.size()) continue;
+    bool same = std::equal(d.mnemonic.begin(), d.mnemonic.end(), mnemonic.begin(),
+                           [](char a, char b) {
+                             return std::tolower(static_cast<unsigned char>(a)) ==
+                                    std::tolower(static_cast<unsigned char>(b));
+                           });
+    if (same) return &d;
+  }
+  return nullptr;
+}
+
+Events load_events(const Word& w, unsigned off) {
+  return Events{w[off], w[off + 1], w[off + 2], w[off + 3], load_u32(w, off + 4)};
+}
+
+void store_events(Word& w, const Events& e, unsigned off) {
+  w[off] = e.wait_mode;
+  w[off + 1] = e.wait_idx;
+  w[off + 2] = e.update_mode;
+  w[off + 3] = e.update_idx;
+  store_u32(w, off + 4, e.value);
+}
+
+TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims) {
+  GPSIMD_CHECK(dims >= 1 && dims <= 3);
+  TensorDesc t;
+  t.addr = load_u32(w, off);
+  t.dims = static_cast<uint8_t>(dims);
+  for (unsigned d = 0; d < dims; ++d) {
+    t.step[d] = static_cast<int16_t>(load_u16(w, off + 4 + 2 * d));
+    t.num[d] = load_u16(w, off + 4 + 2 * dims + 2 * d);
+  }
+  return t;
+}
+
+void store_tensor(Word& w, unsigned off, const TensorDesc& t) {
+  store_u32(w, off, t.addr);
+  for (unsigned d = 0; d < t.dims; ++d) {
+    store_u16(w, off + 4 + 2 * d, static_cast<uint16_t>(t.step[d]));
+    store_u16(w, off + 4 + 2u * t.dims + 2 * d, t.num[d]);
+  }
+}
+
+FieldValue read_field(const Word& w, const FieldDef& f) {
+  switch (f.kind) {
+    case FieldKind::Events:
+      return load_events(w, f.offset);
+    case FieldKind::Tensor:
+      return load_tensor(w, f.offset, f.dims);
+    case FieldKind::Reserved:
+      return std::vector<uint8_t>(w.begin() + f.offset, w.begin() + f.offset + f.size);
+    default: {
+      uint64_t v = 0;
+      for (unsigned i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(w[f.offset + i]) << (8 * i);
+      return v;
+    }
+  }
+}
+
+std::optional<std::string> write_field(Word& w, const FieldDef& f, const FieldValue& v) {
+  switch (f.kind) {
+    case FieldKind::Events:
+      if (!std::holds_alternative<Events>(v)) return fmt::format("{}: expected events", f.name);
+      store_events(w, std::get<Events>(v), f.offset);
+      return std::nullopt;
+    case FieldKind::Tensor: {
+      if (!std::holds_alternative<TensorDesc>(v))
+        return fmt::format("{}: expected a tensor descriptor", f.name);
+      TensorDesc t = std::get<TensorDesc>(v);
+      if (t.dims != f.dims)
+        return fmt::format("{}: expected a {}-D tensor, got {}-D", f.name, f.dims, t.dims);
+      store_tensor(w, f.offset, t);
+      return std::nullopt;
+    }
+    case FieldKind::Reserved: {
+      if (!std::holds_alternative<std::vector<uint8_t>>(v))
+        return fmt::format("{}: expected {} reserved bytes", f.name, f.size);
+      const auto& bytes = std::get<std::vector<uint8_t>>(v);
+      if (bytes.size() != f.size)
+        return fmt::format("{}: expected {} reserved bytes, got {}", f.name, f.size, bytes.size());
+      std::copy(bytes.begin(), bytes.end(), w.begin() + f.offset);
+      return std::nullopt;
+    }
+    default: {
+      if (!std::holds_alternative<uint64_t>(v))
+        return fmt::format("{}: expected an integer", f.name);
+      uint64_t x = std::get<uint64_t>(v);
+      if (f.size < 8 && (x >> (8 * f.size)) != 0)
+        return fmt::format("{}: value {:#x} does not fit in {} byte(s)", f.name, x, f.size);
+      for (unsigned i = 0; i < f.size; ++i) w[f.offset + i] = static_cast<uint8_t>(x >> (8 * i));
+      return std::nullopt;
+    }
+  }
+}
+
+const FieldValue& Decoded::get(std::string_view name) const {
+  GPSIMD_CHECK(def != nullptr && values.size() == def->fields.size());
+  for (std::size_t i = 0; i < def->fields.size(); ++i)
+    if (def->fields[i].name == name) return values[i];
+  std::fprintf(stderr, "gpsimd: %.*s has no field %.*s\n", static_cast<int>(def->mnemonic.size()),
+               def->mnemonic.data(), static_cast<int>(name.size()), name.data());
+  std::abort();
+}
+
+FieldValue& Decoded::get(std::string_view name) {
+  return const_cast<FieldValue&>(static_cast<const Decoded*>(this)->get(name));
+}
+
+std::optional<Decoded> decode(const Word& w) {
+  const InstrDef* def = find_instruction(w[0]);
+  if (def == nullptr) return std::nullopt;
+  Decoded d{def, {}};
+  d.values.reserve(def->fields.size());
+  for (const FieldDef& f : def->fields) d.values.push_back(read_field(w, f));
+  return d;
+}
+
+EncodeResult encode(const Decoded& d) {
+  EncodeResult r;
+  GPSIMD_CHECK(d.def != nullptr);
+  if (d.values.size() != d.def->fields.size()) {
+    r.error = fmt::format("{}: expected {} field values, got {}", d.def->mnemonic,
+                          d.def->fields.size(), d.values.size());
+    return r;
+  }
+  for (std::size_t i = 0; i < d.values.size(); ++i) {
+    if (auto e = write_field(r.word, d.def->fields[i], d.values[i])) {
+      r.error = fmt::format("{}: {}", d.def->mnemonic, *e);
+      return r;
+    }
+  }
+  if (r.word[0] != static_cast<uint8_t>(d.def->opcode)) {
+    r.error = fmt::format("{}: header byte 0 is {:#04x}, must be the opcode {:#04x}",
+                          d.def->mnemonic, r.word[0], static_cast<unsigned>(d.def->opcode));
+  }
+  return r;
+}
+
+Decoded default_fields(const InstrDef& def) {
+  Word w{};
+  store_u32(w, 0, default_header(def.opcode));
+  return *decode(w);
+}
+
+std::optional<Word> word_from_hex(std::string_view hex, std::string* error) {
+  Word w{};
+  std::size_t n = 0;
+  int hi = -1;
+  for (char c : hex) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    int v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    else {
+      if (error) *error = fmt::format("'{}' is not a hex digit", c);
+      return std::nullopt;
+    }
+    if (hi < 0) {
+      hi = v;
+    } else {
+      if (n >= kWordBytes) {
+        if (error) *error = "more than 128 hex digits (a word is 64 bytes)";
+        return std::nullopt;
+      }
+      w[n++] = static_cast<uint8_t>(hi << 4 | v);
+      hi = -1;
+    }
+  }
+  if (n != kWordBytes || hi >= 0) {
+    if (error)
+      *error = fmt::format("{} hex digits, a word needs exactly 128", 2 * n + (hi >= 0 ? 1 : 0));
+    return std::nullopt;
+  }
+  return w;
+}
+
+std::string word_to_hex(const Word& w) {
+  std::string s;
+  s.reserve(2 * kWordBytes);
+  for (uint8_t b : w) s += fmt::format("{:02x}", b);
+  return s;
+}
+
+}  // namespace gpsimd

@@ -1,0 +1,202 @@
+// Machine state, static address decoding and the tensor walk's extents.
+#include "gpsimd/machine.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <fmt/format.h>
+
+#include "common/check.h"
+
+namespace gpsimd {
+
+std::string_view space_name(Space s) { return s == Space::SBUF ? "sbuf" : "psum"; }
+
+void Machine::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
+
+namespace {
+// calloc: the kernel hands out zero pages lazily, so a fresh 34 MiB machine is cheap.
+uint8_t* zeroed(std::size_t n) {
+  void* p = std::calloc(n, 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return static_cast<uint8_t*>(p);
+}
+}  // namespace
+
+Machine::Machine(Generation g)
+    : gen_(g),
+      sbuf_bytes_(sbuf_partition_bytes(g)),
+      sbuf_(zeroed(std::size_t{kPartitions} * sbuf_partition_bytes(g))),
+      psum_(zeroed(std::size_t{kPartitions} * kPsumPartitionBytes)) {
+  accumulators.fill(kNegInfBits);
+}
+
+Machine::Machine(const Machine& o)
+    : registers(o.registers),
+      semaphores(o.semaphores),
+      accumulators(o.accumulators),
+      gen_(o.gen_),
+      sbuf_bytes_(o.sbuf_bytes_),
+      sbuf_(zeroed(std::size_t{kPartitions} * o.sbuf_bytes_)),
+      psum_(zeroed(std::size_t{kPartitions} * kPsumPartitionBytes)) {
+  std::memcpy(sbuf_.get(), o.sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_);
+  std::memcpy(psum_.get(), o.psum_.get(), std::size_t{kPartitions} * kPsumPartitionBytes);
+}
+
+Machine& Machine::operator=(const Machine& o) {
+  if (this != &o) *this = Machine(o);
+  return *this;
+}
+
+std::span<uint8_t> Machine::space(Space s) {
+  return s == Space::SBUF ? std::span<uint8_t>(sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_)
+                          : std::span<uint8_t>(psum_.get(),
+                                               std::size_t{kPartitions} * kPsumPartitionBytes);
+}
+
+std::span<const uint8_t> Machine::space(Space s) const {
+  return const_cast<Machine*>(this)->space(s);
+}
+
+std::span<uint8_t> Machine::partition(Space s, unsigned p) {
+  GPSIMD_CHECK(p < kPartitions);
+  const std::size_t n = partition_bytes(s);
+  return space(s).subspan(p * n, n);
+}
+
+std::span<const uint8_t> Machine::partition(Space s, unsigned p) const {
+  return const_cast<Machine*>(this)->partition(s, p);
+}
+
+void Machine::reset() {
+  auto sb = space(Space::SBUF);
+  auto ps = space(Space::PSUM);
+  std::memset(sb.data(), 0, sb.size());
+  std::memset(ps.data(), 0, ps.size());
+  registers.fill(0);
+  semaphores.fill(0);
+  accumulators.fill(kNegInfBits);
+}
+
+bool Machine::operator==(const Machine& o) const {
+  if (gen_ != o.gen_ || registers != o.registers || semaphores != o.semaphores ||
+      accumulators != o.accumulators)
+    return false;
+  auto eq = [&](Space s) {
+    auto a = space(s), b = o.space(s);
+    return std::memcmp(a.data(), b.data(), a.size()) == 0;
+  };
+  return eq(Space::SBUF) && eq(Space::PSUM);
+}
+
+uint64_t Machine::hash() const {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(gen_);
+  auto mix = [&h](uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+  };
+  auto mix_bytes = [&](std::span<const uint8_t> b) {
+    std::size_t i = 0;
+    for (; i + 8 <= b.size(); i += 8) {
+      uint64_t v;
+      std::memcpy(&v, b.data() + i, 8);
+      mix(v);
+    }
+    for (; i < b.size(); ++i) mix(b[i]);
+  };
+  mix_bytes(space(Space::SBUF));
+  mix_bytes(space(Space::PSUM));
+  for (uint32_t r : registers) mix(r);
+  for (uint32_t s : semaphores) mix(s);
+  for (uint32_t a : accumulators) mix(a);
+  return h;
+}
+
+std::optional<Location> decode_static_addr(uint32_t addr, Generation g, std::string* why) {
+  auto fail = [&](std::string msg) -> std::optional<Location> {
+    if (why) *why = std::move(msg);
+    return std::nullopt;
+  };
+  if (addr >> 31) return fail("bit 31 is set (register mode), a static address is required");
+  if ((addr >> 29) & 3u)
+    return fail(fmt::format("mode bits 29-30 are {}, must be 0", (addr >> 29) & 3u));
+  if (addr >= kPsumBase && addr < kPsumWindowEnd) {
+    const uint32_t rel = addr - kPsumBase;
+    const uint32_t off = rel & 0x7fffu;
+    if (off >= kPsumPartitionBytes)
+      return fail(fmt::format("PSUM offset {:#x} is not below 16 KiB (0x4000)", off));
+    return Location{Space::PSUM, rel >> 15, off};
+  }
+  if ((addr >> 25) & 0xfu)
+    return fail(fmt::format("bits 25-28 are {:#x} outside the PSUM window [0x2000000, 0x2400000)",
+                            (addr >> 25) & 0xfu));
+  const uint32_t off = addr & 0x3ffffu;
+  const uint32_t p = (addr >> 18) & 0x7fu;
+  if (off >= sbuf_partition_bytes(g))
+    return fail(fmt::format("SBUF offset {:#x} is not below the {} partition size {:#x}", off,
+                            generation_name(g), sbuf_partition_bytes(g)));
+  return Location{Space::SBUF, p, off};
+}
+
+uint32_t encode_static_addr(const Location& loc) {
+  if (loc.space == Space::PSUM) return kPsumBase + (loc.partition << 15) + loc.offset;
+  return (loc.partition << 18) | loc.offset;
+}
+
+std::optional<unsigned> decode_register_addr(uint32_t addr, std::string* why) {
+  if ((addr >> 31) == 0) {
+    if (why) *why = "bit 31 is clear (a static address)";
+    return std::nullopt;
+  }
+  if (addr & 0x7fffff00u) {
+    if (why) *why = fmt::format("bits 8-30 are {:#x}, must be 0 in register mode", (addr & 0x7fffff00u) >> 8);
+    return std::nullopt;
+  }
+  if ((addr & 0xffu) >= kRegisters) {
+    if (why) *why = fmt::format("register id {} is not below {}", addr & 0xffu, kRegisters);
+    return std::nullopt;
+  }
+  return addr & 0xffu;
+}
+
+Walk Walk::of(const TensorDesc& t, uint32_t start_offset, unsigned elem) {
+  Walk w;
+  w.start = start_offset;
+  w.elem = elem;
+  w.dims = t.dims;
+  for (unsigned d = 0; d < t.dims; ++d) {
+    w.step[d] = t.step[d];
+    w.num[d] = t.num[d];
+  }
+  return w;
+}
+
+int64_t Walk::lo() const {
+  int64_t e = 0;
+  for (unsigned d = 0; d < 3; ++d)
+    if (num[d] > 0 && step[d] < 0) e += step[d] * (int64_t{num[d]} - 1);
+  return start + e * elem;
+}
+
+int64_t Walk::hi() const {
+  int64_t e = 0;
+  for (unsigned d = 0; d < 3; ++d)
+    if (num[d] > 0 && step[d] > 0) e += step[d] * (int64_t{num[d]} - 1);
+  return start + e * elem + elem;
+}
+
+bool Walk::contiguous() const {
+  // Dense and increasing: each dimension continues exactly where the inner ones end
+  // (dimensions of extent 1 may have any step).
+  int64_t expect = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (num[d] == 1) continue;
+    if (step[d] != expect) return false;
+    expect *= num[d];
+  }
+  return true;
+}
+
+}  // namespace gpsimd

@@ -1,0 +1,119 @@
+// execute(): the execution rule of SPEC §4 — validate, wait, let the instruction
+// resolve, check and compute through a Writer, then commit and update the semaphore.
+#include "gpsimd/execute.h"
+
+#include "common/check.h"
+#include "ops/op.h"
+
+namespace gpsimd {
+
+std::string_view fault_name(FaultKind k) {
+  switch (k) {
+    case FaultKind::BadAddress: return "bad-address";
+    case FaultKind::ShapeMismatch: return "shape-mismatch";
+    case FaultKind::SyncWouldBlock: return "sync-would-block";
+    case FaultKind::TooLarge: return "too-large";
+  }
+  return "?";
+}
+
+std::optional<FaultKind> parse_fault(std::string_view s) {
+  for (FaultKind k : {FaultKind::BadAddress, FaultKind::ShapeMismatch, FaultKind::SyncWouldBlock,
+                      FaultKind::TooLarge})
+    if (fault_name(k) == s) return k;
+  return std::nullopt;
+}
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::Retired: return "ok";
+    case Status::Invalid: return "invalid";
+    case Status::Faulted: return "fault";
+  }
+  return "?";
+}
+
+std::string ExecResult::message() const {
+  switch (status) {
+    case Status::Retired: return "ok";
+    case Status::Faulted: return fmt::format("fault {}: {}", fault_name(fault->kind), fault->detail);
+    case Status::Invalid: {
+      std::string s = "invalid:";
+      for (const Diagnostic& d : diagnostics) s += "\n  " + d.message();
+      return s;
+    }
+  }
+  return "?";
+}
+
+namespace {
+
+// SPEC §3.2: a wait that is not satisfied now never will be (one instruction stream).
+std::optional<Fault> check_wait(const Machine& m, const Events& e) {
+  if (e.wait_mode == static_cast<uint8_t>(WaitMode::NONE)) return std::nullopt;
+  const uint32_t sem = m.semaphores[e.wait_idx];
+  const bool ge = e.wait_mode == static_cast<uint8_t>(WaitMode::GE);
+  const bool ok = ge ? sem >= e.value : sem == e.value;
+  if (ok) return std::nullopt;
+  return Fault{FaultKind::SyncWouldBlock,
+               fmt::format("waits for semaphore {} {} {:#010x}, it holds {:#010x} and nothing "
+                           "else runs",
+                           e.wait_idx, ge ? ">=" : "==", e.value, sem)};
+}
+
+void update_semaphore(Machine& m, const Events& e, TraceSink* trace) {
+  uint32_t& sem = m.semaphores[e.update_idx];
+  const uint32_t before = sem;
+  switch (static_cast<UpdateMode>(e.update_mode)) {
+    case UpdateMode::NONE: return;
+    case UpdateMode::SET: sem = e.value; break;
+    case UpdateMode::INC: sem = before + 1u; break;  // wraps modulo 2^32
+    case UpdateMode::DEC: sem = before - 1u; break;
+  }
+  if (trace) trace->semaphore(e.update_idx, before, sem);
+}
+
+}  // namespace
+
+ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
+  ExecResult r;
+  r.diagnostics = validate(w, m.generation(), ValidateOptions{opts.strict});
+  if (!r.diagnostics.empty()) {
+    r.status = Status::Invalid;
+    return r;
+  }
+  const InstrDef& def = *find_instruction(w[0]);
+  const Events ev = load_events(w);
+  if (auto f = check_wait(m, ev)) {
+    r.status = Status::Faulted;
+    r.fault = std::move(f);
+    return r;
+  }
+  detail::Writer writer(m);
+  if (auto f = detail::find_op(def.opcode)->execute(w, m, writer, opts.fast)) {
+    GPSIMD_CHECK(!writer.touched());  // faults come before the first write
+    r.status = Status::Faulted;
+    r.fault = std::move(f);
+    return r;
+  }
+  if (opts.trace) opts.trace->retire(w, def);
+  writer.commit(opts.trace);
+  update_semaphore(m, ev, opts.trace);
+  return r;
+}
+
+ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts) {
+  ProgramResult p;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    ExecResult r = execute(m, words[i], opts);
+    if (!r.ok()) {
+      p.failed = i;
+      p.failure = std::move(r);
+      return p;
+    }
+    ++p.retired;
+  }
+  return p;
+}
+
+}  // namespace gpsimd

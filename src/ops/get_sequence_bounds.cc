@@ -1,0 +1,145 @@
+// GetSequenceBounds (0xbe, S3D3_SEQ_BOUNDS): for each element of a sequence of segment
+// ids, the [start, end) of the maximal run of equal ids it belongs to; id 0 is padding,
+// with start = n and end = -1. Starts fill the first half of the destination walk,
+// ends the second (SPEC §4.3).
+#include <bit>
+
+#include "gpsimd/model.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kGetSequenceBounds;
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+
+// is_valid_dtype's set; the output side also accepts FP32R.
+bool dtype_ok(uint8_t code, bool allow_fp32r) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8: case Dtype::UINT8: case Dtype::INT16: case Dtype::UINT16:
+    case Dtype::BF16: case Dtype::FP16: case Dtype::INT32: case Dtype::UINT32:
+    case Dtype::FP32: case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5:
+      return true;
+    case Dtype::FP32R:
+      return allow_fp32r;
+    default:
+      return false;
+  }
+}
+bool bounds_dtype_ok(uint8_t code) {
+  return code == static_cast<uint8_t>(Dtype::INT32) || code == static_cast<uint8_t>(Dtype::FP32);
+}
+
+}  // namespace
+
+void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOptions&,
+                                  DiagSink& d) {
+  check_opcode(d, "has_get_sequence_bounds_opcode", w, Opcode::GetSequenceBounds);
+  if (g == Generation::V2)
+    d.fail("has_valid_nc_get_sequence_bounds", "generation", std::string(generation_name(g)),
+           "GetSequenceBounds exists on v3, v4 and v5");
+  const unsigned n = w[kChannels.offset];
+  if (n < 1 || n > kPartitions)
+    d.fail("check_active_channels", kChannels.name, std::to_string(n), "must be 1..128");
+  if (n != 1)
+    d.fail("has_valid_s3d3_seq_bounds_channels", kChannels.name, std::to_string(n),
+           "must be exactly 1");
+  check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved0);
+  check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved1);
+
+  const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
+  if (!dtype_ok(din, false))
+    d.fail("is_valid_dtype", kInDtype.name, dtype_text(din),
+           "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
+  if (!dtype_ok(dout, true))
+    d.fail("is_valid_dtype", kOutDtype.name, dtype_text(dout),
+           "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
+  if (!bounds_dtype_ok(din))
+    d.fail("has_valid_seq_bounds_dtype", kInDtype.name, dtype_text(din), "must be INT32 or FP32");
+  if (!bounds_dtype_ok(dout))
+    d.fail("has_valid_seq_bounds_dtype", kOutDtype.name, dtype_text(dout),
+           "must be INT32 or FP32");
+
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor(d, "tensor3d_valid", kSrc.name, src, dtype_size(din), g, {false, false});
+  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dout), g, {false, true});
+  if (dst.count() != 2 * src.count() || dst.num[2] != 2)
+    d.fail("s3d3_seq_bounds_element_count_check_t3d", kDst.name,
+           fmt::format("{} elements, num_elem[2] = {} (src has {})", dst.count(), dst.num[2],
+                       src.count()),
+           "dst must visit 2 x count(src) elements with num_elem[2] == 2");
+}
+
+// The reference loop of SPEC §4.3 over ids in walk order, as `eq` and `padding` define
+// equality. Returns starts then ends (2n values).
+template <class Eq, class Pad>
+std::vector<int32_t> sequence_bounds(const std::vector<uint32_t>& s, Eq eq, Pad padding) {
+  const std::size_t n = s.size();
+  std::vector<int32_t> out(2 * n);
+  int32_t* start = out.data();
+  int32_t* end = out.data() + n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (padding(s[i])) start[i] = static_cast<int32_t>(n);
+    else if (i > 0 && eq(s[i], s[i - 1])) start[i] = start[i - 1];
+    else start[i] = static_cast<int32_t>(i);
+  }
+  for (std::size_t k = n; k-- > 0;) {
+    if (padding(s[k])) end[k] = -1;
+    else if (k + 1 < n && eq(s[k], s[k + 1])) end[k] = end[k + 1];
+    else end[k] = static_cast<int32_t>(k + 1);
+  }
+  return out;
+}
+
+std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m, Writer& out,
+                                                 bool) {
+  const unsigned n = w[kChannels.offset];
+  const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
+  const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
+  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+
+  Resolved rs = resolve_tensor(m, kSrc.name, st, 4, {false, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dt, 4, {false, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  if (auto f = check_walk_limit(kSrc.name, st)) return f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& src = std::get<Operand>(rs);
+  const Operand& dst = std::get<Operand>(rd);
+  out.note_source(src, n);
+  Walk dwalk = dst.walk;
+  dwalk.start -= dst.walk.lo();
+
+  std::vector<uint32_t> ids(st.count());
+  for (unsigned c = 0; c < n; ++c) {
+    const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
+    src.walk.for_each([&](uint64_t j, uint32_t off) { ids[j] = load_elem(in + off, 4); });
+    const std::vector<int32_t> bounds =
+        fp_in ? sequence_bounds(ids, model::seq_ids_equal_fp32, model::seq_id_is_padding_fp32)
+              : sequence_bounds(
+                    ids, [](uint32_t a, uint32_t b) { return a == b; },
+                    [](uint32_t a) { return a == 0; });
+    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                                static_cast<uint32_t>(dst.walk.hi()))
+                         .data();
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      const int32_t v = bounds[j];
+      // Bounds are below 2^24 (the walk limit), so the FP32 form is exact.
+      const uint32_t bits = fp_out ? std::bit_cast<uint32_t>(static_cast<float>(v))
+                                   : static_cast<uint32_t>(v);
+      store_elem(bytes + off, 4, bits);
+    });
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,189 @@
+// The pieces every instruction file shares: the diagnostic sink, the operand checks
+// of SPEC §3.4-§3.6 (static and at execution), and the Writer that makes execution
+// all-or-nothing. No instruction does its own address arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpsimd/execute.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/validate.h"
+
+namespace gpsimd::detail {
+
+// Collects the failing clauses of one instruction.
+class DiagSink {
+ public:
+  DiagSink(Diagnostics& out, std::string_view instruction) : out_(out), instr_(instruction) {}
+  void fail(std::string_view clause, std::string_view field, std::string value,
+            std::string allowed) {
+    out_.push_back(Diagnostic{std::string(instr_), std::string(clause), std::string(field),
+                              std::move(value), std::move(allowed)});
+  }
+  std::string_view instruction() const { return instr_; }
+
+ private:
+  Diagnostics& out_;
+  std::string_view instr_;
+};
+
+std::string hex32(uint32_t v);      // "0x0000abcd"
+std::string hex8(unsigned v);       // "0xab"
+std::string dtype_text(uint8_t code);  // "FP32 (0xa)" or "0x11 (unknown)"
+std::string tensor_text(const TensorDesc& t);  // "addr=0x... step=[..] num=[..]"
+
+// How an operand may use memory.
+struct OperandRule {
+  bool allow_psum = true;  // DVE operands may use PSUM; POOL operands may not
+  bool write = false;      // a PSUM write needs a 4-byte dtype
+};
+
+// ---- static checks (validation) --------------------------------------------------------
+
+// The tensor clause (tensor{N}d_valid or the instruction's own shape clause): ADDR4
+// well-formed and aligned, space allowed, PSUM writes 4-byte, num_elem >= 1, and every
+// touched byte inside the partition. Register-mode addresses: only the register id and
+// num_elem. Not evaluated when `elem` is nullopt (a dtype without a size).
+void check_tensor(DiagSink& d, std::string_view clause, std::string_view field,
+                  const TensorDesc& t, std::optional<unsigned> elem, Generation g,
+                  OperandRule rule);
+
+// start_addr_active_channels: start_partition + n <= 128, for well-formed static addresses.
+void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
+                          Generation g);
+
+// has_valid_immediates for one IMM_VAL field read per its IMM_SRC code.
+// `report_bad_src`: whether this clause reports an IMM_SRC outside the enumeration.
+// Not evaluated when `width` is nullopt.
+void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
+                     std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
+                     bool report_bad_src);
+
+// A one-byte enumeration clause: the field's value must be one of `allowed`.
+void check_one_of(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
+                  std::initializer_list<unsigned> allowed, std::string_view allowed_text);
+
+// A reserved field must be all zero.
+void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f);
+
+// ---- execution: resolution with faults -------------------------------------------------
+
+// A tensor operand after register resolution: where its walk lives on channel 0.
+struct Operand {
+  Location loc;  // start partition and offset
+  Walk walk;     // offsets within each partition
+  uint32_t partition(unsigned c) const { return loc.partition + c; }
+};
+
+using Resolved = std::variant<Operand, Fault>;
+
+// Resolves a tensor operand: a static address as validated, or the static ADDR4 held
+// by its register, checked with the same rules (fault bad-address when broken).
+Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
+                        unsigned elem, OperandRule rule, unsigned n);
+
+// An immediate after resolution: one value for every channel, or a per-channel pointer.
+struct Immediate {
+  unsigned width = 4;
+  bool pointer = false;
+  uint32_t value = 0;  // instruction immediate: the low `width` bytes
+  Location loc;        // pointer: channel c reads partition loc.partition + c
+  uint32_t read(const Machine& m, unsigned c) const;
+};
+using ResolvedImm = std::variant<Immediate, Fault>;
+ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
+                              uint32_t value, unsigned width, bool allow_psum, unsigned n);
+
+// The walk limit (SPEC §3.6): more than 2^24 elements per channel faults too-large.
+std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& t);
+
+// Little-endian element access inside a partition.
+inline uint32_t load_elem(const uint8_t* p, unsigned size) {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
+  return v;
+}
+inline void store_elem(uint8_t* p, unsigned size, uint32_t v) {
+  for (unsigned i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// ---- the Writer: all-or-nothing --------------------------------------------------------
+
+// Instructions read the machine through a const reference and write only through a
+// Writer. Before asking for a destination region an instruction notes every source
+// range it will read; a destination that overlaps none of them is written in place,
+// one that overlaps gets a shadow copy applied at commit. An instruction asks for
+// regions only after every fault check has passed, so a fault never leaves a write.
+class Writer {
+ public:
+  explicit Writer(Machine& m) : m_(m) {}
+
+  void note_source(Space s, unsigned partition, int64_t lo, int64_t hi);
+  void note_source(const Operand& op, unsigned n);
+  void note_immediate(const Immediate& imm, unsigned n);
+
+  // Writable bytes mirroring [lo, hi) of a partition: index i is offset lo + i. Bytes not
+  // written keep their current value.
+  std::span<uint8_t> region(Space s, unsigned partition, uint32_t lo, uint32_t hi);
+  void set_accumulator(unsigned index, uint32_t bits);
+
+  bool touched() const { return !regions_.empty() || !accs_.empty(); }
+  // Applies shadows and accumulators, and reports every write to the trace.
+  void commit(TraceSink* trace);
+
+ private:
+  struct Range {
+    Space space;
+    unsigned partition;
+    int64_t lo, hi;
+  };
+  struct Region {
+    Range range;
+    std::vector<uint8_t> shadow;  // empty when written in place
+  };
+  Machine& m_;
+  std::vector<Range> sources_;
+  std::vector<Region> regions_;
+  std::vector<std::pair<unsigned, uint32_t>> accs_;
+};
+
+// ---- per-instruction entry points (one file each under src/ops/) -----------------------
+
+using ValidateFn = void (*)(const Word&, Generation, const ValidateOptions&, DiagSink&);
+using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, Writer&, bool fast);
+
+struct OpEntry {
+  Opcode opcode;
+  ValidateFn validate;  // the instruction's own clauses (header and events are common)
+  ExecuteFn execute;    // resolve, check faults, read, write through the Writer
+};
+
+void validate_range_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_range_select(const Word&, const Machine&, Writer&, bool fast);
+void validate_tensor_scalar_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_tensor_scalar_select(const Word&, const Machine&, Writer&, bool fast);
+void validate_get_sequence_bounds(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_get_sequence_bounds(const Word&, const Machine&, Writer&, bool fast);
+void validate_sort(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_sort(const Word&, const Machine&, Writer&, bool fast);
+
+// Reference helpers an instruction file exports for its fast kernels and tests.
+float range_select_index(float base, uint32_t j);  // fp32(base + j), one rounding
+bool range_select_compare(uint8_t op, float a, float b);
+uint32_t sort_key(Dtype dt, uint32_t bits);  // an unsigned key of SPEC §4.4's order
+
+// Returns the entry for an opcode, or nullptr.
+const OpEntry* find_op(Opcode op);
+
+// The opcode clause every instruction has (has_range_select_opcode, ...).
+void check_opcode(DiagSink& d, std::string_view clause, const Word& w, Opcode op);
+
+}  // namespace gpsimd::detail

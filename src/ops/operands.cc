@@ -1,0 +1,293 @@
+// Operand checks (SPEC §3.4-§3.6) shared by all instructions: statically in validation
+// and again, with faults, for what validation cannot see (register-mode addresses).
+#include <algorithm>
+#include <cstring>
+
+#include "common/check.h"
+#include "gpsimd/model.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+
+std::string hex32(uint32_t v) { return fmt::format("{:#010x}", v); }
+std::string hex8(unsigned v) { return fmt::format("{:#04x}", v); }
+
+std::string dtype_text(uint8_t code) {
+  if (auto n = dtype_name(code)) return fmt::format("{} ({:#x})", *n, code);
+  return fmt::format("{:#x} (unknown)", code);
+}
+
+std::string tensor_text(const TensorDesc& t) {
+  std::string steps, nums;
+  for (unsigned d = 0; d < t.dims; ++d) {
+    steps += fmt::format("{}{}", d ? "," : "", t.step[d]);
+    nums += fmt::format("{}{}", d ? "," : "", t.num[d]);
+  }
+  return fmt::format("addr={:#010x} step=[{}] num=[{}]", t.addr, steps, nums);
+}
+
+namespace {
+
+std::string zero_num_problem(const TensorDesc& t) {
+  for (unsigned d = 0; d < t.dims; ++d)
+    if (t.num[d] == 0) return fmt::format("num_elem[{}] must be >= 1", d);
+  return {};
+}
+
+// The checks of a resolved static address; empty when it holds. Shared by validation
+// (static addresses) and execution (addresses read from registers).
+std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem,
+                             Generation g, OperandRule rule) {
+  if (loc.space == Space::PSUM && !rule.allow_psum)
+    return "must be in SBUF (this engine cannot access PSUM)";
+  if (loc.space == Space::PSUM && rule.write && elem != 4)
+    return fmt::format("a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
+                       "byte(s)", elem);
+  if (loc.offset % elem != 0)
+    return fmt::format("start offset {:#x} must be aligned to the element size {}", loc.offset,
+                       elem);
+  if (auto z = zero_num_problem(t); !z.empty()) return z;
+  const Walk w = Walk::of(t, loc.offset, elem);
+  const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
+  if (w.lo() < 0 || w.hi() > size)
+    return fmt::format("the walk touches bytes [{}, {}), must lie inside the {} partition [0, {})",
+                       w.lo(), w.hi(), space_name(loc.space), size);
+  return {};
+}
+
+}  // namespace
+
+void check_tensor(DiagSink& d, std::string_view clause, std::string_view field,
+                  const TensorDesc& t, std::optional<unsigned> elem, Generation g,
+                  OperandRule rule) {
+  if (!elem) return;  // SPEC §3.6: the dtype clause reports a dtype without a size
+  std::string why;
+  if (t.register_mode()) {
+    if (!decode_register_addr(t.addr, &why)) {
+      d.fail(clause, field, tensor_text(t), "register-mode ADDR4: " + why);
+      return;
+    }
+    if (auto z = zero_num_problem(t); !z.empty()) d.fail(clause, field, tensor_text(t), z);
+    return;
+  }
+  auto loc = decode_static_addr(t.addr, g, &why);
+  if (!loc) {
+    d.fail(clause, field, tensor_text(t), "ADDR4 " + why);
+    return;
+  }
+  if (auto p = location_problem(*loc, t, *elem, g, rule); !p.empty())
+    d.fail(clause, field, tensor_text(t), p);
+}
+
+void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
+                          Generation g) {
+  if (t.register_mode()) return;  // checked at execution
+  auto loc = decode_static_addr(t.addr, g);
+  if (!loc) return;  // the tensor clause reports a malformed address
+  if (loc->partition + n > model::kMaxPartitionEnd)
+    d.fail("start_addr_active_channels", field,
+           fmt::format("start partition {} + {} channels", loc->partition, n),
+           fmt::format("start partition + num_active_channels must be <= {}",
+                       model::kMaxPartitionEnd));
+}
+
+namespace {
+
+// The rules a pointer immediate's static ADDR4 must follow; empty when it holds.
+std::string pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
+                            Generation g) {
+  std::string why;
+  auto loc = decode_static_addr(addr, g, &why);
+  if (!loc) return "pointer ADDR4 " + why;
+  if (loc->space == Space::PSUM && !allow_psum)
+    return "pointer must be in SBUF (this engine cannot access PSUM)";
+  if (loc->offset % width != 0)
+    return fmt::format("pointer offset {:#x} must be aligned to the immediate width {}",
+                       loc->offset, width);
+  if (loc->partition + n > kPartitions)
+    return fmt::format("pointer partitions {}..{} must all exist (< {})", loc->partition,
+                       loc->partition + n - 1, kPartitions);
+  return {};
+}
+
+}  // namespace
+
+void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
+                     std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
+                     bool report_bad_src) {
+  constexpr std::string_view kClause = "has_valid_immediates";
+  if (src > static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE)) {
+    if (report_bad_src)
+      d.fail(kClause, fmt::format("{}_src", field), hex8(src),
+             "must be INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)");
+    return;
+  }
+  if (!width) return;
+  switch (static_cast<ImmSrc>(src)) {
+    case ImmSrc::INSTRUCTION_IMMEDIATE:
+      if (*width < 4 && (value >> (8 * *width)) != 0)
+        d.fail(kClause, field, hex32(value),
+               fmt::format("an instruction immediate of {} byte(s) must have its upper {} "
+                           "byte(s) zero",
+                           *width, 4 - *width));
+      return;
+    case ImmSrc::POINTER_IMMEDIATE:
+      if (auto p = pointer_problem(value, *width, allow_psum, n, g); !p.empty())
+        d.fail(kClause, field, hex32(value), p);
+      return;
+    case ImmSrc::REG_PTR_IMMEDIATE:
+      if ((value & 0xffu) >= kRegisters || (value >> 8) != 0)
+        d.fail(kClause, field, hex32(value),
+               fmt::format("a register pointer must be a register id < {} with bytes 1-3 zero",
+                           kRegisters));
+      return;
+  }
+}
+
+void check_one_of(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
+                  std::initializer_list<unsigned> allowed, std::string_view allowed_text) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
+}
+
+void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
+  for (unsigned i = 0; i < f.size; ++i) {
+    if (w[f.offset + i] != 0) {
+      d.fail(clause, f.name,
+             fmt::format("byte {} (word offset {}) = {}", i, f.offset + i, hex8(w[f.offset + i])),
+             "reserved bytes must be zero");
+      return;
+    }
+  }
+}
+
+void check_opcode(DiagSink& d, std::string_view clause, const Word& w, Opcode op) {
+  if (w[0] != static_cast<uint8_t>(op))
+    d.fail(clause, "header", hex8(w[0]),
+           fmt::format("opcode must be {}", hex8(static_cast<unsigned>(op))));
+}
+
+// ---- execution --------------------------------------------------------------------------
+
+Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
+                        unsigned elem, OperandRule rule, unsigned n) {
+  uint32_t addr = t.addr;
+  std::string via;
+  if (t.register_mode()) {
+    unsigned r = t.addr & 0xffu;  // well-formed: validated
+    addr = m.registers[r];
+    via = fmt::format(" (from register {})", r);
+  }
+  std::string why;
+  auto loc = decode_static_addr(addr, m.generation(), &why);
+  auto fault = [&](const std::string& p) {
+    return Fault{FaultKind::BadAddress, fmt::format("{}: address {:#010x}{}: {}", field, addr,
+                                                    via, p)};
+  };
+  if (!loc) return fault("ADDR4 " + why);
+  if (t.register_mode()) {
+    if (auto p = location_problem(*loc, t, elem, m.generation(), rule); !p.empty())
+      return fault(p);
+    if (loc->partition + n > model::kMaxPartitionEnd)
+      return fault(fmt::format("start partition {} + {} channels must be <= {}", loc->partition,
+                               n, model::kMaxPartitionEnd));
+  }
+  return Operand{*loc, Walk::of(t, loc->offset, elem)};
+}
+
+uint32_t Immediate::read(const Machine& m, unsigned c) const {
+  if (!pointer) return value;
+  auto part = m.partition(loc.space, loc.partition + c);
+  return load_elem(part.data() + loc.offset, width);
+}
+
+ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
+                              uint32_t value, unsigned width, bool allow_psum, unsigned n) {
+  Immediate imm;
+  imm.width = width;
+  switch (static_cast<ImmSrc>(src)) {
+    case ImmSrc::INSTRUCTION_IMMEDIATE:
+      imm.value = width < 4 ? (value & ((1u << (8 * width)) - 1)) : value;
+      return imm;
+    case ImmSrc::POINTER_IMMEDIATE:
+      break;  // validated statically
+    case ImmSrc::REG_PTR_IMMEDIATE: {
+      const unsigned r = value & 0xffu;
+      value = m.registers[r];
+      if (auto p = pointer_problem(value, width, allow_psum, n, m.generation()); !p.empty())
+        return Fault{FaultKind::BadAddress,
+                     fmt::format("{}: register {} holds {:#010x}: {}", field, r, value, p)};
+      break;
+    }
+  }
+  imm.pointer = true;
+  imm.loc = *decode_static_addr(value, m.generation());
+  return imm;
+}
+
+std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& t) {
+  if (t.count() > model::kWalkLimit)
+    return Fault{FaultKind::TooLarge,
+                 fmt::format("{}: the walk visits {} elements per channel, the limit is 2^24 "
+                             "({})",
+                             field, t.count(), model::kWalkLimit)};
+  return std::nullopt;
+}
+
+// ---- Writer ------------------------------------------------------------------------------
+
+void Writer::note_source(Space s, unsigned partition, int64_t lo, int64_t hi) {
+  GPSIMD_CHECK(regions_.empty());  // every source is noted before the first write
+  sources_.push_back(Range{s, partition, lo, hi});
+}
+
+void Writer::note_source(const Operand& op, unsigned n) {
+  for (unsigned c = 0; c < n; ++c)
+    note_source(op.loc.space, op.partition(c), op.walk.lo(), op.walk.hi());
+}
+
+void Writer::note_immediate(const Immediate& imm, unsigned n) {
+  if (!imm.pointer) return;
+  for (unsigned c = 0; c < n; ++c)
+    note_source(imm.loc.space, imm.loc.partition + c, imm.loc.offset, imm.loc.offset + imm.width);
+}
+
+std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint32_t hi) {
+  GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s));
+  auto part = m_.partition(s, partition);
+  Region r{Range{s, partition, lo, hi}, {}};
+  const bool overlaps = std::any_of(sources_.begin(), sources_.end(), [&](const Range& src) {
+    return src.space == s && src.partition == partition && src.lo < hi && lo < src.hi;
+  });
+  std::span<uint8_t> out = part.subspan(lo, hi - lo);
+  if (overlaps) {
+    r.shadow.assign(out.begin(), out.end());
+    out = std::span<uint8_t>(r.shadow);
+  }
+  regions_.push_back(std::move(r));
+  // A vector of regions may reallocate, but the shadow's heap buffer does not move.
+  return regions_.back().shadow.empty() ? out : std::span<uint8_t>(regions_.back().shadow);
+}
+
+void Writer::set_accumulator(unsigned index, uint32_t bits) {
+  GPSIMD_CHECK(index < kPartitions);
+  accs_.emplace_back(index, bits);
+}
+
+void Writer::commit(TraceSink* trace) {
+  for (const Region& r : regions_) {
+    auto part = m_.partition(r.range.space, r.range.partition);
+    const auto lo = static_cast<std::size_t>(r.range.lo);
+    const auto len = static_cast<std::size_t>(r.range.hi - r.range.lo);
+    if (!r.shadow.empty()) std::memcpy(part.data() + lo, r.shadow.data(), len);
+    if (trace) trace->memory(r.range.space, r.range.partition, static_cast<uint32_t>(lo),
+                             part.subspan(lo, len));
+  }
+  for (auto [i, bits] : accs_) {
+    const uint32_t before = m_.accumulators[i];
+    m_.accumulators[i] = bits;
+    if (trace) trace->accumulator(i, before, bits);
+  }
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,225 @@
+// RangeSelect (0xbc, S2D2_RS): per channel, keep each source element whose index
+// base + j lies inside a two-sided range, fill the others with -FLT_MAX, convert to the
+// output dtype, and optionally max-reduce the FP32 results into the partition's
+// accumulator (SPEC §4.1).
+#include <bit>
+#include <cmath>
+
+#include "gpsimd/format.h"
+#include "gpsimd/model.h"
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kRangeSelect;
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kDtypes = field_of(F, "in_out_dtype");
+constexpr FieldDef kReduceCmd = field_of(F, "reduce_cmd");
+constexpr FieldDef kReduceOp = field_of(F, "reduce_op");
+constexpr FieldDef kBase = field_of(F, "base");
+constexpr FieldDef kFill = field_of(F, "fill_val");
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kCompOp0 = field_of(F, "comp_op0");
+constexpr FieldDef kCompOp1 = field_of(F, "comp_op1");
+constexpr FieldDef kBound0Src = field_of(F, "bound0_src");
+constexpr FieldDef kBound1Src = field_of(F, "bound1_src");
+constexpr FieldDef kBound0 = field_of(F, "bound0");
+constexpr FieldDef kBound1 = field_of(F, "bound1");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+constexpr FieldDef kReserved = field_of(F, "reserved1");
+
+constexpr uint32_t kFillBits = 0xff7fffffu;  // -FLT_MAX, the only legal fill
+constexpr double kIndexLimit = 16777216.0;   // 2^24
+
+bool in_dtype_ok(unsigned d) {
+  switch (static_cast<Dtype>(d)) {
+    case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5: case Dtype::FP16:
+    case Dtype::BF16: case Dtype::FP32:
+      return true;
+    default:
+      return false;
+  }
+}
+bool out_dtype_ok(unsigned d) { return in_dtype_ok(d) || d == static_cast<unsigned>(Dtype::FP32R); }
+
+uint8_t in_dtype(const Word& w) { return w[kDtypes.offset] & 0xf; }
+uint8_t out_dtype(const Word& w) { return w[kDtypes.offset] >> 4; }
+float base_of(const Word& w) { return std::bit_cast<float>(load_u32(w, kBase.offset)); }
+
+}  // namespace
+
+// fp32(base + j): the exact sum rounded once to FP32, nearest-even. The double sum can
+// itself be rounded (a subnormal base plus a large j); TwoSum recovers the exact error,
+// which only matters when the double lands exactly halfway between two floats.
+float range_select_index(float base, uint32_t j) {
+  const double a = base, b = j;
+  const double s = a + b;
+  const double bb = s - a;
+  const double err = (a - (s - bb)) + (b - bb);
+  float f = static_cast<float>(s);
+  if (err != 0.0 && static_cast<double>(f) != s) {
+    const float other = std::nextafter(f, s < static_cast<double>(f) ? -INFINITY : INFINITY);
+    const double mid = (static_cast<double>(f) + static_cast<double>(other)) / 2;
+    if (mid == s) {
+      // s is a tie in double only: the exact sum is on err's side of it.
+      f = (err > 0) == (static_cast<double>(other) > s) ? other : f;
+    }
+  }
+  return f;
+}
+
+bool range_select_compare(uint8_t op, float a, float b) {
+  switch (static_cast<AluOp>(op)) {
+    case AluOp::IS_EQ: return a == b;
+    case AluOp::IS_GT: return a > b;
+    case AluOp::IS_GE: return a >= b;
+    case AluOp::IS_LE: return a <= b;
+    case AluOp::IS_LT: return a < b;
+    default: return false;  // validated: never reached
+  }
+}
+
+void validate_range_select(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  if (g == Generation::V2)
+    d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
+           "RangeSelect exists on v3, v4 and v5");
+  check_opcode(d, "has_range_select_opcode", w, Opcode::RangeSelect);
+
+  const unsigned n = w[kChannels.offset];
+  if (n < 1 || n > kPartitions)
+    d.fail("check_active_channels", kChannels.name, std::to_string(n), "must be 1..128");
+
+  const uint8_t din = in_dtype(w), dout = out_dtype(w);
+  if (!in_dtype_ok(din))
+    d.fail("is_valid_fp_dtype_datapath", "in_out_dtype (input, low nibble)", dtype_text(din),
+           "must be FP8_E3, FP8_E4, FP8_E5, FP16, BF16 or FP32");
+  if (!out_dtype_ok(dout))
+    d.fail("is_valid_fp_dtype_datapath", "in_out_dtype (output, high nibble)", dtype_text(dout),
+           "must be FP8_E3, FP8_E4, FP8_E5, FP16, BF16, FP32 or FP32R");
+
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(din), g, {true, false});
+  check_tensor(d, "tensor2d_valid", kDst.name, dst, dtype_size(dout), g, {true, true});
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  if (!src.register_mode() && !dst.register_mode() && src.count() != dst.count())
+    d.fail("has_same_elem_count_rs_src_dst", "dst_mem_pattern",
+           fmt::format("{} elements (src has {})", dst.count(), src.count()),
+           "src and dst must visit the same number of elements");
+
+  const float base = base_of(w);
+  const double end = static_cast<double>(base) + static_cast<double>(src.count());
+  if (!std::isfinite(base) || !(base >= 0.0f) || static_cast<double>(base) > kIndexLimit)
+    d.fail("has_valid_total_index_range", kBase.name,
+           fmt::format("{} ({})", base, hex32(load_u32(w, kBase.offset))),
+           "must be finite and 0 <= base <= 2^24");
+  else if (!src.register_mode() && end > kIndexLimit)
+    d.fail("has_valid_total_index_range", kBase.name,
+           fmt::format("{} + {} elements = {}", base, src.count(), end),
+           "base + count(src) must be <= 2^24 (16777216)");
+
+  const uint32_t fill = load_u32(w, kFill.offset);
+  if (fill != kFillBits)
+    d.fail("is_valid_fill_val", kFill.name, hex32(fill), "must be 0xff7fffff (-FLT_MAX)");
+
+  for (const FieldDef& f : {kCompOp0, kCompOp1})
+    check_one_of(d, "is_valid_rs_comp_op", f.name, w[f.offset],
+                 {0x12, 0x13, 0x14, 0x15, 0x16}, "IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT");
+  check_immediate(d, kBound0.name, w[kBound0Src.offset], load_u32(w, kBound0.offset), 4u, true, n,
+                  g, true);
+  check_immediate(d, kBound1.name, w[kBound1Src.offset], load_u32(w, kBound1.offset), 4u, true, n,
+                  g, true);
+  check_one_of(d, "has_valid_range_select_reduce_cmd", kReduceCmd.name, w[kReduceCmd.offset],
+               {0, 2, 3}, "IDLE (0), ACCUMULATE (2) or ZERO_ACCUMULATE (3)");
+  check_one_of(d, "has_valid_range_select_reduce_op", kReduceOp.name, w[kReduceOp.offset], {0x08},
+               "MAX (0x08)");
+  check_reserved(d, "reserved_zero", w, kReserved);
+}
+
+std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out,
+                                          bool fast) {
+  const unsigned n = w[kChannels.offset];
+  const Dtype din = static_cast<Dtype>(in_dtype(w)), dout = static_cast<Dtype>(out_dtype(w));
+  const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
+  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+
+  // Resolve (bad-address).
+  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, {true, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, {true, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm b0 = resolve_immediate(m, kBound0.name, w[kBound0Src.offset],
+                                     load_u32(w, kBound0.offset), 4, true, n);
+  if (auto* f = std::get_if<Fault>(&b0)) return *f;
+  ResolvedImm b1 = resolve_immediate(m, kBound1.name, w[kBound1Src.offset],
+                                     load_u32(w, kBound1.offset), 4, true, n);
+  if (auto* f = std::get_if<Fault>(&b1)) return *f;
+
+  // Shapes validation waived for register-mode addresses (shape-mismatch).
+  const float base = base_of(w);
+  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("src_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
+                             "be equal",
+                             st.count(), dt.count())};
+  if (st.register_mode() && static_cast<double>(base) + static_cast<double>(st.count()) > kIndexLimit)
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("base {} + {} source elements exceeds 2^24", base, st.count())};
+  // Walk limit (too-large).
+  if (auto f = check_walk_limit(kSrc.name, st)) return f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& src = std::get<Operand>(rs);
+  const Operand& dst = std::get<Operand>(rd);
+  const Immediate& bound0 = std::get<Immediate>(b0);
+  const Immediate& bound1 = std::get<Immediate>(b1);
+  out.note_source(src, n);
+  out.note_immediate(bound0, n);
+  out.note_immediate(bound1, n);
+
+  const uint8_t op0 = w[kCompOp0.offset], op1 = w[kCompOp1.offset];
+  const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
+  // Destination offsets relative to the region the Writer hands out.
+  Walk dwalk = dst.walk;
+  dwalk.start -= dst.walk.lo();
+  std::vector<uint32_t> y(st.count());  // one channel's FP32 results, in ordinal order
+
+  for (unsigned c = 0; c < n; ++c) {
+    const float bnd0 = std::bit_cast<float>(bound0.read(m, c));
+    const float bnd1 = std::bit_cast<float>(bound1.read(m, c));
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    if (!(fast && kernels::range_select_channel(in, src.walk, din, base, op0, bnd0, op1, bnd1,
+                                                y.data()))) {
+      src.walk.for_each([&](uint64_t j, uint32_t off) {
+        const uint32_t x = widen_to_fp32(din, load_elem(in + off, in_size));
+        const float idx = range_select_index(base, static_cast<uint32_t>(j));
+        const bool pass =
+            range_select_compare(op0, idx, bnd0) && range_select_compare(op1, idx, bnd1);
+        y[j] = pass ? x : kFillBits;
+      });
+    }
+    // A destination that overlaps a source is a shadow, so later channels still read
+    // the sources as they were.
+    uint8_t* bytes = out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                                static_cast<uint32_t>(dst.walk.hi()))
+                         .data();
+    if (!(fast && kernels::store_converted(bytes, dwalk, dout, y.data()))) {
+      dwalk.for_each([&](uint64_t j, uint32_t off) {
+        store_elem(bytes + off, out_size, narrow_from_fp32(dout, y[j]));
+      });
+    }
+    // The reduction sees the FP32 y before the down-conversion. IDLE: unchanged [model].
+    if (cmd == AccumCmd::ZERO_ACCUMULATE || cmd == AccumCmd::ACCUMULATE) {
+      const unsigned acc = src.partition(c);
+      model::MaxFold fold;
+      if (cmd == AccumCmd::ACCUMULATE) fold.add(m.accumulators[acc]);
+      for (uint32_t v : y) fold.add(v);
+      out.set_accumulator(acc, fold.result());
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

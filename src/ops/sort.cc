@@ -1,0 +1,153 @@
+// Sort (0x96, S1D2_SORT): per channel, sort N source elements ascending (IS_LT) or
+// descending (IS_GT) and write (value, original position + index_offset) pairs for the
+// first K of the sorted order (SPEC §4.4).
+#include <algorithm>
+#include <numeric>
+
+#include "gpsimd/model.h"
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kSort;
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kOffsetSrc = field_of(F, "index_offset_src");
+constexpr FieldDef kDtypes = field_of(F, "in_out_dtype");
+constexpr FieldDef kComparison = field_of(F, "comparison");
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+constexpr FieldDef kOffset = field_of(F, "index_offset");
+constexpr FieldDef kStable = field_of(F, "stable");
+constexpr FieldDef kReserved = field_of(F, "reserved1");
+
+bool sort_dtype(uint8_t code) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::FP16: case Dtype::BF16: case Dtype::UINT16: case Dtype::INT16:
+    case Dtype::FP32: case Dtype::UINT32: case Dtype::INT32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// The unsigned key of a value that orders as SPEC §4.4 says (see model.h).
+uint32_t sort_key(Dtype dt, uint32_t bits) {
+  switch (dt) {
+    case Dtype::FP16: return model::sort_key_float(bits, 5, 16);
+    case Dtype::BF16: return model::sort_key_float(bits, 8, 16);
+    case Dtype::FP32: return model::sort_key_float(bits, 8, 32);
+    case Dtype::INT16: return model::sort_key_int(bits, 16, true);
+    case Dtype::UINT16: return model::sort_key_int(bits, 16, false);
+    case Dtype::INT32: return model::sort_key_int(bits, 32, true);
+    default: return model::sort_key_int(bits, 32, false);
+  }
+}
+
+void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  check_opcode(d, "has_sort_opcode", w, Opcode::Sort);
+  const uint8_t din = w[kDtypes.offset] & 0xf, dout = w[kDtypes.offset] >> 4;
+  if (din != dout || !sort_dtype(din))
+    d.fail("sort_dtypes_ok", kDtypes.name,
+           fmt::format("in {}, out {}", dtype_text(din), dtype_text(dout)),
+           "in and out must be equal and one of FP16, BF16, UINT16, INT16, FP32, UINT32, INT32");
+  const uint8_t osrc = w[kOffsetSrc.offset];
+  if (osrc > static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))
+    d.fail("is_valid_enum", kOffsetSrc.name, hex8(osrc),
+           "must be INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)");
+  check_one_of(d, "sort_valid_aluop", kComparison.name, w[kComparison.offset], {0x16, 0x13},
+               "IS_LT (0x16, ascending) or IS_GT (0x13, descending)");
+  if (w[kStable.offset] > 1)
+    d.fail("sort_valid_stable", kStable.name, hex8(w[kStable.offset]), "must be 0 or 1");
+
+  constexpr std::string_view kShapes = "sort_tensor_shapes_ok";
+  const unsigned n = w[kChannels.offset];
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  check_tensor(d, kShapes, kSrc.name, src, dtype_size(din), g, {false, false});
+  check_tensor(d, kShapes, kDst.name, dst, dtype_size(dout), g, {false, true});
+  if (dst.num[0] != 2)
+    d.fail(kShapes, kDst.name, fmt::format("num_elem[0] = {}", dst.num[0]),
+           "num_elem[0] must be 2 (value, index)");
+  const unsigned N = src.num[0], K = dst.num[1];
+  if (opts.strict || !model::kTopKAllowedByDefault) {
+    if (K != N)
+      d.fail(kShapes, kDst.name, fmt::format("num_elem[1] = {} (src num_elem[0] = {})", K, N),
+             "num_elem[1] must equal src num_elem[0] (strict: no top-K)");
+  } else if (K < 1 || K > N) {
+    d.fail(kShapes, kDst.name, fmt::format("num_elem[1] = {} (src num_elem[0] = {})", K, N),
+           "num_elem[1] = K must satisfy 1 <= K <= src num_elem[0]");
+  }
+  if (sort_dtype(din)) {
+    const unsigned limit = *dtype_size(din) == 2 ? 4096 : 2048;
+    if (static_cast<uint64_t>(N) * n > limit)
+      d.fail(kShapes, kSrc.name, fmt::format("N = {} x {} channels = {}", N, n, N * n),
+             fmt::format("N x channels must be <= {} for {}-byte dtypes", limit,
+                         *dtype_size(din)));
+  }
+  if (osrc <= static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))
+    check_immediate(d, kOffset.name, osrc, load_u32(w, kOffset.offset), 4u, false, n, g, false);
+  if (n < 1 || n > kPartitions)
+    d.fail("check_active_channels", kChannels.name, std::to_string(n), "must be 1..128");
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_reserved(d, "reserved_zero", w, kReserved);
+}
+
+std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, bool fast) {
+  const unsigned n = w[kChannels.offset];
+  const auto dt = static_cast<Dtype>(w[kDtypes.offset] & 0xf);
+  const unsigned size = *dtype_size(dt);
+  const TensorDesc st = load_tensor(w, kSrc), dtd = load_tensor(w, kDst);
+
+  Resolved rs = resolve_tensor(m, kSrc.name, st, size, {false, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dtd, size, {false, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
+                                     load_u32(w, kOffset.offset), 4, false, n);
+  if (auto* f = std::get_if<Fault>(&ro)) return *f;
+  if (auto f = check_walk_limit(kSrc.name, st)) return f;
+  if (auto f = check_walk_limit(kDst.name, dtd)) return f;
+
+  const Operand& src = std::get<Operand>(rs);
+  const Operand& dst = std::get<Operand>(rd);
+  const Immediate& offset = std::get<Immediate>(ro);
+  out.note_source(src, n);
+  out.note_immediate(offset, n);
+
+  const bool descending = w[kComparison.offset] == static_cast<uint8_t>(AluOp::IS_GT);
+  const unsigned N = st.num[0], K = dtd.num[1];
+  const uint32_t mask = size == 2 ? 0xffffu : 0xffffffffu;
+  Walk dwalk = dst.walk;
+  dwalk.start -= dst.walk.lo();
+
+  std::vector<uint32_t> values(N), order(N), result(2 * std::size_t{K});
+  for (unsigned c = 0; c < n; ++c) {
+    const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
+    src.walk.for_each([&](uint64_t j, uint32_t off) { values[j] = load_elem(in + off, size); });
+    const uint32_t base = offset.read(m, c);
+    if (!(fast && kernels::sort_channel(dt, descending, values.data(), N, K, base,
+                                        result.data()))) {
+      // Reference: a stable sort of positions by key; ties keep increasing position.
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const uint32_t ka = sort_key(dt, values[a]), kb = sort_key(dt, values[b]);
+        return descending ? ka > kb : ka < kb;
+      });
+      for (unsigned k = 0; k < K; ++k) {
+        result[2 * k] = values[order[k]];
+        result[2 * k + 1] = (order[k] + base) & mask;
+      }
+    }
+    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                                static_cast<uint32_t>(dst.walk.hi()))
+                         .data();
+    dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, size, result[j]); });
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,162 @@
+// TensorScalarSelect (0x98, S3D3_TS_SELECT): per channel, copy the tensor src0 where an
+// immediate predicate (one value, or one per channel through a pointer) differs from
+// reversed_pred, and the scalar src1 elsewhere. Bits are copied, never converted
+// (SPEC §4.2).
+#include <cstring>
+
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kTensorScalarSelect;
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kSrc0 = field_of(F, "src0_mem_pattern");
+constexpr FieldDef kReversed = field_of(F, "reversed_pred");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kDtype = field_of(F, "dtype");
+constexpr FieldDef kPredDtype = field_of(F, "pred_imm_dtype");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+constexpr FieldDef kSrc1Src = field_of(F, "src1_imm_src");
+constexpr FieldDef kPredSrc = field_of(F, "pred_imm_src");
+constexpr FieldDef kSrc1 = field_of(F, "src1_imm");
+constexpr FieldDef kPred = field_of(F, "pred_imm");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+bool data_dtype_ok(uint8_t code) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8: case Dtype::UINT8: case Dtype::INT16: case Dtype::UINT16:
+    case Dtype::BF16: case Dtype::FP16: case Dtype::INT32: case Dtype::UINT32:
+    case Dtype::FP32: case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5:
+      return true;
+    default:  // INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC*, unknown codes
+      return false;
+  }
+}
+
+bool pred_dtype_ok(uint8_t code) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8: case Dtype::INT16: case Dtype::INT32: case Dtype::UINT8:
+    case Dtype::UINT16: case Dtype::UINT32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOptions&,
+                                   DiagSink& d) {
+  check_opcode(d, "has_tensor_scalar_select_opcode", w, Opcode::TensorScalarSelect);
+  check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved0);
+  check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved1);
+
+  const unsigned n = w[kChannels.offset];
+  const uint8_t dtype = w[kDtype.offset], pdtype = w[kPredDtype.offset];
+  const TensorDesc src0 = load_tensor(w, kSrc0), dst = load_tensor(w, kDst);
+  check_tensor(d, "tensor3d_valid", kSrc0.name, src0, dtype_size(dtype), g, {true, false});
+  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dtype), g, {true, true});
+  check_start_channels(d, kSrc0.name, src0, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  if (!src0.register_mode() && !dst.register_mode() && src0.count() != dst.count())
+    d.fail("same_element_count_t3d", kDst.name,
+           fmt::format("{} elements (src0 has {})", dst.count(), src0.count()),
+           "src0 and dst must visit the same number of elements");
+
+  if (!data_dtype_ok(dtype))
+    d.fail("is_valid_dtype", kDtype.name, dtype_text(dtype),
+           "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
+  if (!pred_dtype_ok(pdtype))
+    d.fail("is_valid_int_dtype_datapath", kPredDtype.name, dtype_text(pdtype),
+           "must be INT8, INT16, INT32, UINT8, UINT16 or UINT32");
+  const auto size = dtype_size(dtype), psize = dtype_size(pdtype);
+  if (size && psize && *size != *psize)
+    d.fail("has_same_imm_dtype_width", kPredDtype.name,
+           fmt::format("{}: {} byte(s); dtype {}: {} byte(s)", dtype_text(pdtype), *psize,
+                       dtype_text(dtype), *size),
+           "pred_imm_dtype must have the width of dtype");
+
+  const uint8_t rev = w[kReversed.offset];
+  if (rev > 1) d.fail("has_valid_reversed_pred", kReversed.name, hex8(rev), "must be 0 or 1");
+
+  const uint32_t pred = load_u32(w, kPred.offset);
+  if (w[kPredSrc.offset] == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) && pred > 1)
+    d.fail("has_valid_pred_inst_imm_value", kPred.name, hex32(pred),
+           "an instruction-immediate predicate must be 0 or 1 (whole 32-bit field)");
+  check_immediate(d, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset), size, true, n, g,
+                  true);
+  check_immediate(d, kPred.name, w[kPredSrc.offset], pred, psize, true, n, g, true);
+
+  if (n < 1 || n > kPartitions)
+    d.fail("has_valid_active_channel_range", kChannels.name, std::to_string(n), "must be 1..128");
+}
+
+std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& m, Writer& out,
+                                                  bool fast) {
+  const unsigned n = w[kChannels.offset];
+  const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
+  const unsigned size = *dtype_size(dtype);
+  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
+  const TensorDesc st = load_tensor(w, kSrc0), dt = load_tensor(w, kDst);
+
+  Resolved rs = resolve_tensor(m, kSrc0.name, st, size, {true, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dt, size, {true, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ri1 =
+      resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset), size, true, n);
+  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
+  ResolvedImm rip =
+      resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset), psize, true, n);
+  if (auto* f = std::get_if<Fault>(&rip)) return *f;
+
+  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("src0_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
+                             "be equal",
+                             st.count(), dt.count())};
+  if (auto f = check_walk_limit(kSrc0.name, st)) return f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& src = std::get<Operand>(rs);
+  const Operand& dst = std::get<Operand>(rd);
+  const Immediate& scalar = std::get<Immediate>(ri1);
+  const Immediate& pred = std::get<Immediate>(rip);
+  out.note_source(src, n);
+  out.note_immediate(scalar, n);
+  out.note_immediate(pred, n);
+
+  const bool reversed = w[kReversed.offset] != 0;
+  Walk dwalk = dst.walk;
+  dwalk.start -= dst.walk.lo();
+  // Channels are read one at a time; a destination overlapping any source is a shadow
+  // (see Writer), so later channels still see the sources as they were.
+  std::vector<uint8_t> tmp;
+  for (unsigned c = 0; c < n; ++c) {
+    const bool take_tensor = (pred.read(m, c) != 0) != reversed;
+    const uint32_t s = scalar.read(m, c);
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    uint8_t* bytes = out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                                static_cast<uint32_t>(dst.walk.hi()))
+                         .data();
+    if (fast && kernels::select_copy(bytes, dwalk, in, src.walk, size, take_tensor, s)) continue;
+    if (!take_tensor) {
+      dwalk.for_each([&](uint64_t, uint32_t off) { store_elem(bytes + off, size, s); });
+      continue;
+    }
+    // Gather the source in ordinal order first: a dst walk may revisit bytes, and the
+    // later ordinal must win with the source value of that ordinal.
+    tmp.resize(st.count() * size);
+    src.walk.for_each([&](uint64_t j, uint32_t off) {
+      std::memcpy(tmp.data() + j * size, in + off, size);
+    });
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      std::memcpy(bytes + off, tmp.data() + j * size, size);
+    });
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,334 @@
+// The conformance vector format of SPEC §7: loading (with errors that name file, vector
+// and key), running on a fresh machine, and whole-state comparison.
+#include "gpsimd/vectors.h"
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gpsimd/format.h"
+
+namespace gpsimd {
+namespace {
+
+using json = nlohmann::json;
+
+// Thrown inside the parser only; parse_vectors turns it into an error value.
+struct ParseError {
+  std::string msg;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw ParseError{where + ": " + what};
+}
+
+const json& require(const json& obj, const char* key, const std::string& where) {
+  if (!obj.is_object()) fail(where, "expected an object");
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(where, fmt::format("missing key '{}'", key));
+  return *it;
+}
+
+std::string as_string(const json& j, const std::string& where) {
+  if (!j.is_string()) fail(where, fmt::format("expected a string, got {}", j.type_name()));
+  return j.get<std::string>();
+}
+
+uint32_t as_u32(const json& j, const std::string& where) {
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<uint64_t>();
+    if (v > 0xffffffffu) fail(where, fmt::format("{} does not fit in 32 bits", v));
+    return static_cast<uint32_t>(v);
+  }
+  const std::string s = as_string(j, where);
+  std::size_t pos = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &pos, 0);
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != s.size() || v > 0xffffffffull)
+    fail(where, fmt::format("'{}' is not a 32-bit value (write it as \"0x...\")", s));
+  return static_cast<uint32_t>(v);
+}
+
+std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where) {
+  const std::string s = as_string(j, where);
+  if (s.size() % 2) fail(where, fmt::format("odd number of hex digits ({})", s.size()));
+  std::vector<uint8_t> out(s.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    unsigned v = 0;
+    for (std::size_t k = 0; k < 2; ++k) {
+      const char c = s[2 * i + k];
+      unsigned d;
+      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      else fail(where, fmt::format("'{}' at position {} is not a hex digit", c, 2 * i + k));
+      v = v << 4 | d;
+    }
+    out[i] = static_cast<uint8_t>(v);
+  }
+  return out;
+}
+
+std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where) {
+  if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
+  std::map<unsigned, uint32_t> out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string k = it.key();
+    const std::string w = fmt::format("{}['{}']", where, k);
+    unsigned idx = 0;
+    std::size_t pos = 0;
+    try {
+      idx = static_cast<unsigned>(std::stoul(k, &pos, 10));
+    } catch (...) {
+      pos = 0;
+    }
+    if (pos == 0 || pos != k.size() || idx >= limit)
+      fail(w, fmt::format("index must be a decimal number 0..{}", limit - 1));
+    out[idx] = as_u32(it.value(), w);
+  }
+  return out;
+}
+
+std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where) {
+  if (!j.is_array()) fail(where, fmt::format("expected an array, got {}", j.type_name()));
+  std::vector<MemoryRange> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = fmt::format("{}[{}]", where, i);
+    MemoryRange r;
+    const std::string space = as_string(require(j[i], "space", w), w + ".space");
+    if (space == "sbuf") r.space = Space::SBUF;
+    else if (space == "psum") r.space = Space::PSUM;
+    else fail(w + ".space", fmt::format("'{}' must be \"sbuf\" or \"psum\"", space));
+    const uint32_t p = as_u32(require(j[i], "partition", w), w + ".partition");
+    if (p >= kPartitions) fail(w + ".partition", fmt::format("{} must be 0..127", p));
+    r.partition = p;
+    r.offset = as_u32(require(j[i], "offset", w), w + ".offset");
+    r.bytes = as_hex_bytes(require(j[i], "hex", w), w + ".hex");
+    const uint64_t size = r.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
+    if (r.offset + uint64_t{r.bytes.size()} > size)
+      fail(w, fmt::format("bytes [{}, {}) do not fit the {} partition of {} ({} bytes)", r.offset,
+                          r.offset + r.bytes.size(), space, generation_name(g), size));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+TestVector parse_one(const json& v, const std::string& where) {
+  TestVector t;
+  t.name = as_string(require(v, "name", where), where + ".name");
+  const std::string w = fmt::format("{} ('{}')", where, t.name);
+  const std::string nc = as_string(require(v, "nc", w), w + ".nc");
+  auto g = parse_generation(nc);
+  if (!g || nc.size() != 2) fail(w + ".nc", fmt::format("'{}' must be v2, v3, v4 or v5", nc));
+  t.nc = *g;
+  if (auto it = v.find("strict"); it != v.end()) {
+    if (!it->is_boolean()) fail(w + ".strict", "expected true or false");
+    t.strict = it->get<bool>();
+  }
+  std::string why;
+  auto word = word_from_hex(as_string(require(v, "instruction", w), w + ".instruction"), &why);
+  if (!word) fail(w + ".instruction", why);
+  t.instruction = *word;
+  if (auto it = v.find("registers"); it != v.end())
+    t.registers = as_index_map(*it, kRegisters, w + ".registers");
+  if (auto it = v.find("semaphores"); it != v.end())
+    t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
+  if (auto it = v.find("accumulators"); it != v.end())
+    t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
+  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
+
+  const json& e = require(v, "expect", w);
+  const std::string ew = w + ".expect";
+  const std::string status = as_string(require(e, "status", ew), ew + ".status");
+  if (status == "ok") t.expect.status = Status::Retired;
+  else if (status == "invalid") t.expect.status = Status::Invalid;
+  else if (status == "fault") t.expect.status = Status::Faulted;
+  else fail(ew + ".status", fmt::format("'{}' must be ok, invalid or fault", status));
+  if (auto it = e.find("violations"); it != e.end()) {
+    if (!it->is_array()) fail(ew + ".violations", "expected an array of clause names");
+    for (std::size_t i = 0; i < it->size(); ++i)
+      t.expect.violations.push_back(as_string((*it)[i], fmt::format("{}.violations[{}]", ew, i)));
+  }
+  if (t.expect.status == Status::Faulted) {
+    const std::string f = as_string(require(e, "fault", ew), ew + ".fault");
+    t.expect.fault = parse_fault(f);
+    if (!t.expect.fault)
+      fail(ew + ".fault",
+           fmt::format("'{}' must be bad-address, shape-mismatch, sync-would-block or too-large", f));
+  }
+  if (auto it = e.find("memory"); it != e.end())
+    t.expect.memory = as_memory(*it, t.nc, ew + ".memory");
+  if (auto it = e.find("accumulators"); it != e.end())
+    t.expect.accumulators = as_index_map(*it, kPartitions, ew + ".accumulators");
+  if (auto it = e.find("semaphores"); it != e.end())
+    t.expect.semaphores = as_index_map(*it, kSemaphores, ew + ".semaphores");
+  return t;
+}
+
+// The dtype of the instruction's destination, to show differences as values.
+std::optional<Dtype> destination_dtype(const Word& w) {
+  const InstrDef* def = find_instruction(w[0]);
+  if (!def) return std::nullopt;
+  uint8_t code;
+  if (auto* f = find_field(def->fields, "in_out_dtype")) code = w[f->offset] >> 4;
+  else if (auto* f2 = find_field(def->fields, "out_dtype")) code = w[f2->offset];
+  else if (auto* f3 = find_field(def->fields, "dtype")) code = w[f3->offset];
+  else return std::nullopt;
+  if (!dtype_size(code)) return std::nullopt;
+  return static_cast<Dtype>(code);
+}
+
+std::string show_element(const uint8_t* p, unsigned size, std::optional<Dtype> dt) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < size; ++i) v |= uint64_t{p[i]} << (8 * i);
+  std::string s = fmt::format("{:#0{}x}", v, 2 + 2 * size);
+  if (!dt) return s;
+  if (is_float_dtype(*dt)) {
+    return fmt::format("{} ({})", s, std::bit_cast<float>(widen_to_fp32(*dt, static_cast<uint32_t>(v))));
+  }
+  switch (*dt) {
+    case Dtype::INT8: return fmt::format("{} ({})", s, static_cast<int8_t>(v));
+    case Dtype::INT16: return fmt::format("{} ({})", s, static_cast<int16_t>(v));
+    case Dtype::INT32: return fmt::format("{} ({})", s, static_cast<int32_t>(v));
+    default: return fmt::format("{} ({})", s, v);
+  }
+}
+
+}  // namespace
+
+std::optional<VectorFile> parse_vectors(const std::string& json_text, const std::string& path,
+                                        std::string* error) {
+  try {
+    // Depth is bounded by the parser's callback: reject documents nested absurdly deep.
+    int depth = 0;
+    bool too_deep = false;
+    json doc = json::parse(
+        json_text,
+        [&](int d, json::parse_event_t ev, json&) {
+          if (ev == json::parse_event_t::object_start || ev == json::parse_event_t::array_start) {
+            if (d > 64) too_deep = true;
+          }
+          depth = d;
+          return !too_deep;
+        },
+        true);
+    if (too_deep) throw ParseError{path + ": nesting deeper than 64 levels"};
+    VectorFile f{path, {}};
+    const std::string fmt_key = as_string(require(doc, "format", path), path + ".format");
+    if (fmt_key != "gpsimd-vectors/1")
+      fail(path + ".format", fmt::format("'{}' is not gpsimd-vectors/1", fmt_key));
+    const json& vs = require(doc, "vectors", path);
+    if (!vs.is_array()) fail(path + ".vectors", "expected an array");
+    for (std::size_t i = 0; i < vs.size(); ++i)
+      f.vectors.push_back(parse_one(vs[i], fmt::format("{}: vector {}", path, i)));
+    return f;
+  } catch (const ParseError& e) {
+    if (error) *error = e.msg;
+  } catch (const json::exception& e) {
+    if (error) *error = fmt::format("{}: not valid JSON: {}", path, e.what());
+  }
+  return std::nullopt;
+}
+
+std::optional<VectorFile> load_vectors(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = fmt::format("{}: cannot open: {}", path, std::strerror(errno));
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_vectors(ss.str(), path, error);
+}
+
+void apply_initial_state(Machine& m, const TestVector& v) {
+  for (auto [i, x] : v.registers) m.registers[i] = x;
+  for (auto [i, x] : v.semaphores) m.semaphores[i] = x;
+  for (auto [i, x] : v.accumulators) m.accumulators[i] = x;
+  for (const MemoryRange& r : v.memory) {
+    auto part = m.partition(r.space, r.partition);
+    std::memcpy(part.data() + r.offset, r.bytes.data(), r.bytes.size());
+  }
+}
+
+std::vector<std::string> compare_state(const Machine& m, const VectorExpect& e,
+                                       std::optional<Dtype> dt) {
+  std::vector<std::string> diffs;
+  Machine want(m.generation());
+  for (const MemoryRange& r : e.memory) {
+    auto part = want.partition(r.space, r.partition);
+    std::memcpy(part.data() + r.offset, r.bytes.data(), r.bytes.size());
+  }
+  const unsigned esize = dt ? *dtype_size(*dt) : 1;
+  for (Space s : {Space::SBUF, Space::PSUM}) {
+    for (unsigned p = 0; p < kPartitions; ++p) {
+      std::span<const uint8_t> got = m.partition(s, p), exp = std::as_const(want).partition(s, p);
+      if (std::memcmp(got.data(), exp.data(), got.size()) == 0) continue;
+      unsigned shown = 0, total = 0;
+      for (std::size_t i = 0; i < got.size(); i += esize) {
+        if (std::memcmp(got.data() + i, exp.data() + i, esize) == 0) continue;
+        ++total;
+        if (shown < 8) {
+          ++shown;
+          diffs.push_back(fmt::format("{}[p={}] +{:#x}: expected {}, got {}", space_name(s), p, i,
+                                      show_element(exp.data() + i, esize, dt),
+                                      show_element(got.data() + i, esize, dt)));
+        }
+      }
+      if (total > shown)
+        diffs.push_back(fmt::format("{}[p={}]: {} more differing elements", space_name(s), p,
+                                    total - shown));
+    }
+  }
+  for (unsigned i = 0; i < kPartitions; ++i) {
+    auto it = e.accumulators.find(i);
+    const uint32_t want_acc = it == e.accumulators.end() ? kNegInfBits : it->second;
+    if (m.accumulators[i] != want_acc)
+      diffs.push_back(fmt::format("accumulator {}: expected {:#010x} ({}), got {:#010x} ({})", i,
+                                  want_acc, std::bit_cast<float>(want_acc), m.accumulators[i],
+                                  std::bit_cast<float>(m.accumulators[i])));
+  }
+  for (unsigned i = 0; i < kSemaphores; ++i) {
+    auto it = e.semaphores.find(i);
+    const uint32_t want_sem = it == e.semaphores.end() ? 0 : it->second;
+    if (m.semaphores[i] != want_sem)
+      diffs.push_back(fmt::format("semaphore {}: expected {:#010x}, got {:#010x}", i, want_sem,
+                                  m.semaphores[i]));
+  }
+  return diffs;
+}
+
+VectorOutcome run_vector(const TestVector& v, const ExecOptions& base) {
+  VectorOutcome o;
+  Machine m(v.nc);
+  apply_initial_state(m, v);
+  ExecOptions opts = base;
+  opts.strict = v.strict;
+  o.result = execute(m, v.instruction, opts);
+  if (o.result.status != v.expect.status) {
+    o.differences.push_back(fmt::format("status: expected {}, got {}", status_name(v.expect.status),
+                                        o.result.message()));
+  } else if (v.expect.status == Status::Invalid) {
+    for (const std::string& c : v.expect.violations)
+      if (!has_clause(o.result.diagnostics, c))
+        o.differences.push_back(fmt::format("clause {} not reported; got {}", c, o.result.message()));
+  } else if (v.expect.status == Status::Faulted && o.result.fault->kind != *v.expect.fault) {
+    o.differences.push_back(fmt::format("fault: expected {}, got {}", fault_name(*v.expect.fault),
+                                        o.result.message()));
+  }
+  auto state = compare_state(m, v.expect, destination_dtype(v.instruction));
+  o.differences.insert(o.differences.end(), state.begin(), state.end());
+  o.passed = o.differences.empty();
+  return o;
+}
+
+}  // namespace gpsimd
