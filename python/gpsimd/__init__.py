@@ -1,0 +1,95 @@
+"""gpsimd: a bit-exact model of four NeuronCore GPSIMD/Vector instructions, in Python.
+
+Low level: :class:`Machine` (SBUF, PSUM, registers, semaphores and accumulators as
+zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
+:func:`decode`, :func:`validate`, :func:`assemble`, :func:`disassemble`.
+
+High level, NumPy in and out, each running the real instruction on a scratch machine:
+:func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
+:func:`sort`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
+
+>>> import gpsimd
+>>> import numpy as np
+>>> values, indices = gpsimd.sort(np.array([3, 1, 2], dtype=np.int32))
+>>> values, indices
+(array([1, 2, 3], dtype=int32), array([1, 2, 0], dtype=uint32))
+"""
+
+try:
+    from . import _core  # noqa: F401 - imported first for the message below
+except ImportError as e:  # pragma: no cover - the source tree's package, unbuilt
+    raise ImportError(
+        "gpsimd's extension (gpsimd._core) is missing. Build the project with CMake and put "
+        "<build>/python first on PYTHONPATH (docs/python.md); the python/ folder of the "
+        f"source tree holds only the pure-Python half. ({e})"
+    ) from e
+
+from .codec import (
+    Diagnostic,
+    address,
+    assemble,
+    decode,
+    describe_address,
+    disassemble,
+    encode,
+    instructions,
+    validate,
+    word_bytes,
+)
+from .dtypes import FLOAT_DTYPES, dtype_name, dtype_size, storage_dtype
+from .errors import AssemblyError, Fault, GpsimdError, InvalidInstruction, ProgramError
+from .formats import (
+    from_bf16,
+    from_fp8_e3,
+    from_fp8_e4,
+    from_fp8_e5,
+    from_fp16,
+    narrow,
+    to_bf16,
+    to_fp8_e3,
+    to_fp8_e4,
+    to_fp8_e5,
+    to_fp16,
+    widen,
+)
+from .machine import Machine
+from .ops import range_select, sequence_bounds, sort, tensor_scalar_select
+
+__all__ = [
+    "Machine",
+    "Diagnostic",
+    "encode",
+    "decode",
+    "validate",
+    "assemble",
+    "disassemble",
+    "instructions",
+    "address",
+    "describe_address",
+    "word_bytes",
+    "range_select",
+    "tensor_scalar_select",
+    "sequence_bounds",
+    "sort",
+    "narrow",
+    "widen",
+    "to_bf16",
+    "from_bf16",
+    "to_fp16",
+    "from_fp16",
+    "to_fp8_e3",
+    "from_fp8_e3",
+    "to_fp8_e4",
+    "from_fp8_e4",
+    "to_fp8_e5",
+    "from_fp8_e5",
+    "dtype_name",
+    "dtype_size",
+    "storage_dtype",
+    "FLOAT_DTYPES",
+    "GpsimdError",
+    "InvalidInstruction",
+    "Fault",
+    "AssemblyError",
+    "ProgramError",
+]

@@ -1,0 +1,175 @@
+"""Instruction words: encode, decode, validate, assemble and disassemble.
+
+A word is 64 bytes (``bytes``). Functions that take a word also accept a ``bytearray``,
+a ``memoryview``, a NumPy ``uint8`` array of 64 elements or a string of 128 hex digits.
+Field names, enumeration names and clause names are exactly those of SPEC.md.
+"""
+
+import numpy as np
+
+from . import _core
+from .errors import AssemblyError
+
+__all__ = [
+    "Diagnostic",
+    "encode",
+    "decode",
+    "validate",
+    "instructions",
+    "address",
+    "describe_address",
+    "word_bytes",
+    "assemble",
+    "disassemble",
+]
+
+#: One failing validity clause (attributes ``instruction``, ``clause``, ``field``,
+#: ``value``, ``allowed``, ``message``; ``as_dict()``).
+Diagnostic = _core.Diagnostic
+
+
+def word_bytes(word):
+    """Return the 64 bytes of a word given as bytes-like, NumPy uint8 array or hex text.
+
+    >>> word_bytes("96" + "10" + "00" * 62)[:2]
+    b'\\x96\\x10'
+    """
+    if isinstance(word, str):
+        try:
+            b = bytes.fromhex(word)
+        except ValueError as e:
+            raise ValueError(f"word: not hex text ({e})") from None
+    elif isinstance(word, np.ndarray):
+        if word.dtype != np.uint8:
+            raise TypeError(f"word: a NumPy word must be uint8, got {word.dtype}")
+        b = word.tobytes()
+    elif isinstance(word, (bytes, bytearray, memoryview)):
+        b = bytes(word)
+    else:
+        raise TypeError(f"word: expected 64 bytes, a uint8 array or hex text, got {type(word)}")
+    if len(b) != 64:
+        raise ValueError(f"word: an instruction word is 64 bytes, got {len(b)}")
+    return b
+
+
+def encode(instruction=None, **fields):
+    """Return the 64-byte word of an instruction built from its fields.
+
+    ``instruction`` is a mnemonic (any case) or an opcode. Fields are named as in SPEC §4;
+    fields not given are zero, except the header (opcode, length 0x10). Values:
+
+    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC): a name such as ``"FP32"``,
+      ``"IS_LT"``, or the number;
+    - ``in_out_dtype`` (DTYPE_PAIR): ``("FP32", "BF16")``, ``{"in": ..., "out": ...}`` or
+      the raw byte;
+    - FP32 fields (``base``, ``fill_val``): a number (rounded to FP32) or a
+      ``numpy.float32`` (its exact bits);
+    - immediates (``bound0``, ``src1_imm``, ``index_offset``, ...): the raw 32-bit
+      value, a float (stored as its FP32 bits) or a pointer
+      ``{"space": "sbuf", "partition": p, "offset": o}``;
+    - tensors (``*_mem_pattern``): ``{"space", "partition", "offset"}`` or ``{"addr"}``
+      or ``{"register": r}``, plus ``"num"`` (up to the tensor's dimensions; missing
+      ones are 1) and ``"step"`` (in elements; dense when omitted);
+    - ``events``: ``{"wait_mode", "wait_idx", "update_mode", "update_idx", "value"}``;
+    - reserved fields: bytes.
+
+    ``encode(**decode(word)) == word`` for every word of a known opcode.
+
+    >>> w = encode("Sort", num_active_channels=1, in_out_dtype=("FP32", "FP32"),
+    ...            comparison="IS_LT", stable=1,
+    ...            src_mem_pattern={"space": "sbuf", "partition": 0, "offset": 0, "num": [6]},
+    ...            dst_mem_pattern={"space": "sbuf", "partition": 0, "offset": 64, "num": [2, 6]})
+    >>> len(w), hex(w[0]), validate(w, "v3")
+    (64, '0x96', [])
+    """
+    if instruction is None:
+        raise TypeError("encode: name the instruction, e.g. encode('Sort', ...)")
+    return _core.encode(instruction, fields)
+
+
+def decode(word):
+    """Return a word's fields as a dict: ``"instruction"`` and every field by SPEC name.
+
+    Enumerations come back as names (numbers when unknown), FP32 fields as
+    ``numpy.float32`` (exact bits), tensors as dicts with ``addr`` plus the decoded
+    location. Raises ValueError (``has_known_opcode``) for an unknown opcode.
+
+    >>> f = decode(encode("RangeSelect", comp_op0="IS_GE", base=16.0))
+    >>> f["instruction"], f["comp_op0"], f["base"], f["in_out_dtype"]
+    ('RangeSelect', 'IS_GE', 16.0, {'in': 'INVALID', 'out': 'INVALID'})
+    >>> f["src_mem_pattern"]
+    {'addr': 0, 'space': 'sbuf', 'partition': 0, 'offset': 0, 'step': [0, 0], 'num': [0, 0]}
+    """
+    return _core.decode(word_bytes(word))
+
+
+def validate(word, generation, strict=False):
+    """Return every failing validity clause of a word on a generation (empty if valid).
+
+    ``strict`` adds the vendor validator's rejection of Sort top-K (SPEC §4.4).
+
+    >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
+    ...     if d.clause == "is_valid_fill_val":
+    ...         print(d.message)
+    RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)
+    """
+    return _core.validate(word_bytes(word), generation, strict)
+
+
+def instructions():
+    """Return the instruction table: one dict per instruction, with its field rows.
+
+    >>> [(i["mnemonic"], hex(i["opcode"])) for i in instructions()]
+    [('RangeSelect', '0xbc'), ('TensorScalarSelect', '0x98'),
+     ('GetSequenceBounds', '0xbe'), ('Sort', '0x96')]
+    """
+    return _core.instructions()
+
+
+def address(space, partition, offset):
+    """Return the static ADDR4 of a location (SPEC §3.4).
+
+    >>> hex(address("sbuf", 2, 64)), hex(address("psum", 1, 8))
+    ('0x80040', '0x2008008')
+    """
+    return _core.address(space, partition, offset)
+
+
+def describe_address(addr):
+    """Return what an ADDR4 names: its space, partition and offset, or its register.
+
+    >>> describe_address(0x80040)
+    {'addr': 524352, 'space': 'sbuf', 'partition': 2, 'offset': 64}
+    >>> describe_address(0x80000005)
+    {'addr': 2147483653, 'register': 5}
+    """
+    return _core.describe_address(addr)
+
+
+def assemble(text, file="<input>"):
+    """Return the words of assembly text (docs/assembly.md), as a list of bytes.
+
+    Raises :class:`gpsimd.AssemblyError` naming the file, line and column.
+
+    >>> words = assemble(disassemble(encode("Sort", stable=1)))
+    >>> words == [encode("Sort", stable=1)]
+    True
+    """
+    words, error = _core.assemble(text, file)
+    if error is not None:
+        raise AssemblyError(*error)
+    return words
+
+
+def disassemble(word):
+    """Return the canonical assembly text of a word of a known opcode.
+
+    ``assemble(disassemble(w)) == [w]`` for every such word, invalid ones included.
+
+    >>> disassemble(encode("Sort", stable=1)).split()[0]
+    'Sort'
+    """
+    text = _core.disassemble(word_bytes(word))
+    if text is None:
+        raise ValueError(f"has_known_opcode: opcode {word_bytes(word)[0]:#04x} is unknown")
+    return text

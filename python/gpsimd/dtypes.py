@@ -1,0 +1,101 @@
+"""Instruction dtypes (SPEC §3.3) and the NumPy arrays that hold their values.
+
+NumPy has no BF16 or FP8 type, so those values travel as their bit patterns in
+``uint16`` and ``uint8`` arrays; FP16 travels as ``numpy.float16``.
+"""
+
+import sys
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["dtype_name", "dtype_size", "storage_dtype", "FLOAT_DTYPES"]
+
+# The NumPy type that stores each dtype's values (little-endian, as the machine).
+_STORAGE = {
+    "INT8": np.int8,
+    "UINT8": np.uint8,
+    "INT16": np.int16,
+    "UINT16": np.uint16,
+    "BF16": np.uint16,
+    "FP16": np.float16,
+    "INT32": np.int32,
+    "UINT32": np.uint32,
+    "FP32": np.float32,
+    "FP32R": np.float32,
+    "INT64": np.int64,
+    "UINT64": np.uint64,
+    "FP8_E3": np.uint8,
+    "FP8_E4": np.uint8,
+    "FP8_E5": np.uint8,
+}
+
+# The dtype a NumPy type means when nothing else is said.
+_FROM_NUMPY = {
+    np.dtype(np.int8): "INT8",
+    np.dtype(np.uint8): "UINT8",
+    np.dtype(np.int16): "INT16",
+    np.dtype(np.uint16): "UINT16",
+    np.dtype(np.float16): "FP16",
+    np.dtype(np.int32): "INT32",
+    np.dtype(np.uint32): "UINT32",
+    np.dtype(np.float32): "FP32",
+    np.dtype(np.int64): "INT64",
+    np.dtype(np.uint64): "UINT64",
+}
+
+#: The float dtypes with a defined conversion (SPEC §5).
+FLOAT_DTYPES = ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
+
+
+def dtype_name(dtype):
+    """Return the SPEC name of a dtype given by name (any case), code or NumPy type.
+
+    A NumPy type means the dtype whose values it stores natively (``numpy.uint16`` is
+    UINT16; BF16 bit patterns must be named).
+
+    >>> dtype_name("bf16"), dtype_name(0xE), dtype_name(np.float16), dtype_name("float32")
+    ('BF16', 'FP8_E4', 'FP16', 'FP32')
+    """
+    if isinstance(dtype, str):
+        code = _core.dtype_code(dtype)
+        if code is not None:
+            return _core.dtype_name(code)
+    elif isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        name = _core.dtype_name(int(dtype)) if 0 <= int(dtype) <= 255 else None
+        if name is not None:
+            return name
+        raise ValueError(f"dtype code {int(dtype):#x} is not in the DTYPE enumeration")
+    try:
+        np_dtype = np.dtype(dtype)
+    except TypeError:
+        np_dtype = None
+    if np_dtype is not None and np_dtype.newbyteorder("=") in _FROM_NUMPY:
+        return _FROM_NUMPY[np_dtype.newbyteorder("=")]
+    raise ValueError(
+        f"dtype {dtype!r}: not a gpsimd dtype (FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, "
+        "INT8, UINT8, INT16, UINT16, INT32, UINT32, ...) nor a NumPy type that stores one"
+    )
+
+
+def dtype_size(dtype):
+    """Return the byte size of a dtype, or None for one without a size (FP4_E2, CPTC*).
+
+    >>> dtype_size("bf16"), dtype_size("FP8_E5"), dtype_size("FP4_E2")
+    (2, 1, None)
+    """
+    return _core.dtype_size(_core.dtype_code(dtype_name(dtype)))
+
+
+def storage_dtype(dtype):
+    """Return the little-endian NumPy dtype that holds a dtype's values or bit patterns.
+
+    >>> storage_dtype("BF16"), storage_dtype("FP16"), storage_dtype("FP8_E4")
+    (dtype('uint16'), dtype('float16'), dtype('uint8'))
+    """
+    name = dtype_name(dtype)
+    if name not in _STORAGE:
+        raise ValueError(f"dtype {name} has no NumPy storage type")
+    dt = np.dtype(_STORAGE[name])
+    return dt if sys.byteorder == "little" else dt.newbyteorder("<")

@@ -1,0 +1,121 @@
+"""The exceptions gpsimd raises.
+
+Every one derives from :class:`GpsimdError`. An invalid instruction is also a
+``ValueError`` and a fault also a ``RuntimeError``, so generic handlers catch them too.
+"""
+
+__all__ = ["GpsimdError", "InvalidInstruction", "Fault", "AssemblyError", "ProgramError"]
+
+
+def _where(index, name, source):
+    if index is None:
+        return name
+    return f"word {index} ({name}{', ' + source if source else ''})"
+
+
+class GpsimdError(Exception):
+    """The base of every gpsimd exception.
+
+    >>> issubclass(InvalidInstruction, GpsimdError) and issubclass(Fault, GpsimdError)
+    True
+    """
+
+
+class InvalidInstruction(GpsimdError, ValueError):
+    """A word failed validation (SPEC §6); the machine is unchanged.
+
+    Attributes: ``diagnostics`` (every failing clause, as :class:`gpsimd.Diagnostic`),
+    ``clauses`` (their clause names), ``index`` (the word's position in the program),
+    ``word`` (its 64 bytes) and ``source`` ("file:line" for assembly text, else None).
+    The message names every clause.
+
+    >>> import gpsimd
+    >>> m = gpsimd.Machine("v3")
+    >>> try:
+    ...     m.run(gpsimd.encode("Sort", stable=7))
+    ... except gpsimd.InvalidInstruction as e:
+    ...     print("sort_valid_stable" in e.clauses, e.index)
+    True 0
+    """
+
+    def __init__(self, diagnostics, index=None, word=None, generation=None, source=None):
+        self.diagnostics = list(diagnostics)
+        self.index = index
+        self.word = word
+        self.generation = generation
+        self.source = source
+        name = self.diagnostics[0].instruction if self.diagnostics else "?"
+        where = _where(index, name, source)
+        on = f" on {generation}" if generation else ""
+        lines = "\n  ".join(d.message for d in self.diagnostics)
+        super().__init__(f"{where} is invalid{on}:\n  {lines}")
+
+    @property
+    def clauses(self):
+        """The names of the failing clauses, in report order."""
+        return [d.clause for d in self.diagnostics]
+
+
+class Fault(GpsimdError, RuntimeError):
+    """A valid word faulted at execution (SPEC §6); the machine is unchanged.
+
+    Attributes: ``kind`` (``'bad-address'``, ``'shape-mismatch'``,
+    ``'sync-would-block'`` or ``'too-large'``), ``detail``, ``index``, ``word`` and
+    ``source`` ("file:line" for assembly text, else None).
+
+    >>> import gpsimd
+    >>> m = gpsimd.Machine("v3")
+    >>> word = gpsimd.encode("Sort", num_active_channels=1, in_out_dtype=("FP32", "FP32"),
+    ...                      comparison="IS_LT",
+    ...                      events={"wait_mode": "GE", "wait_idx": 3, "value": 1},
+    ...                      src_mem_pattern={"offset": 0, "num": [4]},
+    ...                      dst_mem_pattern={"offset": 64, "num": [2, 4]})
+    >>> try:
+    ...     m.run(word)
+    ... except gpsimd.Fault as e:
+    ...     print(e.kind, e.index)
+    sync-would-block 0
+    """
+
+    def __init__(self, kind, detail, index=None, word=None, instruction=None, source=None):
+        self.kind = kind
+        self.detail = detail
+        self.index = index
+        self.word = word
+        self.source = source
+        where = _where(index, instruction or "?", source)
+        super().__init__(f"{where} faults {kind}: {detail}")
+
+
+class AssemblyError(GpsimdError, ValueError):
+    """Assembly text could not be assembled.
+
+    Attributes: ``file``, ``line``, ``column`` (1-based), ``token`` and ``reason``; the
+    message is ``file:line:column: error: reason (at 'token')``.
+
+    >>> e = AssemblyError("k.s", 3, 7, "FOO", "expected a mnemonic", "k.s:3:7: error: ...")
+    >>> (e.file, e.line, e.column, e.token)
+    ('k.s', 3, 7, 'FOO')
+    """
+
+    def __init__(self, file, line, column, token, reason, text):
+        self.file = file
+        self.line = line
+        self.column = column
+        self.token = token
+        self.reason = reason
+        super().__init__(text)
+
+
+class ProgramError(GpsimdError, ValueError):
+    """A program text's setup cannot be applied: a ``.nc`` that is not the machine's
+    generation, a ``.data`` or ``.load`` region outside a partition, a missing file.
+    The machine is unchanged; the message names the file, line and directive.
+
+    >>> import gpsimd
+    >>> try:
+    ...     gpsimd.Machine("v3").run(".nc v5", file="k.s")
+    ... except gpsimd.ProgramError as e:
+    ...     print(e)
+    k.s: the program is for v5 (.nc), the machine is v3
+    """

@@ -1,0 +1,218 @@
+"""The machine: SBUF, PSUM, registers, semaphores and accumulators as NumPy views."""
+
+import os
+
+import numpy as np
+
+from . import _core
+from .codec import word_bytes
+from .dtypes import storage_dtype
+from .errors import AssemblyError, Fault, InvalidInstruction, ProgramError
+
+__all__ = ["Machine"]
+
+
+def _program_bytes(program):
+    """Return a program (one word, or words) as concatenated words."""
+    if isinstance(program, (bytes, bytearray, memoryview)):
+        b = bytes(program)
+    elif isinstance(program, np.ndarray):
+        if program.dtype != np.uint8:
+            raise TypeError(f"program: a NumPy program must be uint8, got {program.dtype}")
+        b = program.tobytes()
+    else:
+        try:
+            words = list(program)
+        except TypeError:
+            raise TypeError(
+                f"program: expected assembly text, a word or a sequence of words, got "
+                f"{type(program)}"
+            ) from None
+        return b"".join(word_bytes(w) for w in words)
+    if len(b) == 0 or len(b) % 64 != 0:
+        raise ValueError(f"program: a whole number of 64-byte words, got {len(b)} bytes")
+    return b
+
+
+class Machine(_core.Machine):
+    """One NeuronCore's GPSIMD/Vector state (SPEC §2), for a generation 'v2'..'v5'.
+
+    Its memory is exposed without copies: ``sbuf`` and ``psum`` are writable ``uint8``
+    arrays of shape ``[128, partition bytes]``; ``registers`` (64), ``semaphores`` (256)
+    and ``accumulators`` (128 FP32 bit patterns) are writable ``uint32`` arrays. A write
+    through any of them is what the next instruction reads, and what an instruction
+    writes shows in every view. The views keep the machine alive.
+
+    A fresh machine has all memory, registers and semaphores zero and accumulators -inf.
+
+    The example runs SPEC §4.4's header example:
+
+    >>> import gpsimd
+    >>> m = gpsimd.Machine("v3")
+    >>> m.sbuf.shape, m.psum.shape
+    ((128, 229376), (128, 16384))
+    >>> m.sbuf_view(np.float32, 0, 0, 6)[:] = [9, 3, 5, 1, 0, 0]
+    >>> m.run(gpsimd.encode("Sort", num_active_channels=1, in_out_dtype=("FP32", "FP32"),
+    ...                     comparison="IS_LT", index_offset=100, stable=1,
+    ...                     src_mem_pattern={"offset": 0, "num": [6]},
+    ...                     dst_mem_pattern={"offset": 64, "num": [2, 6]}))
+    1
+    >>> pairs = m.sbuf_view(np.uint32, 0, 64, 12).reshape(6, 2)
+    >>> pairs[:, 0].view(np.float32), pairs[:, 1]
+    (array([0., 0., 1., 3., 5., 9.], dtype=float32),
+     array([104, 105, 103, 101, 102, 100], dtype=uint32))
+    """
+
+    def __init__(self, generation="v3"):
+        super().__init__(generation)
+
+    def __repr__(self):
+        return f"<gpsimd.Machine {self.generation}>"
+
+    def run(self, program, *, strict=False, atomic=True, fast=True, file="<input>",
+            base_dir=None):
+        """Execute a program; return the number of words that retired.
+
+        ``program`` is one word (64 bytes), a sequence of words (each bytes-like, a
+        ``uint8`` array or hex text), a NumPy ``uint8`` array of whole words, or assembly
+        text (a ``str``, docs/assembly.md). For text, ``.nc`` must name this machine's
+        generation and the setup directives (``.reg``, ``.sem``, ``.acc``, ``.data``,
+        ``.load``; relative paths from ``base_dir``, default the current directory) are
+        applied before the words run; ``.dump`` directives are not performed (read the
+        views); ``file`` names the text in messages. The GIL is released while the
+        instructions execute.
+
+        Raises :class:`gpsimd.InvalidInstruction` (with every failing clause) or
+        :class:`gpsimd.Fault` (with its kind), both carrying the failing word's
+        ``index`` (and ``source`` line for text); :class:`gpsimd.AssemblyError` or
+        :class:`gpsimd.ProgramError` for text that does not assemble or set up. With
+        ``atomic`` (the default) the machine is then exactly as it was before the call;
+        without it, the words before the failing one stay retired. ``strict`` is the
+        vendor-strict validation of SPEC §4.4; ``fast=False`` runs the scalar reference
+        instead of the fast kernels (same bits).
+
+        >>> import gpsimd
+        >>> m = gpsimd.Machine()
+        >>> m.run([gpsimd.encode("Sort", stable=2)])
+        Traceback (most recent call last):
+        ...
+        gpsimd.errors.InvalidInstruction: word 0 (Sort) is invalid on v3:
+          Sort: sort_dtypes_ok: ...
+        """
+        lines = None
+        if isinstance(program, str):
+            base = os.getcwd() if base_dir is None else os.fspath(base_dir)
+            asm_error, result, lines, words = _core._run_text(
+                self, program, file, base, strict, atomic, fast
+            )
+            if asm_error is not None:
+                raise AssemblyError(*asm_error)
+            retired, failed, status, diagnostics, kind, detail, setup_error = result
+            if setup_error is not None:
+                raise ProgramError(setup_error)
+            word = None if failed is None else words[failed]
+        else:
+            data = _program_bytes(program)
+            retired, failed, status, diagnostics, kind, detail, _ = self._run(
+                data, strict, atomic, fast
+            )
+            word = None if failed is None else data[64 * failed : 64 * failed + 64]
+        if failed is None:
+            return retired
+        source = None if lines is None else f"{file}:{lines[failed]}"
+        if status == "invalid":
+            raise InvalidInstruction(diagnostics, failed, word, self.generation, source)
+        instr = next(
+            (i["mnemonic"] for i in _core.instructions() if i["opcode"] == word[0]), None
+        )
+        raise Fault(kind, detail, failed, word, instr, source)
+
+    def view(self, space, dtype, partition, offset=0, count=None):
+        """Return a writable typed view of memory, sharing the machine's bytes.
+
+        ``space`` is 'sbuf' or 'psum'; ``dtype`` a gpsimd dtype name or NumPy type (BF16
+        and FP8 view as their bit patterns); ``partition`` an int (a 1-D view) or a
+        slice/range of partitions (a 2-D view, one row per partition); ``offset`` a byte
+        offset aligned to the element size; ``count`` elements per partition (default:
+        to the end of the partition).
+
+        >>> m = Machine()
+        >>> v = m.view("psum", "FP32", slice(0, 4), 16, 2)
+        >>> v[:] = 1.5
+        >>> v.shape, m.psum[3, 16:20].tobytes().hex()
+        ((4, 2), '0000c03f')
+        """
+        space_array = self.sbuf if str(space).lower() == "sbuf" else None
+        if space_array is None:
+            if str(space).lower() != "psum":
+                raise ValueError(f"space {space!r}: must be 'sbuf' or 'psum'")
+            space_array = self.psum
+        dt = storage_dtype(dtype)
+        size = dt.itemsize
+        pbytes = space_array.shape[1]
+        if offset < 0 or offset > pbytes or offset % size:
+            raise ValueError(
+                f"offset {offset}: must be in [0, {pbytes}] and a multiple of {size} (the "
+                f"element size)"
+            )
+        if count is None:
+            count = (pbytes - offset) // size
+        if count < 0 or offset + count * size > pbytes:
+            raise ValueError(
+                f"{count} elements of {size} bytes at offset {offset} run past the "
+                f"{pbytes}-byte partition"
+            )
+        if isinstance(partition, range):
+            partition = slice(partition.start, partition.stop, partition.step)
+        raw = space_array[partition, offset : offset + count * size]
+        return raw.view(dt)
+
+    def sbuf_view(self, dtype, partition, offset=0, count=None):
+        """Return ``view('sbuf', ...)``: a writable typed view of SBUF.
+
+        >>> m = Machine()
+        >>> m.sbuf_view("BF16", 5, 0, 2)[:] = [0x3F80, 0x4000]   # 1.0, 2.0 as BF16 bits
+        >>> m.sbuf[5, :4].tobytes().hex()
+        '803f0040'
+        """
+        return self.view("sbuf", dtype, partition, offset, count)
+
+    def psum_view(self, dtype, partition, offset=0, count=None):
+        """Return ``view('psum', ...)``: a writable typed view of PSUM.
+
+        >>> m = Machine()
+        >>> m.psum_view(np.int32, range(2), 0, 1).shape
+        (2, 1)
+        """
+        return self.view("psum", dtype, partition, offset, count)
+
+    @property
+    def accumulator_values(self):
+        """The 128 accumulators as a writable float32 view (of ``accumulators``).
+
+        >>> Machine().accumulator_values[:3]
+        array([-inf, -inf, -inf], dtype=float32)
+        """
+        return self.accumulators.view(np.float32)
+
+    def copy(self):
+        """Return an independent machine with the same state.
+
+        >>> m = Machine("v2"); m.registers[1] = 7
+        >>> c = m.copy(); c.registers[1] = 8
+        >>> int(m.registers[1]), c == m, c.generation
+        (7, False, 'v2')
+        """
+        other = type(self)(self.generation)
+        other.load_state(self)
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+
+# Machines compare by state and are mutable, so they are not hashable.
+Machine.__hash__ = None

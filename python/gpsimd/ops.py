@@ -1,0 +1,542 @@
+"""NumPy in, NumPy out: the four instructions as functions.
+
+Each function builds the real instruction words with :func:`gpsimd.encode`, runs them
+on a scratch :class:`gpsimd.Machine` (exactly what the command-line tool executes) and
+reads the results back. Rows are partitions: a 2-D input ``[rows, columns]`` puts row
+``i`` in a partition; more than 128 rows become several instructions. Where an
+instruction's semantics allow it, long rows are split across instructions too; where
+they do not (a sort, a sequence), a row that does not fit one instruction is rejected
+with a ValueError naming the limit. Invalid parameters surface as
+:class:`gpsimd.InvalidInstruction` naming the instruction's clauses.
+
+Low-precision data: FP16 is ``numpy.float16``; BF16 and FP8 travel as ``uint16`` /
+``uint8`` bit patterns (see :mod:`gpsimd.formats`).
+"""
+
+import numpy as np
+
+from .codec import encode
+from .dtypes import dtype_name, dtype_size, storage_dtype
+from .formats import narrow
+from .machine import Machine
+
+__all__ = ["range_select", "tensor_scalar_select", "sequence_bounds", "sort"]
+
+_PARTITIONS = 128
+_ALIGN = 64  # operands start on 64-byte boundaries
+_MAX_NUM = 65535  # num_elem is a uint16
+_MAX_STEP = 32767  # step_elem is an int16
+_NEG_FLT_MAX = np.float32(np.finfo(np.float32).min)  # RangeSelect's only fill (0xff7fffff)
+
+_COMPARISONS = {
+    "==": "IS_EQ",
+    ">": "IS_GT",
+    ">=": "IS_GE",
+    "<=": "IS_LE",
+    "<": "IS_LT",
+}
+_UFUNC_COMPARISONS = {
+    np.equal: "IS_EQ",
+    np.greater: "IS_GT",
+    np.greater_equal: "IS_GE",
+    np.less_equal: "IS_LE",
+    np.less: "IS_LT",
+}
+
+
+def _ceil(n, a=_ALIGN):
+    return -(-n // a) * a
+
+
+def _rows(x, what):
+    """Return (2-D [rows, columns] view of x, True when x was 1-D)."""
+    a = np.asarray(x)
+    if a.ndim == 0:
+        raise ValueError(f"{what}: expected an array of at least one dimension, got a scalar")
+    if a.size == 0:
+        raise ValueError(f"{what}: the array is empty ({a.shape})")
+    if a.ndim == 1:
+        return a.reshape(1, -1), True
+    return a.reshape(a.shape[0], -1), False
+
+
+def _as_bits(a, name):
+    """Return a C-contiguous little-endian array of `name`'s storage type holding a's bits."""
+    st = storage_dtype(name)
+    if a.dtype.newbyteorder("=") == st.newbyteorder("="):
+        return np.ascontiguousarray(a, dtype=st)
+    # Bit patterns given as the unsigned integer of the dtype's width.
+    u = np.dtype(f"<u{st.itemsize}")
+    return np.ascontiguousarray(a, dtype=u).view(st)
+
+
+def _check_storage(a, name, what):
+    st = storage_dtype(name)
+    ok = a.dtype.newbyteorder("=") in (
+        st.newbyteorder("="),
+        np.dtype(f"u{st.itemsize}"),
+    )
+    if not ok:
+        raise TypeError(
+            f"{what}: {name} data must be {st} (or uint{8 * st.itemsize} bit patterns), got "
+            f"{a.dtype}"
+        )
+
+
+def _per_row(value, rows, dtype, what):
+    """Return a scalar, or an array of one value per row (for a pointer immediate)."""
+    v = np.asarray(value)
+    if v.ndim == 0:
+        return v[()], False
+    v = v.reshape(-1) if v.ndim == 2 and v.shape[1] == 1 else v
+    if v.shape != (rows,):
+        raise ValueError(f"{what}: expected a scalar or one value per row ({rows}), got {v.shape}")
+    return v, True
+
+
+def _machine(generation):
+    m = Machine(generation)
+    return m, m.partition_bytes("sbuf")
+
+
+def _sbuf(partition, offset, num, step=None):
+    t = {"space": "sbuf", "partition": partition, "offset": offset, "num": list(num)}
+    if step is not None:
+        t["step"] = list(step)
+    return t
+
+
+def _comparison(op, what):
+    if isinstance(op, np.ufunc):
+        if op in _UFUNC_COMPARISONS:
+            return _UFUNC_COMPARISONS[op]
+        raise ValueError(f"{what}: numpy.{op.__name__} is not a comparison RangeSelect has")
+    if isinstance(op, str) and op.strip() in _COMPARISONS:
+        return _COMPARISONS[op.strip()]
+    return op  # an ALU_OP name or code: the instruction validates it
+
+
+# ---- RangeSelect -----------------------------------------------------------------------
+
+
+def range_select(
+    tile,
+    comp_op0,
+    comp_op1,
+    bound0,
+    bound1,
+    range_start=0,
+    out_dtype=None,
+    reduce=True,
+    *,
+    in_dtype=None,
+    generation="v3",
+):
+    """Return ``(out, row_max)``: a tile masked to an index range, and each row's maximum.
+
+    For each row ``r`` and column ``j`` (SPEC §4.1): the index ``idx = fp32(range_start +
+    j)`` passes when ``comp_op0(idx, bound0[r])`` and ``comp_op1(idx, bound1[r])``; then
+    ``out[r, j] = tile[r, j]``, otherwise ``-FLT_MAX`` (which is ``-inf`` once rounded to
+    a narrower ``out_dtype``). ``row_max[r]`` is the maximum of the FP32 results before
+    that rounding (NaNs ignored), from the DVE accumulator.
+
+    - ``tile``: ``[rows, ...]`` (trailing dimensions are flattened into the index) or 1-D
+      (one row). float32 is FP32, float16 FP16, uint16 BF16 bit patterns; FP8 bit
+      patterns (uint8) need ``in_dtype`` ('FP8_E3', 'FP8_E4' or 'FP8_E5').
+    - ``comp_op0``, ``comp_op1``: 'IS_EQ', 'IS_GT', 'IS_GE', 'IS_LE', 'IS_LT', the
+      symbols '==', '>', '>=', '<=', '<', or numpy.equal, numpy.greater, ...
+    - ``bound0``, ``bound1``: a number, or one per row (then read through a pointer).
+    - ``range_start``: the index of column 0 (RangeSelect's ``base``).
+    - ``out_dtype``: FP32, FP32R, FP16, BF16 or FP8_*; default the input's dtype.
+    - ``reduce``: True (row_max from ZERO_ACCUMULATE), False (reduce_cmd IDLE, row_max
+      is None) or one starting value per row (ACCUMULATE onto it). For a 1-D tile,
+      row_max is a float32 scalar.
+
+    Rows beyond 128 and columns beyond one partition become several instructions; a
+    column tile's ``base`` continues the index and ACCUMULATE carries the maximum.
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.array([[1, 7, 3, 5, 2, 8], [4, 4, 9, 0, 6, 1]], dtype=np.float32)
+    >>> out, mx = gpsimd.range_select(x, ">=", "<", bound0=[1, 3], bound1=[4, 6])
+    >>> out
+    array([[-3.4028235e+38,  7.0000000e+00,  3.0000000e+00,  5.0000000e+00,
+            -3.4028235e+38, -3.4028235e+38],
+           [-3.4028235e+38, -3.4028235e+38, -3.4028235e+38,  0.0000000e+00,
+             6.0000000e+00,  1.0000000e+00]], dtype=float32)
+    >>> mx
+    array([7., 6.], dtype=float32)
+    """
+    x2, one_d = _rows(tile, "range_select: tile")
+    shape = np.shape(tile)
+    rows, cols = x2.shape
+    if in_dtype is None:
+        inferred = {np.dtype(np.float32): "FP32", np.dtype(np.float16): "FP16",
+                    np.dtype(np.uint16): "BF16"}.get(x2.dtype.newbyteorder("="))
+        if inferred is None:
+            raise TypeError(
+                f"range_select: tile dtype {x2.dtype} is not float32, float16 or uint16 (BF16 "
+                "bits); pass in_dtype= for FP8 bit patterns (uint8), or convert the data"
+            )
+        din = inferred
+    else:
+        din = dtype_name(in_dtype)
+        _check_storage(x2, din, "range_select: tile")
+    dout = din if out_dtype is None else dtype_name(out_dtype)
+    src = _as_bits(x2, din)
+    isz, osz = dtype_size(din), dtype_size(dout)
+    if isz is None or osz is None:
+        raise ValueError(f"range_select: {din if isz is None else dout} has no byte size")
+    op0 = _comparison(comp_op0, "comp_op0")
+    op1 = _comparison(comp_op1, "comp_op1")
+    b0, b0_rows = _per_row(bound0, rows, np.float32, "bound0")
+    b1, b1_rows = _per_row(bound1, rows, np.float32, "bound1")
+    b0 = np.asarray(b0, dtype=np.float32)
+    b1 = np.asarray(b1, dtype=np.float32)
+
+    initial = None
+    if reduce is None or isinstance(reduce, (bool, np.bool_)):
+        reducing = bool(reduce)
+    else:
+        reducing = True
+        initial = np.broadcast_to(np.asarray(reduce, dtype=np.float32).reshape(-1), (rows,))
+
+    base = np.float32(range_start)
+    m, pbytes = _machine(generation)
+    # Per partition: bound0 at 0, bound1 at 4, the source at 64, the destination after it.
+    src_off = _ALIGN
+    width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))
+    while width > 1 and src_off + _ceil(width * isz) + width * osz > pbytes:
+        width -= 1
+    dst_off = src_off + _ceil(width * isz)
+
+    out = np.empty((rows, cols), dtype=storage_dtype(dout))
+    row_max = np.empty(rows, dtype=np.float32) if reducing else None
+    for r0 in range(0, rows, _PARTITIONS):
+        r = min(_PARTITIONS, rows - r0)
+        if b0_rows:
+            m.sbuf_view(np.float32, slice(0, r), 0, 1)[:, 0] = b0[r0 : r0 + r]
+        if b1_rows:
+            m.sbuf_view(np.float32, slice(0, r), 4, 1)[:, 0] = b1[r0 : r0 + r]
+        if initial is not None:
+            m.accumulator_values[:r] = initial[r0 : r0 + r]
+        for c0 in range(0, cols, width):
+            w = min(width, cols - c0)
+            tile_base = np.float32(float(base) + c0)
+            if c0 and float(tile_base) != float(base) + c0:
+                raise ValueError(
+                    f"range_select: the row is split at column {c0}, and range_start "
+                    f"{float(base)!r} + {c0} is not exact in FP32, so the split instructions "
+                    "would not compute the same indices; use an integer range_start"
+                )
+            m.sbuf[:r, src_off : src_off + w * isz] = src[r0 : r0 + r, c0 : c0 + w].view(np.uint8)
+            if not reducing:
+                cmd = "IDLE"
+            elif c0 == 0 and initial is None:
+                cmd = "ZERO_ACCUMULATE"
+            else:
+                cmd = "ACCUMULATE"
+            word = encode(
+                "RangeSelect",
+                num_active_channels=r,
+                in_out_dtype=(din, dout),
+                reduce_cmd=cmd,
+                reduce_op="MAX",
+                base=tile_base,
+                fill_val=_NEG_FLT_MAX,
+                src_mem_pattern=_sbuf(0, src_off, [w, 1], [1, 0]),
+                comp_op0=op0,
+                comp_op1=op1,
+                bound0_src="POINTER_IMMEDIATE" if b0_rows else "INSTRUCTION_IMMEDIATE",
+                bound1_src="POINTER_IMMEDIATE" if b1_rows else "INSTRUCTION_IMMEDIATE",
+                bound0={"space": "sbuf", "partition": 0, "offset": 0} if b0_rows else b0[()],
+                bound1={"space": "sbuf", "partition": 0, "offset": 4} if b1_rows else b1[()],
+                dst_mem_pattern=_sbuf(0, dst_off, [w, 1], [1, 0]),
+            )
+            m.run(word)
+            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * osz].view(out.dtype)
+        if reducing:
+            row_max[r0 : r0 + r] = m.accumulator_values[:r]
+    out = out.reshape(shape)
+    if one_d and reducing:
+        row_max = row_max[0]
+    return out, row_max
+
+
+# ---- TensorScalarSelect ----------------------------------------------------------------
+
+
+def _scalar_bits(value, name, what):
+    """Return the bits of values of dtype `name`: NumPy values of its storage type are
+    taken as they are; other numbers are converted (floats rounded as SPEC §5 says)."""
+    st = storage_dtype(name)
+    u = np.dtype(f"<u{st.itemsize}")
+    v = np.asarray(value)
+    if v.dtype.newbyteorder("=") == st.newbyteorder("="):
+        return np.asarray(v, dtype=st, order="C").view(u)
+    if name in ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5"):
+        if v.dtype.kind not in "biuf":
+            raise TypeError(f"{what}: expected numbers, got {v.dtype}")
+        return np.asarray(narrow(v.astype(np.float64), name)).view(u)
+    if v.dtype.kind not in "biu" and not (
+        v.dtype.kind == "f" and np.all(np.isfinite(v)) and np.all(v == np.round(v))
+    ):
+        raise TypeError(f"{what}: {name} needs integers, got {value!r}")
+    info = np.iinfo(st)
+    if np.any(v < info.min) or np.any(v > info.max):
+        raise ValueError(f"{what}: {value!r} does not fit {name} [{info.min}, {info.max}]")
+    return v.astype(st).view(u)
+
+
+def tensor_scalar_select(tile, scalar, predicate, reversed=False, *, dtype=None,
+                         generation="v3"):
+    """Return, per row, the tile where the row's predicate holds and the scalar elsewhere.
+
+    SPEC §4.2: row ``r`` is ``tile[r]`` when ``bool(predicate[r]) != reversed``, else
+    every element is ``scalar[r]``. Bits are copied, never converted.
+
+    - ``tile``: ``[rows, ...]`` or 1-D (one row), of any dtype the instruction moves:
+      float32, float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns (uint16/uint8)
+      with ``dtype`` naming them.
+    - ``scalar``: a number, or one per row (read through a pointer). A NumPy value of
+      the tile's storage type is taken bit for bit; other numbers are converted to the
+      dtype (floats with the model's rounding; integers must fit).
+    - ``predicate``: a truth value, or one per row (read through a pointer).
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.arange(8, dtype=np.int16).reshape(2, 4)
+    >>> gpsimd.tensor_scalar_select(x, -1, predicate=[True, False])
+    array([[ 0,  1,  2,  3],
+           [-1, -1, -1, -1]], dtype=int16)
+    """
+    x2, _ = _rows(tile, "tensor_scalar_select: tile")
+    shape = np.shape(tile)
+    rows, cols = x2.shape
+    if dtype is None:
+        name = dtype_name(x2.dtype)
+    else:
+        name = dtype_name(dtype)
+        _check_storage(x2, name, "tensor_scalar_select: tile")
+    size = dtype_size(name)
+    src = _as_bits(x2, name)
+    s_val, s_rows = _per_row(scalar, rows, None, "scalar")
+    s_bits = _scalar_bits(s_val, name, "scalar")
+    p_val, p_rows = _per_row(predicate, rows, None, "predicate")
+    p_bits = (np.asarray(p_val) != 0).astype(f"<u{size}")
+    pred_dtype = {1: "UINT8", 2: "UINT16", 4: "UINT32"}.get(size, "UINT32")
+
+    m, pbytes = _machine(generation)
+    # Per partition: the scalar at 0, the predicate at 4, the source at 64, then the dst.
+    src_off = _ALIGN
+    width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (2 * size))
+    while width > 1 and src_off + 2 * _ceil(width * size) > pbytes:
+        width -= 1
+    dst_off = src_off + _ceil(width * size)
+    out = np.empty((rows, cols), dtype=src.dtype)
+    for r0 in range(0, rows, _PARTITIONS):
+        r = min(_PARTITIONS, rows - r0)
+        if s_rows:
+            m.sbuf[:r, 0:size] = s_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
+        if p_rows:
+            m.sbuf[:r, 4 : 4 + size] = p_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
+        for c0 in range(0, cols, width):
+            w = min(width, cols - c0)
+            m.sbuf[:r, src_off : src_off + w * size] = src[r0 : r0 + r, c0 : c0 + w].view(np.uint8)
+            word = encode(
+                "TensorScalarSelect",
+                src0_mem_pattern=_sbuf(0, src_off, [w, 1, 1], [1, 0, 0]),
+                reversed_pred=int(bool(reversed)),
+                num_active_channels=r,
+                dtype=name,
+                pred_imm_dtype=pred_dtype,
+                src1_imm_src="POINTER_IMMEDIATE" if s_rows else "INSTRUCTION_IMMEDIATE",
+                pred_imm_src="POINTER_IMMEDIATE" if p_rows else "INSTRUCTION_IMMEDIATE",
+                src1_imm={"space": "sbuf", "partition": 0, "offset": 0} if s_rows
+                else int(s_bits),
+                pred_imm={"space": "sbuf", "partition": 0, "offset": 4} if p_rows
+                else int(p_bits),
+                dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
+            )
+            m.run(word)
+            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(out.dtype)
+    return out.reshape(shape)
+
+
+# ---- GetSequenceBounds -----------------------------------------------------------------
+
+
+def _segment_ids(a):
+    """Return (ids as int32 or float32, dtype name); other types only when exact."""
+    if a.dtype.newbyteorder("=") == np.dtype(np.int32):
+        return np.ascontiguousarray(a, dtype="<i4"), "INT32"
+    if a.dtype.newbyteorder("=") == np.dtype(np.float32):
+        return np.ascontiguousarray(a, dtype="<f4"), "FP32"
+    if a.dtype.kind in "biu":
+        info = np.iinfo(np.int32)
+        if a.size and (a.min() < info.min or a.max() > info.max):
+            raise ValueError(
+                "sequence_bounds: ids must be INT32 or FP32 (has_valid_seq_bounds_dtype); "
+                f"these {a.dtype} ids do not fit int32"
+            )
+        return np.ascontiguousarray(a, dtype="<i4"), "INT32"
+    if a.dtype.kind == "f":
+        f = a.astype(np.float32)
+        if np.array_equal(f.astype(a.dtype), a, equal_nan=True):
+            return np.ascontiguousarray(f, dtype="<f4"), "FP32"
+        raise ValueError(
+            "sequence_bounds: ids must be INT32 or FP32 (has_valid_seq_bounds_dtype); these "
+            f"{a.dtype} ids are not exact in float32"
+        )
+    raise TypeError(f"sequence_bounds: ids must be integers or floats, got {a.dtype}")
+
+
+def sequence_bounds(ids, out_dtype=None, *, generation="v3"):
+    """Return each element's segment ``[start, end)`` (SPEC §4.3, GetSequenceBounds).
+
+    Segments are maximal runs of equal adjacent ids; id 0 is padding, with start ``n``
+    and end ``-1``. A 1-D ``ids`` of length n gives shape ``(2, n)`` (starts, then ends);
+    ``[rows, n]`` gives ``(rows, 2, n)``, one instruction per row (the instruction runs
+    on exactly one partition). ids are int32 or float32 (other integer or float arrays
+    are converted when exact); ``out_dtype`` is int32 or float32, default the ids' type.
+
+    A sequence is not split across instructions: its bounds refer to the whole of it.
+    One instruction takes n up to the 2n-element destination fitting an SBUF partition
+    (and step_elem's int16 range); longer sequences raise ValueError.
+
+    >>> import gpsimd
+    >>> gpsimd.sequence_bounds([0, 1, 1, 2, 2, 2, 0, 3, 3])
+    array([[ 9,  1,  1,  3,  3,  3,  9,  7,  7],
+           [-1,  3,  3,  6,  6,  6, -1,  9,  9]], dtype=int32)
+    """
+    a = np.asarray(ids)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"sequence_bounds: ids must be 1-D or [rows, n], got shape {a.shape}")
+    one_d = a.ndim == 1
+    a2 = a.reshape(1, -1) if one_d else a
+    rows, n = a2.shape
+    if n == 0 or rows == 0:
+        raise ValueError(f"sequence_bounds: ids are empty ({a.shape})")
+    src, din = _segment_ids(a2)
+    dout = din if out_dtype is None else dtype_name(out_dtype)
+    osz = dtype_size(dout) or 4
+
+    m, pbytes = _machine(generation)
+    limit = min(pbytes // (2 * osz), pbytes // 4, _MAX_STEP, 1 << 23)
+    if n > limit:
+        raise ValueError(
+            f"sequence_bounds: {n} ids do not fit one GetSequenceBounds on {m.generation}: "
+            f"it runs on one partition (num_active_channels = 1), its 2n-element "
+            f"destination must fit a {pbytes}-byte SBUF partition with the ends "
+            f"step_elem <= {_MAX_STEP} elements after the starts, and 2n <= 2^24 (the walk "
+            f"limit), so n <= {limit}; a sequence cannot be split, because its bounds "
+            "refer to the whole sequence"
+        )
+    # Up to 64 rows per program: row i's ids in partition i, its bounds in partition 64+i.
+    batch = _PARTITIONS // 2
+    out = np.empty((rows, 2, n), dtype=storage_dtype(dout))
+    for r0 in range(0, rows, batch):
+        r = min(batch, rows - r0)
+        m.sbuf[:r, : n * 4] = src[r0 : r0 + r].view(np.uint8)
+        words = [
+            encode(
+                "GetSequenceBounds",
+                num_active_channels=1,
+                in_dtype=din,
+                out_dtype=dout,
+                src_mem_pattern=_sbuf(i, 0, [n, 1, 1], [1, 0, 0]),
+                dst_mem_pattern=_sbuf(batch + i, 0, [n, 1, 2], [1, 0, n]),
+            )
+            for i in range(r)
+        ]
+        m.run(words, atomic=False)
+        out[r0 : r0 + r] = (
+            m.sbuf[batch : batch + r, : 2 * n * osz].view(out.dtype).reshape(r, 2, n)
+        )
+    return out[0] if one_d else out
+
+
+# ---- Sort ------------------------------------------------------------------------------
+
+
+def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None,
+         generation="v3"):
+    """Return ``(values, indices)``: each row sorted, with the original positions.
+
+    SPEC §4.4: values ascending (or ``descending``); floats by IEEE value with NaN above
+    +inf and -0.0 equal to +0.0; ties keep increasing original position. ``indices`` are
+    the positions plus ``index_offset`` (a number or one per row), modulo 2^16 for
+    16-bit dtypes (uint16) and 2^32 for 32-bit ones (uint32). ``k`` keeps the first k
+    of each sorted row (top-K). A 1-D ``x`` is one row; ``[rows, N]`` sorts each row.
+
+    dtypes: float32, float16, int16, uint16, int32, uint32, and BF16 bit patterns
+    (uint16) with ``dtype='BF16'``. One Sort takes ``N x channels <= 4096`` (16-bit) or
+    ``<= 2048`` (32-bit), so rows are batched into as many instructions as needed; a
+    row longer than that cannot be sorted by the instruction (a sort does not split) and
+    raises ValueError.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.sort(np.array([9, 3, 5, 1, 0, 0], dtype=np.float32), index_offset=100)
+    (array([0., 0., 1., 3., 5., 9.], dtype=float32),
+     array([104, 105, 103, 101, 102, 100], dtype=uint32))
+    """
+    a = np.asarray(x)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"sort: x must be 1-D or [rows, N], got shape {a.shape}")
+    one_d = a.ndim == 1
+    a2 = a.reshape(1, -1) if one_d else a
+    rows, n = a2.shape
+    if n == 0 or rows == 0:
+        raise ValueError(f"sort: x is empty ({a.shape})")
+    if dtype is None:
+        name = dtype_name(a2.dtype)
+    else:
+        name = dtype_name(dtype)
+        _check_storage(a2, name, "sort: x")
+    size = dtype_size(name)
+    src = _as_bits(a2, name)
+    limit = {2: 4096, 4: 2048}.get(size)
+    if limit is not None and n > limit:
+        raise ValueError(
+            f"sort: a row of N = {n} elements is longer than one Sort takes: N x channels "
+            f"<= {limit} for {size}-byte dtypes (sort_tensor_shapes_ok), so N <= {limit}; a "
+            "sort cannot be split across instructions"
+        )
+    kk = n if k is None else int(k)
+    off_val, off_rows = _per_row(index_offset, rows, None, "index_offset")
+    offsets = np.asarray(off_val)
+    if offsets.dtype.kind not in "biu" or np.any(offsets < 0) or np.any(offsets > 0xFFFFFFFF):
+        raise ValueError(f"sort: index_offset must be integers in [0, 2^32), got {index_offset!r}")
+    offsets = offsets.astype(np.uint32)
+
+    m, _ = _machine(generation)
+    channels = min(_PARTITIONS, max(1, (limit or n) // n))
+    # Per partition: the index offset at 0, the source at 64, the (value, index) pairs after.
+    src_off = _ALIGN
+    dst_off = src_off + _ceil(n * size)
+    value_dtype = src.dtype
+    index_dtype = np.dtype(f"<u{size}")
+    values = np.empty((rows, max(kk, 0)), dtype=value_dtype)
+    indices = np.empty((rows, max(kk, 0)), dtype=index_dtype)
+    for r0 in range(0, rows, channels):
+        r = min(channels, rows - r0)
+        m.sbuf[:r, src_off : src_off + n * size] = src[r0 : r0 + r].view(np.uint8)
+        if off_rows:
+            m.sbuf_view(np.uint32, slice(0, r), 0, 1)[:, 0] = offsets[r0 : r0 + r]
+        word = encode(
+            "Sort",
+            num_active_channels=r,
+            index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
+            in_out_dtype=(name, name),
+            comparison="IS_GT" if descending else "IS_LT",
+            src_mem_pattern=_sbuf(0, src_off, [n], [1]),
+            dst_mem_pattern=_sbuf(0, dst_off, [2, kk], [1, 2]),
+            index_offset={"space": "sbuf", "partition": 0, "offset": 0} if off_rows
+            else int(offsets),
+            stable=int(bool(stable)),
+        )
+        m.run(word)
+        pairs = m.sbuf[:r, dst_off : dst_off + 2 * kk * size].view(index_dtype).reshape(r, kk, 2)
+        values[r0 : r0 + r] = pairs[:, :, 0].view(value_dtype)
+        indices[r0 : r0 + r] = pairs[:, :, 1]
+    if one_d:
+        return values[0], indices[0]
+    return values, indices

@@ -1,0 +1,816 @@
+// The gpsimd extension module (gpsimd._core): the machine with zero-copy NumPy views of
+// its state, the instruction table and its codec, validation, execution with the GIL
+// released, and the number formats vectorised over NumPy arrays. The public Python API
+// (python/gpsimd/) wraps these; exceptions are raised there, from the values returned
+// here, because errors are values in the C++ API.
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bindings.h"
+#include "gpsimd/execute.h"
+#include "gpsimd/format.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/types.h"
+#include "gpsimd/validate.h"
+
+namespace py = pybind11;
+
+namespace gpsimd::python {
+
+Word word_from_bytes(const py::bytes& b) {
+  const std::string_view s = b;
+  if (s.size() != kWordBytes)
+    throw py::value_error(
+        fmt::format("an instruction word is {} bytes, got {}", kWordBytes, s.size()));
+  Word w;
+  std::memcpy(w.data(), s.data(), kWordBytes);
+  return w;
+}
+
+py::bytes bytes_from_word(const Word& w) {
+  return py::bytes(reinterpret_cast<const char*>(w.data()), w.size());
+}
+
+namespace {
+
+// Returns repr(h), for messages.
+std::string show(py::handle h) {
+  return py::repr(h).cast<std::string>();
+}
+
+// Returns the generation named by "v2".."v5" (any case, or "2".."5") or by the int 2..5.
+Generation to_generation(py::handle h) {
+  if (py::isinstance<py::str>(h)) {
+    if (auto g = parse_generation(h.cast<std::string>())) return *g;
+  } else if (py::isinstance<py::int_>(h)) {
+    const long v = h.cast<long>();
+    if (v >= 2 && v <= 5) return static_cast<Generation>(v);
+  }
+  throw py::value_error(
+      fmt::format("generation {}: must be one of 'v2', 'v3', 'v4', 'v5'", show(h)));
+}
+
+// Returns the memory space named "sbuf" or "psum" (any case).
+Space to_space(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "sbuf") return Space::SBUF;
+  if (s == "psum") return Space::PSUM;
+  throw py::value_error(fmt::format("space '{}': must be 'sbuf' or 'psum'", s));
+}
+
+// Returns the value of an integer-like object (int, bool, NumPy integer) within
+// [lo, hi]; raises TypeError for anything else and ValueError outside the range.
+int64_t to_int(py::handle v, std::string_view what, int64_t lo, int64_t hi) {
+  PyObject* idx = PyNumber_Index(v.ptr());
+  if (idx == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(fmt::format("{}: expected an integer, got {}", what, show(v)));
+  }
+  py::object o = py::reinterpret_steal<py::object>(idx);
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+  if (overflow != 0 || x < lo || x > hi)
+    throw py::value_error(fmt::format("{}: {} is outside [{}, {}]", what, show(o), lo, hi));
+  return x;
+}
+
+// Returns an integer-like object as a u32 (raises outside [0, 2^32)).
+uint32_t to_u32(py::handle v, std::string_view what) {
+  return static_cast<uint32_t>(to_int(v, what, 0, 0xffffffffLL));
+}
+
+// ---- enumerations ---------------------------------------------------------------------
+
+using NameFn = std::optional<std::string_view> (*)(uint8_t);
+
+std::optional<std::string_view> dtype_name_u8(uint8_t c) {
+  return dtype_name(c);
+}
+std::optional<std::string_view> alu_op_name_u8(uint8_t c) {
+  return alu_op_name(c);
+}
+std::optional<std::string_view> accum_cmd_name_u8(uint8_t c) {
+  return accum_cmd_name(c);
+}
+std::optional<std::string_view> imm_src_name_u8(uint8_t c) {
+  return imm_src_name(c);
+}
+std::optional<std::string_view> wait_mode_name_u8(uint8_t c) {
+  return wait_mode_name(c);
+}
+std::optional<std::string_view> update_mode_name_u8(uint8_t c) {
+  return update_mode_name(c);
+}
+
+struct EnumKind {
+  std::string_view label;  // as SPEC names the enumeration
+  NameFn name;
+};
+
+// Returns the enumeration of a field kind, or nullopt for a kind that is not one.
+std::optional<EnumKind> enum_of(FieldKind k) {
+  switch (k) {
+    case FieldKind::Dtype:
+      return EnumKind{"DTYPE", dtype_name_u8};
+    case FieldKind::AluOp:
+      return EnumKind{"ALU_OP", alu_op_name_u8};
+    case FieldKind::AccumCmd:
+      return EnumKind{"ACCUM_CMD", accum_cmd_name_u8};
+    case FieldKind::ImmSrc:
+      return EnumKind{"IMM_SRC", imm_src_name_u8};
+    default:
+      return std::nullopt;
+  }
+}
+
+// Returns "A, B, C": every name of an enumeration.
+std::string all_names(NameFn name) {
+  std::string s;
+  for (unsigned c = 0; c < 256; ++c) {
+    if (auto n = name(static_cast<uint8_t>(c))) {
+      if (!s.empty()) s += ", ";
+      s += *n;
+    }
+  }
+  return s;
+}
+
+// Returns the code of an enumeration value given by name (any case) or by number.
+uint8_t to_enum(py::handle v, const EnumKind& e, std::string_view what) {
+  if (py::isinstance<py::str>(v)) {
+    const std::string s = v.cast<std::string>();
+    for (unsigned c = 0; c < 256; ++c) {
+      auto n = e.name(static_cast<uint8_t>(c));
+      if (n && n->size() == s.size() &&
+          std::equal(n->begin(), n->end(), s.begin(), [](char a, char b) {
+            return std::tolower(static_cast<unsigned char>(a)) ==
+                   std::tolower(static_cast<unsigned char>(b));
+          }))
+        return static_cast<uint8_t>(c);
+    }
+    throw py::value_error(fmt::format("{}: '{}' is not a name of {} ({}) nor a number", what, s,
+                                      e.label, all_names(e.name)));
+  }
+  return static_cast<uint8_t>(to_int(v, what, 0, 255));
+}
+
+// A known code as its name, an unknown one as its number.
+py::object enum_value(const EnumKind& e, uint64_t code) {
+  if (code <= 255) {
+    if (auto n = e.name(static_cast<uint8_t>(code))) return py::str(std::string(*n));
+  }
+  return py::int_(code);
+}
+
+// ---- field values <-> Python ----------------------------------------------------------
+
+// Returns the numpy module.
+py::object numpy() {
+  return py::module_::import("numpy");
+}
+
+// Returns a numpy.float32 holding exactly these bits.
+py::object fp32_object(uint32_t bits) {
+  return numpy().attr("uint32")(bits).attr("view")(numpy().attr("float32"));
+}
+
+// FP32 bits of a NumPy float32 (exact, NaN payloads included) or of a number (rounded
+// to nearest even, as C++ converts a double).
+uint32_t fp32_bits_of(py::handle v, std::string_view what) {
+  py::object np = numpy();
+  if (py::isinstance(v, np.attr("float32")))
+    return v.attr("view")(np.attr("uint32")).cast<uint32_t>();
+  if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v) ||
+      py::isinstance(v, np.attr("floating")) || py::isinstance(v, np.attr("integer"))) {
+    const double d = py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
+    return bits_from_fp32(static_cast<float>(d));
+  }
+  throw py::type_error(
+      fmt::format("{}: expected a number or numpy.float32, got {}", what, show(v)));
+}
+
+// Returns {"addr"} plus what the ADDR4 names: space/partition/offset, or a register.
+py::dict location_dict(uint32_t addr) {
+  py::dict d;
+  d["addr"] = addr;
+  if ((addr >> 31) != 0) {
+    if (auto r = decode_register_addr(addr)) d["register"] = *r;
+  } else if (auto loc = decode_static_addr(addr, Generation::V5)) {
+    // V5 has the largest SBUF partition, so every offset the 18-bit field holds decodes.
+    d["space"] = std::string(space_name(loc->space));
+    d["partition"] = loc->partition;
+    d["offset"] = loc->offset;
+  }
+  return d;
+}
+
+// Returns a tensor descriptor as {addr, location..., step, num}.
+py::dict tensor_dict(const TensorDesc& t) {
+  py::dict d = location_dict(t.addr);
+  py::list step, num;
+  for (unsigned i = 0; i < t.dims; ++i) {
+    step.append(t.step[i]);
+    num.append(t.num[i]);
+  }
+  d["step"] = step;
+  d["num"] = num;
+  return d;
+}
+
+void check_keys(const py::dict& d, std::initializer_list<std::string_view> allowed,
+                std::string_view what) {
+  for (auto item : d) {
+    const std::string k = py::str(item.first);
+    bool ok = false;
+    for (std::string_view a : allowed) ok = ok || a == k;
+    if (!ok) {
+      std::string list;
+      for (std::string_view a : allowed) list += fmt::format("{}{}", list.empty() ? "" : ", ", a);
+      throw py::value_error(fmt::format("{}: unknown key '{}' (keys: {})", what, k, list));
+    }
+  }
+}
+
+// The ADDR4 given by a dict: "addr", or "space"/"partition"/"offset" (a static address),
+// or "register" (register mode, when allowed). When "addr" comes with a location, they
+// must agree.
+uint32_t address_of(const py::dict& d, std::string_view what, bool allow_register) {
+  std::optional<uint32_t> addr, other;
+  if (d.contains("addr")) addr = to_u32(d["addr"], fmt::format("{}.addr", what));
+  const bool has_loc = d.contains("space") || d.contains("partition") || d.contains("offset");
+  if (has_loc && d.contains("register"))
+    throw py::value_error(
+        fmt::format("{}: give a location (space/partition/offset) or a register, "
+                    "not both",
+                    what));
+  if (has_loc) {
+    Location loc;
+    loc.space = d.contains("space") ? to_space(py::str(d["space"])) : Space::SBUF;
+    loc.partition =
+        d.contains("partition")
+            ? static_cast<uint32_t>(
+                  to_int(d["partition"], fmt::format("{}.partition", what), 0, kPartitions - 1))
+            : 0;
+    // The widest offset the address form can hold (a PSUM partition's window is 32 KiB).
+    const int64_t max_off = loc.space == Space::SBUF ? (1 << 18) - 1 : (1 << 15) - 1;
+    loc.offset =
+        d.contains("offset")
+            ? static_cast<uint32_t>(to_int(d["offset"], fmt::format("{}.offset", what), 0, max_off))
+            : 0;
+    other = encode_static_addr(loc);
+  }
+  if (d.contains("register")) {
+    if (!allow_register)
+      throw py::value_error(
+          fmt::format("{}: 'register' is for tensor addresses; a register "
+                      "pointer immediate is the register id itself",
+                      what));
+    other = 0x80000000u |
+            static_cast<uint32_t>(to_int(d["register"], fmt::format("{}.register", what), 0, 255));
+  }
+  if (addr && other && *addr != *other)
+    throw py::value_error(
+        fmt::format("{}: addr {:#010x} disagrees with the location, which encodes "
+                    "as {:#010x}",
+                    what, *addr, *other));
+  return addr ? *addr : other.value_or(0u);
+}
+
+// Returns the tensor descriptor a dict describes (see encode() in codec.py).
+TensorDesc to_tensor(py::handle v, const FieldDef& f, std::string_view what) {
+  if (!py::isinstance<py::dict>(v))
+    throw py::type_error(
+        fmt::format("{}: expected a dict with addr (or space, partition, offset, "
+                    "or register), step and num; got {}",
+                    what, show(v)));
+  py::dict d = py::reinterpret_borrow<py::dict>(v);
+  check_keys(d, {"addr", "space", "partition", "offset", "register", "step", "num"}, what);
+  TensorDesc t;
+  t.dims = f.dims;
+  t.addr = address_of(d, what, true);
+  if (!d.contains("num")) throw py::value_error(fmt::format("{}: 'num' is required", what));
+  const py::list num = py::list(d["num"]);
+  if (num.size() < 1 || num.size() > f.dims)
+    throw py::value_error(
+        fmt::format("{}: num has {} entries, a TENSOR{}D takes 1..{} (missing "
+                    "dimensions are 1)",
+                    what, num.size(), f.dims, f.dims));
+  for (unsigned i = 0; i < f.dims; ++i)
+    t.num[i] =
+        i < num.size()
+            ? static_cast<uint16_t>(to_int(num[i], fmt::format("{}.num[{}]", what, i), 0, 65535))
+            : 1;
+  if (d.contains("step")) {
+    const py::list step = py::list(d["step"]);
+    if (step.size() != num.size())
+      throw py::value_error(
+          fmt::format("{}: step has {} entries, num has {}", what, step.size(), num.size()));
+    for (unsigned i = 0; i < step.size(); ++i)
+      t.step[i] =
+          static_cast<int16_t>(to_int(step[i], fmt::format("{}.step[{}]", what, i), -32768, 32767));
+  } else {
+    // Dense, dimension 0 innermost.
+    int64_t s = 1;
+    for (unsigned i = 0; i < f.dims; ++i) {
+      if (s > 32767)
+        throw py::value_error(
+            fmt::format("{}: the dense step of dimension {} is {}, beyond int16; "
+                        "give step explicitly",
+                        what, i, s));
+      t.step[i] = static_cast<int16_t>(s);
+      s *= t.num[i];
+    }
+  }
+  return t;
+}
+
+// Returns the events band as a dict, modes by name.
+py::dict events_dict(const Events& e) {
+  py::dict d;
+  d["wait_mode"] = enum_value({"wait mode", wait_mode_name_u8}, e.wait_mode);
+  d["wait_idx"] = e.wait_idx;
+  d["update_mode"] = enum_value({"update mode", update_mode_name_u8}, e.update_mode);
+  d["update_idx"] = e.update_idx;
+  d["value"] = e.value;
+  return d;
+}
+
+// Returns the events band a dict describes; missing keys are 0.
+Events to_events(py::handle v, std::string_view what) {
+  if (!py::isinstance<py::dict>(v))
+    throw py::type_error(
+        fmt::format("{}: expected a dict with wait_mode, wait_idx, update_mode, "
+                    "update_idx, value; got {}",
+                    what, show(v)));
+  py::dict d = py::reinterpret_borrow<py::dict>(v);
+  check_keys(d, {"wait_mode", "wait_idx", "update_mode", "update_idx", "value"}, what);
+  Events e;
+  auto byte = [&](const char* k) {
+    return static_cast<uint8_t>(to_int(d[k], fmt::format("{}.{}", what, k), 0, 255));
+  };
+  if (d.contains("wait_mode"))
+    e.wait_mode = to_enum(d["wait_mode"], {"wait mode", wait_mode_name_u8}, "events.wait_mode");
+  if (d.contains("update_mode"))
+    e.update_mode =
+        to_enum(d["update_mode"], {"update mode", update_mode_name_u8}, "events.update_mode");
+  if (d.contains("wait_idx")) e.wait_idx = byte("wait_idx");
+  if (d.contains("update_idx")) e.update_idx = byte("update_idx");
+  if (d.contains("value")) e.value = to_u32(d["value"], "events.value");
+  return e;
+}
+
+// One decoded field as a Python value (the inverse of to_field_value).
+py::object field_object(const FieldDef& f, const FieldValue& v) {
+  switch (f.kind) {
+    case FieldKind::Events:
+      return events_dict(std::get<Events>(v));
+    case FieldKind::Tensor:
+      return tensor_dict(std::get<TensorDesc>(v));
+    case FieldKind::Reserved: {
+      const auto& b = std::get<std::vector<uint8_t>>(v);
+      return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+    }
+    case FieldKind::DtypePair: {
+      const uint64_t x = std::get<uint64_t>(v);
+      py::dict d;
+      d["in"] = enum_value({"DTYPE", dtype_name_u8}, x & 0xf);
+      d["out"] = enum_value({"DTYPE", dtype_name_u8}, x >> 4);
+      return d;
+    }
+    case FieldKind::Fp32:
+      return fp32_object(static_cast<uint32_t>(std::get<uint64_t>(v)));
+    default: {
+      const uint64_t x = std::get<uint64_t>(v);
+      if (auto e = enum_of(f.kind)) return enum_value(*e, x);
+      return py::int_(x);
+    }
+  }
+}
+
+// Returns the FieldValue of a Python value for a field (the inverse of field_object).
+FieldValue to_field_value(const FieldDef& f, py::handle v, std::string_view instr) {
+  const std::string what = fmt::format("{}.{}", instr, f.name);
+  switch (f.kind) {
+    case FieldKind::Events:
+      return to_events(v, what);
+    case FieldKind::Tensor:
+      return to_tensor(v, f, what);
+    case FieldKind::Reserved: {
+      std::vector<uint8_t> b;
+      if (py::isinstance<py::bytes>(v) || py::isinstance<py::bytearray>(v)) {
+        const std::string s = py::bytes(py::reinterpret_borrow<py::object>(v));
+        b.assign(s.begin(), s.end());
+      } else {
+        for (auto x : py::list(py::reinterpret_borrow<py::object>(v)))
+          b.push_back(static_cast<uint8_t>(to_int(x, what, 0, 255)));
+      }
+      if (b.size() != f.size)
+        throw py::value_error(fmt::format("{}: {} reserved bytes, got {}", what, f.size, b.size()));
+      return b;
+    }
+    case FieldKind::DtypePair: {
+      const EnumKind e{"DTYPE", dtype_name_u8};
+      uint8_t in = 0, out = 0;
+      if (py::isinstance<py::dict>(v)) {
+        py::dict d = py::reinterpret_borrow<py::dict>(v);
+        check_keys(d, {"in", "out"}, what);
+        if (!d.contains("in") || !d.contains("out"))
+          throw py::value_error(fmt::format("{}: give both 'in' and 'out'", what));
+        in = to_enum(d["in"], e, what + ".in");
+        out = to_enum(d["out"], e, what + ".out");
+      } else if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+        py::list l = py::list(py::reinterpret_borrow<py::object>(v));
+        if (l.size() != 2)
+          throw py::value_error(fmt::format("{}: expected (in, out), got {}", what, show(v)));
+        in = to_enum(l[0], e, what + ".in");
+        out = to_enum(l[1], e, what + ".out");
+      } else {
+        return static_cast<uint64_t>(to_int(v, what, 0, 255));
+      }
+      if (in > 15 || out > 15)
+        throw py::value_error(
+            fmt::format("{}: each dtype of a DTYPE_PAIR takes 4 bits (in {:#x}, "
+                        "out {:#x})",
+                        what, in, out));
+      return static_cast<uint64_t>(in | out << 4);
+    }
+    case FieldKind::Fp32:
+      return static_cast<uint64_t>(fp32_bits_of(v, what));
+    case FieldKind::ImmVal: {
+      if (py::isinstance<py::dict>(v)) {
+        py::dict d = py::reinterpret_borrow<py::dict>(v);
+        check_keys(d, {"addr", "space", "partition", "offset"}, what);
+        return static_cast<uint64_t>(address_of(d, what, false));
+      }
+      if (py::isinstance<py::float_>(v) || py::isinstance(v, numpy().attr("floating")))
+        return static_cast<uint64_t>(fp32_bits_of(v, what));
+      return static_cast<uint64_t>(to_u32(v, what));
+    }
+    default: {
+      if (auto e = enum_of(f.kind)) return static_cast<uint64_t>(to_enum(v, *e, what));
+      const int64_t max = f.size >= 8 ? INT64_MAX : (int64_t{1} << (8 * f.size)) - 1;
+      return static_cast<uint64_t>(to_int(v, what, 0, max));
+    }
+  }
+}
+
+// Returns the instruction row named by a mnemonic (any case) or an opcode.
+const InstrDef& to_instruction(py::handle h) {
+  const InstrDef* d = nullptr;
+  if (py::isinstance<py::str>(h))
+    d = find_instruction(std::string_view(h.cast<std::string>()));
+  else
+    d = find_instruction(static_cast<uint8_t>(to_int(h, "instruction", 0, 255)));
+  if (d == nullptr) {
+    std::string known;
+    for (const InstrDef& i : instructions())
+      known += fmt::format("{}{} ({:#04x})", known.empty() ? "" : ", ", i.mnemonic,
+                           static_cast<unsigned>(i.opcode));
+    throw py::value_error(fmt::format("instruction {}: not one of {}", show(h), known));
+  }
+  return *d;
+}
+
+// Returns {"instruction": mnemonic, field: value, ...}; raises for an unknown opcode.
+py::dict decode_word(const py::bytes& b) {
+  const Word w = word_from_bytes(b);
+  auto d = decode(w);
+  if (!d) {
+    std::string known;
+    for (const InstrDef& i : instructions())
+      known += fmt::format("{}{:#04x} {}", known.empty() ? "" : ", ",
+                           static_cast<unsigned>(i.opcode), i.mnemonic);
+    throw py::value_error(
+        fmt::format("has_known_opcode: opcode {:#04x} is not one of {}", w[0], known));
+  }
+  py::dict out;
+  out["instruction"] = std::string(d->def->mnemonic);
+  for (std::size_t i = 0; i < d->values.size(); ++i)
+    out[py::str(std::string(d->def->fields[i].name))] =
+        field_object(d->def->fields[i], d->values[i]);
+  return out;
+}
+
+// Returns the word of an instruction from named fields; the others keep their defaults.
+py::bytes encode_word(py::handle instruction, const py::dict& fields) {
+  const InstrDef& def = to_instruction(instruction);
+  Decoded d = default_fields(def);
+  for (auto item : fields) {
+    const std::string name = py::str(item.first);
+    std::size_t i = 0;
+    while (i < def.fields.size() && def.fields[i].name != name) ++i;
+    if (i == def.fields.size()) {
+      std::string list;
+      for (const FieldDef& f : def.fields)
+        list += fmt::format("{}{}", list.empty() ? "" : ", ", f.name);
+      throw py::value_error(
+          fmt::format("{} has no field '{}' (fields: {})", def.mnemonic, name, list));
+    }
+    d.values[i] = to_field_value(def.fields[i], item.second, def.mnemonic);
+  }
+  EncodeResult r = encode(d);
+  if (r.error) throw py::value_error(*r.error);
+  return bytes_from_word(r.word);
+}
+
+// Returns the instruction table as a list of dicts, field rows included.
+py::list instruction_table() {
+  py::list out;
+  for (const InstrDef& i : instructions()) {
+    py::dict d;
+    d["mnemonic"] = std::string(i.mnemonic);
+    d["opcode"] = static_cast<unsigned>(i.opcode);
+    d["struct"] = std::string(i.struct_name);
+    d["engine"] = std::string(engine_name(i.engine));
+    py::list gens;
+    for (Generation g : kAllGenerations)
+      if (i.exists_on(g)) gens.append(std::string(generation_name(g)));
+    d["generations"] = gens;
+    py::list fields;
+    for (const FieldDef& f : i.fields) {
+      py::dict fd;
+      fd["name"] = std::string(f.name);
+      fd["offset"] = f.offset;
+      fd["size"] = f.size;
+      fd["kind"] = std::string(field_kind_name(f.kind));
+      if (f.kind == FieldKind::Tensor) fd["dims"] = f.dims;
+      if (f.kind == FieldKind::ImmVal) fd["src_field"] = std::string(f.src_field);
+      fields.append(fd);
+    }
+    d["fields"] = fields;
+    out.append(d);
+  }
+  return out;
+}
+
+// ---- machine ----------------------------------------------------------------------------
+
+// Copies another machine's state (same generation) into this one's existing buffers, so
+// that views of `dst` stay valid (Machine's own assignment replaces the buffers).
+void copy_state(Machine& dst, const Machine& src) {
+  for (Space s : {Space::SBUF, Space::PSUM}) {
+    auto to = dst.space(s);
+    auto from = src.space(s);
+    std::memcpy(to.data(), from.data(), to.size());
+  }
+  dst.registers = src.registers;
+  dst.semaphores = src.semaphores;
+  dst.accumulators = src.accumulators;
+}
+
+// copy_state for Python: raises when the generations differ.
+void load_state(Machine& dst, const Machine& src) {
+  if (dst.generation() != src.generation())
+    throw py::value_error(fmt::format("load_state: machines of {} and {} differ in geometry",
+                                      generation_name(dst.generation()),
+                                      generation_name(src.generation())));
+  copy_state(dst, src);
+}
+
+// Returns a writable 1-D view of an array member that keeps `owner` alive.
+template <class T, std::size_t N>
+py::array_t<T> array_view(std::array<T, N>& a, py::handle owner) {
+  return py::array_t<T>({static_cast<py::ssize_t>(N)}, {static_cast<py::ssize_t>(sizeof(T))},
+                        a.data(), owner);
+}
+
+// Returns a writable [128, partition bytes] uint8 view of a space that keeps `self` alive.
+py::array_t<uint8_t> space_view(py::object self, Space s) {
+  Machine& m = self.cast<Machine&>();
+  const auto p = static_cast<py::ssize_t>(m.partition_bytes(s));
+  return py::array_t<uint8_t>({static_cast<py::ssize_t>(kPartitions), p}, {p, py::ssize_t{1}},
+                              m.space(s).data(), self);
+}
+
+// Returns the words of a program given as 64*k bytes.
+std::vector<Word> words_from_program(const py::bytes& program) {
+  const std::string_view data = program;
+  if (data.size() % kWordBytes != 0)
+    throw py::value_error(fmt::format("a program is a whole number of {}-byte words, got {} bytes",
+                                      kWordBytes, data.size()));
+  std::vector<Word> words(data.size() / kWordBytes);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    std::memcpy(words[i].data(), data.data() + i * kWordBytes, kWordBytes);
+  return words;
+}
+
+}  // namespace
+
+py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& opts,
+                    bool atomic, const Prepare& prepare) {
+  ProgramResult r;
+  std::optional<std::string> prepare_error;
+  {
+    // Instructions touch only the machine's own memory, never Python objects.
+    py::gil_scoped_release release;
+    std::optional<Machine> before;
+    if (atomic && (words.size() > 1 || prepare)) before.emplace(m);
+    if (prepare) prepare_error = prepare(m);
+    if (!prepare_error) r = run_program(m, words, opts);
+    if ((prepare_error || !r.ok()) && before) copy_state(m, *before);
+  }
+  py::object failed = py::none(), kind = py::none(), detail = py::none();
+  if (r.failed) failed = py::int_(*r.failed);
+  if (r.failure.fault) {
+    kind = py::str(std::string(fault_name(r.failure.fault->kind)));
+    detail = py::str(r.failure.fault->detail);
+  }
+  return py::make_tuple(r.retired, failed, std::string(status_name(r.failure.status)),
+                        r.failure.diagnostics, kind, detail,
+                        prepare_error ? py::object(py::str(*prepare_error)) : py::none());
+}
+
+namespace {
+
+// ---- number formats ---------------------------------------------------------------------
+
+// Returns the float dtype (one with a conversion, SPEC §5) named or numbered by h.
+Dtype to_float_dtype(py::handle h) {
+  std::optional<Dtype> d;
+  if (py::isinstance<py::str>(h))
+    d = parse_dtype(h.cast<std::string>());
+  else
+    d = static_cast<Dtype>(to_int(h, "dtype", 0, 255));
+  if (d && (*d == Dtype::FP32 || *d == Dtype::FP32R || minifloat_format(*d) != nullptr)) return *d;
+  throw py::value_error(
+      fmt::format("dtype {}: must be FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4 or FP8_E5", show(h)));
+}
+
+using U32Array = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>;
+
+// Returns widen_to_fp32 or narrow_from_fp32 applied to every element (GIL released).
+py::array_t<uint32_t> convert_bits(py::handle dtype, const U32Array& in, bool widen) {
+  const Dtype dt = to_float_dtype(dtype);
+  std::vector<py::ssize_t> shape(in.shape(), in.shape() + in.ndim());
+  py::array_t<uint32_t> out(shape);
+  const uint32_t* src = in.data();
+  uint32_t* dst = out.mutable_data();
+  const auto n = static_cast<std::size_t>(in.size());
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < n; ++i)
+      dst[i] = widen ? widen_to_fp32(dt, src[i]) : narrow_from_fp32(dt, src[i]);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace gpsimd::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace gpsimd;
+  using namespace gpsimd::python;
+  m.doc() = "gpsimd's C++ core; use the gpsimd package, which wraps it.";
+
+  py::class_<Diagnostic>(m, "Diagnostic",
+                         "One failing validity clause: the instruction, the vendor's clause name, "
+                         "the field, its value and what is allowed.")
+      .def_readonly("instruction", &Diagnostic::instruction)
+      .def_readonly("clause", &Diagnostic::clause)
+      .def_readonly("field", &Diagnostic::field)
+      .def_readonly("value", &Diagnostic::value)
+      .def_readonly("allowed", &Diagnostic::allowed)
+      .def_property_readonly("message", &Diagnostic::message, "The diagnostic as one line.")
+      .def(
+          "as_dict",
+          [](const Diagnostic& d) {
+            py::dict r;
+            r["instruction"] = d.instruction;
+            r["clause"] = d.clause;
+            r["field"] = d.field;
+            r["value"] = d.value;
+            r["allowed"] = d.allowed;
+            r["message"] = d.message();
+            return r;
+          },
+          "The diagnostic as a dict.")
+      .def("__str__", &Diagnostic::message)
+      .def("__repr__",
+           [](const Diagnostic& d) {
+             return fmt::format("<Diagnostic {}: {}: {} = {}, {}>", d.instruction, d.clause,
+                                d.field, d.value, d.allowed);
+           })
+      .def(py::self == py::self);
+
+  py::class_<Machine>(m, "Machine", "The machine state; see gpsimd.Machine.")
+      .def(py::init([](py::handle g) { return std::make_unique<Machine>(to_generation(g)); }),
+           py::arg("generation") = "v3")
+      .def_property_readonly(
+          "generation",
+          [](const Machine& mm) { return std::string(generation_name(mm.generation())); },
+          "The NeuronCore generation: 'v2'..'v5'.")
+      .def_property_readonly(
+          "sbuf", [](py::object self) { return space_view(self, Space::SBUF); },
+          "SBUF as a writable uint8 array [128, partition bytes] that shares the machine's memory.")
+      .def_property_readonly(
+          "psum", [](py::object self) { return space_view(self, Space::PSUM); },
+          "PSUM as a writable uint8 array [128, 16384] that shares the machine's memory.")
+      .def_property_readonly(
+          "registers",
+          [](py::object self) { return array_view(self.cast<Machine&>().registers, self); },
+          "The 64 registers as a writable uint32 array that shares the machine's memory.")
+      .def_property_readonly(
+          "semaphores",
+          [](py::object self) { return array_view(self.cast<Machine&>().semaphores, self); },
+          "The 256 semaphores as a writable uint32 array that shares the machine's memory.")
+      .def_property_readonly(
+          "accumulators",
+          [](py::object self) { return array_view(self.cast<Machine&>().accumulators, self); },
+          "The 128 DVE accumulators as FP32 bit patterns: a writable uint32 array that shares "
+          "the machine's memory.")
+      .def(
+          "partition_bytes",
+          [](const Machine& mm, const std::string& s) { return mm.partition_bytes(to_space(s)); },
+          py::arg("space") = "sbuf", "Bytes per partition of 'sbuf' or 'psum'.")
+      .def("reset", &Machine::reset,
+           "Back to a fresh machine: memory, registers, semaphores zero, accumulators -inf.")
+      .def("load_state", &load_state, py::arg("other"),
+           "Copy another machine's state (same generation) into this one; views stay valid.")
+      .def("state_hash", &Machine::hash, "A 64-bit hash of the whole state.")
+      .def("__eq__",
+           [](const Machine& a, py::handle b) -> py::object {
+             if (!py::isinstance<Machine>(b))
+               return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(a == b.cast<const Machine&>());
+           })
+      .def(
+          "_run",
+          [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast) {
+            return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
+                             atomic, {});
+          },
+          py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
+          py::arg("fast") = true);
+
+  m.def(
+      "validate",
+      [](const py::bytes& w, py::handle g, bool strict) {
+        return validate(word_from_bytes(w), to_generation(g), ValidateOptions{strict});
+      },
+      py::arg("word"), py::arg("generation"), py::arg("strict") = false);
+  m.def("decode", &decode_word, py::arg("word"));
+  m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
+  m.def("instructions", &instruction_table);
+  m.def(
+      "widen_to_fp32",
+      [](py::handle dt, const U32Array& bits) { return convert_bits(dt, bits, true); },
+      py::arg("dtype"), py::arg("bits"));
+  m.def(
+      "narrow_from_fp32",
+      [](py::handle dt, const U32Array& bits) { return convert_bits(dt, bits, false); },
+      py::arg("dtype"), py::arg("fp32_bits"));
+  m.def(
+      "dtype_code",
+      [](const std::string& s) -> py::object {
+        if (auto d = parse_dtype(s)) return py::int_(static_cast<unsigned>(*d));
+        return py::none();
+      },
+      py::arg("name"));
+  m.def(
+      "dtype_name",
+      [](unsigned code) -> py::object {
+        if (code <= 255)
+          if (auto n = dtype_name(static_cast<uint8_t>(code))) return py::str(std::string(*n));
+        return py::none();
+      },
+      py::arg("code"));
+  m.def(
+      "dtype_size",
+      [](unsigned code) -> py::object {
+        if (code <= 255)
+          if (auto n = dtype_size(static_cast<uint8_t>(code))) return py::int_(*n);
+        return py::none();
+      },
+      py::arg("code"));
+  m.def(
+      "sbuf_partition_bytes", [](py::handle g) { return sbuf_partition_bytes(to_generation(g)); },
+      py::arg("generation"));
+  m.def(
+      "address",
+      [](const std::string& space, py::handle partition, py::handle offset) {
+        py::dict d;
+        d["space"] = space;
+        d["partition"] = partition;
+        d["offset"] = offset;
+        return address_of(d, "address", false);
+      },
+      py::arg("space"), py::arg("partition"), py::arg("offset"));
+  m.def(
+      "describe_address", [](py::handle addr) { return location_dict(to_u32(addr, "addr")); },
+      py::arg("addr"));
+  m.attr("PARTITIONS") = kPartitions;
+  m.attr("PSUM_PARTITION_BYTES") = kPsumPartitionBytes;
+  m.attr("REGISTERS") = kRegisters;
+  m.attr("SEMAPHORES") = kSemaphores;
+  bind_asm(m);
+}

@@ -1,0 +1,215 @@
+"""Plain NumPy implementations of SPEC.md, written for the tests and independent of gpsimd.
+
+Number formats are decoded from their bit fields and rounded by searching a table of
+every representable value, a method unrelated to the model's (n, q) arithmetic.
+"""
+
+import numpy as np
+
+# name: (exponent bits, mantissa bits, canonical NaN) — SPEC §5's table.
+FORMATS = {
+    "BF16": (8, 7, 0x7FC0),
+    "FP16": (5, 10, 0x7E00),
+    "FP8_E5": (5, 2, 0x7E),
+    "FP8_E4": (4, 3, 0x7C),
+    "FP8_E3": (3, 4, 0x78),
+}
+STORAGE = {
+    "FP32": np.float32,
+    "FP32R": np.float32,
+    "BF16": np.uint16,
+    "FP16": np.float16,
+    "FP8_E5": np.uint8,
+    "FP8_E4": np.uint8,
+    "FP8_E3": np.uint8,
+}
+NEG_FLT_MAX_BITS = 0xFF7FFFFF
+ALL_NAN_MAX_BITS = 0x7FC00000
+
+
+def _fields(name):
+    e, m, nan = FORMATS[name]
+    return e, m, nan, (1 << (e - 1)) - 1, 1 + e + m
+
+
+def decode_values(bits, name):
+    """Return float64 values of bit patterns of a narrow format (NaN for NaNs)."""
+    e, m, _, bias, width = _fields(name)
+    b = np.asarray(bits).astype(np.int64) & ((1 << width) - 1)
+    sign = np.where(b >> (width - 1), -1.0, 1.0)
+    exp = (b >> m) & ((1 << e) - 1)
+    man = b & ((1 << m) - 1)
+    normal = (1.0 + man / 2.0**m) * np.exp2(exp.astype(np.float64) - bias)
+    sub = man * 2.0 ** (1 - bias - m)
+    val = np.where(exp == 0, sub, normal)
+    top = exp == (1 << e) - 1
+    val = np.where(top & (man == 0), np.inf, val)
+    val = np.where(top & (man != 0), np.nan, val)
+    return sign * val
+
+
+def widen_bits(bits, name):
+    """SPEC §5 widening: FP32 bits of narrow bit patterns (NaN: sign, payload, quiet bit)."""
+    if name in ("FP32", "FP32R"):
+        return np.asarray(bits).astype(np.uint32)
+    e, m, _, _, width = _fields(name)
+    b = np.asarray(bits).astype(np.uint32) & np.uint32((1 << width) - 1)
+    vals = decode_values(b, name).astype(np.float32).view(np.uint32)
+    exp_mask = np.uint32((1 << e) - 1)
+    is_nan = (((b >> np.uint32(m)) & exp_mask) == exp_mask) & ((b & np.uint32((1 << m) - 1)) != 0)
+    sign = (b >> (width - 1)).astype(np.uint32) << 31
+    payload = (b & np.uint32((1 << m) - 1)) << np.uint32(23 - m)
+    nan_bits = sign | np.uint32(0x7FC00000) | payload
+    return np.where(is_nan, nan_bits, vals).astype(np.uint32)
+
+
+_TABLES = {}
+
+
+def _table(name):
+    """Every non-negative finite value of a format, ascending, plus 2^(emax+1) -> inf."""
+    if name not in _TABLES:
+        e, m, _, bias, _ = _fields(name)
+        inf_bits = ((1 << e) - 1) << m
+        patterns = np.arange(inf_bits + 1, dtype=np.int64)
+        values = decode_values(patterns[:-1], name)
+        emax = (1 << e) - 2 - bias
+        values = np.append(values, 2.0 ** (emax + 1))  # the first value that is inf
+        assert np.all(np.diff(values) > 0)
+        _TABLES[name] = (patterns, values)
+    return _TABLES[name]
+
+
+def narrow_bits(fp32_bits, name):
+    """SPEC §5 narrowing of FP32 bits: nearest value, ties to the even pattern, beyond the
+    finite range -> inf, NaN -> the canonical NaN with its sign."""
+    f32 = np.asarray(fp32_bits).astype(np.uint32)
+    if name in ("FP32", "FP32R"):
+        return f32
+    e, m, nan, _, width = _fields(name)
+    patterns, values = _table(name)
+    with np.errstate(invalid="ignore"):
+        x = f32.view(np.float32).astype(np.float64)
+    sign = (f32 >> 31).astype(np.int64) << (width - 1)
+    ax = np.abs(x)
+    finite = np.isfinite(ax)
+    safe = np.where(finite, ax, 0.0)
+    k = np.clip(np.searchsorted(values, safe, side="right") - 1, 0, len(values) - 2)
+    lo, hi = values[k], values[k + 1]
+    d_lo, d_hi = safe - lo, hi - safe
+    pick_hi = (d_hi < d_lo) | ((d_hi == d_lo) & (patterns[k] % 2 == 1))
+    pat = np.where(pick_hi, patterns[k + 1], patterns[k])
+    pat = np.where(safe >= values[-1], patterns[-1], pat)  # at or beyond 2^(emax+1): inf
+    pat = np.where(np.isinf(ax), patterns[-1], pat)
+    out = np.where(np.isnan(x), nan, pat) | sign
+    dt = {8: np.uint8, 16: np.uint16}[width]
+    return out.astype(dt)
+
+
+def to_bits(values, name):
+    """The storage bit patterns (unsigned) of an array of a dtype's storage type."""
+    a = np.asarray(values)
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+def fp32_max_bits(bits_list):
+    """SPEC §4.1's max over FP32 bit patterns: NaNs ignored, -0.0 < +0.0, all NaN ->
+    0x7FC00000."""
+    b = np.asarray(bits_list, dtype=np.uint32)
+    v = b.view(np.float32)
+    keep = ~np.isnan(v)
+    if not keep.any():
+        return ALL_NAN_MAX_BITS
+    vals, bb = v[keep], b[keep]
+    top = vals.max()
+    if top == 0:
+        return 0x00000000 if np.any(bb == 0) else 0x80000000
+    return int(np.float32(top).view(np.uint32))
+
+
+COMPARE = {
+    "IS_EQ": np.equal,
+    "IS_GT": np.greater,
+    "IS_GE": np.greater_equal,
+    "IS_LE": np.less_equal,
+    "IS_LT": np.less,
+}
+
+
+def range_select(x, din, dout, op0, op1, bound0, bound1, base, reduce_cmd, acc=None):
+    """SPEC §4.1 for [rows, cols] data of dtype din. Returns (out storage array, acc bits)."""
+    rows, cols = x.shape
+    xb = widen_bits(to_bits(x, din), din)
+    j = np.arange(cols, dtype=np.float64)
+    idx = (np.float64(np.float32(base)) + j).astype(np.float32)
+    b0 = np.broadcast_to(np.asarray(bound0, dtype=np.float32).reshape(-1, 1), (rows, 1))
+    b1 = np.broadcast_to(np.asarray(bound1, dtype=np.float32).reshape(-1, 1), (rows, 1))
+    passes = COMPARE[op0](idx[None, :], b0) & COMPARE[op1](idx[None, :], b1)
+    y = np.where(passes, xb, np.uint32(NEG_FLT_MAX_BITS)).astype(np.uint32)
+    out_bits = narrow_bits(y, dout)
+    out = out_bits.view(STORAGE[dout]) if dout not in ("FP32", "FP32R") else y.view(np.float32)
+    acc_out = None
+    if reduce_cmd in ("ZERO_ACCUMULATE", "ACCUMULATE"):
+        acc_out = np.empty(rows, dtype=np.uint32)
+        for r in range(rows):
+            items = list(y[r])
+            if reduce_cmd == "ACCUMULATE":
+                items.append(np.uint32(acc[r]))
+            acc_out[r] = fp32_max_bits(items)
+    return out, acc_out
+
+
+SORT_FLOAT = {"FP32": np.float32, "FP16": np.float16, "BF16": None}
+
+
+def sort(x, name, descending, k, offsets):
+    """SPEC §4.4 per row: (values, indices). Ties in increasing original position."""
+    rows, n = x.shape
+    width = x.dtype.itemsize * 8
+    values = np.empty((rows, k), dtype=x.dtype)
+    indices = np.empty((rows, k), dtype=np.uint16 if width == 16 else np.uint32)
+    for r in range(rows):
+        row = x[r]
+        if name == "BF16":
+            v = decode_values(row, "BF16")
+        elif name in ("FP32", "FP16"):
+            v = row.astype(np.float64)
+        else:
+            v = row.astype(np.int64)
+        if name in ("FP32", "FP16", "BF16"):
+            nan = np.isnan(v).astype(np.int64)
+            clean = np.where(np.isnan(v), 0.0, v)
+            # lexsort: last key primary; stable, so ties keep increasing position.
+            order = (np.lexsort((-clean, -nan)) if descending else np.lexsort((clean, nan)))
+        else:
+            order = np.lexsort((-v,)) if descending else np.lexsort((v,))
+        order = order[:k]
+        values[r] = row[order]
+        indices[r] = (order.astype(np.uint64) + np.uint64(offsets[r])) % (1 << width)
+    return values, indices
+
+
+def sequence_bounds(seq):
+    """The NKI reference loop of SPEC §4.3 (nki.isa.sequence_bounds' NumPy equivalent)."""
+    n = len(seq)
+    min_bounds = np.zeros(n, dtype=np.int64)
+    max_bounds = np.zeros(n, dtype=np.int64)
+    min_bound_pad = n
+    max_bound_pad = -1
+    min_bounds[0] = 0 if seq[0] != 0 else min_bound_pad
+    for i in range(1, n):
+        if seq[i] == 0:
+            min_bounds[i] = min_bound_pad
+        elif seq[i] == seq[i - 1]:
+            min_bounds[i] = min_bounds[i - 1]
+        else:
+            min_bounds[i] = i
+    max_bounds[n - 1] = n if seq[n - 1] != 0 else max_bound_pad
+    for i in range(n - 2, -1, -1):
+        if seq[i] == 0:
+            max_bounds[i] = max_bound_pad
+        elif seq[i] == seq[i + 1]:
+            max_bounds[i] = max_bounds[i + 1]
+        else:
+            max_bounds[i] = i + 1
+    return np.stack([min_bounds, max_bounds])
