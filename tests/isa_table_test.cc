@@ -1,0 +1,338 @@
+// Tests of the instruction table (include/gpsimd/isa.h) against SPEC §1 and §4.
+//
+// The expected layouts below are written out by hand from SPEC §4's tables (a field's
+// size is the next field's offset minus its own), not copied from isa.h.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpsimd/isa.h"
+#include "gpsimd/validate.h"
+#include "ops/op.h"
+
+namespace gpsimd {
+namespace {
+
+using K = FieldKind;
+
+struct ExpectedField {
+  std::string_view name;
+  unsigned offset;
+  unsigned size;
+  FieldKind kind;
+  unsigned dims = 0;                // TENSOR{dims}D
+  std::string_view src_field = {};  // IMM_VAL: its *_src field
+};
+
+struct ExpectedInstr {
+  std::string_view mnemonic;
+  uint8_t opcode;
+  std::string_view struct_name;
+  Engine engine;
+  std::vector<Generation> generations;
+  std::vector<ExpectedField> fields;
+};
+
+using G = Generation;
+
+// SPEC §1 and §4.1-§4.4.
+const std::vector<ExpectedInstr>& expected_table() {
+  static const std::vector<ExpectedInstr> t = {
+      {"RangeSelect",
+       0xbc,
+       "S2D2_RS",
+       Engine::DVE,
+       {G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"num_active_channels", 12, 1, K::U8},
+           {"in_out_dtype", 13, 1, K::DtypePair},
+           {"reduce_cmd", 14, 1, K::AccumCmd},
+           {"reduce_op", 15, 1, K::AluOp},
+           {"base", 16, 4, K::Fp32},
+           {"fill_val", 20, 4, K::Fp32},
+           {"src_mem_pattern", 24, 12, K::Tensor, 2},
+           {"comp_op0", 36, 1, K::AluOp},
+           {"comp_op1", 37, 1, K::AluOp},
+           {"bound0_src", 38, 1, K::ImmSrc},
+           {"bound1_src", 39, 1, K::ImmSrc},
+           {"bound0", 40, 4, K::ImmVal, 0, "bound0_src"},
+           {"bound1", 44, 4, K::ImmVal, 0, "bound1_src"},
+           {"dst_mem_pattern", 48, 12, K::Tensor, 2},
+           {"reserved1", 60, 4, K::Reserved},
+       }},
+      {"TensorScalarSelect",
+       0x98,
+       "S3D3_TS_SELECT",
+       Engine::DVE,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"reserved0", 12, 4, K::Reserved},
+           {"src0_mem_pattern", 16, 16, K::Tensor, 3},
+           {"reversed_pred", 32, 1, K::U8},
+           {"num_active_channels", 33, 1, K::U8},
+           {"dtype", 34, 1, K::Dtype},
+           {"pred_imm_dtype", 35, 1, K::Dtype},
+           {"reserved1", 36, 2, K::Reserved},
+           {"src1_imm_src", 38, 1, K::ImmSrc},
+           {"pred_imm_src", 39, 1, K::ImmSrc},
+           {"src1_imm", 40, 4, K::ImmVal, 0, "src1_imm_src"},
+           {"pred_imm", 44, 4, K::ImmVal, 0, "pred_imm_src"},
+           {"dst_mem_pattern", 48, 16, K::Tensor, 3},
+       }},
+      {"GetSequenceBounds",
+       0xbe,
+       "S3D3_SEQ_BOUNDS",
+       Engine::POOL,
+       {G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"num_active_channels", 12, 1, K::U8},
+           {"reserved0", 13, 1, K::Reserved},
+           {"in_dtype", 14, 1, K::Dtype},
+           {"out_dtype", 15, 1, K::Dtype},
+           {"src_mem_pattern", 16, 16, K::Tensor, 3},
+           {"dst_mem_pattern", 32, 16, K::Tensor, 3},
+           {"reserved1", 48, 16, K::Reserved},
+       }},
+      {"Sort",
+       0x96,
+       "S1D2_SORT",
+       Engine::POOL,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"num_active_channels", 12, 1, K::U8},
+           {"index_offset_src", 13, 1, K::ImmSrc},
+           {"in_out_dtype", 14, 1, K::DtypePair},
+           {"comparison", 15, 1, K::AluOp},
+           {"src_mem_pattern", 16, 8, K::Tensor, 1},
+           {"dst_mem_pattern", 24, 12, K::Tensor, 2},
+           {"index_offset", 36, 4, K::ImmVal, 0, "index_offset_src"},
+           {"stable", 40, 1, K::U8},
+           {"reserved1", 41, 23, K::Reserved},
+       }},
+  };
+  return t;
+}
+
+const ExpectedInstr& expected_for(std::string_view mnemonic) {
+  for (const ExpectedInstr& e : expected_table())
+    if (e.mnemonic == mnemonic) return e;
+  ADD_FAILURE() << "no expected row for " << mnemonic;
+  return expected_table().front();
+}
+
+// Compile-time field lookups resolve to SPEC's offsets (a misspelt field name would not
+// compile at all).
+static_assert(field_of(table::kRangeSelect, "fill_val").offset == 20);
+static_assert(field_of(table::kTensorScalarSelect, "pred_imm").offset == 44);
+static_assert(field_of(table::kGetSequenceBounds, "dst_mem_pattern").offset == 32);
+static_assert(field_of(table::kSort, "stable").offset == 40);
+
+TEST(IsaTable, HasExactlyTheFourInstructionsOfSpec) {
+  std::set<std::string_view> got, want;
+  for (const InstrDef& d : instructions()) got.insert(d.mnemonic);
+  for (const ExpectedInstr& e : expected_table()) want.insert(e.mnemonic);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(instructions().size(), 4u);
+}
+
+class IsaRow : public ::testing::TestWithParam<std::string_view> {
+ protected:
+  const InstrDef& def() const {
+    const InstrDef* d = find_instruction(GetParam());
+    if (d == nullptr) {
+      ADD_FAILURE() << "no row for " << GetParam();
+      return instructions().front();
+    }
+    return *d;
+  }
+  const ExpectedInstr& want() const { return expected_for(GetParam()); }
+};
+
+TEST_P(IsaRow, RowMatchesSpecSection1) {
+  const InstrDef& d = def();
+  const ExpectedInstr& e = want();
+  EXPECT_EQ(d.mnemonic, e.mnemonic);
+  EXPECT_EQ(static_cast<unsigned>(d.opcode), e.opcode);
+  EXPECT_EQ(d.struct_name, e.struct_name);
+  EXPECT_EQ(d.engine, e.engine);
+  for (Generation g : kAllGenerations) {
+    const bool want_exists =
+        std::find(e.generations.begin(), e.generations.end(), g) != e.generations.end();
+    EXPECT_EQ(d.exists_on(g), want_exists) << generation_name(g);
+  }
+}
+
+TEST_P(IsaRow, FieldsMatchSpecSection4) {
+  const InstrDef& d = def();
+  const ExpectedInstr& e = want();
+  ASSERT_EQ(d.fields.size(), e.fields.size());
+  for (std::size_t i = 0; i < e.fields.size(); ++i) {
+    const FieldDef& f = d.fields[i];
+    const ExpectedField& x = e.fields[i];
+    SCOPED_TRACE(std::string(x.name));
+    EXPECT_EQ(f.name, x.name);
+    EXPECT_EQ(unsigned{f.offset}, x.offset);
+    EXPECT_EQ(unsigned{f.size}, x.size);
+    EXPECT_EQ(f.kind, x.kind) << field_kind_name(f.kind) << " vs " << field_kind_name(x.kind);
+    EXPECT_EQ(unsigned{f.dims}, x.dims);
+    EXPECT_EQ(f.src_field, x.src_field);
+  }
+}
+
+TEST_P(IsaRow, EveryByteIsCoveredExactlyOnce) {
+  std::array<int, kWordBytes> cover{};
+  for (const FieldDef& f : def().fields) {
+    ASSERT_LE(std::size_t{f.offset} + f.size, kWordBytes) << f.name;
+    for (unsigned b = f.offset; b < f.offset + f.size; ++b) ++cover[b];
+  }
+  for (unsigned b = 0; b < kWordBytes; ++b) EXPECT_EQ(cover[b], 1) << "byte " << b;
+}
+
+TEST_P(IsaRow, FieldRowsAreConsistent) {
+  const InstrDef& d = def();
+  std::set<std::string_view> names;
+  for (const FieldDef& f : d.fields) {
+    SCOPED_TRACE(std::string(f.name));
+    EXPECT_TRUE(names.insert(f.name).second) << "duplicate field name";
+    // SPEC §3.5: TENSOR{N}D is 4 + 4N bytes, N in 1..3.
+    if (f.kind == K::Tensor) {
+      EXPECT_GE(unsigned{f.dims}, 1u);
+      EXPECT_LE(unsigned{f.dims}, 3u);
+      EXPECT_EQ(unsigned{f.size}, 4u + 4u * f.dims);
+    } else {
+      EXPECT_EQ(unsigned{f.dims}, 0u);
+    }
+    // An IMM_VAL names the IMM_SRC field of the same instruction that says how to read it.
+    if (f.kind == K::ImmVal) {
+      const FieldDef* src = find_field(d.fields, f.src_field);
+      ASSERT_NE(src, nullptr);
+      EXPECT_EQ(src->kind, K::ImmSrc);
+      EXPECT_EQ(unsigned{f.size}, 4u);
+    } else {
+      EXPECT_TRUE(f.src_field.empty());
+    }
+    EXPECT_EQ(find_field(d.fields, f.name), &f);
+  }
+  EXPECT_EQ(find_field(d.fields, "no_such_field"), nullptr);
+}
+
+TEST_P(IsaRow, LookupsFindTheRow) {
+  const InstrDef& d = def();
+  EXPECT_EQ(find_instruction(static_cast<uint8_t>(d.opcode)), &d);
+  EXPECT_EQ(&instruction(d.opcode), &d);
+  std::string lower(d.mnemonic), upper(d.mnemonic);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_EQ(find_instruction(std::string_view(lower)), &d);
+  EXPECT_EQ(find_instruction(std::string_view(upper)), &d);
+  EXPECT_EQ(find_instruction(std::string_view(lower).substr(1)), nullptr);
+}
+
+TEST_P(IsaRow, DefaultFieldsAreHeaderOnly) {
+  const InstrDef& d = def();
+  EXPECT_EQ(default_header(d.opcode), static_cast<uint32_t>(want().opcode) | 0x1000u);
+  EncodeResult r = encode(default_fields(d));
+  ASSERT_FALSE(r.error) << *r.error;
+  Word expect{};
+  expect[0] = want().opcode;
+  expect[1] = 0x10;  // SPEC §3.1: the length in 32-bit words
+  EXPECT_EQ(r.word, expect);
+}
+
+// Every row has an executor and validator, and its own file under src/ops/ (named as
+// the mnemonic in snake case), so adding a row without them fails here.
+TEST_P(IsaRow, HasAnExecutorAndAnOpFile) {
+  const InstrDef& d = def();
+  const detail::OpEntry* op = detail::find_op(d.opcode);
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->opcode, d.opcode);
+  EXPECT_NE(op->validate, nullptr);
+  EXPECT_NE(op->execute, nullptr);
+  std::string snake;
+  for (char c : d.mnemonic) {
+    if (std::isupper(static_cast<unsigned char>(c)) && !snake.empty()) snake += '_';
+    snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const std::filesystem::path file =
+      std::filesystem::path(GPSIMD_SOURCE_DIR) / "src" / "ops" / (snake + ".cc");
+  EXPECT_TRUE(std::filesystem::exists(file)) << file;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, IsaRow,
+                         ::testing::Values("RangeSelect", "TensorScalarSelect", "GetSequenceBounds",
+                                           "Sort"),
+                         [](const auto& p) { return std::string(p.param); });
+
+TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
+  std::set<uint8_t> opcodes;
+  std::set<std::string_view> names, structs;
+  for (const InstrDef& d : instructions()) {
+    EXPECT_TRUE(opcodes.insert(static_cast<uint8_t>(d.opcode)).second) << d.mnemonic;
+    EXPECT_TRUE(names.insert(d.mnemonic).second) << d.mnemonic;
+    EXPECT_TRUE(structs.insert(d.struct_name).second) << d.mnemonic;
+  }
+}
+
+// SPEC §1 and §6: every opcode other than the four (SortMerge 0x97 included) is unknown:
+// it does not decode and validates with the single clause has_known_opcode.
+TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
+  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe};
+  unsigned unknown = 0;
+  for (unsigned op = 0; op < 256; ++op) {
+    Word w{};
+    w[0] = static_cast<uint8_t>(op);
+    w[1] = 0x10;
+    if (known.count(op)) {
+      EXPECT_NE(find_instruction(static_cast<uint8_t>(op)), nullptr) << op;
+      EXPECT_TRUE(decode(w).has_value()) << op;
+      continue;
+    }
+    ++unknown;
+    SCOPED_TRACE(op);
+    EXPECT_EQ(find_instruction(static_cast<uint8_t>(op)), nullptr);
+    EXPECT_FALSE(decode(w).has_value());
+    for (Generation g : kAllGenerations) {
+      const Diagnostics diags = validate(w, g);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(diags[0].clause, "has_known_opcode");
+      EXPECT_EQ(diags[0].instruction, "unknown");
+      EXPECT_EQ(diags[0].field, "header");
+      EXPECT_FALSE(diags[0].allowed.empty());
+    }
+  }
+  EXPECT_EQ(unknown, 252u);
+}
+
+TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {
+  for (uint8_t op : {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0xff}, uint8_t{0xbd}}) {
+    Word w;
+    w.fill(0xa5);
+    w[0] = op;
+    EXPECT_FALSE(decode(w).has_value());
+    const Diagnostics diags = validate(w, Generation::V3, ValidateOptions{true});
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags[0].clause, "has_known_opcode");
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", op);
+    EXPECT_NE(diags[0].message().find(hex), std::string::npos) << diags[0].message();
+  }
+}
+
+}  // namespace
+}  // namespace gpsimd

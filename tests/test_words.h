@@ -1,0 +1,269 @@
+// Valid words of each instruction, built through the instruction table's encode(), and
+// mutators that change one field of a word by name. A test starts from a valid word and
+// breaks exactly what it means to break:
+//
+//   Word w = valid_sort();
+//   set(w, "stable", 2);                        // now fails sort_valid_stable only
+//   set_addr(w, "src_mem_pattern", psum_addr(0, 0));
+//
+// Every valid word validates clean, in default and strict mode, on every generation
+// where its opcode exists (SPEC §1). Its operands sit at small SBUF offsets, so they fit
+// the smallest SBUF (V2, 192 KiB). The constants beside each builder describe the word,
+// so that execution tests can place data where it reads and look where it writes.
+//
+// ADDR4 values are written out from SPEC §3.4 here, not taken from the machine model.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "gpsimd/isa.h"
+#include "gpsimd/types.h"
+
+namespace gpsimd::test_words {
+
+// ---- values of SPEC §3 -------------------------------------------------------------------
+
+// Returns the static SBUF ADDR4 of a partition and byte offset.
+constexpr uint32_t sbuf_addr(uint32_t partition, uint32_t offset) {
+  return partition << 18 | offset;
+}
+// Returns the static PSUM ADDR4 of a partition and byte offset.
+constexpr uint32_t psum_addr(uint32_t partition, uint32_t offset) {
+  return 0x2000000u + (partition << 15) + offset;
+}
+// Returns the register-mode ADDR4 naming register `reg`.
+constexpr uint32_t reg_addr(uint32_t reg) {
+  return 0x80000000u | reg;
+}
+// Returns a DTYPE_PAIR byte: input in the low nibble, output in the high nibble.
+constexpr uint8_t dtype_pair(Dtype in, Dtype out) {
+  return static_cast<uint8_t>(static_cast<unsigned>(in) | static_cast<unsigned>(out) << 4);
+}
+// Returns the FP32 bit pattern of `f`.
+constexpr uint32_t f32_bits(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+inline constexpr uint32_t kNegFltMaxBits = 0xff7fffffu;  // the only legal fill_val
+
+// Returns a tensor descriptor; its dims is the number of steps (= number of counts).
+inline TensorDesc tensor(uint32_t addr, std::initializer_list<int16_t> steps,
+                         std::initializer_list<uint16_t> nums) {
+  if (steps.size() != nums.size() || steps.size() < 1 || steps.size() > 3) {
+    std::fprintf(stderr, "test_words: tensor() needs 1-3 steps and as many counts\n");
+    std::abort();
+  }
+  TensorDesc t;
+  t.addr = addr;
+  t.dims = static_cast<uint8_t>(steps.size());
+  unsigned d = 0;
+  for (int16_t s : steps) t.step[d++] = s;
+  d = 0;
+  for (uint16_t n : nums) t.num[d++] = n;
+  return t;
+}
+
+// ---- field access by name ----------------------------------------------------------------
+
+[[noreturn]] inline void fail(const std::string& what) {
+  std::fprintf(stderr, "test_words: %s\n", what.c_str());
+  std::abort();
+}
+
+// Returns the table row of the word's instruction, from byte 0; aborts when unknown.
+// Mutators read byte 0, so a test that changes the opcode does it last.
+inline const InstrDef& def_of(const Word& w) {
+  const InstrDef* def = find_instruction(w[0]);
+  if (def == nullptr) fail("byte 0 is not a known opcode: " + std::to_string(w[0]));
+  return *def;
+}
+
+// Returns the named field of the word's instruction; aborts when it has no such field.
+inline const FieldDef& field(const Word& w, std::string_view name) {
+  const InstrDef& def = def_of(w);
+  const FieldDef* f = find_field(def.fields, name);
+  if (f == nullptr) fail(std::string(def.mnemonic) + " has no field " + std::string(name));
+  return *f;
+}
+
+// Writes a field through the table; aborts when the value does not fit (a test bug).
+inline void put(Word& w, std::string_view name, const FieldValue& v) {
+  if (auto e = write_field(w, field(w, name), v)) fail(*e);
+}
+
+// Sets an integer field (a byte, an enum, a dtype, an FP32 or IMM_VAL's raw bits).
+inline void set(Word& w, std::string_view name, uint64_t v) {
+  put(w, name, FieldValue{v});
+}
+inline void set_f32(Word& w, std::string_view name, float v) {
+  set(w, name, f32_bits(v));
+}
+// Returns an integer field's value.
+inline uint64_t get(const Word& w, std::string_view name) {
+  return std::get<uint64_t>(read_field(w, field(w, name)));
+}
+
+inline TensorDesc get_tensor(const Word& w, std::string_view name) {
+  return std::get<TensorDesc>(read_field(w, field(w, name)));
+}
+inline void set_tensor(Word& w, std::string_view name, const TensorDesc& t) {
+  put(w, name, FieldValue{t});
+}
+// Changes one part of a tensor field, keeping the rest.
+inline void set_addr(Word& w, std::string_view name, uint32_t addr) {
+  TensorDesc t = get_tensor(w, name);
+  t.addr = addr;
+  set_tensor(w, name, t);
+}
+inline void set_step(Word& w, std::string_view name, unsigned dim, int16_t step) {
+  TensorDesc t = get_tensor(w, name);
+  t.step.at(dim) = step;
+  set_tensor(w, name, t);
+}
+inline void set_num(Word& w, std::string_view name, unsigned dim, uint16_t num) {
+  TensorDesc t = get_tensor(w, name);
+  t.num.at(dim) = num;
+  set_tensor(w, name, t);
+}
+
+inline void set_events(Word& w, const Events& e) {
+  put(w, "events", FieldValue{e});
+}
+
+// Returns `w` after `mutate(w)`: for building variants inline.
+template <class F>
+Word with(Word w, F&& mutate) {
+  mutate(w);
+  return w;
+}
+
+// Returns the word encoded from the instruction's default fields (header, everything
+// else zero) with `values` set by field name; aborts on an unknown name or a value that
+// does not fit.
+inline Word build(Opcode op,
+                  std::initializer_list<std::pair<std::string_view, FieldValue>> values) {
+  Decoded d = default_fields(instruction(op));
+  for (const auto& [name, v] : values) d.get(name) = v;
+  EncodeResult r = encode(d);
+  if (r.error) fail(*r.error);
+  return r.word;
+}
+
+// ---- one valid word per instruction --------------------------------------------------
+
+// valid_range_select(): 2 channels. src: BF16, TENSOR2D steps {1, 8} counts {8, 4} (32
+// elements, 64 dense bytes) at SBUF partition 0 offset 0x100. dst: FP32, same shape
+// (128 bytes) at partition 0 offset 0x1000. base 10.0; keeps index base + j when
+// IS_GE 12.0 and IS_LT 30.0 (instruction immediates); ZERO_ACCUMULATE with MAX.
+namespace rs_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr Dtype kIn = Dtype::BF16, kOut = Dtype::FP32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(0, 0x100), kDstAddr = sbuf_addr(0, 0x1000);
+inline constexpr float kBase = 10.0f, kBound0 = 12.0f, kBound1 = 30.0f;
+}  // namespace rs_word
+
+inline Word valid_range_select() {
+  using namespace rs_word;
+  return build(Opcode::RangeSelect,
+               {{"num_active_channels", uint64_t{kChannels}},
+                {"in_out_dtype", uint64_t{dtype_pair(kIn, kOut)}},
+                {"reduce_cmd", uint64_t{static_cast<uint8_t>(AccumCmd::ZERO_ACCUMULATE)}},
+                {"reduce_op", uint64_t{static_cast<uint8_t>(AluOp::MAX)}},
+                {"base", uint64_t{f32_bits(kBase)}},
+                {"fill_val", uint64_t{kNegFltMaxBits}},
+                {"src_mem_pattern", tensor(kSrcAddr, {1, 8}, {8, 4})},
+                {"comp_op0", uint64_t{static_cast<uint8_t>(AluOp::IS_GE)}},
+                {"comp_op1", uint64_t{static_cast<uint8_t>(AluOp::IS_LT)}},
+                {"bound0", uint64_t{f32_bits(kBound0)}},
+                {"bound1", uint64_t{f32_bits(kBound1)}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 8}, {8, 4})}});
+}
+
+// valid_tensor_scalar_select(): 4 channels, dtype INT16, pred_imm_dtype UINT16. src0:
+// TENSOR3D steps {1, 4, 16} counts {4, 4, 2} (32 elements, 64 dense bytes) at SBUF
+// partition 2 offset 0x200; dst: same shape at partition 2 offset 0x800. src1_imm
+// 0x1234 and pred_imm 1, both instruction immediates; reversed_pred 0 (dst = src0).
+namespace tss_word {
+inline constexpr unsigned kChannels = 4;
+inline constexpr Dtype kDtype = Dtype::INT16, kPredDtype = Dtype::UINT16;
+inline constexpr uint32_t kSrc0Addr = sbuf_addr(2, 0x200), kDstAddr = sbuf_addr(2, 0x800);
+inline constexpr uint32_t kSrc1Imm = 0x1234, kPredImm = 1;
+}  // namespace tss_word
+
+inline Word valid_tensor_scalar_select() {
+  using namespace tss_word;
+  return build(Opcode::TensorScalarSelect,
+               {{"src0_mem_pattern", tensor(kSrc0Addr, {1, 4, 16}, {4, 4, 2})},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"pred_imm_dtype", uint64_t{static_cast<uint8_t>(kPredDtype)}},
+                {"src1_imm", uint64_t{kSrc1Imm}},
+                {"pred_imm", uint64_t{kPredImm}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 16}, {4, 4, 2})}});
+}
+
+// valid_get_sequence_bounds(): 1 channel, INT32 in and out. src: TENSOR3D steps
+// {1, 4, 8} counts {4, 2, 1} (8 ids, 32 dense bytes) at SBUF partition 0 offset 0x40;
+// dst: steps {1, 4, 8} counts {4, 2, 2} (16 values: 8 starts then 8 ends, 64 dense
+// bytes) at partition 0 offset 0x400.
+namespace gsb_word {
+inline constexpr unsigned kChannels = 1;
+inline constexpr Dtype kIn = Dtype::INT32, kOut = Dtype::INT32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(0, 0x40), kDstAddr = sbuf_addr(0, 0x400);
+}  // namespace gsb_word
+
+inline Word valid_get_sequence_bounds() {
+  using namespace gsb_word;
+  return build(Opcode::GetSequenceBounds,
+               {{"num_active_channels", uint64_t{kChannels}},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                {"src_mem_pattern", tensor(kSrcAddr, {1, 4, 8}, {4, 2, 1})},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 8}, {4, 2, 2})}});
+}
+
+// valid_sort(): 2 channels, FP32 in and out, IS_LT (ascending), stable 1, index_offset
+// 100 (instruction immediate). src: TENSOR1D step {1} count {16} (64 bytes) at SBUF
+// partition 4 offset 0x100; dst: TENSOR2D steps {1, 2} counts {2, 16} (value, index
+// pairs, 128 dense bytes) at partition 4 offset 0x400.
+namespace sort_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 16;
+inline constexpr Dtype kDtype = Dtype::FP32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(4, 0x100), kDstAddr = sbuf_addr(4, 0x400);
+inline constexpr uint32_t kIndexOffset = 100;
+}  // namespace sort_word
+
+inline Word valid_sort() {
+  using namespace sort_word;
+  return build(Opcode::Sort, {{"num_active_channels", uint64_t{kChannels}},
+                              {"in_out_dtype", uint64_t{dtype_pair(kDtype, kDtype)}},
+                              {"comparison", uint64_t{static_cast<uint8_t>(AluOp::IS_LT)}},
+                              {"src_mem_pattern", tensor(kSrcAddr, {1}, {kN})},
+                              {"dst_mem_pattern", tensor(kDstAddr, {1, 2}, {2, kN})},
+                              {"index_offset", uint64_t{kIndexOffset}},
+                              {"stable", uint64_t{1}}});
+}
+
+// Returns the valid word of an instruction.
+inline Word valid_word(Opcode op) {
+  switch (op) {
+    case Opcode::RangeSelect:
+      return valid_range_select();
+    case Opcode::TensorScalarSelect:
+      return valid_tensor_scalar_select();
+    case Opcode::GetSequenceBounds:
+      return valid_get_sequence_bounds();
+    case Opcode::Sort:
+      return valid_sort();
+  }
+  fail("no valid word for this opcode");
+}
+
+}  // namespace gpsimd::test_words

@@ -1,0 +1,1471 @@
+// Tests of validation (SPEC §3, §4, §6): one valid word per instruction, then, for every
+// validity clause, a mutation of that word that makes the clause fail alone, with a
+// diagnostic that names the field and the offending value. Also the "not evaluated"
+// rules of SPEC §3.6, reporting of several failures at once, strict mode, and every
+// conformance vector's validation outcome.
+#include "gpsimd/validate.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_words.h"
+
+namespace gpsimd {
+namespace {
+
+using namespace test_words;
+using G = Generation;
+
+// SPEC §1: the generations where each opcode exists.
+std::vector<Generation> generations_of(Opcode op) {
+  if (op == Opcode::RangeSelect || op == Opcode::GetSequenceBounds) return {G::V3, G::V4, G::V5};
+  return {G::V2, G::V3, G::V4, G::V5};
+}
+
+// SPEC §2: SBUF bytes per partition.
+uint32_t sbuf_bytes(Generation g) {
+  switch (g) {
+    case G::V2:
+      return 192 * 1024;
+    case G::V3:
+      return 224 * 1024;
+    case G::V4:
+    case G::V5:
+      return 256 * 1024;
+  }
+  return 0;
+}
+constexpr uint32_t kPsumBytes = 16 * 1024;
+
+std::string mnemonic(Opcode op) {
+  return std::string(instruction(op).mnemonic);
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+std::string describe(const Diagnostics& d) {
+  std::string s;
+  for (const Diagnostic& x : d) s += "\n  " + x.message();
+  return d.empty() ? "(no diagnostics)" : s;
+}
+
+std::string gen_text(Generation g) {
+  return std::string(generation_name(g));
+}
+
+// Checks that the diagnostics are exactly `count` failures, all of `clause`, and that one
+// of them names `field` and shows `value` (substrings), says what is allowed, and reads
+// "<Mnemonic>: <clause>: <field> = <value>, <allowed>".
+::testing::AssertionResult fails_alone(const Diagnostics& d, Opcode op, std::string_view clause,
+                                       std::string_view field, std::string_view value,
+                                       std::string_view allowed = {}, std::size_t count = 1) {
+  if (d.size() != count)
+    return ::testing::AssertionFailure()
+           << "expected " << count << " x " << clause << ", got" << describe(d);
+  for (const Diagnostic& x : d)
+    if (x.clause != clause || x.instruction != mnemonic(op))
+      return ::testing::AssertionFailure() << "expected only " << clause << ", got" << describe(d);
+  for (const Diagnostic& x : d) {
+    if (x.field.find(field) == std::string::npos || x.value.find(value) == std::string::npos ||
+        x.allowed.empty() || x.allowed.find(allowed) == std::string::npos)
+      continue;
+    const std::string head = mnemonic(op) + ": " + std::string(clause) + ": " + x.field + " = ";
+    if (x.message().rfind(head, 0) != 0 || x.message().find(x.value) == std::string::npos ||
+        x.message().find(x.allowed) == std::string::npos)
+      return ::testing::AssertionFailure() << "badly formed message: " << x.message();
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "no diagnostic names field '" << field << "' with value '" << value << "' (allowed '"
+         << allowed << "'):" << describe(d);
+}
+
+// Returns the clause names of the diagnostics, sorted (a multiset).
+std::vector<std::string> clauses_of(const Diagnostics& d) {
+  std::vector<std::string> c;
+  for (const Diagnostic& x : d) c.push_back(x.clause);
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
+                                      Opcode::GetSequenceBounds, Opcode::Sort};
+
+std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
+  return mnemonic(info.param);
+}
+
+// ---- the valid words ---------------------------------------------------------------------
+
+class PerInstruction : public ::testing::TestWithParam<Opcode> {};
+
+TEST_P(PerInstruction, ValidWordPassesOnEveryGenerationWhereItExists) {
+  const Word w = valid_word(GetParam());
+  for (Generation g : generations_of(GetParam())) {
+    EXPECT_TRUE(validate(w, g).empty()) << gen_text(g) << describe(validate(w, g));
+    EXPECT_TRUE(validate(w, g, ValidateOptions{true}).empty()) << gen_text(g) << " strict";
+    EXPECT_TRUE(validate_as(instruction(GetParam()), w, g).empty()) << gen_text(g);
+  }
+}
+
+TEST_P(PerInstruction, ValidWordOnV2FailsOnlyTheGenerationClause) {
+  const Opcode op = GetParam();
+  const Word w = valid_word(op);
+  if (op == Opcode::RangeSelect) {
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), op, "has_valid_nc_rs", "generation", "v2"));
+  } else if (op == Opcode::GetSequenceBounds) {
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), op, "has_valid_nc_get_sequence_bounds",
+                            "generation", "v2"));
+  } else {
+    EXPECT_TRUE(validate(w, G::V2).empty()) << describe(validate(w, G::V2));
+  }
+}
+
+// ---- header and events (SPEC §3.1, §3.2), common to every instruction ----------------------
+
+TEST_P(PerInstruction, HeaderClauseFailsAlone) {
+  const Opcode op = GetParam();
+  const auto opc = static_cast<uint32_t>(op);
+  struct Case {
+    unsigned byte;
+    uint8_t value;
+  };
+  for (Case c : {Case{1, 0x20}, Case{1, 0x0f}, Case{1, 0x00}, Case{2, 0x01}, Case{3, 0x80}}) {
+    Word w = valid_word(op);
+    w[c.byte] = c.value;
+    const uint32_t header = opc | (c.byte == 1 ? c.value : 0x10u) << 8 |
+                            (c.byte == 2 ? uint32_t{c.value} << 16 : 0) |
+                            (c.byte == 3 ? uint32_t{c.value} << 24 : 0);
+    for (Generation g : generations_of(op))
+      EXPECT_TRUE(
+          fails_alone(validate(w, g), op, "has_valid_neuron_header", "header", hex32(header)))
+          << "byte " << c.byte << " " << gen_text(g);
+  }
+}
+
+TEST_P(PerInstruction, EventsSubRulesEachFailAlone) {
+  const Opcode op = GetParam();
+  struct Case {
+    Events e;
+    std::string field;
+    std::string value;
+  };
+  const std::vector<Case> cases = {
+      {{3, 0, 0, 0, 0}, "events.wait_mode", "3"},  // mode out of range
+      {{255, 0, 0, 0, 0}, "events.wait_mode", "255"},
+      {{0, 0, 4, 0, 0}, "events.update_mode", "4"},
+      {{0, 0, 200, 0, 0}, "events.update_mode", "200"},
+      {{0, 5, 0, 0, 0}, "events.wait_idx", "5"},  // index without a wait
+      {{0, 5, 2, 1, 0}, "events.wait_idx", "5"},
+      {{0, 0, 0, 7, 0}, "events.update_idx", "7"},  // index without an update
+      {{1, 0, 0, 7, 3}, "events.update_idx", "7"},
+      {{0, 0, 0, 0, 1}, "events.value", "0x00000001"},           // value neither waited on nor set
+      {{0, 0, 2, 3, 9}, "events.value", "0x00000009"},           // INC does not use the value
+      {{0, 0, 3, 3, 0x80000000}, "events.value", "0x80000000"},  // nor DEC
+  };
+  for (const Case& c : cases) {
+    Word w = valid_word(op);
+    set_events(w, c.e);
+    for (Generation g : generations_of(op))
+      EXPECT_TRUE(fails_alone(validate(w, g), op, "has_valid_neuron_events", c.field, c.value))
+          << c.field << " " << c.value << " " << gen_text(g);
+  }
+}
+
+TEST_P(PerInstruction, EventsInUseAreValid) {
+  const Opcode op = GetParam();
+  const std::vector<Events> ok = {
+      {1, 5, 0, 0, 3},             // wait GE
+      {2, 255, 0, 0, 0xffffffff},  // wait EQ
+      {1, 0, 0, 0, 0},             // wait for >= 0
+      {0, 0, 1, 7, 42},            // update SET
+      {0, 0, 2, 9, 0},             // INC
+      {0, 0, 3, 255, 0},           // DEC
+      {1, 1, 2, 2, 5},             // wait and update
+      {2, 0, 1, 0, 0},
+  };
+  for (const Events& e : ok) {
+    Word w = valid_word(op);
+    set_events(w, e);
+    for (Generation g : generations_of(op))
+      EXPECT_TRUE(validate(w, g).empty()) << gen_text(g) << describe(validate(w, g));
+  }
+}
+
+// The opcode clause of each instruction, seen when a word is validated as that instruction
+// whatever its byte 0 says.
+TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
+  const Opcode op = GetParam();
+  const std::map<Opcode, std::string> clause = {
+      {Opcode::RangeSelect, "has_range_select_opcode"},
+      {Opcode::TensorScalarSelect, "has_tensor_scalar_select_opcode"},
+      {Opcode::GetSequenceBounds, "has_get_sequence_bounds_opcode"},
+      {Opcode::Sort, "has_sort_opcode"},
+  };
+  for (uint8_t other : {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}}) {
+    if (other == static_cast<uint8_t>(op)) continue;
+    Word w = valid_word(op);
+    w[0] = other;
+    char value[8];
+    std::snprintf(value, sizeof value, "0x%02x", other);
+    for (Generation g : generations_of(op))
+      EXPECT_TRUE(
+          fails_alone(validate_as(instruction(op), w, g), op, clause.at(op), "header", value))
+          << gen_text(g);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, PerInstruction, ::testing::ValuesIn(kOpcodes), op_name);
+
+TEST(Validate, UnknownOpcodeReportsOnlyHasKnownOpcode) {
+  // Even a word that would break many clauses of a known instruction.
+  Word w;
+  w.fill(0xff);
+  w[0] = 0x97;
+  const Diagnostics d = validate(w, G::V3);
+  ASSERT_EQ(d.size(), 1u) << describe(d);
+  EXPECT_EQ(d[0].clause, "has_known_opcode");
+  EXPECT_EQ(d[0].value, "0x97");
+  EXPECT_EQ(d[0].message().rfind("unknown: has_known_opcode: header = 0x97, ", 0), 0u)
+      << d[0].message();
+}
+
+TEST(Validate, HasClauseFindsClauseNames) {
+  Word w = valid_range_select();
+  set(w, "fill_val", 0);
+  const Diagnostics d = validate(w, G::V3);
+  EXPECT_TRUE(has_clause(d, "is_valid_fill_val"));
+  EXPECT_FALSE(has_clause(d, "is_valid_fill"));
+  EXPECT_FALSE(has_clause(Diagnostics{}, "is_valid_fill_val"));
+}
+
+// The example diagnostic, word for word.
+TEST(Validate, FillValDiagnosticReadsAsDocumented) {
+  Word w = valid_range_select();
+  set(w, "fill_val", 0);
+  const Diagnostics d = validate(w, G::V3);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message(),
+            "RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)");
+}
+
+// ---- clause table: one mutation per row, failing one clause alone ------------------------
+
+struct ClauseCase {
+  std::string name;  // test name
+  Opcode op;
+  std::function<void(Word&)> mutate;
+  std::string clause;
+  std::string field;                  // the diagnostic's field contains this
+  std::string value;                  // its value contains this
+  std::string allowed = {};           // its allowed text contains this
+  std::size_t count = 1;              // how many diagnostics (all of `clause`)
+  std::vector<Generation> gens = {};  // empty: every generation where the opcode exists
+  bool strict = false;
+};
+
+void PrintTo(const ClauseCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+constexpr auto RS = Opcode::RangeSelect;
+constexpr auto TSS = Opcode::TensorScalarSelect;
+constexpr auto GSB = Opcode::GetSequenceBounds;
+constexpr auto SORT = Opcode::Sort;
+
+uint64_t code(Dtype d) {
+  return static_cast<uint8_t>(d);
+}
+uint64_t code(AluOp a) {
+  return static_cast<uint8_t>(a);
+}
+std::string name_of(Dtype d) {
+  return std::string(*dtype_name(static_cast<uint8_t>(d)));
+}
+std::string name_of(AluOp a) {
+  return std::string(*alu_op_name(static_cast<uint8_t>(a)));
+}
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- RangeSelect (SPEC §4.1) ----
+  c.push_back({"rs_channels_0", RS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  c.push_back({"rs_in_dtype_int32", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT32, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x8"});
+  c.push_back({"rs_in_dtype_fp32r", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32R, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0xb"});
+  c.push_back({"rs_in_dtype_uint16", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::UINT16, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x5"});
+  c.push_back({"rs_out_dtype_int8", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::INT8)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x2"});
+  c.push_back({"rs_out_dtype_uint64", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::UINT64)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x1"});
+  c.push_back({"rs_both_dtypes_int", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT16, Dtype::INT32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x8", "", 2});
+  c.push_back({"rs_fill_zero", RS, [](Word& w) { set(w, "fill_val", 0); }, "is_valid_fill_val",
+               "fill_val", "0x00000000", "0xff7fffff"});
+  c.push_back({"rs_fill_minus_inf", RS, [](Word& w) { set(w, "fill_val", 0xff800000); },
+               "is_valid_fill_val", "fill_val", "0xff800000"});
+  c.push_back({"rs_fill_plus_flt_max", RS, [](Word& w) { set(w, "fill_val", 0x7f7fffff); },
+               "is_valid_fill_val", "fill_val", "0x7f7fffff"});
+  c.push_back({"rs_comp_op0_max", RS, [](Word& w) { set(w, "comp_op0", code(AluOp::MAX)); },
+               "is_valid_rs_comp_op", "comp_op0", "0x08"});
+  c.push_back({"rs_comp_op0_zero", RS, [](Word& w) { set(w, "comp_op0", 0); },
+               "is_valid_rs_comp_op", "comp_op0", "0x00"});
+  c.push_back({"rs_comp_op1_is_gt_int", RS,
+               [](Word& w) { set(w, "comp_op1", code(AluOp::IS_GT_INT)); }, "is_valid_rs_comp_op",
+               "comp_op1", "0xd1"});
+  c.push_back({"rs_comp_op1_0x17", RS, [](Word& w) { set(w, "comp_op1", 0x17); },
+               "is_valid_rs_comp_op", "comp_op1", "0x17"});
+  c.push_back({"rs_reduce_cmd_zero", RS, [](Word& w) { set(w, "reduce_cmd", 1); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x01"});
+  c.push_back({"rs_reduce_cmd_load_accumulate", RS, [](Word& w) { set(w, "reduce_cmd", 4); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x04"});
+  c.push_back({"rs_reduce_cmd_5", RS, [](Word& w) { set(w, "reduce_cmd", 5); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x05"});
+  c.push_back({"rs_reduce_op_is_eq", RS, [](Word& w) { set(w, "reduce_op", code(AluOp::IS_EQ)); },
+               "has_valid_range_select_reduce_op", "reduce_op", "0x12"});
+  c.push_back({"rs_reduce_op_zero", RS, [](Word& w) { set(w, "reduce_op", 0); },
+               "has_valid_range_select_reduce_op", "reduce_op", "0x00"});
+  c.push_back(
+      {"rs_reserved_byte60", RS, [](Word& w) { w[60] = 1; }, "reserved_zero", "reserved1", "0x01"});
+  c.push_back({"rs_reserved_byte63", RS, [](Word& w) { w[63] = 0x80; }, "reserved_zero",
+               "reserved1", "0x80"});
+  c.push_back({"rs_elem_count", RS, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "has_same_elem_count_rs_src_dst", "dst_mem_pattern", "16"});
+  c.push_back({"rs_elem_count_src", RS, [](Word& w) { set_num(w, "src_mem_pattern", 0, 7); },
+               "has_same_elem_count_rs_src_dst", "dst_mem_pattern", "28"});
+  c.push_back({"rs_base_negative", RS, [](Word& w) { set_f32(w, "base", -1.0f); },
+               "has_valid_total_index_range", "base", "-1"});
+  c.push_back({"rs_base_negative_tiny", RS, [](Word& w) { set(w, "base", 0x80000001); },
+               "has_valid_total_index_range", "base", "0x80000001"});
+  c.push_back({"rs_base_nan", RS, [](Word& w) { set(w, "base", 0x7fc00000); },
+               "has_valid_total_index_range", "base", "0x7fc00000"});
+  c.push_back({"rs_base_inf", RS, [](Word& w) { set(w, "base", 0x7f800000); },
+               "has_valid_total_index_range", "base", "0x7f800000"});
+  c.push_back({"rs_base_above_2p24", RS, [](Word& w) { set_f32(w, "base", 16777218.0f); },
+               "has_valid_total_index_range", "base", "0x4b800001"});
+  c.push_back({"rs_base_plus_count_above_2p24", RS,
+               [](Word& w) { set_f32(w, "base", 16777185.0f); }, "has_valid_total_index_range",
+               "base", "16777185"});
+  c.push_back({"rs_base_2p24_plus_count", RS, [](Word& w) { set_f32(w, "base", 16777216.0f); },
+               "has_valid_total_index_range", "base", "16777216"});
+  c.push_back({"rs_bound0_src_3", RS, [](Word& w) { set(w, "bound0_src", 3); },
+               "has_valid_immediates", "bound0_src", "0x03"});
+  c.push_back({"rs_bound1_src_ff", RS, [](Word& w) { set(w, "bound1_src", 0xff); },
+               "has_valid_immediates", "bound1_src", "0xff"});
+  c.push_back({"rs_bound0_pointer_mode_bits", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", 0x20000100);
+               },
+               "has_valid_immediates", "bound0", "0x20000100"});
+  c.push_back({"rs_bound0_pointer_bits_25_28", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", 0x04000200);
+               },
+               "has_valid_immediates", "bound0", "0x04000200"});
+  c.push_back({"rs_bound0_pointer_psum_offset_16k", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", psum_addr(0, 0x4000));
+               },
+               "has_valid_immediates", "bound0", "0x02004000"});
+  c.push_back({"rs_bound0_pointer_misaligned", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", sbuf_addr(0, 0x202));
+               },
+               "has_valid_immediates", "bound0", "0x00000202"});
+  c.push_back({"rs_bound1_pointer_partitions", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 1);
+                 set(w, "bound1", sbuf_addr(127, 0x200));
+               },
+               "has_valid_immediates", "bound1", "0x01fc0200"});
+  c.push_back({"rs_bound1_pointer_psum_partitions", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 1);
+                 set(w, "bound1", psum_addr(127, 0x200));
+               },
+               "has_valid_immediates", "bound1", "0x023f8200"});
+  c.push_back({"rs_bound0_register_id_64", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 2);
+                 set(w, "bound0", 64);
+               },
+               "has_valid_immediates", "bound0", "0x00000040"});
+  c.push_back({"rs_bound1_register_upper_bytes", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 2);
+                 set(w, "bound1", 0x00000105);
+               },
+               "has_valid_immediates", "bound1", "0x00000105"});
+  c.push_back({"rs_bound1_register_byte3", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 2);
+                 set(w, "bound1", 0x01000005);
+               },
+               "has_valid_immediates", "bound1", "0x01000005"});
+  c.push_back({"rs_src_start_partition", RS,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"rs_dst_start_partition", RS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x1000)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"rs_128_channels_from_partition_1", RS,
+               [](Word& w) {
+                 set(w, "num_active_channels", 128);
+                 set_addr(w, "src_mem_pattern", sbuf_addr(1, 0x100));
+               },
+               "start_addr_active_channels", "src_mem_pattern", "1"});
+  c.push_back({"rs_src_num0_register_mode", RS,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_num(w, "src_mem_pattern", 0, 0);
+               },
+               "tensor2d_valid", "src_mem_pattern", "0x80000005", "num_elem"});
+  c.push_back({"rs_dst_num0_register_mode", RS,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(63));
+                 set_num(w, "dst_mem_pattern", 1, 0);
+               },
+               "tensor2d_valid", "dst_mem_pattern", "0x8000003f", "num_elem"});
+  c.push_back({"rs_dst_psum_bf16", RS,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::BF16));
+                 set_addr(w, "dst_mem_pattern", psum_addr(0, 0x100));
+               },
+               "tensor2d_valid", "dst_mem_pattern", "0x02000100", "4-byte"});
+
+  // ---- TensorScalarSelect (SPEC §4.2) ----
+  for (unsigned b : {12u, 15u})
+    c.push_back({"tss_reserved0_byte" + std::to_string(b), TSS, [b](Word& w) { w[b] = 0x40; },
+                 "s3d3_ts_select_reserved_zero", "reserved0", "0x40"});
+  for (unsigned b : {36u, 37u})
+    c.push_back({"tss_reserved1_byte" + std::to_string(b), TSS, [b](Word& w) { w[b] = 1; },
+                 "s3d3_ts_select_reserved_zero", "reserved1", "0x01"});
+  c.push_back({"tss_channels_0", TSS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  for (uint8_t d : {uint8_t{0x00}, uint8_t{0x10}, uint8_t{0x1b}, uint8_t{0x11}, uint8_t{0xff}}) {
+    char value[8];
+    std::snprintf(value, sizeof value, "0x%x", d);
+    c.push_back({"tss_dtype_sizeless_" + std::string(value), TSS,
+                 [d](Word& w) { set(w, "dtype", d); }, "is_valid_dtype", "dtype", value});
+  }
+  c.push_back({"tss_dtype_fp32r", TSS,
+               [](Word& w) {
+                 set(w, "dtype", code(Dtype::FP32R));
+                 set(w, "pred_imm_dtype", code(Dtype::UINT32));
+               },
+               "is_valid_dtype", "dtype", "0xb"});
+  c.push_back({"tss_pred_dtype_fp16", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::FP16)); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x7"});
+  c.push_back({"tss_pred_dtype_bf16", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::BF16)); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x6"});
+  c.push_back({"tss_pred_dtype_invalid", TSS, [](Word& w) { set(w, "pred_imm_dtype", 0); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x0"});
+  c.push_back({"tss_pred_dtype_unknown", TSS, [](Word& w) { set(w, "pred_imm_dtype", 0x11); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x11"});
+  c.push_back({"tss_width_pred_int8", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::INT8)); },
+               "has_same_imm_dtype_width", "pred_imm_dtype", "0x2"});
+  c.push_back({"tss_width_pred_int32", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::INT32)); },
+               "has_same_imm_dtype_width", "pred_imm_dtype", "0x8"});
+  c.push_back({"tss_reversed_pred_2", TSS, [](Word& w) { set(w, "reversed_pred", 2); },
+               "has_valid_reversed_pred", "reversed_pred", "0x02"});
+  c.push_back({"tss_reversed_pred_ff", TSS, [](Word& w) { set(w, "reversed_pred", 0xff); },
+               "has_valid_reversed_pred", "reversed_pred", "0xff"});
+  c.push_back({"tss_pred_imm_2", TSS, [](Word& w) { set(w, "pred_imm", 2); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x00000002"});
+  c.push_back({"tss_pred_imm_0x100", TSS, [](Word& w) { set(w, "pred_imm", 0x100); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x00000100"});
+  c.push_back({"tss_pred_imm_0xffff", TSS, [](Word& w) { set(w, "pred_imm", 0xffff); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x0000ffff"});
+  c.push_back({"tss_src1_imm_upper_bytes", TSS, [](Word& w) { set(w, "src1_imm", 0x00011234); },
+               "has_valid_immediates", "src1_imm", "0x00011234"});
+  c.push_back({"tss_src1_imm_upper_bytes_int8", TSS,
+               [](Word& w) {
+                 set(w, "dtype", code(Dtype::INT8));
+                 set(w, "pred_imm_dtype", code(Dtype::UINT8));
+                 set(w, "src1_imm", 0x100);
+               },
+               "has_valid_immediates", "src1_imm", "0x00000100"});
+  c.push_back({"tss_src1_imm_src_3", TSS, [](Word& w) { set(w, "src1_imm_src", 3); },
+               "has_valid_immediates", "src1_imm_src", "0x03"});
+  c.push_back({"tss_pred_imm_src_3", TSS, [](Word& w) { set(w, "pred_imm_src", 3); },
+               "has_valid_immediates", "pred_imm_src", "0x03"});
+  c.push_back({"tss_src1_pointer_misaligned", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", sbuf_addr(2, 0x301));
+               },
+               "has_valid_immediates", "src1_imm", "0x00080301"});
+  c.push_back({"tss_src1_pointer_mode_bits", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", 0x40000300);
+               },
+               "has_valid_immediates", "src1_imm", "0x40000300"});
+  c.push_back({"tss_src1_pointer_partitions", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", sbuf_addr(125, 0x300));
+               },
+               "has_valid_immediates", "src1_imm", "0x01f40300"});
+  c.push_back({"tss_pred_pointer_misaligned", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 1);
+                 set(w, "pred_imm", sbuf_addr(2, 0x301));
+               },
+               "has_valid_immediates", "pred_imm", "0x00080301"});
+  c.push_back({"tss_pred_pointer_psum_offset_16k", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 1);
+                 set(w, "pred_imm", psum_addr(3, 0x4000));
+               },
+               "has_valid_immediates", "pred_imm", "0x0201c000"});
+  c.push_back({"tss_src1_register_id_64", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 2);
+                 set(w, "src1_imm", 64);
+               },
+               "has_valid_immediates", "src1_imm", "0x00000040"});
+  c.push_back({"tss_pred_register_upper_bytes", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 2);
+                 set(w, "pred_imm", 0x00010003);
+               },
+               "has_valid_immediates", "pred_imm", "0x00010003"});
+  c.push_back({"tss_elem_count", TSS, [](Word& w) { set_num(w, "dst_mem_pattern", 2, 1); },
+               "same_element_count_t3d", "dst_mem_pattern", "16"});
+  c.push_back({"tss_src0_start_partition", TSS,
+               [](Word& w) { set_addr(w, "src0_mem_pattern", sbuf_addr(125, 0x200)); },
+               "start_addr_active_channels", "src0_mem_pattern", "125"});
+  c.push_back({"tss_dst_start_partition", TSS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(125, 0x800)); },
+               "start_addr_active_channels", "dst_mem_pattern", "125"});
+  c.push_back({"tss_src0_num0_register_mode", TSS,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", reg_addr(0));
+                 set_num(w, "src0_mem_pattern", 2, 0);
+               },
+               "tensor3d_valid", "src0_mem_pattern", "0x80000000", "num_elem"});
+  c.push_back({"tss_dst_num0_register_mode", TSS,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(1));
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x80000001", "num_elem"});
+
+  // ---- GetSequenceBounds (SPEC §4.3) ----
+  c.push_back({"gsb_two_channels", GSB, [](Word& w) { set(w, "num_active_channels", 2); },
+               "has_valid_s3d3_seq_bounds_channels", "num_active_channels", "2"});
+  c.push_back({"gsb_128_channels", GSB, [](Word& w) { set(w, "num_active_channels", 128); },
+               "has_valid_s3d3_seq_bounds_channels", "num_active_channels", "128"});
+  c.push_back({"gsb_reserved0", GSB, [](Word& w) { w[13] = 2; }, "s3d3_seq_bounds_reserved_zero",
+               "reserved0", "0x02"});
+  for (unsigned b : {48u, 55u, 63u})
+    c.push_back({"gsb_reserved1_byte" + std::to_string(b), GSB, [b](Word& w) { w[b] = 0xff; },
+                 "s3d3_seq_bounds_reserved_zero", "reserved1", "0xff"});
+  c.push_back({"gsb_in_dtype_uint32", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x9"});
+  c.push_back({"gsb_in_dtype_int16", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::INT16)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x4"});
+  c.push_back({"gsb_in_dtype_bf16", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::BF16)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x6"});
+  c.push_back({"gsb_out_dtype_uint32", GSB,
+               [](Word& w) { set(w, "out_dtype", code(Dtype::UINT32)); },
+               "has_valid_seq_bounds_dtype", "out_dtype", "0x9"});
+  // FP32R is an is_valid_dtype output, but not a bounds dtype.
+  c.push_back({"gsb_out_dtype_fp32r", GSB, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); },
+               "has_valid_seq_bounds_dtype", "out_dtype", "0xb"});
+  c.push_back({"gsb_dst_num2_not_2", GSB,
+               [](Word& w) {
+                 set_num(w, "dst_mem_pattern", 1, 4);
+                 set_num(w, "dst_mem_pattern", 2, 1);
+               },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "16"});
+  c.push_back({"gsb_dst_count_not_2n", GSB, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 2); },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "8"});
+  c.push_back({"gsb_src_count_changed", GSB, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "16"});
+  // num_elem 0: the src count 0 needs a dst count 0 to keep the element-count clause
+  // quiet, so both tensors report.
+  c.push_back({"gsb_num0_both", GSB,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 0);
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "src_mem_pattern", "num=[0", "num_elem", 2});
+
+  // ---- Sort (SPEC §4.4) ----
+  c.push_back({"sort_dtypes_differ", SORT,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::UINT32)); },
+               "sort_dtypes_ok", "in_out_dtype", "0x9"});
+  for (Dtype d : {Dtype::INT8, Dtype::UINT8, Dtype::FP32R, Dtype::UINT64, Dtype::FP8_E4,
+                  Dtype::FP8_E3, Dtype::INT64}) {
+    char value[8];
+    std::snprintf(value, sizeof value, "0x%x", static_cast<unsigned>(d));
+    c.push_back({"sort_dtype_" + name_of(d), SORT,
+                 [d](Word& w) { set(w, "in_out_dtype", dtype_pair(d, d)); }, "sort_dtypes_ok",
+                 "in_out_dtype", value});
+  }
+  // The size limit uses the input dtype: BF16 allows 2048 x 2 although FP32 would not.
+  c.push_back({"sort_dtypes_limit_uses_input", SORT,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::FP32));
+                 set_num(w, "src_mem_pattern", 0, 2048);
+                 set_num(w, "dst_mem_pattern", 1, 2048);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_dtypes_ok", "in_out_dtype", "0x6"});
+  c.push_back({"sort_index_offset_src_3", SORT, [](Word& w) { set(w, "index_offset_src", 3); },
+               "is_valid_enum", "index_offset_src", "0x03"});
+  c.push_back({"sort_index_offset_src_ff", SORT, [](Word& w) { set(w, "index_offset_src", 0xff); },
+               "is_valid_enum", "index_offset_src", "0xff"});
+  c.push_back({"sort_aluop_is_ge", SORT, [](Word& w) { set(w, "comparison", code(AluOp::IS_GE)); },
+               "sort_valid_aluop", "comparison", "0x14"});
+  c.push_back({"sort_aluop_is_lt_int", SORT,
+               [](Word& w) { set(w, "comparison", code(AluOp::IS_LT_INT)); }, "sort_valid_aluop",
+               "comparison", "0xd4"});
+  c.push_back({"sort_aluop_zero", SORT, [](Word& w) { set(w, "comparison", 0); },
+               "sort_valid_aluop", "comparison", "0x00"});
+  c.push_back({"sort_stable_2", SORT, [](Word& w) { set(w, "stable", 2); }, "sort_valid_stable",
+               "stable", "0x02"});
+  c.push_back({"sort_dst_num0_3", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 3); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "3"});
+  c.push_back({"sort_dst_num0_1", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 1); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "1"});
+  c.push_back({"sort_k_above_n", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 17); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "17"});
+  c.push_back({"sort_top_k_strict",
+               SORT,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 1, 15); },
+               "sort_tensor_shapes_ok",
+               "dst_mem_pattern",
+               "15",
+               "",
+               1,
+               {},
+               true});
+  c.push_back({"sort_top_1_strict",
+               SORT,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 1, 1); },
+               "sort_tensor_shapes_ok",
+               "dst_mem_pattern",
+               "1",
+               "",
+               1,
+               {},
+               true});
+  c.push_back({"sort_limit_fp32", SORT,
+               [](Word& w) {
+                 set(w, "num_active_channels", 3);
+                 set_num(w, "src_mem_pattern", 0, 1024);
+                 set_num(w, "dst_mem_pattern", 1, 1024);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "3072", "2048"});
+  c.push_back({"sort_limit_fp32_one_over", SORT,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 1025);
+                 set_num(w, "dst_mem_pattern", 1, 1025);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "2050", "2048"});
+  c.push_back({"sort_limit_bf16", SORT,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::BF16));
+                 set(w, "num_active_channels", 3);
+                 set_num(w, "src_mem_pattern", 0, 2048);
+                 set_num(w, "dst_mem_pattern", 1, 2048);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "6144", "4096"});
+  c.push_back({"sort_src_num0", SORT, [](Word& w) { set_num(w, "src_mem_pattern", 0, 0); },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "num=[0]", "num_elem", 2});
+  c.push_back({"sort_dst_k0", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 0); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "num=[2,0]", "num_elem", 2});
+  c.push_back({"sort_index_offset_pointer_psum", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", psum_addr(0, 0x100));
+               },
+               "has_valid_immediates", "index_offset", "0x02000100", "SBUF"});
+  c.push_back({"sort_index_offset_pointer_partitions", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(127, 0x800));
+               },
+               "has_valid_immediates", "index_offset", "0x01fc0800"});
+  c.push_back({"sort_index_offset_pointer_misaligned", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(4, 0x802));
+               },
+               "has_valid_immediates", "index_offset", "0x00100802"});
+  c.push_back({"sort_index_offset_pointer_mode_bits", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", 0x60000800);
+               },
+               "has_valid_immediates", "index_offset", "0x60000800"});
+  c.push_back({"sort_index_offset_register_id_64", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 64);
+               },
+               "has_valid_immediates", "index_offset", "0x00000040"});
+  c.push_back({"sort_index_offset_register_upper_bytes", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 0x0000ff3f);
+               },
+               "has_valid_immediates", "index_offset", "0x0000ff3f"});
+  c.push_back({"sort_channels_0", SORT, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  c.push_back({"sort_src_start_partition", SORT,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"sort_dst_start_partition", SORT,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  for (unsigned b : {41u, 50u, 63u})
+    c.push_back({"sort_reserved_byte" + std::to_string(b), SORT, [b](Word& w) { w[b] = 4; },
+                 "reserved_zero", "reserved1", "0x04"});
+  return c;
+}
+
+class ClauseFailsAlone : public ::testing::TestWithParam<ClauseCase> {};
+
+TEST_P(ClauseFailsAlone, OnEveryGeneration) {
+  const ClauseCase& c = GetParam();
+  const Word w = with(valid_word(c.op), c.mutate);
+  const std::vector<Generation> gens = c.gens.empty() ? generations_of(c.op) : c.gens;
+  for (Generation g : gens) {
+    EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{c.strict}), c.op, c.clause, c.field,
+                            c.value, c.allowed, c.count))
+        << gen_text(g);
+    if (c.strict) {
+      EXPECT_TRUE(validate(w, g).empty()) << "valid when not strict" << describe(validate(w, g));
+    } else {
+      // Strict mode only adds the top-K rejection.
+      EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{true})), clauses_of(validate(w, g)))
+          << gen_text(g);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Spec, ClauseFailsAlone, ::testing::ValuesIn(clause_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+// ---- clauses that cannot fail alone: SPEC ties them to another clause ----------------------
+
+struct ForcedCase {
+  std::string name;
+  Opcode op;
+  std::function<void(Word&)> mutate;
+  std::vector<std::string> clauses;  // the exact multiset reported
+};
+
+void PrintTo(const ForcedCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+std::vector<ForcedCase> forced_cases() {
+  return {
+      // GetSequenceBounds needs exactly 1 channel, so any count outside 1..128 also
+      // breaks has_valid_s3d3_seq_bounds_channels...
+      {"gsb_channels_0",
+       GSB,
+       [](Word& w) { set(w, "num_active_channels", 0); },
+       {"check_active_channels", "has_valid_s3d3_seq_bounds_channels"}},
+      {"gsb_channels_200",
+       GSB,
+       [](Word& w) { set(w, "num_active_channels", 200); },
+       {"check_active_channels", "has_valid_s3d3_seq_bounds_channels", "start_addr_active_channels",
+        "start_addr_active_channels"}},
+      // ...and with 1 channel every start partition (0..127) passes
+      // start_addr_active_channels.
+      {"gsb_start_partition",
+       GSB,
+       [](Word& w) {
+         set(w, "num_active_channels", 2);
+         set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x40));
+       },
+       {"has_valid_s3d3_seq_bounds_channels", "start_addr_active_channels"}},
+      // Every is_valid_dtype failure is also not INT32/FP32.
+      {"gsb_in_dtype_fp32r",
+       GSB,
+       [](Word& w) { set(w, "in_dtype", code(Dtype::FP32R)); },
+       {"has_valid_seq_bounds_dtype", "is_valid_dtype"}},
+      {"gsb_out_dtype_int64",
+       GSB,
+       [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); },
+       {"has_valid_seq_bounds_dtype", "is_valid_dtype"}},
+      // An 8-byte dtype has no predicate dtype of the same width.
+      {"tss_dtype_uint64",
+       TSS,
+       [](Word& w) { set(w, "dtype", code(Dtype::UINT64)); },
+       {"has_same_imm_dtype_width", "is_valid_dtype"}},
+      // A count above 128 also leaves the partitions.
+      {"rs_channels_129",
+       RS,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"check_active_channels", "start_addr_active_channels", "start_addr_active_channels"}},
+      // An instruction-immediate predicate wider than its dtype breaks both rules.
+      {"tss_pred_imm_0x10000",
+       TSS,
+       [](Word& w) { set(w, "pred_imm", 0x10000); },
+       {"has_valid_immediates", "has_valid_pred_inst_imm_value"}},
+  };
+}
+
+class ForcedClauses : public ::testing::TestWithParam<ForcedCase> {};
+
+TEST_P(ForcedClauses, ReportExactlyTheTiedClauses) {
+  const ForcedCase& c = GetParam();
+  const Word w = with(valid_word(c.op), c.mutate);
+  std::vector<std::string> want = c.clauses;
+  std::sort(want.begin(), want.end());
+  for (Generation g : generations_of(c.op))
+    EXPECT_EQ(clauses_of(validate(w, g)), want) << gen_text(g) << describe(validate(w, g));
+}
+
+INSTANTIATE_TEST_SUITE_P(Spec, ForcedClauses, ::testing::ValuesIn(forced_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+// ---- tensor sub-rules (SPEC §3.4-§3.6), for every tensor operand -------------------------
+
+enum class PsumUse {
+  Read,         // a DVE source: PSUM allowed
+  Write4,       // a DVE destination with a 4-byte dtype: PSUM allowed
+  WriteNarrow,  // a DVE destination with a narrower dtype: PSUM rejected
+  Forbidden,    // a POOL operand
+};
+
+struct TensorOperand {
+  Opcode op;
+  std::string field;
+  std::string clause;  // the tensor clause of this operand
+  unsigned elem;       // element bytes in the valid word
+  PsumUse psum;
+};
+
+void PrintTo(const TensorOperand& t, std::ostream* os) {
+  *os << mnemonic(t.op) << "." << t.field;
+}
+
+const std::vector<TensorOperand> kOperands = {
+    {RS, "src_mem_pattern", "tensor2d_valid", 2, PsumUse::Read},
+    {RS, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Write4},
+    {TSS, "src0_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
+    {TSS, "dst_mem_pattern", "tensor3d_valid", 2, PsumUse::WriteNarrow},
+    {GSB, "src_mem_pattern", "tensor3d_valid", 4, PsumUse::Forbidden},
+    {GSB, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Forbidden},
+    {SORT, "src_mem_pattern", "sort_tensor_shapes_ok", 4, PsumUse::Forbidden},
+    {SORT, "dst_mem_pattern", "sort_tensor_shapes_ok", 4, PsumUse::Forbidden},
+};
+
+class TensorRules : public ::testing::TestWithParam<TensorOperand> {
+ protected:
+  const TensorOperand& t() const { return GetParam(); }
+  Word valid() const { return valid_word(t().op); }
+  TensorDesc desc() const { return get_tensor(valid(), t().field); }
+  uint32_t partition() const { return desc().addr >> 18; }
+  uint32_t offset() const { return desc().addr & 0x3ffff; }
+  unsigned channels() const { return static_cast<unsigned>(get(valid(), "num_active_channels")); }
+  // Bytes from the lowest to one past the highest touched byte, by a plain nested loop
+  // (the valid words' steps are non-negative, so the walk starts at its lowest byte).
+  int64_t extent() const {
+    const TensorDesc d = desc();
+    int64_t hi = 0;
+    for (uint32_t i2 = 0; i2 < (d.dims > 2 ? d.num[2] : 1u); ++i2)
+      for (uint32_t i1 = 0; i1 < (d.dims > 1 ? d.num[1] : 1u); ++i1)
+        for (uint32_t i0 = 0; i0 < d.num[0]; ++i0)
+          hi = std::max<int64_t>(
+              hi, int64_t{i0} * d.step[0] + int64_t{i1} * d.step[1] + int64_t{i2} * d.step[2]);
+    return (hi + 1) * t().elem;
+  }
+  Word with_addr(uint32_t addr) const {
+    Word w = valid();
+    set_addr(w, t().field, addr);
+    return w;
+  }
+  // Checks that `w` fails the operand's tensor clause alone on every generation in `gens`
+  // (default: all where the opcode exists), with the ADDR4 shown in the value.
+  void expect_tensor_failure(const Word& w, uint32_t addr, std::string_view allowed = {},
+                             std::vector<Generation> gens = {}) const {
+    if (gens.empty()) gens = generations_of(t().op);
+    for (Generation g : gens)
+      EXPECT_TRUE(fails_alone(validate(w, g), t().op, t().clause, t().field, hex32(addr), allowed))
+          << gen_text(g);
+  }
+  void expect_valid(const Word& w, std::vector<Generation> gens = {}) const {
+    if (gens.empty()) gens = generations_of(t().op);
+    for (Generation g : gens)
+      EXPECT_TRUE(validate(w, g).empty()) << gen_text(g) << describe(validate(w, g));
+  }
+};
+
+TEST_P(TensorRules, ModeBitsMakeTheAddressMalformed) {
+  for (uint32_t bits : {1u << 29, 1u << 30, 3u << 29}) {
+    const uint32_t a = desc().addr | bits;
+    expect_tensor_failure(with_addr(a), a);
+  }
+}
+
+TEST_P(TensorRules, Bits25To28OutsideThePsumWindowAreMalformed) {
+  for (uint32_t a : {desc().addr | 1u << 26, desc().addr | 1u << 28, desc().addr | 0x1e000000u,
+                     0x2400000u | offset()}) {
+    expect_tensor_failure(with_addr(a), a);
+  }
+}
+
+TEST_P(TensorRules, PsumOffsetOf16KiBOrMoreIsMalformed) {
+  for (uint32_t off : {kPsumBytes, kPsumBytes + 4 * t().elem, 0x7ff0u}) {
+    const uint32_t a = psum_addr(1, off);
+    expect_tensor_failure(with_addr(a), a);
+  }
+}
+
+TEST_P(TensorRules, SbufOffsetAtThePartitionSizeIsMalformed) {
+  // Only V2 and V3 have offsets >= P that the 18 offset bits can name.
+  for (Generation g : {G::V2, G::V3}) {
+    const auto gens = generations_of(t().op);
+    if (std::find(gens.begin(), gens.end(), g) == gens.end()) continue;
+    const uint32_t a = sbuf_addr(partition(), sbuf_bytes(g));
+    expect_tensor_failure(with_addr(a), a, {}, {g});
+  }
+}
+
+TEST_P(TensorRules, MisalignedStartFails) {
+  for (uint32_t delta = 1; delta < t().elem; ++delta) {
+    const uint32_t a = desc().addr + delta;
+    expect_tensor_failure(with_addr(a), a, "aligned");
+  }
+}
+
+TEST_P(TensorRules, WalkPastThePartitionEndFailsPerGeneration) {
+  for (Generation g : generations_of(t().op)) {
+    const auto last = static_cast<uint32_t>(sbuf_bytes(g) - extent());
+    expect_valid(with_addr(sbuf_addr(partition(), last)), {g});  // ends exactly at P
+    const uint32_t a = sbuf_addr(partition(), last + t().elem);
+    expect_tensor_failure(with_addr(a), a, {}, {g});
+    // The smaller generations' valid placement is past the end of no larger one.
+    for (Generation bigger : generations_of(t().op))
+      if (sbuf_bytes(bigger) > sbuf_bytes(g)) expect_valid(with_addr(a), {bigger});
+  }
+}
+
+TEST_P(TensorRules, WalkBelowOffsetZeroFails) {
+  // Reverse the outermost dimension that has more than one element.
+  const TensorDesc d = desc();
+  unsigned dim = d.dims - 1;
+  while (d.num[dim] < 2) --dim;
+  constexpr int16_t kStep = -64;
+  const uint32_t reach = 64u * (d.num[dim] - 1u) * t().elem;  // bytes below the start
+  Word ok = with_addr(sbuf_addr(partition(), reach));
+  set_step(ok, t().field, dim, kStep);
+  expect_valid(ok);  // the lowest element is at offset 0
+  const uint32_t a = sbuf_addr(partition(), reach - t().elem);
+  Word bad = ok;
+  set_addr(bad, t().field, a);
+  expect_tensor_failure(bad, a);
+}
+
+TEST_P(TensorRules, PsumPlacementFollowsTheEngineAndDirection) {
+  const uint32_t a = psum_addr(0, 0);
+  switch (t().psum) {
+    case PsumUse::Read:
+    case PsumUse::Write4:
+      expect_valid(with_addr(a));
+      break;
+    case PsumUse::WriteNarrow:
+      expect_tensor_failure(with_addr(a), a, "4-byte");
+      break;
+    case PsumUse::Forbidden:
+      expect_tensor_failure(with_addr(a), a, "SBUF");
+      break;
+  }
+}
+
+// The operands that may use PSUM with the valid word's dtypes.
+class PsumTensorRules : public TensorRules {};
+
+TEST_P(PsumTensorRules, PsumWalkMustEndInside16KiB) {
+  const auto last = static_cast<uint32_t>(kPsumBytes - extent());
+  expect_valid(with_addr(psum_addr(5, last)));
+  const uint32_t a = psum_addr(5, last + t().elem);
+  expect_tensor_failure(with_addr(a), a);
+}
+
+TEST_P(PsumTensorRules, PsumStartPartitionPlusChannelsMustNotPass128) {
+  const unsigned n = channels();
+  expect_valid(with_addr(psum_addr(128 - n, 0)));
+  const Word bad = with_addr(psum_addr(129 - n, 0));
+  for (Generation g : generations_of(t().op))
+    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, "start_addr_active_channels", t().field,
+                            std::to_string(129 - n)))
+        << gen_text(g);
+}
+
+TEST_P(TensorRules, SbufStartPartitionPlusChannelsMustNotPass128) {
+  const unsigned n = channels();
+  expect_valid(with_addr(sbuf_addr(128 - n, offset())));
+  if (129 - n > 127) return;  // one channel: every partition 0..127 is a valid start
+  const Word bad = with_addr(sbuf_addr(129 - n, offset()));
+  for (Generation g : generations_of(t().op))
+    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, "start_addr_active_channels", t().field,
+                            std::to_string(129 - n)))
+        << gen_text(g);
+}
+
+TEST_P(TensorRules, RegisterModeIsCheckedForItsRegisterIdOnly) {
+  // Well-formed register-mode addresses pass statically, whatever the register holds.
+  for (uint32_t r : {0u, 5u, 63u}) expect_valid(with_addr(reg_addr(r)));
+  // Register id >= 64, or bits 8-30 set, are malformed.
+  for (uint32_t a : {reg_addr(64), reg_addr(255), reg_addr(5) | 0x100u, reg_addr(5) | 0x40000000u,
+                     reg_addr(0) | 0x00800000u}) {
+    expect_tensor_failure(with_addr(a), a);
+  }
+}
+
+std::string operand_name(const ::testing::TestParamInfo<TensorOperand>& info) {
+  return mnemonic(info.param.op) + "_" + info.param.field;
+}
+
+std::vector<TensorOperand> psum_operands() {
+  std::vector<TensorOperand> out;
+  for (const TensorOperand& t : kOperands)
+    if (t.psum == PsumUse::Read || t.psum == PsumUse::Write4) out.push_back(t);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOperands, TensorRules, ::testing::ValuesIn(kOperands), operand_name);
+INSTANTIATE_TEST_SUITE_P(DveOperands, PsumTensorRules, ::testing::ValuesIn(psum_operands()),
+                         operand_name);
+
+// ---- valid variants: each clause accepts what SPEC allows --------------------------------
+
+struct ValidCase {
+  std::string name;
+  Opcode op;
+  std::function<void(Word&)> mutate;
+};
+
+void PrintTo(const ValidCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+std::vector<ValidCase> valid_cases() {
+  std::vector<ValidCase> c;
+  const std::vector<Dtype> rs_in = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5,
+                                    Dtype::FP16,   Dtype::BF16,   Dtype::FP32};
+  for (Dtype in : rs_in) {
+    std::vector<Dtype> outs = rs_in;
+    outs.push_back(Dtype::FP32R);
+    for (Dtype out : outs)
+      c.push_back({"rs_dtypes_" + name_of(in) + "_" + name_of(out), RS,
+                   [in, out](Word& w) { set(w, "in_out_dtype", dtype_pair(in, out)); }});
+  }
+  for (AluOp op : {AluOp::IS_EQ, AluOp::IS_GT, AluOp::IS_GE, AluOp::IS_LE, AluOp::IS_LT})
+    c.push_back({"rs_comp_ops_" + name_of(op), RS, [op](Word& w) {
+                   set(w, "comp_op0", code(op));
+                   set(w, "comp_op1", code(op));
+                 }});
+  for (uint64_t cmd : {0u, 2u, 3u})
+    c.push_back({"rs_reduce_cmd_" + std::to_string(cmd), RS,
+                 [cmd](Word& w) { set(w, "reduce_cmd", cmd); }});
+  for (float base : {0.0f, -0.0f, 0.5f, 1e-40f, 16777184.0f})  // 2^24 - 32: ends at 2^24
+    c.push_back(
+        {"rs_base_" + std::to_string(static_cast<int>(base)) + "_" + std::to_string(c.size()), RS,
+         [base](Word& w) { set_f32(w, "base", base); }});
+  // Register mode waives the element-count and base + count checks.
+  c.push_back({"rs_register_src_waives_counts", RS, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(9));
+                 set_num(w, "src_mem_pattern", 1, 7);
+                 set_f32(w, "base", 16777216.0f);
+               }});
+  c.push_back({"rs_register_dst_waives_count", RS, [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(9));
+                 set_num(w, "dst_mem_pattern", 0, 1);
+               }});
+  c.push_back({"rs_pointer_bounds_sbuf_and_psum", RS, [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", sbuf_addr(126, 0x2fffc));  // P - 4 on V2
+                 set(w, "bound1_src", 1);
+                 set(w, "bound1", psum_addr(126, 0x3ffc));
+               }});
+  c.push_back({"rs_register_pointer_bounds", RS, [](Word& w) {
+                 set(w, "bound0_src", 2);
+                 set(w, "bound0", 0);
+                 set(w, "bound1_src", 2);
+                 set(w, "bound1", 63);
+               }});
+  c.push_back({"rs_psum_src_and_dst", RS, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", psum_addr(0, 0));
+                 set_addr(w, "dst_mem_pattern", psum_addr(0, 0x100));
+               }});
+  c.push_back({"rs_psum_dst_fp32r", RS, [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::FP8_E5, Dtype::FP32R));
+                 set_addr(w, "dst_mem_pattern", psum_addr(9, 0x200));
+               }});
+  c.push_back({"rs_128_channels", RS, [](Word& w) { set(w, "num_active_channels", 128); }});
+  c.push_back({"rs_one_channel_at_127", RS, [](Word& w) {
+                 set(w, "num_active_channels", 1);
+                 set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100));
+                 set_addr(w, "dst_mem_pattern", psum_addr(127, 0));
+               }});
+
+  const std::vector<std::pair<Dtype, Dtype>> tss_types = {
+      {Dtype::INT8, Dtype::INT8},     {Dtype::UINT8, Dtype::UINT8},   {Dtype::FP8_E3, Dtype::INT8},
+      {Dtype::FP8_E4, Dtype::UINT8},  {Dtype::FP8_E5, Dtype::INT8},   {Dtype::INT16, Dtype::INT16},
+      {Dtype::UINT16, Dtype::UINT16}, {Dtype::BF16, Dtype::INT16},    {Dtype::FP16, Dtype::UINT16},
+      {Dtype::INT32, Dtype::INT32},   {Dtype::UINT32, Dtype::UINT32}, {Dtype::FP32, Dtype::INT32},
+  };
+  for (auto [d, p] : tss_types)
+    c.push_back({"tss_dtype_" + name_of(d) + "_pred_" + name_of(p), TSS, [d = d, p = p](Word& w) {
+                   set(w, "dtype", code(d));
+                   set(w, "pred_imm_dtype", code(p));
+                   set(w, "src1_imm", 0x7f);
+                 }});
+  c.push_back({"tss_reversed_pred_1_pred_0", TSS, [](Word& w) {
+                 set(w, "reversed_pred", 1);
+                 set(w, "pred_imm", 0);
+               }});
+  c.push_back({"tss_src1_imm_full_width", TSS, [](Word& w) { set(w, "src1_imm", 0xffff); }});
+  c.push_back({"tss_pointers", TSS, [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", sbuf_addr(124, 0x3002));
+                 set(w, "pred_imm_src", 1);
+                 set(w, "pred_imm", psum_addr(124, 0x3ffe));
+               }});
+  c.push_back({"tss_register_pointers", TSS, [](Word& w) {
+                 set(w, "src1_imm_src", 2);
+                 set(w, "src1_imm", 63);
+                 set(w, "pred_imm_src", 2);
+                 set(w, "pred_imm", 0);
+               }});
+  c.push_back({"tss_register_src0_waives_count", TSS, [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", reg_addr(3));
+                 set_num(w, "src0_mem_pattern", 2, 9);
+               }});
+  c.push_back({"tss_psum_dst_4_bytes", TSS, [](Word& w) {
+                 set(w, "dtype", code(Dtype::FP32));
+                 set(w, "pred_imm_dtype", code(Dtype::UINT32));
+                 set(w, "src1_imm", 0xff7fffff);
+                 set_addr(w, "dst_mem_pattern", psum_addr(2, 0x100));
+                 set_addr(w, "src0_mem_pattern", psum_addr(2, 0x200));
+               }});
+
+  for (auto [in, out] : std::vector<std::pair<Dtype, Dtype>>{
+           {Dtype::FP32, Dtype::FP32}, {Dtype::INT32, Dtype::FP32}, {Dtype::FP32, Dtype::INT32}})
+    c.push_back({"gsb_" + name_of(in) + "_to_" + name_of(out), GSB, [in = in, out = out](Word& w) {
+                   set(w, "in_dtype", code(in));
+                   set(w, "out_dtype", code(out));
+                 }});
+  c.push_back({"gsb_dst_8_1_2", GSB, [](Word& w) {
+                 set_num(w, "dst_mem_pattern", 0, 8);
+                 set_num(w, "dst_mem_pattern", 1, 1);
+               }});
+  c.push_back({"gsb_register_tensors", GSB, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(1));
+                 set_addr(w, "dst_mem_pattern", reg_addr(2));
+               }});
+  c.push_back({"gsb_at_partition_127", GSB, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x40));
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400));
+               }});
+
+  for (Dtype d : {Dtype::FP16, Dtype::BF16, Dtype::UINT16, Dtype::INT16, Dtype::FP32, Dtype::UINT32,
+                  Dtype::INT32})
+    c.push_back({"sort_dtype_" + name_of(d), SORT,
+                 [d](Word& w) { set(w, "in_out_dtype", dtype_pair(d, d)); }});
+  c.push_back({"sort_descending_unstable", SORT, [](Word& w) {
+                 set(w, "comparison", code(AluOp::IS_GT));
+                 set(w, "stable", 0);
+               }});
+  for (uint16_t k : {uint16_t{1}, uint16_t{15}})
+    c.push_back({"sort_top_" + std::to_string(k), SORT,
+                 [k](Word& w) { set_num(w, "dst_mem_pattern", 1, k); }});
+  c.push_back({"sort_limit_fp32_2048", SORT, [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 1024);
+                 set_num(w, "dst_mem_pattern", 1, 1024);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               }});
+  c.push_back({"sort_limit_bf16_4096", SORT, [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::BF16));
+                 set_num(w, "src_mem_pattern", 0, 2048);
+                 set_num(w, "dst_mem_pattern", 1, 2048);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               }});
+  c.push_back({"sort_limit_int16_4096_one_channel", SORT, [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::INT16, Dtype::INT16));
+                 set(w, "num_active_channels", 1);
+                 set_num(w, "src_mem_pattern", 0, 4096);
+                 set_num(w, "dst_mem_pattern", 1, 4096);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x4000));
+               }});
+  c.push_back({"sort_128_channels", SORT, [](Word& w) {
+                 set(w, "num_active_channels", 128);
+                 set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x100));
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x400));
+               }});
+  c.push_back(
+      {"sort_index_offset_any_u32", SORT, [](Word& w) { set(w, "index_offset", 0xffffffff); }});
+  c.push_back({"sort_index_offset_pointer", SORT, [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(126, 0x800));
+               }});
+  c.push_back({"sort_index_offset_register", SORT, [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 63);
+               }});
+  return c;
+}
+
+class ValidVariant : public ::testing::TestWithParam<ValidCase> {};
+
+TEST_P(ValidVariant, PassesOnEveryGeneration) {
+  const ValidCase& c = GetParam();
+  const Word w = with(valid_word(c.op), c.mutate);
+  for (Generation g : generations_of(c.op))
+    EXPECT_TRUE(validate(w, g).empty()) << gen_text(g) << describe(validate(w, g));
+}
+
+INSTANTIATE_TEST_SUITE_P(Spec, ValidVariant, ::testing::ValuesIn(valid_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+// ---- SPEC §3.6: clauses that are not evaluated -------------------------------------------
+
+// A dtype without a size: only the dtype clause reports, although the tensors (and
+// immediates) it governs are also broken.
+TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
+  {
+    Word w = valid_range_select();
+    set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32));
+    set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x101));  // misaligned for any size > 1
+    set_step(w, "src_mem_pattern", 1, -1000);             // and below offset 0
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V3), RS, "is_valid_fp_dtype_datapath", "in_out_dtype", "0x0"));
+  }
+  {
+    Word w = valid_range_select();
+    set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::INVALID));
+    set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3fff));
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V4), RS, "is_valid_fp_dtype_datapath", "in_out_dtype", "0x0"));
+  }
+  {
+    Word w = valid_tensor_scalar_select();
+    set(w, "dtype", 0x11);
+    set(w, "src1_imm", 0xffffffff);                        // too wide for any 1-2 byte dtype
+    set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x201));  // misaligned
+    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x3ff1));  // PSUM, odd, past the end
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), TSS, "is_valid_dtype", "dtype", "0x11"));
+  }
+  {
+    Word w = valid_tensor_scalar_select();
+    set(w, "pred_imm_dtype", code(Dtype::CPTC1));
+    set(w, "pred_imm_src", 1);
+    set(w, "pred_imm", sbuf_addr(2, 0x301));  // misaligned for 2- and 4-byte widths
+    EXPECT_TRUE(fails_alone(validate(w, G::V3), TSS, "is_valid_int_dtype_datapath",
+                            "pred_imm_dtype", "0x19"));
+  }
+  {
+    Word w = valid_get_sequence_bounds();
+    set(w, "in_dtype", code(Dtype::FP4_E2));
+    set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x41));
+    EXPECT_EQ(clauses_of(validate(w, G::V5)),
+              (std::vector<std::string>{"has_valid_seq_bounds_dtype", "is_valid_dtype"}))
+        << describe(validate(w, G::V5));
+  }
+  {
+    // Sort: no tensor checks and no size limit without a size (N x channels = 8192).
+    Word w = valid_sort();
+    set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::INVALID));
+    set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101));
+    set_num(w, "src_mem_pattern", 0, 4096);
+    set_num(w, "dst_mem_pattern", 1, 4096);
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), SORT, "sort_dtypes_ok", "in_out_dtype", "0x0"));
+  }
+}
+
+// Sort's size limit is skipped for a dtype that has a size but is not a sort dtype.
+TEST(NotEvaluated, SortSizeLimitSkippedForNonSortDtype) {
+  Word w = valid_sort();
+  set(w, "in_out_dtype", dtype_pair(Dtype::FP8_E4, Dtype::FP8_E4));
+  set_num(w, "src_mem_pattern", 0, 4096);
+  set_num(w, "dst_mem_pattern", 1, 4096);  // 4096 x 2 channels > 4096
+  EXPECT_TRUE(fails_alone(validate(w, G::V3), SORT, "sort_dtypes_ok", "in_out_dtype", "0xe"));
+}
+
+// is_valid_enum already reports Sort's index_offset_src, so has_valid_immediates is
+// not evaluated for it, whatever index_offset holds.
+TEST(NotEvaluated, SortIsValidEnumSuppressesHasValidImmediates) {
+  for (uint8_t src : {uint8_t{3}, uint8_t{0x80}, uint8_t{0xff}}) {
+    for (uint32_t v : {0u, 0x60000001u, 0xffffffffu, psum_addr(0, 0)}) {
+      Word w = valid_sort();
+      set(w, "index_offset_src", src);
+      set(w, "index_offset", v);
+      char value[8];
+      std::snprintf(value, sizeof value, "0x%02x", src);
+      EXPECT_TRUE(
+          fails_alone(validate(w, G::V3), SORT, "is_valid_enum", "index_offset_src", value));
+    }
+  }
+}
+
+// ---- several failures at once --------------------------------------------------------
+
+TEST(MultipleFailures, EveryFailingClauseIsReported) {
+  struct Case {
+    Opcode op;
+    std::function<void(Word&)> mutate;
+    std::vector<std::string> clauses;
+    Generation g;
+  };
+  const std::vector<Case> cases = {
+      {RS,
+       [](Word& w) {
+         w[1] = 0x20;
+         set(w, "fill_val", 0);
+         set(w, "reduce_op", 0x12);
+         set(w, "comp_op0", 0x08);
+         w[61] = 1;
+       },
+       {"has_valid_neuron_header", "is_valid_fill_val", "has_valid_range_select_reduce_op",
+        "is_valid_rs_comp_op", "reserved_zero"},
+       G::V3},
+      {RS,  // on V2 the generation clause joins the others
+       [](Word& w) {
+         set_events(w, Events{0, 0, 0, 0, 5});
+         set(w, "comp_op0", 0x08);
+         set(w, "comp_op1", 0x08);
+         set(w, "reduce_cmd", 1);
+       },
+       {"has_valid_nc_rs", "has_valid_neuron_events", "is_valid_rs_comp_op", "is_valid_rs_comp_op",
+        "has_valid_range_select_reduce_cmd"},
+       G::V2},
+      {TSS,
+       [](Word& w) {
+         w[2] = 1;
+         set_events(w, Events{3, 0, 0, 0, 0});
+         set(w, "reversed_pred", 2);
+         set(w, "num_active_channels", 0);
+         w[36] = 9;
+       },
+       {"has_valid_neuron_header", "has_valid_neuron_events", "has_valid_reversed_pred",
+        "has_valid_active_channel_range", "s3d3_ts_select_reserved_zero"},
+       G::V2},
+      {GSB,
+       [](Word& w) {
+         set(w, "num_active_channels", 3);
+         set(w, "out_dtype", code(Dtype::UINT32));
+         set_addr(w, "src_mem_pattern", psum_addr(0, 0));
+         set_num(w, "dst_mem_pattern", 2, 1);
+         w[50] = 1;
+       },
+       {"has_valid_s3d3_seq_bounds_channels", "has_valid_seq_bounds_dtype", "tensor3d_valid",
+        "s3d3_seq_bounds_element_count_check_t3d", "s3d3_seq_bounds_reserved_zero"},
+       G::V4},
+      {SORT,
+       [](Word& w) {
+         set(w, "stable", 3);
+         set(w, "comparison", 0x14);
+         set(w, "index_offset_src", 7);
+         set(w, "in_out_dtype", dtype_pair(Dtype::INT32, Dtype::UINT32));
+         w[41] = 1;
+       },
+       {"sort_valid_stable", "sort_valid_aluop", "is_valid_enum", "sort_dtypes_ok",
+        "reserved_zero"},
+       G::V5},
+  };
+  for (const Case& c : cases) {
+    const Word w = with(valid_word(c.op), c.mutate);
+    std::vector<std::string> want = c.clauses;
+    std::sort(want.begin(), want.end());
+    const Diagnostics d = validate(w, c.g);
+    EXPECT_EQ(clauses_of(d), want) << mnemonic(c.op) << describe(d);
+    for (const Diagnostic& x : d) {
+      EXPECT_EQ(x.instruction, mnemonic(c.op));
+      EXPECT_FALSE(x.field.empty());
+      EXPECT_FALSE(x.value.empty());
+      EXPECT_FALSE(x.allowed.empty());
+    }
+  }
+}
+
+// ---- the conformance vectors (SPEC §7) -------------------------------------------------
+
+// Every `invalid` vector reports at least its listed clauses; every other vector (ok or
+// fault: faults are found at execution) validates clean. New files are picked up as
+// they appear.
+TEST(ConformanceVectors, ValidationMatchesTheExpectedStatus) {
+  namespace fs = std::filesystem;
+  const fs::path dir(GPSIMD_CONFORMANCE_DIR);
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
+  std::size_t files = 0, vectors = 0, invalid = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(e.path());
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << e.path();
+    for (const nlohmann::json& v : doc.at("vectors")) {
+      ++vectors;
+      const std::string name =
+          e.path().filename().string() + ": " + v.at("name").get<std::string>();
+      const std::optional<Generation> g = parse_generation(v.at("nc").get<std::string>());
+      ASSERT_TRUE(g.has_value()) << name;
+      std::string error;
+      const std::optional<Word> w = word_from_hex(v.at("instruction").get<std::string>(), &error);
+      ASSERT_TRUE(w.has_value()) << name << ": " << error;
+      const bool strict = v.value("strict", false);
+      const Diagnostics d = validate(*w, *g, ValidateOptions{strict});
+      const nlohmann::json& expect = v.at("expect");
+      if (expect.at("status").get<std::string>() == "invalid") {
+        ++invalid;
+        EXPECT_FALSE(d.empty()) << name;
+        for (const nlohmann::json& clause : expect.value("violations", nlohmann::json::array()))
+          EXPECT_TRUE(has_clause(d, clause.get<std::string>()))
+              << name << ": missing " << clause << describe(d);
+      } else {
+        EXPECT_TRUE(d.empty()) << name << describe(d);
+      }
+    }
+  }
+  EXPECT_GT(files, 0u);
+  EXPECT_GT(vectors, 0u);
+  EXPECT_GT(invalid, 0u);
+}
+
+}  // namespace
+}  // namespace gpsimd
