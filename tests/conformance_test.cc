@@ -1,0 +1,168 @@
+// The conformance vectors (SPEC §7): every *.json file of the conformance directory, found
+// when the test runs (so new files are picked up unchanged), one test per file. Every
+// vector must pass with the fast kernels and with the scalar reference path; an `invalid`
+// vector must be reported with at least its listed clauses, and every other vector must
+// validate clean. The runner itself is checked to notice a wrong expectation.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpsimd/execute.h"
+#include "gpsimd/validate.h"
+#include "gpsimd/vectors.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpsimd::ExecOptions;
+using gpsimd::Status;
+using gpsimd::TestVector;
+
+// Returns the vector files of the conformance directory, sorted.
+std::vector<std::string> vector_files() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(GPSIMD_CONFORMANCE_DIR, ec))
+    if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Returns the problems of one vector, one line each (empty when it conforms).
+std::vector<std::string> check_vector(const TestVector& v) {
+  std::vector<std::string> problems;
+  for (bool fast : {true, false}) {
+    const gpsimd::VectorOutcome o = gpsimd::run_vector(v, ExecOptions{.fast = fast});
+    for (const std::string& d : o.differences)
+      problems.push_back(fmt::format("fast={}: {}", fast, d));
+    if (!o.passed && o.differences.empty())
+      problems.push_back(fmt::format("fast={}: failed", fast));
+    if (v.expect.status == Status::Invalid) {
+      // Checked here too, from the diagnostics themselves.
+      if (o.result.status != Status::Invalid)
+        problems.push_back(
+            fmt::format("fast={}: expected invalid, got {}", fast, o.result.message()));
+      for (const std::string& c : v.expect.violations)
+        if (!gpsimd::has_clause(o.result.diagnostics, c))
+          problems.push_back(fmt::format("fast={}: clause {} not reported", fast, c));
+    }
+  }
+  if (v.expect.status != Status::Invalid) {
+    const gpsimd::Diagnostics d = gpsimd::validate(v.instruction, v.nc, {.strict = v.strict});
+    for (const gpsimd::Diagnostic& x : d) problems.push_back("validates with " + x.message());
+  }
+  return problems;
+}
+
+class Conformance : public testing::TestWithParam<std::string> {};
+
+TEST_P(Conformance, EveryVectorPasses) {
+  std::string error;
+  const auto file = gpsimd::load_vectors(GetParam(), &error);
+  ASSERT_TRUE(file.has_value()) << error;
+  EXPECT_FALSE(file->vectors.empty()) << GetParam() << " has no vectors";
+  std::size_t failed = 0;
+  std::string report;
+  for (std::size_t i = 0; i < file->vectors.size(); ++i) {
+    const TestVector& v = file->vectors[i];
+    const std::vector<std::string> problems = check_vector(v);
+    if (problems.empty()) continue;
+    ++failed;
+    report += fmt::format("\nFAIL vector {} '{}':", i, v.name);
+    for (const std::string& p : problems) report += "\n    " + p;
+  }
+  EXPECT_EQ(failed, 0u) << failed << " of " << file->vectors.size() << " vectors of " << GetParam()
+                        << " fail:" << report;
+}
+
+// The test name is the file's stem, with characters gtest does not allow replaced.
+std::string file_test_name(const testing::TestParamInfo<std::string>& info) {
+  std::string s = fs::path(info.param).stem().string();
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, Conformance, testing::ValuesIn(vector_files()), file_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Conformance);
+
+// An empty or missing directory must fail, not pass vacuously.
+TEST(ConformanceDirectory, HasFilesAndVectors) {
+  const std::vector<std::string> files = vector_files();
+  ASSERT_GE(files.size(), 1u) << "no *.json in " << GPSIMD_CONFORMANCE_DIR;
+  std::size_t vectors = 0;
+  for (const std::string& f : files) {
+    std::string error;
+    const auto file = gpsimd::load_vectors(f, &error);
+    ASSERT_TRUE(file.has_value()) << error;
+    vectors += file->vectors.size();
+  }
+  EXPECT_GT(vectors, 500u) << "only " << vectors << " vectors in " << files.size() << " files";
+}
+
+// Returns the first vector of the directory that retires and expects some memory.
+TestVector some_retiring_vector() {
+  for (const std::string& f : vector_files()) {
+    const auto file = gpsimd::load_vectors(f, nullptr);
+    if (!file) continue;
+    for (const TestVector& v : file->vectors)
+      if (v.expect.status == Status::Retired && !v.expect.memory.empty() &&
+          !v.expect.memory.front().bytes.empty())
+        return v;
+  }
+  ADD_FAILURE() << "no retiring vector with expected memory";
+  return {};
+}
+
+// The runner catches each kind of wrong expectation, so a passing run means something.
+TEST(ConformanceRunner, NoticesWrongExpectations) {
+  const TestVector good = some_retiring_vector();
+  ASSERT_TRUE(gpsimd::run_vector(good).passed) << good.name;
+
+  TestVector v = good;
+  v.expect.memory.front().bytes.front() ^= 0x01;  // one byte
+  gpsimd::VectorOutcome o = gpsimd::run_vector(v);
+  EXPECT_FALSE(o.passed);
+  ASSERT_FALSE(o.differences.empty());
+  const gpsimd::MemoryRange& r = v.expect.memory.front();
+  const std::string where = fmt::format("{}[p={}]", gpsimd::space_name(r.space), r.partition);
+  EXPECT_NE(o.differences.front().find(where), std::string::npos) << o.differences.front();
+
+  v = good;
+  v.expect.memory.clear();  // the written bytes are then unexpected
+  EXPECT_FALSE(gpsimd::run_vector(v).passed);
+
+  v = good;
+  v.expect.accumulators[127] = 0x3f800000u;
+  EXPECT_FALSE(gpsimd::run_vector(v).passed);
+
+  v = good;
+  v.expect.semaphores[255] = 1;
+  EXPECT_FALSE(gpsimd::run_vector(v).passed);
+
+  v = good;
+  v.expect.status = Status::Faulted;
+  v.expect.fault = gpsimd::FaultKind::TooLarge;
+  EXPECT_FALSE(gpsimd::run_vector(v).passed);
+
+  // A stray byte far from the operands is found by the whole-state comparison.
+  gpsimd::Machine m(good.nc);
+  gpsimd::apply_initial_state(m, good);
+  ASSERT_TRUE(gpsimd::execute(m, good.instruction, ExecOptions{.strict = good.strict}).ok());
+  EXPECT_TRUE(gpsimd::compare_state(m, good.expect, std::nullopt).empty());
+  m.partition(gpsimd::Space::PSUM, 127)[16383] = 0x5a;
+  const auto diffs = gpsimd::compare_state(m, good.expect, std::nullopt);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs.front().find("psum[p=127] +0x3fff"), std::string::npos) << diffs.front();
+
+  // And the runner still passes the unchanged vector afterwards (no state left behind).
+  EXPECT_TRUE(gpsimd::run_vector(good).passed);
+}
+
+}  // namespace

@@ -1,0 +1,1365 @@
+// Execution of the four instructions on hand-checked cases (SPEC §4): the worked examples,
+// every dtype of every instruction, events, register-mode addresses, SBUF and PSUM,
+// overlapping operands, destination walks that revisit bytes, all-or-nothing for every
+// fault kind and for invalid words, the fault order, and the trace of writes.
+//
+// Every expected value is worked out by hand from SPEC.md (bit patterns are commented).
+// Each case runs with the fast kernels and with the scalar reference path, and through
+// the independent reference model; all three must give the same machine.
+#include "gpsimd/execute.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpsimd/machine.h"
+#include "gpsimd/validate.h"
+#include "reference_model.h"
+
+namespace {
+
+namespace rm = refmodel;
+using gpsimd::ExecOptions;
+using gpsimd::ExecResult;
+using gpsimd::FaultKind;
+using gpsimd::Generation;
+using gpsimd::Machine;
+using gpsimd::Space;
+using gpsimd::Status;
+using gpsimd::Word;
+using rm::tensor1;
+using rm::tensor2;
+using rm::tensor3;
+namespace dt = rm::dt;
+namespace op = rm::op;
+
+constexpr Space SBUF = Space::SBUF;
+constexpr Space PSUM = Space::PSUM;
+constexpr uint32_t kNegFltMax = 0xff7fffffu;
+constexpr uint32_t kNegInf = 0xff800000u;
+
+uint32_t f32(float f) {
+  return rm::as_bits(f);
+}
+
+// ---- Machines -----------------------------------------------------------------------------
+//
+// Whole machines are large (tens of MiB), so the tests reuse a few of them and remember,
+// per machine, which partitions may be nonzero (written by poke(), or reported written by
+// the trace or the reference). Copies and cross-checks then touch only those partitions;
+// the all-or-nothing checks still use the whole-state hash() and operator==.
+
+using Key = std::pair<Space, unsigned>;
+
+std::set<Key>& dirty(const Machine& m) {
+  static std::map<const Machine*, std::set<Key>> sets;
+  return sets[&m];
+}
+
+Machine& scratch(Generation g, unsigned slot) {
+  static std::map<std::pair<Generation, unsigned>, std::unique_ptr<Machine>> pool;
+  auto& m = pool[{g, slot}];
+  if (!m) m = std::make_unique<Machine>(g);
+  return *m;
+}
+
+void zero_dirty(Machine& m) {
+  for (const auto& [s, p] : dirty(m))
+    std::memset(m.partition(s, p).data(), 0, m.partition_bytes(s));
+  dirty(m).clear();
+}
+
+// Returns a machine of generation `g` in the state of a fresh one (SPEC §2).
+Machine& fresh(Generation g, unsigned slot = 0) {
+  Machine& m = scratch(g, 100 + slot);
+  zero_dirty(m);
+  m.registers.fill(0);
+  m.semaphores.fill(0);
+  m.accumulators.fill(kNegInf);
+  return m;
+}
+
+// Returns `slot`'s scratch machine holding a copy of `src`.
+Machine& copy_of(const Machine& src, unsigned slot) {
+  Machine& dst = scratch(src.generation(), slot);
+  zero_dirty(dst);
+  for (const auto& [s, p] : dirty(src)) {
+    const auto from = src.partition(s, p);
+    std::memcpy(dst.partition(s, p).data(), from.data(), from.size());
+  }
+  dirty(dst) = dirty(src);
+  dst.registers = src.registers;
+  dst.semaphores = src.semaphores;
+  dst.accumulators = src.accumulators;
+  return dst;
+}
+
+// Returns true when two machines are equal: the small state everywhere, memory on the
+// partitions either may have written (both are zero elsewhere).
+bool same(const Machine& a, const Machine& b) {
+  if (a.registers != b.registers || a.semaphores != b.semaphores ||
+      a.accumulators != b.accumulators)
+    return false;
+  std::set<Key> keys = dirty(a);
+  keys.insert(dirty(b).begin(), dirty(b).end());
+  for (const auto& [s, p] : keys) {
+    const auto x = a.partition(s, p), y = b.partition(s, p);
+    if (std::memcmp(x.data(), y.data(), x.size()) != 0) return false;
+  }
+  return true;
+}
+
+// Notes the partitions an execution reports writing, and passes everything on.
+class Marker : public gpsimd::TraceSink {
+ public:
+  Marker(const Machine& m, gpsimd::TraceSink* next) : m_(m), next_(next) {}
+  void retire(const Word& w, const gpsimd::InstrDef& d) override {
+    if (next_) next_->retire(w, d);
+  }
+  void memory(Space s, unsigned p, uint32_t off, std::span<const uint8_t> b) override {
+    dirty(m_).insert({s, p});
+    if (next_) next_->memory(s, p, off, b);
+  }
+  void accumulator(unsigned i, uint32_t before, uint32_t after) override {
+    if (next_) next_->accumulator(i, before, after);
+  }
+  void semaphore(unsigned i, uint32_t before, uint32_t after) override {
+    if (next_) next_->semaphore(i, before, after);
+  }
+
+ private:
+  const Machine& m_;
+  gpsimd::TraceSink* next_;
+};
+
+// gpsimd::execute, noting what it writes.
+ExecResult exec(Machine& m, const Word& w, ExecOptions opts = {}) {
+  Marker marker(m, opts.trace);
+  opts.trace = &marker;
+  return gpsimd::execute(m, w, opts);
+}
+
+// Stores little-endian elements of `size` bytes at consecutive offsets.
+void poke(Machine& m, Space s, unsigned p, uint32_t off, unsigned size,
+          const std::vector<uint32_t>& vals) {
+  dirty(m).insert({s, p});
+  auto part = m.partition(s, p);
+  for (std::size_t k = 0; k < vals.size(); ++k)
+    for (unsigned i = 0; i < size; ++i)
+      part[off + k * size + i] = static_cast<uint8_t>(vals[k] >> (8 * i));
+}
+
+// Returns `count` little-endian elements of `size` bytes from consecutive offsets.
+std::vector<uint32_t> peek(const Machine& m, Space s, unsigned p, uint32_t off, unsigned size,
+                           unsigned count) {
+  const auto part = m.partition(s, p);
+  std::vector<uint32_t> out(count);
+  for (unsigned k = 0; k < count; ++k)
+    for (unsigned i = 0; i < size; ++i)
+      out[k] |= static_cast<uint32_t>(part[off + k * size + i]) << (8 * i);
+  return out;
+}
+
+using V = std::vector<uint32_t>;
+
+// Executes `w` with the fast kernels on `m`, and checks that the scalar path and the
+// reference model produce the same result and the same machine.
+ExecResult run(Machine& m, const Word& w, ExecOptions opts = {}) {
+  Machine& scalar = copy_of(m, 0);
+  Machine& ref = copy_of(m, 1);
+  opts.fast = false;
+  const ExecResult rs = exec(scalar, w, opts);
+  opts.fast = true;
+  const ExecResult rf = exec(m, w, opts);
+  EXPECT_EQ(rf.status, rs.status) << rf.message() << " / " << rs.message();
+  EXPECT_TRUE(same(m, scalar)) << "fast and scalar paths differ";
+  if (rf.status != Status::Invalid) {
+    const rm::Outcome ro = rm::execute(ref, w);
+    dirty(ref).insert(ro.written.begin(), ro.written.end());
+    EXPECT_EQ(ro.fault.has_value(), rf.status == Status::Faulted) << rf.message();
+    EXPECT_TRUE(same(m, ref)) << "the reference model differs";
+  }
+  return rf;
+}
+
+void expect_ok(Machine& m, const Word& w, ExecOptions opts = {}) {
+  const ExecResult r = run(m, w, opts);
+  ASSERT_TRUE(r.ok()) << r.message();
+}
+
+// ---- RangeSelect (SPEC §4.1) ------------------------------------------------------------
+
+// One channel, src at SBUF partition 0 offset 0x100, dst at partition 1 offset 0x200.
+rm::RangeSelectWord rs_word(uint8_t in, uint8_t out, unsigned count, float base, uint8_t op0,
+                            float b0, uint8_t op1, float b1, uint8_t cmd) {
+  rm::RangeSelectWord x;
+  x.in = in;
+  x.out = out;
+  x.base = f32(base);
+  x.comp_op0 = op0;
+  x.bound0 = f32(b0);
+  x.comp_op1 = op1;
+  x.bound1 = f32(b1);
+  x.reduce_cmd = cmd;
+  x.src = tensor2(rm::sbuf_addr(0, 0x100), 1, count, static_cast<int>(count), 1);
+  x.dst = tensor2(rm::sbuf_addr(1, 0x200), 1, count, static_cast<int>(count), 1);
+  return x;
+}
+
+// Encodings of 1.5, -2.0, 0.25 and of the fill -FLT_MAX as it lands in each dtype
+// (beyond the finite range of every narrow format: -inf there).
+struct Enc {
+  uint8_t code;
+  uint32_t one_half, minus_two, quarter, fill;
+};
+constexpr Enc kEnc[] = {
+    {dt::FP32, 0x3FC00000, 0xC0000000, 0x3E800000, kNegFltMax},
+    {dt::FP32R, 0x3FC00000, 0xC0000000, 0x3E800000, kNegFltMax},
+    {dt::BF16, 0x3FC0, 0xC000, 0x3E80, 0xFF80},
+    {dt::FP16, 0x3E00, 0xC000, 0x3400, 0xFC00},  // 0.25 = 2^-2: exponent 13
+    {dt::FP8_E5, 0x3E, 0xC0, 0x34, 0xFC},        // 0 01111 10 / 1 10000 00 / 0 01101 00
+    {dt::FP8_E4, 0x3C, 0xC0, 0x28, 0xF8},        // 0 0111 100 / 1 1000 000 / 0 0101 000
+    {dt::FP8_E3, 0x38, 0xC0, 0x10, 0xF0},        // 0 011 1000 / 1 100 0000 / 0 001 0000
+};
+
+TEST(RangeSelect, EveryInputOutputDtypePair) {
+  for (const Enc& in : kEnc) {
+    if (in.code == dt::FP32R) continue;  // not an input dtype
+    for (const Enc& out : kEnc) {
+      SCOPED_TRACE(testing::Message() << "in " << int{in.code} << " out " << int{out.code});
+      Machine& m = fresh(Generation::V3);
+      const unsigned isz = rm::size_of(in.code), osz = rm::size_of(out.code);
+      poke(m, SBUF, 0, 0x100, isz, {in.one_half, in.minus_two, in.quarter, in.one_half});
+      // Indices 0..3; 1 <= idx <= 2 keeps j = 1, 2.
+      expect_ok(m,
+                rs_word(in.code, out.code, 4, 0.0f, op::IS_GE, 1.0f, op::IS_LE, 2.0f, 3).encode());
+      EXPECT_EQ(peek(m, SBUF, 1, 0x200, osz, 4),
+                (V{out.fill, out.minus_two, out.quarter, out.fill}));
+      EXPECT_EQ(m.accumulators[0], 0x3E800000u);  // max(-FLT_MAX, -2, 0.25) = 0.25
+      EXPECT_EQ(m.accumulators[1], kNegInf);
+    }
+  }
+}
+
+// FP32 inputs narrowed: round to nearest even, gradual underflow, overflow to inf, NaN.
+TEST(RangeSelect, NarrowingRoundsToNearestEven) {
+  struct Case {
+    uint8_t out;
+    V in, want;
+  };
+  const Case cases[] = {
+      // 1+2^-8 tie -> 1.0; 1+3*2^-8 tie -> 1+2^-6; just above the tie; -FLT_MAX -> -inf;
+      // 2^-134 tie -> 0; 1.5*2^-133 tie -> 2^-132; NaN -> canonical with sign.
+      {dt::BF16,
+       {0x3F808000, 0x3F818000, 0x3F808001, kNegFltMax, 0x00008000, 0x00018000, 0x7FC00001,
+        0xFF800001},
+       {0x3F80, 0x3F82, 0x3F81, 0xFF80, 0x0000, 0x0002, 0x7FC0, 0xFFC0}},
+      // 1+2^-11 -> 1.0; 1+3*2^-11 -> 1+2^-9; 65520 -> inf; 65519 -> 65504; 2^-24; 2^-25 -> 0;
+      // 1.5*2^-24 -> 2^-23; -2^-25 -> -0; -NaN.
+      {dt::FP16,
+       {0x3F801000, 0x3F803000, 0x477FF000, 0x477FEF00, 0x33800000, 0x33000000, 0x33C00000,
+        0xB3000000, 0xFFC00000},
+       {0x3C00, 0x3C02, 0x7C00, 0x7BFF, 0x0001, 0x0000, 0x0002, 0x8000, 0xFE00}},
+      // 1.125 -> 1.0; 1.375 -> 1.5; 61440 -> inf; 61439 -> 57344; 2^-16; 2^-17 -> 0; NaN.
+      {dt::FP8_E5,
+       {0x3F900000, 0x3FB00000, 0x47700000, 0x476FFF00, 0x37800000, 0x37000000, 0x7F800001},
+       {0x3C, 0x3E, 0x7C, 0x7B, 0x01, 0x00, 0x7E}},
+      // 1.0625 -> 1.0; 1.1875 -> 1.25; 248 -> inf; 247 -> 240; 2^-9; -2^-10 -> -0; -NaN.
+      {dt::FP8_E4,
+       {0x3F880000, 0x3F980000, 0x43780000, 0x43770000, 0x3B000000, 0xBA800000, 0xFFFFFFFF},
+       {0x38, 0x3A, 0x78, 0x77, 0x01, 0x80, 0xFC}},
+      // 1.03125 -> 1.0; 1.09375 -> 1.125; 15.75 -> inf; 15.7 -> 15.5; 2^-6; 2^-7 -> 0; NaN.
+      {dt::FP8_E3,
+       {0x3F840000, 0x3F8C0000, 0x417C0000, 0x417B3333, 0x3C800000, 0x3C000000, 0x7FC00000},
+       {0x30, 0x32, 0x70, 0x6F, 0x01, 0x00, 0x78}},
+      // FP32 and FP32R store the bits, signalling NaN included.
+      {dt::FP32, {0x7F800001, 0x00000001, kNegFltMax}, {0x7F800001, 0x00000001, kNegFltMax}},
+      {dt::FP32R, {0xFF800001, 0x80000000}, {0xFF800001, 0x80000000}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.out});
+    Machine& m = fresh(Generation::V4);
+    const auto n = static_cast<unsigned>(c.in.size());
+    poke(m, SBUF, 0, 0x100, 4, c.in);
+    expect_ok(m, rs_word(dt::FP32, c.out, n, 0.0f, op::IS_GE, -1.0f, op::IS_LE, 1e6f, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, rm::size_of(c.out), n), c.want);
+  }
+}
+
+// Narrow inputs widen exactly; a NaN keeps sign and payload and gets the quiet bit.
+TEST(RangeSelect, WideningIsExactAndKeepsNaNPayloads) {
+  struct Case {
+    uint8_t in;
+    V bits, want;
+  };
+  const Case cases[] = {
+      // sNaN payload 1 -> 0x7FC10000; negative; min subnormal 2^-133; inf.
+      {dt::BF16,
+       {0x7F81, 0xFF81, 0x0001, 0x7F80},
+       {0x7FC10000, 0xFFC10000, 0x00010000, 0x7F800000}},
+      // -sNaN mantissa 0x101 -> 0xFFC00000 | 0x101 << 13; 2^-24; -inf.
+      {dt::FP16, {0xFD01, 0x0001, 0xFC00}, {0xFFE02000, 0x33800000, kNegInf}},
+      // NaN mantissa 01 -> quiet | 1 << 21; 2^-16; 57344.
+      {dt::FP8_E5, {0x7D, 0x01, 0x7B}, {0x7FE00000, 0x37800000, 0x47600000}},
+      // NaN mantissa 001 -> quiet | 1 << 20; 2^-9; 240.
+      {dt::FP8_E4, {0x79, 0x01, 0x77}, {0x7FD00000, 0x3B000000, 0x43700000}},
+      // NaN mantissa 0001 -> quiet | 1 << 19; 2^-6; 15.5.
+      {dt::FP8_E3, {0x71, 0x01, 0x6F}, {0x7FC80000, 0x3C800000, 0x41780000}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.in});
+    Machine& m = fresh(Generation::V5);
+    const auto n = static_cast<unsigned>(c.bits.size());
+    poke(m, SBUF, 0, 0x100, rm::size_of(c.in), c.bits);
+    expect_ok(m, rs_word(c.in, dt::FP32, n, 0.0f, op::IS_GE, 0.0f, op::IS_LT, 100.0f, 3).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, n), c.want);
+  }
+  // A narrow NaN through a narrow output comes out canonical.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 2, {0x7F81, 0xFF81});
+  expect_ok(m, rs_word(dt::BF16, dt::BF16, 2, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 0).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0x7FC0, 0xFFC0}));
+}
+
+// The fill is -FLT_MAX: -inf in a narrow output, -FLT_MAX in the accumulator.
+TEST(RangeSelect, FillIsNegativeFltMaxAndTheAccumulatorSeesIt) {
+  for (const Enc& out : kEnc) {
+    SCOPED_TRACE(int{out.code});
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), kNegInf, f32(7.0f)});
+    // idx 0..2 with idx < 0: nothing passes.
+    expect_ok(m,
+              rs_word(dt::FP32, out.code, 3, 0.0f, op::IS_LT, 0.0f, op::IS_LT, 9.0f, 3).encode());
+    const unsigned osz = rm::size_of(out.code);
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, osz, 3), (V{out.fill, out.fill, out.fill}));
+    EXPECT_EQ(m.accumulators[0], kNegFltMax);
+  }
+  // A passing -inf is below the fill: the maximum is still -FLT_MAX, the BF16 output -inf.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {kNegInf, kNegInf});
+  expect_ok(m, rs_word(dt::FP32, dt::BF16, 2, 0.0f, op::IS_EQ, 1.0f, op::IS_EQ, 1.0f, 3).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0xFF80, 0xFF80}));
+  EXPECT_EQ(m.accumulators[0], kNegFltMax);
+}
+
+TEST(RangeSelect, ReduceModes) {
+  struct Case {
+    uint8_t cmd;
+    uint32_t before, after;
+  };
+  const Case cases[] = {
+      {0, 0x12345678, 0x12345678},    // IDLE: unchanged
+      {2, f32(100.0f), f32(100.0f)},  // ACCUMULATE: max(100, 0.25)
+      {2, f32(-1.0f), f32(0.25f)},    // ACCUMULATE: max(-1, 0.25)
+      {3, f32(100.0f), f32(0.25f)},   // ZERO_ACCUMULATE: the old value does not count
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.cmd});
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[0] = c.before;
+    poke(m, SBUF, 0, 0x100, 4, {f32(0.25f), f32(-3.0f)});
+    expect_ok(
+        m, rs_word(dt::FP32, dt::FP32, 2, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 5.0f, c.cmd).encode());
+    EXPECT_EQ(m.accumulators[0], c.after);
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{f32(0.25f), f32(-3.0f)}));
+  }
+}
+
+// SPEC §4.1 max: NaNs ignored, -0 < +0, all NaN -> 0x7FC00000.
+TEST(RangeSelect, MaxRulesForNaNAndSignedZero) {
+  struct Case {
+    uint8_t cmd;
+    uint32_t acc;
+    V y;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {3, 0, {0x80000000, 0x00000000}, 0x00000000}, {3, 0, {0x00000000, 0x80000000}, 0x00000000},
+      {3, 0, {0x80000000, 0x80000000}, 0x80000000}, {3, 0, {0x7FC00001, f32(1.0f)}, f32(1.0f)},
+      {3, 0, {0xFFFFFFFF, 0x7F800001}, 0x7FC00000}, {3, 0, {kNegInf, 0x7FC00000}, kNegInf},
+      {2, 0x7FC00000, {f32(2.0f)}, f32(2.0f)},      {2, 0x00000000, {0x80000000}, 0x00000000},
+      {2, 0x80000000, {0x00000000}, 0x00000000},    {2, f32(5.0f), {0x7FC00000}, f32(5.0f)},
+      {2, 0x7FC12345, {0xFFC00000}, 0x7FC00000},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "acc " << std::hex << c.acc << " y0 " << c.y[0]);
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[0] = c.acc;
+    poke(m, SBUF, 0, 0x100, 4, c.y);
+    const auto n = static_cast<unsigned>(c.y.size());
+    expect_ok(
+        m, rs_word(dt::FP32, dt::FP32, n, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 5.0f, c.cmd).encode());
+    EXPECT_EQ(m.accumulators[0], c.want);
+  }
+}
+
+// idx = fp32(base + j), one rounding; the comparisons are FP32 comparisons.
+TEST(RangeSelect, IndexRoundingAndComparisons) {
+  struct Case {
+    float base;
+    uint8_t op0;
+    float b0;
+    uint8_t op1;
+    float b1;
+    V pass;  // 1 where element j passes
+  };
+  const float nan = rm::as_float(0x7FC00000);
+  const Case cases[] = {
+      {0.5f, op::IS_GE, 1.0f, op::IS_LE, 2.0f, {0, 1, 0, 0}},  // idx 0.5 1.5 2.5 3.5
+      // idx 8388607.5, 8388608.5 -> 8388608, 8388609.5 -> 8388610, 8388610.5 -> 8388610.
+      {8388607.5f, op::IS_EQ, 8388610.0f, op::IS_EQ, 8388610.0f, {0, 0, 1, 1}},
+      {8388607.5f, op::IS_EQ, 8388608.0f, op::IS_GE, 0.0f, {0, 1, 0, 0}},
+      {0.0f, op::IS_GT, 0.0f, op::IS_LT, 3.0f, {0, 1, 1, 0}},
+      {0.0f, op::IS_LE, 2.0f, op::IS_GE, 1.0f, {0, 1, 1, 0}},
+      {0.0f, op::IS_GE, nan, op::IS_LE, 9.0f, {0, 0, 0, 0}},  // NaN compares false
+      {-0.0f, op::IS_EQ, 0.0f, op::IS_LE, 9.0f, {1, 0, 0, 0}},
+      {10.0f, op::IS_GE, 11.0f, op::IS_LT, 13.0f, {0, 1, 1, 0}},
+      {0.0f,
+       op::IS_GE,
+       rm::as_float(0xff800000),
+       op::IS_LT,
+       rm::as_float(0x7f800000),
+       {1, 1, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "base " << c.base << " b0 " << c.b0);
+    Machine& m = fresh(Generation::V3);
+    const V src = {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f)};
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, rs_word(dt::FP32, dt::FP32, 4, c.base, c.op0, c.b0, c.op1, c.b1, 0).encode());
+    V want(4);
+    for (unsigned j = 0; j < 4; ++j) want[j] = c.pass[j] ? src[j] : kNegFltMax;
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 4), want);
+  }
+}
+
+// Bounds per channel through a pointer and a register pointer; each channel reduces into
+// the accumulator of its source partition.
+TEST(RangeSelect, PointerBoundsAndPerPartitionAccumulators) {
+  Machine& m = fresh(Generation::V3);
+  rm::RangeSelectWord x;
+  x.channels = 2;
+  x.reduce_cmd = 3;
+  x.src = tensor2(rm::sbuf_addr(20, 0x40), 1, 4, 4, 1);
+  x.dst = tensor2(rm::sbuf_addr(60, 0x80), 1, 4, 4, 1);
+  x.comp_op0 = op::IS_GE;
+  x.bound0_src = 1;  // pointer: SBUF partitions 40, 41
+  x.bound0 = rm::sbuf_addr(40, 0x100);
+  x.comp_op1 = op::IS_LE;
+  x.bound1_src = 2;  // register 9 holds a PSUM pointer: partitions 7, 8
+  x.bound1 = 9;
+  m.registers[9] = rm::psum_addr(7, 0x44);
+  poke(m, SBUF, 40, 0x100, 4, {f32(0.0f)});
+  poke(m, SBUF, 41, 0x100, 4, {f32(2.0f)});
+  poke(m, PSUM, 7, 0x44, 4, {f32(0.0f)});
+  poke(m, PSUM, 8, 0x44, 4, {f32(3.0f)});
+  poke(m, SBUF, 20, 0x40, 4, {f32(5.0f), f32(6.0f), f32(7.0f), f32(8.0f)});
+  poke(m, SBUF, 21, 0x40, 4, {f32(-5.0f), f32(-6.0f), f32(-7.0f), f32(-8.0f)});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 60, 0x80, 4, 4), (V{f32(5.0f), kNegFltMax, kNegFltMax, kNegFltMax}));
+  EXPECT_EQ(peek(m, SBUF, 61, 0x80, 4, 4), (V{kNegFltMax, kNegFltMax, f32(-7.0f), f32(-8.0f)}));
+  EXPECT_EQ(m.accumulators[20], f32(5.0f));
+  EXPECT_EQ(m.accumulators[21], f32(-7.0f));
+  EXPECT_EQ(m.accumulators[60], kNegInf);
+  EXPECT_EQ(m.accumulators[61], kNegInf);
+}
+
+TEST(RangeSelect, PsumSourceAndDestination) {
+  Machine& m = fresh(Generation::V3);
+  rm::RangeSelectWord x = rs_word(dt::BF16, dt::FP32, 4, 0.0f, op::IS_GE, 1.0f, op::IS_LE, 3.0f, 3);
+  x.src = tensor2(rm::psum_addr(3, 0x100), 1, 4, 4, 1);
+  x.dst = tensor2(rm::psum_addr(5, 0x3FF0), 1, 4, 4, 1);  // the last 16 bytes of the partition
+  poke(m, PSUM, 3, 0x100, 2, {0x3F80, 0x4000, 0x4040, 0x4080});  // 1 2 3 4
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, PSUM, 5, 0x3FF0, 4, 4), (V{kNegFltMax, f32(2.0f), f32(3.0f), f32(4.0f)}));
+  EXPECT_EQ(m.accumulators[3], f32(4.0f));
+}
+
+// ---- TensorScalarSelect (SPEC §4.2) -----------------------------------------------------
+
+rm::TensorScalarSelectWord tss_word(uint8_t dtype, uint8_t pdtype, unsigned count) {
+  rm::TensorScalarSelectWord x;
+  x.dtype = dtype;
+  x.pred_imm_dtype = pdtype;
+  x.src0 = tensor3(rm::sbuf_addr(2, 0x40), 1, count, 0, 1, 0, 1);
+  x.dst = tensor3(rm::sbuf_addr(3, 0x80), 1, count, 0, 1, 0, 1);
+  return x;
+}
+
+TEST(TensorScalarSelect, CopiesBitsForEveryDtype) {
+  struct Case {
+    uint8_t dtype, pdtype;
+  };
+  const Case cases[] = {
+      {dt::INT8, dt::INT8},     {dt::UINT8, dt::UINT8},   {dt::FP8_E3, dt::INT8},
+      {dt::FP8_E4, dt::UINT8},  {dt::FP8_E5, dt::INT8},   {dt::INT16, dt::INT16},
+      {dt::UINT16, dt::UINT16}, {dt::BF16, dt::INT16},    {dt::FP16, dt::UINT16},
+      {dt::INT32, dt::INT32},   {dt::UINT32, dt::UINT32}, {dt::FP32, dt::INT32},
+  };
+  for (const Case& c : cases) {
+    const unsigned size = rm::size_of(c.dtype);
+    // Signalling NaNs, -0, all ones: bits are copied, never converted.
+    const V src = size == 1   ? V{0x7F, 0x80, 0xFF, 0x79}
+                  : size == 2 ? V{0x7C01, 0x8000, 0xFFFF, 0x7F81}
+                              : V{0x7F800001, 0x80000000, 0xFFFFFFFF, 0x00000001};
+    const uint32_t scalar = size == 1 ? 0xA5 : (size == 2 ? 0xBEEF : 0xDEADBEEF);
+    for (uint32_t pred : {0u, 1u}) {
+      for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+        SCOPED_TRACE(testing::Message()
+                     << "dtype " << int{c.dtype} << " pred " << pred << " rev " << int{rev});
+        Machine& m = fresh(Generation::V2);
+        poke(m, SBUF, 2, 0x40, size, src);
+        rm::TensorScalarSelectWord x = tss_word(c.dtype, c.pdtype, 4);
+        x.pred_imm = pred;
+        x.reversed_pred = rev;
+        x.src1_imm = scalar;
+        expect_ok(m, x.encode());
+        const bool tensor = (pred != 0) != (rev != 0);
+        EXPECT_EQ(peek(m, SBUF, 3, 0x80, size, 4), tensor ? src : V(4, scalar));
+      }
+    }
+  }
+}
+
+// Per-channel predicates and scalars through pointers and register pointers; any nonzero
+// predicate of the full pred_imm_dtype width is true.
+TEST(TensorScalarSelect, PointerPredicatesAndScalars) {
+  for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+    SCOPED_TRACE(int{rev});
+    Machine& m = fresh(Generation::V3);
+    rm::TensorScalarSelectWord x = tss_word(dt::INT8, dt::UINT8, 2);
+    x.channels = 3;
+    x.reversed_pred = rev;
+    x.pred_imm_src = 1;
+    x.pred_imm = rm::sbuf_addr(7, 0x21);  // 1-byte predicates may sit at odd offsets
+    x.src1_imm_src = 2;
+    x.src1_imm = 12;
+    m.registers[12] = rm::psum_addr(30, 0x10);  // DVE: a PSUM pointer is allowed
+    poke(m, SBUF, 7, 0x21, 1, {0x00});
+    poke(m, SBUF, 8, 0x21, 1, {0x01});
+    poke(m, SBUF, 9, 0x21, 1, {0x80});
+    for (unsigned c = 0; c < 3; ++c) {
+      poke(m, PSUM, 30 + c, 0x10, 1, {0xC0 + c});
+      poke(m, SBUF, 2 + c, 0x40, 1, {0x10 + c, 0x20 + c});
+    }
+    expect_ok(m, x.encode());
+    const bool t[3] = {rev != 0, rev == 0, rev == 0};
+    for (unsigned c = 0; c < 3; ++c) {
+      const V want = t[c] ? V{0x10 + c, 0x20 + c} : V{0xC0 + c, 0xC0 + c};
+      EXPECT_EQ(peek(m, SBUF, 3 + c, 0x80, 1, 2), want) << "channel " << c;
+    }
+  }
+  // A 4-byte predicate whose only nonzero byte is the top one is true.
+  Machine& m = fresh(Generation::V3);
+  rm::TensorScalarSelectWord x = tss_word(dt::FP32, dt::INT32, 1);
+  x.pred_imm_src = 2;
+  x.pred_imm = 63;
+  m.registers[63] = rm::sbuf_addr(100, 0x1000);
+  poke(m, SBUF, 100, 0x1000, 4, {0x01000000});
+  poke(m, SBUF, 2, 0x40, 4, {0x11223344});
+  x.src1_imm = 0x55667788;
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0x80, 4, 1), V{0x11223344});
+}
+
+// ---- GetSequenceBounds (SPEC §4.3) ------------------------------------------------------
+
+rm::GetSequenceBoundsWord gsb_word(uint8_t in, uint8_t out, unsigned n) {
+  rm::GetSequenceBoundsWord x;
+  x.in = in;
+  x.out = out;
+  x.src = tensor3(rm::sbuf_addr(4, 0x100), 1, n, 0, 1, 0, 1);
+  x.dst = tensor3(rm::sbuf_addr(4, 0x400), 1, n, 0, 1, static_cast<int>(n), 2);
+  return x;
+}
+
+V as_fp32(const std::vector<int>& v) {
+  V out;
+  for (int x : v) out.push_back(f32(static_cast<float>(x)));
+  return out;
+}
+V as_int32(const std::vector<int>& v) {
+  V out;
+  for (int x : v) out.push_back(static_cast<uint32_t>(x));
+  return out;
+}
+
+TEST(GetSequenceBounds, SpecExampleForEveryDtype) {
+  const std::vector<int> ids = {0, 1, 1, 2, 2, 2, 0, 3, 3};
+  const std::vector<int> starts = {9, 1, 1, 3, 3, 3, 9, 7, 7};
+  const std::vector<int> ends = {-1, 3, 3, 6, 6, 6, -1, 9, 9};
+  for (uint8_t in : {dt::INT32, dt::FP32}) {
+    for (uint8_t out : {dt::INT32, dt::FP32}) {
+      SCOPED_TRACE(testing::Message() << int{in} << " " << int{out});
+      Machine& m = fresh(Generation::V3);
+      poke(m, SBUF, 4, 0x100, 4, in == dt::FP32 ? as_fp32(ids) : as_int32(ids));
+      expect_ok(m, gsb_word(in, out, 9).encode());
+      const auto conv = out == dt::FP32 ? as_fp32 : as_int32;
+      EXPECT_EQ(peek(m, SBUF, 4, 0x400, 4, 9), conv(starts));
+      EXPECT_EQ(peek(m, SBUF, 4, 0x400 + 36, 4, 9), conv(ends));
+    }
+  }
+}
+
+// A NaN id equals nothing (its own segment); -0.0 equals 0 (padding).
+TEST(GetSequenceBounds, NaNAndNegativeZeroIds) {
+  Machine& m = fresh(Generation::V4);
+  poke(m, SBUF, 4, 0x100, 4, {0x7FC00000, 0x7FC00000, 0x80000000, f32(2.0f), f32(2.0f)});
+  expect_ok(m, gsb_word(dt::FP32, dt::INT32, 5).encode());
+  EXPECT_EQ(peek(m, SBUF, 4, 0x400, 4, 10), as_int32({0, 1, 5, 3, 3, 1, 2, -1, 5, 5}));
+}
+
+// The destination walk decides where starts and ends land: here ends before starts.
+TEST(GetSequenceBounds, DestinationWalkPlacesStartsAndEnds) {
+  Machine& m = fresh(Generation::V5);
+  rm::GetSequenceBoundsWord x = gsb_word(dt::INT32, dt::INT32, 4);
+  x.dst = tensor3(rm::sbuf_addr(9, 0x810), 1, 4, 0, 1, -4, 2);  // starts at 0x810, ends 0x800
+  poke(m, SBUF, 4, 0x100, 4, {5, 5, 0, 6});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 9, 0x810, 4, 4), as_int32({0, 0, 4, 3}));
+  EXPECT_EQ(peek(m, SBUF, 9, 0x800, 4, 4), as_int32({2, 2, -1, 4}));
+}
+
+// ---- Sort (SPEC §4.4) -------------------------------------------------------------------
+
+// Channels from SBUF partition 10, src at 0x100, dst (value, index) pairs at 0x800.
+rm::SortWord sort_word(uint8_t dtype, uint8_t cmp, unsigned n, unsigned k, uint32_t offset) {
+  rm::SortWord x;
+  x.dtype = dtype;
+  x.comparison = cmp;
+  x.index_offset = offset;
+  x.src = tensor1(rm::sbuf_addr(10, 0x100), 1, n);
+  x.dst = tensor2(rm::sbuf_addr(10, 0x800), 1, 2, 2, k);
+  return x;
+}
+
+// Returns the interleaved (value, index) pairs of `values` and `indices`.
+V pairs(const V& values, const V& indices) {
+  V out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out.push_back(values[i]);
+    out.push_back(indices[i]);
+  }
+  return out;
+}
+
+TEST(Sort, SpecHeaderExampleEveryDtypeBothDirections) {
+  struct Enc9 {
+    uint8_t code;
+    uint32_t v9, v3, v5, v1;
+  };
+  const Enc9 encs[] = {
+      {dt::INT16, 9, 3, 5, 1},
+      {dt::UINT16, 9, 3, 5, 1},
+      {dt::INT32, 9, 3, 5, 1},
+      {dt::UINT32, 9, 3, 5, 1},
+      {dt::FP16, 0x4880, 0x4200, 0x4500, 0x3C00},
+      {dt::BF16, 0x4110, 0x4040, 0x40A0, 0x3F80},
+      {dt::FP32, 0x41100000, 0x40400000, 0x40A00000, 0x3F800000},
+  };
+  for (const Enc9& e : encs) {
+    for (uint8_t stable : {uint8_t{0}, uint8_t{1}}) {
+      SCOPED_TRACE(testing::Message() << int{e.code} << " stable " << int{stable});
+      const unsigned size = rm::size_of(e.code);
+      for (uint8_t cmp : {op::IS_LT, op::IS_GT}) {
+        Machine& m = fresh(Generation::V2);
+        poke(m, SBUF, 10, 0x100, size, {e.v9, e.v3, e.v5, e.v1, 0, 0});
+        rm::SortWord x = sort_word(e.code, cmp, 6, 6, 100);
+        x.stable = stable;
+        expect_ok(m, x.encode());
+        const V want = cmp == op::IS_LT
+                           ? pairs({0, 0, e.v1, e.v3, e.v5, e.v9}, {104, 105, 103, 101, 102, 100})
+                           : pairs({e.v9, e.v5, e.v3, e.v1, 0, 0}, {100, 102, 101, 103, 104, 105});
+        EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 12), want);
+      }
+    }
+  }
+}
+
+TEST(Sort, TiesComeOutInIncreasingPosition) {
+  for (uint8_t stable : {uint8_t{0}, uint8_t{1}}) {
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, 4, {5, 1, 5, 1, 5});
+    rm::SortWord x = sort_word(dt::INT32, op::IS_LT, 5, 5, 0);
+    x.stable = stable;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 10), pairs({1, 1, 5, 5, 5}, {1, 3, 0, 2, 4}));
+    x.comparison = op::IS_GT;
+    poke(m, SBUF, 10, 0x100, 4, {5, 1, 5, 1, 5});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 10), pairs({5, 5, 5, 1, 1}, {0, 2, 4, 1, 3}));
+  }
+}
+
+TEST(Sort, SignedZerosAreEqual) {
+  struct Case {
+    uint8_t code;
+    uint32_t pz, nz, minus_one;
+  };
+  for (const Case& c : {Case{dt::FP32, 0, 0x80000000, 0xBF800000},
+                        Case{dt::FP16, 0, 0x8000, 0xBC00}, Case{dt::BF16, 0, 0x8000, 0xBF80}}) {
+    const unsigned size = rm::size_of(c.code);
+    for (uint8_t cmp : {op::IS_LT, op::IS_GT}) {
+      SCOPED_TRACE(testing::Message() << int{c.code} << " " << int{cmp});
+      Machine& m = fresh(Generation::V3);
+      poke(m, SBUF, 10, 0x100, size, {c.pz, c.nz, c.minus_one, c.nz, c.pz});
+      expect_ok(m, sort_word(c.code, cmp, 5, 5, 0).encode());
+      const V want = cmp == op::IS_LT
+                         ? pairs({c.minus_one, c.pz, c.nz, c.nz, c.pz}, {2, 0, 1, 3, 4})
+                         : pairs({c.pz, c.nz, c.nz, c.pz, c.minus_one}, {0, 1, 3, 4, 2});
+      EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10), want);
+    }
+  }
+}
+
+TEST(Sort, NaNsAreAboveInfinityAndEqual) {
+  struct Case {
+    uint8_t code;
+    uint32_t nan, one, ninf, nnan, pinf;
+  };
+  for (const Case& c : {Case{dt::FP32, 0x7FC00000, 0x3F800000, kNegInf, 0xFFC00001, 0x7F800000},
+                        Case{dt::FP16, 0x7E00, 0x3C00, 0xFC00, 0xFE01, 0x7C00},
+                        Case{dt::BF16, 0x7FC0, 0x3F80, 0xFF80, 0xFF81, 0x7F80}}) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, size, {c.nan, c.one, c.ninf, c.nnan, c.pinf});
+    expect_ok(m, sort_word(c.code, op::IS_LT, 5, 5, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10),
+              pairs({c.ninf, c.one, c.pinf, c.nan, c.nnan}, {2, 1, 4, 0, 3}));
+    expect_ok(m, sort_word(c.code, op::IS_GT, 5, 5, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10),
+              pairs({c.nan, c.nnan, c.pinf, c.one, c.ninf}, {0, 3, 4, 1, 2}));
+  }
+}
+
+TEST(Sort, IntegersCompareSignedOrUnsigned) {
+  struct Case {
+    uint8_t code;
+    V in, values, idx;
+  };
+  const Case cases[] = {
+      {dt::INT16, {0xFFFF, 1, 0x8000, 0x7FFF}, {0x8000, 0xFFFF, 1, 0x7FFF}, {2, 0, 1, 3}},
+      {dt::UINT16, {0xFFFF, 1, 0x8000, 0x7FFF}, {1, 0x7FFF, 0x8000, 0xFFFF}, {1, 3, 2, 0}},
+      {dt::INT32,
+       {0xFFFFFFFF, 1, 0x80000000, 0x7FFFFFFF},
+       {0x80000000, 0xFFFFFFFF, 1, 0x7FFFFFFF},
+       {2, 0, 1, 3}},
+      {dt::UINT32,
+       {0xFFFFFFFF, 1, 0x80000000, 0x7FFFFFFF},
+       {1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF},
+       {1, 3, 2, 0}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, size, c.in);
+    expect_ok(m, sort_word(c.code, op::IS_LT, 4, 4, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 8), pairs(c.values, c.idx));
+  }
+}
+
+// Index = (position + index_offset) mod 2^16 or 2^32, unsigned, for float dtypes too.
+TEST(Sort, IndexOffsetWrapsAround) {
+  struct Case {
+    uint8_t code;
+    uint32_t offset;
+    V idx;  // of sorted positions 3, 2, 1, 0
+  };
+  const Case cases[] = {
+      {dt::UINT16, 0xFFFE, {1, 0, 0xFFFF, 0xFFFE}},
+      {dt::BF16, 0x12345678, {0x567B, 0x567A, 0x5679, 0x5678}},
+      {dt::UINT32, 0xFFFFFFFF, {2, 1, 0, 0xFFFFFFFF}},
+      {dt::FP32, 0xFFFFFFFD, {0, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    // Values decreasing by position, so the ascending order is positions 3, 2, 1, 0.
+    const V in = c.code == dt::BF16   ? V{0x4040, 0x4000, 0x3F80, 0}
+                 : c.code == dt::FP32 ? V{0x40400000, 0x40000000, 0x3F800000, 0}
+                                      : V{3, 2, 1, 0};
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 10, 0x100, size, in);
+    expect_ok(m, sort_word(c.code, op::IS_LT, 4, 4, c.offset).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 8), pairs({in[3], in[2], in[1], in[0]}, c.idx));
+  }
+}
+
+TEST(Sort, TopK) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 10, 0x100, 4, {9, 3, 5, 1, 0, 0});
+  poke(m, SBUF, 10, 0x800 + 24, 4, {0xAAAAAAAA, 0xBBBBBBBB});  // just past the 3 pairs
+  const Word w = sort_word(dt::INT32, op::IS_LT, 6, 3, 0).encode();
+  expect_ok(m, w);
+  EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 8), (V{0, 4, 0, 5, 1, 3, 0xAAAAAAAA, 0xBBBBBBBB}));
+  // Vendor-strict validation rejects top-K and changes nothing.
+  const Machine& before = copy_of(m, 2);
+  const ExecResult r = gpsimd::execute(m, w, ExecOptions{.strict = true});
+  EXPECT_EQ(r.status, Status::Invalid);
+  EXPECT_TRUE(gpsimd::has_clause(r.diagnostics, "sort_tensor_shapes_ok")) << r.message();
+  EXPECT_TRUE(m == before);
+}
+
+TEST(Sort, IndexOffsetFromPointerAndRegister) {
+  for (uint8_t src : {uint8_t{1}, uint8_t{2}}) {
+    SCOPED_TRACE(int{src});
+    Machine& m = fresh(Generation::V3);
+    rm::SortWord x = sort_word(dt::UINT16, op::IS_GT, 3, 3, 0);
+    x.channels = 2;
+    x.index_offset_src = src;
+    x.index_offset = src == 1 ? rm::sbuf_addr(50, 0x20) : 33;
+    m.registers[33] = rm::sbuf_addr(50, 0x20);
+    poke(m, SBUF, 50, 0x20, 4, {1000});
+    poke(m, SBUF, 51, 0x20, 4, {0x0001FFFF});  // u32 offset; indices wrap mod 2^16
+    poke(m, SBUF, 10, 0x100, 2, {7, 9, 8});
+    poke(m, SBUF, 11, 0x100, 2, {1, 2, 3});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 2, 6), pairs({9, 8, 7}, {1001, 1002, 1000}));
+    EXPECT_EQ(peek(m, SBUF, 11, 0x800, 2, 6), pairs({3, 2, 1}, {1, 0, 0xFFFF}));
+  }
+}
+
+// ---- Events (SPEC §3.2) -----------------------------------------------------------------
+
+// A one-element FP32 copy with the given events.
+Word copy_word(const rm::Events& e) {
+  rm::TensorScalarSelectWord x = tss_word(dt::FP32, dt::INT32, 1);
+  x.ev = e;
+  return x.encode();
+}
+
+TEST(Events, WaitsThatAreSatisfiedRetire) {
+  struct Case {
+    uint8_t mode;
+    uint32_t sem, value;
+  };
+  for (const Case& c : {Case{1, 5, 5}, Case{1, 6, 5}, Case{1, 0x80000000, 1}, Case{1, 0, 0},
+                        Case{2, 7, 7}, Case{2, 0xFFFFFFFF, 0xFFFFFFFF}}) {
+    SCOPED_TRACE(testing::Message() << int{c.mode} << " " << c.sem << " " << c.value);
+    Machine& m = fresh(Generation::V3);
+    m.semaphores[3] = c.sem;
+    poke(m, SBUF, 2, 0x40, 4, {0x12345678});
+    expect_ok(m, copy_word(rm::Events{c.mode, 3, 0, 0, c.value}));
+    EXPECT_EQ(peek(m, SBUF, 3, 0x80, 4, 1), V{0x12345678});
+    EXPECT_EQ(m.semaphores[3], c.sem);
+  }
+}
+
+TEST(Events, WaitsThatCannotBeSatisfiedFaultAndChangeNothing) {
+  struct Case {
+    uint8_t mode;
+    uint32_t sem, value;
+  };
+  // Unsigned comparisons: 0x7FFFFFFF < 0x80000000.
+  for (const Case& c :
+       {Case{1, 4, 5}, Case{1, 0x7FFFFFFF, 0x80000000}, Case{2, 8, 7}, Case{2, 6, 7}}) {
+    SCOPED_TRACE(testing::Message() << int{c.mode} << " " << c.sem << " " << c.value);
+    Machine& m = fresh(Generation::V3);
+    m.semaphores[3] = c.sem;
+    m.semaphores[4] = 10;
+    poke(m, SBUF, 2, 0x40, 4, {0x12345678});
+    const Machine& before = copy_of(m, 2);
+    const ExecResult r = run(m, copy_word(rm::Events{c.mode, 3, 2, 4, c.value}));
+    ASSERT_EQ(r.status, Status::Faulted);
+    EXPECT_EQ(r.fault->kind, FaultKind::SyncWouldBlock);
+    EXPECT_TRUE(m == before);
+  }
+}
+
+TEST(Events, UpdatesAfterRetiring) {
+  struct Case {
+    uint8_t mode, idx;
+    uint32_t value, before, after;
+  };
+  const Case cases[] = {
+      {1, 200, 0xCAFEBABE, 17, 0xCAFEBABE},  // SET
+      {2, 255, 0, 41, 42},                   // INC
+      {2, 255, 0, 0xFFFFFFFF, 0},            // INC wraps
+      {3, 0, 0, 42, 41},                     // DEC
+      {3, 0, 0, 0, 0xFFFFFFFF},              // DEC wraps
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.mode} << " " << c.before);
+    Machine& m = fresh(Generation::V2);
+    m.semaphores[c.idx] = c.before;
+    expect_ok(m, copy_word(rm::Events{0, 0, c.mode, c.idx, c.value}));
+    EXPECT_EQ(m.semaphores[c.idx], c.after);
+  }
+  // Wait and update on one semaphore: the wait sees the old value, then INC.
+  Machine& m = fresh(Generation::V3);
+  m.semaphores[4] = 9;
+  expect_ok(m, copy_word(rm::Events{2, 4, 2, 4, 9}));
+  EXPECT_EQ(m.semaphores[4], 10u);
+  // The shared value: wait GE 5 on semaphore 1, SET semaphore 2 to 5.
+  m.semaphores[1] = 6;
+  expect_ok(m, copy_word(rm::Events{1, 1, 1, 2, 5}));
+  EXPECT_EQ(m.semaphores[1], 6u);
+  EXPECT_EQ(m.semaphores[2], 5u);
+}
+
+// ---- Register-mode addresses (SPEC §3.4) --------------------------------------------------
+
+TEST(RegisterMode, EachInstructionUsesTheAddressItsRegisterHolds) {
+  Machine& m = fresh(Generation::V3);
+  // TensorScalarSelect: src0 from register 5 (SBUF), dst from register 6 (PSUM).
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 2);
+  t.src0.addr = rm::reg_addr(5);
+  t.dst.addr = rm::reg_addr(6);
+  m.registers[5] = rm::sbuf_addr(70, 0x1230);
+  m.registers[6] = rm::psum_addr(71, 0x100);
+  poke(m, SBUF, 70, 0x1230, 4, {0x11, 0x22});
+  expect_ok(m, t.encode());
+  EXPECT_EQ(peek(m, PSUM, 71, 0x100, 4, 2), (V{0x11, 0x22}));
+
+  // Sort: src and dst from registers 0 and 63.
+  rm::SortWord s = sort_word(dt::INT16, op::IS_LT, 3, 3, 0);
+  s.src.addr = rm::reg_addr(0);
+  s.dst.addr = rm::reg_addr(63);
+  m.registers[0] = rm::sbuf_addr(90, 0x2000);
+  m.registers[63] = rm::sbuf_addr(91, 0x3000);
+  poke(m, SBUF, 90, 0x2000, 2, {0xFFFE, 4, 0});  // -2 4 0
+  expect_ok(m, s.encode());
+  EXPECT_EQ(peek(m, SBUF, 91, 0x3000, 2, 6), pairs({0xFFFE, 0, 4}, {0, 2, 1}));
+
+  // GetSequenceBounds: dst from register 7.
+  rm::GetSequenceBoundsWord g = gsb_word(dt::INT32, dt::INT32, 3);
+  g.dst.addr = rm::reg_addr(7);
+  m.registers[7] = rm::sbuf_addr(92, 0x10);
+  poke(m, SBUF, 4, 0x100, 4, {8, 8, 9});
+  expect_ok(m, g.encode());
+  EXPECT_EQ(peek(m, SBUF, 92, 0x10, 4, 6), as_int32({0, 0, 2, 2, 2, 3}));
+
+  // RangeSelect: src from register 8 (PSUM), base + count checked at execution.
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 2, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 3);
+  r.src.addr = rm::reg_addr(8);
+  m.registers[8] = rm::psum_addr(93, 0x20);
+  poke(m, PSUM, 93, 0x20, 4, {f32(1.0f), f32(2.0f)});
+  expect_ok(m, r.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{f32(1.0f), f32(2.0f)}));
+  EXPECT_EQ(m.accumulators[93], f32(2.0f));
+}
+
+// ---- Overlapping operands and revisited bytes (SPEC §4) ---------------------------------
+
+TEST(Overlap, InPlaceBehavesAsIfSourcesWereCopiedFirst) {
+  {  // TensorScalarSelect: dst is src read backwards, in place.
+    Machine& m = fresh(Generation::V3);
+    rm::TensorScalarSelectWord x = tss_word(dt::FP32, dt::INT32, 4);
+    x.dst = tensor3(rm::sbuf_addr(2, 0x40 + 12), -1, 4, 0, 1, 0, 1);
+    poke(m, SBUF, 2, 0x40, 4, {1, 2, 3, 4});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 2, 0x40, 4, 4), (V{4, 3, 2, 1}));
+  }
+  {  // TensorScalarSelect: channel 0 writes the partition channel 1 reads.
+    Machine& m = fresh(Generation::V3);
+    rm::TensorScalarSelectWord x = tss_word(dt::INT16, dt::INT16, 2);
+    x.channels = 2;
+    x.dst.addr = rm::sbuf_addr(3, 0x40);
+    poke(m, SBUF, 2, 0x40, 2, {0xA0, 0xA1});
+    poke(m, SBUF, 3, 0x40, 2, {0xB0, 0xB1});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 3, 0x40, 2, 2), (V{0xA0, 0xA1}));
+    EXPECT_EQ(peek(m, SBUF, 4, 0x40, 2, 2), (V{0xB0, 0xB1}));
+  }
+  {  // RangeSelect in place, reversed.
+    Machine& m = fresh(Generation::V3);
+    rm::RangeSelectWord x =
+        rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 0);
+    x.dst = tensor2(rm::sbuf_addr(0, 0x100 + 12), -1, 4, 0, 1);
+    poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f)});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 4), (V{f32(4.0f), f32(3.0f), f32(2.0f), f32(1.0f)}));
+  }
+  {  // Sort: the pairs overwrite the source.
+    Machine& m = fresh(Generation::V3);
+    rm::SortWord x = sort_word(dt::FP32, op::IS_LT, 4, 4, 0);
+    x.dst.addr = rm::sbuf_addr(10, 0x100);
+    poke(m, SBUF, 10, 0x100, 4, {f32(9.0f), f32(3.0f), f32(5.0f), f32(1.0f)});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x100, 4, 8),
+              pairs({f32(1.0f), f32(3.0f), f32(5.0f), f32(9.0f)}, {3, 1, 2, 0}));
+  }
+  {  // Sort: the index offset pointer is inside the destination.
+    Machine& m = fresh(Generation::V3);
+    rm::SortWord x = sort_word(dt::INT32, op::IS_LT, 2, 2, 0);
+    x.index_offset_src = 1;
+    x.index_offset = rm::sbuf_addr(10, 0x800 + 4);
+    poke(m, SBUF, 10, 0x800 + 4, 4, {50});
+    poke(m, SBUF, 10, 0x100, 4, {2, 1});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 4), (V{1, 51, 2, 50}));
+  }
+  {  // GetSequenceBounds: starts overwrite the ids.
+    Machine& m = fresh(Generation::V3);
+    rm::GetSequenceBoundsWord x = gsb_word(dt::INT32, dt::INT32, 4);
+    x.dst.addr = rm::sbuf_addr(4, 0x100);
+    poke(m, SBUF, 4, 0x100, 4, {1, 1, 2, 2});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 4, 0x100, 4, 8), as_int32({0, 0, 2, 2, 2, 2, 4, 4}));
+  }
+}
+
+TEST(Overlap, DestinationThatRevisitsAByteKeepsTheLaterOrdinal) {
+  {  // TensorScalarSelect: four ordinals on one element.
+    Machine& m = fresh(Generation::V3);
+    rm::TensorScalarSelectWord x = tss_word(dt::UINT16, dt::UINT16, 4);
+    x.dst = tensor3(rm::sbuf_addr(3, 0x80), 0, 4, 0, 1, 0, 1);
+    poke(m, SBUF, 2, 0x40, 2, {1, 2, 3, 4});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 3, 0x80, 2, 2), (V{4, 0}));
+  }
+  {  // RangeSelect: ordinals 0..3 on one BF16 element; the last is 4.0.
+    Machine& m = fresh(Generation::V3);
+    rm::RangeSelectWord x =
+        rs_word(dt::FP32, dt::BF16, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 0);
+    x.dst = tensor2(rm::sbuf_addr(1, 0x200), 0, 2, 0, 2);
+    poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f)});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0x4080, 0}));
+  }
+  {  // Sort: every pair lands on the same two elements; the last pair (largest) wins.
+    Machine& m = fresh(Generation::V3);
+    rm::SortWord x = sort_word(dt::INT32, op::IS_LT, 3, 3, 10);
+    x.dst = tensor2(rm::sbuf_addr(10, 0x800), 1, 2, 0, 3);
+    poke(m, SBUF, 10, 0x100, 4, {7, 9, 8});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 3), (V{9, 11, 0}));
+  }
+  {  // GetSequenceBounds: all starts on one element, all ends on the next.
+    Machine& m = fresh(Generation::V3);
+    rm::GetSequenceBoundsWord x = gsb_word(dt::INT32, dt::INT32, 3);
+    x.dst = tensor3(rm::sbuf_addr(4, 0x400), 0, 3, 0, 1, 1, 2);
+    poke(m, SBUF, 4, 0x100, 4, {1, 2, 2});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 4, 0x400, 4, 2), as_int32({1, 3}));
+  }
+}
+
+// ---- All or nothing (SPEC §4, §6) -------------------------------------------------------
+
+// Executes a word that must not retire, with and without the fast kernels, and checks
+// that the whole machine (hash and a copy) is unchanged.
+void expect_unchanged(Machine& m, const Word& w, Status status, std::optional<FaultKind> kind,
+                      ExecOptions opts = {}) {
+  const Machine& before = copy_of(m, 2);
+  const uint64_t hash = m.hash();
+  for (bool fast : {true, false}) {
+    opts.fast = fast;
+    const ExecResult r = gpsimd::execute(m, w, opts);
+    EXPECT_EQ(r.status, status) << r.message();
+    if (kind && r.fault) {
+      EXPECT_EQ(r.fault->kind, *kind) << r.message();
+    }
+    if (status == Status::Invalid) {
+      EXPECT_FALSE(r.diagnostics.empty());
+    }
+    EXPECT_EQ(m.hash(), hash) << "fast=" << fast;
+    EXPECT_TRUE(m == before) << "fast=" << fast;
+  }
+  if (status == Status::Faulted) {  // the reference agrees on the fault
+    const rm::Outcome o = rm::execute(copy_of(m, 1), w);
+    EXPECT_EQ(o.fault, kind);
+  }
+}
+
+// A machine where each word below would write plenty if it ran.
+Machine& busy_machine(Generation g = Generation::V3) {
+  Machine& m = fresh(g);
+  for (unsigned p : {0, 1, 2, 3, 4, 5, 9, 10, 11, 40, 41, 126, 127}) {
+    poke(m, SBUF, p, 0x100, 4, {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f)});
+    poke(m, PSUM, p, 0x100, 4, {f32(5.0f), f32(6.0f)});
+    m.accumulators[p] = f32(-100.0f);
+  }
+  m.semaphores[9] = 3;
+  return m;
+}
+
+constexpr rm::Events kSet9{0, 0, 1, 9, 0x77};  // would SET semaphore 9
+
+TEST(AllOrNothing, InvalidWordsChangeNothing) {
+  Machine& m = busy_machine();
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 3);
+  r.ev = kSet9;
+  r.fill = 0;  // is_valid_fill_val
+  expect_unchanged(m, r.encode(), Status::Invalid, std::nullopt);
+  Word unknown = r.encode();
+  unknown[0] = 0x97;  // SortMerge does not exist
+  expect_unchanged(m, unknown, Status::Invalid, std::nullopt);
+  rm::SortWord s = sort_word(dt::FP32, op::IS_LT, 4, 4, 0);
+  s.ev = kSet9;
+  s.stable = 2;  // sort_valid_stable
+  expect_unchanged(m, s.encode(), Status::Invalid, std::nullopt);
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 4);
+  t.ev = kSet9;
+  Word tw = t.encode();
+  tw[36] = 1;  // s3d3_ts_select_reserved_zero
+  expect_unchanged(m, tw, Status::Invalid, std::nullopt);
+  // GetSequenceBounds does not exist on V2.
+  Machine& v2 = busy_machine(Generation::V2);
+  rm::GetSequenceBoundsWord g = gsb_word(dt::INT32, dt::INT32, 4);
+  g.ev = kSet9;
+  expect_unchanged(v2, g.encode(), Status::Invalid, std::nullopt);
+  // The same words retire when valid: the checks above could fail.
+  r.fill = kNegFltMax;
+  expect_ok(m, r.encode());
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+}
+
+TEST(AllOrNothing, BadAddressChangesNothing) {
+  Machine& m = busy_machine();
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 4);
+  t.ev = kSet9;
+  t.src0.addr = rm::reg_addr(5);
+  t.channels = 2;
+  const uint32_t bad_tensor_addrs[] = {
+      rm::sbuf_addr(0, 0x102),                // not aligned to 4
+      0x80000000u | rm::sbuf_addr(0, 0x100),  // bit 31: not a static address
+      rm::sbuf_addr(0, 0x100) | 0x20000000u,  // mode bits
+      rm::sbuf_addr(127, 0x100),              // partitions 127..128: 128 does not exist
+      rm::sbuf_addr(0, 224 * 1024 - 8),       // the walk leaves the V3 partition
+      rm::sbuf_addr(0, 224 * 1024),           // offset beyond the V3 partition
+      rm::psum_addr(0, 0x4000),               // PSUM offset >= 16 KiB
+      0x04000000u,                            // bits 25-28 outside the PSUM window
+  };
+  for (uint32_t a : bad_tensor_addrs) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[5] = a;
+    expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // PSUM write with a 2-byte dtype, through a register.
+  rm::TensorScalarSelectWord h = tss_word(dt::FP16, dt::INT16, 4);
+  h.ev = kSet9;
+  h.dst.addr = rm::reg_addr(6);
+  m.registers[6] = rm::psum_addr(3, 0x100);
+  expect_unchanged(m, h.encode(), Status::Faulted, FaultKind::BadAddress);
+  // POOL instructions may not touch PSUM: Sort source and GetSequenceBounds destination.
+  rm::SortWord s = sort_word(dt::FP32, op::IS_LT, 4, 4, 0);
+  s.ev = kSet9;
+  s.src.addr = rm::reg_addr(7);
+  m.registers[7] = rm::psum_addr(10, 0x100);
+  expect_unchanged(m, s.encode(), Status::Faulted, FaultKind::BadAddress);
+  rm::GetSequenceBoundsWord g = gsb_word(dt::INT32, dt::INT32, 4);
+  g.ev = kSet9;
+  g.dst.addr = rm::reg_addr(8);
+  m.registers[8] = rm::psum_addr(10, 0x100);
+  expect_unchanged(m, g.encode(), Status::Faulted, FaultKind::BadAddress);
+  // Register pointers: misaligned, PSUM for a POOL instruction, partitions past 127.
+  s.src.addr = rm::sbuf_addr(10, 0x100);
+  s.index_offset_src = 2;
+  s.index_offset = 11;
+  s.channels = 2;
+  for (uint32_t a : {rm::sbuf_addr(0, 0x102), rm::psum_addr(0, 0x100), rm::sbuf_addr(127, 0x100)}) {
+    m.registers[11] = a;
+    expect_unchanged(m, s.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 2);
+  r.ev = kSet9;
+  r.bound1_src = 2;
+  r.bound1 = 12;
+  m.registers[12] = rm::psum_addr(0, 0x102);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // And with good registers each retires.
+  m.registers[12] = rm::psum_addr(0, 0x100);
+  expect_ok(m, r.encode());
+}
+
+TEST(AllOrNothing, ShapeMismatchChangesNothing) {
+  Machine& m = busy_machine();
+  // Register-mode operands waive the static element-count clauses.
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 2);
+  r.ev = kSet9;
+  r.dst = tensor2(rm::reg_addr(3), 1, 3, 3, 1);
+  m.registers[3] = rm::sbuf_addr(1, 0x200);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 4);
+  t.ev = kSet9;
+  t.src0 = tensor3(rm::reg_addr(4), 1, 2, 2, 3, 0, 1);  // 6 elements, dst 4
+  m.registers[4] = rm::sbuf_addr(2, 0x100);
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // RangeSelect: a register-mode source with base + count(src) > 2^24.
+  rm::RangeSelectWord b =
+      rs_word(dt::FP32, dt::FP32, 4, 16777213.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 2);
+  b.ev = kSet9;
+  b.src.addr = rm::reg_addr(3);
+  m.registers[3] = rm::sbuf_addr(0, 0x100);
+  expect_unchanged(m, b.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // The sum is exact: the smallest subnormal base plus 2^24 elements exceeds 2^24
+  // (rounded to double or float it would not).
+  b.base = 0x00000001u;
+  b.src = tensor2(rm::reg_addr(3), 0, 4096, 0, 4096);
+  b.dst = tensor2(rm::sbuf_addr(1, 0x200), 0, 4096, 0, 4096);
+  expect_unchanged(m, b.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // Exactly 2^24 is allowed.
+  b.base = 0;
+  b.src = tensor2(rm::reg_addr(3), 1, 4, 4, 1);
+  b.dst = tensor2(rm::sbuf_addr(1, 0x200), 1, 4, 4, 1);
+  b.base = f32(16777212.0f);
+  expect_ok(m, b.encode());
+}
+
+TEST(AllOrNothing, TooLargeChangesNothing) {
+  Machine& m = busy_machine();
+  // 4096 x 4097 > 2^24 elements per channel, on one element (zero steps).
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 1);
+  t.ev = kSet9;
+  t.src0 = tensor3(rm::sbuf_addr(2, 0x100), 0, 4096, 0, 4097, 0, 1);
+  t.dst = tensor3(rm::sbuf_addr(3, 0x100), 0, 4096, 0, 4097, 0, 1);
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::TooLarge);
+  // GetSequenceBounds: the 2n-element destination counts too.
+  rm::GetSequenceBoundsWord g = gsb_word(dt::INT32, dt::INT32, 1);
+  g.ev = kSet9;
+  g.src = tensor3(rm::sbuf_addr(4, 0x100), 0, 4097, 0, 2048, 0, 1);
+  g.dst = tensor3(rm::sbuf_addr(5, 0x100), 0, 4097, 0, 2048, 1, 2);
+  expect_unchanged(m, g.encode(), Status::Faulted, FaultKind::TooLarge);
+  // Exactly 2^24 elements is not too large (a scalar fill, so it stays quick).
+  t.src0 = tensor3(rm::sbuf_addr(2, 0x100), 0, 4096, 0, 4096, 0, 1);
+  t.dst = tensor3(rm::sbuf_addr(3, 0x100), 0, 4096, 0, 4096, 0, 1);
+  t.pred_imm = 0;
+  t.src1_imm = 0xABCD;
+  const ExecResult r = exec(m, t.encode());
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(peek(m, SBUF, 3, 0x100, 4, 2), (V{0xABCD, f32(2.0f)}));
+}
+
+// SPEC §4: validate, then the wait, then addresses, then shapes, then the walk limit.
+TEST(AllOrNothing, FaultsComeInTheSpecOrder) {
+  Machine& m = busy_machine();
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 1);
+  t.ev = rm::Events{2, 2, 1, 9, 1};  // wait semaphore 2 == 1; SET semaphore 9
+  t.src0 = tensor3(rm::reg_addr(10), 0, 4096, 0, 4096, 0, 1);        // 2^24 elements
+  t.dst = tensor3(rm::sbuf_addr(3, 0x100), 0, 4096, 0, 4097, 0, 1);  // more than 2^24
+  m.registers[10] = rm::sbuf_addr(2, 0x102);                         // misaligned
+  Word w = t.encode();
+  w[37] = 1;  // reserved
+  expect_unchanged(m, w, Status::Invalid, std::nullopt);
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  m.semaphores[2] = 1;
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::BadAddress);
+  m.registers[10] = rm::sbuf_addr(2, 0x100);
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  t.src0.num[1] = 4097;
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::TooLarge);
+  t.src0.num[1] = 1;
+  t.src0.num[0] = 1;
+  t.dst.num[1] = 1;
+  t.dst.num[0] = 1;
+  expect_ok(m, t.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0x100, 4, 1), V{f32(1.0f)});
+  EXPECT_EQ(m.semaphores[9], 1u);
+}
+
+// ---- Trace (every architectural write is reported) ---------------------------------------
+
+class Recorder : public gpsimd::TraceSink {
+ public:
+  struct Mem {
+    Space space;
+    unsigned partition;
+    uint32_t offset;
+    std::vector<uint8_t> bytes;
+  };
+  struct Reg {
+    unsigned index;
+    uint32_t before, after;
+  };
+  std::vector<std::string> retired;
+  std::vector<Mem> memory_writes;
+  std::vector<Reg> accumulators, semaphores;
+
+  void retire(const Word& w, const gpsimd::InstrDef& def) override {
+    retired.push_back(std::string(def.mnemonic) + " " + gpsimd::word_to_hex(w));
+  }
+  void memory(Space s, unsigned p, uint32_t off, std::span<const uint8_t> b) override {
+    memory_writes.push_back(Mem{s, p, off, {b.begin(), b.end()}});
+  }
+  void accumulator(unsigned i, uint32_t before, uint32_t after) override {
+    accumulators.push_back(Reg{i, before, after});
+  }
+  void semaphore(unsigned i, uint32_t before, uint32_t after) override {
+    semaphores.push_back(Reg{i, before, after});
+  }
+  bool empty() const {
+    return retired.empty() && memory_writes.empty() && accumulators.empty() && semaphores.empty();
+  }
+};
+
+// Executes `w` with a trace and checks that replaying the reported writes on the old
+// state gives the new state exactly, and that only `partitions` were written.
+void check_trace(Machine& m, const Word& w, const std::set<Key>& partitions) {
+  const Machine& before = copy_of(m, 2);
+  Recorder rec;
+  const ExecResult res = exec(m, w, ExecOptions{.trace = &rec});
+  ASSERT_TRUE(res.ok()) << res.message();
+  const std::string mnemonic(gpsimd::find_instruction(w[0])->mnemonic);
+  ASSERT_EQ(rec.retired, std::vector<std::string>{mnemonic + " " + gpsimd::word_to_hex(w)});
+  Machine& replay = copy_of(before, 3);
+  for (const Recorder::Mem& x : rec.memory_writes) {
+    EXPECT_TRUE(partitions.count({x.space, x.partition})) << x.partition;
+    auto part = replay.partition(x.space, x.partition);
+    std::copy(x.bytes.begin(), x.bytes.end(), part.begin() + x.offset);
+  }
+  for (const Recorder::Reg& a : rec.accumulators) {
+    EXPECT_EQ(a.before, before.accumulators[a.index]);
+    replay.accumulators[a.index] = a.after;
+  }
+  for (const Recorder::Reg& x : rec.semaphores) {
+    EXPECT_EQ(x.before, before.semaphores[x.index]);
+    replay.semaphores[x.index] = x.after;
+  }
+  EXPECT_TRUE(replay == m) << mnemonic << ": a write was not reported";
+}
+
+TEST(Trace, ReportsEveryWriteAndNothingForAFailingWord) {
+  Machine& m = busy_machine();
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::BF16, 4, 0.0f, op::IS_GE, 1.0f, op::IS_LE, 9.0f, 2);
+  r.channels = 2;
+  r.ev = rm::Events{0, 0, 2, 9, 0};                      // INC semaphore 9
+  r.dst = tensor2(rm::sbuf_addr(40, 0x10), 2, 4, 0, 1);  // strided: bytes between stay
+  check_trace(m, r.encode(), {{SBUF, 40}, {SBUF, 41}});
+  EXPECT_EQ(peek(m, SBUF, 40, 0x10, 2, 8), (V{0xFF80, 0, 0x4000, 0, 0x4040, 0, 0x4080, 0}));
+  EXPECT_EQ(m.accumulators[0], f32(4.0f));
+  EXPECT_EQ(m.semaphores[9], 4u);
+
+  rm::TensorScalarSelectWord t = tss_word(dt::FP32, dt::INT32, 3);
+  t.channels = 2;
+  t.src0.addr = rm::sbuf_addr(2, 0x100);  // nonzero data
+  t.dst.addr = rm::psum_addr(10, 0x3FF0);
+  t.ev = rm::Events{0, 0, 1, 200, 5};
+  check_trace(m, t.encode(), {{PSUM, 10}, {PSUM, 11}});
+  EXPECT_EQ(m.semaphores[200], 5u);
+
+  rm::SortWord s = sort_word(dt::FP32, op::IS_GT, 4, 4, 7);
+  s.channels = 3;
+  check_trace(m, s.encode(), {{SBUF, 10}, {SBUF, 11}, {SBUF, 12}});
+  EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 2), (V{f32(4.0f), 10}));
+
+  rm::GetSequenceBoundsWord g = gsb_word(dt::FP32, dt::FP32, 4);
+  g.ev = rm::Events{0, 0, 3, 0, 0};  // DEC semaphore 0: wraps
+  check_trace(m, g.encode(), {{SBUF, 4}});
+  EXPECT_EQ(m.semaphores[0], 0xFFFFFFFFu);
+
+  // Nothing is reported for a word that faults or is invalid.
+  Recorder none;
+  rm::RangeSelectWord blocked = r;
+  blocked.ev = rm::Events{2, 0, 2, 9, 1};  // waits for semaphore 0 == 1
+  EXPECT_EQ(gpsimd::execute(m, blocked.encode(), ExecOptions{.trace = &none}).status,
+            Status::Faulted);
+  rm::RangeSelectWord invalid = r;
+  invalid.reduce_op = 0;
+  EXPECT_EQ(gpsimd::execute(m, invalid.encode(), ExecOptions{.trace = &none}).status,
+            Status::Invalid);
+  EXPECT_TRUE(none.empty());
+}
+
+}  // namespace

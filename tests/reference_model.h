@@ -1,0 +1,779 @@
+// An independent, straightforward implementation of the four instructions' effects,
+// written from SPEC.md for the tests. It shares no code with src/ops or src/format: it
+// has its own field offsets (SPEC §4 tables), ADDR4 decoding (§3.4), tensor walk (§3.5),
+// number conversions (§5), orderings and fault checks (§4 execution rule), so that a
+// mistake in either implementation shows up as a difference between the two.
+//
+// gpsimd::Machine is used as plain storage only (its partitions, registers, semaphores
+// and accumulators), so that whole-state equality can be checked with operator==.
+//
+// The reference assumes the word is valid (the tests check that with validate()); it
+// still detects the execution faults, in the order of SPEC §4.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "gpsimd/execute.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+
+namespace refmodel {
+
+using gpsimd::FaultKind;
+using gpsimd::Generation;
+using gpsimd::Machine;
+using gpsimd::Space;
+using gpsimd::Word;
+
+// ---- Codes of SPEC §3.3 ----------------------------------------------------------------
+
+namespace dt {
+inline constexpr uint8_t UINT64 = 0x1, INT8 = 0x2, UINT8 = 0x3, INT16 = 0x4, UINT16 = 0x5,
+                         BF16 = 0x6, FP16 = 0x7, INT32 = 0x8, UINT32 = 0x9, FP32 = 0xA, FP32R = 0xB,
+                         INT64 = 0xC, FP8_E3 = 0xD, FP8_E4 = 0xE, FP8_E5 = 0xF;
+}  // namespace dt
+
+namespace op {
+inline constexpr uint8_t MAX = 0x08, IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, IS_LE = 0x15,
+                         IS_LT = 0x16;
+}  // namespace op
+
+inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
+                         kSort = 0x96;
+
+// Returns the byte size of a dtype code, 0 when it has none.
+inline unsigned size_of(uint8_t code) {
+  switch (code) {
+    case dt::INT8:
+    case dt::UINT8:
+    case dt::FP8_E3:
+    case dt::FP8_E4:
+    case dt::FP8_E5:
+      return 1;
+    case dt::INT16:
+    case dt::UINT16:
+    case dt::BF16:
+    case dt::FP16:
+      return 2;
+    case dt::INT32:
+    case dt::UINT32:
+    case dt::FP32:
+    case dt::FP32R:
+      return 4;
+    case dt::UINT64:
+    case dt::INT64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// ---- Little-endian word fields -------------------------------------------------------
+
+// Returns the `n`-byte little-endian value at byte `off` of the word.
+inline uint32_t get(const Word& w, unsigned off, unsigned n) {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < n; ++i) v |= static_cast<uint32_t>(w[off + i]) << (8 * i);
+  return v;
+}
+inline void put(Word& w, unsigned off, unsigned n, uint32_t v) {
+  for (unsigned i = 0; i < n; ++i) w[off + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// ---- Events (SPEC §3.2) -----------------------------------------------------------------
+
+struct Events {
+  uint8_t wait_mode = 0, wait_idx = 0, update_mode = 0, update_idx = 0;
+  uint32_t value = 0;
+};
+inline Events get_events(const Word& w) {
+  return Events{w[4], w[5], w[6], w[7], get(w, 8, 4)};
+}
+inline void put_events(Word& w, const Events& e) {
+  w[4] = e.wait_mode;
+  w[5] = e.wait_idx;
+  w[6] = e.update_mode;
+  w[7] = e.update_idx;
+  put(w, 8, 4, e.value);
+}
+
+// ---- ADDR4 (SPEC §3.4) ------------------------------------------------------------------
+
+struct Loc {
+  Space space = Space::SBUF;
+  unsigned partition = 0;
+  uint32_t offset = 0;
+};
+
+// Returns the SBUF bytes per partition of a generation (SPEC §2).
+inline uint32_t sbuf_bytes(Generation g) {
+  switch (g) {
+    case Generation::V2:
+      return 192 * 1024;
+    case Generation::V3:
+      return 224 * 1024;
+    default:
+      return 256 * 1024;
+  }
+}
+inline constexpr uint32_t kPsumBytes = 16 * 1024;
+inline uint32_t space_bytes(Space s, Generation g) {
+  return s == Space::SBUF ? sbuf_bytes(g) : kPsumBytes;
+}
+
+inline uint32_t sbuf_addr(unsigned partition, uint32_t offset) {
+  return (partition << 18) | offset;
+}
+inline uint32_t psum_addr(unsigned partition, uint32_t offset) {
+  return 0x2000000u + (partition << 15) + offset;
+}
+inline uint32_t addr_of(const Loc& l) {
+  return l.space == Space::SBUF ? sbuf_addr(l.partition, l.offset)
+                                : psum_addr(l.partition, l.offset);
+}
+inline uint32_t reg_addr(unsigned reg) {
+  return 0x80000000u | reg;
+}
+
+// Returns the location of a static ADDR4, or nullopt when it is not well-formed.
+inline std::optional<Loc> decode_static(uint32_t a, Generation g) {
+  if (a & 0x80000000u) return std::nullopt;                  // register mode
+  if (a & 0x60000000u) return std::nullopt;                  // mode bits 29-30
+  if (a >= 0x2000000u && a < 0x2000000u + 128u * 0x8000u) {  // the PSUM window
+    const uint32_t rel = a - 0x2000000u;
+    const uint32_t partition = rel / 0x8000u, offset = rel % 0x8000u;
+    if (offset >= kPsumBytes) return std::nullopt;
+    return Loc{Space::PSUM, partition, offset};
+  }
+  if ((a >> 25) != 0) return std::nullopt;  // bits 25-28 outside the PSUM window
+  const uint32_t offset = a % (1u << 18), partition = a >> 18;
+  if (offset >= sbuf_bytes(g)) return std::nullopt;
+  return Loc{Space::SBUF, partition, offset};
+}
+
+// ---- Tensors (SPEC §3.5) ----------------------------------------------------------------
+
+struct Tensor {
+  uint32_t addr = 0;
+  unsigned dims = 1;
+  int step[3] = {0, 0, 0};
+  unsigned num[3] = {1, 1, 1};
+  bool register_mode() const { return (addr >> 31) != 0; }
+  uint64_t count() const {
+    uint64_t c = 1;
+    for (unsigned d = 0; d < dims; ++d) c *= num[d];
+    return c;
+  }
+};
+
+inline Tensor get_tensor(const Word& w, unsigned off, unsigned dims) {
+  Tensor t;
+  t.dims = dims;
+  t.addr = get(w, off, 4);
+  for (unsigned d = 0; d < dims; ++d) {
+    t.step[d] = static_cast<int16_t>(get(w, off + 4 + 2 * d, 2));
+    t.num[d] = get(w, off + 4 + 2 * dims + 2 * d, 2);
+  }
+  return t;
+}
+inline void put_tensor(Word& w, unsigned off, const Tensor& t) {
+  put(w, off, 4, t.addr);
+  for (unsigned d = 0; d < t.dims; ++d) {
+    put(w, off + 4 + 2 * d, 2, static_cast<uint16_t>(t.step[d]));
+    put(w, off + 4 + 2 * t.dims + 2 * d, 2, t.num[d]);
+  }
+}
+
+// Returns the byte offset of every ordinal of the walk, in walk order.
+inline std::vector<int64_t> walk(const Tensor& t, int64_t start, unsigned elem) {
+  std::vector<int64_t> out;
+  out.reserve(t.count());
+  const unsigned n0 = t.num[0], n1 = t.dims > 1 ? t.num[1] : 1, n2 = t.dims > 2 ? t.num[2] : 1;
+  for (unsigned i2 = 0; i2 < n2; ++i2)
+    for (unsigned i1 = 0; i1 < n1; ++i1)
+      for (unsigned i0 = 0; i0 < n0; ++i0) {
+        int64_t e = int64_t{i0} * t.step[0];
+        if (t.dims > 1) e += int64_t{i1} * t.step[1];
+        if (t.dims > 2) e += int64_t{i2} * t.step[2];
+        out.push_back(start + e * elem);
+      }
+  return out;
+}
+
+// Returns [lo, hi): the bytes the walk touches, from its extreme elements.
+inline std::pair<int64_t, int64_t> extent(const Tensor& t, int64_t start, unsigned elem) {
+  int64_t lo = 0, hi = 0;
+  for (unsigned d = 0; d < t.dims; ++d) {
+    const int64_t far = int64_t{t.step[d]} * (int64_t{t.num[d]} - 1);
+    (far < 0 ? lo : hi) += far;
+  }
+  return {start + lo * elem, start + hi * elem + elem};
+}
+
+// ---- Number formats (SPEC §5), from the definitions -------------------------------------
+
+struct Format {
+  int exp_bits, man_bits, bias;
+  uint32_t nan;  // the canonical NaN a narrowing writes (positive)
+};
+// Returns the format of a narrow float dtype, nullopt for FP32/FP32R and non-floats.
+inline std::optional<Format> format_of(uint8_t code) {
+  switch (code) {
+    case dt::BF16:
+      return Format{8, 7, 127, 0x7FC0};
+    case dt::FP16:
+      return Format{5, 10, 15, 0x7E00};
+    case dt::FP8_E5:
+      return Format{5, 2, 15, 0x7E};
+    case dt::FP8_E4:
+      return Format{4, 3, 7, 0x7C};
+    case dt::FP8_E3:
+      return Format{3, 4, 3, 0x78};
+    default:
+      return std::nullopt;
+  }
+}
+
+inline float as_float(uint32_t bits) {
+  return std::bit_cast<float>(bits);
+}
+inline uint32_t as_bits(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+
+// Returns the FP32 bits of a dtype-`code` pattern: exact for numbers; a NaN keeps its sign
+// and payload (mantissa shifted left) and gets the quiet bit.
+inline uint32_t widen(uint8_t code, uint32_t bits) {
+  const auto f = format_of(code);
+  if (!f) return bits;  // FP32, FP32R
+  const int total = 1 + f->exp_bits + f->man_bits;
+  const uint32_t sign = (bits >> (total - 1)) & 1u;
+  const uint32_t e = (bits >> f->man_bits) & ((1u << f->exp_bits) - 1u);
+  const uint32_t m = bits & ((1u << f->man_bits) - 1u);
+  if (e == (1u << f->exp_bits) - 1u) {
+    if (m == 0) return (sign << 31) | 0x7F800000u;
+    return (sign << 31) | 0x7F800000u | 0x400000u | (m << (23 - f->man_bits));
+  }
+  double v = e == 0 ? std::ldexp(static_cast<double>(m), 1 - f->bias - f->man_bits)
+                    : std::ldexp(static_cast<double>(m + (1u << f->man_bits)),
+                                 static_cast<int>(e) - f->bias - f->man_bits);
+  if (sign) v = -v;
+  return as_bits(static_cast<float>(v));  // exact: FP32 holds every narrow value
+}
+
+// Returns the dtype-`code` pattern nearest to an FP32 value: round to nearest, ties to
+// even, on the exact value, with subnormals; beyond the finite range ±inf; NaN canonical.
+inline uint32_t narrow(uint8_t code, uint32_t fp32) {
+  const auto f = format_of(code);
+  if (!f) return fp32;  // FP32, FP32R: stored as is
+  const int total = 1 + f->exp_bits + f->man_bits;
+  const uint32_t sign = (fp32 >> 31) << (total - 1);
+  const uint32_t exp_ones = (1u << f->exp_bits) - 1u;
+  const float x = as_float(fp32);
+  if (std::isnan(x)) return sign | f->nan;
+  if (std::isinf(x)) return sign | (exp_ones << f->man_bits);
+  const double a = std::fabs(static_cast<double>(x));
+  if (a == 0) return sign;
+  const int emin = 1 - f->bias;  // exponent of the smallest normal
+  int e2;
+  std::frexp(a, &e2);  // a = fr * 2^e2, fr in [0.5, 1): floor(log2 a) = e2 - 1
+  const int e = std::max(e2 - 1, emin);
+  const double quantum = std::ldexp(1.0, e - f->man_bits);
+  const double rounded = std::nearbyint(a / quantum) * quantum;  // ties to even
+  const double max_finite =
+      std::ldexp(2.0 - std::ldexp(1.0, -f->man_bits), static_cast<int>(exp_ones) - 1 - f->bias);
+  if (rounded > max_finite) return sign | (exp_ones << f->man_bits);
+  if (rounded < std::ldexp(1.0, emin)) {  // subnormal (or zero)
+    const auto m = static_cast<uint32_t>(rounded / std::ldexp(1.0, emin - f->man_bits));
+    return sign | m;
+  }
+  int r2;
+  std::frexp(rounded, &r2);
+  const int re = r2 - 1;
+  const auto m =
+      static_cast<uint32_t>(rounded / std::ldexp(1.0, re - f->man_bits)) - (1u << f->man_bits);
+  return sign | (static_cast<uint32_t>(re + f->bias) << f->man_bits) | m;
+}
+
+inline bool is_nan_fp32(uint32_t b) {
+  return (b & 0x7fffffffu) > 0x7f800000u;
+}
+
+// ---- RangeSelect helpers ----------------------------------------------------------------
+
+// Returns fp32(base + j): the exact sum (base finite, 0 <= base <= 2^24, j < 2^24) rounded
+// once to FP32, nearest-even. The sum is formed exactly in fixed point with 2^-32 units;
+// base bits below 2^-32 only act as a sticky bit, far below the rounding position.
+inline float range_index(float base, uint32_t j) {
+  if (j == 0) return base;
+  const uint32_t b = as_bits(base) & 0x7fffffffu;
+  const uint32_t be = b >> 23, bm = b & 0x7fffffu;
+  const uint64_t mant = be == 0 ? bm : (bm | 0x800000u);
+  const int exp = be == 0 ? -149 : static_cast<int>(be) - 150;  // base = mant * 2^exp
+  uint64_t fixed = 0;
+  bool sticky = false;
+  const int sh = exp + 32;
+  if (sh >= 0) {
+    fixed = mant << sh;
+  } else if (sh > -64) {
+    fixed = mant >> -sh;
+    sticky = (mant & ((uint64_t{1} << -sh) - 1)) != 0;
+  } else {
+    sticky = mant != 0;
+  }
+  const uint64_t s = (uint64_t{j} << 32) + fixed;
+  const int bits = 64 - std::countl_zero(s);
+  const int drop = bits - 24;  // >= 9: s >= 2^32
+  uint64_t kept = s >> drop;
+  const uint64_t rem = s & ((uint64_t{1} << drop) - 1), half = uint64_t{1} << (drop - 1);
+  if (rem > half || (rem == half && (sticky || (kept & 1)))) ++kept;
+  return static_cast<float>(std::ldexp(static_cast<double>(kept), drop - 32));
+}
+
+inline bool compare(uint8_t o, float a, float b) {
+  switch (o) {
+    case op::IS_EQ:
+      return a == b;
+    case op::IS_GT:
+      return a > b;
+    case op::IS_GE:
+      return a >= b;
+    case op::IS_LE:
+      return a <= b;
+    case op::IS_LT:
+      return a < b;
+    default:
+      return false;
+  }
+}
+
+// Returns the SPEC §4.1 maximum of FP32 patterns: NaNs ignored, -0 < +0, all NaN (or
+// none) gives 0x7FC00000.
+inline uint32_t max_of(const std::vector<uint32_t>& v) {
+  std::optional<uint32_t> best;
+  for (uint32_t b : v) {
+    if (is_nan_fp32(b)) continue;
+    if (!best) {
+      best = b;
+      continue;
+    }
+    const float x = as_float(b), y = as_float(*best);
+    if (x > y || (x == 0 && y == 0 && std::signbit(y) && !std::signbit(x))) best = b;
+  }
+  return best ? *best : 0x7FC00000u;
+}
+
+// ---- Sort order (SPEC §4.4) -------------------------------------------------------------
+
+// Returns <0, 0, >0 as a orders before, with, after b ascending.
+inline int sort_compare(uint8_t code, uint32_t a, uint32_t b) {
+  auto three = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  switch (code) {
+    case dt::INT16:
+      return three(static_cast<int16_t>(a), static_cast<int16_t>(b));
+    case dt::UINT16:
+      return three(static_cast<uint16_t>(a), static_cast<uint16_t>(b));
+    case dt::INT32:
+      return three(static_cast<int32_t>(a), static_cast<int32_t>(b));
+    case dt::UINT32:
+      return three(a, b);
+    default: {
+      const float x = as_float(widen(code, a)), y = as_float(widen(code, b));
+      if (std::isnan(x) || std::isnan(y)) return three(std::isnan(x), std::isnan(y));
+      return three(x, y);  // -0 == +0
+    }
+  }
+}
+
+// ---- Execution --------------------------------------------------------------------------
+
+struct Outcome {
+  std::optional<FaultKind> fault;                   // nullopt: retired
+  std::vector<std::pair<Space, unsigned>> written;  // partitions written, in order
+};
+
+namespace internal {
+
+struct Store {
+  Space space;
+  unsigned partition;
+  int64_t offset;
+  unsigned size;
+  uint32_t bits;
+};
+struct Effects {
+  std::vector<Store> stores;  // applied in order: a later store to the same byte wins
+  std::vector<std::pair<unsigned, uint32_t>> accumulators;
+};
+
+inline uint32_t load(const Machine& m, Space s, unsigned p, int64_t off, unsigned size) {
+  const auto part = m.partition(s, p);
+  uint32_t v = 0;
+  for (unsigned i = 0; i < size; ++i)
+    v |= static_cast<uint32_t>(part[static_cast<std::size_t>(off) + i]) << (8 * i);
+  return v;
+}
+
+// Resolves a tensor operand's address (its own, or the one its register holds) and
+// checks the rules of SPEC §3.6 for it; nullopt means bad-address.
+inline std::optional<Loc> resolve(const Machine& m, const Tensor& t, unsigned elem, bool dve,
+                                  bool write, unsigned n) {
+  const uint32_t a = t.register_mode() ? m.registers[t.addr & 0xffu] : t.addr;
+  const auto loc = decode_static(a, m.generation());
+  if (!loc) return std::nullopt;
+  if (loc->space == Space::PSUM && !dve) return std::nullopt;
+  if (loc->space == Space::PSUM && write && elem != 4) return std::nullopt;
+  if (loc->offset % elem != 0) return std::nullopt;
+  const auto [lo, hi] = extent(t, loc->offset, elem);
+  if (lo < 0 || hi > space_bytes(loc->space, m.generation())) return std::nullopt;
+  if (loc->partition + n > 128) return std::nullopt;
+  return loc;
+}
+
+// An immediate: one value for all channels, or a pointer read per channel.
+struct Imm {
+  bool pointer = false;
+  uint32_t value = 0;
+  Loc loc;
+  unsigned width = 4;
+  uint32_t at(const Machine& m, unsigned c) const {
+    return pointer ? load(m, loc.space, loc.partition + c, loc.offset, width) : value;
+  }
+};
+// Resolves an IMM_VAL per its IMM_SRC; nullopt means bad-address.
+inline std::optional<Imm> resolve_imm(const Machine& m, uint8_t src, uint32_t field, unsigned width,
+                                      bool dve, unsigned n) {
+  Imm imm;
+  imm.width = width;
+  if (src == 0) {
+    imm.value = width == 4 ? field : field & ((1u << (8 * width)) - 1);
+    return imm;
+  }
+  const uint32_t a = src == 1 ? field : m.registers[field & 0xffu];
+  const auto loc = decode_static(a, m.generation());
+  if (!loc) return std::nullopt;
+  if (loc->space == Space::PSUM && !dve) return std::nullopt;
+  if (loc->offset % width != 0) return std::nullopt;
+  if (loc->partition + n > 128) return std::nullopt;
+  imm.pointer = true;
+  imm.loc = *loc;
+  return imm;
+}
+
+inline constexpr uint64_t kWalkLimit = uint64_t{1} << 24;
+
+// Each returns the fault, or fills `fx` with every write of the instruction.
+inline std::optional<FaultKind> range_select(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const uint8_t din = w[13] & 0xf, dout = w[13] >> 4, cmd = w[14];
+  const float base = as_float(get(w, 16, 4));
+  const Tensor st = get_tensor(w, 24, 2), dtn = get_tensor(w, 48, 2);
+  const unsigned isz = size_of(din), osz = size_of(dout);
+  const auto src = resolve(m, st, isz, true, false, n);
+  const auto dst = resolve(m, dtn, osz, true, true, n);
+  const auto b0 = resolve_imm(m, w[38], get(w, 40, 4), 4, true, n);
+  const auto b1 = resolve_imm(m, w[39], get(w, 44, 4), 4, true, n);
+  if (!src || !dst || !b0 || !b1) return FaultKind::BadAddress;
+  if ((st.register_mode() || dtn.register_mode()) && st.count() != dtn.count())
+    return FaultKind::ShapeMismatch;
+  // base + count(src) > 2^24, compared exactly: 2^24 - count is an exact integer.
+  if (st.register_mode() &&
+      static_cast<double>(base) > 16777216.0 - static_cast<double>(st.count()))
+    return FaultKind::ShapeMismatch;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, isz), doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    const float bound0 = as_float(b0->at(m, c)), bound1 = as_float(b1->at(m, c));
+    std::vector<uint32_t> y(soffs.size());
+    for (std::size_t j = 0; j < soffs.size(); ++j) {
+      const uint32_t x = widen(din, load(m, src->space, src->partition + c, soffs[j], isz));
+      const float idx = range_index(base, static_cast<uint32_t>(j));
+      const bool pass = compare(w[36], idx, bound0) && compare(w[37], idx, bound1);
+      y[j] = pass ? x : 0xff7fffffu;
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], osz, narrow(dout, y[j])});
+    const unsigned acc = src->partition + c;
+    if (cmd == 3) fx.accumulators.emplace_back(acc, max_of(y));
+    if (cmd == 2) {
+      // max(acc, max over y): the inner maximum is a value (0x7FC00000 when all NaN).
+      fx.accumulators.emplace_back(acc, max_of({m.accumulators[acc], max_of(y)}));
+    }
+  }
+  return std::nullopt;
+}
+
+inline std::optional<FaultKind> tensor_scalar_select(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[33];
+  const unsigned size = size_of(w[34]), psize = size_of(w[35]);
+  const bool reversed = w[32] != 0;
+  const Tensor st = get_tensor(w, 16, 3), dtn = get_tensor(w, 48, 3);
+  const auto src = resolve(m, st, size, true, false, n);
+  const auto dst = resolve(m, dtn, size, true, true, n);
+  const auto s1 = resolve_imm(m, w[38], get(w, 40, 4), size, true, n);
+  const auto pr = resolve_imm(m, w[39], get(w, 44, 4), psize, true, n);
+  if (!src || !dst || !s1 || !pr) return FaultKind::BadAddress;
+  if ((st.register_mode() || dtn.register_mode()) && st.count() != dtn.count())
+    return FaultKind::ShapeMismatch;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, size), doffs = walk(dtn, dst->offset, size);
+  for (unsigned c = 0; c < n; ++c) {
+    // An instruction-immediate predicate is the whole field (validated 0 or 1).
+    const uint32_t pred = w[39] == 0 ? get(w, 44, 4) : pr->at(m, c);
+    const bool take = (pred != 0) != reversed;
+    const uint32_t scalar = s1->at(m, c);
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const uint32_t v = take ? load(m, src->space, src->partition + c, soffs[j], size) : scalar;
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], size, v});
+    }
+  }
+  return std::nullopt;
+}
+
+inline std::optional<FaultKind> get_sequence_bounds(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const bool fp_in = w[14] == dt::FP32, fp_out = w[15] == dt::FP32;
+  const Tensor st = get_tensor(w, 16, 3), dtn = get_tensor(w, 32, 3);
+  const auto src = resolve(m, st, 4, false, false, n);
+  const auto dst = resolve(m, dtn, 4, false, true, n);
+  if (!src || !dst) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, 4), doffs = walk(dtn, dst->offset, 4);
+  auto eq = [&](uint32_t a, uint32_t b) { return fp_in ? as_float(a) == as_float(b) : a == b; };
+  auto pad = [&](uint32_t a) { return fp_in ? as_float(a) == 0.0f : a == 0; };
+  for (unsigned c = 0; c < n; ++c) {
+    const std::size_t len = soffs.size();
+    std::vector<uint32_t> s(len);
+    for (std::size_t i = 0; i < len; ++i)
+      s[i] = load(m, Space::SBUF, src->partition + c, soffs[i], 4);
+    // Maximal runs of equal adjacent ids: [a, b).
+    std::vector<int64_t> bounds(2 * len);
+    for (std::size_t a = 0; a < len;) {
+      std::size_t b = a + 1;
+      while (b < len && eq(s[b], s[b - 1])) ++b;
+      for (std::size_t i = a; i < b; ++i) {
+        bounds[i] = pad(s[i]) ? static_cast<int64_t>(len) : static_cast<int64_t>(a);
+        bounds[len + i] = pad(s[i]) ? -1 : static_cast<int64_t>(b);
+      }
+      a = b;
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const auto v = static_cast<int32_t>(bounds[j]);
+      const uint32_t bits = fp_out ? as_bits(static_cast<float>(v)) : static_cast<uint32_t>(v);
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], 4, bits});
+    }
+  }
+  return std::nullopt;
+}
+
+inline std::optional<FaultKind> sort(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const uint8_t code = w[14] & 0xf;
+  const unsigned size = size_of(code);
+  const bool descending = w[15] == op::IS_GT;
+  const Tensor st = get_tensor(w, 16, 1), dtn = get_tensor(w, 24, 2);
+  const auto src = resolve(m, st, size, false, false, n);
+  const auto dst = resolve(m, dtn, size, false, true, n);
+  const auto off = resolve_imm(m, w[13], get(w, 36, 4), 4, false, n);
+  if (!src || !dst || !off) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, size), doffs = walk(dtn, dst->offset, size);
+  const unsigned k = dtn.num[1];
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> v(soffs.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = load(m, Space::SBUF, src->partition + c, soffs[i], size);
+    std::vector<uint32_t> pos(v.size());
+    std::iota(pos.begin(), pos.end(), 0u);
+    std::sort(pos.begin(), pos.end(), [&](uint32_t a, uint32_t b) {
+      int r = sort_compare(code, v[a], v[b]);
+      if (descending) r = -r;
+      return r != 0 ? r < 0 : a < b;  // ties: increasing original position
+    });
+    const uint64_t modulus = uint64_t{1} << (8 * size);
+    const uint64_t base = off->at(m, c);
+    std::vector<uint32_t> out;
+    for (unsigned i = 0; i < k; ++i) {
+      out.push_back(v[pos[i]]);
+      out.push_back(static_cast<uint32_t>((pos[i] + base) % modulus));
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], size, out[j]});
+  }
+  return std::nullopt;
+}
+
+}  // namespace internal
+
+// Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged.
+inline Outcome execute(Machine& m, const Word& w) {
+  const Events ev = get_events(w);
+  if (ev.wait_mode == 1 && !(m.semaphores[ev.wait_idx] >= ev.value))
+    return {FaultKind::SyncWouldBlock, {}};
+  if (ev.wait_mode == 2 && m.semaphores[ev.wait_idx] != ev.value)
+    return {FaultKind::SyncWouldBlock, {}};
+  internal::Effects fx;
+  std::optional<FaultKind> f;
+  switch (w[0]) {
+    case kRangeSelect:
+      f = internal::range_select(m, w, fx);
+      break;
+    case kTensorScalarSelect:
+      f = internal::tensor_scalar_select(m, w, fx);
+      break;
+    case kGetSequenceBounds:
+      f = internal::get_sequence_bounds(m, w, fx);
+      break;
+    case kSort:
+      f = internal::sort(m, w, fx);
+      break;
+    default:
+      return {};
+  }
+  if (f) return {f, {}};
+  Outcome out;
+  for (const internal::Store& s : fx.stores) {
+    if (out.written.empty() || out.written.back() != std::pair{s.space, s.partition})
+      out.written.emplace_back(s.space, s.partition);
+    auto part = m.partition(s.space, s.partition);
+    for (unsigned i = 0; i < s.size; ++i)
+      part[static_cast<std::size_t>(s.offset) + i] = static_cast<uint8_t>(s.bits >> (8 * i));
+  }
+  for (auto [i, bits] : fx.accumulators) m.accumulators[i] = bits;
+  uint32_t& sem = m.semaphores[ev.update_idx];
+  if (ev.update_mode == 1) sem = ev.value;
+  if (ev.update_mode == 2) sem = sem + 1u;
+  if (ev.update_mode == 3) sem = sem - 1u;
+  return out;
+}
+
+// ---- Word builders (field offsets of the SPEC §4 tables) --------------------------------
+
+inline void put_header(Word& w, uint8_t opcode) {
+  w = Word{};
+  w[0] = opcode;
+  w[1] = 0x10;
+}
+
+struct RangeSelectWord {
+  Events ev;
+  uint8_t channels = 1;
+  uint8_t in = dt::FP32, out = dt::FP32;
+  uint8_t reduce_cmd = 0, reduce_op = op::MAX;
+  uint32_t base = 0;  // FP32 bits
+  uint32_t fill = 0xff7fffffu;
+  Tensor src{.dims = 2}, dst{.dims = 2};
+  uint8_t comp_op0 = op::IS_GE, comp_op1 = op::IS_LE;
+  uint8_t bound0_src = 0, bound1_src = 0;
+  uint32_t bound0 = 0, bound1 = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, kRangeSelect);
+    put_events(w, ev);
+    w[12] = channels;
+    w[13] = static_cast<uint8_t>(in | (out << 4));
+    w[14] = reduce_cmd;
+    w[15] = reduce_op;
+    put(w, 16, 4, base);
+    put(w, 20, 4, fill);
+    put_tensor(w, 24, src);
+    w[36] = comp_op0;
+    w[37] = comp_op1;
+    w[38] = bound0_src;
+    w[39] = bound1_src;
+    put(w, 40, 4, bound0);
+    put(w, 44, 4, bound1);
+    put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+struct TensorScalarSelectWord {
+  Events ev;
+  Tensor src0{.dims = 3}, dst{.dims = 3};
+  uint8_t reversed_pred = 0, channels = 1;
+  uint8_t dtype = dt::FP32, pred_imm_dtype = dt::INT32;
+  uint8_t src1_imm_src = 0, pred_imm_src = 0;
+  uint32_t src1_imm = 0, pred_imm = 1;
+  Word encode() const {
+    Word w;
+    put_header(w, kTensorScalarSelect);
+    put_events(w, ev);
+    put_tensor(w, 16, src0);
+    w[32] = reversed_pred;
+    w[33] = channels;
+    w[34] = dtype;
+    w[35] = pred_imm_dtype;
+    w[38] = src1_imm_src;
+    w[39] = pred_imm_src;
+    put(w, 40, 4, src1_imm);
+    put(w, 44, 4, pred_imm);
+    put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+struct GetSequenceBoundsWord {
+  Events ev;
+  uint8_t channels = 1;
+  uint8_t in = dt::INT32, out = dt::INT32;
+  Tensor src{.dims = 3}, dst{.dims = 3};
+  Word encode() const {
+    Word w;
+    put_header(w, kGetSequenceBounds);
+    put_events(w, ev);
+    w[12] = channels;
+    w[14] = in;
+    w[15] = out;
+    put_tensor(w, 16, src);
+    put_tensor(w, 32, dst);
+    return w;
+  }
+};
+
+struct SortWord {
+  Events ev;
+  uint8_t channels = 1;
+  uint8_t index_offset_src = 0;
+  uint8_t dtype = dt::FP32;  // in == out
+  uint8_t comparison = op::IS_LT;
+  Tensor src{.dims = 1}, dst{.dims = 2};
+  uint32_t index_offset = 0;
+  uint8_t stable = 1;
+  Word encode() const {
+    Word w;
+    put_header(w, kSort);
+    put_events(w, ev);
+    w[12] = channels;
+    w[13] = index_offset_src;
+    w[14] = static_cast<uint8_t>(dtype | (dtype << 4));
+    w[15] = comparison;
+    put_tensor(w, 16, src);
+    put_tensor(w, 24, dst);
+    put(w, 36, 4, index_offset);
+    w[40] = stable;
+    return w;
+  }
+};
+
+// Tensor shorthands: a dense row of `n` elements, and general 1-3 dimension walks.
+inline Tensor tensor1(uint32_t addr, int step0, unsigned num0) {
+  return Tensor{addr, 1, {step0, 0, 0}, {num0, 1, 1}};
+}
+inline Tensor tensor2(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1) {
+  return Tensor{addr, 2, {s0, s1, 0}, {n0, n1, 1}};
+}
+inline Tensor tensor3(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1, int s2,
+                      unsigned n2) {
+  return Tensor{addr, 3, {s0, s1, s2}, {n0, n1, n2}};
+}
+
+}  // namespace refmodel
