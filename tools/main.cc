@@ -1,35 +1,198 @@
-// The gpsimd command-line tool (placeholder until the CLI lands): runs vector files.
-#include <cstdio>
-#include <string>
-
-#include <CLI/CLI.hpp>
+// The gpsimd command-line tool: assemble, disassemble, check, run and explain programs
+// of the modelled instructions, run conformance vectors, and show a demo (docs/cli.md).
 #include <fmt/format.h>
 
-#include "gpsimd/vectors.h"
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "cli.h"
+
+namespace {
+
+using namespace gpsimd;
+using namespace gpsimd::cli;
+
+std::string check_generation(const std::string& s) {
+  return parse_generation(s) ? std::string() : "expected v2, v3, v4 or v5";
+}
+std::string check_format(const std::string& s) {
+  return parse_format(s) ? std::string() : "expected auto, asm, bin or hex";
+}
+
+CLI::Option* add_input(CLI::App* c, std::string* input) {
+  return c->add_option("FILE", *input,
+                       "the program: assembly (.gpsimd), binary words (.bin) or "
+                       "hex words (.hex); - reads stdin");
+}
+void add_format(CLI::App* c, std::string* format) {
+  c->add_option("--format", *format, "the input's format: auto (default), asm, bin or hex")
+      ->check(check_format);
+}
+void add_nc(CLI::App* c, std::string* nc) {
+  c->add_option("--nc", *nc, "NeuronCore generation v2..v5 (default: the program's .nc, else v3)")
+      ->check(check_generation);
+}
+
+std::optional<Generation> nc_of(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return parse_generation(s);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gpsimd: a bit-exact reference model of NeuronCore GPSIMD/Vector instructions"};
+  CLI::App app{
+      "gpsimd: a bit-exact reference model of four NeuronCore GPSIMD/Vector-engine "
+      "instructions (RangeSelect, TensorScalarSelect, GetSequenceBounds, Sort)"};
   app.require_subcommand(1);
-  auto* vec = app.add_subcommand("vectors", "Run conformance vector files (SPEC §7)");
-  std::vector<std::string> files;
-  vec->add_option("FILE", files, "vector files")->required()->check(CLI::ExistingFile);
-  CLI11_PARSE(app, argc, argv);
-  std::size_t passed = 0, failed = 0;
-  for (const std::string& f : files) {
-    std::string err;
-    auto vf = gpsimd::load_vectors(f, &err);
-    if (!vf) {
-      fmt::print(stderr, "gpsimd vectors: {}\n", err);
-      return 2;
-    }
-    for (const auto& v : vf->vectors) {
-      auto o = gpsimd::run_vector(v);
-      if (o.passed) { ++passed; continue; }
-      ++failed;
-      fmt::print("FAIL {}: {}\n", v.name, o.differences.front());
-      for (std::size_t i = 1; i < o.differences.size(); ++i) fmt::print("    {}\n", o.differences[i]);
-    }
+  app.set_version_flag("--version", "gpsimd 0.1.0");
+  app.footer(
+      "Start with `gpsimd demo`. Each subcommand has --help with an example; "
+      "docs/cli.md and docs/assembly.md describe them all.");
+
+  std::string input, format = "auto", nc;
+
+  AsmOptions ao;
+  auto* c_asm = app.add_subcommand("asm", "Assemble a program into 64-byte instruction words");
+  add_input(c_asm, &input)->required();
+  add_format(c_asm, &format);
+  c_asm->add_option("-o,--output", ao.output,
+                    "write the words here (raw binary unless --hex); "
+                    "without -o, hex words go to stdout");
+  c_asm->add_flag("--hex", ao.hex, "write hex text, one word of 128 hex digits per line");
+  c_asm->footer(
+      "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin\n"
+      "  gpsimd asm examples/sort.gpsimd            # hex words on stdout");
+
+  DisOptions dio;
+  auto* c_dis = app.add_subcommand("dis",
+                                   "Disassemble words (or canonicalise a program) into "
+                                   "assembly text");
+  add_input(c_dis, &input)->required();
+  add_format(c_dis, &format);
+  c_dis->add_flag("--json", dio.json, "print every word's decoded fields as JSON");
+  c_dis->footer(
+      "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin && gpsimd dis sort.bin\n"
+      "  gpsimd dis --json sort.bin");
+
+  CheckOptions co;
+  auto* c_check = app.add_subcommand("check",
+                                     "Validate every word for a generation; exit 1 if "
+                                     "any is invalid");
+  add_input(c_check, &input)->required();
+  add_format(c_check, &format);
+  add_nc(c_check, &nc);
+  c_check->add_flag("--strict", co.strict, "vendor-strict validation (rejects Sort top-K)");
+  c_check->add_flag("--json", co.json, "print the result as JSON");
+  c_check->footer("Example:\n  gpsimd check examples/sort.gpsimd --nc v2 --strict");
+
+  RunOptions ro;
+  auto* c_run = app.add_subcommand("run",
+                                   "Set up a machine, execute the words, report and write "
+                                   "the .dump files");
+  add_input(c_run, &input)->required();
+  add_format(c_run, &format);
+  add_nc(c_run, &nc);
+  c_run->add_flag("--strict", ro.strict, "vendor-strict validation (rejects Sort top-K)");
+  c_run->add_flag("--trace", ro.trace, "print one line per retired word and one per write");
+  c_run->add_flag("--json", ro.json, "print the result (and the trace) as JSON");
+  c_run->add_flag("--reference", ro.reference,
+                  "use the scalar reference path, not the fast "
+                  "kernels (the results are identical)");
+  c_run->add_option("--out-dir", ro.out_dir,
+                    "where relative .dump paths are written "
+                    "(default: the current directory)");
+  c_run->add_flag("--no-write", ro.no_write, "print the dumps but write no .npy file");
+  c_run->footer(
+      "Example:\n  gpsimd run examples/range_select.gpsimd --trace\n"
+      "  gpsimd run examples/sort.gpsimd --out-dir out --json");
+
+  VectorsOptions vo;
+  auto* c_vec = app.add_subcommand("vectors",
+                                   "Run conformance vector files (SPEC §7); exit 1 if "
+                                   "any vector fails");
+  c_vec->add_option("FILE", vo.files, "vector files")->required();
+  c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
+  c_vec->footer("Example:\n  gpsimd vectors ../shared/conformance/*.json");
+
+  ExplainOptions eo;
+  std::string index;
+  auto* c_explain = app.add_subcommand(
+      "explain", "Say in plain words what an instruction reads, writes and computes");
+  add_input(c_explain, &input);
+  add_format(c_explain, &format);
+  add_nc(c_explain, &nc);
+  c_explain->add_option("-e,--text", eo.text, "explain this instruction text instead of a file");
+  c_explain->add_option("-i,--index", index, "explain only word N (0-based) of the file");
+  c_explain->add_flag("--strict", eo.strict, "vendor-strict validation (rejects Sort top-K)");
+  c_explain->footer(
+      "Example:\n  gpsimd explain examples/range_select.gpsimd --index 0\n"
+      "  gpsimd explain -e 'Sort num_active_channels=1, in_out_dtype=(FP32, FP32), "
+      "comparison=IS_LT, src_mem_pattern=sbuf[p=0, off=0x0] num=[8], "
+      "dst_mem_pattern=sbuf[p=0, off=0x100] num=[2,8]'");
+
+  auto* c_demo = app.add_subcommand("demo",
+                                    "A tour of the four instructions on built-in data, "
+                                    "checked against independent expectations");
+  c_demo->footer("Example:\n  gpsimd demo");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitUsage;
   }
-  fmt::print("{} passed, {} failed\n", passed, failed);
-  return failed ? 1 : 0;
+
+  const Format fmt_in = *parse_format(format);
+  if (c_asm->parsed()) {
+    ao.input = input;
+    ao.format = fmt_in;
+    return cmd_asm(ao);
+  }
+  if (c_dis->parsed()) {
+    dio.input = input;
+    dio.format = fmt_in;
+    return cmd_dis(dio);
+  }
+  if (c_check->parsed()) {
+    co.input = input;
+    co.format = fmt_in;
+    co.nc = nc_of(nc);
+    return cmd_check(co);
+  }
+  if (c_run->parsed()) {
+    ro.input = input;
+    ro.format = fmt_in;
+    ro.nc = nc_of(nc);
+    return cmd_run(ro);
+  }
+  if (c_vec->parsed()) return cmd_vectors(vo);
+  if (c_explain->parsed()) {
+    if (input.empty() == eo.text.empty()) {
+      fmt::print(stderr,
+                 "gpsimd explain: give either FILE or -e TEXT\n"
+                 "Run with --help for more information.\n");
+      return kExitUsage;
+    }
+    if (!index.empty()) {
+      std::size_t pos = 0;
+      unsigned long v = 0;
+      try {
+        v = std::stoul(index, &pos);
+      } catch (...) {
+        pos = 0;
+      }
+      if (pos == 0 || pos != index.size()) {
+        fmt::print(stderr, "gpsimd explain: --index: '{}' is not a word number\n", index);
+        return kExitUsage;
+      }
+      eo.index = v;
+    }
+    eo.input = input;
+    eo.format = fmt_in;
+    eo.nc = nc_of(nc);
+    return cmd_explain(eo);
+  }
+  if (c_demo->parsed()) return cmd_demo();
+  return kExitUsage;
 }

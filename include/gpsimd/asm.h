@@ -1,16 +1,24 @@
-// The gpsimd assembly language: text <-> instruction words (docs/assembly.md).
+// The gpsimd assembly language: text <-> instruction words, plus the directives that
+// set up a program's data and dump results (docs/assembly.md).
 //
-// disassemble(w) prints every field of a known opcode, so assemble(disassemble(w)) == w
-// for every word of a known opcode, invalid ones included.
+// disassemble(w) prints every field of a known opcode that differs from its default,
+// so assemble(disassemble(w)) == w for every word of a known opcode, invalid ones
+// included. The assembler and the disassembler walk the instruction table's field rows
+// (isa.h); nothing here knows an instruction's byte layout.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/npy.h"
+#include "gpsimd/types.h"
 
 namespace gpsimd {
 
@@ -19,18 +27,149 @@ struct AsmError {
   std::string file;     // the name given to assemble()
   int line = 0;         // 1-based
   int column = 0;       // 1-based
-  std::string token;    // the offending token
+  std::string token;    // the offending token ("" at the end of a statement)
   std::string message;  // what was expected
-  // "file:line:column: error: message (at 'token')"
+  // "file:line:column: error: message (at 'token')", or "... (at end of line)".
   std::string to_string() const;
 };
 
-// Assembles the instructions of a text (data directives are handled by Program, see
-// below); nullopt with `error` set on the first error.
+// Assembles the instructions of a text (directives are parsed and checked, and their
+// effect is left to Program, see below); nullopt with `error` set on the first error.
 std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file = "<input>",
                                           AsmError* error = nullptr);
 
-// The canonical text of one word of a known opcode (nullopt for an unknown opcode).
+// The canonical text of one word of a known opcode, on one line (nullopt for an
+// unknown opcode).
 std::optional<std::string> disassemble(const Word& w);
+
+// ---- Text forms shared by the assembler, the disassembler and the tools --------------
+
+// An ADDR4 as the assembler reads it: "sbuf[p=1, off=0x100]", "psum[p=0, off=0x40]",
+// "reg(5)", or "addr(0x...)" for a pattern that is none of those.
+std::string format_addr4(uint32_t addr);
+// An FP32 bit pattern: the shortest decimal that reads back to the same bits ("1.0",
+// "-inf", "1e-45"), or "0x7fc00001" for a NaN.
+std::string format_fp32(uint32_t bits);
+// A value of a dtype, given its bit pattern: the shortest decimal that reads back to the
+// same bits through the dtype's conversion (floats), the decimal integer (integers), or
+// 0x bits (NaNs, dtypes without a conversion).
+std::string format_value(Dtype dt, uint32_t bits);
+// Parses one value of a dtype as .data reads it: a decimal number (converted to the
+// dtype, floats round-to-nearest-even via FP32), inf/nan, or 0x bits. Returns the bit
+// pattern, or nullopt with `why`.
+std::optional<uint32_t> parse_value(Dtype dt, std::string_view text, std::string* why = nullptr);
+// True when .data/.dump can hold values of this dtype (a float with a conversion or an
+// integer of at most 4 bytes).
+bool is_data_dtype(Dtype dt);
+// Breaks a canonical one-line statement after top-level commas so that no line is
+// longer than `width` where possible; continuation lines are indented by four spaces.
+// The result assembles to the same words (a line ending in a comma continues).
+std::string wrap_statement(std::string_view line, std::size_t width = 100);
+
+// ---- Programs: instructions plus data directives -------------------------------------
+
+// A memory region of a directive: `sbuf[p=0..3, off=0x100]`, `psum[...]`, or the
+// accumulators `acc[p=0..3]` (offset unused).
+enum class RegionKind : uint8_t { SBUF, PSUM, ACC };
+struct Region {
+  RegionKind kind = RegionKind::SBUF;
+  unsigned partition = 0;   // first partition
+  unsigned partitions = 1;  // how many, consecutive
+  uint32_t offset = 0;      // byte offset within each partition
+  std::string to_string() const;
+  bool operator==(const Region&) const = default;
+};
+
+// `.reg 5 = 0x00400000`
+struct RegDirective {
+  unsigned index = 0;
+  uint32_t value = 0;
+  bool operator==(const RegDirective&) const = default;
+};
+// `.sem 3 = 1`
+struct SemDirective {
+  unsigned index = 0;
+  uint32_t value = 0;
+  bool operator==(const SemDirective&) const = default;
+};
+// `.acc 0..3 = -inf`: FP32 bits for accumulators first .. first + count - 1.
+struct AccDirective {
+  unsigned first = 0;
+  unsigned count = 1;
+  uint32_t bits = 0;
+  bool operator==(const AccDirective&) const = default;
+};
+// `.data sbuf[p=0..1, off=0x100] fp32 = [[1.0, 2.5], [3.0, 4.0]]`: the same number of
+// elements for every partition, stored contiguously from the offset.
+struct DataDirective {
+  Region region;
+  Dtype dtype = Dtype::FP32;
+  std::vector<uint32_t> values;  // bit patterns, partition after partition
+  bool operator==(const DataDirective&) const = default;
+};
+// `.load sbuf[p=0..3, off=0x100] <- file.npy`: the file's bytes, one row per partition.
+struct LoadDirective {
+  Region region;
+  std::string path;  // as written; relative paths are resolved by the caller
+  bool operator==(const LoadDirective&) const = default;
+};
+using SetupDirective =
+    std::variant<RegDirective, SemDirective, AccDirective, DataDirective, LoadDirective>;
+
+// `.dump sbuf[p=0..3, off=0x100] bf16 [16] -> out.npy`: after the run, `count` elements
+// of `dtype` from each partition of the region, `step` elements apart (`[16] step=2`),
+// as a partitions x count array; the path is optional (without it the tools only print
+// the values). `.dump acc[p=0..3]` dumps accumulators as FP32 (dtype FP32, count 1).
+struct DumpDirective {
+  Region region;
+  Dtype dtype = Dtype::FP32;
+  uint32_t count = 1;
+  uint32_t step = 1;
+  std::string path;
+  bool operator==(const DumpDirective&) const = default;
+};
+
+struct Program {
+  std::string file;                   // the name given to parse_program
+  std::optional<Generation> nc;       // `.nc v3`
+  std::vector<Word> words;            // instructions and `.word` words, in order
+  std::vector<int> word_lines;        // the source line of each word
+  std::vector<SetupDirective> setup;  // applied in order before the run
+  std::vector<int> setup_lines;
+  std::vector<DumpDirective> dumps;  // read in order after the run
+  std::vector<int> dump_lines;
+};
+
+// Parses a program; nullopt with `error` set on the first error. No file is read.
+std::optional<Program> parse_program(std::string_view text, std::string_view file = "<input>",
+                                     AsmError* error = nullptr);
+// The canonical text of a program: `.nc`, the setup directives in order, the words
+// (unknown opcodes as `.word`), then the dumps. parse_program(print_program(p)) gives
+// back p (source lines aside).
+std::string print_program(const Program& p);
+// The canonical text of one directive.
+std::string print_directive(const SetupDirective& d);
+std::string print_directive(const DumpDirective& d);
+// True when two programs have the same content (source lines and file names aside).
+bool same_program(const Program& a, const Program& b);
+
+// Puts a program's setup on a machine (in order; later directives overwrite earlier
+// ones). Relative `.load` paths are resolved against `base_dir` (the tools pass the
+// program file's directory). Everything is checked and every file read before anything
+// is written: on error the machine is untouched and the message names the file, line,
+// directive and problem.
+std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::string& base_dir);
+
+// One `.dump` read from a machine.
+struct DumpResult {
+  DumpDirective directive;
+  int line = 0;
+  NpyArray array;                             // partitions x count, in the dtype's .npy type
+  std::vector<std::vector<uint32_t>> values;  // [partition][element] bit patterns
+};
+// Reads every dump of a program from a machine. On error (a region outside a partition)
+// returns nullopt with `error` naming the file, line and problem.
+std::optional<std::vector<DumpResult>> read_dumps(const Program& p, const Machine& m,
+                                                  std::string* error);
 
 }  // namespace gpsimd

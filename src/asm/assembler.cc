@@ -1,0 +1,873 @@
+// The assembler: statements -> instruction words and program directives. Instruction
+// fields are read by walking the instruction table's rows, one parser per FieldKind.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <type_traits>
+
+#include "asm/lexer.h"
+#include "asm/syntax.h"
+#include "gpsimd/asm.h"
+#include "gpsimd/types.h"
+
+namespace gpsimd {
+
+std::string AsmError::to_string() const {
+  const std::string where =
+      token.empty() ? std::string("at end of line") : fmt::format("at '{}'", token);
+  return fmt::format("{}:{}:{}: error: {} ({})", file, line, column, message, where);
+}
+
+namespace {
+using namespace asmtext;
+
+// Thrown inside the parser only; parse_program turns it into an AsmError.
+struct ParseFail {
+  int line;
+  int col;
+  std::string token;
+  std::string message;
+};
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The name table of an enumeration-valued field kind.
+struct EnumInfo {
+  std::string_view what;
+  std::optional<std::string_view> (*name)(uint8_t);
+};
+std::optional<EnumInfo> enum_info(FieldKind k) {
+  switch (k) {
+    case FieldKind::Dtype:
+      return EnumInfo{"dtype", dtype_name};
+    case FieldKind::AluOp:
+      return EnumInfo{"ALU op", alu_op_name};
+    case FieldKind::AccumCmd:
+      return EnumInfo{"ACCUM_CMD", accum_cmd_name};
+    case FieldKind::ImmSrc:
+      return EnumInfo{"IMM_SRC", imm_src_name};
+    default:
+      return std::nullopt;
+  }
+}
+std::string enum_names(const EnumInfo& e, unsigned max) {
+  std::string s;
+  for (unsigned c = 0; c <= max; ++c) {
+    if (auto n = e.name(static_cast<uint8_t>(c))) {
+      if (!s.empty()) s += ", ";
+      s += *n;
+    }
+  }
+  return s;
+}
+
+// How an IMM_VAL was written.
+enum class ImmForm { Number, Pointer, Register };
+
+// One field as written, before the fields it depends on are known.
+struct Given {
+  Token name;
+  Token value;  // the first token of the value
+  FieldValue parsed;
+  ImmForm form = ImmForm::Number;
+};
+
+// A message, or a callable that builds it: the parser builds its "expected ..." texts
+// only when it fails.
+template <class M>
+std::string text_of(M&& m) {
+  if constexpr (std::is_invocable_v<M>)
+    return m();
+  else
+    return std::string(m);
+}
+
+class StmtParser {
+ public:
+  explicit StmtParser(const Statement& st) : st_(st) {}
+
+  bool at_end() const { return i_ >= st_.tokens.size(); }
+  const Token* peek(std::size_t ahead = 0) const {
+    return i_ + ahead < st_.tokens.size() ? &st_.tokens[i_ + ahead] : nullptr;
+  }
+  bool peek_punct(std::string_view p, std::size_t ahead = 0) const {
+    const Token* t = peek(ahead);
+    return t && t->kind == Tok::Punct && t->text == p;
+  }
+  template <class M>
+  const Token& next(M&& expected) {
+    if (at_end()) fail_end("expected " + text_of(expected));
+    return st_.tokens[i_++];
+  }
+
+  [[noreturn]] void fail(const Token& t, std::string msg) const {
+    throw ParseFail{t.line, t.col, t.text, std::move(msg)};
+  }
+  [[noreturn]] void fail_end(std::string msg) const {
+    throw ParseFail{st_.end_line, st_.end_col, "", std::move(msg)};
+  }
+  // Fails at the next token, or at the end of the statement.
+  [[noreturn]] void fail_here(std::string msg) const {
+    if (const Token* t = peek()) fail(*t, std::move(msg));
+    fail_end(std::move(msg));
+  }
+
+  template <class M>
+  void expect_punct(std::string_view p, M&& context) {
+    if (peek_punct(p)) {
+      ++i_;
+      return;
+    }
+    fail_here(fmt::format("expected '{}' {}", p, text_of(context)));
+  }
+  template <class M>
+  const Token& expect_ident(M&& expected) {
+    const Token& t = next(expected);
+    if (t.kind != Tok::Ident) fail(t, "expected " + text_of(expected));
+    return t;
+  }
+  void expect_end(std::string_view after) const {
+    if (!at_end()) fail(*peek(), fmt::format("expected the end of the statement after {}", after));
+  }
+
+  // An integer in [lo, hi]; `what` names it in messages.
+  template <class M>
+  int64_t integer(int64_t lo, int64_t hi, M&& what) {
+    const Token& t = next([&] { return text_of(what) + " (an integer)"; });
+    if (t.kind != Tok::Number) fail(t, fmt::format("expected {} (an integer)", text_of(what)));
+    std::string why;
+    auto v = parse_int(t.text, lo, hi, &why);
+    if (!v) fail(t, fmt::format("{}: {}", text_of(what), why));
+    return *v;
+  }
+  template <class M>
+  uint32_t u32(M&& what) {
+    return static_cast<uint32_t>(integer(0, 0xffffffffll, what));
+  }
+  // A number-like token: a Number, or inf/nan written without a sign.
+  template <class M>
+  const Token& number_token(M&& expected) {
+    const Token& t = next(expected);
+    if (t.kind == Tok::Number) return t;
+    if (t.kind == Tok::Ident &&
+        (iequals(t.text, "inf") || iequals(t.text, "infinity") || iequals(t.text, "nan")))
+      return t;
+    fail(t, "expected " + text_of(expected));
+  }
+  uint32_t fp32(std::string_view what) {
+    const Token& t =
+        number_token([&] { return fmt::format("{} (an FP32 number or 0x bits)", what); });
+    std::string why;
+    auto v = parse_fp32(t.text, &why);
+    if (!v) fail(t, fmt::format("{}: {}", what, why));
+    return *v;
+  }
+
+  // `[a, b, ...]` of integers in [lo, hi].
+  template <class M>
+  std::vector<int64_t> int_list(int64_t lo, int64_t hi, M&& what) {
+    expect_punct("[", [&] { return "to open the list of " + text_of(what); });
+    std::vector<int64_t> out;
+    while (!peek_punct("]")) {
+      out.push_back(integer(lo, hi, what));
+      if (peek_punct(",")) {
+        ++i_;
+        continue;
+      }
+      if (!peek_punct("]")) fail_here("expected ',' or ']' in the list of " + text_of(what));
+    }
+    ++i_;
+    return out;
+  }
+
+  bool peek_addr_form() const {
+    const Token* t = peek();
+    if (!t || t->kind != Tok::Ident) return false;
+    if (iequals(t->text, "sbuf") || iequals(t->text, "psum")) return peek_punct("[", 1);
+    if (iequals(t->text, "reg") || iequals(t->text, "addr")) return peek_punct("(", 1);
+    return false;
+  }
+
+  // `p=..., off=...` inside sbuf[...] / psum[...]; a partition range when `range`.
+  struct PartOff {
+    unsigned first = 0, count = 1;
+    uint32_t offset = 0;
+    bool has_offset = false;
+  };
+  PartOff part_off(const Token& space, bool range, bool with_offset, uint32_t max_off) {
+    PartOff r;
+    bool have_p = false;
+    expect_punct("[", "after the memory space");
+    while (true) {
+      const Token& key = expect_ident(with_offset ? "'p' or 'off'" : "'p'");
+      expect_punct("=", [&] { return fmt::format("after '{}'", key.text); });
+      if (key.text == "p" && !have_p) {
+        have_p = true;
+        r.first = static_cast<unsigned>(integer(0, kPartitions - 1, "partition p"));
+        if (peek_punct("..")) {
+          const Token& dots = *peek();
+          if (!range) fail(dots, "a partition range is not allowed here (one partition: p=N)");
+          ++i_;
+          const auto last = static_cast<unsigned>(integer(0, kPartitions - 1, "last partition"));
+          if (last < r.first)
+            fail(dots, fmt::format("partition range {}..{} is empty", r.first, last));
+          r.count = last - r.first + 1;
+        }
+      } else if (key.text == "off" && with_offset && !r.has_offset) {
+        r.has_offset = true;
+        r.offset =
+            static_cast<uint32_t>(integer(0, max_off, [&] { return space.text + " offset"; }));
+      } else if (key.text == "p" || (key.text == "off" && with_offset)) {
+        fail(key, fmt::format("'{}' is given twice", key.text));
+      } else {
+        fail(key, with_offset ? "expected 'p' or 'off'" : "expected 'p'");
+      }
+      if (peek_punct(",")) {
+        ++i_;
+        continue;
+      }
+      if (peek_punct("]")) break;
+      fail_here(fmt::format("expected ',' or ']' in {}[...]", space.text));
+    }
+    ++i_;
+    if (!have_p) fail(space, fmt::format("{}[...] needs the partition: p=N", space.text));
+    if (with_offset && !r.has_offset)
+      fail(space, fmt::format("{}[...] needs the byte offset: off=N", space.text));
+    return r;
+  }
+
+  // An ADDR4: sbuf[p=, off=], psum[p=, off=], reg(N) or addr(X). Returns the bits and
+  // whether it is register mode.
+  std::pair<uint32_t, bool> addr4(bool allow_reg) {
+    const Token& t = *peek();
+    ++i_;
+    if (iequals(t.text, "sbuf") || iequals(t.text, "psum")) {
+      const bool psum = iequals(t.text, "psum");
+      const PartOff po = part_off(t, false, true, psum ? kPsumPartitionBytes - 1 : 0x3ffff);
+      const Location loc{psum ? Space::PSUM : Space::SBUF, po.first, po.offset};
+      return {encode_static_addr(loc), false};
+    }
+    const bool reg = iequals(t.text, "reg");
+    if (reg && !allow_reg) fail(t, "a register holds a static address: reg(N) is not allowed here");
+    expect_punct("(", [&] { return fmt::format("after '{}'", t.text); });
+    const uint32_t v =
+        reg ? static_cast<uint32_t>(integer(0, 255, "register id")) : u32("the ADDR4 bits");
+    expect_punct(")", [&] { return fmt::format("to close {}(...)", t.text); });
+    return {reg ? (0x80000000u | v) : v, reg};
+  }
+
+  // A directive region: sbuf[p=A..B, off=O], psum[...] or (when allowed) acc[p=A..B].
+  Region region(bool allow_acc) {
+    const Token& t = expect_ident(allow_acc ? "a region: sbuf[...], psum[...] or acc[...]"
+                                            : "a region: sbuf[...] or psum[...]");
+    Region r;
+    if (iequals(t.text, "sbuf"))
+      r.kind = RegionKind::SBUF;
+    else if (iequals(t.text, "psum"))
+      r.kind = RegionKind::PSUM;
+    else if (iequals(t.text, "acc") && allow_acc)
+      r.kind = RegionKind::ACC;
+    else
+      fail(t, allow_acc ? "expected a region: sbuf[...], psum[...] or acc[...]"
+                        : "expected a region: sbuf[...] or psum[...]");
+    const bool acc = r.kind == RegionKind::ACC;
+    const PartOff po =
+        part_off(t, true, !acc, r.kind == RegionKind::PSUM ? kPsumPartitionBytes - 1 : 0x3ffff);
+    r.partition = po.first;
+    r.partitions = po.count;
+    r.offset = po.offset;
+    return r;
+  }
+
+  Dtype data_dtype() {
+    const Token& t = expect_ident("a dtype (FP32, BF16, INT32, ...)");
+    auto d = parse_dtype(t.text);
+    if (!d)
+      fail(t,
+           "unknown dtype: expected FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, "
+           "INT8, UINT8, INT16, UINT16, INT32 or UINT32");
+    if (!is_data_dtype(*d))
+      fail(t, fmt::format("dtype {} cannot hold data values here: expected FP32, FP32R, BF16, "
+                          "FP16, FP8_E3, FP8_E4, FP8_E5, INT8, UINT8, INT16, UINT16, INT32 or "
+                          "UINT32",
+                          *dtype_name(static_cast<uint8_t>(*d))));
+    return *d;
+  }
+
+  std::size_t pos() const { return i_; }
+  void advance() { ++i_; }
+
+ private:
+  const Statement& st_;
+  std::size_t i_ = 0;
+};
+
+// ---- instructions ----------------------------------------------------------------------
+
+class InstructionParser {
+ public:
+  InstructionParser(StmtParser& p, const Token& mnemonic, const InstrDef& def)
+      : p_(p), mnem_(mnemonic), def_(def) {}
+
+  Word parse() {
+    read_fields();
+    return build();
+  }
+
+ private:
+  bool has_events() const {
+    return std::any_of(def_.fields.begin(), def_.fields.end(),
+                       [](const FieldDef& f) { return f.kind == FieldKind::Events; });
+  }
+  bool is_event_field(std::string_view n) const {
+    return has_events() &&
+           std::find(kEventFields.begin(), kEventFields.end(), n) != kEventFields.end();
+  }
+  const FieldDef* row(std::string_view n) const {
+    for (const FieldDef& f : def_.fields)
+      if (f.name == n && f.kind != FieldKind::Events) return &f;
+    return nullptr;
+  }
+  std::string field_list() const {
+    std::string s;
+    auto add = [&](std::string_view n) {
+      if (!s.empty()) s += ", ";
+      s += n;
+    };
+    for (const FieldDef& f : def_.fields) {
+      if (f.kind == FieldKind::Events) {
+        for (auto e : kEventFields) add(e);
+      } else {
+        add(f.name);
+      }
+    }
+    return s;
+  }
+
+  void read_fields() {
+    if (p_.at_end()) return;
+    while (true) {
+      const Token& name =
+          p_.expect_ident([&] { return fmt::format("a field name of {}", def_.mnemonic); });
+      const FieldDef* f = row(name.text);
+      if (!f && !is_event_field(name.text))
+        p_.fail(name, fmt::format("{} has no field '{}' (fields: {})", def_.mnemonic, name.text,
+                                  field_list()));
+      if (auto it = given_.find(name.text); it != given_.end())
+        p_.fail(name, fmt::format("field '{}' is given twice (first at column {})", name.text,
+                                  it->second.name.col));
+      p_.expect_punct("=", [&] { return fmt::format("after the field name '{}'", name.text); });
+      if (p_.at_end()) p_.fail_end(fmt::format("expected a value for '{}'", name.text));
+      Given g{name, *p_.peek(), {}, ImmForm::Number};
+      if (f)
+        read_value(*f, g);
+      else
+        read_event_value(g);
+      given_.emplace(name.text, std::move(g));
+      if (p_.at_end()) return;
+      p_.expect_punct(
+          ",", [&] { return fmt::format("between fields (after the value of '{}')", name.text); });
+    }
+  }
+
+  void read_event_value(Given& g) {
+    const std::string& n = g.name.text;
+    if (n == "wait_mode" || n == "update_mode") {
+      const bool wait = n == "wait_mode";
+      const Token& t = p_.next("an event mode");
+      uint64_t v = 0;
+      if (t.kind == Tok::Ident) {
+        std::optional<uint8_t> code;
+        if (wait) {
+          if (auto m = parse_wait_mode(t.text)) code = static_cast<uint8_t>(*m);
+        } else if (auto m = parse_update_mode(t.text)) {
+          code = static_cast<uint8_t>(*m);
+        }
+        if (!code)
+          p_.fail(t, wait ? "unknown wait_mode: expected NONE, GE, EQ or a code 0..255"
+                          : "unknown update_mode: expected NONE, SET, INC, DEC or a code 0..255");
+        v = *code;
+      } else if (t.kind == Tok::Number) {
+        std::string why;
+        auto x = parse_int(t.text, 0, 255, &why);
+        if (!x) p_.fail(t, fmt::format("{}: {}", n, why));
+        v = static_cast<uint64_t>(*x);
+      } else {
+        p_.fail(t, fmt::format("expected a {} name or code", n));
+      }
+      g.parsed = v;
+    } else if (n == "value") {
+      g.parsed = static_cast<uint64_t>(p_.u32("the event value"));
+    } else {
+      g.parsed = static_cast<uint64_t>(p_.integer(0, 255, n));
+    }
+  }
+
+  void read_value(const FieldDef& f, Given& g) {
+    switch (f.kind) {
+      case FieldKind::Header:
+        g.parsed = static_cast<uint64_t>(p_.u32("header"));
+        return;
+      case FieldKind::U8:
+        g.parsed = static_cast<uint64_t>(p_.integer(0, 255, f.name));
+        return;
+      case FieldKind::Dtype:
+      case FieldKind::AluOp:
+      case FieldKind::AccumCmd:
+      case FieldKind::ImmSrc:
+        g.parsed = static_cast<uint64_t>(enum_value(f, *enum_info(f.kind), 255));
+        return;
+      case FieldKind::DtypePair: {
+        if (p_.peek_punct("(")) {
+          p_.advance();
+          const EnumInfo info{"dtype", dtype_name};
+          const uint8_t in = enum_value(f, info, 15);
+          p_.expect_punct(",", "between the input and output dtypes");
+          const uint8_t out = enum_value(f, info, 15);
+          p_.expect_punct(")", "to close the (input, output) dtype pair");
+          g.parsed = static_cast<uint64_t>(in | (out << 4));
+        } else {
+          g.parsed = static_cast<uint64_t>(p_.integer(0, 255, f.name));
+        }
+        return;
+      }
+      case FieldKind::Fp32:
+        g.parsed = static_cast<uint64_t>(p_.fp32(f.name));
+        return;
+      case FieldKind::ImmVal:
+        if (p_.peek_addr_form()) {
+          auto [bits, reg] = p_.addr4(true);
+          g.form = reg ? ImmForm::Register : ImmForm::Pointer;
+          // A register pointer keeps only the id in byte 0 (SPEC §3.5).
+          g.parsed = static_cast<uint64_t>(reg ? (bits & 0xffu) : bits);
+        } else {
+          g.form = ImmForm::Number;
+          p_.number_token([&] {
+            return fmt::format(
+                "a value for {}: a number, sbuf[...], psum[...], addr(...) or "
+                "reg(N)",
+                f.name);
+          });
+        }
+        return;
+      case FieldKind::Tensor:
+        g.parsed = tensor(f);
+        return;
+      case FieldKind::Reserved: {
+        auto bytes = p_.int_list(0, 255, [&] { return fmt::format("{} bytes", f.name); });
+        if (bytes.size() != f.size)
+          p_.fail(g.value, fmt::format("{} has {} bytes, got {}", f.name, f.size, bytes.size()));
+        std::vector<uint8_t> b(bytes.begin(), bytes.end());
+        g.parsed = std::move(b);
+        return;
+      }
+      case FieldKind::Events:
+        break;
+    }
+    p_.fail(g.name, "internal: unexpected field kind");
+  }
+
+  uint8_t enum_value(const FieldDef& f, const EnumInfo& info, unsigned max) {
+    const Token& t = p_.next([&] { return fmt::format("a {} name or code", info.what); });
+    if (t.kind == Tok::Number) {
+      std::string why;
+      auto v = parse_int(t.text, 0, max, &why);
+      if (!v) p_.fail(t, fmt::format("{}: {}", f.name, why));
+      return static_cast<uint8_t>(*v);
+    }
+    if (t.kind == Tok::Ident) {
+      for (unsigned c = 0; c < 256; ++c) {
+        auto n = info.name(static_cast<uint8_t>(c));
+        if (n && iequals(*n, t.text)) {
+          if (c > max)
+            p_.fail(t, fmt::format("{} ({:#x}) does not fit in 4 bits: a DTYPE_PAIR holds dtypes "
+                                   "0x0..0xf",
+                                   *n, c));
+          return static_cast<uint8_t>(c);
+        }
+      }
+    }
+    p_.fail(t, fmt::format("unknown {} for {}: expected one of {}, or a code 0..{}", info.what,
+                           f.name, enum_names(info, max), max));
+  }
+
+  TensorDesc tensor(const FieldDef& f) {
+    if (!p_.peek_addr_form())
+      p_.fail_here(
+          fmt::format("expected the address of {}: sbuf[p=N, off=N], psum[p=N, off=N], "
+                      "reg(N) or addr(0x...)",
+                      f.name));
+    TensorDesc t;
+    t.dims = f.dims;
+    t.addr = p_.addr4(true).first;
+    std::optional<std::vector<int64_t>> step, num;
+    Token num_tok{}, step_tok{};
+    while (const Token* k = p_.peek()) {
+      if (k->kind != Tok::Ident || (k->text != "step" && k->text != "num")) break;
+      const Token key = *k;
+      p_.advance();
+      auto& slot = key.text == "step" ? step : num;
+      if (slot) p_.fail(key, fmt::format("'{}' is given twice", key.text));
+      p_.expect_punct("=", [&] { return fmt::format("after '{}'", key.text); });
+      const Token& open = p_.peek() ? *p_.peek() : key;
+      if (key.text == "step") {
+        step_tok = open;
+        slot = p_.int_list(-32768, 32767, "step_elem");
+      } else {
+        num_tok = open;
+        slot = p_.int_list(0, 65535, "num_elem");
+      }
+      if (slot->size() != f.dims)
+        p_.fail(open, fmt::format("{} is a TENSOR{}D: {} needs {} entr{}, got {}", f.name, f.dims,
+                                  key.text, f.dims, f.dims == 1 ? "y" : "ies", slot->size()));
+    }
+    if (!num)
+      p_.fail_here(
+          fmt::format("expected num=[...] for {} (the element counts, innermost first)", f.name));
+    int64_t dense = 1;
+    for (unsigned d = 0; d < f.dims; ++d) {
+      t.num[d] = static_cast<uint16_t>((*num)[d]);
+      // Without step=[...] the walk is dense, row-major (innermost first).
+      if (step) {
+        t.step[d] = static_cast<int16_t>((*step)[d]);
+      } else {
+        if (dense > 32767)
+          p_.fail(num_tok, fmt::format("the dense steps of {} do not fit in int16: give "
+                                       "step=[...]",
+                                       f.name));
+        t.step[d] = static_cast<int16_t>(dense);
+        dense *= std::max<int64_t>((*num)[d], 1);
+      }
+    }
+    return t;
+  }
+
+  const Given* given(std::string_view n) const {
+    auto it = given_.find(std::string(n));
+    return it == given_.end() ? nullptr : &it->second;
+  }
+
+  Word build() {
+    Decoded d = default_fields(def_);
+    std::vector<std::string> missing;
+    // Every row except IMM_SRC / IMM_VAL pairs, which need the dtypes first.
+    for (std::size_t i = 0; i < def_.fields.size(); ++i) {
+      const FieldDef& f = def_.fields[i];
+      FieldValue& v = d.values[i];
+      switch (f.kind) {
+        case FieldKind::Events: {
+          uint64_t sub[kEventFields.size()] = {};
+          for (std::size_t k = 0; k < kEventFields.size(); ++k)
+            if (const Given* g = given(kEventFields[k])) sub[k] = std::get<uint64_t>(g->parsed);
+          v = Events{static_cast<uint8_t>(sub[0]), static_cast<uint8_t>(sub[1]),
+                     static_cast<uint8_t>(sub[2]), static_cast<uint8_t>(sub[3]),
+                     static_cast<uint32_t>(sub[4])};
+          break;
+        }
+        case FieldKind::ImmVal:
+          break;
+        case FieldKind::ImmSrc:
+          if (imm_of_src(def_, f) != nullptr) break;  // set with its immediate, below
+          [[fallthrough]];
+        case FieldKind::Header:
+        case FieldKind::Reserved:
+          if (const Given* g = given(f.name)) v = g->parsed;
+          break;
+        default:
+          if (const Given* g = given(f.name)) {
+            v = g->parsed;
+          } else if (auto def = integer_default(f)) {
+            v = *def;
+          } else {
+            missing.emplace_back(f.name);
+          }
+      }
+    }
+    for (std::size_t i = 0; i < def_.fields.size(); ++i) {
+      const FieldDef& f = def_.fields[i];
+      if (f.kind != FieldKind::ImmVal) continue;
+      const Given* g = given(f.name);
+      const Given* gs = given(f.src_field);
+      if (!g && !integer_default(f)) {
+        missing.emplace_back(f.name);
+        continue;
+      }
+      std::size_t src_index = 0;
+      for (std::size_t k = 0; k < def_.fields.size(); ++k)
+        if (def_.fields[k].name == f.src_field) src_index = k;
+      // The source: as written, or implied by the form of the value.
+      uint64_t src = 0;
+      if (gs) {
+        src = std::get<uint64_t>(gs->parsed);
+      } else if (g && g->form == ImmForm::Pointer) {
+        src = static_cast<uint64_t>(ImmSrc::POINTER_IMMEDIATE);
+      } else if (g && g->form == ImmForm::Register) {
+        src = static_cast<uint64_t>(ImmSrc::REG_PTR_IMMEDIATE);
+      }
+      if (gs && g && g->form != ImmForm::Number) {
+        const uint64_t implied = static_cast<uint64_t>(
+            g->form == ImmForm::Pointer ? ImmSrc::POINTER_IMMEDIATE : ImmSrc::REG_PTR_IMMEDIATE);
+        if (src != implied) {
+          auto n = imm_src_name(static_cast<uint8_t>(src));
+          p_.fail(g->value,
+                  fmt::format("{} is written as {}, which means {}={}, but {} is {}", f.name,
+                              g->form == ImmForm::Pointer ? "an address" : "a register pointer",
+                              f.src_field, *imm_src_name(static_cast<uint8_t>(implied)),
+                              f.src_field, n ? std::string(*n) : fmt::format("{:#x}", src)));
+        }
+      }
+      d.values[src_index] = src;
+      uint64_t value = 0;
+      if (!g) {
+        value = *integer_default(f);
+      } else if (g->form != ImmForm::Number) {
+        value = std::get<uint64_t>(g->parsed);
+      } else {
+        const ImmType t = src == 0 ? imm_type(f) : ImmType{ImmType::U32, {}};
+        uint8_t dtype = 0;
+        if (t.kind == ImmType::DtypeOf) dtype = static_cast<uint8_t>(d.integer(t.dtype_field));
+        std::string why;
+        auto x = parse_imm(t, dtype, g->value.text, &why);
+        if (!x) p_.fail(g->value, fmt::format("{}: {}", f.name, why));
+        value = *x;
+      }
+      d.values[i] = value;
+    }
+    if (!missing.empty()) {
+      std::string list;
+      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+      p_.fail(mnem_, fmt::format("{} is missing required field{}: {}", def_.mnemonic,
+                                 missing.size() > 1 ? "s" : "", list));
+    }
+    EncodeResult r = encode(d);
+    if (r.error) {
+      const Given* h = given("header");
+      p_.fail(h ? h->value : mnem_, *r.error);
+    }
+    return r.word;
+  }
+
+  StmtParser& p_;
+  const Token& mnem_;
+  const InstrDef& def_;
+  std::map<std::string, Given> given_;
+};
+
+// ---- directives ------------------------------------------------------------------------
+
+void parse_data_values(StmtParser& p, DataDirective& d) {
+  // Either a flat list (split evenly over the partitions) or one list per partition.
+  const Token* open = p.peek();
+  p.expect_punct("[", "to open the list of values");
+  std::vector<std::vector<uint32_t>> rows;
+  bool nested = p.peek_punct("[");
+  std::vector<uint32_t> flat;
+  auto value = [&](std::vector<uint32_t>& out) {
+    const Token& t = p.number_token("a value (a number, inf, nan or 0x bits)");
+    std::string why;
+    auto v = parse_value(d.dtype, t.text, &why);
+    if (!v) p.fail(t, why);
+    out.push_back(*v);
+  };
+  while (!p.peek_punct("]")) {
+    if (nested) {
+      std::vector<uint32_t> row;
+      p.expect_punct("[", "to open the values of the next partition");
+      while (!p.peek_punct("]")) {
+        value(row);
+        if (p.peek_punct(",")) {
+          p.advance();
+          continue;
+        }
+        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
+      }
+      p.advance();
+      rows.push_back(std::move(row));
+    } else {
+      value(flat);
+    }
+    if (p.peek_punct(",")) {
+      p.advance();
+      continue;
+    }
+    if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
+  }
+  p.advance();
+  const unsigned parts = d.region.partitions;
+  if (nested) {
+    if (rows.size() != parts)
+      p.fail(*open, fmt::format("{} rows of values for {} partition{}: give one [...] per "
+                                "partition",
+                                rows.size(), parts, parts > 1 ? "s" : ""));
+    for (const auto& r : rows) {
+      if (r.size() != rows[0].size())
+        p.fail(*open, fmt::format("the rows have different lengths ({} and {})", rows[0].size(),
+                                  r.size()));
+      flat.insert(flat.end(), r.begin(), r.end());
+    }
+  } else if (flat.size() % parts != 0) {
+    p.fail(*open,
+           fmt::format("{} values do not split evenly over {} partitions", flat.size(), parts));
+  }
+  if (flat.empty()) p.fail(*open, "the list of values is empty");
+  d.values = std::move(flat);
+}
+
+std::string path_token(StmtParser& p, std::string_view arrow) {
+  p.expect_punct(arrow, arrow == "->" ? "before the output file" : "before the input file");
+  const Token& t = p.next("a file name");
+  if ((t.kind != Tok::Path && t.kind != Tok::String) || t.text.empty())
+    p.fail(t, "expected a file name");
+  return t.text;
+}
+
+void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
+  const std::string name = dir.text;
+  const int line = dir.line;
+  if (name == ".nc") {
+    const Token& t = p.next("a generation: v2, v3, v4 or v5");
+    auto g = parse_generation(t.text);
+    if (!g || t.kind == Tok::Punct) p.fail(t, "expected a generation: v2, v3, v4 or v5");
+    if (prog.nc) p.fail(dir, "the generation is already set by an earlier .nc");
+    prog.nc = *g;
+    p.expect_end(".nc v3");
+  } else if (name == ".reg") {
+    RegDirective r;
+    r.index = static_cast<unsigned>(p.integer(0, kRegisters - 1, "register id"));
+    p.expect_punct("=", "after the register id");
+    if (p.peek_addr_form())
+      r.value = p.addr4(false).first;
+    else
+      r.value = p.u32("register value");
+    p.expect_end("the register value");
+    prog.setup.emplace_back(r);
+    prog.setup_lines.push_back(line);
+  } else if (name == ".sem") {
+    SemDirective s;
+    s.index = static_cast<unsigned>(p.integer(0, kSemaphores - 1, "semaphore id"));
+    p.expect_punct("=", "after the semaphore id");
+    s.value = p.u32("semaphore value");
+    p.expect_end("the semaphore value");
+    prog.setup.emplace_back(s);
+    prog.setup_lines.push_back(line);
+  } else if (name == ".acc") {
+    AccDirective a;
+    a.first = static_cast<unsigned>(p.integer(0, kPartitions - 1, "accumulator"));
+    if (p.peek_punct("..")) {
+      const Token dots = *p.peek();
+      p.advance();
+      const auto last = static_cast<unsigned>(p.integer(0, kPartitions - 1, "last accumulator"));
+      if (last < a.first)
+        p.fail(dots, fmt::format("accumulator range {}..{} is empty", a.first, last));
+      a.count = last - a.first + 1;
+    }
+    p.expect_punct("=", "after the accumulator index");
+    a.bits = p.fp32("accumulator value");
+    p.expect_end("the accumulator value");
+    prog.setup.emplace_back(a);
+    prog.setup_lines.push_back(line);
+  } else if (name == ".data") {
+    DataDirective d;
+    d.region = p.region(false);
+    d.dtype = p.data_dtype();
+    p.expect_punct("=", "before the list of values");
+    parse_data_values(p, d);
+    p.expect_end("the list of values");
+    prog.setup.emplace_back(std::move(d));
+    prog.setup_lines.push_back(line);
+  } else if (name == ".load") {
+    LoadDirective l;
+    l.region = p.region(false);
+    l.path = path_token(p, "<-");
+    p.expect_end("the file name");
+    prog.setup.emplace_back(std::move(l));
+    prog.setup_lines.push_back(line);
+  } else if (name == ".dump") {
+    DumpDirective d;
+    d.region = p.region(true);
+    if (d.region.kind == RegionKind::ACC) {
+      d.dtype = Dtype::FP32;
+      d.count = 1;
+    } else {
+      d.dtype = p.data_dtype();
+      p.expect_punct("[", "before the element count per partition, as in [16]");
+      d.count = static_cast<uint32_t>(p.integer(1, 0x40000, "element count"));
+      p.expect_punct("]", "after the element count");
+      if (const Token* t = p.peek(); t && t->kind == Tok::Ident && t->text == "step") {
+        p.advance();
+        p.expect_punct("=", "after 'step'");
+        d.step = static_cast<uint32_t>(p.integer(1, 0x40000, "step (in elements)"));
+      }
+    }
+    if (!p.at_end()) d.path = path_token(p, "->");
+    p.expect_end("the dump");
+    prog.dumps.push_back(std::move(d));
+    prog.dump_lines.push_back(line);
+  } else if (name == ".word") {
+    const Token& t = p.next("128 hex digits (0x...)");
+    std::string_view hex = t.text;
+    if (t.kind != Tok::Number || hex.size() < 2 || hex[0] != '0' ||
+        (hex[1] != 'x' && hex[1] != 'X'))
+      p.fail(t, "expected the word as 0x followed by 128 hex digits (64 bytes in address order)");
+    std::string why;
+    auto w = word_from_hex(hex.substr(2), &why);
+    if (!w) p.fail(t, fmt::format(".word: {}", why));
+    p.expect_end("the word");
+    prog.words.push_back(*w);
+    prog.word_lines.push_back(line);
+  } else {
+    p.fail(dir, "unknown directive: expected .nc, .reg, .sem, .acc, .data, .load, .dump or .word");
+  }
+}
+
+}  // namespace
+
+std::optional<Program> parse_program(std::string_view text, std::string_view file,
+                                     AsmError* error) {
+  Program prog;
+  prog.file = std::string(file);
+  std::vector<Statement> statements;
+  LexError le;
+  if (!lex(text, &statements, &le)) {
+    if (error) *error = AsmError{prog.file, le.line, le.col, le.token, le.message};
+    return std::nullopt;
+  }
+  try {
+    for (const Statement& st : statements) {
+      StmtParser p(st);
+      const Token& first = p.next("an instruction or a directive");
+      if (first.kind == Tok::Directive) {
+        parse_directive(p, first, prog);
+        continue;
+      }
+      const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
+      if (def == nullptr)
+        p.fail(first,
+               "unknown instruction: expected RangeSelect, TensorScalarSelect, "
+               "GetSequenceBounds, Sort or a directive (.data, .dump, ...)");
+      InstructionParser ip(p, first, *def);
+      prog.words.push_back(ip.parse());
+      prog.word_lines.push_back(first.line);
+    }
+  } catch (const ParseFail& f) {
+    if (error) *error = AsmError{prog.file, f.line, f.col, f.token, f.message};
+    return std::nullopt;
+  }
+  return prog;
+}
+
+std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file,
+                                          AsmError* error) {
+  auto p = parse_program(text, file, error);
+  if (!p) return std::nullopt;
+  return std::move(p->words);
+}
+
+}  // namespace gpsimd

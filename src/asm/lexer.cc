@@ -1,0 +1,204 @@
+// The assembler's lexer (see lexer.h).
+#include "asm/lexer.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+namespace gpsimd::asmtext {
+namespace {
+
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+bool is_comment(char c) {
+  return c == '#' || c == ';';
+}
+
+class LineLexer {
+ public:
+  LineLexer(std::string_view line, int line_no, std::vector<Token>* out, std::vector<Token>* open)
+      : s_(line), line_(line_no), out_(out), open_(open) {}
+
+  bool run(LexError* err) {
+    bool path_next = false;
+    while (true) {
+      while (i_ < s_.size() && is_space(s_[i_])) ++i_;
+      if (i_ >= s_.size() || is_comment(s_[i_])) return true;
+      const std::size_t start = i_;
+      const char c = s_[i_];
+      if (path_next) {
+        path_next = false;
+        if (c == '"') {
+          if (!quoted(err)) return false;
+          continue;
+        }
+        while (i_ < s_.size() && !is_space(s_[i_]) && !is_comment(s_[i_])) ++i_;
+        push(Tok::Path, start);
+        continue;
+      }
+      if (c == '"') {
+        if (!quoted(err)) return false;
+      } else if (c == '.' && i_ + 1 < s_.size() && s_[i_ + 1] == '.') {
+        i_ += 2;
+        push(Tok::Punct, start);
+      } else if (c == '.' && i_ + 1 < s_.size() && is_ident_start(s_[i_ + 1])) {
+        ++i_;
+        while (i_ < s_.size() && is_ident_char(s_[i_])) ++i_;
+        push(Tok::Directive, start);
+      } else if ((c == '-' && i_ + 1 < s_.size() && s_[i_ + 1] == '>') ||
+                 (c == '<' && i_ + 1 < s_.size() && s_[i_ + 1] == '-')) {
+        i_ += 2;
+        push(Tok::Punct, start);
+        path_next = true;
+      } else if (is_digit(c) || ((c == '-' || c == '+') && i_ + 1 < s_.size() &&
+                                 (is_digit(s_[i_ + 1]) || is_ident_start(s_[i_ + 1])))) {
+        if (!number(err)) return false;
+      } else if (is_ident_start(c)) {
+        while (i_ < s_.size() && is_ident_char(s_[i_])) ++i_;
+        push(Tok::Ident, start);
+      } else if (c == '[' || c == '(') {
+        ++i_;
+        push(Tok::Punct, start);
+        open_->push_back(out_->back());
+      } else if (c == ']' || c == ')') {
+        ++i_;
+        push(Tok::Punct, start);
+        if (open_->empty()) {
+          const Token& t = out_->back();
+          *err = LexError{t.line, t.col, t.text, fmt::format("unbalanced '{}'", t.text)};
+          return false;
+        }
+        open_->pop_back();
+      } else if (c == '=' || c == ',') {
+        ++i_;
+        push(Tok::Punct, start);
+      } else {
+        *err = LexError{line_, static_cast<int>(start) + 1, std::string(1, c),
+                        fmt::format("unexpected character '{}'", c)};
+        return false;
+      }
+    }
+  }
+
+ private:
+  void push(Tok k, std::size_t start) {
+    out_->push_back(
+        Token{k, std::string(s_.substr(start, i_ - start)), line_, static_cast<int>(start) + 1});
+  }
+
+  bool quoted(LexError* err) {
+    const std::size_t start = i_;
+    const std::size_t end = s_.find('"', i_ + 1);
+    if (end == std::string_view::npos) {
+      *err = LexError{line_, static_cast<int>(start) + 1, std::string(s_.substr(start)),
+                      "unterminated string: expected a closing '\"' on the same line"};
+      return false;
+    }
+    out_->push_back(Token{Tok::String, std::string(s_.substr(start + 1, end - start - 1)), line_,
+                          static_cast<int>(start) + 1});
+    i_ = end + 1;
+    return true;
+  }
+
+  // A number: an optional sign, then 0x hex digits, decimal digits with an optional
+  // fraction and exponent, or a word (inf, nan), checked by whoever reads it.
+  bool number(LexError* err) {
+    const std::size_t start = i_;
+    if (s_[i_] == '-' || s_[i_] == '+') ++i_;
+    if (is_ident_start(s_[i_])) {
+      while (i_ < s_.size() && is_ident_char(s_[i_])) ++i_;
+    } else if (s_[i_] == '0' && i_ + 1 < s_.size() && (s_[i_ + 1] == 'x' || s_[i_ + 1] == 'X')) {
+      i_ += 2;
+      while (i_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+    } else {
+      while (i_ < s_.size() && is_digit(s_[i_])) ++i_;
+      if (i_ < s_.size() && s_[i_] == '.' && !(i_ + 1 < s_.size() && s_[i_ + 1] == '.')) {
+        ++i_;
+        while (i_ < s_.size() && is_digit(s_[i_])) ++i_;
+      }
+      if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+        std::size_t k = i_ + 1;
+        if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
+        if (k < s_.size() && is_digit(s_[k])) {
+          i_ = k;
+          while (i_ < s_.size() && is_digit(s_[i_])) ++i_;
+        }
+      }
+    }
+    if (i_ < s_.size() && (is_ident_char(s_[i_]) || s_[i_] == '.') &&
+        !(s_[i_] == '.' && i_ + 1 < s_.size() && s_[i_ + 1] == '.')) {
+      std::size_t e = i_;
+      while (e < s_.size() && (is_ident_char(s_[e]) || s_[e] == '.')) ++e;
+      *err = LexError{line_, static_cast<int>(start) + 1, std::string(s_.substr(start, e - start)),
+                      "malformed number"};
+      return false;
+    }
+    push(Tok::Number, start);
+    return true;
+  }
+
+  std::string_view s_;
+  int line_;
+  std::vector<Token>* out_;
+  std::vector<Token>* open_;  // the brackets still open, innermost last
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+bool lex(std::string_view text, std::vector<Statement>* out, LexError* err) {
+  Statement cur;
+  std::vector<Token> open;  // brackets open in the current statement
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view line = text.substr(pos, nl - pos);
+    ++line_no;
+    const std::size_t before = cur.tokens.size();
+    LineLexer lx(line, line_no, &cur.tokens, &open);
+    if (!lx.run(err)) return false;
+    if (cur.tokens.size() > before) {
+      // The end of the statement so far: just after its last token.
+      const Token& last = cur.tokens.back();
+      cur.end_line = last.line;
+      cur.end_col =
+          last.col + static_cast<int>(last.text.size()) + (last.kind == Tok::String ? 2 : 0);
+    }
+    const bool continues =
+        !cur.tokens.empty() &&
+        (!open.empty() || (cur.tokens.back().kind == Tok::Punct && cur.tokens.back().text == ","));
+    if (!cur.tokens.empty() && !continues) {
+      out->push_back(std::move(cur));
+      cur = Statement{};
+    }
+    pos = nl + 1;
+  }
+  if (!cur.tokens.empty()) {
+    if (!open.empty()) {
+      const Token& t = open.front();
+      *err =
+          LexError{t.line, t.col, t.text,
+                   fmt::format("unclosed '{}': the statement reaches the end of the file", t.text)};
+    } else {
+      *err = LexError{cur.end_line, cur.end_col, "",
+                      "the statement ends with ',' at the end of the file: expected another "
+                      "field"};
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gpsimd::asmtext

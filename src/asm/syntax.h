@@ -1,0 +1,55 @@
+// What the assembler and the disassembler agree on beyond the instruction table: the
+// default of each optional field, how an instruction immediate is typed, and the names
+// of the events sub-fields (docs/assembly.md). Both sides use these functions, so a
+// field omitted by one is filled in identically by the other.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gpsimd/isa.h"
+
+namespace gpsimd::asmtext {
+
+// Sub-fields of an Events row (SPEC §3.2), in the order they are printed.
+inline constexpr std::array<std::string_view, 5> kEventFields = {
+    "wait_mode", "wait_idx", "update_mode", "update_idx", "value"};
+
+// The default value of an integer-valued field that may be omitted, or nullopt when the
+// field is required. Header, Events and Reserved rows always have defaults (the
+// default header, all NONE/0, all zero); these are the other optional fields, keyed by
+// the SPEC's field names.
+std::optional<uint64_t> integer_default(const FieldDef& f);
+
+// How an instruction immediate (IMM_VAL read as INSTRUCTION_IMMEDIATE) is written in
+// text: as an FP32 number (RangeSelect's bounds), an unsigned 32-bit integer (Sort's
+// index_offset), or a value of the dtype named by another field (TensorScalarSelect:
+// src1_imm has `dtype`, pred_imm has `pred_imm_dtype`). Unlisted fields are raw
+// unsigned 32-bit integers.
+struct ImmType {
+  enum Kind { Fp32, U32, DtypeOf } kind = U32;
+  std::string_view dtype_field;  // DtypeOf: the field holding the dtype
+};
+ImmType imm_type(const FieldDef& f);
+
+// The ImmVal row whose `src_field` is the given ImmSrc row, or nullptr.
+const FieldDef* imm_of_src(const InstrDef& def, const FieldDef& src);
+
+// Parses an FP32 literal: a decimal number (rounded to the nearest FP32), inf, nan
+// (with an optional sign), or 0x bits. Returns the bits, or nullopt with `why`.
+std::optional<uint32_t> parse_fp32(std::string_view text, std::string* why);
+// Parses an integer literal (decimal or 0x hex, optional sign) that must lie in
+// [lo, hi]. Returns the value, or nullopt with `why`.
+std::optional<int64_t> parse_int(std::string_view text, int64_t lo, int64_t hi, std::string* why);
+// The text of an instruction immediate of the given type (see ImmType); `dtype` is the
+// code of the dtype field for DtypeOf.
+std::string format_imm(ImmType t, uint8_t dtype, uint32_t value);
+// Parses an instruction immediate written as a number: 0x bits as they are, otherwise a
+// value of the immediate's type. Returns the 32-bit field, or nullopt with `why`.
+std::optional<uint32_t> parse_imm(ImmType t, uint8_t dtype, std::string_view text,
+                                  std::string* why);
+
+}  // namespace gpsimd::asmtext

@@ -1,0 +1,319 @@
+// The gpsimd tool end to end: every program in examples/ runs with `gpsimd run` and
+// writes its .npy dumps, whose contents are checked against values derived by hand
+// from SPEC §4 (see each example's comments); plus the behaviour docs/cli.md promises:
+// binary and hex words, JSON output, stdin, --help with an example, exit statuses.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpsimd/npy.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kBinary = GPSIMD_BINARY_DIR "/tools/gpsimd";
+const std::string kSource = GPSIMD_SOURCE_DIR;
+
+struct Result {
+  std::string out, err;
+  int status = -1;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs the tool with `args` from `cwd` (default: the source directory), feeding `input`
+// on stdin.
+Result run(const std::vector<std::string>& args, const std::string& cwd = kSource,
+           const std::string& input = "") {
+  const std::string tag = std::to_string(::getpid());
+  const std::string err_path = fs::temp_directory_path() / ("gpsimd_cli_ex_" + tag + ".err");
+  const std::string in_path = fs::temp_directory_path() / ("gpsimd_cli_ex_" + tag + ".in");
+  std::ofstream(in_path, std::ios::binary) << input;
+  std::string cmd = "cd ";
+  cmd += quote(cwd);
+  cmd += " && ";
+  cmd += quote(kBinary);
+  for (const auto& a : args) {
+    cmd += ' ';
+    cmd += quote(a);
+  }
+  cmd += " 2>";
+  cmd += quote(err_path);
+  cmd += " <";
+  cmd += quote(in_path);
+  Result r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = read_file(err_path);
+  fs::remove(err_path);
+  fs::remove(in_path);
+  return r;
+}
+
+// A fresh scratch directory for one test.
+std::string scratch(const std::string& name) {
+  const fs::path d = fs::path(GPSIMD_BINARY_DIR) / "cli_examples_test" / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+template <class T>
+std::vector<T> npy_values(const std::string& path, std::vector<uint64_t>* shape = nullptr) {
+  std::string err;
+  auto a = gpsimd::read_npy(path, &err);
+  EXPECT_TRUE(a) << err;
+  if (!a) return {};
+  EXPECT_EQ(a->itemsize, sizeof(T)) << path;
+  if (shape) *shape = a->shape;
+  std::vector<T> v(a->data.size() / sizeof(T));
+  std::memcpy(v.data(), a->data.data(), a->data.size());
+  return v;
+}
+
+constexpr float kMinusMax = -3.4028234663852886e38f;  // -FLT_MAX, RangeSelect's fill
+
+TEST(CliExamples, EveryExampleRuns) {
+  std::size_t count = 0;
+  for (const auto& e : fs::directory_iterator(kSource + "/examples")) {
+    if (e.path().extension() != ".gpsimd") continue;
+    ++count;
+    const std::string out = scratch("every_" + e.path().stem().string());
+    const Result r = run({"run", e.path().string(), "--out-dir", out});
+    EXPECT_EQ(r.status, 0) << e.path() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("retired"), std::string::npos);
+    // Also with the scalar reference path, and from another working directory.
+    const Result ref = run({"run", e.path().string(), "--reference", "--no-write"}, out);
+    EXPECT_EQ(ref.status, 0) << e.path() << "\n" << ref.err;
+  }
+  EXPECT_GE(count, 5u);  // one per instruction plus the demo
+}
+
+TEST(CliExamples, RangeSelectDumps) {
+  const std::string out = scratch("range_select");
+  ASSERT_EQ(run({"run", "examples/range_select.gpsimd", "--out-dir", out}).status, 0);
+  // Windows [lo, hi) = [0,3), [1,4), [2,6), [4,8) over the PSUM scores.
+  const float M = kMinusMax;
+  std::vector<uint64_t> shape;
+  EXPECT_EQ(npy_values<float>(out + "/range_select_masked.npy", &shape),
+            (std::vector<float>{0.5f, -1.0f,  2.0f,  M,      M,      M,    M,     M,  //
+                                M,    0.125f, -2.0f, 4.0f,   M,      M,    M,     M,  //
+                                M,    M,      0.5f,  -0.25f, 2.25f,  1.0f, M,     M,  //
+                                M,    M,      M,     M,      -1.25f, 3.5f, 0.25f, 1.0f}));
+  EXPECT_EQ(shape, (std::vector<uint64_t>{4, 8}));
+  EXPECT_EQ(npy_values<float>(out + "/range_select_rowmax.npy"),
+            (std::vector<float>{2.0f, 4.0f, 2.25f, 3.5f}));
+}
+
+TEST(CliExamples, TensorScalarSelectDumps) {
+  const std::string out = scratch("tss");
+  ASSERT_EQ(run({"run", "examples/tensor_scalar_select.gpsimd", "--out-dir", out}).status, 0);
+  // reversed_pred = 1: flag 0 keeps the row, flag 1 writes -1.
+  EXPECT_EQ(npy_values<int32_t>(out + "/tensor_scalar_select_out.npy"),
+            (std::vector<int32_t>{101, 102, 103, 104, 105, 106, -1, -1, -1, -1, -1, -1,
+                                  301, 302, 303, 304, 305, 306, -1, -1, -1, -1, -1, -1}));
+}
+
+TEST(CliExamples, GetSequenceBoundsDumps) {
+  const std::string out = scratch("gsb");
+  ASSERT_EQ(run({"run", "examples/get_sequence_bounds.gpsimd", "--out-dir", out}).status, 0);
+  // SPEC §4.3's example: starts [9,1,1,3,3,3,9,7,7], ends [-1,3,3,6,6,6,-1,9,9]. The
+  // output directory is created when it does not exist.
+  ASSERT_EQ(
+      run({"run", "examples/get_sequence_bounds.gpsimd", "--out-dir", out + "/new/dir"}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/new/dir/get_sequence_bounds.npy"),
+            (std::vector<float>{9, 1, 1, 3, 3, 3, 9, 7, 7, -1, 3, 3, 6, 6, 6, -1, 9, 9}));
+  EXPECT_EQ(npy_values<float>(out + "/get_sequence_bounds.npy"),
+            (std::vector<float>{9, 1, 1, 3, 3, 3, 9, 7, 7, -1, 3, 3, 6, 6, 6, -1, 9, 9}));
+}
+
+TEST(CliExamples, SortDumps) {
+  const std::string out = scratch("sort");
+  ASSERT_EQ(run({"run", "examples/sort.gpsimd", "--out-dir", out}).status, 0);
+  // SPEC §4.4's example.
+  EXPECT_EQ(npy_values<int32_t>(out + "/sort_values.npy"),
+            (std::vector<int32_t>{0, 0, 1, 3, 5, 9}));
+  EXPECT_EQ(npy_values<uint32_t>(out + "/sort_indices.npy"),
+            (std::vector<uint32_t>{104, 105, 103, 101, 102, 100}));
+  // Top 3 of data/sort_keys.npy's rows, descending, ties by position.
+  EXPECT_EQ(npy_values<float>(out + "/sort_top3_values.npy"),
+            (std::vector<float>{3.25f, 3.25f, 2.5f, 6.0f, 4.5f, 4.5f}));
+  EXPECT_EQ(npy_values<uint32_t>(out + "/sort_top3_indices.npy"),
+            (std::vector<uint32_t>{2, 6, 4, 7, 1, 3}));
+}
+
+TEST(CliExamples, DemoChecksItself) {
+  const std::string out = scratch("demo");
+  const Result r = run({"demo"}, out);  // any working directory
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 of 4 checks passed."), std::string::npos);
+  EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
+}
+
+TEST(CliExamples, BinaryAndHexWordsDisassembleLikeTheSource) {
+  const std::string out = scratch("bin");
+  const std::string bin = out + "/sort.bin", hex = out + "/sort.hex";
+  Result r = run({"asm", "examples/sort.gpsimd", "-o", bin});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(bin), 2u * 64u);
+  EXPECT_NE(r.err.find("holds only the 2 instruction words"), std::string::npos) << r.err;
+  ASSERT_EQ(run({"asm", "examples/sort.gpsimd", "-o", hex, "--hex"}).status, 0);
+  const Result stdout_hex = run({"asm", "examples/sort.gpsimd"});
+  EXPECT_EQ(stdout_hex.out, read_file(hex));
+  EXPECT_EQ(stdout_hex.out.size(), 2u * 129u);  // two lines of 128 hex digits
+
+  // The instruction lines of the canonical source.
+  const Result src = run({"dis", "examples/sort.gpsimd"});
+  std::string instructions;
+  std::istringstream lines(src.out);
+  for (std::string l; std::getline(lines, l);)
+    if (l.rfind("Sort ", 0) == 0) instructions += l + "\n";
+  EXPECT_EQ(run({"dis", bin}).out, instructions);
+  EXPECT_EQ(run({"dis", hex}).out, instructions);
+  EXPECT_EQ(run({"dis", "--format", "bin", bin}).out, instructions);
+  // Stdin, with the format detected from the content.
+  EXPECT_EQ(run({"dis", "-"}, kSource, read_file(bin)).out, instructions);
+  EXPECT_EQ(run({"dis", "-"}, kSource, read_file(hex)).out, instructions);
+  // Binary words run on a fresh machine (no data directives): the Sort of zeros retires.
+  r = run({"run", bin, "--no-write"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(CliExamples, JsonOutputs) {
+  Result r = run({"dis", "--json", "examples/sort.gpsimd"});
+  ASSERT_EQ(r.status, 0);
+  json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["mnemonic"], "Sort");
+  EXPECT_EQ(j[0]["opcode"], "0x96");
+  EXPECT_EQ(j[0]["line"], 14);
+  EXPECT_EQ(j[0]["fields"]["in_out_dtype"]["in"]["name"], "INT32");
+  EXPECT_EQ(j[0]["fields"]["index_offset"]["bits"], "0x00000064");
+  EXPECT_EQ(j[0]["fields"]["events"]["update_mode"]["name"], "SET");
+  EXPECT_EQ(j[0]["fields"]["dst_mem_pattern"]["num"], json::parse("[2, 6]"));
+  EXPECT_EQ(j[1]["fields"]["events"]["wait_mode"]["name"], "GE");
+
+  r = run({"check", "--json", "--strict", "examples/sort.gpsimd"});
+  EXPECT_EQ(r.status, 1);
+  j = json::parse(r.out);
+  EXPECT_EQ(j["invalid"], 1);
+  EXPECT_EQ(j["words"][0]["valid"], true);
+  EXPECT_EQ(j["words"][1]["diagnostics"][0]["clause"], "sort_tensor_shapes_ok");
+
+  r = run({"run", "--json", "--no-write", "examples/sort.gpsimd"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["retired"], 2);
+  EXPECT_EQ(j["semaphores"]["1"], "0x00000001");
+  EXPECT_EQ(j["dumps"][0]["values"], json::parse("[[0, 0, 1, 3, 5, 9]]"));
+  EXPECT_EQ(j["dumps"][1]["values"], json::parse("[[104, 105, 103, 101, 102, 100]]"));
+  EXPECT_EQ(j["dumps"][1]["file"], nullptr);
+
+  r = run({"run", "--json", "--trace", "tests/golden/cases/fault.gpsimd"});
+  EXPECT_EQ(r.status, 1);
+  j = json::parse(r.out);
+  EXPECT_EQ(j["status"], "fault");
+  EXPECT_EQ(j["failure"]["index"], 1);
+  EXPECT_EQ(j["failure"]["fault"]["kind"], "bad-address");
+  EXPECT_EQ(j["trace"][0]["retire"], 0);
+  EXPECT_EQ(j["trace"].back()["semaphore"]["after"], 5);
+}
+
+TEST(CliExamples, ExplainText) {
+  const Result r = run({"explain", "-e",
+                        "Sort num_active_channels=2, in_out_dtype=(UINT16, UINT16), "
+                        "comparison=IS_LT, src_mem_pattern=sbuf[p=4, off=0x10] num=[8], "
+                        "dst_mem_pattern=sbuf[p=4, off=0x100] num=[2,8]",
+                        "--nc", "v2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("<command line>:1: Sort (opcode 0x96, S1D2_SORT, POOL engine) on v2"),
+            std::string::npos)
+      << r.out;
+  // 8 UINT16 from offset 0x10: bytes [0x10, 0x20); 16 to 0x100: [0x100, 0x120).
+  EXPECT_NE(r.out.find("8 UINT16 elements per partition from SBUF partitions 4..5"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("bytes [0x10, 0x20)"), std::string::npos);
+  EXPECT_NE(r.out.find("bytes [0x100, 0x120)"), std::string::npos);
+  EXPECT_NE(r.out.find("as a 16-bit unsigned integer"), std::string::npos);
+  EXPECT_EQ(run({"explain", "--index", "5", "examples/sort.gpsimd"}).status, 2);
+  EXPECT_EQ(run({"explain"}).status, 2);
+}
+
+TEST(CliExamples, HelpAndExitStatuses) {
+  for (const char* sub : {"asm", "dis", "check", "run", "vectors", "explain", "demo"}) {
+    const Result r = run({sub, "--help"});
+    EXPECT_EQ(r.status, 0) << sub;
+    EXPECT_NE(r.out.find("Example:"), std::string::npos) << sub << "\n" << r.out;
+  }
+  EXPECT_EQ(run({"--help"}).status, 0);
+  EXPECT_EQ(run({}).status, 2);
+  EXPECT_EQ(run({"frobnicate"}).status, 2);
+  EXPECT_EQ(run({"run", "--nc", "v9", "examples/sort.gpsimd"}).status, 2);
+  EXPECT_EQ(run({"dis", "--format", "elf", "examples/sort.gpsimd"}).status, 2);
+  const Result missing = run({"dis", "no/such/file.gpsimd"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "gpsimd dis: no/such/file.gpsimd: cannot read the file\n");
+}
+
+TEST(CliExamples, Vectors) {
+  Result r = run({"vectors", GPSIMD_CONFORMANCE_DIR "/sort.json"});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find(" passed, 0 failed\n"), std::string::npos) << r.out;
+
+  const std::string dir = scratch("vectors");
+  // A vector whose expectation is wrong on purpose: Sort of zeros writes zeros.
+  const std::string word =
+      "961000000000000000000000010088160000000001000200400000000100020002"
+      "00020000000000000000000000000000000000000000000000000000000000";
+  std::ofstream(dir + "/bad.json")
+      << R"({"format": "gpsimd-vectors/1", "vectors": [{"name": "wrong-on-purpose", "nc": "v3",
+             "instruction": ")"
+      << word << R"(",
+             "expect": {"status": "ok", "memory": [{"space": "sbuf", "partition": 0,
+                         "offset": 64, "hex": "01"}]}}]})";
+  r = run({"vectors", dir + "/bad.json"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("FAIL wrong-on-purpose: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("0 passed, 1 failed\n"), std::string::npos);
+
+  std::ofstream(dir + "/malformed.json") << "{\"format\": ";
+  EXPECT_EQ(run({"vectors", dir + "/malformed.json"}).status, 2);
+  EXPECT_EQ(run({"vectors", dir + "/absent.json"}).status, 2);
+}
+
+}  // namespace

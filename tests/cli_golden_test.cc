@@ -1,0 +1,199 @@
+// Golden tests of the gpsimd command-line tool: `dis`, `check`, `run --trace` and
+// `explain` on every shipped example, `demo`, and malformed inputs (docs/cli.md).
+//
+// The tool runs from the source directory, so file names in its output are relative.
+// Each golden file under tests/golden/ was reviewed line by line against SPEC.md when
+// it was written. GPSIMD_UPDATE_GOLDEN=1 rewrites them from the tool's output, to be
+// reviewed again before they are committed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBinary = GPSIMD_BINARY_DIR "/tools/gpsimd";
+const std::string kSource = GPSIMD_SOURCE_DIR;
+const std::string kGolden = GPSIMD_SOURCE_DIR "/tests/golden";
+
+struct Result {
+  std::string out, err;
+  int status = -1;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs the tool with `args` from the source directory.
+Result run(const std::vector<std::string>& args) {
+  const std::string err_path =
+      fs::temp_directory_path() / ("gpsimd_cli_golden_" + std::to_string(::getpid()) + ".err");
+  std::string cmd = "cd ";
+  cmd += quote(kSource);
+  cmd += " && ";
+  cmd += quote(kBinary);
+  for (const auto& a : args) {
+    cmd += ' ';
+    cmd += quote(a);
+  }
+  cmd += " 2>";
+  cmd += quote(err_path);
+  cmd += " </dev/null";
+  Result r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = read_file(err_path);
+  fs::remove(err_path);
+  return r;
+}
+
+bool updating() {
+  return std::getenv("GPSIMD_UPDATE_GOLDEN") != nullptr;
+}
+
+void expect_golden(const std::string& actual, const std::string& golden) {
+  const std::string path = kGolden + "/" + golden;
+  if (updating()) {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(path)) << path << " is missing";
+  EXPECT_EQ(actual, read_file(path)) << "golden: tests/golden/" << golden;
+}
+
+const char* const kExamples[] = {"range_select", "tensor_scalar_select", "get_sequence_bounds",
+                                 "sort", "demo"};
+
+TEST(CliGolden, DisOfEveryExample) {
+  for (const char* ex : kExamples) {
+    const Result r = run({"dis", std::string("examples/") + ex + ".gpsimd"});
+    EXPECT_EQ(r.status, 0) << ex << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+    expect_golden(r.out, std::string("dis/") + ex + ".txt");
+  }
+}
+
+TEST(CliGolden, CheckOfEveryExample) {
+  for (const char* ex : kExamples) {
+    const Result r = run({"check", std::string("examples/") + ex + ".gpsimd"});
+    EXPECT_EQ(r.status, 0) << ex << ": " << r.out << r.err;
+    expect_golden(r.out, std::string("check/") + ex + ".txt");
+  }
+  // The demo's RangeSelect and GetSequenceBounds do not exist on v2.
+  Result r = run({"check", "examples/demo.gpsimd", "--nc", "v2"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/demo_v2.txt");
+  // Strict (vendor) validation rejects Sort's top-K.
+  r = run({"check", "examples/sort.gpsimd", "--strict"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/sort_strict.txt");
+}
+
+TEST(CliGolden, RunTraceOfEveryExample) {
+  for (const char* ex : kExamples) {
+    const Result r =
+        run({"run", std::string("examples/") + ex + ".gpsimd", "--trace", "--no-write"});
+    EXPECT_EQ(r.status, 0) << ex << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+    expect_golden(r.out, std::string("run/") + ex + ".txt");
+  }
+}
+
+TEST(CliGolden, ExplainOfEveryExample) {
+  for (const char* ex : kExamples) {
+    const Result r = run({"explain", std::string("examples/") + ex + ".gpsimd"});
+    EXPECT_EQ(r.status, 0) << ex << ": " << r.err;
+    expect_golden(r.out, std::string("explain/") + ex + ".txt");
+  }
+}
+
+TEST(CliGolden, Demo) {
+  const Result r = run({"demo"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  expect_golden(r.out, "demo.txt");
+}
+
+// Programs that stop: an invalid word, a fault, and what explain says about them.
+TEST(CliGolden, ProgramsThatStop) {
+  Result r = run({"run", "tests/golden/cases/invalid.gpsimd", "--trace"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "run/invalid.txt");
+  r = run({"run", "tests/golden/cases/fault.gpsimd", "--trace"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "run/fault.txt");
+  r = run({"explain", "tests/golden/cases/fault.gpsimd"});
+  EXPECT_EQ(r.status, 0);
+  expect_golden(r.out, "explain/fault.txt");
+  r = run({"explain", "tests/golden/cases/invalid.gpsimd"});
+  EXPECT_EQ(r.status, 0);
+  expect_golden(r.out, "explain/invalid.txt");
+  r = run({"dis", "tests/golden/cases/words.hex"});
+  EXPECT_EQ(r.status, 0);
+  expect_golden(r.out, "dis/words_hex.txt");
+  r = run({"check", "tests/golden/cases/words.hex"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/words_hex.txt");
+}
+
+// Malformed inputs: each tests/golden/errors/NAME.* has NAME.err, the exact stderr; the
+// tool exits 2 and prints nothing on stdout.
+TEST(CliGolden, MalformedInputs) {
+  std::vector<fs::path> inputs;
+  for (const auto& e : fs::directory_iterator(kGolden + "/errors"))
+    if (e.path().extension() != ".err" && e.path().extension() != ".cmd")
+      inputs.push_back(e.path());
+  std::sort(inputs.begin(), inputs.end());
+  EXPECT_GE(inputs.size(), 12u);
+  for (const fs::path& in : inputs) {
+    const std::string rel = "tests/golden/errors/" + in.filename().string();
+    // NAME.cmd, when present, names the subcommand (default: check).
+    fs::path cmd_file = in;
+    cmd_file.replace_extension(".cmd");
+    std::string cmd = "check";
+    if (fs::exists(cmd_file)) {
+      cmd = read_file(cmd_file.string());
+      while (!cmd.empty() && (cmd.back() == '\n' || cmd.back() == ' ')) cmd.pop_back();
+    }
+    const Result r = run({cmd, rel});
+    EXPECT_EQ(r.status, 2) << rel;
+    EXPECT_EQ(r.out, "") << rel;
+    fs::path golden = in;
+    golden.replace_extension(".err");
+    expect_golden(r.err, "errors/" + golden.filename().string());
+  }
+}
+
+}  // namespace

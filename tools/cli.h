@@ -1,0 +1,112 @@
+// The pieces the gpsimd subcommands share: reading inputs (assembly, binary or hex
+// words), printing errors with the source line, and formatting tables.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpsimd/asm.h"
+#include "gpsimd/types.h"
+
+namespace gpsimd::cli {
+
+// Exit statuses (docs/cli.md).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // a word is invalid / did not retire / a check failed
+inline constexpr int kExitUsage = 2;   // bad command line or unreadable / malformed input
+
+enum class Format { Auto, Asm, Bin, Hex };
+// Parses "auto", "asm", "bin", "hex".
+std::optional<Format> parse_format(std::string_view s);
+
+// A program read from a file: assembly text, raw 64-byte words, or hex text.
+struct Input {
+  std::string name;      // as given ("-" reads stdin and is called "<stdin>")
+  std::string base_dir;  // where relative .load paths start: the file's directory
+  Format format = Format::Asm;
+  std::string text;  // the file's text (assembly and hex)
+  Program program;   // words; directives too for assembly
+  // Returns "file:line" for a word of an assembly or hex file, "file: word N" otherwise.
+  std::string where(std::size_t word) const;
+};
+
+// Reads an input. On error prints "gpsimd CMD: ..." (with the source line for an
+// assembly error) to stderr and returns nullopt.
+std::optional<Input> load_input(const std::string& path, Format format, std::string_view cmd);
+
+// Prints an assembly error with the offending line and a caret under the token.
+void print_asm_error(std::FILE* out, std::string_view cmd, const AsmError& e,
+                     std::string_view text);
+
+// The generation to use: --nc if given, else the program's .nc, else v3.
+Generation pick_generation(const std::optional<Generation>& flag, const Program& p);
+
+// A table with right-aligned columns: a header row, then labelled rows.
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::string>& row_labels,
+                         const std::vector<std::vector<std::string>>& cells,
+                         std::string_view indent = "  ");
+
+// The values of a dump as a table (at most 32 partitions x 16 elements, with a note
+// when there are more).
+std::string render_dump(const DumpResult& d, std::string_view indent = "  ");
+
+// Subcommands; each returns the exit status.
+struct AsmOptions {
+  std::string input, output;
+  Format format = Format::Auto;
+  bool hex = false;
+};
+int cmd_asm(const AsmOptions& o);
+
+struct DisOptions {
+  std::string input;
+  Format format = Format::Auto;
+  bool json = false;
+};
+int cmd_dis(const DisOptions& o);
+
+struct CheckOptions {
+  std::string input;
+  Format format = Format::Auto;
+  std::optional<Generation> nc;
+  bool strict = false;
+  bool json = false;
+};
+int cmd_check(const CheckOptions& o);
+
+struct RunOptions {
+  std::string input;
+  Format format = Format::Auto;
+  std::optional<Generation> nc;
+  bool strict = false;
+  bool trace = false;
+  bool json = false;
+  bool reference = false;
+  bool no_write = false;
+  std::string out_dir = ".";
+};
+int cmd_run(const RunOptions& o);
+
+struct ExplainOptions {
+  std::string input;
+  std::string text;  // -e: one instruction given on the command line
+  Format format = Format::Auto;
+  std::optional<std::size_t> index;
+  std::optional<Generation> nc;
+  bool strict = false;
+};
+int cmd_explain(const ExplainOptions& o);
+
+struct VectorsOptions {
+  std::vector<std::string> files;
+  bool reference = false;
+};
+int cmd_vectors(const VectorsOptions& o);
+
+int cmd_demo();
+
+}  // namespace gpsimd::cli

@@ -1,0 +1,258 @@
+// The subcommands asm, dis, check and vectors.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli.h"
+#include "gpsimd/format.h"
+#include "gpsimd/validate.h"
+#include "gpsimd/vectors.h"
+
+namespace gpsimd::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json enum_json(std::optional<std::string_view> name, uint64_t code) {
+  json j;
+  j["code"] = code;
+  j["name"] = name ? json(std::string(*name)) : json(nullptr);
+  return j;
+}
+
+json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
+  switch (f.kind) {
+    case FieldKind::Header:
+      return fmt::format("{:#010x}", std::get<uint64_t>(v));
+    case FieldKind::Events: {
+      const Events& e = std::get<Events>(v);
+      json j;
+      j["wait_mode"] = enum_json(wait_mode_name(e.wait_mode), e.wait_mode);
+      j["wait_idx"] = e.wait_idx;
+      j["update_mode"] = enum_json(update_mode_name(e.update_mode), e.update_mode);
+      j["update_idx"] = e.update_idx;
+      j["value"] = e.value;
+      return j;
+    }
+    case FieldKind::U8:
+      return std::get<uint64_t>(v);
+    case FieldKind::Dtype:
+      return enum_json(dtype_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::AluOp:
+      return enum_json(alu_op_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::AccumCmd:
+      return enum_json(accum_cmd_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::ImmSrc:
+      return enum_json(imm_src_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::DtypePair: {
+      const uint64_t x = std::get<uint64_t>(v);
+      json j;
+      j["in"] = enum_json(dtype_name(static_cast<uint8_t>(x & 0xf)), x & 0xf);
+      j["out"] = enum_json(dtype_name(static_cast<uint8_t>(x >> 4)), x >> 4);
+      return j;
+    }
+    case FieldKind::Fp32: {
+      const auto bits = static_cast<uint32_t>(std::get<uint64_t>(v));
+      json j;
+      j["bits"] = fmt::format("{:#010x}", bits);
+      j["text"] = format_fp32(bits);
+      return j;
+    }
+    case FieldKind::ImmVal: {
+      json j;
+      j["bits"] = fmt::format("{:#010x}", std::get<uint64_t>(v));
+      j["src"] = enum_json(imm_src_name(static_cast<uint8_t>(d.integer(f.src_field))),
+                           d.integer(f.src_field));
+      return j;
+    }
+    case FieldKind::Tensor: {
+      const TensorDesc& t = std::get<TensorDesc>(v);
+      json j;
+      j["addr"] = fmt::format("{:#010x}", t.addr);
+      j["text"] = format_addr4(t.addr);
+      j["step"] = json::array();
+      j["num"] = json::array();
+      for (unsigned k = 0; k < t.dims; ++k) {
+        j["step"].push_back(t.step[k]);
+        j["num"].push_back(t.num[k]);
+      }
+      return j;
+    }
+    case FieldKind::Reserved: {
+      std::string s;
+      for (uint8_t b : std::get<std::vector<uint8_t>>(v)) s += fmt::format("{:02x}", b);
+      return s;
+    }
+  }
+  return nullptr;
+}
+
+json word_json(const Input& in, std::size_t i) {
+  const Word& w = in.program.words[i];
+  json j;
+  j["index"] = i;
+  if (in.format != Format::Bin && i < in.program.word_lines.size())
+    j["line"] = in.program.word_lines[i];
+  j["hex"] = word_to_hex(w);
+  auto d = decode(w);
+  if (!d) {
+    j["mnemonic"] = nullptr;
+    j["opcode"] = fmt::format("{:#04x}", w[0]);
+    j["text"] = ".word 0x" + word_to_hex(w);
+    return j;
+  }
+  j["mnemonic"] = std::string(d->def->mnemonic);
+  j["opcode"] = fmt::format("{:#04x}", w[0]);
+  j["text"] = *disassemble(w);
+  json fields;
+  for (std::size_t k = 0; k < d->def->fields.size(); ++k)
+    fields[std::string(d->def->fields[k].name)] = field_json(*d, d->def->fields[k], d->values[k]);
+  j["fields"] = std::move(fields);
+  return j;
+}
+
+}  // namespace
+
+int cmd_asm(const AsmOptions& o) {
+  auto in = load_input(o.input, o.format, "asm");
+  if (!in) return kExitUsage;
+  const Program& p = in->program;
+  if (o.output.empty() || o.hex) {
+    std::string text;
+    for (const Word& w : p.words) text += word_to_hex(w) + '\n';
+    if (o.output.empty()) {
+      fmt::print("{}", text);
+      return kExitOk;
+    }
+    std::ofstream f(o.output, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f) {
+      fmt::print(stderr, "gpsimd asm: {}: cannot write the file\n", o.output);
+      return kExitUsage;
+    }
+  } else {
+    std::ofstream f(o.output, std::ios::binary | std::ios::trunc);
+    for (const Word& w : p.words) f.write(reinterpret_cast<const char*>(w.data()), kWordBytes);
+    if (!f) {
+      fmt::print(stderr, "gpsimd asm: {}: cannot write the file\n", o.output);
+      return kExitUsage;
+    }
+  }
+  const std::size_t directives = p.setup.size() + p.dumps.size() + (p.nc ? 1 : 0);
+  if (directives)
+    fmt::print(stderr,
+               "gpsimd asm: note: {} holds only the {} instruction word{}; the {} directive{} "
+               "(.nc, .data, .dump, ...) stay in {}\n",
+               o.output, p.words.size(), p.words.size() == 1 ? "" : "s", directives,
+               directives == 1 ? "" : "s", in->name);
+  return kExitOk;
+}
+
+int cmd_dis(const DisOptions& o) {
+  auto in = load_input(o.input, o.format, "dis");
+  if (!in) return kExitUsage;
+  if (o.json) {
+    json words = json::array();
+    for (std::size_t i = 0; i < in->program.words.size(); ++i) words.push_back(word_json(*in, i));
+    fmt::print("{}\n", words.dump(2));
+    return kExitOk;
+  }
+  if (in->format == Format::Asm) {
+    fmt::print("{}", print_program(in->program));
+    return kExitOk;
+  }
+  for (const Word& w : in->program.words) {
+    if (auto t = disassemble(w)) {
+      fmt::print("{}\n", *t);
+    } else {
+      fmt::print(".word 0x{}  # unknown opcode {:#04x}\n", word_to_hex(w), w[0]);
+    }
+  }
+  return kExitOk;
+}
+
+int cmd_check(const CheckOptions& o) {
+  auto in = load_input(o.input, o.format, "check");
+  if (!in) return kExitUsage;
+  const Generation g = pick_generation(o.nc, in->program);
+  std::size_t invalid = 0;
+  json words = json::array();
+  for (std::size_t i = 0; i < in->program.words.size(); ++i) {
+    const Word& w = in->program.words[i];
+    const Diagnostics diags = validate(w, g, ValidateOptions{o.strict});
+    const InstrDef* def = find_instruction(w[0]);
+    const std::string mnemonic =
+        def ? std::string(def->mnemonic) : fmt::format("opcode {:#04x}", w[0]);
+    if (!diags.empty()) ++invalid;
+    if (o.json) {
+      json j;
+      j["index"] = i;
+      if (in->format != Format::Bin && i < in->program.word_lines.size())
+        j["line"] = in->program.word_lines[i];
+      j["mnemonic"] = def ? json(std::string(def->mnemonic)) : json(nullptr);
+      j["valid"] = diags.empty();
+      json dj = json::array();
+      for (const Diagnostic& d : diags)
+        dj.push_back({{"clause", d.clause},
+                      {"field", d.field},
+                      {"value", d.value},
+                      {"allowed", d.allowed},
+                      {"message", d.message()}});
+      j["diagnostics"] = std::move(dj);
+      words.push_back(std::move(j));
+      continue;
+    }
+    fmt::print("{}: {}: {}\n", in->where(i), mnemonic, diags.empty() ? "ok" : "invalid");
+    for (const Diagnostic& d : diags)
+      fmt::print("    {}: {} = {}, {}\n", d.clause, d.field, d.value, d.allowed);
+  }
+  const std::size_t n = in->program.words.size();
+  if (o.json) {
+    json j;
+    j["file"] = in->name;
+    j["nc"] = std::string(generation_name(g));
+    j["strict"] = o.strict;
+    j["words"] = std::move(words);
+    j["invalid"] = invalid;
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("{} word{}, {} invalid ({}{})\n", n, n == 1 ? "" : "s", invalid, generation_name(g),
+               o.strict ? ", strict" : "");
+  }
+  return invalid ? kExitFailed : kExitOk;
+}
+
+int cmd_vectors(const VectorsOptions& o) {
+  std::size_t passed = 0, failed = 0;
+  ExecOptions opts;
+  opts.fast = !o.reference;
+  for (const std::string& f : o.files) {
+    std::string err;
+    auto vf = load_vectors(f, &err);
+    if (!vf) {
+      fmt::print(stderr, "gpsimd vectors: {}\n", err);
+      return kExitUsage;
+    }
+    for (const auto& v : vf->vectors) {
+      auto out = run_vector(v, opts);
+      if (out.passed) {
+        ++passed;
+        continue;
+      }
+      ++failed;
+      fmt::print("FAIL {}: {}\n", v.name, out.differences.front());
+      for (std::size_t i = 1; i < out.differences.size(); ++i)
+        fmt::print("    {}\n", out.differences[i]);
+    }
+  }
+  fmt::print("{} passed, {} failed\n", passed, failed);
+  return failed ? kExitFailed : kExitOk;
+}
+
+}  // namespace gpsimd::cli

@@ -1,0 +1,405 @@
+// `gpsimd explain`: for an instruction, a plain-language account of what it will read
+// and write (partitions, byte ranges, element counts, dtypes) and what it computes,
+// on the machine state the program has reached at that word.
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "gpsimd/execute.h"
+#include "gpsimd/format.h"
+#include "gpsimd/validate.h"
+
+namespace gpsimd::cli {
+namespace {
+
+constexpr std::size_t kWidth = 100;
+constexpr std::string_view kIndent = "  ";
+constexpr std::size_t kLabel = 11;
+
+// Word-wraps `text` after a label: "  label    text..." with continuation lines aligned.
+std::string labelled(std::string_view label, std::string_view text) {
+  const std::string lead = std::string(kIndent) + fmt::format("{:<{}}", label, kLabel);
+  const std::string cont(lead.size(), ' ');
+  std::string out, line = lead;
+  std::size_t pos = 0;
+  bool first_word = true;
+  while (pos < text.size()) {
+    std::size_t sp = text.find(' ', pos);
+    if (sp == std::string_view::npos) sp = text.size();
+    const std::string_view word = text.substr(pos, sp - pos);
+    pos = sp + 1;
+    if (!first_word && line.size() + 1 + word.size() > kWidth) {
+      out += line + '\n';
+      line = cont + std::string(word);
+    } else {
+      if (!first_word) line += ' ';
+      line += word;
+    }
+    first_word = false;
+  }
+  return out + line + '\n';
+}
+
+std::string parts_text(unsigned first, unsigned n) {
+  return n == 1 ? fmt::format("partition {}", first)
+                : fmt::format("partitions {}..{}", first, first + n - 1);
+}
+
+std::string dtype_str(uint64_t code) {
+  auto n = dtype_name(static_cast<uint8_t>(code));
+  return n ? std::string(*n) : fmt::format("{:#x}", code);
+}
+
+std::string space_upper(Space s) {
+  return s == Space::SBUF ? "SBUF" : "PSUM";
+}
+
+std::string op_text(uint64_t op) {
+  switch (static_cast<AluOp>(op)) {
+    case AluOp::IS_EQ:
+      return "==";
+    case AluOp::IS_GT:
+      return ">";
+    case AluOp::IS_GE:
+      return ">=";
+    case AluOp::IS_LE:
+      return "<=";
+    case AluOp::IS_LT:
+      return "<";
+    default:
+      return fmt::format("op {:#x}", op);
+  }
+}
+
+// A static address, or the one a register holds; `via` says which register.
+struct Resolved {
+  std::optional<Location> loc;
+  std::string via;
+  std::string problem;
+};
+Resolved resolve(uint32_t addr, const Machine& m) {
+  Resolved r;
+  if (addr >> 31) {
+    const unsigned reg = addr & 0xffu;
+    addr = m.registers[reg];
+    r.via = fmt::format(" (address from reg({}) = {:#010x})", reg, addr);
+  }
+  r.loc = decode_static_addr(addr, m.generation(), &r.problem);
+  return r;
+}
+
+std::string tensor_text(std::string_view verb, const FieldDef& f, const TensorDesc& t,
+                        uint64_t dtype, unsigned n, const Machine& m) {
+  const Resolved r = resolve(t.addr, m);
+  const unsigned elem = dtype_size(static_cast<uint8_t>(dtype)).value_or(1);
+  std::string steps, nums;
+  for (unsigned d = 0; d < t.dims; ++d) {
+    steps += fmt::format("{}{}", d ? "," : "", t.step[d]);
+    nums += fmt::format("{}{}", d ? "," : "", t.num[d]);
+  }
+  const uint64_t count = t.count();
+  std::string s =
+      fmt::format("{}: {} {} element{} per partition {} ", f.name, count, dtype_str(dtype),
+                  count == 1 ? "" : "s", verb == "reads" ? "from" : "to");
+  if (!r.loc) return s + fmt::format("an address that does not resolve{}: {}", r.via, r.problem);
+  const Walk w = Walk::of(t, r.loc->offset, elem);
+  const std::string missing =
+      r.loc->partition + n > kPartitions
+          ? fmt::format(" (partitions past {} do not exist)", kPartitions - 1)
+          : "";
+  s += fmt::format(
+      "{} {}{}{}, {}-D walk num=[{}] step=[{}]: bytes [{:#x}, {:#x}) of each "
+      "partition, {}",
+      space_upper(r.loc->space), parts_text(r.loc->partition, n), missing, r.via, t.dims, nums,
+      steps, w.lo(), w.hi(), w.contiguous() ? "contiguous" : "strided");
+  return s;
+}
+
+// An immediate of `width` bytes: its value, or where each channel reads it.
+std::string imm_text(const FieldDef& f, uint64_t src, uint32_t value, std::string_view type,
+                     unsigned width, const std::string& value_text, unsigned n, const Machine& m) {
+  switch (src) {
+    case 0:
+      return fmt::format("{} = {} ({}, an instruction immediate: the same for every channel)",
+                         f.name, value_text, type);
+    case 1:
+    case 2: {
+      const Resolved r = src == 1 ? resolve(value, m) : resolve(0x80000000u | (value & 0xffu), m);
+      if (!r.loc)
+        return fmt::format("{}: a pointer that does not resolve{}: {}", f.name, r.via, r.problem);
+      return fmt::format("{}: one {} per channel from {} {}{}, bytes [{:#x}, {:#x}) of each ({})",
+                         f.name, type, space_upper(r.loc->space), parts_text(r.loc->partition, n),
+                         r.via, r.loc->offset, r.loc->offset + width,
+                         src == 1 ? "POINTER_IMMEDIATE" : "REG_PTR_IMMEDIATE");
+    }
+    default:
+      return fmt::format("{}: unknown IMM_SRC {:#x}", f.name, src);
+  }
+}
+
+const FieldDef& row(const Decoded& d, std::string_view name) {
+  return *find_field(d.def->fields, name);
+}
+uint32_t u32(const Decoded& d, std::string_view name) {
+  return static_cast<uint32_t>(d.integer(name));
+}
+
+// The channel line: which partitions the channels use.
+std::string channels_text(unsigned n) {
+  return fmt::format(
+      "{} ({}): channel c works on partition (start partition + c) of every "
+      "operand",
+      n, n == 1 ? std::string("c = 0") : fmt::format("c = 0..{}", n - 1));
+}
+
+// How a RangeSelect element travels from the input dtype to the output dtype.
+std::string conversion_text(uint64_t din, uint64_t dout) {
+  const std::string in = din == static_cast<uint64_t>(Dtype::FP32)
+                             ? "keeps its FP32 value"
+                             : fmt::format("is widened exactly from {} to FP32", dtype_str(din));
+  const bool exact =
+      dout == static_cast<uint64_t>(Dtype::FP32) || dout == static_cast<uint64_t>(Dtype::FP32R);
+  return fmt::format("{} and is written as {}{}", in, dtype_str(dout),
+                     exact ? " unchanged" : " (rounded to nearest even)");
+}
+
+std::string events_text(const Events& e) {
+  std::string s;
+  if (e.wait_mode == 1 || e.wait_mode == 2)
+    s += fmt::format(
+        "waits until sem[{}] {} {} (in one instruction stream it must already "
+        "hold, or the word faults sync-would-block)",
+        e.wait_idx, e.wait_mode == 1 ? ">=" : "==", e.value);
+  std::string u;
+  switch (e.update_mode) {
+    case 1:
+      u = fmt::format("sets sem[{}] = {}", e.update_idx, e.value);
+      break;
+    case 2:
+      u = fmt::format("increments sem[{}]", e.update_idx);
+      break;
+    case 3:
+      u = fmt::format("decrements sem[{}]", e.update_idx);
+      break;
+    default:
+      break;
+  }
+  if (!u.empty()) s += (s.empty() ? "after it retires, " : "; after it retires, ") + u;
+  return s;
+}
+
+void explain_range_select(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pair = d.integer("in_out_dtype");
+  const uint64_t din = pair & 0xf, dout = pair >> 4;
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
+  for (std::string_view b : {"bound0", "bound1"}) {
+    const uint32_t v = u32(d, b);
+    out += labelled("immediate", imm_text(row(d, b), d.integer(row(d, b).src_field), v, "FP32", 4,
+                                          format_fp32(v), n, m));
+  }
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dout, n, m));
+  const float base = fp32_from_bits(u32(d, "base"));
+  const uint64_t count = src.count();
+  const uint32_t fill_out = narrow_from_fp32(static_cast<Dtype>(dout), 0xff7fffffu);
+  out += labelled(
+      "effect",
+      fmt::format(
+          "element j of channel c passes when (base + j) {} bound0 and (base + j) {} "
+          "bound1, with base = {}, so the indices run {} .. {}. A passing element {}; "
+          "the others become -FLT_MAX{}.",
+          op_text(d.integer("comp_op0")), op_text(d.integer("comp_op1")),
+          format_fp32(u32(d, "base")), format_fp32(bits_from_fp32(base)),
+          format_fp32(bits_from_fp32(base + static_cast<float>(count - 1))),
+          conversion_text(din, dout),
+          fill_out == 0xff7fffffu
+              ? std::string()
+              : fmt::format(", which is {} in {}", format_value(static_cast<Dtype>(dout), fill_out),
+                            dtype_str(dout))));
+  const Resolved r = resolve(src.addr, m);
+  const std::string accs =
+      r.loc ? fmt::format("accumulators {}..{}", r.loc->partition, r.loc->partition + n - 1)
+            : std::string("the source partitions' accumulators");
+  switch (d.integer("reduce_cmd")) {
+    case 0:
+      out += labelled("reduce", "none (IDLE): the accumulators are unchanged");
+      break;
+    case 2:
+      out += labelled("reduce", fmt::format("writes {}: acc = max(acc, max over j of the FP32 "
+                                            "results before conversion) (ACCUMULATE)",
+                                            accs));
+      break;
+    case 3:
+      out += labelled("reduce", fmt::format("writes {}: acc = max over j of the FP32 results "
+                                            "before conversion (ZERO_ACCUMULATE)",
+                                            accs));
+      break;
+    default:
+      break;
+  }
+}
+
+void explain_tensor_scalar_select(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("dtype"), pdt = d.integer("pred_imm_dtype");
+  const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
+  const unsigned pwidth = dtype_size(static_cast<uint8_t>(pdt)).value_or(4);
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src0_mem_pattern"),
+                                       d.tensor("src0_mem_pattern"), dt, n, m));
+  const uint32_t s1 = u32(d, "src1_imm"), pr = u32(d, "pred_imm");
+  out += labelled("immediate",
+                  imm_text(row(d, "src1_imm"), d.integer("src1_imm_src"), s1, dtype_str(dt), width,
+                           format_value(static_cast<Dtype>(dt), s1), n, m));
+  out += labelled("immediate",
+                  imm_text(row(d, "pred_imm"), d.integer("pred_imm_src"), pr, dtype_str(pdt),
+                           pwidth, format_value(static_cast<Dtype>(pdt), pr), n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool reversed = d.integer("reversed_pred") != 0;
+  std::string effect = fmt::format(
+      "channel c copies src0 where its predicate is {} and writes the scalar to every element "
+      "otherwise (reversed_pred = {}); bits are copied, never converted.",
+      reversed ? "zero" : "nonzero", reversed ? 1 : 0);
+  if (d.integer("pred_imm_src") == 0)
+    effect += (pr != 0) != reversed ? " Here every channel copies src0."
+                                    : " Here every channel writes the scalar.";
+  out += labelled("effect", effect);
+}
+
+void explain_get_sequence_bounds(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  const uint64_t count = d.tensor("src_mem_pattern").count();
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"),
+                                       d.tensor("src_mem_pattern"), din, n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dout, n, m));
+  out += labelled(
+      "effect",
+      fmt::format("the {} segment ids (compared as {}) form runs of equal adjacent ids; id 0 is "
+                  "padding. Ordinals 0..{} of the destination get each element's run start, "
+                  "ordinals {}..{} its run end (exclusive); padding gets start {} and end -1. "
+                  "Written as {}.",
+                  count, dtype_str(din), count - 1, count, 2 * count - 1, count, dtype_str(dout)));
+}
+
+void explain_sort(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("in_out_dtype") & 0xf;
+  const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
+  const unsigned N = d.tensor("src_mem_pattern").num[0];
+  const unsigned K = d.tensor("dst_mem_pattern").num[1];
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"),
+                                       d.tensor("src_mem_pattern"), dt, n, m));
+  const uint32_t off = u32(d, "index_offset");
+  out += labelled("immediate", imm_text(row(d, "index_offset"), d.integer("index_offset_src"), off,
+                                        "UINT32", 4, std::to_string(off), n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool desc = d.integer("comparison") == static_cast<uint64_t>(AluOp::IS_GT);
+  out += labelled(
+      "effect",
+      fmt::format("sorts the {} values of each partition {} and writes the first {}{} as "
+                  "pairs: ordinal 2k gets the k-th value (bits unchanged), ordinal 2k+1 its "
+                  "original position + index_offset as a {}-bit unsigned integer. Equal values "
+                  "keep increasing position.",
+                  N, desc ? "descending (IS_GT)" : "ascending (IS_LT)", K,
+                  K < N ? fmt::format(" (top-K: K = {} < N = {})", K, N) : "", 8 * width));
+}
+
+std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict) {
+  const Word& w = in.program.words[i];
+  const Generation g = m.generation();
+  std::string out;
+  auto d = decode(w);
+  if (!d) {
+    return fmt::format("{}: unknown opcode {:#04x} on {}: not an instruction, so nothing runs\n",
+                       in.where(i), w[0], generation_name(g));
+  }
+  out +=
+      fmt::format("{}: {} (opcode {:#04x}, {}, {} engine) on {}\n", in.where(i), d->def->mnemonic,
+                  w[0], d->def->struct_name, engine_name(d->def->engine), generation_name(g));
+  const Diagnostics diags = validate(w, g, ValidateOptions{strict});
+  if (!diags.empty()) {
+    out += labelled("invalid",
+                    fmt::format("{} clause{} fail{}, so it would change nothing:", diags.size(),
+                                diags.size() == 1 ? "" : "s", diags.size() == 1 ? "s" : ""));
+    for (const Diagnostic& x : diags)
+      out += labelled("", fmt::format("{}: {} = {}, {}", x.clause, x.field, x.value, x.allowed));
+    return out;
+  }
+  switch (d->def->opcode) {
+    case Opcode::RangeSelect:
+      explain_range_select(*d, m, out);
+      break;
+    case Opcode::TensorScalarSelect:
+      explain_tensor_scalar_select(*d, m, out);
+      break;
+    case Opcode::GetSequenceBounds:
+      explain_get_sequence_bounds(*d, m, out);
+      break;
+    case Opcode::Sort:
+      explain_sort(*d, m, out);
+      break;
+  }
+  if (auto e = events_text(d->events()); !e.empty()) out += labelled("events", e);
+  // What actually happens from this state: the model runs the word on a copy.
+  Machine copy(m);
+  ExecResult r = execute(copy, w, ExecOptions{strict, nullptr, true});
+  if (r.ok())
+    out += labelled("outcome", "retires");
+  else if (r.fault)
+    out += labelled("outcome",
+                    fmt::format("faults {}: {}", fault_name(r.fault->kind), r.fault->detail));
+  return out;
+}
+
+}  // namespace
+
+int cmd_explain(const ExplainOptions& o) {
+  std::optional<Input> in;
+  if (!o.text.empty()) {
+    Input x;
+    x.name = "<command line>";
+    x.text = o.text;
+    AsmError e;
+    auto p = parse_program(o.text, x.name, &e);
+    if (!p) {
+      print_asm_error(stderr, "explain", e, x.text);
+      return kExitUsage;
+    }
+    x.program = std::move(*p);
+    in = std::move(x);
+  } else {
+    in = load_input(o.input, o.format, "explain");
+    if (!in) return kExitUsage;
+  }
+  const Program& p = in->program;
+  if (o.index && *o.index >= p.words.size()) {
+    fmt::print(stderr, "gpsimd explain: --index {} is out of range: {} has {} word{}\n", *o.index,
+               in->name, p.words.size(), p.words.size() == 1 ? "" : "s");
+    return kExitUsage;
+  }
+  Machine m(pick_generation(o.nc, p));
+  if (auto err = apply_setup(p, m, in->base_dir)) {
+    fmt::print(stderr, "gpsimd explain: {}\n", *err);
+    return kExitUsage;
+  }
+  // Each word is explained on the state the words before it leave.
+  for (std::size_t i = 0; i < p.words.size(); ++i) {
+    if (!o.index || *o.index == i) {
+      if (!o.index && i > 0) fmt::print("\n");
+      fmt::print("{}", explain_word(*in, i, m, o.strict));
+    }
+    if (o.index && *o.index == i) break;
+    execute(m, p.words[i], ExecOptions{o.strict, nullptr, true});
+  }
+  return kExitOk;
+}
+
+}  // namespace gpsimd::cli
