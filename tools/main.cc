@@ -6,17 +6,21 @@
 #include <string>
 
 #include "cli.h"
+#include "gpsimd/bench.h"
 
 namespace {
 
 using namespace gpsimd;
 using namespace gpsimd::cli;
 
+// CLI11 prints "--option: " before these; they name the value and what is allowed.
 std::string check_generation(const std::string& s) {
-  return parse_generation(s) ? std::string() : "expected v2, v3, v4 or v5";
+  return parse_generation(s) ? std::string()
+                             : "'" + s + "' is not a generation: expected v2, v3, v4 or v5";
 }
 std::string check_format(const std::string& s) {
-  return parse_format(s) ? std::string() : "expected auto, asm, bin or hex";
+  return parse_format(s) ? std::string()
+                         : "'" + s + "' is not a format: expected auto, asm, bin or hex";
 }
 
 CLI::Option* add_input(CLI::App* c, std::string* input) {
@@ -136,6 +140,25 @@ int main(int argc, char** argv) {
                                     "checked against independent expectations");
   c_demo->footer("Example:\n  gpsimd demo");
 
+  BenchOptions bo;
+  auto* c_bench = app.add_subcommand(
+      "bench",
+      "Time the fast kernels against std::stable_sort, std::sort, Highway vqsort, memcpy "
+      "and the scalar reference, verifying every output");
+  c_bench->add_option("FILTER", bo.filter,
+                      "run only workloads whose name contains this text (e.g. sort, fp16)");
+  c_bench->add_option("--samples", bo.samples, "timed samples per contender (median reported)")
+      ->check(CLI::Range(1u, 1000u));
+  c_bench->add_option("--min-ms", bo.min_sample_ms,
+                      "each sample repeats its workload for at least this many ms")
+      ->check(CLI::Range(0.1, 10000.0));
+  bool no_threads = false;
+  c_bench->add_flag("--no-threads", no_threads, "keep instructions on one thread");
+  c_bench->add_flag("--list", bo.list, "list the workloads and exit");
+  c_bench->footer(
+      "Exit status 1 when some output differs from the scalar reference.\n"
+      "Example:\n  gpsimd bench\n  gpsimd bench sort --samples 21\n  gpsimd bench --list");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -194,5 +217,9 @@ int main(int argc, char** argv) {
     return cmd_explain(eo);
   }
   if (c_demo->parsed()) return cmd_demo();
+  if (c_bench->parsed()) {
+    bo.threads = !no_threads;
+    return run_bench_suite(bo, stdout);
+  }
   return kExitUsage;
 }

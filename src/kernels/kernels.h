@@ -1,30 +1,58 @@
-// Fast kernels beside the scalar reference (src/ops/). Each returns false when it does
-// not handle the case (dtype, walk shape, CPU), and the caller then runs the reference.
-// Whatever they handle, they must produce exactly the reference's bits: the
-// equivalence tests compare them on random inputs.
+// Fast kernels beside the scalar reference (src/ops/). Each works on one channel and
+// returns false when it does not handle the case, and the caller then runs the
+// reference. Whatever they handle, they produce exactly the reference's bits: the
+// equivalence test (tests/kernels_equiv_test.cc) compares them on random inputs.
+//
+// Destinations are the bytes the Writer hands out for a channel, with the walk's
+// offsets relative to them; sources are whole partitions. Kernels keep their scratch
+// in thread_local buffers, so a call allocates nothing once warm, and they may run on
+// several threads at once for different channels.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "gpsimd/machine.h"
 #include "gpsimd/types.h"
+#include "kernels/thread_pool.h"
 
 namespace gpsimd::kernels {
 
-// RangeSelect, one channel: y[j] = FP32 bits of the selected-or-filled value of ordinal j.
+// Returns the SIMD target the kernels run on for this CPU ("AVX3", "AVX2", ...).
+const char* simd_target();
+
+// RangeSelect (SPEC §4.1), one channel: reads the source walk, keeps the elements whose
+// index fp32(base + j) passes both comparisons and fills the others with -FLT_MAX,
+// converts to `out` and stores them along the destination walk. When `max` is not
+// null it receives the maximum of the FP32 results in the reduce order (nullopt when
+// every one is NaN).
 bool range_select_channel(const uint8_t* partition, const Walk& src, Dtype in, float base,
-                          uint8_t op0, float bound0, uint8_t op1, float bound1, uint32_t* y);
+                          uint8_t op0, float bound0, uint8_t op1, float bound1, uint8_t* dst,
+                          const Walk& dst_walk, Dtype out, std::optional<uint32_t>* max);
 
-// Stores y[j] converted to `out` at the walk's ordinal j (offsets relative to `bytes`).
-bool store_converted(uint8_t* bytes, const Walk& dst, Dtype out, const uint32_t* y);
+// TensorScalarSelect (SPEC §4.2), one channel: copies the source walk to the destination
+// walk, or fills the destination with `scalar` (its low `size` bytes) when !take_tensor.
+bool select_copy(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, const Walk& src,
+                 unsigned size, bool take_tensor, uint32_t scalar);
 
-// TensorScalarSelect, one channel: copy the source walk to the destination walk, or fill
-// the destination with `scalar` (low `size` bytes) when !take_tensor.
-bool select_copy(uint8_t* dst_bytes, const Walk& dst, const uint8_t* src_partition,
-                 const Walk& src, unsigned size, bool take_tensor, uint32_t scalar);
+// GetSequenceBounds (SPEC §4.3), one channel: starts then ends of the source ids.
+bool sequence_bounds(const uint8_t* partition, const Walk& src, bool fp_in, bool fp_out,
+                     uint8_t* dst, const Walk& dst_walk);
 
-// Sort, one channel: result[2k] = k-th value, result[2k+1] = (position + offset) mod 2^width.
-bool sort_channel(Dtype dt, bool descending, const uint32_t* values, unsigned n, unsigned k,
-                  uint32_t offset, uint32_t* result);
+// Sort (SPEC §4.4), one channel: the first `k` (value, position + offset) pairs of the
+// sorted source, the value at destination ordinal 2i and the index at 2i + 1.
+bool sort_channel(Dtype dt, bool descending, const uint8_t* partition, const Walk& src, unsigned k,
+                  uint32_t offset, uint8_t* dst, const Walk& dst_walk);
+
+// Sort, many channels of the same small shape at once, one channel per vector lane: the
+// same bits as sort_channel on each channel. Returns false when N is too large for it
+// (over 32) or there is a single channel.
+struct SortChannel {
+  const uint8_t* partition;  // the channel's source partition
+  uint8_t* dst;              // its destination region
+  uint32_t offset;           // its index_offset
+};
+bool sort_channels(Dtype dt, bool descending, const Walk& src, unsigned k, const Walk& dst_walk,
+                   const SortChannel* channels, unsigned n);
 
 }  // namespace gpsimd::kernels

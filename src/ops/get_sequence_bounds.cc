@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "gpsimd/model.h"
+#include "kernels/kernels.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -100,10 +101,8 @@ std::vector<int32_t> sequence_bounds(const std::vector<uint32_t>& s, Eq eq, Pad 
 }
 
 std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m, Writer& out,
-                                                 bool) {
+                                                 bool fast) {
   const unsigned n = w[kChannels.offset];
-  const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
-  const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
 
   Resolved rs = resolve_tensor(m, kSrc.name, st, 4, {false, false}, n);
@@ -119,18 +118,22 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
 
-  std::vector<uint32_t> ids(st.count());
+  const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
+  const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
+  std::vector<uint32_t> ids;
   for (unsigned c = 0; c < n; ++c) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
+    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                                static_cast<uint32_t>(dst.walk.hi()))
+                         .data();
+    if (fast && kernels::sequence_bounds(in, src.walk, fp_in, fp_out, bytes, dwalk)) continue;
+    ids.resize(st.count());
     src.walk.for_each([&](uint64_t j, uint32_t off) { ids[j] = load_elem(in + off, 4); });
     const std::vector<int32_t> bounds =
         fp_in ? sequence_bounds(ids, model::seq_ids_equal_fp32, model::seq_id_is_padding_fp32)
               : sequence_bounds(
                     ids, [](uint32_t a, uint32_t b) { return a == b; },
                     [](uint32_t a) { return a == 0; });
-    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                                static_cast<uint32_t>(dst.walk.hi()))
-                         .data();
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       const int32_t v = bounds[j];
       // Bounds are below 2^24 (the walk limit), so the FP32 form is exact.

@@ -256,8 +256,19 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
   GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s));
   auto part = m_.partition(s, partition);
   Region r{Range{s, partition, lo, hi}, {}};
-  const bool overlaps = std::any_of(sources_.begin(), sources_.end(), [&](const Range& src) {
-    return src.space == s && src.partition == partition && src.lo < hi && lo < src.hi;
+  // Sources are all noted before the first region; sorted by partition, each region
+  // looks only at its own partition's (an instruction of 128 channels notes hundreds).
+  auto key = [](const Range& x) { return std::pair(x.space, x.partition); };
+  if (!sources_sorted_) {
+    std::sort(sources_.begin(), sources_.end(),
+              [&](const Range& a, const Range& b) { return key(a) < key(b); });
+    sources_sorted_ = true;
+  }
+  const auto [first, last] = std::equal_range(
+      sources_.begin(), sources_.end(), Range{s, partition, 0, 0},
+      [&](const Range& a, const Range& b) { return key(a) < key(b); });
+  const bool overlaps = std::any_of(first, last, [&](const Range& src) {
+    return src.lo < hi && lo < src.hi;
   });
   std::span<uint8_t> out = part.subspan(lo, hi - lo);
   if (overlaps) {

@@ -2,8 +2,10 @@
 // base + j lies inside a two-sided range, fill the others with -FLT_MAX, convert to the
 // output dtype, and optionally max-reduce the FP32 results into the partition's
 // accumulator (SPEC §4.1).
+#include <array>
 #include <bit>
 #include <cmath>
+#include <vector>
 
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
@@ -115,7 +117,8 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
     d.fail("has_valid_total_index_range", kBase.name,
            fmt::format("{} ({})", base, hex32(load_u32(w, kBase.offset))),
            "must be finite and 0 <= base <= 2^24");
-  else if (!src.register_mode() && end > kIndexLimit)
+  else if (!src.register_mode() &&
+           static_cast<double>(base) > kIndexLimit - static_cast<double>(src.count()))
     d.fail("has_valid_total_index_range", kBase.name,
            fmt::format("{} + {} elements = {}", base, src.count(), end),
            "base + count(src) must be <= 2^24 (16777216)");
@@ -164,7 +167,9 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
                  fmt::format("src_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
                              "be equal",
                              st.count(), dt.count())};
-  if (st.register_mode() && static_cast<double>(base) + static_cast<double>(st.count()) > kIndexLimit)
+  // Exact: kIndexLimit - count is an integer; a double sum base + count may round down.
+  if (st.register_mode() &&
+      static_cast<double>(base) > kIndexLimit - static_cast<double>(st.count()))
     return Fault{FaultKind::ShapeMismatch,
                  fmt::format("base {} + {} source elements exceeds 2^24", base, st.count())};
   // Walk limit (too-large).
@@ -181,44 +186,72 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
 
   const uint8_t op0 = w[kCompOp0.offset], op1 = w[kCompOp1.offset];
   const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
+  const bool reduce = cmd == AccumCmd::ZERO_ACCUMULATE || cmd == AccumCmd::ACCUMULATE;
   // Destination offsets relative to the region the Writer hands out.
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
-  std::vector<uint32_t> y(st.count());  // one channel's FP32 results, in ordinal order
-
-  for (unsigned c = 0; c < n; ++c) {
+  auto region = [&](unsigned c) {
+    return out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                      static_cast<uint32_t>(dst.walk.hi()))
+        .data();
+  };
+  // The reference, one channel: SPEC §4.1's loop. A destination that overlaps a source
+  // is a shadow (see Writer), so later channels still read the sources as they were.
+  auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint32_t>& y) {
     const float bnd0 = std::bit_cast<float>(bound0.read(m, c));
     const float bnd1 = std::bit_cast<float>(bound1.read(m, c));
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    if (!(fast && kernels::range_select_channel(in, src.walk, din, base, op0, bnd0, op1, bnd1,
-                                                y.data()))) {
-      src.walk.for_each([&](uint64_t j, uint32_t off) {
-        const uint32_t x = widen_to_fp32(din, load_elem(in + off, in_size));
-        const float idx = range_select_index(base, static_cast<uint32_t>(j));
-        const bool pass =
-            range_select_compare(op0, idx, bnd0) && range_select_compare(op1, idx, bnd1);
-        y[j] = pass ? x : kFillBits;
-      });
+    y.resize(st.count());  // the channel's FP32 results, in ordinal order
+    src.walk.for_each([&](uint64_t j, uint32_t off) {
+      const uint32_t x = widen_to_fp32(din, load_elem(in + off, in_size));
+      const float idx = range_select_index(base, static_cast<uint32_t>(j));
+      const bool pass =
+          range_select_compare(op0, idx, bnd0) && range_select_compare(op1, idx, bnd1);
+      y[j] = pass ? x : kFillBits;
+    });
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      store_elem(bytes + off, out_size, narrow_from_fp32(dout, y[j]));
+    });
+    // The reduction sees the FP32 y before the down-conversion.
+    model::MaxFold fold;
+    if (cmd == AccumCmd::ACCUMULATE) fold.add(m.accumulators[src.partition(c)]);
+    for (uint32_t v : y) fold.add(v);
+    return fold.result();
+  };
+
+  if (!fast) {
+    std::vector<uint32_t> y;
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t acc = reference_channel(c, region(c), y);
+      if (reduce) out.set_accumulator(src.partition(c), acc);
     }
-    // A destination that overlaps a source is a shadow, so later channels still read
-    // the sources as they were.
-    uint8_t* bytes = out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                                static_cast<uint32_t>(dst.walk.hi()))
-                         .data();
-    if (!(fast && kernels::store_converted(bytes, dwalk, dout, y.data()))) {
-      dwalk.for_each([&](uint64_t j, uint32_t off) {
-        store_elem(bytes + off, out_size, narrow_from_fp32(dout, y[j]));
-      });
-    }
-    // The reduction sees the FP32 y before the down-conversion. IDLE: unchanged [model].
-    if (cmd == AccumCmd::ZERO_ACCUMULATE || cmd == AccumCmd::ACCUMULATE) {
-      const unsigned acc = src.partition(c);
-      model::MaxFold fold;
-      if (cmd == AccumCmd::ACCUMULATE) fold.add(m.accumulators[acc]);
-      for (uint32_t v : y) fold.add(v);
-      out.set_accumulator(acc, fold.result());
-    }
+    return std::nullopt;
   }
+
+  // Fast: every region is requested first (the Writer is not thread-safe), then the
+  // channels run, in parallel when the work is large, each into its own region.
+  std::array<uint8_t*, kPartitions> bytes;
+  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  std::array<uint32_t, kPartitions> accs;
+  const uint64_t work = uint64_t{n} * st.count() * (in_size + out_size);
+  kernels::for_channels(n, work, [&](unsigned c) {
+    const float bnd0 = std::bit_cast<float>(bound0.read(m, c));
+    const float bnd1 = std::bit_cast<float>(bound1.read(m, c));
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    std::optional<uint32_t> max;
+    if (kernels::range_select_channel(in, src.walk, din, base, op0, bnd0, op1, bnd1, bytes[c],
+                                      dwalk, dout, reduce ? &max : nullptr)) {
+      model::MaxFold fold;
+      if (cmd == AccumCmd::ACCUMULATE) fold.add(m.accumulators[src.partition(c)]);
+      if (max) fold.add(*max);
+      accs[c] = fold.result();
+    } else {
+      thread_local std::vector<uint32_t> y;
+      accs[c] = reference_channel(c, bytes[c], y);
+    }
+  });
+  if (reduce)
+    for (unsigned c = 0; c < n; ++c) out.set_accumulator(src.partition(c), accs[c]);
   return std::nullopt;
 }
 

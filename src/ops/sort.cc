@@ -2,7 +2,10 @@
 // descending (IS_GT) and write (value, original position + index_offset) pairs for the
 // first K of the sorted order (SPEC §4.4).
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <numeric>
+#include <vector>
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
@@ -124,29 +127,60 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
 
-  std::vector<uint32_t> values(N), order(N), result(2 * std::size_t{K});
-  for (unsigned c = 0; c < n; ++c) {
+  auto region = [&](unsigned c) {
+    return out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                      static_cast<uint32_t>(dst.walk.hi()))
+        .data();
+  };
+  // The reference, one channel: a stable sort of positions by key; ties keep
+  // increasing position.
+  struct Scratch {
+    std::vector<uint32_t> values, order, result;
+  };
+  auto reference_channel = [&](unsigned c, uint8_t* bytes, Scratch& t) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
-    src.walk.for_each([&](uint64_t j, uint32_t off) { values[j] = load_elem(in + off, size); });
+    t.values.resize(N);
+    t.order.resize(N);
+    t.result.resize(2 * std::size_t{K});
+    src.walk.for_each([&](uint64_t j, uint32_t off) { t.values[j] = load_elem(in + off, size); });
     const uint32_t base = offset.read(m, c);
-    if (!(fast && kernels::sort_channel(dt, descending, values.data(), N, K, base,
-                                        result.data()))) {
-      // Reference: a stable sort of positions by key; ties keep increasing position.
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const uint32_t ka = sort_key(dt, values[a]), kb = sort_key(dt, values[b]);
-        return descending ? ka > kb : ka < kb;
-      });
-      for (unsigned k = 0; k < K; ++k) {
-        result[2 * k] = values[order[k]];
-        result[2 * k + 1] = (order[k] + base) & mask;
-      }
+    std::iota(t.order.begin(), t.order.end(), 0u);
+    std::stable_sort(t.order.begin(), t.order.end(), [&](uint32_t a, uint32_t b) {
+      const uint32_t ka = sort_key(dt, t.values[a]), kb = sort_key(dt, t.values[b]);
+      return descending ? ka > kb : ka < kb;
+    });
+    for (unsigned k = 0; k < K; ++k) {
+      t.result[2 * k] = t.values[t.order[k]];
+      t.result[2 * k + 1] = (t.order[k] + base) & mask;
     }
-    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                                static_cast<uint32_t>(dst.walk.hi()))
-                         .data();
-    dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, size, result[j]); });
+    dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, size, t.result[j]); });
+  };
+
+  if (!fast) {
+    Scratch t;
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, region(c), t);
+    return std::nullopt;
   }
+
+  // Fast: every region first (the Writer is not thread-safe), then the channels, in
+  // parallel when the work is large, each into its own region.
+  std::array<uint8_t*, kPartitions> bytes;
+  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  // Sorting costs about log2(N) passes over the keys; weigh the bytes by that.
+  const uint64_t work = uint64_t{n} * N * size * 2 * std::bit_width(N);
+  // Small N: all channels at once, one per vector lane.
+  std::array<kernels::SortChannel, kPartitions> jobs;
+  for (unsigned c = 0; c < n; ++c) jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(),
+                                              bytes[c], offset.read(m, c)};
+  if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n))
+    return std::nullopt;
+  kernels::for_channels(n, work, [&](unsigned c) {
+    const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
+    if (kernels::sort_channel(dt, descending, in, src.walk, K, offset.read(m, c), bytes[c], dwalk))
+      return;
+    thread_local Scratch t;
+    reference_channel(c, bytes[c], t);
+  });
   return std::nullopt;
 }
 

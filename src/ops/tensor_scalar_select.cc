@@ -2,7 +2,9 @@
 // immediate predicate (one value, or one per channel through a pointer) differs from
 // reversed_pred, and the scalar src1 elsewhere. Bits are copied, never converted
 // (SPEC §4.2).
+#include <array>
 #include <cstring>
+#include <vector>
 
 #include "kernels/kernels.h"
 #include "ops/op.h"
@@ -131,20 +133,20 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   const bool reversed = w[kReversed.offset] != 0;
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
-  // Channels are read one at a time; a destination overlapping any source is a shadow
-  // (see Writer), so later channels still see the sources as they were.
-  std::vector<uint8_t> tmp;
-  for (unsigned c = 0; c < n; ++c) {
+  auto region = [&](unsigned c) {
+    return out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                      static_cast<uint32_t>(dst.walk.hi()))
+        .data();
+  };
+  // The reference, one channel. A destination overlapping any source is a shadow (see
+  // Writer), so later channels still see the sources as they were.
+  auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint8_t>& tmp) {
     const bool take_tensor = (pred.read(m, c) != 0) != reversed;
     const uint32_t s = scalar.read(m, c);
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    uint8_t* bytes = out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                                static_cast<uint32_t>(dst.walk.hi()))
-                         .data();
-    if (fast && kernels::select_copy(bytes, dwalk, in, src.walk, size, take_tensor, s)) continue;
     if (!take_tensor) {
       dwalk.for_each([&](uint64_t, uint32_t off) { store_elem(bytes + off, size, s); });
-      continue;
+      return;
     }
     // Gather the source in ordinal order first: a dst walk may revisit bytes, and the
     // later ordinal must win with the source value of that ordinal.
@@ -155,7 +157,26 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       std::memcpy(bytes + off, tmp.data() + j * size, size);
     });
+  };
+
+  if (!fast) {
+    std::vector<uint8_t> tmp;
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, region(c), tmp);
+    return std::nullopt;
   }
+
+  // Fast: every region first (the Writer is not thread-safe), then the channels, in
+  // parallel when the work is large, each into its own region.
+  std::array<uint8_t*, kPartitions> bytes;
+  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  kernels::for_channels(n, uint64_t{n} * st.count() * size * 2, [&](unsigned c) {
+    const bool take_tensor = (pred.read(m, c) != 0) != reversed;
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    if (kernels::select_copy(bytes[c], dwalk, in, src.walk, size, take_tensor, scalar.read(m, c)))
+      return;
+    thread_local std::vector<uint8_t> tmp;
+    reference_channel(c, bytes[c], tmp);
+  });
   return std::nullopt;
 }
 

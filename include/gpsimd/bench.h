@@ -1,0 +1,33 @@
+// The comparison benchmark behind `gpsimd bench`: the model's fast kernels against the
+// best CPU baselines for the same work (std::stable_sort, std::sort, Highway's vqsort,
+// memcpy) and against the model's own scalar reference, measured in one process with
+// the contenders interleaved, every run's output verified against the scalar reference.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace gpsimd {
+
+struct BenchOptions {
+  // Runs only the workloads whose name contains this text ("sort", "fp16", ...);
+  // empty runs all of them.
+  std::string filter;
+  // Timed samples per contender; the table reports their medians.
+  unsigned samples = 11;
+  // Each sample repeats the workload until it lasts at least this long.
+  double min_sample_ms = 5.0;
+  // Lets instructions use the worker pool (threads over partitions); the baselines
+  // always run on one thread.
+  bool threads = true;
+  // Prints the workload names and returns without measuring.
+  bool list = false;
+};
+
+// Runs the benchmark and prints its table (with the method, the CPU's SIMD target and
+// every target's verdict) to `out`. Returns 0 when every run's output matched the
+// scalar reference, 1 when some did not (the table says which), and 2 when the filter
+// matches no workload. A missed performance target is reported, not an error.
+int run_bench_suite(const BenchOptions& opts, std::FILE* out);
+
+}  // namespace gpsimd

@@ -1,0 +1,846 @@
+// The comparison benchmark (gpsimd/bench.h). Each workload is a program of real
+// instruction words executed through the public API, next to the baselines that do the
+// same work in the most direct way a C++ programmer would: std::stable_sort and
+// std::sort on (key, index) pairs, Highway's vqsort on packed keys (the Debian library,
+// through a persistent hwy::Sorter), memcpy of the same input bytes, and the model's
+// own scalar reference. Contenders run interleaved, sample after sample, and each run's
+// output is compared with the scalar reference's before its time counts.
+#include <fmt/format.h>
+#include <hwy/contrib/sort/vqsort.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "gpsimd/bench.h"
+#include "gpsimd/execute.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/model.h"
+#include "gpsimd/validate.h"
+#include "kernels/kernels.h"
+#include "kernels/thread_pool.h"
+
+namespace gpsimd {
+namespace {
+
+constexpr Generation kGen = Generation::V3;
+
+// ---- the data ---------------------------------------------------------------------------
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+// Random finite FP32 numbers in [-1000, 1000), a few NaNs and infinities among them.
+uint32_t random_fp32(uint64_t& s) {
+  const uint64_t r = splitmix(s);
+  if ((r & 1023) == 0) return 0x7fc00000u;
+  if ((r & 1023) == 1) return 0xff800000u;
+  const double v = (static_cast<double>(r >> 11) * 0x1p-53 - 0.5) * 2000.0;
+  return std::bit_cast<uint32_t>(static_cast<float>(v));
+}
+
+Word header(Opcode op) {
+  Word w{};
+  w[0] = static_cast<uint8_t>(op);
+  w[1] = 0x10;
+  return w;
+}
+
+TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset, std::array<int16_t, 3> step,
+                  std::array<uint16_t, 3> num) {
+  TensorDesc t;
+  t.addr = encode_static_addr({Space::SBUF, partition, offset});
+  t.dims = dims;
+  t.step = step;
+  t.num = num;
+  return t;
+}
+
+// ---- contenders and rows ------------------------------------------------------------
+
+struct Contender {
+  std::string name;
+  std::function<void()> run;     // one pass over the workload
+  std::function<bool()> verify;  // the pass's output equals the scalar reference's
+};
+
+enum class Goal { None, SpeedupAtLeast, TimeRatioAtMost, AbsoluteAtMost };
+
+// One comparison line of the table: ours against contender `peer`.
+struct Target {
+  std::size_t peer;
+  Goal goal;
+  double value;
+};
+
+struct Row {
+  std::string name;
+  std::string unit;                   // "ns/elem", "GB/s in", "ns/instr", "ns/word"
+  double per_run = 1;                 // elements (or bytes, instructions, words) per pass
+  bool throughput = false;            // show per_run / time (GB/s) instead of time / per_run
+  std::vector<Contender> contenders;  // [0] is the model's fast path
+  std::vector<Target> targets;
+};
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// ---- executing programs -------------------------------------------------------------
+
+// A machine with its input, the program, and the scalar reference's results.
+struct Program {
+  Machine machine{kGen};
+  std::vector<Word> words;
+  std::vector<std::pair<unsigned, std::pair<uint32_t, uint32_t>>> outputs;  // partition, [lo, hi)
+  std::vector<std::vector<uint8_t>> expected;  // the reference's bytes of each output range
+  std::array<uint32_t, kPartitions> expected_acc{};
+  bool prepared = false;  // the reference ran and every word retired
+
+  bool execute_all(bool fast) {
+    ExecOptions o;
+    o.fast = fast;
+    for (const Word& w : words)
+      if (!execute(machine, w, o).ok()) return false;
+    return true;
+  }
+  // Runs the reference once on a copy and keeps what it wrote.
+  bool prepare() {
+    Machine saved = machine;
+    if (!execute_all(false)) return false;
+    prepared = true;
+    for (auto& [p, r] : outputs) {
+      auto part = machine.partition(Space::SBUF, p);
+      expected.emplace_back(part.begin() + r.first, part.begin() + r.second);
+    }
+    expected_acc = machine.accumulators;
+    machine = std::move(saved);
+    return true;
+  }
+  bool matches() const {
+    if (!prepared) return false;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      auto part = machine.partition(Space::SBUF, outputs[i].first);
+      if (std::memcmp(part.data() + outputs[i].second.first, expected[i].data(),
+                      expected[i].size()) != 0)
+        return false;
+    }
+    return machine.accumulators == expected_acc;
+  }
+};
+
+void add_program_contenders(Row& row, std::shared_ptr<Program> prog) {
+  // A word that does not retire fails the check (execute_all stops at it).
+  auto ok = std::make_shared<bool>(true);
+  row.contenders.push_back({"gpsimd", [prog, ok] { *ok = prog->execute_all(true) && *ok; },
+                            [prog, ok] { return *ok && prog->matches(); }});
+  row.contenders.push_back({"scalar reference",
+                            [prog, ok] { *ok = prog->execute_all(false) && *ok; },
+                            [prog, ok] { return *ok && prog->matches(); }});
+}
+
+// ---- Sort -----------------------------------------------------------------------------
+
+struct SortCase {
+  Dtype dt;
+  bool descending;
+  unsigned n;  // elements per partition
+};
+
+std::string dtype_label(Dtype dt) {
+  std::string s(*dtype_name(static_cast<uint8_t>(dt)));
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+uint32_t sort_key_of(Dtype dt, uint32_t bits) {
+  switch (dt) {
+    case Dtype::FP16:
+      return model::sort_key_float(bits, 5, 16);
+    case Dtype::BF16:
+      return model::sort_key_float(bits, 8, 16);
+    case Dtype::FP32:
+      return model::sort_key_float(bits, 8, 32);
+    case Dtype::INT16:
+      return model::sort_key_int(bits, 16, true);
+    case Dtype::UINT16:
+      return model::sort_key_int(bits, 16, false);
+    case Dtype::INT32:
+      return model::sort_key_int(bits, 32, true);
+    default:
+      return model::sort_key_int(bits, 32, false);
+  }
+}
+
+// The baselines' shared state. They read the same input bytes as the instructions (in
+// the machine's SBUF, one partition apart) and write (value, index) pairs laid out like
+// the instruction's destination, into a buffer with the same partition stride, so that
+// every contender touches memory the same way.
+struct SortHost {
+  SortCase sc;
+  const uint8_t* sbuf = nullptr;
+  std::size_t stride = 0;  // bytes per partition
+  uint32_t dst_off = 0;
+  std::vector<uint8_t> out;
+  std::vector<std::vector<uint8_t>> expected;  // per partition, the reference's pairs
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  std::vector<uint64_t> keys64;
+  std::vector<uint32_t> keys32;
+  hwy::Sorter sorter;
+  bool valid = true;  // the reference ran; otherwise nothing matches
+
+  template <class T>
+  const T* in(unsigned p) const {
+    return reinterpret_cast<const T*>(sbuf + p * stride);
+  }
+  template <class T>
+  T* pairs_out(unsigned p) {
+    return reinterpret_cast<T*>(out.data() + p * stride + dst_off);
+  }
+  uint32_t key(uint32_t v) const { return sort_key_of(sc.dt, v); }
+  bool matches() const {
+    if (!valid) return false;
+    for (unsigned p = 0; p < kPartitions; ++p)
+      if (std::memcmp(out.data() + p * stride + dst_off, expected[p].data(), expected[p].size()))
+        return false;
+    return true;
+  }
+};
+
+template <class T>
+void stable_sort_pairs(SortHost& h) {
+  const unsigned n = h.sc.n;
+  auto& pr = h.pairs;
+  pr.resize(n);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    const T* v = h.in<T>(p);
+    for (unsigned i = 0; i < n; ++i) pr[i] = {h.key(v[i]), i};
+    if (h.sc.descending)
+      std::stable_sort(pr.begin(), pr.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    else
+      std::stable_sort(pr.begin(), pr.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    T* o = h.pairs_out<T>(p);
+    for (unsigned k = 0; k < n; ++k) {
+      o[2 * k] = v[pr[k].second];
+      o[2 * k + 1] = static_cast<T>(pr[k].second);
+    }
+  }
+}
+
+template <class T>
+void sort_pairs(SortHost& h) {
+  const unsigned n = h.sc.n;
+  auto& pr = h.pairs;
+  pr.resize(n);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    const T* v = h.in<T>(p);
+    for (unsigned i = 0; i < n; ++i) pr[i] = {h.key(v[i]), i};
+    // Ties by position: std::sort is not stable.
+    if (h.sc.descending)
+      std::sort(pr.begin(), pr.end(), [](auto& a, auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+    else
+      std::sort(pr.begin(), pr.end());
+    T* o = h.pairs_out<T>(p);
+    for (unsigned k = 0; k < n; ++k) {
+      o[2 * k] = v[pr[k].second];
+      o[2 * k + 1] = static_cast<T>(pr[k].second);
+    }
+  }
+}
+
+// Packed keys: key' << 32 | position (16-bit dtypes: key' << 16 | position in 32 bits),
+// key' inverted for descending; hwy::Sorter sorts them ascending.
+template <class T>
+void vqsort_packed(SortHost& h) {
+  const unsigned n = h.sc.n;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    const T* v = h.in<T>(p);
+    T* o = h.pairs_out<T>(p);
+    if constexpr (sizeof(T) == 4) {
+      auto& k = h.keys64;
+      k.resize(n);
+      const uint32_t flip = h.sc.descending ? ~0u : 0u;
+      for (unsigned i = 0; i < n; ++i) k[i] = uint64_t{h.key(v[i]) ^ flip} << 32 | i;
+      h.sorter(k.data(), n, hwy::SortAscending());
+      for (unsigned i = 0; i < n; ++i) {
+        const uint32_t pos = static_cast<uint32_t>(k[i]);
+        o[2 * i] = v[pos];
+        o[2 * i + 1] = pos;
+      }
+    } else {
+      auto& k = h.keys32;
+      k.resize(n);
+      const uint32_t flip = h.sc.descending ? 0xffffu : 0u;
+      for (unsigned i = 0; i < n; ++i) k[i] = (h.key(v[i]) ^ flip) << 16 | i;
+      h.sorter(k.data(), n, hwy::SortAscending());
+      for (unsigned i = 0; i < n; ++i) {
+        const uint32_t pos = k[i] & 0xffffu;
+        o[2 * i] = v[pos];
+        o[2 * i + 1] = static_cast<T>(pos);
+      }
+    }
+  }
+}
+
+Row sort_row(const SortCase& sc, bool with_vqsort, bool with_stable, bool with_sort) {
+  const unsigned size = *dtype_size(sc.dt);
+  const unsigned limit = size == 2 ? 4096 : 2048;
+  const unsigned per_instr = std::max(1u, std::min(kPartitions, limit / sc.n));
+  auto prog = std::make_shared<Program>();
+  auto host = std::make_shared<SortHost>();
+  host->sc = sc;
+  uint64_t seed = 0x5eed0000u + static_cast<uint64_t>(sc.dt) * 7 + sc.n;
+  const uint32_t mask = size == 2 ? 0xffffu : 0xffffffffu;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (unsigned i = 0; i < sc.n; ++i) {
+      const uint32_t v = static_cast<uint32_t>(splitmix(seed)) & mask;
+      std::memcpy(part + i * size, &v, size);
+    }
+  }
+  // Source at offset 0, destination right after it; one instruction per group of
+  // partitions, as many channels as N x channels allows.
+  const uint32_t dst_off = sc.n * size;
+  for (unsigned p0 = 0; p0 < kPartitions; p0 += per_instr) {
+    const unsigned ch = std::min(per_instr, kPartitions - p0);
+    Word w = header(Opcode::Sort);
+    w[12] = static_cast<uint8_t>(ch);
+    w[14] = static_cast<uint8_t>(static_cast<uint8_t>(sc.dt) * 0x11);
+    w[15] = sc.descending ? 0x13 : 0x16;
+    store_tensor(w, 16, tensor(1, p0, 0, {1, 0, 0}, {static_cast<uint16_t>(sc.n), 1, 1}));
+    store_tensor(w, 24, tensor(2, p0, dst_off, {1, 2, 0}, {2, static_cast<uint16_t>(sc.n), 1}));
+    prog->words.push_back(w);
+  }
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + 2 * sc.n * size}});
+  prog->prepare();
+  host->sbuf = prog->machine.space(Space::SBUF).data();
+  host->stride = prog->machine.partition_bytes(Space::SBUF);
+  host->dst_off = dst_off;
+  host->out.resize(kPartitions * host->stride);
+  host->expected = prog->expected;
+  host->valid = prog->prepared;
+
+  Row row;
+  row.name =
+      fmt::format("sort {} {} N={}", dtype_label(sc.dt), sc.descending ? "desc" : "asc", sc.n);
+  row.unit = "ns/elem";
+  row.per_run = double{kPartitions} * sc.n;
+  add_program_contenders(row, prog);
+  auto verify = [host] { return host->matches(); };
+  const bool wide = size == 4;
+  if (with_stable) {
+    row.contenders.push_back({"std::stable_sort pairs",
+                              [host, wide] {
+                                wide ? stable_sort_pairs<uint32_t>(*host)
+                                     : stable_sort_pairs<uint16_t>(*host);
+                              },
+                              verify});
+    row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 12.0});
+  }
+  if (with_sort) {
+    row.contenders.push_back(
+        {"std::sort pairs",
+         [host, wide] { wide ? sort_pairs<uint32_t>(*host) : sort_pairs<uint16_t>(*host); },
+         verify});
+    row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 4.0});
+  }
+  if (with_vqsort) {
+    row.contenders.push_back(
+        {"vqsort packed keys",
+         [host, wide] { wide ? vqsort_packed<uint32_t>(*host) : vqsort_packed<uint16_t>(*host); },
+         verify});
+    row.targets.push_back({row.contenders.size() - 1, Goal::TimeRatioAtMost, 0.8});
+  }
+  return row;
+}
+
+// ---- streaming instructions ---------------------------------------------------------
+
+// A memcpy of the same input bytes: each partition's source range to a buffer of its
+// own (the instruction's destination may be narrower than its source).
+void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint32_t bytes,
+                unsigned partitions = kPartitions) {
+  auto to = std::make_shared<std::vector<uint8_t>>(std::size_t{partitions} * bytes);
+  row.contenders.push_back(
+      {"memcpy same bytes",
+       [prog, to, src_off, bytes, partitions] {
+         for (unsigned p = 0; p < partitions; ++p)
+           std::memcpy(to->data() + std::size_t{p} * bytes,
+                       prog->machine.partition(Space::SBUF, p).data() + src_off, bytes);
+       },
+       [prog, to, src_off, bytes, partitions] {
+         // memcpy does other work than the instruction: check the copy itself.
+         for (unsigned p = 0; p < partitions; ++p)
+           if (std::memcmp(to->data() + std::size_t{p} * bytes,
+                           prog->machine.partition(Space::SBUF, p).data() + src_off, bytes))
+             return false;
+         return true;
+       }});
+}
+
+uint32_t round_down(uint32_t v, uint32_t to) {
+  return v / to * to;
+}
+
+// RangeSelect over every partition: count elements from `src_off` with source step
+// `step` (negative: walking down from the top of the range) into a dense destination.
+Row range_select_row(const std::string& name, Dtype in, Dtype out, int16_t step, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
+  const unsigned stride = static_cast<unsigned>(std::abs(step));
+  // Source span (count x stride x isz) and destination (count x osz) fill the partition.
+  const uint32_t count = std::min<uint32_t>(round_down(P / (stride * isz + osz), 64), 65535);
+  const uint32_t src_span = count * stride * isz;
+  const uint32_t dst_off = round_down(src_span + 63, 64);
+  uint64_t seed = 42;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < src_span / isz; ++i) {
+      const uint32_t v = random_fp32(seed);
+      // Narrow inputs: the top bits of an FP32 number are a plausible narrow value.
+      const uint32_t e = isz == 4 ? v : isz == 2 ? v >> 16 : v >> 24;
+      std::memcpy(part + i * isz, &e, isz);
+    }
+  }
+  Word w = header(Opcode::RangeSelect);
+  w[12] = kPartitions;
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(in) | static_cast<uint8_t>(out) << 4);
+  w[14] = 3;  // ZERO_ACCUMULATE: the max-reduce is part of the work
+  w[15] = 0x08;
+  store_u32(w, 16, std::bit_cast<uint32_t>(0.0f));
+  store_u32(w, 20, 0xff7fffffu);
+  const uint32_t start = step < 0 ? (count - 1) * stride * isz : 0;
+  store_tensor(w, 24, tensor(2, 0, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  w[36] = 0x14;  // IS_GE count/8
+  w[37] = 0x16;  // IS_LT 7count/8
+  store_u32(w, 40, std::bit_cast<uint32_t>(static_cast<float>(count / 8)));
+  store_u32(w, 44, std::bit_cast<uint32_t>(static_cast<float>(count / 8 * 7)));
+  store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * isz;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * isz);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+Row tensor_scalar_select_row(const std::string& name, Dtype dt, int16_t step, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned size = *dtype_size(dt);
+  const unsigned stride = static_cast<unsigned>(std::abs(step));
+  const uint32_t count = std::min<uint32_t>(round_down(P / ((stride + 1) * size), 64), 65535);
+  const uint32_t src_span = count * stride * size;
+  const uint32_t dst_off = round_down(src_span + 63, 64);
+  uint64_t seed = 43;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i + 8 <= src_span; i += 8) {
+      const uint64_t v = splitmix(seed);
+      std::memcpy(part + i, &v, 8);
+    }
+  }
+  Word w = header(Opcode::TensorScalarSelect);
+  const uint32_t start = step < 0 ? (count - 1) * stride * size : 0;
+  store_tensor(w, 16, tensor(3, 0, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  w[33] = kPartitions;
+  w[34] = static_cast<uint8_t>(dt);
+  w[35] = size == 1 ? 0x3 : size == 2 ? 0x5 : 0x9;
+  store_u32(w, 44, 1);  // pred_imm = 1: take the tensor
+  store_tensor(w, 48, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + count * size}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * size;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * size);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+// GetSequenceBounds has one channel: one instruction per partition.
+Row sequence_bounds_row(const std::string& name, bool fp, int16_t step, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned stride = static_cast<unsigned>(std::abs(step));
+  const uint32_t count = round_down(P / (4 * (stride + 2)), 64);
+  const uint32_t src_span = count * stride * 4;
+  const uint32_t dst_off = round_down(src_span + 63, 64);
+  uint64_t seed = 44;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    // Segments of 1..64 equal ids, now and then a run of padding.
+    uint32_t id = 1, left = 0;
+    for (uint32_t i = 0; i < src_span / 4; ++i) {
+      if (left == 0) {
+        const uint64_t r = splitmix(seed);
+        left = 1 + static_cast<uint32_t>(r % 64);
+        id = (r >> 32) % 16 == 0 ? 0 : id + 1;
+      }
+      --left;
+      const uint32_t v = fp ? std::bit_cast<uint32_t>(static_cast<float>(id)) : id;
+      std::memcpy(part + i * 4, &v, 4);
+    }
+  }
+  const uint32_t start = step < 0 ? (count - 1) * stride * 4 : 0;
+  // The dst walk: 2 x count as num = {count/64, 64, 2}, dense.
+  const uint16_t a = static_cast<uint16_t>(count / 64);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    Word w = header(Opcode::GetSequenceBounds);
+    w[12] = 1;
+    w[14] = w[15] = fp ? 0x0a : 0x08;
+    store_tensor(w, 16, tensor(3, p, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+    store_tensor(w, 32,
+                 tensor(3, p, dst_off, {1, static_cast<int16_t>(a), static_cast<int16_t>(count)},
+                        {a, 64, 2}));
+    prog->words.push_back(w);
+    prog->outputs.push_back({p, {dst_off, dst_off + 8 * count}});
+  }
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * 4;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * 4);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+// ---- per-instruction overhead and decode + validate ---------------------------------
+
+// One channel, 16 elements in partition `p`: the word for the overhead rows.
+Word overhead_word(Opcode op, unsigned p, std::string* what) {
+  Word w = header(op);
+  switch (op) {
+    case Opcode::RangeSelect:
+      *what = "RangeSelect fp32";
+      w[12] = 1;
+      w[13] = 0xaa;
+      w[15] = 0x08;
+      store_u32(w, 20, 0xff7fffffu);
+      store_tensor(w, 24, tensor(2, p, 0, {1, 0, 0}, {16, 1, 1}));
+      w[36] = 0x14;
+      w[37] = 0x16;
+      store_u32(w, 44, std::bit_cast<uint32_t>(12.0f));
+      store_tensor(w, 48, tensor(2, p, 256, {1, 0, 0}, {16, 1, 1}));
+      break;
+    case Opcode::TensorScalarSelect:
+      *what = "TensorScalarSelect fp32";
+      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
+      w[33] = 1;
+      w[34] = 0x0a;
+      w[35] = 0x09;
+      store_u32(w, 44, 1);
+      store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
+      break;
+    case Opcode::GetSequenceBounds:
+      *what = "GetSequenceBounds int32";
+      w[12] = 1;
+      w[14] = w[15] = 0x08;
+      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
+      store_tensor(w, 32, tensor(3, p, 256, {1, 16, 0}, {16, 1, 2}));
+      break;
+    case Opcode::Sort:
+      *what = "Sort fp32";
+      w[12] = 1;
+      w[14] = 0xaa;
+      w[15] = 0x16;
+      store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
+      store_tensor(w, 24, tensor(2, p, 256, {1, 2, 0}, {2, 16, 1}));
+      break;
+  }
+  return w;
+}
+
+constexpr Opcode kOps[] = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
+                           Opcode::GetSequenceBounds, Opcode::Sort};
+
+// One channel, 16 elements, through execute().
+Row overhead_row(Opcode op) {
+  auto prog = std::make_shared<Program>();
+  uint64_t seed = 45;
+  uint8_t* part = prog->machine.partition(Space::SBUF, 3).data();
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t v = op == Opcode::GetSequenceBounds ? 1 + i / 5 : random_fp32(seed);
+    std::memcpy(part + i * 4, &v, 4);
+  }
+  std::string what;
+  const Word w = overhead_word(op, 3, &what);
+  constexpr unsigned kRepeat = 1000;  // a pass: the same word many times
+  for (unsigned i = 0; i < kRepeat; ++i) prog->words.push_back(w);
+  prog->outputs.push_back({3, {256, 256 + 128}});
+  prog->prepare();
+  Row row;
+  row.name = fmt::format("execute() {} 1ch x 16", what);
+  row.unit = "ns/instr";
+  row.per_run = kRepeat;
+  add_program_contenders(row, prog);
+  row.targets.push_back({0, Goal::AbsoluteAtMost, 1000.0});
+  return row;
+}
+
+// 512 valid words, a quarter of each instruction, over all partitions.
+std::vector<Word> bench_words() {
+  std::vector<Word> words;
+  std::string what;
+  for (unsigned i = 0; i < 512; ++i)
+    words.push_back(overhead_word(kOps[i % 4], (i / 4) % 128, &what));
+  return words;
+}
+
+Row decode_validate_row(std::vector<Word> words, bool with_decode) {
+  auto sink = std::make_shared<std::size_t>(0);
+  auto ok = std::make_shared<bool>(true);
+  auto pool = std::make_shared<std::vector<Word>>(std::move(words));
+  Row row;
+  row.name = with_decode ? "decode() + validate(), one thread" : "validate(), one thread";
+  row.unit = "ns/word";
+  row.per_run = static_cast<double>(pool->size());
+  row.contenders.push_back({"gpsimd",
+                            [pool, sink, ok, with_decode] {
+                              for (const Word& w : *pool) {
+                                if (with_decode) {
+                                  auto d = decode(w);
+                                  *sink += d ? d->values.size() : 0;
+                                }
+                                const Diagnostics diags = validate(w, kGen);
+                                if (!diags.empty()) *ok = false;
+                                *sink += diags.size();
+                              }
+                            },
+                            [ok] { return *ok; }});
+  row.targets.push_back({0, Goal::AbsoluteAtMost, 100.0});  // 10 M words/s
+  return row;
+}
+
+// ---- measuring and printing ---------------------------------------------------------
+
+struct Result {
+  std::vector<double> medians;  // seconds per pass, per contender
+  bool verified = true;
+  std::string failed;
+};
+
+Result measure(Row& row, const BenchOptions& opts) {
+  const std::size_t nc = row.contenders.size();
+  Result res;
+  std::vector<unsigned> reps(nc, 1);
+  // Calibrate: one warm pass, then enough passes per sample to last min_sample_ms.
+  for (std::size_t c = 0; c < nc; ++c) {
+    row.contenders[c].run();
+    const double t0 = now_seconds();
+    row.contenders[c].run();
+    const double t = std::max(now_seconds() - t0, 1e-7);
+    reps[c] = std::max(1u, static_cast<unsigned>(std::ceil(opts.min_sample_ms * 1e-3 / t)));
+  }
+  std::vector<std::vector<double>> times(nc);
+  for (unsigned s = 0; s < opts.samples; ++s) {
+    for (std::size_t k = 0; k < nc; ++k) {
+      const std::size_t c = (k + s) % nc;  // rotate who goes first
+      const double t0 = now_seconds();
+      for (unsigned r = 0; r < reps[c]; ++r) row.contenders[c].run();
+      times[c].push_back((now_seconds() - t0) / reps[c]);
+      if (!row.contenders[c].verify()) {
+        res.verified = false;
+        res.failed = row.contenders[c].name;
+      }
+    }
+  }
+  for (auto& t : times) res.medians.push_back(median(t));
+  return res;
+}
+
+std::string show(const Row& row, double seconds) {
+  if (row.throughput) return fmt::format("{:.2f}", row.per_run / seconds * 1e-9);
+  return fmt::format("{:.2f}", seconds / row.per_run * 1e9);
+}
+
+}  // namespace
+
+int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
+  // Workloads are built lazily: building one allocates and fills a machine (28 MiB).
+  std::vector<std::pair<std::string, std::function<Row()>>> all;
+  const Dtype kSortDtypes[] = {Dtype::FP32, Dtype::INT32, Dtype::UINT32, Dtype::FP16,
+                               Dtype::BF16, Dtype::INT16, Dtype::UINT16};
+  for (Dtype dt : kSortDtypes) {
+    const unsigned n = *dtype_size(dt) == 2 ? 4096 : 2048;
+    for (bool desc : {false, true}) {
+      const SortCase sc{dt, desc, n};
+      all.push_back({fmt::format("sort {} {} N={}", dtype_label(dt), desc ? "desc" : "asc", n),
+                     [sc] { return sort_row(sc, true, true, false); }});
+    }
+  }
+  for (Dtype dt : {Dtype::FP32, Dtype::FP16})
+    for (unsigned n : {16u, 128u}) {
+      const SortCase sc{dt, false, n};
+      all.push_back({fmt::format("sort {} asc N={}", dtype_label(dt), n),
+                     [sc] { return sort_row(sc, true, true, true); }});
+    }
+  auto rs = [&](std::string name, Dtype in, Dtype o, int16_t step, double goal) {
+    all.push_back({name, [=] { return range_select_row(name, in, o, step, goal); }});
+  };
+  rs("RangeSelect fp32->fp32 dense", Dtype::FP32, Dtype::FP32, 1, 0.5);
+  rs("RangeSelect fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, 0.3);
+  rs("RangeSelect fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, 0.3);
+  rs("RangeSelect fp16->fp32 dense", Dtype::FP16, Dtype::FP32, 1, 0.3);
+  rs("RangeSelect fp32->fp32 step 2", Dtype::FP32, Dtype::FP32, 2, 0.25);
+  rs("RangeSelect fp32->fp32 step -1", Dtype::FP32, Dtype::FP32, -1, 0.25);
+  auto tss = [&](std::string name, Dtype dt, int16_t step, double goal) {
+    all.push_back({name, [=] { return tensor_scalar_select_row(name, dt, step, goal); }});
+  };
+  tss("TensorScalarSelect fp32 dense", Dtype::FP32, 1, 0.5);
+  tss("TensorScalarSelect bf16 dense", Dtype::BF16, 1, 0.5);
+  tss("TensorScalarSelect fp8_e4 dense", Dtype::FP8_E4, 1, 0.5);
+  tss("TensorScalarSelect fp32 step 3", Dtype::FP32, 3, 0.25);
+  tss("TensorScalarSelect fp32 step -1", Dtype::FP32, -1, 0.25);
+  auto gsb = [&](std::string name, bool fp, int16_t step, double goal) {
+    all.push_back({name, [=] { return sequence_bounds_row(name, fp, step, goal); }});
+  };
+  gsb("GetSequenceBounds int32 dense", false, 1, 0.5);
+  gsb("GetSequenceBounds fp32 dense", true, 1, 0.5);
+  gsb("GetSequenceBounds int32 step -2", false, -2, 0.25);
+  for (Opcode op : kOps) {
+    std::string what;
+    overhead_word(op, 0, &what);
+    all.push_back({fmt::format("execute() {} 1ch x 16", what), [op] { return overhead_row(op); }});
+  }
+  all.push_back(
+      {"validate(), one thread", [] { return decode_validate_row(bench_words(), false); }});
+  all.push_back({"decode() + validate(), one thread",
+                 [] { return decode_validate_row(bench_words(), true); }});
+
+  std::vector<std::size_t> chosen;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].first.find(opts.filter) != std::string::npos) chosen.push_back(i);
+  if (chosen.empty()) {
+    fmt::print(out, "gpsimd bench: no workload matches \"{}\"\n", opts.filter);
+    return 2;
+  }
+  if (opts.list) {
+    for (std::size_t i : chosen) fmt::print(out, "{}\n", all[i].first);
+    return 0;
+  }
+
+  const bool was_parallel = kernels::parallel_enabled();
+  kernels::set_parallel(opts.threads);
+  fmt::print(out,
+             "gpsimd bench: SIMD target {}, {} hardware threads, instructions may use {} "
+             "thread(s); baselines use 1.\n"
+             "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
+             "every run's output checked against the scalar reference.\n"
+             "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n\n",
+             kernels::simd_target(), std::thread::hardware_concurrency(),
+             opts.threads ? kernels::pool_threads() : 1, opts.samples, opts.min_sample_ms);
+  fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10} {}\n", "workload", "gpsimd",
+             "unit", "baseline", "baseline", "speedup", "time", "target", "result");
+  fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10}\n", "", "", "", "", "", "",
+             "ratio", "");
+  int status = 0;
+  unsigned met = 0, missed = 0;
+  for (std::size_t i : chosen) {
+    Row row = all[i].second();
+    const Result r = measure(row, opts);
+    const double ours = r.medians[0];
+    if (!r.verified) status = 1;
+    auto verdict = [&](const Target* t, double speedup) -> std::string {
+      if (!r.verified) return "OUTPUT MISMATCH (" + r.failed + ")";
+      if (!t) return "";
+      bool ok = false;
+      switch (t->goal) {
+        case Goal::SpeedupAtLeast:
+          ok = speedup >= t->value;
+          break;
+        case Goal::TimeRatioAtMost:
+          ok = 1.0 / speedup <= t->value;
+          break;
+        case Goal::AbsoluteAtMost:
+          ok = ours / row.per_run * 1e9 <= t->value;
+          break;
+        case Goal::None:
+          return "";
+      }
+      ++(ok ? met : missed);
+      return ok ? "met" : "MISSED";
+    };
+    auto target_text = [&](const Target* t) -> std::string {
+      if (!t) return "";
+      switch (t->goal) {
+        case Goal::SpeedupAtLeast:
+          return fmt::format(">= {}x", t->value);
+        case Goal::TimeRatioAtMost:
+          return fmt::format("<= {} time", t->value);
+        case Goal::AbsoluteAtMost:
+          return fmt::format("<= {} {}", t->value, row.unit.substr(0, 2));
+        case Goal::None:
+          return "";
+      }
+      return "";
+    };
+    bool first = true;
+    auto line = [&](const std::string& peer, double peer_time, const Target* t) {
+      const double speedup = peer_time > 0 ? peer_time / ours : 0;
+      fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10} {}\n",
+                 first ? row.name : "", first ? show(row, ours) : "", first ? row.unit : "", peer,
+                 peer_time > 0 ? show(row, peer_time) : "",
+                 peer_time > 0 ? fmt::format("{:.2f}x", speedup) : "",
+                 peer_time > 0 ? fmt::format("{:.2f}", 1 / speedup) : "", target_text(t),
+                 verdict(t, speedup));
+      first = false;
+    };
+    for (const Target& t : row.targets)
+      if (t.goal == Goal::AbsoluteAtMost) line("", 0, &t);
+    for (std::size_t c = 1; c < row.contenders.size(); ++c) {
+      const Target* t = nullptr;
+      for (const Target& x : row.targets)
+        if (x.peer == c && x.goal != Goal::AbsoluteAtMost) t = &x;
+      line(row.contenders[c].name, r.medians[c], t);
+    }
+    std::fflush(out);
+  }
+  kernels::set_parallel(was_parallel);
+  fmt::print(out, "\n{} targets met, {} missed; outputs {}.\n", met, missed,
+             status == 0 ? "all verified" : "NOT all verified");
+  return status;
+}
+
+}  // namespace gpsimd

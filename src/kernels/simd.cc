@@ -1,0 +1,767 @@
+// Vector loops behind the kernels (see simd.h). This file is compiled once per SIMD
+// target by Highway's foreach_target; HWY_DYNAMIC_DISPATCH picks the best one for the
+// CPU at run time. Every loop has a scalar tail that calls the same rule as the
+// reference, and the equivalence tests compare the whole against src/ops/.
+#include "kernels/simd.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <type_traits>
+
+#include "gpsimd/model.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/simd.cc"
+// AVX-512, AVX2 and the portable baseline: SSSE3/SSE4 only add build time, and the
+// baseline still runs on those machines.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#endif
+// foreach_target.h must come first: it re-includes this file once per target.
+// clang-format off
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include <hwy/contrib/sort/traits-inl.h>
+#include <hwy/contrib/sort/vqsort-inl.h>
+#include <hwy/contrib/sort/vqsort.h>
+// clang-format on
+
+HWY_BEFORE_NAMESPACE();
+namespace gpsimd::kernels::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DU32 = hn::ScalableTag<uint32_t>;
+using VU32 = hn::Vec<DU32>;
+
+// The most lanes any target has for 32-bit elements (AVX-512: 16); tails go through
+// buffers of this size.
+constexpr size_t kMaxLanes = 64;
+
+// ---- FP32 widening (SPEC §5) --------------------------------------------------------
+
+// A narrow IEEE-style float (exponent kExp bits, mantissa kMan bits) in the low bits of
+// each lane, widened exactly to FP32. A NaN keeps sign and payload and gets the quiet
+// bit, as x86's conversions do. Subnormals go through an exact integer-to-float
+// conversion and a power-of-two scale (the product is a normal FP32 number).
+template <int kExp, int kMan>
+HWY_INLINE VU32 WidenMini(DU32 d, VU32 b) {
+  constexpr int kBias = (1 << (kExp - 1)) - 1;
+  constexpr uint32_t kExpMax = (1u << kExp) - 1;
+  const VU32 man = hn::And(b, hn::Set(d, (1u << kMan) - 1));
+  const VU32 e = hn::And(hn::ShiftRight<kMan>(b), hn::Set(d, kExpMax));
+  const VU32 sign = hn::ShiftLeft<31 - kExp - kMan>(hn::And(b, hn::Set(d, 1u << (kExp + kMan))));
+  const VU32 man_hi = hn::ShiftLeft<23 - kMan>(man);
+  const VU32 normal =
+      hn::Or(hn::ShiftLeft<23>(hn::Add(e, hn::Set(d, uint32_t{127 - kBias}))), man_hi);
+  const VU32 special = hn::Or(hn::Or(hn::Set(d, 0x7f800000u), man_hi),
+                              hn::IfThenElseZero(hn::Ne(man, hn::Zero(d)), hn::Set(d, 0x400000u)));
+  const hn::RebindToFloat<DU32> df;
+  const hn::RebindToSigned<DU32> di;
+  // 2^(1 - bias - kMan): the value of one subnormal quantum.
+  const float quantum = 1.0f / static_cast<float>(uint64_t{1} << (kBias - 1 + kMan));
+  const VU32 sub =
+      hn::BitCast(d, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, man)), hn::Set(df, quantum)));
+  VU32 r = hn::IfThenElse(hn::Eq(e, hn::Zero(d)), sub, normal);
+  r = hn::IfThenElse(hn::Eq(e, hn::Set(d, kExpMax)), special, r);
+  return hn::Or(r, sign);
+}
+
+// BF16 is the top half of FP32: a shift, plus the quiet bit for NaNs.
+HWY_INLINE VU32 WidenBf16(DU32 d, VU32 b) {
+  const VU32 x = hn::ShiftLeft<16>(b);
+  const auto nan = hn::Gt(hn::And(x, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
+  return hn::IfThenElse(nan, hn::Or(x, hn::Set(d, 0x400000u)), x);
+}
+
+template <unsigned kBytes>
+HWY_INLINE VU32 LoadElems(DU32 d, const uint8_t* p) {
+  if constexpr (kBytes == 1) {
+    const hn::Rebind<uint8_t, DU32> d8;
+    return hn::PromoteTo(d, hn::LoadU(d8, p));
+  } else if constexpr (kBytes == 2) {
+    const hn::Rebind<uint16_t, DU32> d16;
+    return hn::PromoteTo(d, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
+  } else {
+    return hn::LoadU(d, reinterpret_cast<const uint32_t*>(p));
+  }
+}
+
+template <unsigned kBytes>
+HWY_INLINE void StoreElems(DU32 d, VU32 v, uint8_t* p) {
+  const hn::RebindToSigned<DU32> di;
+  if constexpr (kBytes == 1) {
+    const hn::Rebind<uint8_t, DU32> d8;
+    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, v)), d8, p);
+  } else if constexpr (kBytes == 2) {
+    const hn::Rebind<uint16_t, DU32> d16;
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, v)), d16, reinterpret_cast<uint16_t*>(p));
+  } else {
+    hn::StoreU(v, d, reinterpret_cast<uint32_t*>(p));
+  }
+}
+
+// out[i] = conv(element i) for n elements of kIn bytes, written as kOut-byte elements.
+template <unsigned kIn, unsigned kOut, class Conv>
+HWY_INLINE void MapLoop(const uint8_t* in, size_t n, uint8_t* out, Conv conv) {
+  const DU32 d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    StoreElems<kOut>(d, conv(d, LoadElems<kIn>(d, in + i * kIn)), out + i * kOut);
+  if (i == n) return;
+  // The tail: through zero-padded buffers, so the vector code is the only code.
+  HWY_ALIGN uint8_t bin[kMaxLanes * 4] = {};
+  HWY_ALIGN uint8_t bout[kMaxLanes * 4];
+  std::memcpy(bin, in + i * kIn, (n - i) * kIn);
+  StoreElems<kOut>(d, conv(d, LoadElems<kIn>(d, bin)), bout);
+  std::memcpy(out + i * kOut, bout, (n - i) * kOut);
+}
+
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+// FP16 through the F16C conversion (vcvtph2ps), which widens exactly as SPEC §5 says
+// (NaNs quieted, payload kept): x86's conversion is the definition.
+void WidenFp16(const uint8_t* in, size_t n, uint32_t* out) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const DU32 d;
+  const size_t N = hn::Lanes(df);
+  const hwy::float16_t* h = reinterpret_cast<const hwy::float16_t*>(in);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::BitCast(d, hn::PromoteTo(df, hn::LoadU(dh, h + i))), d, out + i);
+  if (i == n) return;
+  HWY_ALIGN hwy::float16_t bin[kMaxLanes] = {};
+  HWY_ALIGN uint32_t bout[kMaxLanes];
+  std::memcpy(bin, h + i, (n - i) * 2);
+  hn::Store(hn::BitCast(d, hn::PromoteTo(df, hn::Load(dh, bin))), d, bout);
+  std::memcpy(out + i, bout, (n - i) * 4);
+}
+#endif
+
+void WidenToFp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
+  uint8_t* o = reinterpret_cast<uint8_t*>(out);
+  switch (dt) {
+    case Dtype::FP32:
+    case Dtype::FP32R:
+      std::memcpy(out, in, n * 4);
+      return;
+    case Dtype::BF16:
+      return MapLoop<2, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenBf16(d, b); });
+    case Dtype::FP16:
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+      return WidenFp16(in, n, out);
+#else
+      return MapLoop<2, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<5, 10>(d, b); });
+#endif
+    case Dtype::FP8_E5:
+      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<5, 2>(d, b); });
+    case Dtype::FP8_E4:
+      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<4, 3>(d, b); });
+    case Dtype::FP8_E3:
+      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<3, 4>(d, b); });
+    default:
+      HWY_ASSERT(false);
+  }
+}
+
+// ---- FP32 narrowing (SPEC §5) -------------------------------------------------------
+
+// FP32 patterns narrowed to a kExp/kMan float: round to nearest even on the exact value,
+// gradual underflow, ±inf beyond the finite range, canonical NaN with the input's sign.
+// The same steps as format.cc's encode(), per lane: the value is mant * 2^(E - 150);
+// it lands in binade max(E, emin) and is shifted right to that binade's quantum.
+template <int kExp, int kMan>
+HWY_INLINE VU32 NarrowMini(DU32 d, VU32 x) {
+  constexpr int kBias = (1 << (kExp - 1)) - 1;
+  constexpr uint32_t kEminB = static_cast<uint32_t>(1 - kBias + 127);  // biased by 127
+  constexpr uint32_t kEmaxB = static_cast<uint32_t>((1 << kExp) - 2 - kBias + 127);
+  constexpr unsigned kTotal = 1 + kExp + kMan;
+  constexpr uint32_t kInf = ((1u << kExp) - 1) << kMan;
+  constexpr uint32_t kNan = kInf | (1u << (kMan - 1));
+  const VU32 one = hn::Set(d, 1u);
+  const VU32 a = hn::And(x, hn::Set(d, 0x7fffffffu));
+  const VU32 sign = hn::ShiftRight<32 - kTotal>(hn::And(x, hn::Set(d, 0x80000000u)));
+  const VU32 E = hn::ShiftRight<23>(a);
+  const VU32 eb = hn::Max(E, one);  // FP32 subnormals share the smallest binade's quantum
+  const VU32 mant = hn::Or(hn::And(a, hn::Set(d, 0x7fffffu)),
+                           hn::IfThenElseZero(hn::Gt(E, hn::Zero(d)), hn::Set(d, 0x800000u)));
+  const VU32 binade = hn::Max(eb, hn::Set(d, kEminB));
+  // Past 25 places everything (mant < 2^24) is below half a quantum: 0.
+  const VU32 shift =
+      hn::Min(hn::Add(hn::Sub(binade, eb), hn::Set(d, uint32_t{23 - kMan})), hn::Set(d, 25u));
+  const VU32 kept = hn::Shr(mant, shift);
+  const VU32 rem = hn::And(mant, hn::Sub(hn::Shl(one, shift), one));
+  const VU32 half = hn::Shl(one, hn::Sub(shift, one));
+  const auto up =
+      hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), hn::Eq(hn::And(kept, one), one)));
+  const VU32 quanta = hn::Add(kept, hn::IfThenElseZero(up, one));
+  // A round-up to the next binade carries into the exponent field by itself.
+  const VU32 mag = hn::Add(hn::ShiftLeft<kMan>(hn::Sub(binade, hn::Set(d, kEminB))), quanta);
+  VU32 r = hn::IfThenElse(hn::Gt(E, hn::Set(d, kEmaxB)), hn::Set(d, kInf), mag);
+  r = hn::IfThenElse(hn::Gt(a, hn::Set(d, 0x7f800000u)), hn::Set(d, kNan), r);
+  return hn::Or(r, sign);
+}
+
+void NarrowFromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
+  const uint8_t* i = reinterpret_cast<const uint8_t*>(in);
+  switch (dt) {
+    case Dtype::FP32:
+    case Dtype::FP32R:
+      std::memcpy(out, in, n * 4);
+      return;
+    case Dtype::BF16:
+      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<8, 7>(d, x); });
+    case Dtype::FP16:
+      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<5, 10>(d, x); });
+    case Dtype::FP8_E5:
+      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<5, 2>(d, x); });
+    case Dtype::FP8_E4:
+      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<4, 3>(d, x); });
+    case Dtype::FP8_E3:
+      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<3, 4>(d, x); });
+    default:
+      HWY_ASSERT(false);
+  }
+}
+
+// ---- RangeSelect's max --------------------------------------------------------------
+
+uint32_t MaxKey(const uint32_t* y, size_t n) {
+  const DU32 d;
+  const size_t N = hn::Lanes(d);
+  const VU32 sign = hn::Set(d, 0x80000000u);
+  VU32 acc = hn::Zero(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VU32 b = hn::LoadU(d, y + i);
+    const VU32 key = hn::IfThenElse(hn::TestBit(b, sign), hn::Not(b), hn::Or(b, sign));
+    const auto nan = hn::Gt(hn::And(b, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
+    acc = hn::Max(acc, hn::IfThenZeroElse(nan, key));
+  }
+  uint32_t best = hn::GetLane(hn::MaxOfLanes(d, acc));
+  for (; i < n; ++i) best = std::max(best, bits_to_max_key(y[i]));
+  return best;
+}
+
+// ---- Sort keys ----------------------------------------------------------------------
+
+// sort_key (model.h) of FP32 / FP16 / BF16 patterns, vectorised: the magnitude offset
+// from the middle of the key range, NaNs at the top, and -0.0 meets +0.0 at the middle
+// by itself (mid - 0 == mid + 0).
+template <uint32_t kSign, uint32_t kInf>
+HWY_INLINE VU32 FloatKey(DU32 d, VU32 b) {
+  const VU32 mid = hn::Set(d, kSign);
+  const VU32 mag = hn::And(b, hn::Set(d, kSign - 1));
+  const VU32 k = hn::IfThenElse(hn::TestBit(b, mid), hn::Sub(mid, mag), hn::Add(mid, mag));
+  return hn::IfThenElse(hn::Gt(mag, hn::Set(d, kInf)), hn::Set(d, (kSign << 1) - 1), k);
+}
+
+template <class KeyFn>
+HWY_INLINE void Pack32Loop(const uint32_t* values, size_t n, bool descending, uint64_t* keys,
+                           KeyFn key) {
+  const DU32 d;
+#if HWY_TARGET == HWY_SCALAR  // one lane: no zips, and nothing to gain from them
+  const uint32_t flip1 = descending ? ~0u : 0u;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t k = hn::GetLane(key(d, hn::Set(d, values[i]))) ^ flip1;
+    keys[i] = uint64_t{k} << 32 | i;
+  }
+#else
+  const hn::Repartition<uint64_t, DU32> d64;
+  const size_t N = hn::Lanes(d);
+  const VU32 flip = hn::Set(d, descending ? ~0u : 0u);
+  VU32 pos = hn::Iota(d, 0);
+  const VU32 step = hn::Set(d, static_cast<uint32_t>(N));
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VU32 k = hn::Xor(key(d, hn::LoadU(d, values + i)), flip);
+    // The two halves come out in a lane order of their own; it does not matter, the
+    // keys are sorted next and each carries its own position.
+    hn::StoreU(hn::ZipLower(d64, pos, k), d64, keys + i);
+    hn::StoreU(hn::ZipUpper(d64, pos, k), d64, keys + i + N / 2);
+    pos = hn::Add(pos, step);
+  }
+  HWY_ALIGN uint32_t kb[kMaxLanes];
+  for (; i < n; i += N) {
+    const size_t m = std::min(N, n - i);
+    HWY_ALIGN uint32_t vb[kMaxLanes] = {};
+    std::memcpy(vb, values + i, m * 4);
+    hn::Store(hn::Xor(key(d, hn::Load(d, vb)), flip), d, kb);
+    for (size_t j = 0; j < m; ++j) keys[i + j] = uint64_t{kb[j]} << 32 | (i + j);
+  }
+#endif
+}
+
+void PackKeys32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
+  switch (dt) {
+    case Dtype::FP32:
+      return Pack32Loop(values, n, descending, keys,
+                        [](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
+    case Dtype::INT32:
+      return Pack32Loop(values, n, descending, keys,
+                        [](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
+    default:  // UINT32
+      return Pack32Loop(values, n, descending, keys, [](DU32, VU32 b) { return b; });
+  }
+}
+
+template <class KeyFn>
+HWY_INLINE void Pack16Loop(const uint16_t* values, size_t n, bool descending, uint32_t* keys,
+                           KeyFn key) {
+  const DU32 d;
+  const hn::Rebind<uint16_t, DU32> d16;
+  const size_t N = hn::Lanes(d);
+  const VU32 flip = hn::Set(d, descending ? 0xffff0000u : 0u);
+  VU32 pos = hn::Iota(d, 0);
+  const VU32 step = hn::Set(d, static_cast<uint32_t>(N));
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VU32 k = hn::ShiftLeft<16>(key(d, hn::PromoteTo(d, hn::LoadU(d16, values + i))));
+    hn::StoreU(hn::Or(hn::Xor(k, flip), pos), d, keys + i);
+    pos = hn::Add(pos, step);
+  }
+  for (; i < n; i += N) {
+    const size_t m = std::min(N, n - i);
+    HWY_ALIGN uint16_t vb[kMaxLanes] = {};
+    HWY_ALIGN uint32_t kb[kMaxLanes];
+    std::memcpy(vb, values + i, m * 2);
+    const VU32 k = hn::ShiftLeft<16>(key(d, hn::PromoteTo(d, hn::Load(d16, vb))));
+    hn::Store(hn::Or(hn::Xor(k, flip), pos), d, kb);
+    std::memcpy(keys + i, kb, m * 4);
+  }
+}
+
+void PackKeys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
+  switch (dt) {
+    case Dtype::FP16:
+      return Pack16Loop(values, n, descending, keys,
+                        [](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
+    case Dtype::BF16:
+      return Pack16Loop(values, n, descending, keys,
+                        [](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
+    case Dtype::INT16:
+      return Pack16Loop(values, n, descending, keys,
+                        [](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
+    default:  // UINT16
+      return Pack16Loop(values, n, descending, keys, [](DU32, VU32 b) { return b; });
+  }
+}
+
+// A bitonic sorting network over kR vectors held in registers (kR * lanes keys), for
+// the small sorts where any call overhead would dominate. Lanes past the keys hold the
+// largest value, which no packed key reaches (its position bits are never all ones),
+// so they sort last. kR and the lane count are compile-time constants, so the compiler
+// unrolls the whole network.
+template <size_t kR, class D, class V = hn::Vec<D>>
+HWY_INLINE void BitonicVectors(D d, V* v) {
+  using T = hn::TFromD<D>;
+  const hn::RebindToSigned<D> di;
+  using TI = hn::TFromD<decltype(di)>;
+  constexpr size_t N = HWY_LANES(T);
+  constexpr size_t kTotal = kR * N;
+  // Partner tables: lane l reads lane l ^ j, for j = 1, 2, 4, ... < N.
+  HWY_ALIGN static constexpr auto kPartner = [] {
+    std::array<std::array<TI, N>, 8> t{};
+    for (size_t b = 0; (size_t{1} << b) < N; ++b)
+      for (size_t l = 0; l < N; ++l) t[b][l] = static_cast<TI>(l ^ (size_t{1} << b));
+    return t;
+  }();
+  const V iota = hn::Iota(d, 0);
+  for (size_t k = 2; k <= kTotal; k <<= 1) {
+    for (size_t j = k >> 1; j > 0; j >>= 1) {
+      if (j >= N) {
+        // Partners are whole vectors; the direction is the same across a vector.
+        const size_t jv = j / N;
+        for (size_t r = 0; r < kR; ++r) {
+          const size_t p = r ^ jv;
+          if (p < r) continue;
+          const V lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
+          const bool asc = ((r * N) & k) == 0;
+          v[r] = asc ? lo : hi;
+          v[p] = asc ? hi : lo;
+        }
+        continue;
+      }
+      const auto partner_idx =
+          hn::SetTableIndices(d, kPartner[static_cast<size_t>(__builtin_ctzll(j))].data());
+      const auto lower = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(j))), hn::Zero(d));
+      const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(k))), hn::Zero(d));
+      for (size_t r = 0; r < kR; ++r) {
+        // Ascending where bit k of the key's index is clear (per lane when k < N).
+        const V partner = hn::TableLookupLanes(v[r], partner_idx);
+        const V mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
+        // The lower lane of a pair keeps the min when ascending, the upper lane the max.
+        if (k < N) {
+          v[r] = hn::IfThenElse(hn::Not(hn::Xor(lower, asc_lanes)), mn, mx);
+        } else if (((r * N) & k) == 0) {
+          v[r] = hn::IfThenElse(lower, mn, mx);
+        } else {
+          v[r] = hn::IfThenElse(lower, mx, mn);
+        }
+      }
+    }
+  }
+}
+
+template <size_t kR, class D, class T = hn::TFromD<D>>
+HWY_INLINE void SortInRegisters(D d, T* keys, size_t n) {
+  using V = hn::Vec<D>;
+  constexpr size_t N = HWY_LANES(T);
+  V v[kR];
+  const V pad = hn::Set(d, hwy::LimitsMax<T>());
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * N;
+    if (at + N <= n) {
+      v[r] = hn::LoadU(d, keys + at);
+    } else if (at < n) {
+      const auto m = hn::FirstN(d, n - at);
+      v[r] = hn::IfThenElse(m, hn::MaskedLoad(m, d, keys + at), pad);
+    } else {
+      v[r] = pad;
+    }
+  }
+  BitonicVectors<kR>(d, v);
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * N;
+    if (at + N <= n)
+      hn::StoreU(v[r], d, keys + at);
+    else if (at < n)
+      hn::BlendedStore(v[r], hn::FirstN(d, n - at), d, keys + at);
+  }
+}
+
+// Sorts n <= 4 vectors of keys in registers. Returns false when n is larger.
+template <typename T>
+HWY_INLINE bool SortSmall(T* keys, size_t n) {
+  const hn::ScalableTag<T> d;
+  constexpr size_t N = HWY_LANES(T);
+  if (n <= N)
+    SortInRegisters<1>(d, keys, n);
+  else if (n <= 2 * N)
+    SortInRegisters<2>(d, keys, n);
+  else if (n <= 4 * N)
+    SortInRegisters<4>(d, keys, n);
+  else
+    return false;
+  return true;
+}
+
+// vqsort's algorithm (Highway's vqsort-inl.h) compiled into this file, entered below
+// its public Sort(): that one zeroes an 8 KiB buffer and seeds its pivot sampler from the
+// OS (getrandom) on every call, which costs more than sorting a few thousand keys. The
+// keys here are unique and sampling only picks pivots, so a fixed seed is as good, and
+// the recursion's depth limit (heapsort beyond it) still bounds the worst case.
+template <typename T>
+void SortKeys(T* keys, size_t n) {
+  if (n < 2) return;
+#if HWY_TARGET == HWY_SCALAR  // vqsort needs vectors
+  std::sort(keys, keys + n);
+#else
+  if (SortSmall(keys, n)) return;
+  using Traits = hn::detail::SharedTraits<hn::detail::TraitsLane<hn::detail::OrderAscending<T>>>;
+  const hn::SortTag<T> d;
+  const Traits st;
+  HWY_ALIGN T buf[hwy::SortConstants::BufNum<T>(HWY_LANES(T))];
+  if (hn::detail::HandleSpecialCases(d, st, keys, n)) return;
+  hn::detail::Generator rng(uint64_t{0x9e3779b97f4a7c15u} ^ n);
+  for (int i = 0; i < 16; ++i) rng();  // one seed fills all three state words alike
+  hn::detail::Recurse(d, st, keys, keys + n, n, buf, rng, 2 * hwy::CeilLog2(n) + 4);
+#endif
+}
+
+void SortU64(uint64_t* keys, size_t n) {
+  // Above the base case the Debian library's build of the same algorithm partitions
+  // 64-bit keys about twice as fast as this file's (measured; the 32-bit build is on
+  // par), which repays its per-call reseeding; below it that reseeding dominates.
+  if (n > 128) {
+    thread_local hwy::Sorter sorter;
+    sorter(keys, n, hwy::SortAscending());
+    return;
+  }
+  SortKeys(keys, n);
+}
+void SortU32(uint32_t* keys, size_t n) {
+  SortKeys(keys, n);
+}
+
+void PackSort32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
+  PackKeys32(dt, descending, values, n, keys);
+  SortU64(keys, n);
+}
+void PackSort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
+  PackKeys16(dt, descending, values, n, keys);
+  SortKeys(keys, n);
+}
+
+// ---- Sort, many small channels at once ------------------------------------------------
+
+// A sorting network applied down the columns of a row-major matrix: each row is one
+// vector of lanes (one channel per lane), each compare-exchange (a, b) leaves the
+// lane-wise min in row a and the max in row b. With one channel per lane, the network
+// sorts every channel at once, without moving data across lanes.
+template <typename T>
+void SortColumnsT(T* rows, const uint16_t* ce, size_t nce) {
+  const hn::ScalableTag<T> d;
+  const size_t N = hn::Lanes(d);
+  for (size_t i = 0; i < nce; ++i) {
+    T* a = rows + ce[2 * i] * N;
+    T* b = rows + ce[2 * i + 1] * N;
+    const auto va = hn::Load(d, a), vb = hn::Load(d, b);
+    hn::Store(hn::Min(va, vb), d, a);
+    hn::Store(hn::Max(va, vb), d, b);
+  }
+}
+void SortColumns64(uint64_t* rows, const uint16_t* ce, size_t nce) {
+  SortColumnsT(rows, ce, nce);
+}
+void SortColumns32(uint32_t* rows, const uint16_t* ce, size_t nce) {
+  SortColumnsT(rows, ce, nce);
+}
+size_t Lanes64() {
+  return hn::Lanes(hn::ScalableTag<uint64_t>());
+}
+size_t Lanes32() {
+  return hn::Lanes(hn::ScalableTag<uint32_t>());
+}
+
+// ---- GetSequenceBounds --------------------------------------------------------------
+
+// Ids of one block compared with their neighbours: FP32 ids by IEEE equality (a NaN
+// equals nothing, -0.0 equals 0), INT32 ids by their bits.
+template <bool kFloat>
+HWY_INLINE auto IdsEqual(DU32 d, VU32 a, VU32 b) {
+  if constexpr (kFloat) {
+    const hn::RebindToFloat<DU32> df;
+    return hn::RebindMask(d, hn::Eq(hn::BitCast(df, a), hn::BitCast(df, b)));
+  } else {
+    return hn::Eq(a, b);
+  }
+}
+template <bool kFloat>
+HWY_INLINE auto IsPadding(DU32 d, VU32 a) {
+  return IdsEqual<kFloat>(d, a, hn::Zero(d));
+}
+
+// start[i] is the largest segment-start position <= i (a running max of the positions
+// where a new id begins), or n for padding; end[i] the smallest segment end > i (a
+// running min from the right), or -1 for padding. Both scans run a vector at a time:
+// an in-register prefix max/min (log2(lanes) shifted steps) plus the carry from the
+// previous block.
+template <bool kFloat>
+void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  using VI = hn::Vec<decltype(di)>;
+  const size_t N = hn::Lanes(d);
+  const VI iota = hn::Iota(di, 0);
+  const VI big = hn::Set(di, 0x7fffffff);
+  const auto padding_start = hn::Set(di, static_cast<int32_t>(n));
+  const auto padding_end = hn::Set(di, -1);
+  // Index tables for the shifted steps: lane l reads lane max(l - k, 0) (or min(l + k,
+  // N - 1)); reading lane 0 (or N - 1) again is harmless for a running max (min).
+  constexpr size_t kN = HWY_LANES(int32_t);
+  struct Tables {
+    int32_t up[6][kN], down[6][kN], last[kN], first[kN];
+    unsigned steps;
+  };
+  HWY_ALIGN static constexpr Tables kT = [] {
+    Tables t{};
+    unsigned st = 0;
+    for (size_t k = 1; k < kN; k *= 2, ++st) {
+      for (size_t l = 0; l < kN; ++l) {
+        t.up[st][l] = static_cast<int32_t>(l >= k ? l - k : 0);
+        t.down[st][l] = static_cast<int32_t>(std::min(l + k, kN - 1));
+      }
+    }
+    for (size_t l = 0; l < kN; ++l) t.last[l] = static_cast<int32_t>(kN - 1), t.first[l] = 0;
+    t.steps = st;
+    return t;
+  }();
+  HWY_DASSERT(N == kN);
+  const unsigned steps = kT.steps;
+  const auto bcast_last = hn::SetTableIndices(di, kT.last);
+  const auto bcast_first = hn::SetTableIndices(di, kT.first);
+  using Idx = std::remove_const_t<decltype(bcast_last)>;
+  Idx up_idx[6] = {bcast_last, bcast_last, bcast_last, bcast_last, bcast_last, bcast_last};
+  Idx down_idx[6] = {bcast_last, bcast_last, bcast_last, bcast_last, bcast_last, bcast_last};
+  for (unsigned k = 0; k < steps; ++k) {
+    up_idx[k] = hn::SetTableIndices(di, kT.up[k]);
+    down_idx[k] = hn::SetTableIndices(di, kT.down[k]);
+  }
+
+  // Starts, left to right. Block 0 compares lane 0 with itself shifted in from a copy.
+  VI carry = hn::Zero(di);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VU32 v = hn::LoadU(d, s + i);
+    VU32 prev;
+    if (i == 0) {
+      HWY_ALIGN uint32_t buf[kMaxLanes];
+      buf[0] = 0;
+      std::memcpy(buf + 1, s, (N - 1) * 4);
+      prev = hn::Load(d, buf);
+    } else {
+      prev = hn::LoadU(d, s + i - 1);
+    }
+    VI b = hn::IfThenZeroElse(hn::RebindMask(di, IdsEqual<kFloat>(d, v, prev)),
+                              hn::Add(iota, hn::Set(di, static_cast<int32_t>(i))));
+    for (unsigned k = 0; k < steps; ++k) b = hn::Max(b, hn::TableLookupLanes(b, up_idx[k]));
+    b = hn::Max(b, carry);
+    carry = hn::TableLookupLanes(b, bcast_last);
+    b = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_start, b);
+    hn::StoreU(hn::BitCast(d, b), d, start + i);
+  }
+  // Scalar tail, continuing from the carry: the same rule as the reference.
+  {
+    int32_t cur = hn::GetLane(carry);
+    for (; i < n; ++i) {
+      const bool eq =
+          i > 0 && (kFloat ? model::seq_ids_equal_fp32(s[i], s[i - 1]) : s[i] == s[i - 1]);
+      if (!eq) cur = static_cast<int32_t>(i);
+      const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[i]) : s[i] == 0;
+      start[i] = static_cast<uint32_t>(pad ? static_cast<int32_t>(n) : cur);
+    }
+  }
+
+  // Ends, right to left: the unaligned head [0, n % N) is done last, in scalar.
+  carry = big;
+  size_t j = n;
+  for (; j >= N; j -= N) {
+    const size_t b0 = j - N;
+    const VU32 v = hn::LoadU(d, s + b0);
+    VU32 next;
+    auto boundary_mask = hn::FirstN(di, 0);
+    if (j == n) {
+      HWY_ALIGN uint32_t buf[kMaxLanes];
+      std::memcpy(buf, s + b0 + 1, (N - 1) * 4);
+      buf[N - 1] = 0;
+      next = hn::Load(d, buf);
+      // The last element always ends its segment.
+      boundary_mask = hn::Not(hn::FirstN(di, N - 1));
+    } else {
+      next = hn::LoadU(d, s + b0 + 1);
+    }
+    const auto same = hn::AndNot(boundary_mask, hn::RebindMask(di, IdsEqual<kFloat>(d, v, next)));
+    VI e = hn::IfThenElse(same, big, hn::Add(iota, hn::Set(di, static_cast<int32_t>(b0 + 1))));
+    for (unsigned k = 0; k < steps; ++k) e = hn::Min(e, hn::TableLookupLanes(e, down_idx[k]));
+    e = hn::Min(e, carry);
+    carry = hn::TableLookupLanes(e, bcast_first);
+    e = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_end, e);
+    hn::StoreU(hn::BitCast(d, e), d, end + b0);
+  }
+  {
+    int32_t cur = hn::GetLane(carry);
+    for (size_t k = j; k-- > 0;) {
+      const bool eq =
+          k + 1 < n && (kFloat ? model::seq_ids_equal_fp32(s[k], s[k + 1]) : s[k] == s[k + 1]);
+      if (!eq) cur = static_cast<int32_t>(k + 1);
+      const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[k]) : s[k] == 0;
+      end[k] = static_cast<uint32_t>(pad ? -1 : cur);
+    }
+  }
+}
+
+// INT32 patterns to the FP32 patterns of the same numbers (exact below 2^24).
+void ToFp32(uint32_t* v, size_t n) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  const hn::RebindToFloat<DU32> df;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, hn::LoadU(d, v + i)))), d, v + i);
+  for (; i < n; ++i) {
+    const float f = static_cast<float>(static_cast<int32_t>(v[i]));
+    std::memcpy(&v[i], &f, 4);
+  }
+}
+
+void SequenceBounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
+                    uint32_t* end) {
+  if (fp_in) {
+    BoundsLoop<true>(ids, n, start, end);
+  } else {
+    BoundsLoop<false>(ids, n, start, end);
+  }
+  if (fp_out) {
+    ToFp32(start, n);
+    ToFp32(end, n);
+  }
+}
+
+const char* TargetName() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace gpsimd::kernels::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gpsimd::kernels::simd {
+
+HWY_EXPORT(TargetName);
+HWY_EXPORT(WidenToFp32);
+HWY_EXPORT(NarrowFromFp32);
+HWY_EXPORT(MaxKey);
+HWY_EXPORT(PackKeys32);
+HWY_EXPORT(PackKeys16);
+HWY_EXPORT(SortU64);
+HWY_EXPORT(SortU32);
+HWY_EXPORT(PackSort32);
+HWY_EXPORT(PackSort16);
+HWY_EXPORT(SortColumns64);
+HWY_EXPORT(SortColumns32);
+HWY_EXPORT(Lanes64);
+HWY_EXPORT(Lanes32);
+HWY_EXPORT(SequenceBounds);
+
+const char* target_name() {
+  return HWY_DYNAMIC_DISPATCH(TargetName)();
+}
+void widen_to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(WidenToFp32)(dt, in, n, out);
+}
+void narrow_from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(NarrowFromFp32)(dt, in, n, out);
+}
+uint32_t max_key(const uint32_t* y, size_t n) {
+  return HWY_DYNAMIC_DISPATCH(MaxKey)(y, n);
+}
+void pack_keys32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
+  HWY_DYNAMIC_DISPATCH(PackKeys32)(dt, descending, values, n, keys);
+}
+void pack_keys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
+  HWY_DYNAMIC_DISPATCH(PackKeys16)(dt, descending, values, n, keys);
+}
+void sort_u64(uint64_t* keys, size_t n) {
+  HWY_DYNAMIC_DISPATCH(SortU64)(keys, n);
+}
+void sort_u32(uint32_t* keys, size_t n) {
+  HWY_DYNAMIC_DISPATCH(SortU32)(keys, n);
+}
+void pack_sort32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
+  HWY_DYNAMIC_DISPATCH(PackSort32)(dt, descending, values, n, keys);
+}
+void pack_sort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
+  HWY_DYNAMIC_DISPATCH(PackSort16)(dt, descending, values, n, keys);
+}
+void sort_columns64(uint64_t* rows, const uint16_t* ce, size_t nce) {
+  HWY_DYNAMIC_DISPATCH(SortColumns64)(rows, ce, nce);
+}
+void sort_columns32(uint32_t* rows, const uint16_t* ce, size_t nce) {
+  HWY_DYNAMIC_DISPATCH(SortColumns32)(rows, ce, nce);
+}
+size_t lanes64() {
+  return HWY_DYNAMIC_DISPATCH(Lanes64)();
+}
+size_t lanes32() {
+  return HWY_DYNAMIC_DISPATCH(Lanes32)();
+}
+void sequence_bounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
+                     uint32_t* end) {
+  HWY_DYNAMIC_DISPATCH(SequenceBounds)(ids, n, fp_in, fp_out, start, end);
+}
+
+}  // namespace gpsimd::kernels::simd
+#endif  // HWY_ONCE

@@ -1,0 +1,144 @@
+// Moving through a tensor walk (SPEC §3.5) a run at a time instead of an element at a
+// time, so that kernels can copy whole contiguous runs and loop over strided ones.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "gpsimd/machine.h"
+
+namespace gpsimd::kernels {
+
+// A walk as rows: rows of `len` elements `step` elements apart, the rows themselves
+// laid out by an outer 2-D loop. Dimensions that continue each other (the next
+// dimension's step is the inner row's extent) are merged, so a dense 3-D walk is one row.
+struct Rows {
+  int64_t start = 0;  // bytes
+  unsigned elem = 1;
+  int64_t step = 1;              // elements between neighbours in a row
+  uint64_t len = 1;              // elements per row
+  int64_t step1 = 0, step2 = 0;  // elements between rows, and between row groups
+  uint64_t n1 = 1, n2 = 1;
+
+  static Rows of(const Walk& w) {
+    // Drop dimensions of extent 1, then merge each dimension into the previous one
+    // when it continues it.
+    int64_t st[3];
+    uint64_t nm[3];
+    unsigned k = 0;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (w.num[d] == 1) continue;
+      if (k > 0 && w.step[d] == st[k - 1] * static_cast<int64_t>(nm[k - 1])) {
+        nm[k - 1] *= w.num[d];
+        continue;
+      }
+      st[k] = w.step[d];
+      nm[k] = w.num[d];
+      ++k;
+    }
+    Rows r;
+    r.start = w.start;
+    r.elem = w.elem;
+    if (k > 0) r.step = st[0], r.len = nm[0];
+    if (k > 1) r.step1 = st[1], r.n1 = nm[1];
+    if (k > 2) r.step2 = st[2], r.n2 = nm[2];
+    return r;
+  }
+  uint64_t count() const { return len * n1 * n2; }
+  // True when the whole walk is one dense increasing row.
+  bool dense() const { return n1 == 1 && n2 == 1 && (step == 1 || len == 1); }
+};
+
+// Walks ordinals in order, handing out runs: pieces of one row.
+class Cursor {
+ public:
+  explicit Cursor(const Rows& r) : r_(r), row_(r.start) {}
+
+  struct Run {
+    int64_t offset;  // bytes of the first element
+    uint64_t count;  // elements
+    int64_t step;    // bytes between elements
+  };
+
+  // The next run of at most `max` elements (max >= 1; the walk must not be exhausted).
+  Run next(uint64_t max) {
+    const int64_t esz = r_.elem;
+    const uint64_t cnt = std::min(max, r_.len - i0_);
+    Run run{row_ + static_cast<int64_t>(i0_) * r_.step * esz, cnt, r_.step * esz};
+    i0_ += cnt;
+    if (i0_ == r_.len) {
+      i0_ = 0;
+      if (++i1_ < r_.n1) {
+        row_ += r_.step1 * esz;
+      } else {
+        i1_ = 0;
+        ++i2_;
+        row_ = r_.start + static_cast<int64_t>(i2_) * r_.step2 * esz;
+      }
+    }
+    return run;
+  }
+
+  // Copies the next m elements, in ordinal order, from `base` + offsets to `out`.
+  // Returns a pointer to them: into `base` itself when they are one dense run (no copy),
+  // else `out`.
+  template <unsigned kSize>
+  const uint8_t* read(const uint8_t* base, uint64_t m, uint8_t* out) {
+    Run run = next(m);
+    if (run.count == m && (run.step == kSize || m == 1)) return base + run.offset;
+    uint8_t* o = out;
+    for (;;) {
+      copy_in<kSize>(base, run, o);
+      o += run.count * kSize;
+      m -= run.count;
+      if (m == 0) return out;
+      run = next(m);
+    }
+  }
+
+  // Stores the next m elements, in ordinal order, from `in` to `base` + offsets. Where
+  // two ordinals hit the same bytes the later one wins, as SPEC §4 requires.
+  template <unsigned kSize>
+  void write(uint8_t* base, uint64_t m, const uint8_t* in) {
+    while (m > 0) {
+      const Run run = next(m);
+      copy_out<kSize>(base, run, in);
+      in += run.count * kSize;
+      m -= run.count;
+    }
+  }
+
+  // Returns where the next m elements go when they are one dense run, and moves past
+  // them; nullptr (and no move) otherwise.
+  uint8_t* direct(uint8_t* base, uint64_t m) {
+    if (r_.len - i0_ < m || (r_.step != 1 && m > 1)) return nullptr;
+    return base + next(m).offset;
+  }
+
+ private:
+  template <unsigned kSize>
+  static void copy_in(const uint8_t* base, const Run& run, uint8_t* out) {
+    const uint8_t* p = base + run.offset;
+    if (run.step == kSize) {
+      std::memcpy(out, p, run.count * kSize);
+      return;
+    }
+    for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(out + i * kSize, p, kSize);
+  }
+  template <unsigned kSize>
+  static void copy_out(uint8_t* base, const Run& run, const uint8_t* in) {
+    uint8_t* p = base + run.offset;
+    if (run.step == kSize) {
+      std::memmove(p, in, run.count * kSize);
+      return;
+    }
+    for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(p, in + i * kSize, kSize);
+  }
+
+  Rows r_;
+  int64_t row_;
+  uint64_t i0_ = 0, i1_ = 0, i2_ = 0;
+};
+
+}  // namespace gpsimd::kernels

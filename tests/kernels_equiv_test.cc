@@ -1,0 +1,579 @@
+// The fast kernels against the scalar reference, bit for bit.
+//
+// Random instructions of all four kinds run twice from the same machine state: once
+// with ExecOptions::fast (kernels, threads) and once without (src/ops/ reference
+// loops); the results and the complete machines must be equal. Inputs mix random bits
+// with each dtype's edge values (NaN with payloads, ±0, ±inf, subnormals, rounding
+// ties), and walks use every shape the encoding allows: strides, negative and zero
+// steps, several dimensions, overlapping operands, 1 to 128 channels. Every SIMD target
+// compiled into the binary that this CPU supports is tested, not just the best one.
+// The vector conversions are also compared with format.h directly: exhaustively for
+// widening, and for narrowing over every exponent with ties and their neighbours.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpsimd/execute.h"
+#include "gpsimd/format.h"
+#include "gpsimd/machine.h"
+#include "kernels/simd.h"
+
+namespace gpsimd {
+namespace {
+
+// splitmix64: fast enough that generating inputs costs less than checking them.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed) {}
+  uint64_t bits() {
+    uint64_t z = (s_ += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+  }
+  uint32_t below(uint64_t n) { return static_cast<uint32_t>(bits() % n); }
+  int64_t in(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(bits() % (hi - lo + 1)); }
+  bool chance(double p) { return static_cast<double>(bits() >> 11) < p * 0x1p53; }
+  template <class T, std::size_t N>
+  T pick(const T (&a)[N]) {
+    return a[below(N)];
+  }
+
+ private:
+  uint64_t s_;
+};
+
+// ---- edge values ------------------------------------------------------------------------
+
+// Bit patterns worth hitting for a dtype: zeros, infinities, NaNs with payloads,
+// subnormals, extremes; for FP32 also the rounding boundaries of every narrow format.
+std::vector<uint32_t> edge_values(Dtype dt) {
+  switch (dt) {
+    case Dtype::FP32:
+    case Dtype::FP32R: {
+      std::vector<uint32_t> v = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                 0xffc00000, 0x7f800001, 0xff800001, 0x7fffffff, 0x00000001,
+                                 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000,
+                                 0xbf800000, 0x4b800000, 0x4b7fffff, 0x477fe000, 0x477ff000,
+                                 0x477fefff, 0x33800000, 0x33000000, 0x33000001, 0x337fffff};
+      // Ties and neighbours at each narrow format's quantum, in a spread of binades.
+      for (uint32_t e = 0; e < 256; e += 3) {
+        for (uint32_t man : {0x000000u, 0x008000u, 0x008001u, 0x007fffu, 0x018000u, 0x001000u,
+                             0x003000u, 0x080000u, 0x0c0000u, 0x040000u, 0x100000u, 0x7fffffu,
+                             0x020000u, 0x060000u, 0x010000u, 0x030000u}) {
+          v.push_back(e << 23 | man);
+          v.push_back(0x80000000u | e << 23 | man);
+        }
+      }
+      return v;
+    }
+    case Dtype::BF16:
+      return {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81, 0xff81,
+              0x0001, 0x807f, 0x0080, 0x7f7f, 0xff7f, 0x3f80, 0x7fff};
+    case Dtype::FP16:
+      return {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfc01,
+              0x0001, 0x83ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0x7fff};
+    case Dtype::FP8_E5:
+      return {0x00, 0x80, 0x7c, 0xfc, 0x7e, 0xfe, 0x7d, 0xfd, 0x01, 0x83, 0x04, 0x7b, 0xfb, 0x3c};
+    case Dtype::FP8_E4:
+      return {0x00, 0x80, 0x78, 0xf8, 0x7c, 0xfc, 0x79, 0xf9, 0x01, 0x87, 0x08, 0x77, 0xf7, 0x38};
+    case Dtype::FP8_E3:
+      return {0x00, 0x80, 0x70, 0xf0, 0x78, 0xf8, 0x71, 0xf1, 0x01, 0x8f, 0x10, 0x6f, 0xef, 0x30};
+    case Dtype::INT16:
+    case Dtype::UINT16:
+      return {0x0000, 0x8000, 0x7fff, 0xffff, 0x0001, 0x8001};
+    case Dtype::INT32:
+    case Dtype::UINT32:
+      return {0x00000000, 0x80000000, 0x7fffffff, 0xffffffff, 0x00000001, 0x80000001};
+    default:
+      return {0x00, 0x80, 0x7f, 0xff, 0x01};
+  }
+}
+
+// ---- the vector conversions against format.h -------------------------------------------
+
+const Dtype kNarrowFloats[] = {Dtype::BF16, Dtype::FP16, Dtype::FP8_E5, Dtype::FP8_E4,
+                               Dtype::FP8_E3};
+
+// Runs f once for every SIMD target compiled in and supported here (and restores the
+// default choice afterwards).
+template <class F>
+void for_each_target(F f) {
+  bool first = true;
+  hwy::SetSupportedTargetsForTest(0);
+  const int64_t supported = hwy::SupportedTargets() | HWY_SCALAR;
+  for (int64_t t : {int64_t{HWY_AVX3}, int64_t{HWY_AVX2}, int64_t{HWY_SCALAR}}) {
+    if ((supported & t) == 0) continue;
+    hwy::SetSupportedTargetsForTest(t);
+    SCOPED_TRACE(kernels::simd::target_name());
+    f(first);
+    first = false;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(KernelsEquivTest, WideningEveryPattern) {
+  for_each_target([](bool) {
+    for (Dtype dt : kNarrowFloats) {
+      const unsigned size = *dtype_size(dt);
+      const uint32_t count = 1u << (8 * size);
+      std::vector<uint8_t> in(count * size);
+      for (uint32_t b = 0; b < count; ++b) std::memcpy(&in[b * size], &b, size);
+      std::vector<uint32_t> out(count);
+      kernels::simd::widen_to_fp32(dt, in.data(), count, out.data());
+      for (uint32_t b = 0; b < count; ++b)
+        ASSERT_EQ(out[b], widen_to_fp32(dt, b))
+            << *dtype_name(static_cast<uint8_t>(dt)) << " " << b;
+    }
+  });
+}
+
+TEST(KernelsEquivTest, NarrowingEdgesTiesAndRandom) {
+  Rng rng(7);
+  std::vector<uint32_t> in = edge_values(Dtype::FP32);
+  for (int i = 0; i < 200000; ++i) in.push_back(static_cast<uint32_t>(rng.bits()));
+  // Odd lengths reach the scalar-free tails of the loops too.
+  in.push_back(0x3f800001);
+  for_each_target([&](bool) {
+    for (Dtype dt : kNarrowFloats) {
+      const unsigned size = *dtype_size(dt);
+      std::vector<uint8_t> out(in.size() * size);
+      kernels::simd::narrow_from_fp32(dt, in.data(), in.size(), out.data());
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        uint32_t got = 0;
+        std::memcpy(&got, &out[i * size], size);
+        ASSERT_EQ(got, narrow_from_fp32(dt, in[i]))
+            << *dtype_name(static_cast<uint8_t>(dt)) << " from " << std::hex << in[i];
+      }
+    }
+  });
+}
+
+// ---- random instructions ----------------------------------------------------------------
+
+// Where the random operands live: a window at the start of every partition, small so
+// that operands overlap often.
+struct Window {
+  Space space = Space::SBUF;
+  uint32_t bytes = 4096;
+};
+
+// Gives t a static address in partition p at a random offset where its whole walk lies
+// inside the window; a walk too wide for the window becomes dense first.
+void place(Rng& rng, TensorDesc& t, unsigned elem, const Window& win, unsigned p) {
+  auto extent = [&](int64_t& lo, int64_t& hi) {
+    lo = hi = 0;
+    for (unsigned d = 0; d < t.dims; ++d) {
+      const int64_t span = int64_t{t.step[d]} * (t.num[d] - 1);
+      (span < 0 ? lo : hi) += span;
+    }
+  };
+  int64_t lo, hi;
+  extent(lo, hi);
+  const int64_t slots = win.bytes / elem;
+  if (hi - lo + 1 > slots) {
+    int64_t inner = 1;
+    for (unsigned d = 0; d < t.dims; ++d) {
+      t.step[d] = static_cast<int16_t>(inner);
+      inner *= t.num[d];
+    }
+    extent(lo, hi);
+  }
+  const int64_t first = rng.in(-lo, slots - 1 - hi);
+  t.addr = encode_static_addr({win.space, p, static_cast<uint32_t>(first * elem)});
+}
+
+// A random walk of `dims` dimensions over `count` elements (when count != 0) or of a
+// random count up to max_count, placed inside the window. Returns the descriptor with
+// a static address in partition p.
+TensorDesc random_walk(Rng& rng, unsigned dims, uint64_t count, uint64_t max_count, unsigned elem,
+                       const Window& win, unsigned p) {
+  for (int attempt = 0;; ++attempt) {
+    TensorDesc t;
+    t.dims = static_cast<uint8_t>(dims);
+    // Extents: a factorisation of count, or random ones.
+    uint64_t left = count ? count : 1 + rng.below(max_count);
+    for (unsigned d = 0; d < dims; ++d) {
+      uint64_t n = left;
+      if (d + 1 < dims) {
+        // A divisor of what is left, so the product is exact.
+        std::vector<uint64_t> divs;
+        for (uint64_t k = 1; k <= left && k <= 65535; ++k)
+          if (left % k == 0) divs.push_back(k);
+        n = rng.chance(0.3) ? 1 : divs[rng.below(divs.size())];
+        if (!count && rng.chance(0.3)) n = 1 + rng.below(std::min<uint64_t>(left, 64));
+      }
+      if (n > 65535) n = 65535;  // only for random counts
+      t.num[d] = static_cast<uint16_t>(n);
+      left = std::max<uint64_t>(1, left / n);
+    }
+    // Steps: dense, reversed, zero, strided, or continuing the inner dimensions.
+    int64_t inner = 1;
+    for (unsigned d = 0; d < dims; ++d) {
+      const int64_t choices[] = {1, 1, -1, 0, 2, -2, 3, -3, 7};
+      int64_t s = rng.pick(choices);
+      if (d > 0 && rng.chance(0.5)) s = inner * (rng.chance(0.8) ? 1 : -1);
+      t.step[d] = static_cast<int16_t>(s);
+      inner *= t.num[d];
+    }
+    int64_t lo = 0, hi = 0;
+    for (unsigned d = 0; d < dims; ++d) {
+      const int64_t span = int64_t{t.step[d]} * (t.num[d] - 1);
+      (span < 0 ? lo : hi) += span;
+    }
+    const int64_t slots = win.bytes / elem;
+    if (hi - lo + 1 > slots) {
+      if (attempt < 50) continue;
+      // Fall back to a dense walk of the same count, which fits when the count does.
+      for (unsigned d = 0; d < dims; ++d) t.step[d] = 1;
+      t.num = {1, 1, 1};
+      t.num[0] = static_cast<uint16_t>(std::min<uint64_t>(count ? count : 1, 65535));
+      lo = 0;
+      hi = t.num[0] - 1;
+    }
+    const int64_t first = rng.in(-lo, slots - 1 - hi);
+    t.addr = encode_static_addr({win.space, p, static_cast<uint32_t>(first * elem)});
+    return t;
+  }
+}
+
+// The machines are shared by all cases (a fresh SBUF is 28 MiB); each case refills the
+// windows it uses and records which partitions those are, for the comparison.
+struct Machines {
+  Machine a{Generation::V3}, b{Generation::V3};
+  std::vector<std::pair<Space, unsigned>> touched;
+};
+
+Machines& machines() {
+  static Machines m;
+  return m;
+}
+
+// Fills the window of partitions [p, p + n) of both machines with the same mix of random
+// bits and edge values of `dt`, laid out as elements of its size.
+void fill(Rng& rng, Machines& m, const Window& win, unsigned p, unsigned n, Dtype dt,
+          bool runs = false) {
+  const unsigned size = dtype_size(dt).value_or(4);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  uint32_t prev = 0;
+  for (unsigned q = p; q < p + n && q < kPartitions; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t off = 0; off + size <= win.bytes; off += size) {
+      const uint64_t r = rng.bits();
+      uint32_t v = static_cast<uint32_t>(r);
+      const uint32_t roll = static_cast<uint32_t>(r >> 32) & 127;  // percent-ish, no division
+      if (roll < 38) v = edges[((r >> 40) * edges.size()) >> 24];
+      if (runs && roll >= 38 && roll < 102) v = prev;  // segment ids and sort ties
+      if (runs && roll >= 121) v = 0;
+      prev = v;
+      std::memcpy(pa + off, &v, size);
+      std::memcpy(pb + off, &v, size);
+    }
+  }
+}
+
+// Both partition ranges of a source and a destination.
+void fill2(Rng& rng, Machines& m, const Window& win, unsigned p, unsigned pd, unsigned n, Dtype dt,
+           bool runs = false) {
+  fill(rng, m, win, p, n, dt, runs);
+  if (pd != p) fill(rng, m, win, pd, n, dt, runs);
+}
+
+struct Counts {
+  int retired = 0, invalid = 0, faulted = 0;
+};
+
+// Runs w fast on `a` and by the reference on `b`, and checks both end the same way.
+void run_both(Machines& m, const Word& w, Counts& counts, bool whole_machine) {
+  Machine& a = m.a;
+  Machine& b = m.b;
+  ExecOptions fast, ref;
+  ref.fast = false;
+  const ExecResult ra = execute(a, w, fast);
+  const ExecResult rb = execute(b, w, ref);
+  ASSERT_EQ(ra.status, rb.status) << ra.message() << " / " << rb.message() << "\n"
+                                  << word_to_hex(w);
+  if (ra.status == Status::Retired) ++counts.retired;
+  if (ra.status == Status::Invalid) ++counts.invalid;
+  if (ra.status == Status::Faulted) ++counts.faulted;
+  ASSERT_EQ(ra.message(), rb.message());
+  ASSERT_EQ(a.accumulators, b.accumulators) << word_to_hex(w);
+  // The windows of this word are compared after it; the whole machine (stray writes) often.
+  for (auto [s, q] : m.touched)
+    ASSERT_EQ(0, std::memcmp(m.a.partition(s, q).data(), m.b.partition(s, q).data(),
+                             std::min<uint32_t>(m.a.partition_bytes(s), 1 << 14)))
+        << space_name(s) << " partition " << q << "\n"
+        << word_to_hex(w);
+  if (whole_machine) {
+    ASSERT_TRUE(a == b) << word_to_hex(w);
+  }
+}
+
+unsigned random_channels(Rng& rng) {
+  if (rng.chance(0.1)) return 128;
+  if (rng.chance(0.3)) return 1 + rng.below(128);
+  return 1 + rng.below(6);
+}
+
+const Dtype kRsIn[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5,
+                       Dtype::FP16,   Dtype::BF16,   Dtype::FP32};
+const Dtype kRsOut[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
+                        Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
+
+Word range_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xbc;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large ? Dtype::FP32 : rng.pick(kRsIn);
+  const Dtype dout = large ? rng.pick(kRsOut) : rng.pick(kRsOut);
+  Window win;
+  win.bytes = large ? 32768 : 4096;
+  const bool psum = !large && rng.chance(0.15) && *dtype_size(dout) == 4;
+  if (psum) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  const uint64_t max_count = large ? 8000 : 600;
+  TensorDesc src = random_walk(rng, 2, 0, max_count, isz, win, p);
+  // The destination: its own shape over the same count, sometimes in another partition
+  // range, so that it may or may not overlap the sources.
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, osz, win, pd);
+  fill2(rng, m, win, p, pd, n, din);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(din) | static_cast<uint8_t>(dout) << 4);
+  const uint8_t cmds[] = {0, 2, 3};
+  w[14] = rng.pick(cmds);
+  w[15] = 0x08;
+  // base: integers, halves, a subnormal, or close to the 2^24 limit.
+  float base = static_cast<float>(rng.below(1000));
+  if (rng.chance(0.2)) base += 0.5f;
+  if (rng.chance(0.1)) base = std::bit_cast<float>(0x00000001u);
+  if (rng.chance(0.1)) base = static_cast<float>((1u << 24) - src.count() - rng.below(3));
+  if (rng.chance(0.05))
+    base = static_cast<float>((1u << 23) + 1) - static_cast<float>(rng.below(4));
+  store_u32(w, 16, std::bit_cast<uint32_t>(base));
+  store_u32(w, 20, 0xff7fffffu);
+  store_tensor(w, 24, src);
+  const uint8_t ops[] = {0x12, 0x13, 0x14, 0x15, 0x16};
+  w[36] = rng.pick(ops);
+  w[37] = rng.pick(ops);
+  // Bounds near the index range, or special values; sometimes through pointers.
+  for (unsigned k = 0; k < 2; ++k) {
+    auto bound = [&] {
+      float f = base + static_cast<float>(rng.below(static_cast<uint32_t>(src.count()) + 2)) - 1.0f;
+      if (rng.chance(0.3)) f += 0.5f;
+      const uint32_t specials[] = {0x7fc00000, 0xff800000, 0x7f800000,
+                                   0x80000000, 0x00000000, 0x7f800001};
+      return rng.chance(0.15) ? rng.pick(specials) : std::bit_cast<uint32_t>(f);
+    };
+    if (rng.chance(0.2)) {
+      w[38 + k] = 1;  // POINTER_IMMEDIATE into the window
+      const uint32_t off = rng.below(win.bytes / 4) * 4;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, 40 + 4 * k, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = bound();
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, 4);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, 4);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, 40 + 4 * k, bound());
+    }
+  }
+  store_tensor(w, 48, dst);
+  for (unsigned c = 0; c < kPartitions; ++c) {
+    const uint32_t accs[] = {0xff800000u, 0x7fc00000u, 0x3f800000u, 0x80000000u,
+                             0x00000000u, 0xff7fffffu, 0xffc00001u};
+    m.a.accumulators[c] = m.b.accumulators[c] = rng.pick(accs);
+  }
+  return w;
+}
+
+const Dtype kTssDtypes[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                            Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                            Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+Word tensor_scalar_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x98;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype dt = large ? Dtype::FP32 : rng.pick(kTssDtypes);
+  const unsigned size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  if (!large && size == 4 && rng.chance(0.15)) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 3, 0, large ? 10000 : 900, size, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 3, src.count(), 0, size, win, pd);
+  fill2(rng, m, win, p, pd, n, dt);
+  store_tensor(w, 16, src);
+  w[32] = static_cast<uint8_t>(rng.below(2));
+  w[33] = static_cast<uint8_t>(n);
+  w[34] = static_cast<uint8_t>(dt);
+  const uint8_t preds[] = {size == 1   ? uint8_t{0x2}
+                           : size == 2 ? uint8_t{0x4}
+                                       : uint8_t{0x8},
+                           size == 1   ? uint8_t{0x3}
+                           : size == 2 ? uint8_t{0x5}
+                                       : uint8_t{0x9}};
+  w[35] = rng.pick(preds);
+  const uint32_t mask = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  for (unsigned k = 0; k < 2; ++k) {  // src1_imm, then pred_imm
+    if (rng.chance(0.3)) {
+      w[38 + k] = 1;
+      const uint32_t off = rng.below(win.bytes / size) * size;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, 40 + 4 * k, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = k == 1 && rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits());
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, size);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, size);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, 40 + 4 * k, k == 1 ? rng.below(2) : static_cast<uint32_t>(rng.bits()) & mask);
+    }
+  }
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xbe;
+  w[1] = 0x10;
+  w[12] = 1;
+  const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
+  w[14] = fp_in ? 0x0a : 0x08;
+  w[15] = fp_out ? 0x0a : 0x08;
+  Window win;
+  win.bytes = large ? 196608 : 4096;
+  const unsigned p = rng.below(kPartitions);
+  TensorDesc src = random_walk(rng, 3, 0, large ? 16000 : 300, 4, win, p);
+  // dst: 2 x count(src) with num_elem[2] == 2; the halves dense after each other, or
+  // apart, reversed, or on top of each other.
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, 4, win, p);
+  dst.dims = 3;
+  dst.num[2] = 2;
+  const int64_t half = int64_t{dst.num[0]} * dst.num[1];
+  const int64_t steps2[] = {half, half, -half, 0, half + 5, 3};
+  dst.step[2] = static_cast<int16_t>(std::clamp<int64_t>(rng.pick(steps2), -32768, 32767));
+  if (rng.chance(0.5))
+    dst.step = {1, static_cast<int16_t>(dst.num[0]),
+                static_cast<int16_t>(std::min<int64_t>(half, 32767))};
+  place(rng, dst, 4, win, p);
+  fill(rng, m, win, p, 1, fp_in ? Dtype::FP32 : Dtype::INT32, true);
+  store_tensor(w, 16, src);
+  store_tensor(w, 32, dst);
+  return w;
+}
+
+const Dtype kSortDtypes[] = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
+                             Dtype::FP32, Dtype::UINT32, Dtype::INT32};
+
+Word sort_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x96;
+  w[1] = 0x10;
+  const Dtype dt = rng.pick(kSortDtypes);
+  const unsigned size = *dtype_size(dt);
+  const unsigned limit = size == 2 ? 4096 : 2048;
+  unsigned n = large ? 1 : random_channels(rng);
+  unsigned N;
+  if (large) {
+    N = limit;
+  } else {
+    const unsigned sizes[] = {1,  2,  3,   7,   8,   15,  16,  17,  31,  32,
+                              33, 64, 100, 128, 129, 255, 256, 257, 1000};
+    N = rng.pick(sizes);
+  }
+  if (N * n > limit) n = limit / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  win.bytes = large ? 65536 : 8192;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 1, N, 0, size, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst;
+  dst.dims = 2;
+  dst.num = {2, static_cast<uint16_t>(K), 1};
+  dst.step = {1, 2, 0};
+  if (rng.chance(0.3))
+    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
+  place(rng, dst, size, win, pd);
+  fill2(rng, m, win, p, pd, n, dt, rng.chance(0.5));
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
+  store_tensor(w, 16, src);
+  store_tensor(w, 24, dst);
+  if (rng.chance(0.2)) {
+    w[13] = 1;
+    const uint32_t off = rng.below(win.bytes / 4) * 4;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = static_cast<uint32_t>(rng.bits());
+      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      m.touched.emplace_back(Space::SBUF, pp + c);
+    }
+  } else {
+    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  }
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+using WordMaker = Word (*)(Rng&, Machines&, bool);
+
+void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, int large_cases) {
+  Machines& m = machines();
+  for_each_target([&](bool best) {
+    // The best target gets every case; the others, which share the code but not the
+    // vector widths, a third.
+    const int cases = best ? all_cases : all_cases / 3;
+    Rng rng(seed);
+    Counts counts;
+    for (int i = 0; i < cases + large_cases; ++i) {
+      m.touched.clear();
+      const Word w = make(rng, m, i >= cases);
+      SCOPED_TRACE(testing::Message() << name << " case " << i);
+      run_both(m, w, counts, i % 64 == 0 || i >= cases);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+    // The generator must mostly make words that run, or the comparison proves little.
+    EXPECT_GT(counts.retired, (cases + large_cases) * 3 / 4)
+        << name << ": retired " << counts.retired << ", invalid " << counts.invalid << ", faulted "
+        << counts.faulted;
+    std::printf("[ %-18s ] %-6s %d words retired, %d invalid, %d faulted\n", name,
+                kernels::simd::target_name(), counts.retired, counts.invalid, counts.faulted);
+  });
+}
+
+TEST(KernelsEquivTest, RangeSelect) {
+  run_random("RangeSelect", range_select_word, 11, 400, 4);
+}
+TEST(KernelsEquivTest, TensorScalarSelect) {
+  run_random("TensorScalarSelect", tensor_scalar_select_word, 12, 400, 4);
+}
+TEST(KernelsEquivTest, GetSequenceBounds) {
+  run_random("GetSequenceBounds", sequence_bounds_word, 13, 400, 6);
+}
+TEST(KernelsEquivTest, Sort) {
+  run_random("Sort", sort_word, 14, 400, 14);
+}
+
+}  // namespace
+}  // namespace gpsimd
