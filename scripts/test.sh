@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test: the release build's suite (C++ and Python),
-# then the whole C++ suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# the whole C++ suite again under AddressSanitizer + UndefinedBehaviorSanitizer, and a
+# short run of every libFuzzer target.
 #   scripts/test.sh            everything
 #   scripts/test.sh release    only the release suite
 #   scripts/test.sh asan       only the sanitizer suite
+#   scripts/test.sh fuzz       only the fuzz smoke runs (FUZZ_SECONDS per target, default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -20,8 +22,14 @@ run_preset() {
   ctest --preset "$preset"
 }
 
+run_fuzz() {
+  echo "=== fuzz: smoke run of every target"
+  ./scripts/fuzz.sh smoke --seconds "${FUZZ_SECONDS:-30}" --jobs "$jobs"
+}
+
 case "$what" in
-  all) run_preset release; run_preset asan ;;
+  all) run_preset release; run_preset asan; run_fuzz ;;
   release|asan|debug) run_preset "$what" ;;
-  *) echo "usage: scripts/test.sh [all|release|asan|debug]" >&2; exit 2 ;;
+  fuzz) run_fuzz ;;
+  *) echo "usage: scripts/test.sh [all|release|asan|debug|fuzz]" >&2; exit 2 ;;
 esac

@@ -48,6 +48,8 @@ uint32_t as_u32(const json& j, const std::string& where) {
     if (v > 0xffffffffu) fail(where, fmt::format("{} does not fit in 32 bits", v));
     return static_cast<uint32_t>(v);
   }
+  if (j.is_number())  // negative or fractional: name the value, not just its JSON type
+    fail(where, fmt::format("{} is not a 32-bit value (write it as \"0x...\")", j.dump()));
   const std::string s = as_string(j, where);
   std::size_t pos = 0;
   unsigned long long v = 0;
@@ -134,7 +136,8 @@ TestVector parse_one(const json& v, const std::string& where) {
   if (!g || nc.size() != 2) fail(w + ".nc", fmt::format("'{}' must be v2, v3, v4 or v5", nc));
   t.nc = *g;
   if (auto it = v.find("strict"); it != v.end()) {
-    if (!it->is_boolean()) fail(w + ".strict", "expected true or false");
+    if (!it->is_boolean())
+      fail(w + ".strict", fmt::format("{} must be true or false", it->dump()));
     t.strict = it->get<bool>();
   }
   std::string why;

@@ -1,0 +1,132 @@
+// Decodes, validates and disassembles arbitrary 64-byte words (the input's first 64 bytes,
+// zero-padded), and checks:
+//  - decode succeeds exactly for the four opcodes, and encode(decode(w)) == w;
+//  - an unknown opcode fails validation with the single clause has_known_opcode;
+//  - every diagnostic names its instruction, clause, field, value and what is allowed;
+//  - the generations nest as SPEC §2 says: a word valid on V2 is valid on V3 (larger
+//    SBUF, every V2 instruction exists on V3), one valid on V3 is valid on V4, and V4
+//    and V5 (same geometry, same instructions) report the same diagnostics;
+//  - strict validation only adds Sort's top-K rule (SPEC §4.4): a Sort word valid in
+//    strict mode is valid by default, and other words get the same diagnostics;
+//  - validate_as(def, w) of an instruction whose opcode w does not carry reports the
+//    instruction's opcode clause;
+//  - disassemble(w) exists exactly for the four opcodes and assembles back to w.
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "fuzz_util.h"
+#include "gpsimd/asm.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/validate.h"
+
+namespace gpsimd::fuzz {
+namespace {
+
+std::string opcode_clause(const InstrDef& def) {
+  switch (def.opcode) {
+    case Opcode::RangeSelect:
+      return "has_range_select_opcode";
+    case Opcode::TensorScalarSelect:
+      return "has_tensor_scalar_select_opcode";
+    case Opcode::GetSequenceBounds:
+      return "has_get_sequence_bounds_opcode";
+    case Opcode::Sort:
+      return "has_sort_opcode";
+  }
+  return {};
+}
+
+void check_diagnostics(const Diagnostics& ds, const InstrDef* def, const Word& w) {
+  for (const Diagnostic& d : ds) {
+    GPSIMD_FUZZ_CHECK(d.instruction == (def ? std::string(def->mnemonic) : "unknown"),
+                      "word {}: diagnostic names instruction '{}'", word_to_hex(w), d.instruction);
+    GPSIMD_FUZZ_CHECK(
+        !d.clause.empty() && !d.field.empty() && !d.value.empty() && !d.allowed.empty(),
+        "word {}: incomplete diagnostic '{}'", word_to_hex(w), d.message());
+    GPSIMD_FUZZ_CHECK(d.message().find(d.clause) != std::string::npos,
+                      "word {}: message '{}' lacks its clause", word_to_hex(w), d.message());
+  }
+}
+
+std::string text(const Diagnostics& ds) {
+  std::string s;
+  for (const Diagnostic& d : ds) s += "\n  " + d.message();
+  return s;
+}
+
+}  // namespace
+
+void run_one(const uint8_t* data, std::size_t size) {
+  Word w{};
+  std::memcpy(w.data(), data, std::min(size, w.size()));
+  const std::string hex = word_to_hex(w);
+  const InstrDef* def = find_instruction(w[0]);
+
+  const auto d = decode(w);
+  GPSIMD_FUZZ_CHECK(d.has_value() == (def != nullptr), "word {}: decode", hex);
+  if (d) {
+    GPSIMD_FUZZ_CHECK(d->def == def && d->values.size() == def->fields.size(),
+                      "word {}: decoded row", hex);
+    const EncodeResult e = encode(*d);
+    GPSIMD_FUZZ_CHECK(!e.error, "word {}: encode(decode(w)) failed: {}", hex, *e.error);
+    GPSIMD_FUZZ_CHECK(e.word == w, "word {}: encode(decode(w)) = {}", hex, word_to_hex(e.word));
+  }
+
+  Diagnostics by_gen[4];
+  for (Generation g : kAllGenerations) {
+    Diagnostics ds = validate(w, g);
+    check_diagnostics(ds, def, w);
+    if (def == nullptr)
+      GPSIMD_FUZZ_CHECK(ds.size() == 1 && ds[0].clause == "has_known_opcode",
+                        "word {}: unknown opcode gave{}", hex, text(ds));
+    by_gen[static_cast<unsigned>(g) - 2] = std::move(ds);
+  }
+  GPSIMD_FUZZ_CHECK(!by_gen[0].empty() || by_gen[1].empty(), "word {}: valid on v2, not on v3:{}",
+                    hex, text(by_gen[1]));
+  GPSIMD_FUZZ_CHECK(!by_gen[1].empty() || by_gen[2].empty(), "word {}: valid on v3, not on v4:{}",
+                    hex, text(by_gen[2]));
+  GPSIMD_FUZZ_CHECK(by_gen[2] == by_gen[3], "word {}: v4 and v5 differ:{}\nvs{}", hex,
+                    text(by_gen[2]), text(by_gen[3]));
+
+  // Strict mode adds Sort's top-K rule and nothing else (SPEC §4.4).
+  if (def != nullptr && def->opcode == Opcode::Sort) {
+    for (Generation g : kAllGenerations) {
+      const Diagnostics strict = validate(w, g, ValidateOptions{true});
+      check_diagnostics(strict, def, w);
+      GPSIMD_FUZZ_CHECK(!strict.empty() || by_gen[static_cast<unsigned>(g) - 2].empty(),
+                        "word {}: valid in strict mode on {}, not by default:{}", hex,
+                        generation_name(g), text(by_gen[static_cast<unsigned>(g) - 2]));
+    }
+  } else {
+    GPSIMD_FUZZ_CHECK(validate(w, Generation::V3, ValidateOptions{true}) == by_gen[1],
+                      "word {}: strict mode changes the diagnostics of a non-Sort word", hex);
+  }
+
+  for (const InstrDef& other : instructions()) {
+    if (&other == def) continue;
+    const Diagnostics ds = validate_as(other, w, Generation::V3);
+    check_diagnostics(ds, &other, w);
+    GPSIMD_FUZZ_CHECK(has_clause(ds, opcode_clause(other)), "word {}: validate_as({}) misses {}",
+                      hex, other.mnemonic, opcode_clause(other));
+  }
+
+  const auto text_form = disassemble(w);
+  GPSIMD_FUZZ_CHECK(text_form.has_value() == (def != nullptr), "word {}: disassemble", hex);
+  if (text_form) {
+    AsmError err;
+    const auto words = assemble(*text_form, "<disassembly>", &err);
+    GPSIMD_FUZZ_CHECK(words.has_value(), "word {}: the disassembly\n{}\ndoes not assemble: {}", hex,
+                      *text_form, err.to_string());
+    GPSIMD_FUZZ_CHECK(words->size() == 1 && words->front() == w,
+                      "word {}: assemble(disassemble(w)) gives {} word(s), first {}", hex,
+                      words->size(), words->empty() ? "-" : word_to_hex(words->front()));
+  }
+}
+
+}  // namespace gpsimd::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  gpsimd::fuzz::run_one(data, size);
+  return 0;
+}

@@ -1,0 +1,49 @@
+// Loads arbitrary text as a vector file (SPEC §7) and runs every vector it holds, and
+// checks:
+//  - a rejected file gets one error that names the file;
+//  - a vector that loads runs to a verdict; one that passes passes again on the
+//    reference path, right after on the runner's pooled machine (so a run that left
+//    state behind, or a fast kernel that differs, shows up).
+// Each run compares the whole machine (SPEC §7), a few milliseconds; fast and reference
+// paths are compared input by input in fuzz_execute.
+// The vector runner bounds its own work (the walk limit); nothing here skips a vector.
+#include <cstdint>
+#include <string>
+
+#include "fuzz_util.h"
+#include "gpsimd/vectors.h"
+
+namespace gpsimd::fuzz {
+
+void run_one(const uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  std::string error;
+  const auto file = parse_vectors(text, "fuzz.json", &error);
+  if (!file) {
+    GPSIMD_FUZZ_CHECK(error.rfind("fuzz.json", 0) == 0, "error does not name the file: '{}'",
+                      error);
+    return;
+  }
+  GPSIMD_FUZZ_CHECK(error.empty(), "loaded, but the error is set: '{}'", error);
+  for (const TestVector& v : file->vectors) {
+    const VectorOutcome f = run_vector(v);
+    GPSIMD_FUZZ_CHECK(f.passed == f.differences.empty(), "vector '{}': verdict", v.name);
+    if (!f.passed) continue;
+    // A vector that passes (rare for a mutated one) also passes on the reference path,
+    // on the machine the first run released: a run that left state behind would fail.
+    ExecOptions ref;
+    ref.fast = false;
+    const VectorOutcome r = run_vector(v, ref);
+    GPSIMD_FUZZ_CHECK(r.passed,
+                      "vector '{}' passes with the fast kernels, not on the "
+                      "reference path: {}",
+                      v.name, r.differences.front());
+  }
+}
+
+}  // namespace gpsimd::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  gpsimd::fuzz::run_one(data, size);
+  return 0;
+}

@@ -1,0 +1,113 @@
+"""The Python API's rows of the error-quality table (docs/robustness.md).
+
+Each bad input must raise the exception type shown, with exactly the message shown: it
+names the place (argument, field, file and line), the offending value and what is
+allowed. The C++ rows are in tests/error_messages_test.cc.
+"""
+
+import numpy as np
+import pytest
+
+import gpsimd
+
+SORT = ("Sort num_active_channels=1, in_out_dtype=(FP32, FP32), comparison=IS_LT{extra}, "
+        "src_mem_pattern={src} num=[8], dst_mem_pattern=sbuf[p=0, off=0x100] num=[2,8]\n")
+
+
+def sort_text(extra="", src="sbuf[p=0, off=0x0]"):
+    return SORT.format(extra=extra, src=src)
+
+
+CASES = [
+    ("an unknown generation",
+     lambda: gpsimd.Machine("v9"), ValueError,
+     "generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5'"),
+    ("validate on an unknown generation",
+     lambda: gpsimd.validate(bytes(64), "v7"), ValueError,
+     "generation 'v7': must be one of 'v2', 'v3', 'v4', 'v5'"),
+    ("encode of an unknown instruction",
+     lambda: gpsimd.encode("Sortt"), ValueError,
+     "instruction 'Sortt': not one of RangeSelect (0xbc), TensorScalarSelect (0x98), "
+     "GetSequenceBounds (0xbe), Sort (0x96)"),
+    ("encode of a value wider than its field",
+     lambda: gpsimd.encode("Sort", stable=300), ValueError,
+     "Sort.stable: 300 is outside [0, 255]"),
+    ("encode of a field the instruction does not have",
+     lambda: gpsimd.encode("Sort", colour=3), ValueError,
+     "Sort has no field 'colour' (fields: header, events, num_active_channels, "
+     "index_offset_src, in_out_dtype, comparison, src_mem_pattern, dst_mem_pattern, "
+     "index_offset, stable, reserved1)"),
+    ("encode of an unknown dtype name",
+     lambda: gpsimd.encode("Sort", in_out_dtype=("FP33", "FP32")), ValueError,
+     "Sort.in_out_dtype.in: 'FP33' is not a name of DTYPE (INVALID, UINT64, INT8, UINT8, "
+     "INT16, UINT16, BF16, FP16, INT32, UINT32, FP32, FP32R, INT64, FP8_E3, FP8_E4, FP8_E5, "
+     "FP4_E2, CPTC1, CPTC2, CPTC3, CPTC4, CPTC5, CPTC6, CPTC7) nor a number"),
+    ("decode of a short word",
+     lambda: gpsimd.decode(bytes(10)), ValueError,
+     "word: an instruction word is 64 bytes, got 10"),
+    ("an address in a partition that does not exist",
+     lambda: gpsimd.address("sbuf", 200, 0), ValueError,
+     "address.partition: 200 is outside [0, 127]"),
+    ("an assembly error",
+     lambda: gpsimd.assemble("Sort num_active_channels=300", file="a.gpsimd"),
+     gpsimd.AssemblyError,
+     "a.gpsimd:1:26: error: num_active_channels: 300 is out of range: expected 0..255 "
+     "(at '300')"),
+    ("a program that is not whole words",
+     lambda: gpsimd.Machine("v3").run(bytes(65)), ValueError,
+     "program: a whole number of 64-byte words, got 65 bytes"),
+    ("an invalid word names every failing clause",
+     lambda: gpsimd.Machine("v3").run(sort_text(", stable=2"), file="s.gpsimd"),
+     gpsimd.InvalidInstruction,
+     "word 0 (Sort, s.gpsimd:1) is invalid on v3:\n"
+     "  Sort: sort_valid_stable: stable = 0x02, must be 0 or 1"),
+    ("a fault from a register address",
+     lambda: gpsimd.Machine("v3").run(".reg 5 = 0x7fffffff\n" + sort_text(src="reg(5)"),
+                                      file="f.gpsimd"),
+     gpsimd.Fault,
+     "word 0 (Sort, f.gpsimd:2) faults bad-address: src_mem_pattern: address 0x7fffffff "
+     "(from register 5): ADDR4 mode bits 29-30 are 3, must be 0"),
+    ("a wait that can never be satisfied",
+     lambda: gpsimd.Machine("v3").run(sort_text(", wait_mode=GE, wait_idx=3, value=1"),
+                                      file="w.gpsimd"),
+     gpsimd.Fault,
+     "word 0 (Sort, w.gpsimd:1) faults sync-would-block: waits for semaphore 3 >= 0x00000001, "
+     "it holds 0x00000000 and nothing else runs"),
+    ("a .load of a missing file",
+     lambda: gpsimd.Machine("v3").run(".load sbuf[p=0, off=0x0] <- missing.npy\n",
+                                      file="l.gpsimd", base_dir="no-such-dir"),
+     gpsimd.ProgramError,
+     "l.gpsimd:1: .load: no-such-dir/missing.npy: cannot open the file"),
+    ("a view in a space that does not exist",
+     lambda: gpsimd.Machine("v3").view("dram", "FP32", 0), ValueError,
+     "space 'dram': must be 'sbuf' or 'psum'"),
+    ("a misaligned view",
+     lambda: gpsimd.Machine("v3").view("sbuf", "FP32", 0, offset=2), ValueError,
+     "offset 2: must be in [0, 229376] and a multiple of 4 (the element size)"),
+    ("a sort longer than one instruction takes",
+     lambda: gpsimd.sort(np.zeros(5000, dtype=np.float32)), ValueError,
+     "sort: a row of N = 5000 elements is longer than one Sort takes: N x channels <= 2048 "
+     "for 4-byte dtypes (sort_tensor_shapes_ok), so N <= 2048; a sort cannot be split "
+     "across instructions"),
+    ("a sort of a 3-D array",
+     lambda: gpsimd.sort(np.zeros((2, 3, 4), dtype=np.float32)), ValueError,
+     "sort: x must be 1-D or [rows, N], got shape (2, 3, 4)"),
+    ("a sort with a negative index offset",
+     lambda: gpsimd.sort(np.zeros(4, dtype=np.float32), index_offset=-1), ValueError,
+     "sort: index_offset must be integers in [0, 2^32), got -1"),
+    ("a NumPy dtype the machine has no dtype for",
+     lambda: gpsimd.sort(np.zeros(5, dtype=np.float64)), ValueError,
+     "dtype dtype('float64'): not a gpsimd dtype (FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, "
+     "FP8_E5, INT8, UINT8, INT16, UINT16, INT32, UINT32, ...) nor a NumPy type that stores "
+     "one"),
+    ("a select scalar that does not fit the dtype",
+     lambda: gpsimd.tensor_scalar_select(np.zeros(4, dtype=np.int8), 300, 1), ValueError,
+     "scalar: 300 does not fit INT8 [-128, 127]"),
+]
+
+
+@pytest.mark.parametrize("name,call,kind,message", CASES, ids=[c[0] for c in CASES])
+def test_error_message(name, call, kind, message):
+    with pytest.raises(kind) as info:
+        call()
+    assert str(info.value) == message
