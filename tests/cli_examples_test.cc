@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpsimd/npy.h"
+#include "tool_runner.h"
 
 namespace {
 
@@ -25,62 +26,14 @@ using json = nlohmann::json;
 const std::string kBinary = GPSIMD_BINARY_DIR "/tools/gpsimd";
 const std::string kSource = GPSIMD_SOURCE_DIR;
 
-struct Result {
-  std::string out, err;
-  int status = -1;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'')
-      q += "'\\''";
-    else
-      q += c;
-  }
-  q += '\'';
-  return q;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using Result = gpsimd::testing::ToolResult;
+using gpsimd::testing::read_file;
 
 // Runs the tool with `args` from `cwd` (default: the source directory), feeding `input`
 // on stdin.
 Result run(const std::vector<std::string>& args, const std::string& cwd = kSource,
            const std::string& input = "") {
-  const std::string tag = std::to_string(::getpid());
-  const std::string err_path = fs::temp_directory_path() / ("gpsimd_cli_ex_" + tag + ".err");
-  const std::string in_path = fs::temp_directory_path() / ("gpsimd_cli_ex_" + tag + ".in");
-  std::ofstream(in_path, std::ios::binary) << input;
-  std::string cmd = "cd ";
-  cmd += quote(cwd);
-  cmd += " && ";
-  cmd += quote(kBinary);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += quote(a);
-  }
-  cmd += " 2>";
-  cmd += quote(err_path);
-  cmd += " <";
-  cmd += quote(in_path);
-  Result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.err = read_file(err_path);
-  fs::remove(err_path);
-  fs::remove(in_path);
-  return r;
+  return gpsimd::testing::run_tool(args, cwd, input);
 }
 
 // A fresh scratch directory for one test.

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tool_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -26,57 +28,11 @@ const std::string kBinary = GPSIMD_BINARY_DIR "/tools/gpsimd";
 const std::string kSource = GPSIMD_SOURCE_DIR;
 const std::string kGolden = GPSIMD_SOURCE_DIR "/tests/golden";
 
-struct Result {
-  std::string out, err;
-  int status = -1;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'')
-      q += "'\\''";
-    else
-      q += c;
-  }
-  q += '\'';
-  return q;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using Result = gpsimd::testing::ToolResult;
+using gpsimd::testing::read_file;
 
 // Runs the tool with `args` from the source directory.
-Result run(const std::vector<std::string>& args) {
-  const std::string err_path =
-      fs::temp_directory_path() / ("gpsimd_cli_golden_" + std::to_string(::getpid()) + ".err");
-  std::string cmd = "cd ";
-  cmd += quote(kSource);
-  cmd += " && ";
-  cmd += quote(kBinary);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += quote(a);
-  }
-  cmd += " 2>";
-  cmd += quote(err_path);
-  cmd += " </dev/null";
-  Result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.err = read_file(err_path);
-  fs::remove(err_path);
-  return r;
-}
+Result run(const std::vector<std::string>& args) { return gpsimd::testing::run_tool(args); }
 
 bool updating() {
   return std::getenv("GPSIMD_UPDATE_GOLDEN") != nullptr;
