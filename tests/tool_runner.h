@@ -43,8 +43,8 @@ inline std::string read_file(const std::string& path) {
 }
 
 // Runs the tool with `args` from `cwd`, feeding `input` on stdin.
-inline ToolResult run_tool(const std::vector<std::string>& args, const std::string& cwd = kSourceDir,
-                           const std::string& input = "") {
+inline ToolResult run_tool(const std::vector<std::string>& args,
+                           const std::string& cwd = kSourceDir, const std::string& input = "") {
   namespace fs = std::filesystem;
   const std::string tag = "gpsimd_tool_" + std::to_string(::getpid());
   const std::string err_path = fs::temp_directory_path() / (tag + ".err");
