@@ -32,7 +32,9 @@ using Result = gpsimd::testing::ToolResult;
 using gpsimd::testing::read_file;
 
 // Runs the tool with `args` from the source directory.
-Result run(const std::vector<std::string>& args) { return gpsimd::testing::run_tool(args); }
+Result run(const std::vector<std::string>& args) {
+  return gpsimd::testing::run_tool(args);
+}
 
 bool updating() {
   return std::getenv("GPSIMD_UPDATE_GOLDEN") != nullptr;

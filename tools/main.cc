@@ -149,8 +149,9 @@ int main(int argc, char** argv) {
                       "run only workloads whose name contains this text (e.g. sort, fp16)");
   c_bench->add_option("--samples", bo.samples, "timed samples per contender (median reported)")
       ->check(CLI::Range(1u, 1000u));
-  c_bench->add_option("--min-ms", bo.min_sample_ms,
-                      "each sample repeats its workload for at least this many ms")
+  c_bench
+      ->add_option("--min-ms", bo.min_sample_ms,
+                   "each sample repeats its workload for at least this many ms")
       ->check(CLI::Range(0.1, 10000.0));
   bool no_threads = false;
   c_bench->add_flag("--no-threads", no_threads, "keep instructions on one thread");

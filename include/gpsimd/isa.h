@@ -54,8 +54,8 @@ struct FieldDef {
   uint8_t offset;
   uint8_t size;
   FieldKind kind;
-  uint8_t dims = 0;               // Tensor: number of dimensions
-  std::string_view src_field{};   // ImmVal: the IMM_SRC field that says how to read it
+  uint8_t dims = 0;              // Tensor: number of dimensions
+  std::string_view src_field{};  // ImmVal: the IMM_SRC field that says how to read it
 };
 
 struct InstrDef {
@@ -63,12 +63,10 @@ struct InstrDef {
   std::string_view mnemonic;     // spelled as in SPEC: "RangeSelect"
   std::string_view struct_name;  // the vendor's operand struct: "S2D2_RS"
   Engine engine;
-  uint8_t generation_mask;       // bit g set when the instruction exists on Vg
+  uint8_t generation_mask;  // bit g set when the instruction exists on Vg
   std::span<const FieldDef> fields;
 
-  bool exists_on(Generation g) const {
-    return (generation_mask >> static_cast<unsigned>(g)) & 1u;
-  }
+  bool exists_on(Generation g) const { return (generation_mask >> static_cast<unsigned>(g)) & 1u; }
 };
 
 constexpr uint8_t gen_mask(std::initializer_list<Generation> gs) {
@@ -78,7 +76,9 @@ constexpr uint8_t gen_mask(std::initializer_list<Generation> gs) {
 }
 
 // Byte sizes of the composite kinds.
-constexpr uint8_t tensor_bytes(uint8_t dims) { return static_cast<uint8_t>(4 + 4 * dims); }
+constexpr uint8_t tensor_bytes(uint8_t dims) {
+  return static_cast<uint8_t>(4 + 4 * dims);
+}
 
 namespace table {
 using K = FieldKind;
@@ -166,7 +166,9 @@ inline constexpr std::array kInstructions = {
 }  // namespace table
 
 // All instruction rows, in SPEC order.
-inline constexpr std::span<const InstrDef> instructions() { return table::kInstructions; }
+inline constexpr std::span<const InstrDef> instructions() {
+  return table::kInstructions;
+}
 
 // Returns the row for an opcode byte, or nullptr when the opcode is unknown.
 constexpr const InstrDef* find_instruction(uint8_t opcode) {
@@ -174,7 +176,9 @@ constexpr const InstrDef* find_instruction(uint8_t opcode) {
     if (static_cast<uint8_t>(d.opcode) == opcode) return &d;
   return nullptr;
 }
-constexpr const InstrDef& instruction(Opcode op) { return *find_instruction(static_cast<uint8_t>(op)); }
+constexpr const InstrDef& instruction(Opcode op) {
+  return *find_instruction(static_cast<uint8_t>(op));
+}
 // Returns the row whose mnemonic matches (case-insensitive), or nullptr.
 const InstrDef* find_instruction(std::string_view mnemonic);
 
@@ -194,7 +198,9 @@ consteval FieldDef field_of(std::span<const FieldDef> fields, std::string_view n
 
 // ---- Raw little-endian access to a word ------------------------------------------------
 
-inline uint8_t load_u8(const Word& w, unsigned off) { return w[off]; }
+inline uint8_t load_u8(const Word& w, unsigned off) {
+  return w[off];
+}
 inline uint16_t load_u16(const Word& w, unsigned off) {
   return static_cast<uint16_t>(w[off] | (w[off + 1] << 8));
 }
@@ -202,7 +208,9 @@ inline uint32_t load_u32(const Word& w, unsigned off) {
   return static_cast<uint32_t>(w[off]) | (static_cast<uint32_t>(w[off + 1]) << 8) |
          (static_cast<uint32_t>(w[off + 2]) << 16) | (static_cast<uint32_t>(w[off + 3]) << 24);
 }
-inline void store_u8(Word& w, unsigned off, uint8_t v) { w[off] = v; }
+inline void store_u8(Word& w, unsigned off, uint8_t v) {
+  w[off] = v;
+}
 inline void store_u16(Word& w, unsigned off, uint16_t v) {
   w[off] = static_cast<uint8_t>(v);
   w[off + 1] = static_cast<uint8_t>(v >> 8);
@@ -242,7 +250,9 @@ Events load_events(const Word& w, unsigned off = 4);
 void store_events(Word& w, const Events& e, unsigned off = 4);
 TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims);
 void store_tensor(Word& w, unsigned off, const TensorDesc& t);
-inline TensorDesc load_tensor(const Word& w, const FieldDef& f) { return load_tensor(w, f.offset, f.dims); }
+inline TensorDesc load_tensor(const Word& w, const FieldDef& f) {
+  return load_tensor(w, f.offset, f.dims);
+}
 
 // The value of one field: an integer (bytes, enums, FP32 bits, IMM_VAL bits, the raw
 // header), events, a tensor descriptor, or the raw bytes of a reserved field.
@@ -281,7 +291,9 @@ EncodeResult encode(const Decoded& d);
 // A Decoded with every field at its default: header = opcode | 0x10 << 8, the rest zero.
 Decoded default_fields(const InstrDef& def);
 // The default header word for an opcode (SPEC §3.1).
-constexpr uint32_t default_header(Opcode op) { return static_cast<uint32_t>(op) | (0x10u << 8); }
+constexpr uint32_t default_header(Opcode op) {
+  return static_cast<uint32_t>(op) | (0x10u << 8);
+}
 
 // Parses 128 hex digits (whitespace ignored) into a word; nullopt with a reason otherwise.
 std::optional<Word> word_from_hex(std::string_view hex, std::string* error = nullptr);

@@ -46,9 +46,7 @@ class MaxFold {
   static bool greater(uint32_t a, uint32_t b) { return order_key(a) > order_key(b); }
 
  private:
-  static uint32_t order_key(uint32_t bits) {
-    return (bits >> 31) ? ~bits : (bits | 0x80000000u);
-  }
+  static uint32_t order_key(uint32_t bits) { return (bits >> 31) ? ~bits : (bits | 0x80000000u); }
   bool have_ = false;
   uint32_t best_ = 0;
 };
@@ -58,7 +56,9 @@ class MaxFold {
 inline bool seq_ids_equal_fp32(uint32_t a, uint32_t b) {
   return std::bit_cast<float>(a) == std::bit_cast<float>(b);
 }
-inline bool seq_id_is_padding_fp32(uint32_t a) { return std::bit_cast<float>(a) == 0.0f; }
+inline bool seq_id_is_padding_fp32(uint32_t a) {
+  return std::bit_cast<float>(a) == 0.0f;
+}
 
 // SPEC §4.4: Sort's order. Integers compare signed or unsigned per dtype; floats by IEEE
 // value with -0.0 == +0.0, every NaN above +inf and all NaNs equal. Ties come out in
@@ -71,8 +71,8 @@ inline uint32_t sort_key_float(uint32_t bits, unsigned exp_bits, unsigned width)
   const unsigned man_bits = width - 1 - exp_bits;
   const uint32_t inf = ((1u << exp_bits) - 1) << man_bits;
   const uint32_t mag = bits & mag_mask;
-  if (mag > inf) return ~0u;       // any NaN: above everything, all equal
-  if (mag == 0) return sign;       // -0.0 folds onto +0.0
+  if (mag > inf) return ~0u;  // any NaN: above everything, all equal
+  if (mag == 0) return sign;  // -0.0 folds onto +0.0
   return (bits & sign) ? (sign - mag) : (sign + mag);
 }
 inline uint32_t sort_key_int(uint32_t bits, unsigned width, bool is_signed) {

@@ -15,8 +15,8 @@ namespace gpsimd {
 // NeuronCore generations (SPEC §1). The numeric value is the version number.
 enum class Generation : uint8_t { V2 = 2, V3 = 3, V4 = 4, V5 = 5 };
 
-inline constexpr std::array<Generation, 4> kAllGenerations = {
-    Generation::V2, Generation::V3, Generation::V4, Generation::V5};
+inline constexpr std::array<Generation, 4> kAllGenerations = {Generation::V2, Generation::V3,
+                                                              Generation::V4, Generation::V5};
 
 // Returns "v2".."v5".
 std::string_view generation_name(Generation g);
@@ -54,7 +54,9 @@ enum class Dtype : uint8_t {
 // Returns the byte size of a dtype, or nullopt for one that has none
 // (INVALID, FP4_E2, CPTC*, or a code outside the enumeration).
 std::optional<unsigned> dtype_size(uint8_t code);
-inline std::optional<unsigned> dtype_size(Dtype d) { return dtype_size(static_cast<uint8_t>(d)); }
+inline std::optional<unsigned> dtype_size(Dtype d) {
+  return dtype_size(static_cast<uint8_t>(d));
+}
 // Returns the vendor name ("FP32", "BF16", ...) or nullopt for an unknown code.
 std::optional<std::string_view> dtype_name(uint8_t code);
 // Parses a dtype name, case-insensitive ("fp32", "FP8_E4").

@@ -23,9 +23,9 @@ struct MemoryRange {
 
 struct VectorExpect {
   Status status = Status::Retired;
-  std::vector<std::string> violations;  // invalid: each must be reported
-  std::optional<FaultKind> fault;       // fault: the kind
-  std::vector<MemoryRange> memory;      // the complete final memory (the rest is zero)
+  std::vector<std::string> violations;        // invalid: each must be reported
+  std::optional<FaultKind> fault;             // fault: the kind
+  std::vector<MemoryRange> memory;            // the complete final memory (the rest is zero)
   std::map<unsigned, uint32_t> accumulators;  // others -inf
   std::map<unsigned, uint32_t> semaphores;    // others 0
 };

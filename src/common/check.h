@@ -5,11 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define GPSIMD_CHECK(cond)                                                              \
-  do {                                                                                  \
-    if (!(cond)) {                                                                      \
-      std::fprintf(stderr, "gpsimd: internal error at %s:%d: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                              \
-      std::abort();                                                                     \
-    }                                                                                   \
+#define GPSIMD_CHECK(cond)                                                                      \
+  do {                                                                                          \
+    if (!(cond)) {                                                                              \
+      std::fprintf(stderr, "gpsimd: internal error at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                             \
+    }                                                                                           \
   } while (0)

@@ -1,31 +1,45 @@
 // Generic encode / decode / field access over the instruction table (include/gpsimd/isa.h).
 #include "gpsimd/isa.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "common/check.h"
 
 namespace gpsimd {
 
-std::string_view engine_name(Engine e) { return e == Engine::DVE ? "DVE" : "POOL"; }
+std::string_view engine_name(Engine e) {
+  return e == Engine::DVE ? "DVE" : "POOL";
+}
 
 std::string_view field_kind_name(FieldKind k) {
   switch (k) {
-    case FieldKind::Header: return "header";
-    case FieldKind::Events: return "events";
-    case FieldKind::U8: return "u8";
-    case FieldKind::Dtype: return "dtype";
-    case FieldKind::DtypePair: return "dtype_pair";
-    case FieldKind::AluOp: return "alu_op";
-    case FieldKind::AccumCmd: return "accum_cmd";
-    case FieldKind::ImmSrc: return "imm_src";
-    case FieldKind::Fp32: return "fp32";
-    case FieldKind::ImmVal: return "imm_val";
-    case FieldKind::Tensor: return "tensor";
-    case FieldKind::Reserved: return "reserved";
+    case FieldKind::Header:
+      return "header";
+    case FieldKind::Events:
+      return "events";
+    case FieldKind::U8:
+      return "u8";
+    case FieldKind::Dtype:
+      return "dtype";
+    case FieldKind::DtypePair:
+      return "dtype_pair";
+    case FieldKind::AluOp:
+      return "alu_op";
+    case FieldKind::AccumCmd:
+      return "accum_cmd";
+    case FieldKind::ImmSrc:
+      return "imm_src";
+    case FieldKind::Fp32:
+      return "fp32";
+    case FieldKind::ImmVal:
+      return "imm_val";
+    case FieldKind::Tensor:
+      return "tensor";
+    case FieldKind::Reserved:
+      return "reserved";
   }
   return "?";
 }
@@ -33,11 +47,11 @@ std::string_view field_kind_name(FieldKind k) {
 const InstrDef* find_instruction(std::string_view mnemonic) {
   for (const InstrDef& d : instructions()) {
     if (d.mnemonic.size() != mnemonic.size()) continue;
-    bool same = std::equal(d.mnemonic.begin(), d.mnemonic.end(), mnemonic.begin(),
-                           [](char a, char b) {
-                             return std::tolower(static_cast<unsigned char>(a)) ==
-                                    std::tolower(static_cast<unsigned char>(b));
-                           });
+    bool same =
+        std::equal(d.mnemonic.begin(), d.mnemonic.end(), mnemonic.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        });
     if (same) return &d;
   }
   return nullptr;
@@ -183,9 +197,12 @@ std::optional<Word> word_from_hex(std::string_view hex, std::string* error) {
   for (char c : hex) {
     if (std::isspace(static_cast<unsigned char>(c))) continue;
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
     else {
       if (error) *error = fmt::format("'{}' is not a hex digit", c);
       return std::nullopt;

@@ -1,8 +1,8 @@
 // Names of the enumerations of SPEC §3.3, and the per-generation geometry of SPEC §2.
+#include "gpsimd/types.h"
+
 #include <algorithm>
 #include <cctype>
-
-#include "gpsimd/types.h"
 
 namespace gpsimd {
 namespace {
@@ -33,22 +33,24 @@ std::optional<uint8_t> code_of(const NamedCode (&t)[N], std::string_view name) {
 }
 
 constexpr NamedCode kDtypes[] = {
-    {0x0, "INVALID"}, {0x1, "UINT64"}, {0x2, "INT8"},   {0x3, "UINT8"},   {0x4, "INT16"},
-    {0x5, "UINT16"},  {0x6, "BF16"},   {0x7, "FP16"},   {0x8, "INT32"},   {0x9, "UINT32"},
-    {0xA, "FP32"},    {0xB, "FP32R"},  {0xC, "INT64"},  {0xD, "FP8_E3"},  {0xE, "FP8_E4"},
+    {0x0, "INVALID"}, {0x1, "UINT64"},  {0x2, "INT8"},   {0x3, "UINT8"},  {0x4, "INT16"},
+    {0x5, "UINT16"},  {0x6, "BF16"},    {0x7, "FP16"},   {0x8, "INT32"},  {0x9, "UINT32"},
+    {0xA, "FP32"},    {0xB, "FP32R"},   {0xC, "INT64"},  {0xD, "FP8_E3"}, {0xE, "FP8_E4"},
     {0xF, "FP8_E5"},  {0x10, "FP4_E2"}, {0x19, "CPTC1"}, {0x1A, "CPTC2"}, {0x1B, "CPTC3"},
-    {0x1C, "CPTC4"},  {0x1D, "CPTC5"}, {0x1E, "CPTC6"}, {0x1F, "CPTC7"},
+    {0x1C, "CPTC4"},  {0x1D, "CPTC5"},  {0x1E, "CPTC6"}, {0x1F, "CPTC7"},
 };
 constexpr NamedCode kAluOps[] = {
-    {0x08, "MAX"},   {0x12, "IS_EQ"},     {0x13, "IS_GT"},     {0x14, "IS_GE"},
-    {0x15, "IS_LE"}, {0x16, "IS_LT"},     {0xD1, "IS_GT_INT"}, {0xD4, "IS_LT_INT"},
+    {0x08, "MAX"},        {0x12, "IS_EQ"},      {0x13, "IS_GT"},     {0x14, "IS_GE"},
+    {0x15, "IS_LE"},      {0x16, "IS_LT"},      {0xD1, "IS_GT_INT"}, {0xD4, "IS_LT_INT"},
     {0xD7, "IS_GT_UINT"}, {0xDA, "IS_LT_UINT"},
 };
 constexpr NamedCode kAccumCmds[] = {
     {0, "IDLE"}, {1, "ZERO"}, {2, "ACCUMULATE"}, {3, "ZERO_ACCUMULATE"}, {4, "LOAD_ACCUMULATE"},
 };
 constexpr NamedCode kImmSrcs[] = {
-    {0, "INSTRUCTION_IMMEDIATE"}, {1, "POINTER_IMMEDIATE"}, {2, "REG_PTR_IMMEDIATE"},
+    {0, "INSTRUCTION_IMMEDIATE"},
+    {1, "POINTER_IMMEDIATE"},
+    {2, "REG_PTR_IMMEDIATE"},
 };
 constexpr NamedCode kWaitModes[] = {{0, "NONE"}, {1, "GE"}, {2, "EQ"}};
 constexpr NamedCode kUpdateModes[] = {{0, "NONE"}, {1, "SET"}, {2, "INC"}, {3, "DEC"}};
@@ -63,10 +65,14 @@ std::optional<E> parse_as(const NamedCode (&t)[N], std::string_view s) {
 
 std::string_view generation_name(Generation g) {
   switch (g) {
-    case Generation::V2: return "v2";
-    case Generation::V3: return "v3";
-    case Generation::V4: return "v4";
-    case Generation::V5: return "v5";
+    case Generation::V2:
+      return "v2";
+    case Generation::V3:
+      return "v3";
+    case Generation::V4:
+      return "v4";
+    case Generation::V5:
+      return "v5";
   }
   return "v?";
 }
@@ -79,42 +85,73 @@ std::optional<Generation> parse_generation(std::string_view s) {
 
 std::optional<unsigned> dtype_size(uint8_t code) {
   switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8: case Dtype::UINT8: case Dtype::FP8_E3: case Dtype::FP8_E4:
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
     case Dtype::FP8_E5:
       return 1;
-    case Dtype::INT16: case Dtype::UINT16: case Dtype::BF16: case Dtype::FP16:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
       return 2;
-    case Dtype::INT32: case Dtype::UINT32: case Dtype::FP32: case Dtype::FP32R:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP32R:
       return 4;
-    case Dtype::UINT64: case Dtype::INT64:
+    case Dtype::UINT64:
+    case Dtype::INT64:
       return 8;
     default:
       return std::nullopt;
   }
 }
 
-std::optional<std::string_view> dtype_name(uint8_t code) { return name_of(kDtypes, code); }
-std::optional<Dtype> parse_dtype(std::string_view s) { return parse_as<Dtype>(kDtypes, s); }
+std::optional<std::string_view> dtype_name(uint8_t code) {
+  return name_of(kDtypes, code);
+}
+std::optional<Dtype> parse_dtype(std::string_view s) {
+  return parse_as<Dtype>(kDtypes, s);
+}
 
 bool is_float_dtype(Dtype d) {
   switch (d) {
-    case Dtype::FP32: case Dtype::FP32R: case Dtype::BF16: case Dtype::FP16:
-    case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5:
+    case Dtype::FP32:
+    case Dtype::FP32R:
+    case Dtype::BF16:
+    case Dtype::FP16:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
       return true;
     default:
       return false;
   }
 }
 
-std::optional<std::string_view> alu_op_name(uint8_t code) { return name_of(kAluOps, code); }
-std::optional<AluOp> parse_alu_op(std::string_view s) { return parse_as<AluOp>(kAluOps, s); }
-std::optional<std::string_view> accum_cmd_name(uint8_t code) { return name_of(kAccumCmds, code); }
+std::optional<std::string_view> alu_op_name(uint8_t code) {
+  return name_of(kAluOps, code);
+}
+std::optional<AluOp> parse_alu_op(std::string_view s) {
+  return parse_as<AluOp>(kAluOps, s);
+}
+std::optional<std::string_view> accum_cmd_name(uint8_t code) {
+  return name_of(kAccumCmds, code);
+}
 std::optional<AccumCmd> parse_accum_cmd(std::string_view s) {
   return parse_as<AccumCmd>(kAccumCmds, s);
 }
-std::optional<std::string_view> imm_src_name(uint8_t code) { return name_of(kImmSrcs, code); }
-std::optional<ImmSrc> parse_imm_src(std::string_view s) { return parse_as<ImmSrc>(kImmSrcs, s); }
-std::optional<std::string_view> wait_mode_name(uint8_t code) { return name_of(kWaitModes, code); }
+std::optional<std::string_view> imm_src_name(uint8_t code) {
+  return name_of(kImmSrcs, code);
+}
+std::optional<ImmSrc> parse_imm_src(std::string_view s) {
+  return parse_as<ImmSrc>(kImmSrcs, s);
+}
+std::optional<std::string_view> wait_mode_name(uint8_t code) {
+  return name_of(kWaitModes, code);
+}
 std::optional<WaitMode> parse_wait_mode(std::string_view s) {
   return parse_as<WaitMode>(kWaitModes, s);
 }
@@ -127,9 +164,13 @@ std::optional<UpdateMode> parse_update_mode(std::string_view s) {
 
 unsigned sbuf_partition_bytes(Generation g) {
   switch (g) {
-    case Generation::V2: return 192 * 1024;
-    case Generation::V3: return 224 * 1024;
-    case Generation::V4: case Generation::V5: return model::kSbufPartitionBytesV4V5;
+    case Generation::V2:
+      return 192 * 1024;
+    case Generation::V3:
+      return 224 * 1024;
+    case Generation::V4:
+    case Generation::V5:
+      return model::kSbufPartitionBytesV4V5;
   }
   return 0;
 }

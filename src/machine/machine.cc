@@ -1,20 +1,24 @@
 // Machine state, static address decoding and the tensor walk's extents.
 #include "gpsimd/machine.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
-#include <fmt/format.h>
-
 #include "common/check.h"
 
 namespace gpsimd {
 
-std::string_view space_name(Space s) { return s == Space::SBUF ? "sbuf" : "psum"; }
+std::string_view space_name(Space s) {
+  return s == Space::SBUF ? "sbuf" : "psum";
+}
 
-void Machine::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
+void Machine::FreeDeleter::operator()(uint8_t* p) const {
+  std::free(p);
+}
 
 namespace {
 // calloc: the kernel hands out zero pages lazily, so a fresh 34 MiB machine is cheap.
@@ -51,9 +55,9 @@ Machine& Machine::operator=(const Machine& o) {
 }
 
 std::span<uint8_t> Machine::space(Space s) {
-  return s == Space::SBUF ? std::span<uint8_t>(sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_)
-                          : std::span<uint8_t>(psum_.get(),
-                                               std::size_t{kPartitions} * kPsumPartitionBytes);
+  return s == Space::SBUF
+             ? std::span<uint8_t>(sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_)
+             : std::span<uint8_t>(psum_.get(), std::size_t{kPartitions} * kPsumPartitionBytes);
 }
 
 std::span<const uint8_t> Machine::space(Space s) const {
@@ -151,7 +155,9 @@ std::optional<unsigned> decode_register_addr(uint32_t addr, std::string* why) {
     return std::nullopt;
   }
   if (addr & 0x7fffff00u) {
-    if (why) *why = fmt::format("bits 8-30 are {:#x}, must be 0 in register mode", (addr & 0x7fffff00u) >> 8);
+    if (why)
+      *why =
+          fmt::format("bits 8-30 are {:#x}, must be 0 in register mode", (addr & 0x7fffff00u) >> 8);
     return std::nullopt;
   }
   if ((addr & 0xffu) >= kRegisters) {

@@ -9,10 +9,14 @@ namespace gpsimd {
 
 std::string_view fault_name(FaultKind k) {
   switch (k) {
-    case FaultKind::BadAddress: return "bad-address";
-    case FaultKind::ShapeMismatch: return "shape-mismatch";
-    case FaultKind::SyncWouldBlock: return "sync-would-block";
-    case FaultKind::TooLarge: return "too-large";
+    case FaultKind::BadAddress:
+      return "bad-address";
+    case FaultKind::ShapeMismatch:
+      return "shape-mismatch";
+    case FaultKind::SyncWouldBlock:
+      return "sync-would-block";
+    case FaultKind::TooLarge:
+      return "too-large";
   }
   return "?";
 }
@@ -26,17 +30,22 @@ std::optional<FaultKind> parse_fault(std::string_view s) {
 
 std::string_view status_name(Status s) {
   switch (s) {
-    case Status::Retired: return "ok";
-    case Status::Invalid: return "invalid";
-    case Status::Faulted: return "fault";
+    case Status::Retired:
+      return "ok";
+    case Status::Invalid:
+      return "invalid";
+    case Status::Faulted:
+      return "fault";
   }
   return "?";
 }
 
 std::string ExecResult::message() const {
   switch (status) {
-    case Status::Retired: return "ok";
-    case Status::Faulted: return fmt::format("fault {}: {}", fault_name(fault->kind), fault->detail);
+    case Status::Retired:
+      return "ok";
+    case Status::Faulted:
+      return fmt::format("fault {}: {}", fault_name(fault->kind), fault->detail);
     case Status::Invalid: {
       std::string s = "invalid:";
       for (const Diagnostic& d : diagnostics) s += "\n  " + d.message();
@@ -65,10 +74,17 @@ void update_semaphore(Machine& m, const Events& e, TraceSink* trace) {
   uint32_t& sem = m.semaphores[e.update_idx];
   const uint32_t before = sem;
   switch (static_cast<UpdateMode>(e.update_mode)) {
-    case UpdateMode::NONE: return;
-    case UpdateMode::SET: sem = e.value; break;
-    case UpdateMode::INC: sem = before + 1u; break;  // wraps modulo 2^32
-    case UpdateMode::DEC: sem = before - 1u; break;
+    case UpdateMode::NONE:
+      return;
+    case UpdateMode::SET:
+      sem = e.value;
+      break;
+    case UpdateMode::INC:
+      sem = before + 1u;
+      break;  // wraps modulo 2^32
+    case UpdateMode::DEC:
+      sem = before - 1u;
+      break;
   }
   if (trace) trace->semaphore(e.update_idx, before, sem);
 }

@@ -23,9 +23,18 @@ constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 // is_valid_dtype's set; the output side also accepts FP32R.
 bool dtype_ok(uint8_t code, bool allow_fp32r) {
   switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8: case Dtype::UINT8: case Dtype::INT16: case Dtype::UINT16:
-    case Dtype::BF16: case Dtype::FP16: case Dtype::INT32: case Dtype::UINT32:
-    case Dtype::FP32: case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5:
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
       return true;
     case Dtype::FP32R:
       return allow_fp32r;
@@ -64,8 +73,7 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   if (!bounds_dtype_ok(din))
     d.fail("has_valid_seq_bounds_dtype", kInDtype.name, dtype_text(din), "must be INT32 or FP32");
   if (!bounds_dtype_ok(dout))
-    d.fail("has_valid_seq_bounds_dtype", kOutDtype.name, dtype_text(dout),
-           "must be INT32 or FP32");
+    d.fail("has_valid_seq_bounds_dtype", kOutDtype.name, dtype_text(dout), "must be INT32 or FP32");
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
   check_start_channels(d, kSrc.name, src, n, g);
@@ -88,14 +96,20 @@ std::vector<int32_t> sequence_bounds(const std::vector<uint32_t>& s, Eq eq, Pad 
   int32_t* start = out.data();
   int32_t* end = out.data() + n;
   for (std::size_t i = 0; i < n; ++i) {
-    if (padding(s[i])) start[i] = static_cast<int32_t>(n);
-    else if (i > 0 && eq(s[i], s[i - 1])) start[i] = start[i - 1];
-    else start[i] = static_cast<int32_t>(i);
+    if (padding(s[i]))
+      start[i] = static_cast<int32_t>(n);
+    else if (i > 0 && eq(s[i], s[i - 1]))
+      start[i] = start[i - 1];
+    else
+      start[i] = static_cast<int32_t>(i);
   }
   for (std::size_t k = n; k-- > 0;) {
-    if (padding(s[k])) end[k] = -1;
-    else if (k + 1 < n && eq(s[k], s[k + 1])) end[k] = end[k + 1];
-    else end[k] = static_cast<int32_t>(k + 1);
+    if (padding(s[k]))
+      end[k] = -1;
+    else if (k + 1 < n && eq(s[k], s[k + 1]))
+      end[k] = end[k + 1];
+    else
+      end[k] = static_cast<int32_t>(k + 1);
   }
   return out;
 }
@@ -137,8 +151,8 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       const int32_t v = bounds[j];
       // Bounds are below 2^24 (the walk limit), so the FP32 form is exact.
-      const uint32_t bits = fp_out ? std::bit_cast<uint32_t>(static_cast<float>(v))
-                                   : static_cast<uint32_t>(v);
+      const uint32_t bits =
+          fp_out ? std::bit_cast<uint32_t>(static_cast<float>(v)) : static_cast<uint32_t>(v);
       store_elem(bytes + off, 4, bits);
     });
   }

@@ -3,14 +3,14 @@
 // all-or-nothing. No instruction does its own address arithmetic.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "gpsimd/execute.h"
 #include "gpsimd/isa.h"
@@ -35,9 +35,9 @@ class DiagSink {
   std::string_view instr_;
 };
 
-std::string hex32(uint32_t v);      // "0x0000abcd"
-std::string hex8(unsigned v);       // "0xab"
-std::string dtype_text(uint8_t code);  // "FP32 (0xa)" or "0x11 (unknown)"
+std::string hex32(uint32_t v);                 // "0x0000abcd"
+std::string hex8(unsigned v);                  // "0xab"
+std::string dtype_text(uint8_t code);          // "FP32 (0xa)" or "0x11 (unknown)"
 std::string tensor_text(const TensorDesc& t);  // "addr=0x... step=[..] num=[..]"
 
 // How an operand may use memory.
@@ -52,9 +52,8 @@ struct OperandRule {
 // well-formed and aligned, space allowed, PSUM writes 4-byte, num_elem >= 1, and every
 // touched byte inside the partition. Register-mode addresses: only the register id and
 // num_elem. Not evaluated when `elem` is nullopt (a dtype without a size).
-void check_tensor(DiagSink& d, std::string_view clause, std::string_view field,
-                  const TensorDesc& t, std::optional<unsigned> elem, Generation g,
-                  OperandRule rule);
+void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, const TensorDesc& t,
+                  std::optional<unsigned> elem, Generation g, OperandRule rule);
 
 // start_addr_active_channels: start_partition + n <= 128, for well-formed static addresses.
 void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
@@ -99,8 +98,8 @@ struct Immediate {
   uint32_t read(const Machine& m, unsigned c) const;
 };
 using ResolvedImm = std::variant<Immediate, Fault>;
-ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
-                              uint32_t value, unsigned width, bool allow_psum, unsigned n);
+ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src, uint32_t value,
+                              unsigned width, bool allow_psum, unsigned n);
 
 // The walk limit (SPEC §3.6): more than 2^24 elements per channel faults too-large.
 std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& t);

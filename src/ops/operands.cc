@@ -9,8 +9,12 @@
 
 namespace gpsimd::detail {
 
-std::string hex32(uint32_t v) { return fmt::format("{:#010x}", v); }
-std::string hex8(unsigned v) { return fmt::format("{:#04x}", v); }
+std::string hex32(uint32_t v) {
+  return fmt::format("{:#010x}", v);
+}
+std::string hex8(unsigned v) {
+  return fmt::format("{:#04x}", v);
+}
 
 std::string dtype_text(uint8_t code) {
   if (auto n = dtype_name(code)) return fmt::format("{} ({:#x})", *n, code);
@@ -36,13 +40,15 @@ std::string zero_num_problem(const TensorDesc& t) {
 
 // The checks of a resolved static address; empty when it holds. Shared by validation
 // (static addresses) and execution (addresses read from registers).
-std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem,
-                             Generation g, OperandRule rule) {
+std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
+                             OperandRule rule) {
   if (loc.space == Space::PSUM && !rule.allow_psum)
     return "must be in SBUF (this engine cannot access PSUM)";
   if (loc.space == Space::PSUM && rule.write && elem != 4)
-    return fmt::format("a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
-                       "byte(s)", elem);
+    return fmt::format(
+        "a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
+        "byte(s)",
+        elem);
   if (loc.offset % elem != 0)
     return fmt::format("start offset {:#x} must be aligned to the element size {}", loc.offset,
                        elem);
@@ -57,9 +63,8 @@ std::string location_problem(const Location& loc, const TensorDesc& t, unsigned 
 
 }  // namespace
 
-void check_tensor(DiagSink& d, std::string_view clause, std::string_view field,
-                  const TensorDesc& t, std::optional<unsigned> elem, Generation g,
-                  OperandRule rule) {
+void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, const TensorDesc& t,
+                  std::optional<unsigned> elem, Generation g, OperandRule rule) {
   if (!elem) return;  // SPEC §3.6: the dtype clause reports a dtype without a size
   std::string why;
   if (t.register_mode()) {
@@ -181,16 +186,15 @@ Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDe
   std::string why;
   auto loc = decode_static_addr(addr, m.generation(), &why);
   auto fault = [&](const std::string& p) {
-    return Fault{FaultKind::BadAddress, fmt::format("{}: address {:#010x}{}: {}", field, addr,
-                                                    via, p)};
+    return Fault{FaultKind::BadAddress,
+                 fmt::format("{}: address {:#010x}{}: {}", field, addr, via, p)};
   };
   if (!loc) return fault("ADDR4 " + why);
   if (t.register_mode()) {
-    if (auto p = location_problem(*loc, t, elem, m.generation(), rule); !p.empty())
-      return fault(p);
+    if (auto p = location_problem(*loc, t, elem, m.generation(), rule); !p.empty()) return fault(p);
     if (loc->partition + n > model::kMaxPartitionEnd)
-      return fault(fmt::format("start partition {} + {} channels must be <= {}", loc->partition,
-                               n, model::kMaxPartitionEnd));
+      return fault(fmt::format("start partition {} + {} channels must be <= {}", loc->partition, n,
+                               model::kMaxPartitionEnd));
   }
   return Operand{*loc, Walk::of(t, loc->offset, elem)};
 }
@@ -201,8 +205,8 @@ uint32_t Immediate::read(const Machine& m, unsigned c) const {
   return load_elem(part.data() + loc.offset, width);
 }
 
-ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
-                              uint32_t value, unsigned width, bool allow_psum, unsigned n) {
+ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src, uint32_t value,
+                              unsigned width, bool allow_psum, unsigned n) {
   Immediate imm;
   imm.width = width;
   switch (static_cast<ImmSrc>(src)) {
@@ -264,12 +268,11 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
               [&](const Range& a, const Range& b) { return key(a) < key(b); });
     sources_sorted_ = true;
   }
-  const auto [first, last] = std::equal_range(
-      sources_.begin(), sources_.end(), Range{s, partition, 0, 0},
-      [&](const Range& a, const Range& b) { return key(a) < key(b); });
-  const bool overlaps = std::any_of(first, last, [&](const Range& src) {
-    return src.lo < hi && lo < src.hi;
-  });
+  const auto [first, last] =
+      std::equal_range(sources_.begin(), sources_.end(), Range{s, partition, 0, 0},
+                       [&](const Range& a, const Range& b) { return key(a) < key(b); });
+  const bool overlaps =
+      std::any_of(first, last, [&](const Range& src) { return src.lo < hi && lo < src.hi; });
   std::span<uint8_t> out = part.subspan(lo, hi - lo);
   if (overlaps) {
     r.shadow.assign(out.begin(), out.end());
@@ -291,8 +294,9 @@ void Writer::commit(TraceSink* trace) {
     const auto lo = static_cast<std::size_t>(r.range.lo);
     const auto len = static_cast<std::size_t>(r.range.hi - r.range.lo);
     if (!r.shadow.empty()) std::memcpy(part.data() + lo, r.shadow.data(), len);
-    if (trace) trace->memory(r.range.space, r.range.partition, static_cast<uint32_t>(lo),
-                             part.subspan(lo, len));
+    if (trace)
+      trace->memory(r.range.space, r.range.partition, static_cast<uint32_t>(lo),
+                    part.subspan(lo, len));
   }
   for (auto [i, bits] : accs_) {
     const uint32_t before = m_.accumulators[i];

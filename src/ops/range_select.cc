@@ -37,18 +37,30 @@ constexpr double kIndexLimit = 16777216.0;   // 2^24
 
 bool in_dtype_ok(unsigned d) {
   switch (static_cast<Dtype>(d)) {
-    case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5: case Dtype::FP16:
-    case Dtype::BF16: case Dtype::FP32:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
+    case Dtype::FP16:
+    case Dtype::BF16:
+    case Dtype::FP32:
       return true;
     default:
       return false;
   }
 }
-bool out_dtype_ok(unsigned d) { return in_dtype_ok(d) || d == static_cast<unsigned>(Dtype::FP32R); }
+bool out_dtype_ok(unsigned d) {
+  return in_dtype_ok(d) || d == static_cast<unsigned>(Dtype::FP32R);
+}
 
-uint8_t in_dtype(const Word& w) { return w[kDtypes.offset] & 0xf; }
-uint8_t out_dtype(const Word& w) { return w[kDtypes.offset] >> 4; }
-float base_of(const Word& w) { return std::bit_cast<float>(load_u32(w, kBase.offset)); }
+uint8_t in_dtype(const Word& w) {
+  return w[kDtypes.offset] & 0xf;
+}
+uint8_t out_dtype(const Word& w) {
+  return w[kDtypes.offset] >> 4;
+}
+float base_of(const Word& w) {
+  return std::bit_cast<float>(load_u32(w, kBase.offset));
+}
 
 }  // namespace
 
@@ -74,12 +86,18 @@ float range_select_index(float base, uint32_t j) {
 
 bool range_select_compare(uint8_t op, float a, float b) {
   switch (static_cast<AluOp>(op)) {
-    case AluOp::IS_EQ: return a == b;
-    case AluOp::IS_GT: return a > b;
-    case AluOp::IS_GE: return a >= b;
-    case AluOp::IS_LE: return a <= b;
-    case AluOp::IS_LT: return a < b;
-    default: return false;  // validated: never reached
+    case AluOp::IS_EQ:
+      return a == b;
+    case AluOp::IS_GT:
+      return a > b;
+    case AluOp::IS_GE:
+      return a >= b;
+    case AluOp::IS_LE:
+      return a <= b;
+    case AluOp::IS_LT:
+      return a < b;
+    default:
+      return false;  // validated: never reached
   }
 }
 
@@ -128,8 +146,8 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
     d.fail("is_valid_fill_val", kFill.name, hex32(fill), "must be 0xff7fffff (-FLT_MAX)");
 
   for (const FieldDef& f : {kCompOp0, kCompOp1})
-    check_one_of(d, "is_valid_rs_comp_op", f.name, w[f.offset],
-                 {0x12, 0x13, 0x14, 0x15, 0x16}, "IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT");
+    check_one_of(d, "is_valid_rs_comp_op", f.name, w[f.offset], {0x12, 0x13, 0x14, 0x15, 0x16},
+                 "IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT");
   check_immediate(d, kBound0.name, w[kBound0Src.offset], load_u32(w, kBound0.offset), 4u, true, n,
                   g, true);
   check_immediate(d, kBound1.name, w[kBound1Src.offset], load_u32(w, kBound1.offset), 4u, true, n,
@@ -141,8 +159,7 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 
-std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out,
-                                          bool fast) {
+std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out, bool fast) {
   const unsigned n = w[kChannels.offset];
   const Dtype din = static_cast<Dtype>(in_dtype(w)), dout = static_cast<Dtype>(out_dtype(w));
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
@@ -191,8 +208,9 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
   auto region = [&](unsigned c) {
-    return out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                      static_cast<uint32_t>(dst.walk.hi()))
+    return out
+        .region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                static_cast<uint32_t>(dst.walk.hi()))
         .data();
   };
   // The reference, one channel: SPEC §4.1's loop. A destination that overlaps a source

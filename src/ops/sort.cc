@@ -27,8 +27,13 @@ constexpr FieldDef kReserved = field_of(F, "reserved1");
 
 bool sort_dtype(uint8_t code) {
   switch (static_cast<Dtype>(code)) {
-    case Dtype::FP16: case Dtype::BF16: case Dtype::UINT16: case Dtype::INT16:
-    case Dtype::FP32: case Dtype::UINT32: case Dtype::INT32:
+    case Dtype::FP16:
+    case Dtype::BF16:
+    case Dtype::UINT16:
+    case Dtype::INT16:
+    case Dtype::FP32:
+    case Dtype::UINT32:
+    case Dtype::INT32:
       return true;
     default:
       return false;
@@ -40,13 +45,20 @@ bool sort_dtype(uint8_t code) {
 // The unsigned key of a value that orders as SPEC §4.4 says (see model.h).
 uint32_t sort_key(Dtype dt, uint32_t bits) {
   switch (dt) {
-    case Dtype::FP16: return model::sort_key_float(bits, 5, 16);
-    case Dtype::BF16: return model::sort_key_float(bits, 8, 16);
-    case Dtype::FP32: return model::sort_key_float(bits, 8, 32);
-    case Dtype::INT16: return model::sort_key_int(bits, 16, true);
-    case Dtype::UINT16: return model::sort_key_int(bits, 16, false);
-    case Dtype::INT32: return model::sort_key_int(bits, 32, true);
-    default: return model::sort_key_int(bits, 32, false);
+    case Dtype::FP16:
+      return model::sort_key_float(bits, 5, 16);
+    case Dtype::BF16:
+      return model::sort_key_float(bits, 8, 16);
+    case Dtype::FP32:
+      return model::sort_key_float(bits, 8, 32);
+    case Dtype::INT16:
+      return model::sort_key_int(bits, 16, true);
+    case Dtype::UINT16:
+      return model::sort_key_int(bits, 16, false);
+    case Dtype::INT32:
+      return model::sort_key_int(bits, 32, true);
+    default:
+      return model::sort_key_int(bits, 32, false);
   }
 }
 
@@ -87,8 +99,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
     const unsigned limit = *dtype_size(din) == 2 ? 4096 : 2048;
     if (static_cast<uint64_t>(N) * n > limit)
       d.fail(kShapes, kSrc.name, fmt::format("N = {} x {} channels = {}", N, n, N * n),
-             fmt::format("N x channels must be <= {} for {}-byte dtypes", limit,
-                         *dtype_size(din)));
+             fmt::format("N x channels must be <= {} for {}-byte dtypes", limit, *dtype_size(din)));
   }
   if (osrc <= static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))
     check_immediate(d, kOffset.name, osrc, load_u32(w, kOffset.offset), 4u, false, n, g, false);
@@ -128,8 +139,9 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   dwalk.start -= dst.walk.lo();
 
   auto region = [&](unsigned c) {
-    return out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                      static_cast<uint32_t>(dst.walk.hi()))
+    return out
+        .region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                static_cast<uint32_t>(dst.walk.hi()))
         .data();
   };
   // The reference, one channel: a stable sort of positions by key; ties keep
@@ -170,8 +182,8 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   const uint64_t work = uint64_t{n} * N * size * 2 * std::bit_width(N);
   // Small N: all channels at once, one per vector lane.
   std::array<kernels::SortChannel, kPartitions> jobs;
-  for (unsigned c = 0; c < n; ++c) jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(),
-                                              bytes[c], offset.read(m, c)};
+  for (unsigned c = 0; c < n; ++c)
+    jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(), bytes[c], offset.read(m, c)};
   if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n))
     return std::nullopt;
   kernels::for_channels(n, work, [&](unsigned c) {

@@ -28,9 +28,18 @@ constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
 bool data_dtype_ok(uint8_t code) {
   switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8: case Dtype::UINT8: case Dtype::INT16: case Dtype::UINT16:
-    case Dtype::BF16: case Dtype::FP16: case Dtype::INT32: case Dtype::UINT32:
-    case Dtype::FP32: case Dtype::FP8_E3: case Dtype::FP8_E4: case Dtype::FP8_E5:
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
       return true;
     default:  // INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC*, unknown codes
       return false;
@@ -39,8 +48,12 @@ bool data_dtype_ok(uint8_t code) {
 
 bool pred_dtype_ok(uint8_t code) {
   switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8: case Dtype::INT16: case Dtype::INT32: case Dtype::UINT8:
-    case Dtype::UINT16: case Dtype::UINT32:
+    case Dtype::INT8:
+    case Dtype::INT16:
+    case Dtype::INT32:
+    case Dtype::UINT8:
+    case Dtype::UINT16:
+    case Dtype::UINT32:
       return true;
     default:
       return false;
@@ -107,11 +120,11 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   if (auto* f = std::get_if<Fault>(&rs)) return *f;
   Resolved rd = resolve_tensor(m, kDst.name, dt, size, {true, true}, n);
   if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ri1 =
-      resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset), size, true, n);
+  ResolvedImm ri1 = resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset),
+                                      size, true, n);
   if (auto* f = std::get_if<Fault>(&ri1)) return *f;
-  ResolvedImm rip =
-      resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset), psize, true, n);
+  ResolvedImm rip = resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset),
+                                      psize, true, n);
   if (auto* f = std::get_if<Fault>(&rip)) return *f;
 
   if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
@@ -134,8 +147,9 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
   auto region = [&](unsigned c) {
-    return out.region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                      static_cast<uint32_t>(dst.walk.hi()))
+    return out
+        .region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
+                static_cast<uint32_t>(dst.walk.hi()))
         .data();
   };
   // The reference, one channel. A destination overlapping any source is a shadow (see
@@ -151,12 +165,10 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
     // Gather the source in ordinal order first: a dst walk may revisit bytes, and the
     // later ordinal must win with the source value of that ordinal.
     tmp.resize(st.count() * size);
-    src.walk.for_each([&](uint64_t j, uint32_t off) {
-      std::memcpy(tmp.data() + j * size, in + off, size);
-    });
-    dwalk.for_each([&](uint64_t j, uint32_t off) {
-      std::memcpy(bytes + off, tmp.data() + j * size, size);
-    });
+    src.walk.for_each(
+        [&](uint64_t j, uint32_t off) { std::memcpy(tmp.data() + j * size, in + off, size); });
+    dwalk.for_each(
+        [&](uint64_t j, uint32_t off) { std::memcpy(bytes + off, tmp.data() + j * size, size); });
   };
 
   if (!fast) {

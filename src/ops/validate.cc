@@ -41,18 +41,21 @@ void check_events(DiagSink& d, const Word& w) {
                        e.wait_mode, e.wait_idx, e.update_mode, e.update_idx, hex32(e.value));
   };
   if (e.wait_mode > 2)
-    d.fail(kClause, "events.wait_mode", std::to_string(e.wait_mode), "must be NONE (0), GE (1) or EQ (2)");
+    d.fail(kClause, "events.wait_mode", std::to_string(e.wait_mode),
+           "must be NONE (0), GE (1) or EQ (2)");
   if (e.update_mode > 3)
     d.fail(kClause, "events.update_mode", std::to_string(e.update_mode),
            "must be NONE (0), SET (1), INC (2) or DEC (3)");
   if (e.wait_mode == 0 && e.wait_idx != 0)
-    d.fail(kClause, "events.wait_idx", std::to_string(e.wait_idx), "must be 0 when wait_mode is NONE");
+    d.fail(kClause, "events.wait_idx", std::to_string(e.wait_idx),
+           "must be 0 when wait_mode is NONE");
   if (e.update_mode == 0 && e.update_idx != 0)
     d.fail(kClause, "events.update_idx", std::to_string(e.update_idx),
            "must be 0 when update_mode is NONE");
   const bool value_used = e.wait_mode == 1 || e.wait_mode == 2 || e.update_mode == 1;
   if (!value_used && e.value != 0)
-    d.fail(kClause, "events.value", text(), "must be 0 unless wait_mode is GE/EQ or update_mode is SET");
+    d.fail(kClause, "events.value", text(),
+           "must be 0 unless wait_mode is GE/EQ or update_mode is SET");
 }
 
 }  // namespace

@@ -2,17 +2,17 @@
 // and key), running on a fresh machine, and whole-state comparison.
 #include "gpsimd/vectors.h"
 
-#include <bit>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
-#include <memory>
 #include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "gpsimd/format.h"
 
@@ -72,10 +72,14 @@ std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where) {
     for (std::size_t k = 0; k < 2; ++k) {
       const char c = s[2 * i + k];
       unsigned d;
-      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-      else fail(where, fmt::format("'{}' at position {} is not a hex digit", c, 2 * i + k));
+      if (c >= '0' && c <= '9')
+        d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        d = static_cast<unsigned>(c - 'A' + 10);
+      else
+        fail(where, fmt::format("'{}' at position {} is not a hex digit", c, 2 * i + k));
       v = v << 4 | d;
     }
     out[i] = static_cast<uint8_t>(v);
@@ -110,9 +114,12 @@ std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::strin
     const std::string w = fmt::format("{}[{}]", where, i);
     MemoryRange r;
     const std::string space = as_string(require(j[i], "space", w), w + ".space");
-    if (space == "sbuf") r.space = Space::SBUF;
-    else if (space == "psum") r.space = Space::PSUM;
-    else fail(w + ".space", fmt::format("'{}' must be \"sbuf\" or \"psum\"", space));
+    if (space == "sbuf")
+      r.space = Space::SBUF;
+    else if (space == "psum")
+      r.space = Space::PSUM;
+    else
+      fail(w + ".space", fmt::format("'{}' must be \"sbuf\" or \"psum\"", space));
     const uint32_t p = as_u32(require(j[i], "partition", w), w + ".partition");
     if (p >= kPartitions) fail(w + ".partition", fmt::format("{} must be 0..127", p));
     r.partition = p;
@@ -136,8 +143,7 @@ TestVector parse_one(const json& v, const std::string& where) {
   if (!g || nc.size() != 2) fail(w + ".nc", fmt::format("'{}' must be v2, v3, v4 or v5", nc));
   t.nc = *g;
   if (auto it = v.find("strict"); it != v.end()) {
-    if (!it->is_boolean())
-      fail(w + ".strict", fmt::format("{} must be true or false", it->dump()));
+    if (!it->is_boolean()) fail(w + ".strict", fmt::format("{} must be true or false", it->dump()));
     t.strict = it->get<bool>();
   }
   std::string why;
@@ -155,10 +161,14 @@ TestVector parse_one(const json& v, const std::string& where) {
   const json& e = require(v, "expect", w);
   const std::string ew = w + ".expect";
   const std::string status = as_string(require(e, "status", ew), ew + ".status");
-  if (status == "ok") t.expect.status = Status::Retired;
-  else if (status == "invalid") t.expect.status = Status::Invalid;
-  else if (status == "fault") t.expect.status = Status::Faulted;
-  else fail(ew + ".status", fmt::format("'{}' must be ok, invalid or fault", status));
+  if (status == "ok")
+    t.expect.status = Status::Retired;
+  else if (status == "invalid")
+    t.expect.status = Status::Invalid;
+  else if (status == "fault")
+    t.expect.status = Status::Faulted;
+  else
+    fail(ew + ".status", fmt::format("'{}' must be ok, invalid or fault", status));
   if (auto it = e.find("violations"); it != e.end()) {
     if (!it->is_array()) fail(ew + ".violations", "expected an array of clause names");
     for (std::size_t i = 0; i < it->size(); ++i)
@@ -169,7 +179,8 @@ TestVector parse_one(const json& v, const std::string& where) {
     t.expect.fault = parse_fault(f);
     if (!t.expect.fault)
       fail(ew + ".fault",
-           fmt::format("'{}' must be bad-address, shape-mismatch, sync-would-block or too-large", f));
+           fmt::format("'{}' must be bad-address, shape-mismatch, sync-would-block or too-large",
+                       f));
   }
   if (auto it = e.find("memory"); it != e.end())
     t.expect.memory = as_memory(*it, t.nc, ew + ".memory");
@@ -185,10 +196,14 @@ std::optional<Dtype> destination_dtype(const Word& w) {
   const InstrDef* def = find_instruction(w[0]);
   if (!def) return std::nullopt;
   uint8_t code;
-  if (auto* f = find_field(def->fields, "in_out_dtype")) code = w[f->offset] >> 4;
-  else if (auto* f2 = find_field(def->fields, "out_dtype")) code = w[f2->offset];
-  else if (auto* f3 = find_field(def->fields, "dtype")) code = w[f3->offset];
-  else return std::nullopt;
+  if (auto* f = find_field(def->fields, "in_out_dtype"))
+    code = w[f->offset] >> 4;
+  else if (auto* f2 = find_field(def->fields, "out_dtype"))
+    code = w[f2->offset];
+  else if (auto* f3 = find_field(def->fields, "dtype"))
+    code = w[f3->offset];
+  else
+    return std::nullopt;
   if (!dtype_size(code)) return std::nullopt;
   return static_cast<Dtype>(code);
 }
@@ -199,13 +214,18 @@ std::string show_element(const uint8_t* p, unsigned size, std::optional<Dtype> d
   std::string s = fmt::format("{:#0{}x}", v, 2 + 2 * size);
   if (!dt) return s;
   if (is_float_dtype(*dt)) {
-    return fmt::format("{} ({})", s, std::bit_cast<float>(widen_to_fp32(*dt, static_cast<uint32_t>(v))));
+    return fmt::format("{} ({})", s,
+                       std::bit_cast<float>(widen_to_fp32(*dt, static_cast<uint32_t>(v))));
   }
   switch (*dt) {
-    case Dtype::INT8: return fmt::format("{} ({})", s, static_cast<int8_t>(v));
-    case Dtype::INT16: return fmt::format("{} ({})", s, static_cast<int16_t>(v));
-    case Dtype::INT32: return fmt::format("{} ({})", s, static_cast<int32_t>(v));
-    default: return fmt::format("{} ({})", s, v);
+    case Dtype::INT8:
+      return fmt::format("{} ({})", s, static_cast<int8_t>(v));
+    case Dtype::INT16:
+      return fmt::format("{} ({})", s, static_cast<int16_t>(v));
+    case Dtype::INT32:
+      return fmt::format("{} ({})", s, static_cast<int32_t>(v));
+    default:
+      return fmt::format("{} ({})", s, v);
   }
 }
 
@@ -269,9 +289,8 @@ void apply_initial_state(Machine& m, const TestVector& v) {
 namespace {
 
 // Compares one partition with its expected bytes, appending at most a few lines.
-void diff_partition(Space s, unsigned p, std::span<const uint8_t> got,
-                    std::span<const uint8_t> exp, unsigned esize, std::optional<Dtype> dt,
-                    std::vector<std::string>& diffs) {
+void diff_partition(Space s, unsigned p, std::span<const uint8_t> got, std::span<const uint8_t> exp,
+                    unsigned esize, std::optional<Dtype> dt, std::vector<std::string>& diffs) {
   unsigned shown = 0, total = 0;
   for (std::size_t i = 0; i + esize <= got.size(); i += esize) {
     if (std::memcmp(got.data() + i, exp.data() + i, esize) == 0) continue;
@@ -376,10 +395,11 @@ VectorOutcome run_vector(const TestVector& v, const ExecOptions& base) {
   } else if (v.expect.status == Status::Invalid) {
     for (const std::string& c : v.expect.violations)
       if (!has_clause(o.result.diagnostics, c))
-        o.differences.push_back(fmt::format("clause {} not reported; got {}", c, o.result.message()));
+        o.differences.push_back(
+            fmt::format("clause {} not reported; got {}", c, o.result.message()));
   } else if (v.expect.status == Status::Faulted && o.result.fault->kind != *v.expect.fault) {
-    o.differences.push_back(fmt::format("fault: expected {}, got {}", fault_name(*v.expect.fault),
-                                        o.result.message()));
+    o.differences.push_back(
+        fmt::format("fault: expected {}, got {}", fault_name(*v.expect.fault), o.result.message()));
   }
   auto state = compare_state(m, v.expect, destination_dtype(v.instruction));
   o.differences.insert(o.differences.end(), state.begin(), state.end());
