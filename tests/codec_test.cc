@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -84,8 +85,8 @@ TEST_P(CodecRow, DecodedValuesAreTheBytesOfEachField) {
           break;
         }
         case FieldKind::Reserved: {
-          const auto& bytes = std::get<std::vector<uint8_t>>(v);
-          EXPECT_EQ(bytes,
+          const auto& bytes = std::get<ReservedBytes>(v);
+          EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()),
                     std::vector<uint8_t>(w.begin() + f.offset, w.begin() + f.offset + f.size));
           break;
         }
@@ -110,7 +111,7 @@ TEST_P(CodecRow, EncodingOneChangedFieldTouchesOnlyItsBytes) {
     if (auto* x = std::get_if<uint64_t>(&v)) *x ^= 1;
     if (auto* e = std::get_if<Events>(&v)) e->value ^= 1;
     if (auto* t = std::get_if<TensorDesc>(&v)) t->addr ^= 1;
-    if (auto* r = std::get_if<std::vector<uint8_t>>(&v)) (*r)[0] ^= 1;
+    if (auto* r = std::get_if<ReservedBytes>(&v)) (*r)[0] ^= 1;
     const EncodeResult r = encode(d);
     ASSERT_FALSE(r.error);
     // The first byte of every field kind holds the low bit that changed.
@@ -201,9 +202,9 @@ TEST(WriteField, RejectsATensorOfOtherDimensions) {
 }
 
 TEST(WriteField, RejectsReservedBytesOfTheWrongLength) {
-  expect_rejected(sort_field("reserved1"), std::vector<uint8_t>(22));
-  expect_rejected(sort_field("reserved1"), std::vector<uint8_t>(24));
-  expect_rejected(sort_field("reserved1"), std::vector<uint8_t>{});
+  expect_rejected(sort_field("reserved1"), ReservedBytes(22));
+  expect_rejected(sort_field("reserved1"), ReservedBytes(24));
+  expect_rejected(sort_field("reserved1"), ReservedBytes{});
 }
 
 TEST(WriteField, WritesValuesThatFitLittleEndian) {
@@ -215,7 +216,7 @@ TEST(WriteField, WritesValuesThatFitLittleEndian) {
   EXPECT_EQ(w[37], 0xbe);
   EXPECT_EQ(w[38], 0xad);
   EXPECT_EQ(w[39], 0xde);
-  std::vector<uint8_t> res(23);
+  ReservedBytes res(23);
   for (unsigned i = 0; i < 23; ++i) res[i] = static_cast<uint8_t>(i + 1);
   ASSERT_FALSE(write_field(w, sort_field("reserved1"), res));
   for (unsigned i = 0; i < 23; ++i) EXPECT_EQ(w[41 + i], i + 1);
@@ -390,6 +391,17 @@ TEST(Hex, ValidWordsRoundTripThroughHex) {
     const Word w = test_words::valid_word(op);
     EXPECT_EQ(*word_from_hex(word_to_hex(w)), w);
   }
+}
+
+TEST(ReservedBytes, HoldsUpToItsCapacityAndRejectsMore) {
+  ReservedBytes b(ReservedBytes::capacity());
+  EXPECT_EQ(b.size(), ReservedBytes::capacity());
+  EXPECT_THROW(b.push_back(1), std::length_error);
+  EXPECT_THROW(ReservedBytes(ReservedBytes::capacity() + 1), std::length_error);
+  const std::array<uint8_t, ReservedBytes::capacity()> src{1, 2, 3, 4};
+  b.assign_padded(src.data(), 3);
+  EXPECT_EQ(b, (ReservedBytes{1, 2, 3}));
+  EXPECT_NE(b, (ReservedBytes{1, 2, 3, 4}));
 }
 
 }  // namespace

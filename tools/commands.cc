@@ -86,7 +86,7 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
     }
     case FieldKind::Reserved: {
       std::string s;
-      for (uint8_t b : std::get<std::vector<uint8_t>>(v)) s += fmt::format("{:02x}", b);
+      for (uint8_t b : std::get<ReservedBytes>(v)) s += fmt::format("{:02x}", b);
       return s;
     }
   }

@@ -6,6 +6,7 @@
 // code can name a field and get its offset at compile time (field_of).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "gpsimd/inline_vector.h"
 #include "gpsimd/types.h"
 
 namespace gpsimd {
@@ -246,9 +248,21 @@ struct TensorDesc {
   bool operator==(const TensorDesc&) const = default;
 };
 
-Events load_events(const Word& w, unsigned off = 4);
+inline Events load_events(const Word& w, unsigned off = 4) {
+  return Events{w[off], w[off + 1], w[off + 2], w[off + 3], load_u32(w, off + 4)};
+}
 void store_events(Word& w, const Events& e, unsigned off = 4);
-TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims);
+// Reads a descriptor of `dims` (1..3, clamped) dimensions at byte `off`.
+inline TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims) {
+  TensorDesc t;
+  t.addr = load_u32(w, off);
+  t.dims = static_cast<uint8_t>(std::clamp(dims, 1u, 3u));
+  for (unsigned d = 0; d < t.dims; ++d) {
+    t.step[d] = static_cast<int16_t>(load_u16(w, off + 4 + 2 * d));
+    t.num[d] = load_u16(w, off + 4 + 2 * t.dims + 2 * d);
+  }
+  return t;
+}
 void store_tensor(Word& w, unsigned off, const TensorDesc& t);
 inline TensorDesc load_tensor(const Word& w, const FieldDef& f) {
   return load_tensor(w, f.offset, f.dims);
@@ -256,12 +270,25 @@ inline TensorDesc load_tensor(const Word& w, const FieldDef& f) {
 
 // The value of one field: an integer (bytes, enums, FP32 bits, IMM_VAL bits, the raw
 // header), events, a tensor descriptor, or the raw bytes of a reserved field.
-using FieldValue = std::variant<uint64_t, Events, TensorDesc, std::vector<uint8_t>>;
+// Reserved bytes are held inline (the largest reserved field has 23 bytes); decoding
+// allocates nothing.
+using ReservedBytes = InlineVector<uint8_t, 32>;
+using FieldValue = std::variant<uint64_t, Events, TensorDesc, ReservedBytes>;
+
+// The most fields an instruction has.
+inline constexpr std::size_t kMaxFields =
+    std::max({table::kRangeSelect.size(), table::kTensorScalarSelect.size(),
+              table::kGetSequenceBounds.size(), table::kSort.size()});
 
 // A decoded word: the instruction row and one value per field row, in row order.
 struct Decoded {
   const InstrDef* def = nullptr;
-  std::vector<FieldValue> values;
+  InlineVector<FieldValue, kMaxFields> values;
+
+  // User-provided, so that a new Decoded is not zero-filled first (decode is hot).
+  explicit Decoded(const InstrDef* d = nullptr) noexcept : def(d) {}
+  // Reads every field of `def` from `w` (whatever w's opcode byte is).
+  Decoded(const InstrDef& d, const Word& w) noexcept;
 
   // Returns the value of the named field; aborts when the field does not exist.
   const FieldValue& get(std::string_view name) const;

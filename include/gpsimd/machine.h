@@ -72,9 +72,47 @@ struct Location {
 inline constexpr uint32_t kPsumBase = 0x2000000u;
 inline constexpr uint32_t kPsumWindowEnd = 0x2400000u;  // 128 partitions of 32 KiB stride
 
+// The rule a static ADDR4 breaks, if any (see decode_static_addr).
+enum class AddrProblem : uint8_t {
+  None,
+  RegisterMode,
+  ModeBits,
+  PsumOffset,
+  NotPsumBits,
+  SbufOffset
+};
+struct StaticAddr {
+  Location loc;
+  AddrProblem problem = AddrProblem::None;
+};
+// The arithmetic of decode_static_addr, inline: validation and execution run it for
+// every tensor operand (SPEC §3.4).
+constexpr StaticAddr check_static_addr(uint32_t addr, Generation g) {
+  if (addr >> 31) return {{}, AddrProblem::RegisterMode};
+  if ((addr >> 29) & 3u) return {{}, AddrProblem::ModeBits};
+  if (addr >= kPsumBase && addr < kPsumWindowEnd) {
+    const uint32_t rel = addr - kPsumBase;
+    const uint32_t off = rel & 0x7fffu;
+    if (off >= kPsumPartitionBytes) return {{}, AddrProblem::PsumOffset};
+    return {Location{Space::PSUM, rel >> 15, off}, AddrProblem::None};
+  }
+  if ((addr >> 25) & 0xfu) return {{}, AddrProblem::NotPsumBits};
+  const uint32_t off = addr & 0x3ffffu;
+  if (off >= sbuf_partition_bytes(g)) return {{}, AddrProblem::SbufOffset};
+  return {Location{Space::SBUF, (addr >> 18) & 0x7fu, off}, AddrProblem::None};
+}
+// The text of a problem check_static_addr found in `addr`.
+std::string static_addr_problem_text(uint32_t addr, Generation g, AddrProblem p);
+
 // Decodes a static ADDR4 (bit 31 clear) for a generation. Returns the location, or
 // nullopt with `why` set to the rule it breaks (mode bits, bits 25-28, offset range).
-std::optional<Location> decode_static_addr(uint32_t addr, Generation g, std::string* why = nullptr);
+inline std::optional<Location> decode_static_addr(uint32_t addr, Generation g,
+                                                  std::string* why = nullptr) {
+  const StaticAddr r = check_static_addr(addr, g);
+  if (r.problem == AddrProblem::None) return r.loc;
+  if (why) *why = static_addr_problem_text(addr, g, r.problem);
+  return std::nullopt;
+}
 // The ADDR4 of a location (the inverse of decode_static_addr).
 uint32_t encode_static_addr(const Location& loc);
 
@@ -91,11 +129,31 @@ struct Walk {
   std::array<int64_t, 3> step{};  // in elements
   std::array<uint32_t, 3> num{1, 1, 1};
 
-  static Walk of(const TensorDesc& t, uint32_t start_offset, unsigned elem);
+  static Walk of(const TensorDesc& t, uint32_t start_offset, unsigned elem) {
+    Walk w;
+    w.start = start_offset;
+    w.elem = elem;
+    w.dims = t.dims;
+    for (unsigned d = 0; d < t.dims && d < 3; ++d) {
+      w.step[d] = t.step[d];
+      w.num[d] = t.num[d];
+    }
+    return w;
+  }
   uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2]; }
   // Lowest and one-past-highest byte offset any element touches.
-  int64_t lo() const;
-  int64_t hi() const;
+  int64_t lo() const {
+    int64_t e = 0;
+    for (unsigned d = 0; d < 3; ++d)
+      if (num[d] > 0 && step[d] < 0) e += step[d] * (int64_t{num[d]} - 1);
+    return start + e * elem;
+  }
+  int64_t hi() const {
+    int64_t e = 0;
+    for (unsigned d = 0; d < 3; ++d)
+      if (num[d] > 0 && step[d] > 0) e += step[d] * (int64_t{num[d]} - 1);
+    return start + e * elem + elem;
+  }
   // True when the walk visits [lo, hi) densely in increasing order, element after element.
   bool contiguous() const;
 

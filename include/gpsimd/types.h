@@ -53,8 +53,33 @@ enum class Dtype : uint8_t {
 
 // Returns the byte size of a dtype, or nullopt for one that has none
 // (INVALID, FP4_E2, CPTC*, or a code outside the enumeration).
-std::optional<unsigned> dtype_size(uint8_t code);
-inline std::optional<unsigned> dtype_size(Dtype d) {
+// Inline: validation asks for it several times per word.
+constexpr std::optional<unsigned> dtype_size(uint8_t code) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
+      return 1;
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
+      return 2;
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP32R:
+      return 4;
+    case Dtype::UINT64:
+    case Dtype::INT64:
+      return 8;
+    default:
+      return std::nullopt;
+  }
+}
+constexpr std::optional<unsigned> dtype_size(Dtype d) {
   return dtype_size(static_cast<uint8_t>(d));
 }
 // Returns the vendor name ("FP32", "BF16", ...) or nullopt for an unknown code.
@@ -114,6 +139,17 @@ inline constexpr unsigned kPsumPartitionBytes = 16 * 1024;
 inline constexpr unsigned kRegisters = 64;
 inline constexpr unsigned kSemaphores = model::kSemaphores;  // [model]
 // Returns the SBUF bytes per partition for a generation.
-unsigned sbuf_partition_bytes(Generation g);
+constexpr unsigned sbuf_partition_bytes(Generation g) {
+  switch (g) {
+    case Generation::V2:
+      return 192 * 1024;
+    case Generation::V3:
+      return 224 * 1024;
+    case Generation::V4:
+    case Generation::V5:
+      return model::kSbufPartitionBytesV4V5;
+  }
+  return 0;
+}
 
 }  // namespace gpsimd

@@ -377,7 +377,7 @@ py::object field_object(const FieldDef& f, const FieldValue& v) {
     case FieldKind::Tensor:
       return tensor_dict(std::get<TensorDesc>(v));
     case FieldKind::Reserved: {
-      const auto& b = std::get<std::vector<uint8_t>>(v);
+      const auto& b = std::get<ReservedBytes>(v);
       return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
     }
     case FieldKind::DtypePair: {
@@ -416,7 +416,7 @@ FieldValue to_field_value(const FieldDef& f, py::handle v, std::string_view inst
       }
       if (b.size() != f.size)
         throw py::value_error(fmt::format("{}: {} reserved bytes, got {}", what, f.size, b.size()));
-      return b;
+      return ReservedBytes(b.begin(), b.end());
     }
     case FieldKind::DtypePair: {
       const EnumKind e{"DTYPE", dtype_name_u8};

@@ -464,7 +464,7 @@ class InstructionParser {
         auto bytes = p_.int_list(0, 255, [&] { return fmt::format("{} bytes", f.name); });
         if (bytes.size() != f.size)
           p_.fail(g.value, fmt::format("{} has {} bytes, got {}", f.name, f.size, bytes.size()));
-        std::vector<uint8_t> b(bytes.begin(), bytes.end());
+        ReservedBytes b(bytes.begin(), bytes.end());
         g.parsed = std::move(b);
         return;
       }

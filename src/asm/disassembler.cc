@@ -105,7 +105,7 @@ std::string print_decoded(const Decoded& d) {
         break;
       }
       case FieldKind::Reserved: {
-        const auto& b = std::get<std::vector<uint8_t>>(v);
+        const auto& b = std::get<ReservedBytes>(v);
         if (std::any_of(b.begin(), b.end(), [](uint8_t x) { return x != 0; })) {
           std::string s;
           for (std::size_t k = 0; k < b.size(); ++k)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 
 #include "common/check.h"
@@ -57,28 +58,12 @@ const InstrDef* find_instruction(std::string_view mnemonic) {
   return nullptr;
 }
 
-Events load_events(const Word& w, unsigned off) {
-  return Events{w[off], w[off + 1], w[off + 2], w[off + 3], load_u32(w, off + 4)};
-}
-
 void store_events(Word& w, const Events& e, unsigned off) {
   w[off] = e.wait_mode;
   w[off + 1] = e.wait_idx;
   w[off + 2] = e.update_mode;
   w[off + 3] = e.update_idx;
   store_u32(w, off + 4, e.value);
-}
-
-TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims) {
-  GPSIMD_CHECK(dims >= 1 && dims <= 3);
-  TensorDesc t;
-  t.addr = load_u32(w, off);
-  t.dims = static_cast<uint8_t>(dims);
-  for (unsigned d = 0; d < dims; ++d) {
-    t.step[d] = static_cast<int16_t>(load_u16(w, off + 4 + 2 * d));
-    t.num[d] = load_u16(w, off + 4 + 2 * dims + 2 * d);
-  }
-  return t;
 }
 
 void store_tensor(Word& w, unsigned off, const TensorDesc& t) {
@@ -96,7 +81,7 @@ FieldValue read_field(const Word& w, const FieldDef& f) {
     case FieldKind::Tensor:
       return load_tensor(w, f.offset, f.dims);
     case FieldKind::Reserved:
-      return std::vector<uint8_t>(w.begin() + f.offset, w.begin() + f.offset + f.size);
+      return ReservedBytes(w.begin() + f.offset, w.begin() + f.offset + f.size);
     default: {
       uint64_t v = 0;
       for (unsigned i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(w[f.offset + i]) << (8 * i);
@@ -121,9 +106,9 @@ std::optional<std::string> write_field(Word& w, const FieldDef& f, const FieldVa
       return std::nullopt;
     }
     case FieldKind::Reserved: {
-      if (!std::holds_alternative<std::vector<uint8_t>>(v))
+      if (!std::holds_alternative<ReservedBytes>(v))
         return fmt::format("{}: expected {} reserved bytes", f.name, f.size);
-      const auto& bytes = std::get<std::vector<uint8_t>>(v);
+      const auto& bytes = std::get<ReservedBytes>(v);
       if (bytes.size() != f.size)
         return fmt::format("{}: expected {} reserved bytes, got {}", f.name, f.size, bytes.size());
       std::copy(bytes.begin(), bytes.end(), w.begin() + f.offset);
@@ -154,13 +139,51 @@ FieldValue& Decoded::get(std::string_view name) {
   return const_cast<FieldValue&>(static_cast<const Decoded*>(this)->get(name));
 }
 
+// Fields are little-endian, and so are the hosts gpsimd builds for (decode reads them
+// with plain loads).
+static_assert(std::endian::native == std::endian::little);
+
+Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
+  // decode() is a hot path: the word is padded so that every read has a fixed size, and
+  // each value is written member by member into its slot (copying a descriptor just
+  // built from 16-bit stores would stall on store forwarding).
+  constexpr std::size_t kPad = ReservedBytes::capacity();
+  std::array<uint8_t, kWordBytes + kPad> p{};
+  std::memcpy(p.data(), w.data(), w.size());
+  for (const FieldDef& f : d.fields) {
+    FieldValue& v = values.emplace_back();
+    const uint8_t* at = p.data() + f.offset;
+    switch (f.kind) {
+      case FieldKind::Events:
+        v.emplace<Events>(load_events(w, f.offset));
+        break;
+      case FieldKind::Tensor: {
+        TensorDesc& t = v.emplace<TensorDesc>();
+        t.addr = load_u32(w, f.offset);
+        t.dims = f.dims;
+        for (unsigned k = 0; k < f.dims; ++k) {
+          t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
+          t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
+        }
+        break;
+      }
+      case FieldKind::Reserved:
+        v.emplace<ReservedBytes>().assign_padded(at, f.size);
+        break;
+      default: {
+        uint64_t x = 0;
+        std::memcpy(&x, at, sizeof x);
+        v.emplace<uint64_t>(f.size >= 8 ? x : x & ((uint64_t{1} << (8 * f.size)) - 1));
+        break;
+      }
+    }
+  }
+}
+
 std::optional<Decoded> decode(const Word& w) {
   const InstrDef* def = find_instruction(w[0]);
   if (def == nullptr) return std::nullopt;
-  Decoded d{def, {}};
-  d.values.reserve(def->fields.size());
-  for (const FieldDef& f : def->fields) d.values.push_back(read_field(w, f));
-  return d;
+  return std::optional<Decoded>(std::in_place, *def, w);  // built in place: no copy
 }
 
 EncodeResult encode(const Decoded& d) {

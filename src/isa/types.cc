@@ -83,32 +83,6 @@ std::optional<Generation> parse_generation(std::string_view s) {
   return static_cast<Generation>(s[0] - '0');
 }
 
-std::optional<unsigned> dtype_size(uint8_t code) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8:
-    case Dtype::UINT8:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return 1;
-    case Dtype::INT16:
-    case Dtype::UINT16:
-    case Dtype::BF16:
-    case Dtype::FP16:
-      return 2;
-    case Dtype::INT32:
-    case Dtype::UINT32:
-    case Dtype::FP32:
-    case Dtype::FP32R:
-      return 4;
-    case Dtype::UINT64:
-    case Dtype::INT64:
-      return 8;
-    default:
-      return std::nullopt;
-  }
-}
-
 std::optional<std::string_view> dtype_name(uint8_t code) {
   return name_of(kDtypes, code);
 }
@@ -160,19 +134,6 @@ std::optional<std::string_view> update_mode_name(uint8_t code) {
 }
 std::optional<UpdateMode> parse_update_mode(std::string_view s) {
   return parse_as<UpdateMode>(kUpdateModes, s);
-}
-
-unsigned sbuf_partition_bytes(Generation g) {
-  switch (g) {
-    case Generation::V2:
-      return 192 * 1024;
-    case Generation::V3:
-      return 224 * 1024;
-    case Generation::V4:
-    case Generation::V5:
-      return model::kSbufPartitionBytesV4V5;
-  }
-  return 0;
 }
 
 }  // namespace gpsimd

@@ -118,30 +118,25 @@ uint64_t Machine::hash() const {
   return h;
 }
 
-std::optional<Location> decode_static_addr(uint32_t addr, Generation g, std::string* why) {
-  auto fail = [&](std::string msg) -> std::optional<Location> {
-    if (why) *why = std::move(msg);
-    return std::nullopt;
-  };
-  if (addr >> 31) return fail("bit 31 is set (register mode), a static address is required");
-  if ((addr >> 29) & 3u)
-    return fail(fmt::format("mode bits 29-30 are {}, must be 0", (addr >> 29) & 3u));
-  if (addr >= kPsumBase && addr < kPsumWindowEnd) {
-    const uint32_t rel = addr - kPsumBase;
-    const uint32_t off = rel & 0x7fffu;
-    if (off >= kPsumPartitionBytes)
-      return fail(fmt::format("PSUM offset {:#x} is not below 16 KiB (0x4000)", off));
-    return Location{Space::PSUM, rel >> 15, off};
+std::string static_addr_problem_text(uint32_t addr, Generation g, AddrProblem p) {
+  switch (p) {
+    case AddrProblem::None:
+      break;
+    case AddrProblem::RegisterMode:
+      return "bit 31 is set (register mode), a static address is required";
+    case AddrProblem::ModeBits:
+      return fmt::format("mode bits 29-30 are {}, must be 0", (addr >> 29) & 3u);
+    case AddrProblem::PsumOffset:
+      return fmt::format("PSUM offset {:#x} is not below 16 KiB (0x4000)",
+                         (addr - kPsumBase) & 0x7fffu);
+    case AddrProblem::NotPsumBits:
+      return fmt::format("bits 25-28 are {:#x} outside the PSUM window [0x2000000, 0x2400000)",
+                         (addr >> 25) & 0xfu);
+    case AddrProblem::SbufOffset:
+      return fmt::format("SBUF offset {:#x} is not below the {} partition size {:#x}",
+                         addr & 0x3ffffu, generation_name(g), sbuf_partition_bytes(g));
   }
-  if ((addr >> 25) & 0xfu)
-    return fail(fmt::format("bits 25-28 are {:#x} outside the PSUM window [0x2000000, 0x2400000)",
-                            (addr >> 25) & 0xfu));
-  const uint32_t off = addr & 0x3ffffu;
-  const uint32_t p = (addr >> 18) & 0x7fu;
-  if (off >= sbuf_partition_bytes(g))
-    return fail(fmt::format("SBUF offset {:#x} is not below the {} partition size {:#x}", off,
-                            generation_name(g), sbuf_partition_bytes(g)));
-  return Location{Space::SBUF, p, off};
+  return {};
 }
 
 uint32_t encode_static_addr(const Location& loc) {
@@ -165,32 +160,6 @@ std::optional<unsigned> decode_register_addr(uint32_t addr, std::string* why) {
     return std::nullopt;
   }
   return addr & 0xffu;
-}
-
-Walk Walk::of(const TensorDesc& t, uint32_t start_offset, unsigned elem) {
-  Walk w;
-  w.start = start_offset;
-  w.elem = elem;
-  w.dims = t.dims;
-  for (unsigned d = 0; d < t.dims; ++d) {
-    w.step[d] = t.step[d];
-    w.num[d] = t.num[d];
-  }
-  return w;
-}
-
-int64_t Walk::lo() const {
-  int64_t e = 0;
-  for (unsigned d = 0; d < 3; ++d)
-    if (num[d] > 0 && step[d] < 0) e += step[d] * (int64_t{num[d]} - 1);
-  return start + e * elem;
-}
-
-int64_t Walk::hi() const {
-  int64_t e = 0;
-  for (unsigned d = 0; d < 3; ++d)
-    if (num[d] > 0 && step[d] > 0) e += step[d] * (int64_t{num[d]} - 1);
-  return start + e * elem + elem;
 }
 
 bool Walk::contiguous() const {

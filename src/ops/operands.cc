@@ -38,26 +38,49 @@ std::string zero_num_problem(const TensorDesc& t) {
   return {};
 }
 
-// The checks of a resolved static address; empty when it holds. Shared by validation
-// (static addresses) and execution (addresses read from registers).
-std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
-                             OperandRule rule) {
-  if (loc.space == Space::PSUM && !rule.allow_psum)
-    return "must be in SBUF (this engine cannot access PSUM)";
-  if (loc.space == Space::PSUM && rule.write && elem != 4)
-    return fmt::format(
-        "a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
-        "byte(s)",
-        elem);
-  if (loc.offset % elem != 0)
-    return fmt::format("start offset {:#x} must be aligned to the element size {}", loc.offset,
-                       elem);
-  if (auto z = zero_num_problem(t); !z.empty()) return z;
+// The checks of a resolved static address (shared by validation of static addresses
+// and execution of addresses read from registers): first which one fails, with plain
+// arithmetic (the common case, a valid operand, builds no text), then its text.
+enum class LocIssue { None, Psum, PsumWidth, Align, ZeroNum, Outside };
+
+LocIssue location_issue(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
+                        OperandRule rule) {
+  if (loc.space == Space::PSUM && !rule.allow_psum) return LocIssue::Psum;
+  if (loc.space == Space::PSUM && rule.write && elem != 4) return LocIssue::PsumWidth;
+  if (loc.offset % elem != 0) return LocIssue::Align;
+  for (unsigned d = 0; d < t.dims; ++d)
+    if (t.num[d] == 0) return LocIssue::ZeroNum;
   const Walk w = Walk::of(t, loc.offset, elem);
   const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
-  if (w.lo() < 0 || w.hi() > size)
-    return fmt::format("the walk touches bytes [{}, {}), must lie inside the {} partition [0, {})",
-                       w.lo(), w.hi(), space_name(loc.space), size);
+  if (w.lo() < 0 || w.hi() > size) return LocIssue::Outside;
+  return LocIssue::None;
+}
+
+std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
+                             OperandRule rule) {
+  switch (location_issue(loc, t, elem, g, rule)) {
+    case LocIssue::None:
+      return {};
+    case LocIssue::Psum:
+      return "must be in SBUF (this engine cannot access PSUM)";
+    case LocIssue::PsumWidth:
+      return fmt::format(
+          "a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
+          "byte(s)",
+          elem);
+    case LocIssue::Align:
+      return fmt::format("start offset {:#x} must be aligned to the element size {}", loc.offset,
+                         elem);
+    case LocIssue::ZeroNum:
+      return zero_num_problem(t);
+    case LocIssue::Outside: {
+      const Walk w = Walk::of(t, loc.offset, elem);
+      const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
+      return fmt::format(
+          "the walk touches bytes [{}, {}), must lie inside the {} partition [0, {})", w.lo(),
+          w.hi(), space_name(loc.space), size);
+    }
+  }
   return {};
 }
 
@@ -65,7 +88,13 @@ std::string location_problem(const Location& loc, const TensorDesc& t, unsigned 
 
 void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, const TensorDesc& t,
                   std::optional<unsigned> elem, Generation g, OperandRule rule) {
-  if (!elem) return;  // SPEC §3.6: the dtype clause reports a dtype without a size
+  if (!elem) return;         // SPEC §3.6: the dtype clause reports a dtype without a size
+  if (!t.register_mode()) {  // the common case first: a valid static operand
+    const StaticAddr a = check_static_addr(t.addr, g);
+    if (a.problem == AddrProblem::None &&
+        location_issue(a.loc, t, *elem, g, rule) == LocIssue::None)
+      return;
+  }
   std::string why;
   if (t.register_mode()) {
     if (!decode_register_addr(t.addr, &why)) {
@@ -87,11 +116,11 @@ void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, 
 void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
                           Generation g) {
   if (t.register_mode()) return;  // checked at execution
-  auto loc = decode_static_addr(t.addr, g);
-  if (!loc) return;  // the tensor clause reports a malformed address
-  if (loc->partition + n > model::kMaxPartitionEnd)
+  const StaticAddr a = check_static_addr(t.addr, g);
+  if (a.problem != AddrProblem::None) return;  // the tensor clause reports a malformed address
+  if (a.loc.partition + n > model::kMaxPartitionEnd)
     d.fail("start_addr_active_channels", field,
-           fmt::format("start partition {} + {} channels", loc->partition, n),
+           fmt::format("start partition {} + {} channels", a.loc.partition, n),
            fmt::format("start partition + num_active_channels must be <= {}",
                        model::kMaxPartitionEnd));
 }
@@ -101,17 +130,18 @@ namespace {
 // The rules a pointer immediate's static ADDR4 must follow; empty when it holds.
 std::string pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
                             Generation g) {
-  std::string why;
-  auto loc = decode_static_addr(addr, g, &why);
-  if (!loc) return "pointer ADDR4 " + why;
-  if (loc->space == Space::PSUM && !allow_psum)
+  const StaticAddr a = check_static_addr(addr, g);
+  if (a.problem != AddrProblem::None)
+    return "pointer ADDR4 " + static_addr_problem_text(addr, g, a.problem);
+  const Location& loc = a.loc;
+  if (loc.space == Space::PSUM && !allow_psum)
     return "pointer must be in SBUF (this engine cannot access PSUM)";
-  if (loc->offset % width != 0)
-    return fmt::format("pointer offset {:#x} must be aligned to the immediate width {}",
-                       loc->offset, width);
-  if (loc->partition + n > kPartitions)
-    return fmt::format("pointer partitions {}..{} must all exist (< {})", loc->partition,
-                       loc->partition + n - 1, kPartitions);
+  if (loc.offset % width != 0)
+    return fmt::format("pointer offset {:#x} must be aligned to the immediate width {}", loc.offset,
+                       width);
+  if (loc.partition + n > kPartitions)
+    return fmt::format("pointer partitions {}..{} must all exist (< {})", loc.partition,
+                       loc.partition + n - 1, kPartitions);
   return {};
 }
 
@@ -156,6 +186,8 @@ void check_one_of(DiagSink& d, std::string_view clause, std::string_view field, 
 }
 
 void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
+  static constexpr std::array<uint8_t, kWordBytes> kZeros{};
+  if (std::memcmp(w.data() + f.offset, kZeros.data(), f.size) == 0) return;  // the usual case
   for (unsigned i = 0; i < f.size; ++i) {
     if (w[f.offset + i] != 0) {
       d.fail(clause, f.name,
