@@ -14,10 +14,14 @@
 # TARGET is decode, execute, assemble, vectors or npy (default: all of them).
 #
 # Corpora grow in build/fuzz/corpus/TARGET (seeds are read from build/fuzz/fuzz/seeds
-# and never modified), logs go to build/fuzz/logs/TARGET.log and anything found to
+# and never modified), logs go to build/fuzz/logs/MODE/TARGET.log (so that a smoke run
+# beside a campaign does not overwrite its log) and anything found to
 # build/fuzz/findings/TARGET/ (crash-*, leak-*, timeout-* files: reproduce one with
-# build/fuzz/fuzz/fuzz_TARGET FILE).
+# build/fuzz/fuzz/fuzz_TARGET FILE, see docs/robustness.md).
 set -euo pipefail
+# The whole script is one compound command, read before it runs: a campaign runs for
+# hours, and bash would otherwise go on reading an edited script from the middle.
+{
 cd "$(dirname "$0")/.."
 
 mode=smoke
@@ -51,6 +55,7 @@ out=build/fuzz
 # any other pointer-overflow report fatal.
 ubsan="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/fuzz/ubsan.supp"
 bin="$out/fuzz"
+logs="$out/logs/$mode"
 if [ "$build" = 1 ]; then
   echo "=== fuzz: configure and build (clang, ASan + UBSan + libFuzzer)"
   cmake --preset fuzz >/dev/null
@@ -70,19 +75,19 @@ flags_of() {
 
 run_target() {
   local t="$1"
-  local corpus="$out/corpus/$t" findings="$out/findings/$t" log="$out/logs/$t.log"
-  mkdir -p "$corpus" "$findings" "$out/logs"
+  local corpus="$out/corpus/$t" findings="$out/findings/$t" log="$logs/$t.log"
+  mkdir -p "$corpus" "$findings" "$logs"
   local limit rc
   if [ "$mode" = smoke ]; then limit="-max_total_time=$seconds"; else limit="-runs=$runs"; fi
   # shellcheck disable=SC2046
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-$ubsan}" \
     "$bin/fuzz_$t" "$corpus" "$bin/seeds/$t" $(flags_of "$t") "$limit" -timeout=30 \
     -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 && rc=0 || rc=$?
-  echo "$rc" >"$out/logs/$t.rc"
+  echo "$rc" >"$logs/$t.rc"
 }
 
 summarise() {
-  local t="$1" rc="$2" log="$out/logs/$1.log"
+  local t="$1" rc="$2" log="$logs/$1.log"
   local execs rate
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -101,16 +106,17 @@ for t in "${targets[@]}"; do
     wait -n || true
     running=$((running - 1))
   fi
-  rm -f "$out/logs/$t.rc"
+  rm -f "$logs/$t.rc"
   run_target "$t" &
   running=$((running + 1))
 done
 wait
 failed=0
 for t in "${targets[@]}"; do
-  rc=$(cat "$out/logs/$t.rc" 2>/dev/null || echo "no result")
+  rc=$(cat "$logs/$t.rc" 2>/dev/null || echo "no result")
   [ "$rc" = 0 ] || failed=$((failed + 1))
   summarise "$t" "$rc"
 done
 echo "fuzz: $((${#targets[@]} - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+exit "$((failed > 0))"
+}

@@ -130,13 +130,13 @@ TEST(HostileWalk, OneElementBeyondTheWalkLimitFaultsTooLargeAndChangesNothing) {
   Machine m(Generation::V3);
   store32(m, 0, 0, 7);
   const Machine before = m;
-  // 4097 x 4096 = 16781312 > 2^24 = 16777216.
-  const Word w = select_word(tensor(sbuf_addr(0, 0), {1, 0, 0}, {4097, 4096, 1}),
-                             tensor(sbuf_addr(0, 0x8000), {1, 0, 0}, {4097, 4096, 1}));
+  // 673 x 257 x 97 = 16777217 = 2^24 + 1.
+  const Word w = select_word(tensor(sbuf_addr(0, 0), {1, 0, 0}, {673, 257, 97}),
+                             tensor(sbuf_addr(0, 0x8000), {1, 0, 0}, {673, 257, 97}));
   const ExecResult r = execute(m, w);
   ASSERT_EQ(r.status, Status::Faulted) << r.message();
   EXPECT_EQ(r.fault->kind, FaultKind::TooLarge);
-  EXPECT_NE(r.fault->detail.find("16781312"), std::string::npos) << r.fault->detail;
+  EXPECT_NE(r.fault->detail.find("16777217"), std::string::npos) << r.fault->detail;
   EXPECT_TRUE(m == before);
 }
 
