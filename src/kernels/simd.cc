@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
@@ -543,12 +544,29 @@ HWY_INLINE auto IsPadding(DU32 d, VU32 a) {
   return IdsEqual<kFloat>(d, a, hn::Zero(d));
 }
 
+// A bound as stored: its INT32 bits, or the FP32 bits of the same number (exact: bounds
+// are below 2^24). Converted as it is stored, so FP32 output costs no extra pass.
+template <bool kFpOut>
+HWY_INLINE uint32_t BoundBits(int32_t v) {
+  if constexpr (kFpOut)
+    return std::bit_cast<uint32_t>(static_cast<float>(v));
+  else
+    return static_cast<uint32_t>(v);
+}
+template <bool kFpOut, class VI>
+HWY_INLINE VU32 BoundsBits(DU32 d, VI v) {
+  if constexpr (kFpOut)
+    return hn::BitCast(d, hn::ConvertTo(hn::RebindToFloat<DU32>(), v));
+  else
+    return hn::BitCast(d, v);
+}
+
 // start[i] is the largest segment-start position <= i (a running max of the positions
 // where a new id begins), or n for padding; end[i] the smallest segment end > i (a
 // running min from the right), or -1 for padding. Both scans run a vector at a time:
 // an in-register prefix max/min (log2(lanes) shifted steps) plus the carry from the
 // previous block.
-template <bool kFloat>
+template <bool kFloat, bool kFpOut>
 void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
   const DU32 d;
   const hn::RebindToSigned<DU32> di;
@@ -610,7 +628,7 @@ void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
     b = hn::Max(b, carry);
     carry = hn::TableLookupLanes(b, bcast_last);
     b = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_start, b);
-    hn::StoreU(hn::BitCast(d, b), d, start + i);
+    hn::StoreU(BoundsBits<kFpOut>(d, b), d, start + i);
   }
   // Scalar tail, continuing from the carry: the same rule as the reference.
   {
@@ -620,7 +638,7 @@ void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
           i > 0 && (kFloat ? model::seq_ids_equal_fp32(s[i], s[i - 1]) : s[i] == s[i - 1]);
       if (!eq) cur = static_cast<int32_t>(i);
       const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[i]) : s[i] == 0;
-      start[i] = static_cast<uint32_t>(pad ? static_cast<int32_t>(n) : cur);
+      start[i] = BoundBits<kFpOut>(pad ? static_cast<int32_t>(n) : cur);
     }
   }
 
@@ -648,7 +666,7 @@ void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
     e = hn::Min(e, carry);
     carry = hn::TableLookupLanes(e, bcast_first);
     e = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_end, e);
-    hn::StoreU(hn::BitCast(d, e), d, end + b0);
+    hn::StoreU(BoundsBits<kFpOut>(d, e), d, end + b0);
   }
   {
     int32_t cur = hn::GetLane(carry);
@@ -657,37 +675,19 @@ void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
           k + 1 < n && (kFloat ? model::seq_ids_equal_fp32(s[k], s[k + 1]) : s[k] == s[k + 1]);
       if (!eq) cur = static_cast<int32_t>(k + 1);
       const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[k]) : s[k] == 0;
-      end[k] = static_cast<uint32_t>(pad ? -1 : cur);
+      end[k] = BoundBits<kFpOut>(pad ? -1 : cur);
     }
-  }
-}
-
-// INT32 patterns to the FP32 patterns of the same numbers (exact below 2^24).
-void ToFp32(uint32_t* v, size_t n) {
-  const DU32 d;
-  const hn::RebindToSigned<DU32> di;
-  const hn::RebindToFloat<DU32> df;
-  const size_t N = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + N <= n; i += N)
-    hn::StoreU(hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, hn::LoadU(d, v + i)))), d, v + i);
-  for (; i < n; ++i) {
-    const float f = static_cast<float>(static_cast<int32_t>(v[i]));
-    std::memcpy(&v[i], &f, 4);
   }
 }
 
 void SequenceBounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
                     uint32_t* end) {
-  if (fp_in) {
-    BoundsLoop<true>(ids, n, start, end);
-  } else {
-    BoundsLoop<false>(ids, n, start, end);
-  }
-  if (fp_out) {
-    ToFp32(start, n);
-    ToFp32(end, n);
-  }
+  if (fp_in)
+    fp_out ? BoundsLoop<true, true>(ids, n, start, end)
+           : BoundsLoop<true, false>(ids, n, start, end);
+  else
+    fp_out ? BoundsLoop<false, true>(ids, n, start, end)
+           : BoundsLoop<false, false>(ids, n, start, end);
 }
 
 const char* TargetName() {

@@ -151,6 +151,7 @@ class Writer {
   Machine& m_;
   std::vector<Range> sources_;
   bool sources_sorted_ = false;  // by (space, partition), once the first region is asked for
+  std::size_t search_from_ = 0;  // where the last region's sources began
   std::vector<Region> regions_;
   std::vector<std::pair<unsigned, uint32_t>> accs_;
 };

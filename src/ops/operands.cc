@@ -2,6 +2,7 @@
 // and again, with faults, for what validation cannot see (register-mode addresses).
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "common/check.h"
 #include "gpsimd/model.h"
@@ -295,14 +296,27 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
   // Sources are all noted before the first region; sorted by partition, each region
   // looks only at its own partition's (an instruction of 128 channels notes hundreds).
   auto key = [](const Range& x) { return std::pair(x.space, x.partition); };
+  auto less = [&](const Range& a, const Range& b) { return key(a) < key(b); };
   if (!sources_sorted_) {
-    std::sort(sources_.begin(), sources_.end(),
-              [&](const Range& a, const Range& b) { return key(a) < key(b); });
+    // Usually noted channel by channel, already in order.
+    if (!std::is_sorted(sources_.begin(), sources_.end(), less))
+      std::sort(sources_.begin(), sources_.end(), less);
     sources_sorted_ = true;
+    regions_.reserve(sources_.size());  // about one destination region per source
   }
-  const auto [first, last] =
-      std::equal_range(sources_.begin(), sources_.end(), Range{s, partition, 0, 0},
-                       [&](const Range& a, const Range& b) { return key(a) < key(b); });
+  // Regions are usually asked for channel by channel too: scan on from the last hit
+  // (constant time per region then), else search.
+  const Range want{s, partition, 0, 0};
+  auto first = sources_.begin(), last = sources_.end();
+  if (search_from_ < sources_.size() && !less(want, sources_[search_from_])) {
+    first += static_cast<std::ptrdiff_t>(search_from_);
+    while (first != sources_.end() && less(*first, want)) ++first;
+    last = first;
+    while (last != sources_.end() && !less(want, *last)) ++last;
+  } else {
+    std::tie(first, last) = std::equal_range(sources_.begin(), sources_.end(), want, less);
+  }
+  search_from_ = static_cast<std::size_t>(first - sources_.begin());
   const bool overlaps =
       std::any_of(first, last, [&](const Range& src) { return src.lo < hi && lo < src.hi; });
   std::span<uint8_t> out = part.subspan(lo, hi - lo);
