@@ -140,6 +140,14 @@ TEST(AsmErrors, Directives) {
             "e.gpsimd:1:24: error: expected '<-' before the input file (at 'x')");
   EXPECT_EQ(error_of(".dump sbuf[p=0, off=0] FP32 [4] out.npy"),
             "e.gpsimd:1:33: error: expected '->' before the output file (at 'out')");
+  // Found by fuzz_assemble: a quote inside an unquoted name was accepted, and the program
+  // printed back (the name quoted) did not parse.
+  EXPECT_EQ(
+      error_of("# RangeSere read \x13per par tt_asked.npy\n"
+               ".dump acc[p=3..3] -> r\"ange_select_rowmax.npy\n"),
+      "e.gpsimd:2:22: error: a file name cannot contain '\"' (at 'r\"ange_select_rowmax.npy')");
+  EXPECT_EQ(error_of(".load sbuf[p=0, off=0] <- a\"b.npy"),
+            "e.gpsimd:1:27: error: a file name cannot contain '\"' (at 'a\"b.npy')");
 }
 
 TEST(AsmErrors, Lexical) {

@@ -725,6 +725,8 @@ std::string path_token(StmtParser& p, std::string_view arrow) {
   const Token& t = p.next("a file name");
   if ((t.kind != Tok::Path && t.kind != Tok::String) || t.text.empty())
     p.fail(t, "expected a file name");
+  // Strings have no escapes: a name with a quote in it could not be printed back.
+  if (t.text.find('"') != std::string::npos) p.fail(t, "a file name cannot contain '\"'");
   return t.text;
 }
 
