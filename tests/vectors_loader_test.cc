@@ -99,6 +99,30 @@ TEST(VectorsLoader, ParsesEveryField) {
 }
 
 // Exact messages: file, vector index and name, key path, what is wrong.
+// Found by fuzz_vectors: an empty "hex" range (zero bytes) made the runner pass a null
+// pointer to memcpy (undefined behaviour, reported by UBSan). An empty range sets and
+// expects nothing.
+TEST(VectorsLoader, EmptyMemoryRangesSetAndExpectNothing) {
+  json doc = good_file();
+  json& v = doc["vectors"][2];  // a fault vector: expects an unchanged machine
+  const json empty = {{"space", "sbuf"}, {"partition", 68}, {"offset", 39518}, {"hex", ""}};
+  v["memory"] = json::array({empty});
+  v["expect"]["memory"] = json::array({empty});
+  v["semaphores"] = {{"0", "0x00000000"}};
+  v["instruction"] =
+      "9610000000000000000000000000000000000000000000000000000000000000"
+      "0000000000000000000000000000000000000000000000000000000000000000";
+  std::string error;
+  const auto f = gpsimd::parse_vectors(doc.dump(), "t.json", &error);
+  ASSERT_TRUE(f.has_value()) << error;
+  const gpsimd::TestVector& tv = f->vectors[2];
+  ASSERT_EQ(tv.memory.size(), 1u);
+  EXPECT_TRUE(tv.memory[0].bytes.empty());
+  const gpsimd::VectorOutcome o = gpsimd::run_vector(tv);
+  // Whatever the verdict on the word, the empty ranges add no difference of their own.
+  for (const std::string& d : o.differences) EXPECT_EQ(d.find("p=68"), std::string::npos) << d;
+}
+
 TEST(VectorsLoader, ExactMessages) {
   json d = good_file();
   d["format"] = "gpsimd-vectors/2";

@@ -281,6 +281,7 @@ void apply_initial_state(Machine& m, const TestVector& v) {
   for (auto [i, x] : v.semaphores) m.semaphores[i] = x;
   for (auto [i, x] : v.accumulators) m.accumulators[i] = x;
   for (const MemoryRange& r : v.memory) {
+    if (r.bytes.empty()) continue;  // an empty "hex" sets nothing (and has no data pointer)
     auto part = m.partition(r.space, r.partition);
     std::memcpy(part.data() + r.offset, r.bytes.data(), r.bytes.size());
   }
@@ -335,7 +336,7 @@ std::vector<std::string> compare_state(const Machine& m, const VectorExpect& e,
       } else {
         want.assign(got.size(), 0);
         for (const MemoryRange& r : e.memory)
-          if (r.space == s && r.partition == p)
+          if (r.space == s && r.partition == p && !r.bytes.empty())
             std::memcpy(want.data() + r.offset, r.bytes.data(), r.bytes.size());
         if (std::memcmp(got.data(), want.data(), got.size()) == 0) continue;
       }
