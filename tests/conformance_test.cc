@@ -53,6 +53,16 @@ std::vector<std::string> check_vector(const TestVector& v) {
           problems.push_back(fmt::format("fast={}: clause {} not reported", fast, c));
     }
   }
+  // The touched-partitions comparison gives the same verdict and differences.
+  {
+    const gpsimd::VectorOutcome whole = gpsimd::run_vector(v);
+    const gpsimd::VectorOutcome touched = gpsimd::run_vector(v, {}, gpsimd::CompareScope::Touched);
+    if (touched.passed != whole.passed || touched.differences != whole.differences)
+      problems.push_back(fmt::format(
+          "CompareScope::Touched: passed={} with {} difference(s), "
+          "Whole: passed={} with {}",
+          touched.passed, touched.differences.size(), whole.passed, whole.differences.size()));
+  }
   if (v.expect.status != Status::Invalid) {
     const gpsimd::Diagnostics d = gpsimd::validate(v.instruction, v.nc, {.strict = v.strict});
     for (const gpsimd::Diagnostic& x : d) problems.push_back("validates with " + x.message());
@@ -162,6 +172,25 @@ TEST(ConformanceRunner, NoticesWrongExpectations) {
   EXPECT_NE(diffs.front().find("psum[p=127] +0x3fff"), std::string::npos) << diffs.front();
 
   // And the runner still passes the unchanged vector afterwards (no state left behind).
+  EXPECT_TRUE(gpsimd::run_vector(good).passed);
+}
+
+// The touched-partitions scope notices the same wrong expectations in what the vector
+// and the instruction touch, and leaves no state behind after a failed vector either.
+TEST(ConformanceRunner, TouchedScopeNoticesWrongExpectations) {
+  const auto touched = gpsimd::CompareScope::Touched;
+  const TestVector good = some_retiring_vector();
+  ASSERT_TRUE(gpsimd::run_vector(good, {}, touched).passed) << good.name;
+
+  TestVector v = good;
+  v.expect.memory.front().bytes.front() ^= 0x01;
+  EXPECT_FALSE(gpsimd::run_vector(v, {}, touched).passed);
+  v = good;
+  v.expect.memory.clear();  // the written bytes are then unexpected: the trace names them
+  const gpsimd::VectorOutcome o = gpsimd::run_vector(v, {}, touched);
+  EXPECT_FALSE(o.passed);
+  EXPECT_FALSE(o.differences.empty());
+  // After failures, the pooled machine is fresh again: the whole comparison passes.
   EXPECT_TRUE(gpsimd::run_vector(good).passed);
 }
 

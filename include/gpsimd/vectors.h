@@ -61,8 +61,23 @@ struct VectorOutcome {
   std::vector<std::string> differences;  // one line each: what was expected, what came
 };
 
-// Runs one vector on a fresh machine and compares the whole final state.
-VectorOutcome run_vector(const TestVector& v, const ExecOptions& opts = {});
+// How much memory run_vector compares with the expected state.
+enum class CompareScope {
+  // Every byte of SBUF and PSUM (SPEC §7): also catches a write that escaped the
+  // instruction's trace. Reads the whole machine (34 MiB), a few ms per vector.
+  Whole,
+  // Only the partitions that the vector's initial or expected state names or that the
+  // instruction's trace reports writing; every other partition is taken to be still
+  // zero. Exact as long as every write is traced, which tests/kernels_equiv_test.cc
+  // and the fuzz_execute target check; thousands of times less to read, for running
+  // very many vectors (the fuzz_vectors target).
+  Touched,
+};
+
+// Runs one vector on a fresh machine and compares the final state (registers,
+// semaphores, accumulators, and the memory `scope` says).
+VectorOutcome run_vector(const TestVector& v, const ExecOptions& opts = {},
+                         CompareScope scope = CompareScope::Whole);
 
 // Compares a machine against the expected final state; returns the differences.
 std::vector<std::string> compare_state(const Machine& m, const VectorExpect& e,
