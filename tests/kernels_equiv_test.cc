@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -536,6 +537,108 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   return w;
 }
 
+// Sort of 32-bit dtypes at large N (kernels/sort32.cc: a radix pass, then sorting
+// networks, vqsort for the crowded buckets): N from 129 to the limit, several channels,
+// top-K, strided and reversed source walks, and the key distributions that change its
+// path: spread out, all equal, two or a few distinct values, sorted, reversed, a narrow
+// range (crowded buckets), a tight cluster with outliers, magnitudes over many octaves
+// (skewed), and FP32's NaNs, ±0 and ±inf.
+const Dtype kSort32Dtypes[] = {Dtype::FP32, Dtype::UINT32, Dtype::INT32};
+
+// The value of slot j of a partition under distribution `mode`.
+uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint32_t* pool,
+                      const std::vector<uint32_t>& edges) {
+  const bool fp = dt == Dtype::FP32;
+  auto number = [&](int64_t x) {  // the dtype's pattern of a small integer
+    return fp ? std::bit_cast<uint32_t>(static_cast<float>(x)) : static_cast<uint32_t>(x);
+  };
+  switch (mode) {
+    case 0:  // spread out: random bits, some edge values
+      return rng.chance(0.1) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    case 1:  // all equal
+      return pool[0];
+    case 2:  // two distinct values (or equal ones)
+      return pool[rng.below(2)];
+    case 3:  // a few distinct values
+      return pool[rng.below(7)];
+    case 4:  // ascending in address order
+      return number(int64_t{j} * 3 - 5000);
+    case 5:  // descending in address order
+      return number(5000 - int64_t{j} * 3);
+    case 6:  // a narrow range: many ties in every bucket
+      return number(static_cast<int64_t>(rng.below(40)) - (dt == Dtype::UINT32 ? 0 : 20));
+    case 7:  // a tight cluster and a few far outliers: one crowded bucket
+      return rng.chance(0.02) ? static_cast<uint32_t>(rng.bits())
+                              : number(1000 + static_cast<int64_t>(rng.below(300)));
+    case 8: {  // magnitudes spread over many octaves: skewed in key order
+      const unsigned octave = rng.below(30);
+      if (fp) {
+        const float f = std::ldexp(1.0f + static_cast<float>(rng.below(1u << 20)) * 0x1p-20f,
+                                   -static_cast<int>(octave));
+        return std::bit_cast<uint32_t>(rng.chance(0.5) ? -f : f);
+      }
+      const uint32_t x = static_cast<uint32_t>(rng.bits()) >> (octave + 1);
+      return dt == Dtype::INT32 && rng.chance(0.5) ? 0u - x : x;
+    }
+    case 9:  // a range a few times n wide: two or more key values per bucket
+      return number(static_cast<int64_t>(rng.below(5000)));
+    default:  // edge values only (for FP32: NaNs with payloads, ±0, ±inf, subnormals)
+      return edges[rng.below(edges.size())];
+  }
+}
+
+Word sort32_word(Rng& rng, Machines& m, bool) {
+  Word w{};
+  w[0] = 0x96;
+  w[1] = 0x10;
+  const Dtype dt = rng.pick(kSort32Dtypes);
+  constexpr unsigned kLimit = 2048;
+  const unsigned sizes[] = {129, 130,  200,  255,  256,  257,  300,  511,  512,  513,
+                            777, 1000, 1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
+  const unsigned N = rng.chance(0.3) ? 129 + rng.below(kLimit - 128) : rng.pick(sizes);
+  const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  win.bytes = 65536;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 1, N, 0, 4, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst;
+  dst.dims = 2;
+  dst.num = {2, static_cast<uint16_t>(K), 1};
+  dst.step = {1, 2, 0};
+  if (rng.chance(0.3))
+    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
+  place(rng, dst, 4, win, pd);
+  // The destination's partitions get random bits; the sources one distribution each.
+  fill(rng, m, win, pd, n, dt);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  const unsigned mode = rng.below(11);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + 1;  // neighbours: often adjacent keys
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 4; ++j) {
+      const uint32_t v = sort32_value(rng, dt, mode, j, pool, edges);
+      std::memcpy(pa + 4 * j, &v, 4);
+      std::memcpy(pb + 4 * j, &v, 4);
+    }
+  }
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) * 0x11);
+  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
+  store_tensor(w, 16, src);
+  store_tensor(w, 24, dst);
+  // Offsets that wrap around 2^32.
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
 using WordMaker = Word (*)(Rng&, Machines&, bool);
 
 void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, int large_cases) {
@@ -573,6 +676,10 @@ TEST(KernelsEquivTest, GetSequenceBounds) {
 }
 TEST(KernelsEquivTest, Sort) {
   run_random("Sort", sort_word, 14, 400, 14);
+}
+// Every case compares whole machines ("large" cases), on every target.
+TEST(KernelsEquivTest, Sort32LargeN) {
+  run_random("Sort32LargeN", sort32_word, 15, 0, 200);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/simd.h"
+#include "kernels/sort32.h"
 #include "kernels/walk_cursor.h"
 #include "ops/op.h"
 
@@ -90,7 +91,6 @@ Interval pass_interval(uint64_t count, float base, uint8_t op, float bound) {
 thread_local std::vector<uint32_t> t_y;
 thread_local std::vector<uint8_t> t_in, t_out;
 thread_local std::vector<uint32_t> t_values, t_keys32, t_result;
-thread_local std::vector<uint64_t> t_keys64;
 
 }  // namespace
 
@@ -211,15 +211,8 @@ bool sort_channel(Dtype dt, bool descending, const uint8_t* partition, const Wal
   uint8_t* o = dc.direct(dst, 2 * uint64_t{k});
   uint8_t* res = o ? o : reinterpret_cast<uint8_t*>(scratch(t_result, 2 * uint64_t{k}));
   if (size == 4) {
-    const uint32_t* v = reinterpret_cast<const uint32_t*>(values);
-    uint64_t* keys = scratch(t_keys64, n);
-    simd::pack_sort32(dt, descending, v, n, keys);
-    uint32_t* r = reinterpret_cast<uint32_t*>(res);
-    for (unsigned i = 0; i < k; ++i) {
-      const uint32_t p = static_cast<uint32_t>(keys[i]);
-      r[2 * i] = v[p];
-      r[2 * i + 1] = p + offset;
-    }
+    sort32::sort_pairs(dt, descending, reinterpret_cast<const uint32_t*>(values), n, k, offset,
+                       reinterpret_cast<uint32_t*>(res));
   } else {
     const uint16_t* v = reinterpret_cast<const uint16_t*>(values);
     uint32_t* keys = scratch(t_keys32, n);

@@ -1,0 +1,564 @@
+// Sort of one channel of a 32-bit dtype (SPEC §4.4), for the large N that one channel
+// may hold (129 to 2048).
+//
+// The keys are the packed words of simd.h: key' << 32 | position, key' the value's
+// sort_key (model.h), inverted for descending order. They are unique, so sorting them
+// ascending gives SPEC's order, ties in increasing position. vqsort on 2048 of them
+// costs more than these passes together (about 1.8x at N = 2048, random keys):
+//
+//  1. Pack the keys (vector loop), in position order, and note the smallest and largest
+//     key'.
+//  2. One MSD radix pass: the bucket of a key is (key - min) >> shift, with the shift
+//     that spreads the range of key' over about 2n buckets; a histogram, its prefix
+//     sums and a scatter leave the keys ordered by bucket. Skewed inputs crowd a few
+//     buckets (normal FP32 data: the keys of small magnitudes leave most of the range
+//     empty); then the crowded buckets are split by the next key bits, in proportion to
+//     their counts, before the scatter. When the shift is 0 (a narrow range of key'),
+//     a bucket holds a single key', its keys arrive in position order, and the scatter
+//     already leaves everything sorted. When a sample shows one bucket holding a
+//     quarter of the keys or more (many zeros, a tight cluster), counting them is one
+//     long dependency chain, and vqsort sorts the keys instead.
+//  3. Every key is now inside its bucket's final range. Buckets of up to 3 keys are
+//     finished by two branch-free passes of sorting networks over the whole array: sort
+//     every aligned block of 4 keys, then merge the two sorted halves of every block of
+//     4 that starts at 2 (mod 4). A bucket of at most 3 keys lies inside one of those
+//     blocks, and sorting a block never moves a key out of its bucket's range, nor
+//     unsorts a bucket that is already sorted, so every such bucket ends sorted.
+//     Larger buckets are sorted on their own first: in registers up to 64 keys, else by
+//     vqsort unless already sorted (all equal or few distinct values, sorted input), so
+//     the worst case stays O(n log n).
+//  4. Write the pairs: the value comes back from key' (sort_key is a bijection except
+//     for ±0 and NaNs, which are read from the source), the index from the position.
+//
+// The networks want 8 lanes of 64 bits (AVX-512); other targets keep the vqsort path.
+#include "kernels/sort32.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <vector>
+
+#include "kernels/simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/sort32.cc"
+// The same targets as simd.cc.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#endif
+// foreach_target.h must come first: it re-includes this file once per target.
+// clang-format off
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+// clang-format on
+
+// Defined once, although foreach_target includes this file once per target.
+#ifndef GPSIMD_KERNELS_SORT32_SCRATCH
+#define GPSIMD_KERNELS_SORT32_SCRATCH
+namespace gpsimd::kernels::sort32 {
+
+// Per-thread scratch, grown by the dispatcher (HWY_ONCE part below) and handed to the
+// per-target code, so a warm call allocates nothing.
+struct Scratch {
+  uint64_t* keys;   // n packed keys in position order, padded to a multiple of 16
+  uint64_t* tmp;    // the scattered keys, padded to a multiple of 8 plus 8
+  uint32_t* index;  // the bucket of each key
+  uint32_t* count;  // per bucket
+  uint32_t* big;    // (start, size) of the buckets too large for the networks
+};
+
+}  // namespace gpsimd::kernels::sort32
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace gpsimd::kernels::sort32::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET <= HWY_AVX3
+
+using D64 = hn::Full512<uint64_t>;
+using V64 = hn::Vec<D64>;
+using D32 = hn::Full512<uint32_t>;
+using V32 = hn::Vec<D32>;
+constexpr size_t kLanes = 8;  // 64-bit lanes per vector
+// The networks' blocks hold kWindow keys, and there are about two buckets per key: fewer
+// crowded buckets than with one, and smaller networks than with blocks of 8 (measured:
+// slightly faster than one bucket per key with blocks of 8).
+constexpr size_t kWindow = 4;
+constexpr unsigned kExtraBucketBits = 1;
+// Buckets above this many keys are sorted on their own: a bucket of up to
+// kWindow / 2 + 1 keys always lies inside one of the network passes' blocks.
+constexpr uint32_t kNetBucket = kWindow / 2 + 1;
+// From here on the radix pass beats vqsort (measured down to n = 33, except near 128,
+// where vqsort's base case fits exactly); below, simd.cc's sort stays.
+constexpr size_t kMinRadix = 129;
+
+// sort_key (model.h) of FP32 patterns, 16 at once (as simd.cc's FloatKey).
+HWY_INLINE V32 Fp32Key(D32 d, V32 b) {
+  const V32 mid = hn::Set(d, 0x80000000u);
+  const V32 mag = hn::And(b, hn::Set(d, 0x7fffffffu));
+  const V32 k = hn::IfThenElse(hn::TestBit(b, mid), hn::Sub(mid, mag), hn::Add(mid, mag));
+  return hn::IfThenElse(hn::Gt(mag, hn::Set(d, 0x7f800000u)), hn::Set(d, 0xffffffffu), k);
+}
+
+// Step 1: keys[i] = key'(values[i]) << 32 | i for i < n, in position order (the tail
+// of the last 16 is padding); returns the smallest and largest key'.
+template <class KeyFn>
+HWY_INLINE void PackKeys(const uint32_t* values, size_t n, uint32_t flip, uint64_t* keys,
+                         uint32_t* lo, uint32_t* hi, KeyFn key) {
+  const D32 d;
+  const hn::Half<D32> dh;
+  const D64 d64;
+  const V32 vflip = hn::Set(d, flip);
+  V32 mn = hn::Set(d, ~0u), mx = hn::Zero(d);
+  V64 pos = hn::Iota(d64, 0);
+  const V64 step = hn::Set(d64, uint64_t{kLanes});
+  auto store = [&](V32 k, size_t i) {
+    const V64 k0 = hn::PromoteTo(d64, hn::LowerHalf(dh, k));
+    const V64 k1 = hn::PromoteTo(d64, hn::UpperHalf(dh, k));
+    hn::StoreU(hn::Or(hn::ShiftLeft<32>(k0), pos), d64, keys + i);
+    pos = hn::Add(pos, step);
+    hn::StoreU(hn::Or(hn::ShiftLeft<32>(k1), pos), d64, keys + i + kLanes);
+    pos = hn::Add(pos, step);
+  };
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    const V32 k = hn::Xor(key(d, hn::LoadU(d, values + i)), vflip);
+    mn = hn::Min(mn, k);
+    mx = hn::Max(mx, k);
+    store(k, i);
+  }
+  if (i < n) {
+    const auto m = hn::FirstN(d, n - i);
+    const V32 k = hn::Xor(key(d, hn::MaskedLoad(m, d, values + i)), vflip);
+    mn = hn::Min(mn, hn::IfThenElse(m, k, hn::Set(d, ~0u)));
+    mx = hn::Max(mx, hn::IfThenElseZero(m, k));
+    store(k, i);
+  }
+  *lo = hn::GetLane(hn::MinOfLanes(d, mn));
+  *hi = hn::GetLane(hn::MaxOfLanes(d, mx));
+}
+
+// Lane l's partner l ^ j, for j = 1, 2, 4.
+HWY_ALIGN constexpr uint64_t kPartner[3][kLanes] = {
+    {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5}, {4, 5, 6, 7, 0, 1, 2, 3}};
+// Reverses the upper half of every block of 4 lanes: the second run of a merge becomes
+// descending.
+HWY_ALIGN constexpr uint64_t kReverseUpper[kLanes] = {0, 1, 3, 2, 4, 5, 7, 6};
+
+// One compare-exchange stage between lanes l and l ^ (1 << kJb): the lanes of
+// `take_min` keep the smaller key of their pair, the others the larger.
+template <int kJb>
+HWY_INLINE V64 Stage(D64 d, V64 v, hn::Mask<D64> take_min) {
+  const V64 p = hn::TableLookupLanes(v, hn::SetTableIndices(d, kPartner[kJb]));
+  return hn::IfThenElse(take_min, hn::Min(v, p), hn::Max(v, p));
+}
+
+// Step 3's bitonic networks, on the two blocks of kWindow = 4 lanes of a vector.
+struct Networks {
+  hn::Mask<D64> pairs;           // (k, j) = (2, 1): ascending pairs, then descending ones
+  hn::Mask<D64> lower2, lower1;  // (4, 2) and (4, 1): ascending, min to the lower lane
+  Networks() {
+    const D64 d;
+    const V64 iota = hn::Iota(d, 0);
+    auto clear = [&](uint64_t bit) { return hn::Eq(hn::And(iota, hn::Set(d, bit)), hn::Zero(d)); };
+    lower2 = clear(2);
+    lower1 = clear(1);
+    pairs = hn::Not(hn::Xor(lower1, lower2));
+  }
+  // Sorts each block.
+  HWY_INLINE V64 Sort(D64 d, V64 v) const { return Merge(d, Stage<0>(d, v, pairs)); }
+  // Merges the two ascending halves of each block.
+  HWY_INLINE V64 MergeHalves(D64 d, V64 v) const {
+    return Merge(d, hn::TableLookupLanes(v, hn::SetTableIndices(d, kReverseUpper)));
+  }
+  // Sorts each bitonic block.
+  HWY_INLINE V64 Merge(D64 d, V64 v) const { return Stage<0>(d, Stage<1>(d, v, lower2), lower1); }
+};
+
+// A bitonic sort of kR vectors in registers (kR * 8 keys), for the crowded buckets that
+// skewed inputs leave (vqsort's per-call costs dominate at these sizes). As simd.cc's
+// BitonicVectors: partners across vectors when j >= 8 lanes, within a vector otherwise.
+template <size_t kR>
+HWY_INLINE void BitonicVectors(D64 d, V64* v) {
+  constexpr size_t kTotal = kR * kLanes;
+  const V64 iota = hn::Iota(d, 0);
+  for (size_t k = 2; k <= kTotal; k <<= 1) {
+    for (size_t j = k >> 1; j > 0; j >>= 1) {
+      if (j >= kLanes) {
+        const size_t jv = j / kLanes;
+        for (size_t r = 0; r < kR; ++r) {
+          const size_t p = r ^ jv;
+          if (p < r) continue;
+          const V64 lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
+          const bool asc = ((r * kLanes) & k) == 0;
+          v[r] = asc ? lo : hi;
+          v[p] = asc ? hi : lo;
+        }
+        continue;
+      }
+      const auto lower = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{j})), hn::Zero(d));
+      const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{k})), hn::Zero(d));
+      const auto idx = hn::SetTableIndices(d, kPartner[__builtin_ctzll(j)]);
+      for (size_t r = 0; r < kR; ++r) {
+        const V64 partner = hn::TableLookupLanes(v[r], idx);
+        const V64 mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
+        if (k < kLanes)
+          v[r] = hn::IfThenElse(hn::Not(hn::Xor(lower, asc_lanes)), mn, mx);
+        else if (((r * kLanes) & k) == 0)
+          v[r] = hn::IfThenElse(lower, mn, mx);
+        else
+          v[r] = hn::IfThenElse(lower, mx, mn);
+      }
+    }
+  }
+}
+
+template <size_t kR>
+HWY_INLINE void SortInRegisters(uint64_t* p, size_t m) {
+  const D64 d;
+  const V64 pad = hn::Set(d, ~uint64_t{0});
+  V64 v[kR];
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * kLanes;
+    if (at + kLanes <= m) {
+      v[r] = hn::LoadU(d, p + at);
+    } else if (at < m) {
+      const auto mask = hn::FirstN(d, m - at);
+      v[r] = hn::IfThenElse(mask, hn::MaskedLoad(mask, d, p + at), pad);
+    } else {
+      v[r] = pad;
+    }
+  }
+  BitonicVectors<kR>(d, v);
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * kLanes;
+    if (at + kLanes <= m)
+      hn::StoreU(v[r], d, p + at);
+    else if (at < m)
+      hn::BlendedStore(v[r], hn::FirstN(d, m - at), d, p + at);
+  }
+}
+
+// A bucket too large for the networks: sorted on its own, in registers up to 64 keys,
+// else by vqsort unless it is already sorted (all equal keys, or sorted input, arrive in
+// position order).
+HWY_NOINLINE void SortBucket(uint64_t* p, size_t m) {
+  if (m <= kLanes) return SortInRegisters<1>(p, m);
+  if (m <= 2 * kLanes) return SortInRegisters<2>(p, m);
+  if (m <= 4 * kLanes) return SortInRegisters<4>(p, m);
+  if (m <= 8 * kLanes) return SortInRegisters<8>(p, m);
+  if (std::is_sorted(p, p + m)) return;
+  simd::sort_u64(p, m);
+}
+
+// Step 4: the value from key' (the inverse of sort_key) and the index from the position,
+// 8 pairs at a time; out holds u32 pairs, i.e. one u64 per pair (value low, index high).
+template <Dtype kDt>
+HWY_INLINE void WritePairs(const uint64_t* keys, const uint32_t* values, size_t k, uint32_t flip,
+                           uint32_t offset, uint32_t* out) {
+  const D64 d;
+  const D32 d32;
+  const V64 low = hn::Set(d, 0xffffffffu), vflip = hn::Set(d, flip), voff = hn::Set(d, offset);
+  const V64 sign = hn::Set(d, 0x80000000u);
+  auto pairs = [&](V64 key, size_t at, size_t m) {
+    const V64 pos = hn::And(key, low);
+    const V64 kk = hn::Xor(hn::ShiftRight<32>(key), vflip);
+    V64 value;
+    if constexpr (kDt == Dtype::FP32) {
+      // key' above the middle: +mag; below: -(middle - key'). The middle itself is ±0
+      // and the top is any NaN: those are read from the source.
+      value = hn::IfThenElse(hn::Gt(kk, sign), hn::Sub(kk, sign), hn::Or(hn::Sub(sign, kk), sign));
+      // (Lanes past k hold padding, whose position is not one.)
+      const auto ambiguous = hn::And(hn::Or(hn::Eq(kk, sign), hn::Eq(kk, low)), hn::FirstN(d, m));
+      if (!hn::AllFalse(d, ambiguous)) {
+        // A masked gather of 32-bit values at 64-bit positions (no Highway op for it).
+        const __m256i got =
+            _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), ambiguous.raw, pos.raw, values, 4);
+        value = hn::IfThenElse(ambiguous, hn::PromoteTo(d, hn::Vec256<uint32_t>{got}), value);
+      }
+    } else if constexpr (kDt == Dtype::INT32) {
+      value = hn::Xor(kk, sign);
+    } else {
+      value = kk;
+    }
+    const V32 pair = hn::BitCast(d32, hn::Or(hn::ShiftLeft<32>(hn::Add(pos, voff)), value));
+    if (m == kLanes)
+      hn::StoreU(pair, d32, out + 2 * at);
+    else
+      hn::BlendedStore(pair, hn::FirstN(d32, 2 * m), d32, out + 2 * at);
+  };
+  size_t i = 0;
+  for (; i + kLanes <= k; i += kLanes) pairs(hn::LoadU(d, keys + i), i, kLanes);
+  if (i < k) {
+    // The keys are padded to a multiple of 8.
+    pairs(hn::LoadU(d, keys + i), i, k - i);
+  }
+}
+
+// Step 2's scalar loops, unrolled with the loads first: count may alias index as far as
+// the compiler knows.
+HWY_INLINE void Histogram(const uint32_t* index, size_t n, uint32_t* count) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t b0 = index[i], b1 = index[i + 1], b2 = index[i + 2], b3 = index[i + 3];
+    ++count[b0];
+    ++count[b1];
+    ++count[b2];
+    ++count[b3];
+  }
+  for (; i < n; ++i) ++count[index[i]];
+}
+HWY_INLINE void Scatter(const uint64_t* keys, const uint32_t* index, size_t n, uint32_t* count,
+                        uint64_t* out) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t b0 = index[i], b1 = index[i + 1], b2 = index[i + 2], b3 = index[i + 3];
+    out[count[b0]++] = keys[i];
+    out[count[b1]++] = keys[i + 1];
+    out[count[b2]++] = keys[i + 2];
+    out[count[b3]++] = keys[i + 3];
+  }
+  for (; i < n; ++i) out[count[index[i]]++] = keys[i];
+}
+
+// Lanes moved up by kShift across the whole vector, zeros below (Highway's lane shifts
+// stay inside 128-bit blocks).
+template <int kShift>
+HWY_INLINE V32 ShiftUpLanes(V32 v) {
+  return V32{_mm512_alignr_epi32(v.raw, _mm512_setzero_si512(), 16 - kShift)};
+}
+
+// Exclusive prefix sums of count[0, buckets) in place, 16 buckets a step (count is zero
+// up to a multiple of 16). The buckets of more than kNetBucket keys go to `big` as
+// (start, size); returns how many.
+HWY_INLINE size_t PrefixSums(uint32_t* count, size_t buckets, uint32_t* big) {
+  const D32 d;
+  const V32 limit = hn::Set(d, kNetBucket);
+  const __m512i last = _mm512_set1_epi32(15);
+  V32 carry = hn::Zero(d);
+  size_t nbig = 0;
+  for (size_t b = 0; b < buckets; b += 16) {
+    const V32 c = hn::LoadU(d, count + b);
+    V32 x = hn::Add(c, ShiftUpLanes<1>(c));
+    x = hn::Add(x, ShiftUpLanes<2>(x));
+    x = hn::Add(x, ShiftUpLanes<4>(x));
+    x = hn::Add(x, ShiftUpLanes<8>(x));
+    const V32 start = hn::Add(carry, hn::Sub(x, c));
+    hn::StoreU(start, d, count + b);
+    carry = hn::Add(carry, V32{_mm512_permutexvar_epi32(last, x.raw)});
+    const auto over = hn::Gt(c, limit);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, over))) {
+      HWY_ALIGN uint32_t cs[16], ss[16];
+      hn::Store(c, d, cs);
+      hn::Store(start, d, ss);
+      HWY_ALIGN uint8_t bits[8];
+      hn::StoreMaskBits(d, over, bits);
+      for (unsigned l = 0; l < 16; ++l)
+        if ((bits[l / 8] >> (l % 8)) & 1) {
+          big[2 * nbig] = ss[l];
+          big[2 * nbig + 1] = cs[l];
+          ++nbig;
+        }
+    }
+  }
+  return nbig;
+}
+
+// The keys in buckets of more than kNetBucket keys.
+HWY_INLINE size_t CrowdedKeys(const uint32_t* count, size_t buckets) {
+  const D32 d;
+  const V32 limit = hn::Set(d, kNetBucket);
+  V32 sum = hn::Zero(d);
+  for (size_t b = 0; b < buckets; b += 16) {
+    const V32 c = hn::LoadU(d, count + b);
+    sum = hn::Add(sum, hn::IfThenElseZero(hn::Gt(c, limit), c));
+  }
+  return hn::GetLane(hn::SumOfLanes(d, sum));
+}
+
+// For skewed inputs (most keys in a few buckets), a second look: each bucket b of c > 1
+// keys is split into 2^bit_width(c - 1) buckets by the key bits below its own, so that
+// the refined buckets hold about one key each again. Replaces count[b] with the map
+// entry first refined bucket << 5 | split bits; returns the number of refined buckets.
+HWY_INLINE size_t RefineMap(uint32_t* count, size_t buckets) {
+  const D32 d;
+  const hn::RebindToSigned<D32> di;
+  const hn::RebindToFloat<D32> df;
+  const __m512i last = _mm512_set1_epi32(15);
+  V32 carry = hn::Zero(d);
+  for (size_t b = 0; b < buckets; b += 16) {
+    const V32 c = hn::LoadU(d, count + b);
+    // bit_width(c - 1) from the exponent of its exact float conversion (c <= 2^16).
+    const V32 x = hn::Sub(hn::Max(c, hn::Set(d, 1u)), hn::Set(d, 1u));
+    const V32 e = hn::ShiftRight<23>(hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, x))));
+    const V32 bits = hn::IfThenElseZero(hn::Gt(x, hn::Zero(d)), hn::Sub(e, hn::Set(d, 126u)));
+    const V32 size = hn::IfThenElseZero(hn::Gt(c, hn::Zero(d)), hn::Set(d, 1u) << bits);
+    V32 sum = hn::Add(size, ShiftUpLanes<1>(size));
+    sum = hn::Add(sum, ShiftUpLanes<2>(sum));
+    sum = hn::Add(sum, ShiftUpLanes<4>(sum));
+    sum = hn::Add(sum, ShiftUpLanes<8>(sum));
+    const V32 first = hn::Add(carry, hn::Sub(sum, size));
+    hn::StoreU(hn::Or(hn::ShiftLeft<5>(first), bits), d, count + b);
+    carry = hn::Add(carry, V32{_mm512_permutexvar_epi32(last, sum.raw)});
+  }
+  return hn::GetLane(carry);
+}
+// index[i] becomes key i's refined bucket (see RefineMap), from its key and bucket.
+HWY_INLINE void Refine(const uint64_t* keys, uint32_t* index, size_t n, const uint32_t* map,
+                       uint64_t base, unsigned shift) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t m = map[index[i]];
+    const unsigned bits = m & 31;
+    const uint64_t sub = ((keys[i] - base) >> (shift - bits)) & ((uint64_t{1} << bits) - 1);
+    index[i] = (m >> 5) + static_cast<uint32_t>(sub);
+  }
+}
+
+// True when one bucket holds about a quarter of the keys or more, judged from 32 keys
+// spread over the input. The radix pass then loses to vqsort: the histogram's and the
+// scatter's increments of that bucket's counter form one long dependency chain.
+HWY_INLINE bool Dominated(const uint64_t* keys, size_t n, uint64_t base, unsigned shift) {
+  constexpr size_t kSamples = 32;
+  HWY_ALIGN uint64_t b[kSamples];
+  for (size_t i = 0; i < kSamples; ++i) b[i] = (keys[i * n / kSamples] - base) >> shift;
+  SortInRegisters<kSamples / kLanes>(b, kSamples);
+  constexpr size_t kRun = kSamples / 4;
+  for (size_t i = 0; i + kRun <= kSamples; ++i)
+    if (b[i] == b[i + kRun - 1]) return true;
+  return false;
+}
+
+template <Dtype kDt>
+void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uint32_t offset,
+                uint32_t* out, const Scratch& s) {
+  const uint32_t flip = descending ? ~0u : 0u;
+  uint64_t* keys = s.keys;
+  uint32_t lo, hi;
+  if constexpr (kDt == Dtype::FP32)
+    PackKeys(values, n, flip, keys, &lo, &hi, [](D32 d, V32 b) { return Fp32Key(d, b); });
+  else if constexpr (kDt == Dtype::INT32)
+    PackKeys(values, n, flip, keys, &lo, &hi,
+             [](D32 d, V32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
+  else
+    PackKeys(values, n, flip, keys, &lo, &hi, [](D32, V32 b) { return b; });
+
+  // Padding above every key sorts to the end and stays there. The networks run over
+  // `span` keys, which leaves a block of the second pass for every key.
+  const size_t span = (n + kLanes - 1) / kLanes * kLanes + kLanes;
+  uint64_t* tmp = s.tmp;
+  std::fill(tmp + n, tmp + span, ~uint64_t{0});
+  if (lo == hi) {
+    // All keys equal: position order is the sorted order.
+    std::memcpy(tmp, keys, n * sizeof(uint64_t));
+  } else {
+    // Step 2. The range of key' in bit_width(n - 1) + kExtraBucketBits bits.
+    const unsigned bucket_bits = static_cast<unsigned>(std::bit_width(n - 1)) + kExtraBucketBits;
+    const unsigned range_bits = static_cast<unsigned>(std::bit_width(hi - lo));
+    const unsigned shift = 32 + (range_bits > bucket_bits ? range_bits - bucket_bits : 0);
+    size_t buckets = ((uint64_t{hi} - lo) << 32 >> shift) + 1;
+    // With shift 32 a bucket holds one key', its keys arrive in position order, and the
+    // scatter leaves them sorted: nothing to refine, nor to sort after it.
+    const bool exact = shift == 32;
+    if (!exact && Dominated(keys, n, uint64_t{lo} << 32, shift)) {
+      simd::sort_u64(keys, n);
+      return WritePairs<kDt>(keys, values, k, flip, offset, out);
+    }
+    const D64 d;
+    const D32 d32;
+    const V64 base = hn::Set(d, uint64_t{lo} << 32);
+    uint32_t* index = s.index;
+    for (size_t i = 0; i < n; i += 2 * kLanes) {
+      const V64 b0 =
+          hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
+      const V64 b1 = hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i + kLanes), base),
+                                        static_cast<int>(shift));
+      hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
+    }
+    uint32_t* count = s.count;
+    std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
+    Histogram(index, n, count);
+    if (!exact && CrowdedKeys(count, buckets) > n / 16) {
+      const size_t refined = RefineMap(count, buckets);
+      Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
+      buckets = refined;
+      std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
+      Histogram(index, n, count);
+    }
+    const size_t nbig = PrefixSums(count, buckets, s.big);
+    Scatter(keys, index, n, count, tmp);
+    if (!exact) {
+      for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
+      // Step 3.
+      const Networks net;
+      for (size_t i = 0; i < span; i += kLanes)
+        hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
+      for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
+        hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
+    }
+  }
+  WritePairs<kDt>(tmp, values, k, flip, offset, out);
+}
+
+#endif  // HWY_TARGET <= HWY_AVX3
+
+// Returns false when this target leaves the sort to the vqsort path.
+bool SortPairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
+               uint32_t offset, uint32_t* out, const Scratch* s) {
+#if HWY_TARGET <= HWY_AVX3
+  if (n < kMinRadix) return false;
+  switch (dt) {
+    case Dtype::FP32:
+      SortPairsT<Dtype::FP32>(descending, values, n, k, offset, out, *s);
+      break;
+    case Dtype::INT32:
+      SortPairsT<Dtype::INT32>(descending, values, n, k, offset, out, *s);
+      break;
+    default:
+      SortPairsT<Dtype::UINT32>(descending, values, n, k, offset, out, *s);
+      break;
+  }
+  return true;
+#else
+  (void)dt, (void)descending, (void)values, (void)n, (void)k, (void)offset, (void)out, (void)s;
+  return false;
+#endif
+}
+
+}  // namespace gpsimd::kernels::sort32::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gpsimd::kernels::sort32 {
+
+HWY_EXPORT(SortPairs);
+
+namespace {
+template <class T>
+T* grow(std::vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+thread_local std::vector<uint64_t> t_keys, t_tmp;
+thread_local std::vector<uint32_t> t_index, t_count, t_big;
+}  // namespace
+
+void sort_pairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
+                uint32_t offset, uint32_t* out) {
+  const size_t padded = (n + 15) / 16 * 16;
+  uint64_t* keys = grow(t_keys, padded);
+  Scratch s{keys, grow(t_tmp, padded + 16), grow(t_index, padded),
+            grow(t_count, std::max(2 * std::bit_ceil(std::max<size_t>(n, 2)), 2 * n) + 16),
+            grow(t_big, n + 32)};
+  if (HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s)) return;
+  // The vqsort path: small n, or a target without the networks.
+  simd::pack_sort32(dt, descending, values, n, keys);
+  for (size_t i = 0; i < k; ++i) {
+    const uint32_t p = static_cast<uint32_t>(keys[i]);
+    out[2 * i] = values[p];
+    out[2 * i + 1] = p + offset;
+  }
+}
+
+}  // namespace gpsimd::kernels::sort32
+#endif  // HWY_ONCE
