@@ -483,6 +483,19 @@ Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
 const Dtype kSortDtypes[] = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
                              Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
+// A Sort destination of K (value, index) pairs: usually dense, sometimes strided or
+// backwards, placed in partition pd of the window.
+TensorDesc sort_dst(Rng& rng, unsigned K, unsigned size, Window& win, unsigned pd) {
+  TensorDesc dst;
+  dst.dims = 2;
+  dst.num = {2, static_cast<uint16_t>(K), 1};
+  dst.step = {1, 2, 0};
+  if (rng.chance(0.3))
+    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
+  place(rng, dst, size, win, pd);
+  return dst;
+}
+
 Word sort_word(Rng& rng, Machines& m, bool large) {
   Word w{};
   w[0] = 0x96;
@@ -506,13 +519,7 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   const unsigned p = rng.below(kPartitions - n + 1);
   TensorDesc src = random_walk(rng, 1, N, 0, size, win, p);
   const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
-  TensorDesc dst;
-  dst.dims = 2;
-  dst.num = {2, static_cast<uint16_t>(K), 1};
-  dst.step = {1, 2, 0};
-  if (rng.chance(0.3))
-    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
-  place(rng, dst, size, win, pd);
+  const TensorDesc dst = sort_dst(rng, K, size, win, pd);
   fill2(rng, m, win, p, pd, n, dt, rng.chance(0.5));
   w[12] = static_cast<uint8_t>(n);
   w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
@@ -603,13 +610,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   const unsigned p = rng.below(kPartitions - n + 1);
   TensorDesc src = random_walk(rng, 1, N, 0, 4, win, p);
   const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
-  TensorDesc dst;
-  dst.dims = 2;
-  dst.num = {2, static_cast<uint16_t>(K), 1};
-  dst.step = {1, 2, 0};
-  if (rng.chance(0.3))
-    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
-  place(rng, dst, 4, win, pd);
+  const TensorDesc dst = sort_dst(rng, K, 4, win, pd);
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);

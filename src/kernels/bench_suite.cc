@@ -31,6 +31,7 @@
 #include "gpsimd/validate.h"
 #include "kernels/kernels.h"
 #include "kernels/thread_pool.h"
+#include "ops/op.h"
 
 namespace gpsimd {
 namespace {
@@ -175,25 +176,6 @@ std::string dtype_label(Dtype dt) {
   return s;
 }
 
-uint32_t sort_key_of(Dtype dt, uint32_t bits) {
-  switch (dt) {
-    case Dtype::FP16:
-      return model::sort_key_float(bits, 5, 16);
-    case Dtype::BF16:
-      return model::sort_key_float(bits, 8, 16);
-    case Dtype::FP32:
-      return model::sort_key_float(bits, 8, 32);
-    case Dtype::INT16:
-      return model::sort_key_int(bits, 16, true);
-    case Dtype::UINT16:
-      return model::sort_key_int(bits, 16, false);
-    case Dtype::INT32:
-      return model::sort_key_int(bits, 32, true);
-    default:
-      return model::sort_key_int(bits, 32, false);
-  }
-}
-
 // The baselines' shared state. They read the same input bytes as the instructions (in
 // the machine's SBUF, one partition apart) and write (value, index) pairs laid out like
 // the instruction's destination, into a buffer with the same partition stride, so that
@@ -219,7 +201,7 @@ struct SortHost {
   T* pairs_out(unsigned p) {
     return reinterpret_cast<T*>(out.data() + p * stride + dst_off);
   }
-  uint32_t key(uint32_t v) const { return sort_key_of(sc.dt, v); }
+  uint32_t key(uint32_t v) const { return detail::sort_key(sc.dt, v); }
   bool matches() const {
     if (!valid) return false;
     for (unsigned p = 0; p < kPartitions; ++p)
