@@ -74,22 +74,6 @@ void store_tensor(Word& w, unsigned off, const TensorDesc& t) {
   }
 }
 
-FieldValue read_field(const Word& w, const FieldDef& f) {
-  switch (f.kind) {
-    case FieldKind::Events:
-      return load_events(w, f.offset);
-    case FieldKind::Tensor:
-      return load_tensor(w, f.offset, f.dims);
-    case FieldKind::Reserved:
-      return ReservedBytes(w.begin() + f.offset, w.begin() + f.offset + f.size);
-    default: {
-      uint64_t v = 0;
-      for (unsigned i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(w[f.offset + i]) << (8 * i);
-      return v;
-    }
-  }
-}
-
 std::optional<std::string> write_field(Word& w, const FieldDef& f, const FieldValue& v) {
   switch (f.kind) {
     case FieldKind::Events:
@@ -143,41 +127,57 @@ FieldValue& Decoded::get(std::string_view name) {
 // with plain loads).
 static_assert(std::endian::native == std::endian::little);
 
-Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
-  // decode() is a hot path: the word is padded so that every read has a fixed size, and
-  // each value is written member by member into its slot (copying a descriptor just
-  // built from 16-bit stores would stall on store forwarding).
-  constexpr std::size_t kPad = ReservedBytes::capacity();
-  std::array<uint8_t, kWordBytes + kPad> p{};
+namespace {
+
+// The word padded so that every field read has a fixed size.
+using PaddedWord = std::array<uint8_t, kWordBytes + ReservedBytes::capacity()>;
+PaddedWord padded(const Word& w) {
+  PaddedWord p{};
   std::memcpy(p.data(), w.data(), w.size());
-  for (const FieldDef& f : d.fields) {
-    FieldValue& v = values.emplace_back();
-    const uint8_t* at = p.data() + f.offset;
-    switch (f.kind) {
-      case FieldKind::Events:
-        v.emplace<Events>(load_events(w, f.offset));
-        break;
-      case FieldKind::Tensor: {
-        TensorDesc& t = v.emplace<TensorDesc>();
-        t.addr = load_u32(w, f.offset);
-        t.dims = f.dims;
-        for (unsigned k = 0; k < f.dims; ++k) {
-          t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
-          t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
-        }
-        break;
+  return p;
+}
+
+// Reads one field into its slot, member by member (decode() is a hot path: copying a
+// descriptor just built from 16-bit stores would stall on store forwarding).
+void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef& f) {
+  const uint8_t* at = p.data() + f.offset;
+  switch (f.kind) {
+    case FieldKind::Events:
+      v.emplace<Events>(load_events(w, f.offset));
+      return;
+    case FieldKind::Tensor: {
+      TensorDesc& t = v.emplace<TensorDesc>();
+      t.addr = load_u32(w, f.offset);
+      t.dims = f.dims;
+      for (unsigned k = 0; k < f.dims; ++k) {
+        t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
+        t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
       }
-      case FieldKind::Reserved:
-        v.emplace<ReservedBytes>().assign_padded(at, f.size);
-        break;
-      default: {
-        uint64_t x = 0;
-        std::memcpy(&x, at, sizeof x);
-        v.emplace<uint64_t>(f.size >= 8 ? x : x & ((uint64_t{1} << (8 * f.size)) - 1));
-        break;
-      }
+      return;
+    }
+    case FieldKind::Reserved:
+      v.emplace<ReservedBytes>().assign_padded(at, f.size);
+      return;
+    default: {
+      uint64_t x = 0;
+      std::memcpy(&x, at, sizeof x);
+      v.emplace<uint64_t>(f.size >= 8 ? x : x & ((uint64_t{1} << (8 * f.size)) - 1));
+      return;
     }
   }
+}
+
+}  // namespace
+
+FieldValue read_field(const Word& w, const FieldDef& f) {
+  FieldValue v;
+  read_into(v, w, padded(w), f);
+  return v;
+}
+
+Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
+  const PaddedWord p = padded(w);
+  for (const FieldDef& f : d.fields) read_into(values.emplace_back(), w, p, f);
 }
 
 std::optional<Decoded> decode(const Word& w) {
