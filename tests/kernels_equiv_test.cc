@@ -544,6 +544,51 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   return w;
 }
 
+// Sort of contiguous runs of up to 32 elements, the shape kernels/simd.cc sorts in
+// registers channel after channel: every N from 1 to 32, K <= N, destinations mostly
+// dense. "At end" cases put the sources at the very end of the last partitions, where
+// the kernel must not read past the run (it copies it first); they compare whole
+// machines.
+Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
+  Word w{};
+  w[0] = 0x96;
+  w[1] = 0x10;
+  const Dtype dt = rng.pick(kSortDtypes);
+  const unsigned size = *dtype_size(dt);
+  const unsigned limit = size == 2 ? 4096 : 2048;
+  const unsigned N = 1 + rng.below(32);
+  unsigned n = random_channels(rng);
+  if (N * n > limit) n = limit / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = at_end ? kPartitions - n : rng.below(kPartitions - n + 1);
+  fill2(rng, m, win, p, p, n, dt, rng.chance(0.5));
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  if (at_end) {
+    const uint32_t off = m.a.partition_bytes(Space::SBUF) - N * size;
+    for (unsigned c = p; c < p + n; ++c)
+      for (Machine* x : {&m.a, &m.b}) {
+        uint8_t* part = x->partition(Space::SBUF, c).data();
+        std::memcpy(part + off, part, N * size);
+      }
+    src.addr = encode_static_addr({Space::SBUF, p, off});
+  } else {
+    place(rng, src, size, win, p);
+  }
+  const TensorDesc dst = sort_dst(rng, K, size, win, p);
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
+  store_tensor(w, 16, src);
+  store_tensor(w, 24, dst);
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
 // Sort of 32-bit dtypes at large N (kernels/sort32.cc: a radix pass, then sorting
 // networks, vqsort for the crowded buckets): N from 129 to the limit, several channels,
 // top-K, strided and reversed source walks, and the key distributions that change its
@@ -677,6 +722,9 @@ TEST(KernelsEquivTest, GetSequenceBounds) {
 }
 TEST(KernelsEquivTest, Sort) {
   run_random("Sort", sort_word, 14, 400, 14);
+}
+TEST(KernelsEquivTest, SortSmallRuns) {
+  run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
 }
 // Every case compares whole machines ("large" cases), on every target.
 TEST(KernelsEquivTest, Sort32LargeN) {

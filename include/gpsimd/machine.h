@@ -32,12 +32,20 @@ class Machine {
   uint32_t partition_bytes(Space s) const {
     return s == Space::SBUF ? sbuf_bytes_ : kPsumPartitionBytes;
   }
-  // One partition of a memory space (partition < 128).
-  std::span<uint8_t> partition(Space s, unsigned p);
-  std::span<const uint8_t> partition(Space s, unsigned p) const;
+  // One partition of a memory space (partition < 128; beyond it, an internal error).
+  std::span<uint8_t> partition(Space s, unsigned p) {
+    if (p >= kPartitions) bad_partition(p);
+    const std::size_t n = partition_bytes(s);
+    return {base(s) + p * n, n};
+  }
+  std::span<const uint8_t> partition(Space s, unsigned p) const {
+    return const_cast<Machine*>(this)->partition(s, p);
+  }
   // The whole space, partition after partition.
-  std::span<uint8_t> space(Space s);
-  std::span<const uint8_t> space(Space s) const;
+  std::span<uint8_t> space(Space s) {
+    return {base(s), std::size_t{kPartitions} * partition_bytes(s)};
+  }
+  std::span<const uint8_t> space(Space s) const { return const_cast<Machine*>(this)->space(s); }
 
   std::array<uint32_t, kRegisters> registers{};
   std::array<uint32_t, kSemaphores> semaphores{};
@@ -55,6 +63,9 @@ class Machine {
   struct FreeDeleter {
     void operator()(uint8_t* p) const;
   };
+  uint8_t* base(Space s) { return s == Space::SBUF ? sbuf_.get() : psum_.get(); }
+  [[noreturn]] static void bad_partition(unsigned p);
+
   Generation gen_;
   uint32_t sbuf_bytes_;
   std::unique_ptr<uint8_t[], FreeDeleter> sbuf_;

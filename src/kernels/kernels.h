@@ -9,11 +9,13 @@
 // several threads at once for different channels.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
 #include "gpsimd/machine.h"
 #include "gpsimd/types.h"
+#include "kernels/simd.h"
 #include "kernels/thread_pool.h"
 
 namespace gpsimd::kernels {
@@ -44,15 +46,13 @@ bool sequence_bounds(const uint8_t* partition, const Walk& src, bool fp_in, bool
 bool sort_channel(Dtype dt, bool descending, const uint8_t* partition, const Walk& src, unsigned k,
                   uint32_t offset, uint8_t* dst, const Walk& dst_walk);
 
-// Sort, many channels of the same small shape at once, one channel per vector lane: the
-// same bits as sort_channel on each channel. Returns false when N is too large for it
-// (over 32) or there is a single channel.
-struct SortChannel {
-  const uint8_t* partition;  // the channel's source partition
-  uint8_t* dst;              // its destination region
-  uint32_t offset;           // its index_offset
-};
+// Sort, many channels of the same small shape at once: the same bits as sort_channel on
+// each channel. Contiguous runs of up to 32 elements are sorted in registers, channel
+// after channel; other walks of up to 32 elements one channel per vector lane. Returns
+// false when N is larger (or the walks are not contiguous and there is a single
+// channel). `partition_bytes`: the size of a source partition.
+using simd::SortChannel;
 bool sort_channels(Dtype dt, bool descending, const Walk& src, unsigned k, const Walk& dst_walk,
-                   const SortChannel* channels, unsigned n);
+                   const SortChannel* channels, unsigned n, std::size_t partition_bytes);
 
 }  // namespace gpsimd::kernels

@@ -352,8 +352,8 @@ void PackKeys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uin
 // A bitonic sorting network over kR vectors held in registers (kR * lanes keys), for
 // the small sorts where any call overhead would dominate. Lanes past the keys hold the
 // largest value, which no packed key reaches (its position bits are never all ones),
-// so they sort last. kR and the lane count are compile-time constants, so the compiler
-// unrolls the whole network.
+// so they sort last. kR and the lane count are compile-time constants, and the whole
+// network is unrolled.
 template <size_t kR, class D, class V = hn::Vec<D>>
 HWY_INLINE void BitonicVectors(D d, V* v) {
   using T = hn::TFromD<D>;
@@ -369,11 +369,20 @@ HWY_INLINE void BitonicVectors(D d, V* v) {
     return t;
   }();
   const V iota = hn::Iota(d, 0);
-  for (size_t k = 2; k <= kTotal; k <<= 1) {
-    for (size_t j = k >> 1; j > 0; j >>= 1) {
+  // Unrolled by request: without it GCC keeps some of these loops, and the vectors
+  // then live on the stack.
+  // (Counted loops over the exponents: GCC does not count shifting loops, nor unroll them.)
+  constexpr size_t kLog = static_cast<size_t>(std::countr_zero(kTotal));
+#pragma GCC unroll 16
+  for (size_t kb = 1; kb <= kLog; ++kb) {
+    const size_t k = size_t{1} << kb;
+#pragma GCC unroll 16
+    for (size_t jb = kb; jb-- > 0;) {
+      const size_t j = size_t{1} << jb;
       if (j >= N) {
         // Partners are whole vectors; the direction is the same across a vector.
         const size_t jv = j / N;
+#pragma GCC unroll 16
         for (size_t r = 0; r < kR; ++r) {
           const size_t p = r ^ jv;
           if (p < r) continue;
@@ -384,10 +393,10 @@ HWY_INLINE void BitonicVectors(D d, V* v) {
         }
         continue;
       }
-      const auto partner_idx =
-          hn::SetTableIndices(d, kPartner[static_cast<size_t>(__builtin_ctzll(j))].data());
+      const auto partner_idx = hn::SetTableIndices(d, kPartner[jb].data());
       const auto lower = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(j))), hn::Zero(d));
       const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(k))), hn::Zero(d));
+#pragma GCC unroll 16
       for (size_t r = 0; r < kR; ++r) {
         // Ascending where bit k of the key's index is clear (per lane when k < N).
         const V partner = hn::TableLookupLanes(v[r], partner_idx);
@@ -493,6 +502,214 @@ void PackSort32(Dtype dt, bool descending, const uint32_t* values, size_t n, uin
 void PackSort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
   PackKeys16(dt, descending, values, n, keys);
   SortKeys(keys, n);
+}
+
+// ---- Sort, one small channel in registers ----------------------------------------------
+
+#if HWY_TARGET != HWY_SCALAR  // the network needs lanes to cross
+
+// Lanes of a row that lie past the run get all-ones keys and positions, which sort last
+// (a real packed key never is all ones: its position bits are below n).
+HWY_INLINE VU32 PastRun(DU32 d, size_t row_start, size_t n) {
+  return hn::VecFromMask(d, hn::Not(hn::FirstN(d, n > row_start ? n - row_start : 0)));
+}
+
+// The rows of a run: loaded in place when whole vectors can be read there, else copied.
+template <class T, size_t kMax>
+HWY_INLINE const T* RunSource(const uint8_t* src, size_t n, size_t row_bytes, size_t rows,
+                              size_t readable, T (&copy)[kMax]) {
+  if (rows * row_bytes <= readable) return reinterpret_cast<const T*>(src);
+  std::memcpy(copy, src, n * sizeof(T));
+  return copy;
+}
+
+// 32-bit dtypes: kRows vectors of values, each zipped into two vectors of packed keys
+// (key' << 32 | position, in a lane order of their own: each key carries its position),
+// sorted by the bitonic network, then each position looks its value up again.
+template <size_t kRows, class KeyFn>
+HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
+                          size_t readable, uint8_t* dst, KeyFn key) {
+  const DU32 d;
+  const hn::Repartition<uint64_t, DU32> d64;
+  const hn::RebindToSigned<decltype(d64)> di64;
+  const hn::RebindToSigned<DU32> di;
+  using V64 = hn::Vec<decltype(d64)>;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  HWY_ALIGN uint32_t copy[kRows * L] = {};
+  // The values again, for the lookup by position, which reads 8 bytes: one spare word.
+  HWY_ALIGN uint32_t values[kRows * L + 2];
+  values[kRows * L] = 0;
+  const uint32_t* in = RunSource(src, n, L * 4, kRows, readable, copy);
+  const VU32 flip = hn::Set(d, descending ? ~0u : 0u);
+  V64 v[2 * kRows];
+  VU32 first;  // the values of row 0
+  for (size_t r = 0; r < kRows; ++r) {
+    const VU32 x = hn::LoadU(d, in + r * L);
+    if (r == 0) first = x;
+    if constexpr (kRows > 1) hn::Store(x, d, values + r * L);
+    const VU32 past = PastRun(d, r * L, n);
+    const VU32 kk = hn::Or(hn::Xor(key(d, x), flip), past);
+    const VU32 pos = hn::Or(hn::Iota(d, static_cast<uint32_t>(r * L)), past);
+    v[2 * r] = hn::ZipLower(d64, pos, kk);
+    v[2 * r + 1] = hn::ZipUpper(d64, pos, kk);
+  }
+  BitonicVectors<2 * kRows>(d64, v);
+  const V64 low = hn::Set(d64, 0xffffffffu);
+  const V64 off = hn::Set(d64, offset);
+  const auto* table = reinterpret_cast<const uint64_t*>(values);
+  constexpr size_t L64 = L / 2;
+  for (size_t r = 0; r < 2 * kRows && r * L64 < k; ++r) {
+    const V64 pos = hn::And(v[r], low);
+    // Lanes past k are not stored, but may hold the padding's all-ones position:
+    // keep their lookups inside the table too.
+    const V64 lane = hn::And(pos, hn::Set(d64, kRows * L - 1));
+    V64 value;
+    if constexpr (kRows == 1) {
+      // One vector of values: a lane permutation. As 32-bit lanes the indices are the
+      // positions in the even lanes and 0 in the odd ones, which the mask clears.
+      const auto idx = hn::IndicesFromVec(d, hn::BitCast(di, lane));
+      value = hn::And(hn::BitCast(d64, hn::TableLookupLanes(first, idx)), low);
+    } else {
+      value = hn::And(hn::GatherOffset(d64, table, hn::BitCast(di64, hn::ShiftLeft<2>(lane))), low);
+    }
+    // Little-endian: the value at ordinal 2i, position + offset (mod 2^32) at 2i + 1.
+    const V64 pair = hn::Or(value, hn::ShiftLeft<32>(hn::Add(pos, off)));
+    auto* out = reinterpret_cast<uint64_t*>(dst) + r * L64;
+    if ((r + 1) * L64 <= k)
+      hn::StoreU(pair, d64, out);
+    else
+      hn::BlendedStore(pair, hn::FirstN(d64, k - r * L64), d64, out);
+  }
+}
+
+// 16-bit dtypes: kRows vectors of packed keys key' << 16 | position, one per vector of
+// values widened to 32 bits.
+template <size_t kRows, class KeyFn>
+HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
+                          size_t readable, uint8_t* dst, KeyFn key) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  const hn::Rebind<uint16_t, DU32> d16;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  HWY_ALIGN uint16_t copy[kRows * L] = {};
+  // The lookup by position reads 4 bytes: one spare element.
+  HWY_ALIGN uint16_t values[kRows * L + 2];
+  values[kRows * L] = 0;
+  const uint16_t* in = RunSource(src, n, L * 2, kRows, readable, copy);
+  const VU32 flip = hn::Set(d, descending ? 0xffff0000u : 0u);
+  VU32 v[kRows];
+  VU32 first;  // the values of row 0, widened
+  for (size_t r = 0; r < kRows; ++r) {
+    const auto x = hn::LoadU(d16, in + r * L);
+    if constexpr (kRows > 1) hn::Store(x, d16, values + r * L);
+    const VU32 wide = hn::PromoteTo(d, x);
+    if (r == 0) first = wide;
+    const VU32 kk = hn::Xor(hn::ShiftLeft<16>(key(d, wide)), flip);
+    v[r] = hn::Or(hn::Or(kk, hn::Iota(d, static_cast<uint32_t>(r * L))), PastRun(d, r * L, n));
+  }
+  BitonicVectors<kRows>(d, v);
+  const VU32 low = hn::Set(d, 0xffffu);
+  const VU32 off = hn::Set(d, offset);
+  const auto* table = reinterpret_cast<const uint32_t*>(values);
+  for (size_t r = 0; r < kRows && r * L < k; ++r) {
+    const VU32 pos = hn::And(v[r], low);
+    const VU32 lane = hn::And(pos, hn::Set(d, kRows * L - 1));  // as above
+    VU32 value;
+    if constexpr (kRows == 1)
+      value = hn::TableLookupLanes(first, hn::IndicesFromVec(d, hn::BitCast(di, lane)));
+    else
+      value = hn::And(hn::GatherOffset(d, table, hn::BitCast(di, hn::ShiftLeft<1>(lane))), low);
+    // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
+    const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, off)));
+    auto* out = reinterpret_cast<uint32_t*>(dst) + r * L;
+    if ((r + 1) * L <= k)
+      hn::StoreU(pair, d, out);
+    else
+      hn::BlendedStore(pair, hn::FirstN(d, k - r * L), d, out);
+  }
+}
+
+template <size_t kRows, bool kWide, class KeyFn>
+HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel* ch, size_t count,
+                          uint32_t src_off, uint32_t dst_off, size_t readable, KeyFn key) {
+  // Each channel sits in a partition of its own, far from the last: ask for the
+  // channels a few ahead early.
+  constexpr size_t kAhead = 4;
+  for (size_t c = 0; c < std::min(count, kAhead); ++c)
+    __builtin_prefetch(ch[c].partition + src_off);
+  for (size_t c = 0; c < count; ++c) {
+    if (c + kAhead < count) {
+      __builtin_prefetch(ch[c + kAhead].partition + src_off);
+      __builtin_prefetch(ch[c + kAhead].dst + dst_off, 1);
+    }
+    if constexpr (kWide)
+      SortRun32<kRows>(ch[c].partition + src_off, n, k, ch[c].offset, descending, readable,
+                       ch[c].dst + dst_off, key);
+    else
+      SortRun16<kRows>(ch[c].partition + src_off, n, k, ch[c].offset, descending, readable,
+                       ch[c].dst + dst_off, key);
+  }
+}
+
+// kRows: the fewest vectors (a power of two, for the network) that hold n keys.
+template <bool kWide, class KeyFn>
+HWY_INLINE bool SortRunsRows(size_t n, size_t k, bool descending, const SortChannel* ch,
+                             size_t count, uint32_t src_off, uint32_t dst_off, size_t readable,
+                             KeyFn key) {
+  constexpr size_t L = HWY_LANES(uint32_t);
+  // Up to 8 vectors of packed keys (the 32-bit dtypes take two per row).
+  constexpr size_t kMaxRows = kWide ? 4 : 8;
+  const size_t rows = std::bit_ceil((n + L - 1) / L);
+  auto run = [&](auto rows_tag) {
+    SortRunsT<decltype(rows_tag)::value, kWide>(n, k, descending, ch, count, src_off, dst_off,
+                                                readable, key);
+    return true;
+  };
+  if (n > 32 || rows > kMaxRows) return false;
+  if (rows == 1) return run(std::integral_constant<size_t, 1>());
+  if (rows == 2) return run(std::integral_constant<size_t, 2>());
+  if constexpr (L <= 8) {
+    if (rows == 4) return run(std::integral_constant<size_t, 4>());
+    if constexpr (!kWide)
+      if (rows == 8) return run(std::integral_constant<size_t, 8>());
+  }
+  return false;
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+bool SortRuns(Dtype dt, bool descending, size_t n, size_t k, const SortChannel* ch, size_t count,
+              uint32_t src_off, uint32_t dst_off, size_t readable) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)dt, (void)descending, (void)n, (void)k, (void)ch, (void)count, (void)src_off, (void)dst_off,
+      (void)readable;
+  return false;
+#else
+  auto wide = [&](auto key) {
+    return SortRunsRows<true>(n, k, descending, ch, count, src_off, dst_off, readable, key);
+  };
+  auto narrow = [&](auto key) {
+    return SortRunsRows<false>(n, k, descending, ch, count, src_off, dst_off, readable, key);
+  };
+  switch (dt) {
+    case Dtype::FP32:
+      return wide([](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
+    case Dtype::INT32:
+      return wide([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
+    case Dtype::UINT32:
+      return wide([](DU32, VU32 b) { return b; });
+    case Dtype::FP16:
+      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
+    case Dtype::BF16:
+      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
+    case Dtype::INT16:
+      return narrow([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
+    case Dtype::UINT16:
+      return narrow([](DU32, VU32 b) { return b; });
+    default:
+      return false;
+  }
+#endif
 }
 
 // ---- Sort, many small channels at once ------------------------------------------------
@@ -710,6 +927,7 @@ HWY_EXPORT(SortU64);
 HWY_EXPORT(SortU32);
 HWY_EXPORT(PackSort32);
 HWY_EXPORT(PackSort16);
+HWY_EXPORT(SortRuns);
 HWY_EXPORT(SortColumns64);
 HWY_EXPORT(SortColumns32);
 HWY_EXPORT(Lanes64);
@@ -745,6 +963,11 @@ void pack_sort32(Dtype dt, bool descending, const uint32_t* values, size_t n, ui
 }
 void pack_sort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackSort16)(dt, descending, values, n, keys);
+}
+bool sort_runs(Dtype dt, bool descending, size_t n, size_t k, const SortChannel* channels,
+               size_t count, uint32_t src_off, uint32_t dst_off, size_t readable) {
+  return HWY_DYNAMIC_DISPATCH(SortRuns)(dt, descending, n, k, channels, count, src_off, dst_off,
+                                        readable);
 }
 void sort_columns64(uint64_t* rows, const uint16_t* ce, size_t nce) {
   HWY_DYNAMIC_DISPATCH(SortColumns64)(rows, ce, nce);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -54,24 +55,9 @@ Machine& Machine::operator=(const Machine& o) {
   return *this;
 }
 
-std::span<uint8_t> Machine::space(Space s) {
-  return s == Space::SBUF
-             ? std::span<uint8_t>(sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_)
-             : std::span<uint8_t>(psum_.get(), std::size_t{kPartitions} * kPsumPartitionBytes);
-}
-
-std::span<const uint8_t> Machine::space(Space s) const {
-  return const_cast<Machine*>(this)->space(s);
-}
-
-std::span<uint8_t> Machine::partition(Space s, unsigned p) {
-  GPSIMD_CHECK(p < kPartitions);
-  const std::size_t n = partition_bytes(s);
-  return space(s).subspan(p * n, n);
-}
-
-std::span<const uint8_t> Machine::partition(Space s, unsigned p) const {
-  return const_cast<Machine*>(this)->partition(s, p);
+void Machine::bad_partition(unsigned p) {
+  std::fprintf(stderr, "gpsimd: internal error: partition %u of 128\n", p);
+  std::abort();
 }
 
 void Machine::reset() {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "gpsimd/execute.h"
+#include "gpsimd/inline_vector.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
@@ -125,13 +127,17 @@ class Writer {
  public:
   explicit Writer(Machine& m) : m_(m) {}
 
-  void note_source(Space s, unsigned partition, int64_t lo, int64_t hi);
+  // A source range: bytes [lo, hi) of `count` partitions from `partition` on.
+  void note_source(Space s, unsigned partition, unsigned count, int64_t lo, int64_t hi);
   void note_source(const Operand& op, unsigned n);
   void note_immediate(const Immediate& imm, unsigned n);
 
   // Writable bytes mirroring [lo, hi) of a partition: index i is offset lo + i. Bytes not
   // written keep their current value.
   std::span<uint8_t> region(Space s, unsigned partition, uint32_t lo, uint32_t hi);
+  // The regions of a destination operand's n channels at once: out[c] mirrors bytes
+  // [walk.lo(), walk.hi()) of channel c's partition.
+  void regions(const Operand& dst, unsigned n, uint8_t** out);
   void set_accumulator(unsigned index, uint32_t bits);
 
   bool touched() const { return !regions_.empty() || !accs_.empty(); }
@@ -139,21 +145,29 @@ class Writer {
   void commit(TraceSink* trace);
 
  private:
-  struct Range {
+  struct Source {
     Space space;
-    unsigned partition;
+    unsigned first, count;  // partitions [first, first + count)
     int64_t lo, hi;
   };
   struct Region {
-    Range range;
-    std::vector<uint8_t> shadow;  // empty when written in place
+    Space space;
+    unsigned partition;
+    uint32_t lo, hi;
+    uint8_t* shadow;  // null when written in place
   };
   Machine& m_;
-  std::vector<Range> sources_;
-  bool sources_sorted_ = false;  // by (space, partition), once the first region is asked for
-  std::size_t search_from_ = 0;  // where the last region's sources began
-  std::vector<Region> regions_;
-  std::vector<std::pair<unsigned, uint32_t>> accs_;
+  // An instruction notes a few sources (one per operand, each over its channels) and
+  // asks for at most one region per destination partition, so these stay inline: an
+  // instruction allocates only for shadows, which overlapping operands need.
+  InlineVector<Source, 8> sources_;
+  InlineVector<Region, 2 * kPartitions> regions_;
+  std::vector<std::unique_ptr<uint8_t[]>> shadows_;
+  struct Acc {
+    unsigned index;
+    uint32_t bits;
+  };
+  InlineVector<Acc, kPartitions> accs_;
 };
 
 // ---- per-instruction entry points (one file each under src/ops/) -----------------------

@@ -2,7 +2,6 @@
 // and again, with faults, for what validation cannot see (register-mode addresses).
 #include <algorithm>
 #include <cstring>
-#include <tuple>
 
 #include "common/check.h"
 #include "gpsimd/model.h"
@@ -273,76 +272,70 @@ std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& 
 
 // ---- Writer ------------------------------------------------------------------------------
 
-void Writer::note_source(Space s, unsigned partition, int64_t lo, int64_t hi) {
+void Writer::note_source(Space s, unsigned partition, unsigned count, int64_t lo, int64_t hi) {
   GPSIMD_CHECK(regions_.empty());  // every source is noted before the first write
-  sources_.push_back(Range{s, partition, lo, hi});
+  sources_.push_back(Source{s, partition, count, lo, hi});
 }
 
 void Writer::note_source(const Operand& op, unsigned n) {
-  for (unsigned c = 0; c < n; ++c)
-    note_source(op.loc.space, op.partition(c), op.walk.lo(), op.walk.hi());
+  note_source(op.loc.space, op.partition(0), n, op.walk.lo(), op.walk.hi());
 }
 
 void Writer::note_immediate(const Immediate& imm, unsigned n) {
   if (!imm.pointer) return;
-  for (unsigned c = 0; c < n; ++c)
-    note_source(imm.loc.space, imm.loc.partition + c, imm.loc.offset, imm.loc.offset + imm.width);
+  note_source(imm.loc.space, imm.loc.partition, n, imm.loc.offset, imm.loc.offset + imm.width);
 }
 
 std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint32_t hi) {
   GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s));
-  auto part = m_.partition(s, partition);
-  Region r{Range{s, partition, lo, hi}, {}};
-  // Sources are all noted before the first region; sorted by partition, each region
-  // looks only at its own partition's (an instruction of 128 channels notes hundreds).
-  auto key = [](const Range& x) { return std::pair(x.space, x.partition); };
-  auto less = [&](const Range& a, const Range& b) { return key(a) < key(b); };
-  if (!sources_sorted_) {
-    // Usually noted channel by channel, already in order.
-    if (!std::is_sorted(sources_.begin(), sources_.end(), less))
-      std::sort(sources_.begin(), sources_.end(), less);
-    sources_sorted_ = true;
-    regions_.reserve(sources_.size());  // about one destination region per source
-  }
-  // Regions are usually asked for channel by channel too: scan on from the last hit
-  // (constant time per region then), else search.
-  const Range want{s, partition, 0, 0};
-  auto first = sources_.begin(), last = sources_.end();
-  if (search_from_ < sources_.size() && !less(want, sources_[search_from_])) {
-    first += static_cast<std::ptrdiff_t>(search_from_);
-    while (first != sources_.end() && less(*first, want)) ++first;
-    last = first;
-    while (last != sources_.end() && !less(want, *last)) ++last;
-  } else {
-    std::tie(first, last) = std::equal_range(sources_.begin(), sources_.end(), want, less);
-  }
-  search_from_ = static_cast<std::size_t>(first - sources_.begin());
-  const bool overlaps =
-      std::any_of(first, last, [&](const Range& src) { return src.lo < hi && lo < src.hi; });
-  std::span<uint8_t> out = part.subspan(lo, hi - lo);
+  uint8_t* bytes = m_.partition(s, partition).data() + lo;
+  const bool overlaps = std::any_of(sources_.begin(), sources_.end(), [&](const Source& x) {
+    return x.space == s && partition - x.first < x.count && x.lo < hi && lo < x.hi;
+  });
+  uint8_t* shadow = nullptr;
   if (overlaps) {
-    r.shadow.assign(out.begin(), out.end());
-    out = std::span<uint8_t>(r.shadow);
+    shadows_.push_back(std::make_unique_for_overwrite<uint8_t[]>(hi - lo));
+    shadow = shadows_.back().get();
+    std::memcpy(shadow, bytes, hi - lo);
   }
-  regions_.push_back(std::move(r));
-  // A vector of regions may reallocate, but the shadow's heap buffer does not move.
-  return regions_.back().shadow.empty() ? out : std::span<uint8_t>(regions_.back().shadow);
+  regions_.push_back(Region{s, partition, lo, hi, shadow});
+  return {shadow ? shadow : bytes, hi - lo};
+}
+
+void Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
+  const Space s = dst.loc.space;
+  const auto lo = static_cast<uint32_t>(dst.walk.lo()), hi = static_cast<uint32_t>(dst.walk.hi());
+  GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s) && dst.partition(0) + n <= kPartitions);
+  // The sources whose bytes meet [lo, hi) in this space; a channel needs a shadow when
+  // one of them covers its partition.
+  InlineVector<const Source*, decltype(sources_)::capacity()> near;
+  for (const Source& x : sources_)
+    if (x.space == s && x.lo < hi && lo < x.hi) near.push_back(&x);
+  uint8_t* base = m_.space(s).data() + lo;
+  const std::size_t stride = m_.partition_bytes(s);
+  for (unsigned c = 0; c < n; ++c) {
+    const unsigned p = dst.partition(c);
+    if (std::any_of(near.begin(), near.end(),
+                    [p](const Source* x) { return p - x->first < x->count; })) {
+      out[c] = region(s, p, lo, hi).data();
+    } else {
+      regions_.push_back(Region{s, p, lo, hi, nullptr});
+      out[c] = base + p * stride;
+    }
+  }
 }
 
 void Writer::set_accumulator(unsigned index, uint32_t bits) {
   GPSIMD_CHECK(index < kPartitions);
-  accs_.emplace_back(index, bits);
+  accs_.push_back(Acc{index, bits});
 }
 
 void Writer::commit(TraceSink* trace) {
   for (const Region& r : regions_) {
-    auto part = m_.partition(r.range.space, r.range.partition);
-    const auto lo = static_cast<std::size_t>(r.range.lo);
-    const auto len = static_cast<std::size_t>(r.range.hi - r.range.lo);
-    if (!r.shadow.empty()) std::memcpy(part.data() + lo, r.shadow.data(), len);
-    if (trace)
-      trace->memory(r.range.space, r.range.partition, static_cast<uint32_t>(lo),
-                    part.subspan(lo, len));
+    uint8_t* bytes = m_.partition(r.space, r.partition).data() + r.lo;
+    const std::size_t len = r.hi - r.lo;
+    if (r.shadow) std::memcpy(bytes, r.shadow, len);
+    if (trace) trace->memory(r.space, r.partition, r.lo, {bytes, len});
   }
   for (auto [i, bits] : accs_) {
     const uint32_t before = m_.accumulators[i];

@@ -249,7 +249,7 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   // Fast: every region is requested first (the Writer is not thread-safe), then the
   // channels run, in parallel when the work is large, each into its own region.
   std::array<uint8_t*, kPartitions> bytes;
-  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  out.regions(dst, n, bytes.data());
   std::array<uint32_t, kPartitions> accs;
   const uint64_t work = uint64_t{n} * st.count() * (in_size + out_size);
   kernels::for_channels(n, work, [&](unsigned c) {

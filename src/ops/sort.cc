@@ -177,14 +177,15 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   // Fast: every region first (the Writer is not thread-safe), then the channels, in
   // parallel when the work is large, each into its own region.
   std::array<uint8_t*, kPartitions> bytes;
-  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  out.regions(dst, n, bytes.data());
   // Sorting costs about log2(N) passes over the keys; weigh the bytes by that.
   const uint64_t work = uint64_t{n} * N * size * 2 * std::bit_width(N);
   // Small N: all channels at once, one per vector lane.
   std::array<kernels::SortChannel, kPartitions> jobs;
   for (unsigned c = 0; c < n; ++c)
     jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(), bytes[c], offset.read(m, c)};
-  if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n))
+  if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n,
+                             m.partition_bytes(Space::SBUF)))
     return std::nullopt;
   kernels::for_channels(n, work, [&](unsigned c) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();

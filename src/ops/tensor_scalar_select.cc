@@ -180,7 +180,7 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   // Fast: every region first (the Writer is not thread-safe), then the channels, in
   // parallel when the work is large, each into its own region.
   std::array<uint8_t*, kPartitions> bytes;
-  for (unsigned c = 0; c < n; ++c) bytes[c] = region(c);
+  out.regions(dst, n, bytes.data());
   kernels::for_channels(n, uint64_t{n} * st.count() * size * 2, [&](unsigned c) {
     const bool take_tensor = (pred.read(m, c) != 0) != reversed;
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
