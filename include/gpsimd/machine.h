@@ -60,16 +60,21 @@ class Machine {
   uint64_t hash() const;
 
  private:
+  // Memory blocks are cache-line aligned inside a larger calloc block; `shift` finds
+  // its start again.
   struct FreeDeleter {
+    std::size_t shift = 0;
     void operator()(uint8_t* p) const;
   };
+  using Buffer = std::unique_ptr<uint8_t[], FreeDeleter>;
+  static Buffer zeroed(std::size_t n);
   uint8_t* base(Space s) { return s == Space::SBUF ? sbuf_.get() : psum_.get(); }
   [[noreturn]] static void bad_partition(unsigned p);
 
   Generation gen_;
   uint32_t sbuf_bytes_;
-  std::unique_ptr<uint8_t[], FreeDeleter> sbuf_;
-  std::unique_ptr<uint8_t[], FreeDeleter> psum_;
+  Buffer sbuf_;
+  Buffer psum_;
 };
 
 // A resolved static address: a memory space, a partition and a byte offset in it.
