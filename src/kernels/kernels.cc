@@ -156,10 +156,13 @@ bool select_copy(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, c
     Cursor sc(Rows::of(src));
     for (uint64_t j0 = 0; j0 < count;) {
       const uint64_t m = std::min(kCopyChunk, count - j0);
-      const uint8_t* x = read_run(sc, size, partition, m, buf);
-      if (uint8_t* o = dc.direct(dst, m))
+      // A dense destination takes a strided source's elements straight away. (It is not
+      // the source: the Writer gives a destination that overlaps a source a copy.)
+      uint8_t* o = dc.direct(dst, m);
+      const uint8_t* x = read_run(sc, size, partition, m, o ? o : buf);
+      if (o && x != o)
         std::memcpy(o, x, m * size);
-      else
+      else if (!o)
         write_run(dc, size, dst, m, x);
       j0 += m;
     }

@@ -743,6 +743,22 @@ size_t Lanes32() {
   return hn::Lanes(hn::ScalableTag<uint32_t>());
 }
 
+// ---- strided reads ---------------------------------------------------------------------
+
+void Gather32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  const size_t N = hn::Lanes(d);
+  // Byte offsets from the block's first element; a partition is far below 2^31 bytes.
+  const auto offsets = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(step)));
+  const int64_t block = step * static_cast<int64_t>(N);
+  size_t i = 0;
+  for (; i + N <= n; i += N, p += block)
+    hn::StoreU(hn::GatherOffset(d, reinterpret_cast<const uint32_t*>(p), offsets), d,
+               reinterpret_cast<uint32_t*>(out + i * 4));
+  for (; i < n; ++i, p += step) std::memcpy(out + i * 4, p, 4);
+}
+
 // ---- GetSequenceBounds --------------------------------------------------------------
 
 // Ids of one block compared with their neighbours: FP32 ids by IEEE equality (a NaN
@@ -932,6 +948,7 @@ HWY_EXPORT(SortColumns64);
 HWY_EXPORT(SortColumns32);
 HWY_EXPORT(Lanes64);
 HWY_EXPORT(Lanes32);
+HWY_EXPORT(Gather32);
 HWY_EXPORT(SequenceBounds);
 
 const char* target_name() {
@@ -980,6 +997,9 @@ size_t lanes64() {
 }
 size_t lanes32() {
   return HWY_DYNAMIC_DISPATCH(Lanes32)();
+}
+void gather32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(Gather32)(p, step, n, out);
 }
 void sequence_bounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
                      uint32_t* end) {

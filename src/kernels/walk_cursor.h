@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "gpsimd/machine.h"
+#include "kernels/simd.h"
 
 namespace gpsimd::kernels {
 
@@ -122,6 +123,10 @@ class Cursor {
     const uint8_t* p = base + run.offset;
     if (run.step == kSize) {
       std::memcpy(out, p, run.count * kSize);
+      return;
+    }
+    if (kSize == 4 && run.count >= 16) {
+      simd::gather32(p, run.step, run.count, out);
       return;
     }
     for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(out + i * kSize, p, kSize);
