@@ -523,12 +523,83 @@ HWY_INLINE const T* RunSource(const uint8_t* src, size_t n, size_t row_bytes, si
   return copy;
 }
 
+// 32-bit dtypes, a run that fits one vector: the keys packed into 32 bits instead of
+// 64, which halves the network. Packed = (key' without the bits all keys share, shifted
+// right to leave room) << log2(lanes) | position. When the keys differ in fewer bits
+// than there is room for, the packing keeps them whole and the order is exact.
+// Otherwise it drops low bits, and the order is exact unless two keys agree on the bits
+// kept but not on the others: then the full keys do not come out non-decreasing, which
+// is checked, and the caller sorts the run on 64-bit keys instead (returns false).
+template <class KeyFn>
+HWY_INLINE bool SortRun32Narrow(const uint8_t* src, size_t n, size_t k, uint32_t offset,
+                                bool descending, size_t readable, uint8_t* dst, KeyFn key) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  constexpr int kPosBits = std::countr_zero(L);
+  HWY_ALIGN uint32_t copy[L] = {};
+  const uint32_t* in = RunSource(src, n, L * 4, 1, readable, copy);
+  const VU32 x = hn::LoadU(d, in);
+  const VU32 past = PastRun(d, 0, n);
+  const VU32 full = hn::Xor(key(d, x), hn::Set(d, descending ? ~0u : 0u));
+  // The highest bit in which some key differs from key 0: the highest bit of the
+  // largest difference.
+  const VU32 first = hn::TableLookupLanes(full, hn::IndicesFromVec(d, hn::Zero(di)));
+  const uint32_t spread = hn::GetLane(hn::MaxOfLanes(d, hn::AndNot(past, hn::Xor(full, first))));
+  const int width = std::bit_width(spread);  // keys differ only in their low `width` bits
+  const int shift = std::max(0, width - (32 - kPosBits));
+  const uint32_t low = width == 32 ? ~0u : (1u << width) - 1;
+  const VU32 kept = hn::ShiftRightSame(hn::And(full, hn::Set(d, low)), shift);
+  VU32 v = hn::Or(hn::Or(hn::ShiftLeft<kPosBits>(kept), hn::Iota(d, 0)), past);
+  BitonicVectors<1>(d, &v);
+  const VU32 pos = hn::And(v, hn::Set(d, L - 1));
+  if (shift > 0) {
+    HWY_ALIGN static constexpr auto kNext = [] {
+      std::array<int32_t, L> t{};
+      for (size_t l = 0; l < L; ++l) t[l] = static_cast<int32_t>(std::min(l + 1, L - 1));
+      return t;
+    }();
+    const VU32 sorted = hn::TableLookupLanes(full, hn::IndicesFromVec(d, hn::BitCast(di, pos)));
+    const VU32 next = hn::TableLookupLanes(sorted, hn::SetTableIndices(d, kNext.data()));
+    if (!hn::AllFalse(d, hn::And(hn::FirstN(d, n - 1), hn::Gt(sorted, next)))) return false;
+  }
+  // (value, position + offset) pairs in order: InterleaveLower/Upper pair lanes within
+  // 128-bit blocks, so first move sorted pairs 2b, 2b + 1 and L/2 + 2b, L/2 + 2b + 1 into
+  // block b; the lower interleave is then pairs 0 .. L/2 - 1, the upper the rest.
+  HWY_ALIGN static constexpr auto kPairs = [] {
+    std::array<int32_t, L> t{};
+    for (size_t b = 0; b < L / 4; ++b)
+      for (size_t j = 0; j < 2; ++j) {
+        t[4 * b + j] = static_cast<int32_t>(2 * b + j);
+        t[4 * b + 2 + j] = static_cast<int32_t>(L / 2 + 2 * b + j);
+      }
+    return t;
+  }();
+  const VU32 order = hn::TableLookupLanes(pos, hn::SetTableIndices(d, kPairs.data()));
+  const VU32 value = hn::TableLookupLanes(x, hn::IndicesFromVec(d, hn::BitCast(di, order)));
+  const VU32 index = hn::Add(order, hn::Set(d, offset));
+  auto* out = reinterpret_cast<uint32_t*>(dst);
+  const VU32 halves[2] = {hn::InterleaveLower(d, value, index),
+                          hn::InterleaveUpper(d, value, index)};
+  for (size_t h = 0; h < 2 && h * L / 2 < k; ++h) {
+    const size_t words = 2 * std::min(L / 2, k - h * L / 2);
+    if (words == L)
+      hn::StoreU(halves[h], d, out + h * L);
+    else
+      hn::BlendedStore(halves[h], hn::FirstN(d, words), d, out + h * L);
+  }
+  return true;
+}
+
 // 32-bit dtypes: kRows vectors of values, each zipped into two vectors of packed keys
 // (key' << 32 | position, in a lane order of their own: each key carries its position),
 // sorted by the bitonic network, then each position looks its value up again.
 template <size_t kRows, class KeyFn>
 HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
                           size_t readable, uint8_t* dst, KeyFn key) {
+  if constexpr (kRows == 1 && HWY_LANES(uint32_t) >= 4) {
+    if (SortRun32Narrow(src, n, k, offset, descending, readable, dst, key)) return;
+  }
   const DU32 d;
   const hn::Repartition<uint64_t, DU32> d64;
   const hn::RebindToSigned<decltype(d64)> di64;
