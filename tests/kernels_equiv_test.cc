@@ -496,13 +496,27 @@ TensorDesc sort_dst(Rng& rng, unsigned K, unsigned size, Window& win, unsigned p
   return dst;
 }
 
-Word sort_word(Rng& rng, Machines& m, bool large) {
+// A Sort word's opcode, channels, dtypes, direction and tensors.
+Word sort_fields(Rng& rng, unsigned n, Dtype dt, const TensorDesc& src, const TensorDesc& dst) {
   Word w{};
   w[0] = 0x96;
   w[1] = 0x10;
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
+  store_tensor(w, 16, src);
+  store_tensor(w, 24, dst);
+  return w;
+}
+
+unsigned sort_limit(Dtype dt) {
+  return *dtype_size(dt) == 2 ? 4096 : 2048;  // N x channels
+}
+
+Word sort_word(Rng& rng, Machines& m, bool large) {
   const Dtype dt = rng.pick(kSortDtypes);
   const unsigned size = *dtype_size(dt);
-  const unsigned limit = size == 2 ? 4096 : 2048;
+  const unsigned limit = sort_limit(dt);
   unsigned n = large ? 1 : random_channels(rng);
   unsigned N;
   if (large) {
@@ -521,11 +535,7 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
   const TensorDesc dst = sort_dst(rng, K, size, win, pd);
   fill2(rng, m, win, p, pd, n, dt, rng.chance(0.5));
-  w[12] = static_cast<uint8_t>(n);
-  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
-  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
-  store_tensor(w, 16, src);
-  store_tensor(w, 24, dst);
+  Word w = sort_fields(rng, n, dt, src, dst);
   if (rng.chance(0.2)) {
     w[13] = 1;
     const uint32_t off = rng.below(win.bytes / 4) * 4;
@@ -550,12 +560,9 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
 // the kernel must not read past the run (it copies it first); they compare whole
 // machines.
 Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
-  Word w{};
-  w[0] = 0x96;
-  w[1] = 0x10;
   const Dtype dt = rng.pick(kSortDtypes);
   const unsigned size = *dtype_size(dt);
-  const unsigned limit = size == 2 ? 4096 : 2048;
+  const unsigned limit = sort_limit(dt);
   const unsigned N = 1 + rng.below(32);
   unsigned n = random_channels(rng);
   if (N * n > limit) n = limit / N;
@@ -579,11 +586,7 @@ Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
     place(rng, src, size, win, p);
   }
   const TensorDesc dst = sort_dst(rng, K, size, win, p);
-  w[12] = static_cast<uint8_t>(n);
-  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
-  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
-  store_tensor(w, 16, src);
-  store_tensor(w, 24, dst);
+  Word w = sort_fields(rng, n, dt, src, dst);
   store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
@@ -640,9 +643,6 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
 }
 
 Word sort32_word(Rng& rng, Machines& m, bool) {
-  Word w{};
-  w[0] = 0x96;
-  w[1] = 0x10;
   const Dtype dt = rng.pick(kSort32Dtypes);
   constexpr unsigned kLimit = 2048;
   const unsigned sizes[] = {129, 130,  200,  255,  256,  257,  300,  511,  512,  513,
@@ -674,11 +674,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
       std::memcpy(pb + 4 * j, &v, 4);
     }
   }
-  w[12] = static_cast<uint8_t>(n);
-  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) * 0x11);
-  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
-  store_tensor(w, 16, src);
-  store_tensor(w, 24, dst);
+  Word w = sort_fields(rng, n, dt, src, dst);
   // Offsets that wrap around 2^32.
   store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
   w[40] = static_cast<uint8_t>(rng.below(2));

@@ -258,6 +258,31 @@ HWY_INLINE VU32 FloatKey(DU32 d, VU32 b) {
   return hn::IfThenElse(hn::Gt(mag, hn::Set(d, kInf)), hn::Set(d, (kSign << 1) - 1), k);
 }
 
+// Calls wide(key) for a 32-bit Sort dtype and narrow(key) for a 16-bit one, with the
+// dtype's sort_key (model.h) as a vector function of the value bits (in the low bits
+// of each 32-bit lane); returns `otherwise` for any other dtype.
+template <class Wide, class Narrow, class R>
+HWY_INLINE R WithSortKey(Dtype dt, Wide wide, Narrow narrow, R otherwise) {
+  switch (dt) {
+    case Dtype::FP32:
+      return wide([](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
+    case Dtype::INT32:
+      return wide([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
+    case Dtype::UINT32:
+      return wide([](DU32, VU32 b) { return b; });
+    case Dtype::FP16:
+      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
+    case Dtype::BF16:
+      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
+    case Dtype::INT16:
+      return narrow([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
+    case Dtype::UINT16:
+      return narrow([](DU32, VU32 b) { return b; });
+    default:
+      return otherwise;
+  }
+}
+
 template <class KeyFn>
 HWY_INLINE void Pack32Loop(const uint32_t* values, size_t n, bool descending, uint64_t* keys,
                            KeyFn key) {
@@ -295,16 +320,10 @@ HWY_INLINE void Pack32Loop(const uint32_t* values, size_t n, bool descending, ui
 }
 
 void PackKeys32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
-  switch (dt) {
-    case Dtype::FP32:
-      return Pack32Loop(values, n, descending, keys,
-                        [](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
-    case Dtype::INT32:
-      return Pack32Loop(values, n, descending, keys,
-                        [](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
-    default:  // UINT32
-      return Pack32Loop(values, n, descending, keys, [](DU32, VU32 b) { return b; });
-  }
+  // Not a 32-bit dtype: nothing to pack (the callers pass only Sort dtypes).
+  WithSortKey(
+      dt, [&](auto key) { return Pack32Loop(values, n, descending, keys, key), true; },
+      [](auto) { return false; }, false);
 }
 
 template <class KeyFn>
@@ -334,19 +353,9 @@ HWY_INLINE void Pack16Loop(const uint16_t* values, size_t n, bool descending, ui
 }
 
 void PackKeys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
-  switch (dt) {
-    case Dtype::FP16:
-      return Pack16Loop(values, n, descending, keys,
-                        [](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
-    case Dtype::BF16:
-      return Pack16Loop(values, n, descending, keys,
-                        [](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
-    case Dtype::INT16:
-      return Pack16Loop(values, n, descending, keys,
-                        [](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
-    default:  // UINT16
-      return Pack16Loop(values, n, descending, keys, [](DU32, VU32 b) { return b; });
-  }
+  WithSortKey(
+      dt, [](auto) { return false; },
+      [&](auto key) { return Pack16Loop(values, n, descending, keys, key), true; }, false);
 }
 
 // A bitonic sorting network over kR vectors held in registers (kR * lanes keys), for
@@ -508,6 +517,15 @@ void PackSort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uin
 
 #if HWY_TARGET != HWY_SCALAR  // the network needs lanes to cross
 
+// Stores the first min(count, lanes) lanes of v at p.
+template <class D, class V, class T>
+HWY_INLINE void StoreFirst(D d, V v, T* p, size_t count) {
+  if (count >= hn::Lanes(d))
+    hn::StoreU(v, d, p);
+  else
+    hn::BlendedStore(v, hn::FirstN(d, count), d, p);
+}
+
 // Lanes of a row that lie past the run get all-ones keys and positions, which sort last
 // (a real packed key never is all ones: its position bits are below n).
 HWY_INLINE VU32 PastRun(DU32 d, size_t row_start, size_t n) {
@@ -581,13 +599,8 @@ HWY_INLINE bool SortRun32Narrow(const uint8_t* src, size_t n, size_t k, uint32_t
   auto* out = reinterpret_cast<uint32_t*>(dst);
   const VU32 halves[2] = {hn::InterleaveLower(d, value, index),
                           hn::InterleaveUpper(d, value, index)};
-  for (size_t h = 0; h < 2 && h * L / 2 < k; ++h) {
-    const size_t words = 2 * std::min(L / 2, k - h * L / 2);
-    if (words == L)
-      hn::StoreU(halves[h], d, out + h * L);
-    else
-      hn::BlendedStore(halves[h], hn::FirstN(d, words), d, out + h * L);
-  }
+  for (size_t h = 0; h < 2 && h * L / 2 < k; ++h)
+    StoreFirst(d, halves[h], out + h * L, 2 * (k - h * L / 2));
   return true;
 }
 
@@ -645,11 +658,7 @@ HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offse
     }
     // Little-endian: the value at ordinal 2i, position + offset (mod 2^32) at 2i + 1.
     const V64 pair = hn::Or(value, hn::ShiftLeft<32>(hn::Add(pos, off)));
-    auto* out = reinterpret_cast<uint64_t*>(dst) + r * L64;
-    if ((r + 1) * L64 <= k)
-      hn::StoreU(pair, d64, out);
-    else
-      hn::BlendedStore(pair, hn::FirstN(d64, k - r * L64), d64, out);
+    StoreFirst(d64, pair, reinterpret_cast<uint64_t*>(dst) + r * L64, k - r * L64);
   }
 }
 
@@ -692,11 +701,7 @@ HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offse
       value = hn::And(hn::GatherOffset(d, table, hn::BitCast(di, hn::ShiftLeft<1>(lane))), low);
     // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
     const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, off)));
-    auto* out = reinterpret_cast<uint32_t*>(dst) + r * L;
-    if ((r + 1) * L <= k)
-      hn::StoreU(pair, d, out);
-    else
-      hn::BlendedStore(pair, hn::FirstN(d, k - r * L), d, out);
+    StoreFirst(d, pair, reinterpret_cast<uint32_t*>(dst) + r * L, k - r * L);
   }
 }
 
@@ -756,30 +761,15 @@ bool SortRuns(Dtype dt, bool descending, size_t n, size_t k, const SortChannel* 
       (void)readable;
   return false;
 #else
-  auto wide = [&](auto key) {
-    return SortRunsRows<true>(n, k, descending, ch, count, src_off, dst_off, readable, key);
-  };
-  auto narrow = [&](auto key) {
-    return SortRunsRows<false>(n, k, descending, ch, count, src_off, dst_off, readable, key);
-  };
-  switch (dt) {
-    case Dtype::FP32:
-      return wide([](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
-    case Dtype::INT32:
-      return wide([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
-    case Dtype::UINT32:
-      return wide([](DU32, VU32 b) { return b; });
-    case Dtype::FP16:
-      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
-    case Dtype::BF16:
-      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
-    case Dtype::INT16:
-      return narrow([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
-    case Dtype::UINT16:
-      return narrow([](DU32, VU32 b) { return b; });
-    default:
-      return false;
-  }
+  return WithSortKey(
+      dt,
+      [&](auto key) {
+        return SortRunsRows<true>(n, k, descending, ch, count, src_off, dst_off, readable, key);
+      },
+      [&](auto key) {
+        return SortRunsRows<false>(n, k, descending, ch, count, src_off, dst_off, readable, key);
+      },
+      false);
 #endif
 }
 
