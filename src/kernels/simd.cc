@@ -258,30 +258,29 @@ HWY_INLINE VU32 FloatKey(DU32 d, VU32 b) {
   return hn::IfThenElse(hn::Gt(mag, hn::Set(d, kInf)), hn::Set(d, (kSign << 1) - 1), k);
 }
 
-// Calls wide(key) for a 32-bit Sort dtype and narrow(key) for a 16-bit one, with the
-// dtype's sort_key (model.h) as a vector function of the value bits (in the low bits
-// of each 32-bit lane); returns `otherwise` for any other dtype.
-template <class Wide, class Narrow, class R>
-HWY_INLINE R WithSortKey(Dtype dt, Wide wide, Narrow narrow, R otherwise) {
-  switch (dt) {
-    case Dtype::FP32:
-      return wide([](DU32 d, VU32 b) { return FloatKey<0x80000000u, 0x7f800000u>(d, b); });
-    case Dtype::INT32:
-      return wide([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
-    case Dtype::UINT32:
-      return wide([](DU32, VU32 b) { return b; });
-    case Dtype::FP16:
-      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7c00u>(d, b); });
-    case Dtype::BF16:
-      return narrow([](DU32 d, VU32 b) { return FloatKey<0x8000u, 0x7f80u>(d, b); });
-    case Dtype::INT16:
-      return narrow([](DU32 d, VU32 b) { return hn::Xor(b, hn::Set(d, 0x8000u)); });
-    case Dtype::UINT16:
-      return narrow([](DU32, VU32 b) { return b; });
-    default:
-      return otherwise;
+// A Sort dtype's sort_key (model.h) as a vector function of the value bits (in the low
+// bits of each 32-bit lane). The dtype is a run-time value: the switch is one
+// predictable branch per vector, and the loops that call it are compiled once rather
+// than once per dtype. UINT32 and UINT16 are their own keys.
+struct SortKeyOf {
+  Dtype dt;
+  HWY_INLINE VU32 operator()(DU32 d, VU32 b) const {
+    switch (dt) {
+      case Dtype::FP32:
+        return FloatKey<0x80000000u, 0x7f800000u>(d, b);
+      case Dtype::INT32:
+        return hn::Xor(b, hn::Set(d, 0x80000000u));
+      case Dtype::FP16:
+        return FloatKey<0x8000u, 0x7c00u>(d, b);
+      case Dtype::BF16:
+        return FloatKey<0x8000u, 0x7f80u>(d, b);
+      case Dtype::INT16:
+        return hn::Xor(b, hn::Set(d, 0x8000u));
+      default:
+        return b;
+    }
   }
-}
+};
 
 template <class KeyFn>
 HWY_INLINE void Pack32Loop(const uint32_t* values, size_t n, bool descending, uint64_t* keys,
@@ -320,10 +319,7 @@ HWY_INLINE void Pack32Loop(const uint32_t* values, size_t n, bool descending, ui
 }
 
 void PackKeys32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
-  // Not a 32-bit dtype: nothing to pack (the callers pass only Sort dtypes).
-  WithSortKey(
-      dt, [&](auto key) { return Pack32Loop(values, n, descending, keys, key), true; },
-      [](auto) { return false; }, false);
+  Pack32Loop(values, n, descending, keys, SortKeyOf{dt});
 }
 
 template <class KeyFn>
@@ -353,9 +349,7 @@ HWY_INLINE void Pack16Loop(const uint16_t* values, size_t n, bool descending, ui
 }
 
 void PackKeys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
-  WithSortKey(
-      dt, [](auto) { return false; },
-      [&](auto key) { return Pack16Loop(values, n, descending, keys, key), true; }, false);
+  Pack16Loop(values, n, descending, keys, SortKeyOf{dt});
 }
 
 // A bitonic sorting network over kR vectors held in registers (kR * lanes keys), for
@@ -761,15 +755,21 @@ bool SortRuns(Dtype dt, bool descending, size_t n, size_t k, const SortChannel* 
       (void)readable;
   return false;
 #else
-  return WithSortKey(
-      dt,
-      [&](auto key) {
-        return SortRunsRows<true>(n, k, descending, ch, count, src_off, dst_off, readable, key);
-      },
-      [&](auto key) {
-        return SortRunsRows<false>(n, k, descending, ch, count, src_off, dst_off, readable, key);
-      },
-      false);
+  switch (dt) {
+    case Dtype::FP32:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+      return SortRunsRows<true>(n, k, descending, ch, count, src_off, dst_off, readable,
+                                SortKeyOf{dt});
+    case Dtype::FP16:
+    case Dtype::BF16:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+      return SortRunsRows<false>(n, k, descending, ch, count, src_off, dst_off, readable,
+                                 SortKeyOf{dt});
+    default:
+      return false;
+  }
 #endif
 }
 
