@@ -148,6 +148,14 @@ TEST(AsmErrors, Directives) {
       "e.gpsimd:2:22: error: a file name cannot contain '\"' (at 'r\"ange_select_rowmax.npy')");
   EXPECT_EQ(error_of(".load sbuf[p=0, off=0] <- a\"b.npy"),
             "e.gpsimd:1:27: error: a file name cannot contain '\"' (at 'a\"b.npy')");
+  // Found by fuzz_assemble: a carriage return inside a quoted name was accepted, and the
+  // program printed back read it as a space.
+  EXPECT_EQ(error_of(".dump sbuf[p=0, off=0x400] FP8_E4 [31] -> \"\r\r\r`\r\"\n"),
+            "e.gpsimd:1:43: error: a file name cannot contain control characters (byte 0x0d) "
+            "(at '\r\r\r`\r')");
+  EXPECT_EQ(error_of(".load sbuf[p=0, off=0] <- \"a\tb.npy\""),
+            "e.gpsimd:1:27: error: a file name cannot contain control characters (byte 0x09) "
+            "(at 'a\tb.npy')");
 }
 
 TEST(AsmErrors, Lexical) {

@@ -727,6 +727,11 @@ std::string path_token(StmtParser& p, std::string_view arrow) {
     p.fail(t, "expected a file name");
   // Strings have no escapes: a name with a quote in it could not be printed back.
   if (t.text.find('"') != std::string::npos) p.fail(t, "a file name cannot contain '\"'");
+  // Nor would control characters (a carriage return, a tab) inside a quoted name: the
+  // lexer takes them for spaces when the name is printed back.
+  for (const unsigned char c : t.text)
+    if (c < 0x20 || c == 0x7f)
+      p.fail(t, fmt::format("a file name cannot contain control characters (byte 0x{:02x})", c));
   return t.text;
 }
 
