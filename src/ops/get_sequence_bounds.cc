@@ -2,6 +2,7 @@
 // ids, the [start, end) of the maximal run of equal ids it belongs to; id 0 is padding,
 // with start = n and end = -1. Starts fill the first half of the destination walk,
 // ends the second (SPEC §4.3).
+#include <array>
 #include <bit>
 
 #include "gpsimd/model.h"
@@ -134,12 +135,12 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
 
   const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  out.regions(dst, n, dst_bytes.data());
   std::vector<uint32_t> ids;
   for (unsigned c = 0; c < n; ++c) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
-    uint8_t* bytes = out.region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                                static_cast<uint32_t>(dst.walk.hi()))
-                         .data();
+    uint8_t* bytes = dst_bytes[c];
     if (fast && kernels::sequence_bounds(in, src.walk, fp_in, fp_out, bytes, dwalk)) continue;
     ids.resize(st.count());
     src.walk.for_each([&](uint64_t j, uint32_t off) { ids[j] = load_elem(in + off, 4); });

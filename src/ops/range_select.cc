@@ -207,12 +207,10 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   // Destination offsets relative to the region the Writer hands out.
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
-  auto region = [&](unsigned c) {
-    return out
-        .region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                static_cast<uint32_t>(dst.walk.hi()))
-        .data();
-  };
+  // Every destination region first (sources are all noted; the Writer is not
+  // thread-safe, and the fast path may run channels in parallel).
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  out.regions(dst, n, dst_bytes.data());
   // The reference, one channel: SPEC §4.1's loop. A destination that overlaps a source
   // is a shadow (see Writer), so later channels still read the sources as they were.
   auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint32_t>& y) {
@@ -240,16 +238,13 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   if (!fast) {
     std::vector<uint32_t> y;
     for (unsigned c = 0; c < n; ++c) {
-      const uint32_t acc = reference_channel(c, region(c), y);
+      const uint32_t acc = reference_channel(c, dst_bytes[c], y);
       if (reduce) out.set_accumulator(src.partition(c), acc);
     }
     return std::nullopt;
   }
 
-  // Fast: every region is requested first (the Writer is not thread-safe), then the
-  // channels run, in parallel when the work is large, each into its own region.
-  std::array<uint8_t*, kPartitions> bytes;
-  out.regions(dst, n, bytes.data());
+  // Fast: the channels run in parallel when the work is large, each into its own region.
   std::array<uint32_t, kPartitions> accs;
   const uint64_t work = uint64_t{n} * st.count() * (in_size + out_size);
   kernels::for_channels(n, work, [&](unsigned c) {
@@ -257,7 +252,7 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
     const float bnd1 = std::bit_cast<float>(bound1.read(m, c));
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     std::optional<uint32_t> max;
-    if (kernels::range_select_channel(in, src.walk, din, base, op0, bnd0, op1, bnd1, bytes[c],
+    if (kernels::range_select_channel(in, src.walk, din, base, op0, bnd0, op1, bnd1, dst_bytes[c],
                                       dwalk, dout, reduce ? &max : nullptr)) {
       model::MaxFold fold;
       if (cmd == AccumCmd::ACCUMULATE) fold.add(m.accumulators[src.partition(c)]);
@@ -265,7 +260,7 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
       accs[c] = fold.result();
     } else {
       thread_local std::vector<uint32_t> y;
-      accs[c] = reference_channel(c, bytes[c], y);
+      accs[c] = reference_channel(c, dst_bytes[c], y);
     }
   });
   if (reduce)

@@ -138,12 +138,10 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
 
-  auto region = [&](unsigned c) {
-    return out
-        .region(Space::SBUF, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                static_cast<uint32_t>(dst.walk.hi()))
-        .data();
-  };
+  // Every destination region first (sources are all noted; the Writer is not
+  // thread-safe, and the fast path may run channels in parallel).
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  out.regions(dst, n, dst_bytes.data());
   // The reference, one channel: a stable sort of positions by key; ties keep
   // increasing position.
   struct Scratch {
@@ -170,29 +168,27 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
 
   if (!fast) {
     Scratch t;
-    for (unsigned c = 0; c < n; ++c) reference_channel(c, region(c), t);
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, dst_bytes[c], t);
     return std::nullopt;
   }
 
-  // Fast: every region first (the Writer is not thread-safe), then the channels, in
-  // parallel when the work is large, each into its own region.
-  std::array<uint8_t*, kPartitions> bytes;
-  out.regions(dst, n, bytes.data());
+  // Fast: the channels run in parallel when the work is large, each into its own region.
   // Sorting costs about log2(N) passes over the keys; weigh the bytes by that.
   const uint64_t work = uint64_t{n} * N * size * 2 * std::bit_width(N);
   // Small N: all channels at once, one per vector lane.
   std::array<kernels::SortChannel, kPartitions> jobs;
   for (unsigned c = 0; c < n; ++c)
-    jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(), bytes[c], offset.read(m, c)};
+    jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(), dst_bytes[c], offset.read(m, c)};
   if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n,
                              m.partition_bytes(Space::SBUF)))
     return std::nullopt;
   kernels::for_channels(n, work, [&](unsigned c) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();
-    if (kernels::sort_channel(dt, descending, in, src.walk, K, offset.read(m, c), bytes[c], dwalk))
+    if (kernels::sort_channel(dt, descending, in, src.walk, K, offset.read(m, c), dst_bytes[c],
+                              dwalk))
       return;
     thread_local Scratch t;
-    reference_channel(c, bytes[c], t);
+    reference_channel(c, dst_bytes[c], t);
   });
   return std::nullopt;
 }

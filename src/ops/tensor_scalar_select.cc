@@ -146,12 +146,10 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   const bool reversed = w[kReversed.offset] != 0;
   Walk dwalk = dst.walk;
   dwalk.start -= dst.walk.lo();
-  auto region = [&](unsigned c) {
-    return out
-        .region(dst.loc.space, dst.partition(c), static_cast<uint32_t>(dst.walk.lo()),
-                static_cast<uint32_t>(dst.walk.hi()))
-        .data();
-  };
+  // Every destination region first (sources are all noted; the Writer is not
+  // thread-safe, and the fast path may run channels in parallel).
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  out.regions(dst, n, dst_bytes.data());
   // The reference, one channel. A destination overlapping any source is a shadow (see
   // Writer), so later channels still see the sources as they were.
   auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint8_t>& tmp) {
@@ -173,21 +171,19 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
 
   if (!fast) {
     std::vector<uint8_t> tmp;
-    for (unsigned c = 0; c < n; ++c) reference_channel(c, region(c), tmp);
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, dst_bytes[c], tmp);
     return std::nullopt;
   }
 
-  // Fast: every region first (the Writer is not thread-safe), then the channels, in
-  // parallel when the work is large, each into its own region.
-  std::array<uint8_t*, kPartitions> bytes;
-  out.regions(dst, n, bytes.data());
+  // Fast: the channels run in parallel when the work is large, each into its own region.
   kernels::for_channels(n, uint64_t{n} * st.count() * size * 2, [&](unsigned c) {
     const bool take_tensor = (pred.read(m, c) != 0) != reversed;
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    if (kernels::select_copy(bytes[c], dwalk, in, src.walk, size, take_tensor, scalar.read(m, c)))
+    if (kernels::select_copy(dst_bytes[c], dwalk, in, src.walk, size, take_tensor,
+                             scalar.read(m, c)))
       return;
     thread_local std::vector<uint8_t> tmp;
-    reference_channel(c, bytes[c], tmp);
+    reference_channel(c, dst_bytes[c], tmp);
   });
   return std::nullopt;
 }
