@@ -327,21 +327,18 @@ bool sort_channels(Dtype dt, bool descending, const Walk& src, unsigned k, const
                    const SortChannel* channels, unsigned n, std::size_t partition_bytes) {
   const uint64_t count = src.count();
   if (count == 0 || count > kColumnSortMax || k == 0) return false;
+  const Rows rs = Rows::of(src), rd = Rows::of(dst_walk);
+  if (rs.dense() && rd.dense()) {
+    const auto src_off = static_cast<uint32_t>(rs.start), dst_off = static_cast<uint32_t>(rd.start);
+    if (simd::sort_runs(dt, descending, count, k, channels, n, src_off, dst_off,
+                        partition_bytes - src_off))
+      return true;
+  }
+  if (n < 2) return false;
   std::array<uint32_t, kColumnSortMax> soff;
   std::array<uint32_t, 2 * kColumnSortMax> doff;
   src.for_each([&](uint64_t j, uint32_t off) { soff[j] = off; });
   dst_walk.for_each([&](uint64_t j, uint32_t off) { doff[j] = off; });
-  const unsigned size = src.elem;
-  auto contiguous = [size](const uint32_t* off, uint64_t len) {
-    for (uint64_t j = 1; j < len; ++j)
-      if (off[j] != off[0] + j * size) return false;
-    return true;
-  };
-  if (contiguous(soff.data(), count) && contiguous(doff.data(), 2 * uint64_t{k}) &&
-      simd::sort_runs(dt, descending, count, k, channels, n, soff[0], doff[0],
-                      partition_bytes - soff[0]))
-    return true;
-  if (n < 2) return false;
   // Rows of one vector each, 64-byte aligned for the vector loads.
   alignas(64) thread_local uint64_t m64[kColumnSortMax * 16];
   alignas(64) thread_local uint32_t m32[kColumnSortMax * 32];

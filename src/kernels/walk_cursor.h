@@ -125,9 +125,8 @@ class Cursor {
       std::memcpy(out, p, run.count * kSize);
       return;
     }
-    if (kSize == 4 && run.count >= 16) {
-      simd::gather32(p, run.step, run.count, out);
-      return;
+    if constexpr (kSize == 4) {
+      if (run.count >= 16) return simd::gather32(p, run.step, run.count, out);
     }
     for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(out + i * kSize, p, kSize);
   }
