@@ -727,19 +727,24 @@ HWY_INLINE bool SortRunsRows(size_t n, size_t k, bool descending, const SortChan
                              size_t count, uint32_t src_off, uint32_t dst_off, size_t readable,
                              KeyFn key) {
   constexpr size_t L = HWY_LANES(uint32_t);
-  // AVX2 and AVX-512 (the baseline target has no lanes to cross): 32 keys are at most 4
-  // rows, and 8 vectors of 64-bit packed keys.
-  static_assert(L >= 8);
+  // Up to 8 vectors of packed keys (the 32-bit dtypes take two per row). With 4 lanes (a
+  // 128-bit baseline target, as clang builds it) 32 16-bit keys take 8 rows.
+  constexpr size_t kMaxRows = kWide ? 4 : 8;
+  if (n > 32) return false;
+  const size_t rows = std::bit_ceil((n + L - 1) / L);
   auto run = [&](auto rows_tag) {
     SortRunsT<decltype(rows_tag)::value, kWide>(n, k, descending, ch, count, src_off, dst_off,
                                                 readable, key);
     return true;
   };
-  if (n > 32) return false;
-  const size_t rows = std::bit_ceil((n + L - 1) / L);
+  if (rows > kMaxRows) return false;
   if (rows == 1) return run(std::integral_constant<size_t, 1>());
   if (rows == 2) return run(std::integral_constant<size_t, 2>());
-  if constexpr (L == 8) return run(std::integral_constant<size_t, 4>());
+  if constexpr (L <= 8) {
+    if (rows == 4) return run(std::integral_constant<size_t, 4>());
+    if constexpr (!kWide)
+      if (rows == 8) return run(std::integral_constant<size_t, 8>());
+  }
   return false;
 }
 
