@@ -90,10 +90,14 @@ class InlineVector {
 
  private:
   static constexpr std::size_t bytes(std::size_t n) { return n * sizeof(T); }
+  // The throw is kept out of line so that the hot paths (emplace_back) inline.
   static void check(std::size_t n) {
-    if (n > N)
-      throw std::length_error("InlineVector: " + std::to_string(n) + " elements, capacity " +
-                              std::to_string(N));
+    if (n > N) [[unlikely]]
+      overflow(n);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void overflow(std::size_t n) {
+    throw std::length_error("InlineVector: " + std::to_string(n) + " elements, capacity " +
+                            std::to_string(N));
   }
   alignas(T) std::byte bytes_[N * sizeof(T)];
   uint32_t size_ = 0;

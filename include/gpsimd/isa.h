@@ -271,9 +271,14 @@ inline TensorDesc load_tensor(const Word& w, const FieldDef& f) {
 // The value of one field: an integer (bytes, enums, FP32 bits, IMM_VAL bits, the raw
 // header), events, a tensor descriptor, or the raw bytes of a reserved field.
 // Reserved bytes are held inline (the largest reserved field has 23 bytes); decoding
-// allocates nothing.
-using ReservedBytes = InlineVector<uint8_t, 32>;
+// allocates nothing, and a value is 32 bytes.
+using ReservedBytes = InlineVector<uint8_t, 24>;
 using FieldValue = std::variant<uint64_t, Events, TensorDesc, ReservedBytes>;
+static_assert(std::ranges::all_of(table::kInstructions, [](const InstrDef& d) {
+  return std::ranges::all_of(d.fields, [](const FieldDef& f) {
+    return f.kind != FieldKind::Reserved || f.size <= ReservedBytes::capacity();
+  });
+}));
 
 // The most fields an instruction has.
 inline constexpr std::size_t kMaxFields =

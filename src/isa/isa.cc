@@ -167,6 +167,39 @@ void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef
   }
 }
 
+// read_into() for field I of a table known at compile time: kind, offset and size are
+// constants, so each field is a few fixed loads and stores with no dispatch.
+template <const auto& kFields, std::size_t I>
+inline void read_fixed(FieldValue& v, const Word& w, const PaddedWord& p) {
+  constexpr FieldDef f = kFields[I];
+  if constexpr (f.kind == FieldKind::Events) {
+    v.emplace<Events>(load_events(w, f.offset));
+  } else if constexpr (f.kind == FieldKind::Tensor) {
+    TensorDesc& t = v.emplace<TensorDesc>();
+    t.addr = load_u32(w, f.offset);
+    t.dims = f.dims;
+    for (unsigned k = 0; k < f.dims; ++k) {
+      t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
+      t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
+    }
+  } else if constexpr (f.kind == FieldKind::Reserved) {
+    v.emplace<ReservedBytes>().assign_padded(p.data() + f.offset, f.size);
+  } else {
+    uint64_t x = 0;
+    std::memcpy(&x, p.data() + f.offset, sizeof x);
+    if constexpr (f.size < 8) x &= (uint64_t{1} << (8 * f.size)) - 1;
+    v.emplace<uint64_t>(x);
+  }
+}
+
+template <const auto& kFields>
+void read_all(Decoded& d, const Word& w, const PaddedWord& p) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (read_fixed<kFields, I>(d.values.emplace_back(), w, p), ...);
+  }
+  (std::make_index_sequence<kFields.size()>{});
+}
+
 }  // namespace
 
 FieldValue read_field(const Word& w, const FieldDef& f) {
@@ -177,7 +210,20 @@ FieldValue read_field(const Word& w, const FieldDef& f) {
 
 Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
   const PaddedWord p = padded(w);
-  for (const FieldDef& f : d.fields) read_into(values.emplace_back(), w, p, f);
+  // The four tables are known at compile time; their decoders are unrolled. A row built
+  // elsewhere (tests) takes the generic loop, which reads the same way.
+  const FieldDef* fields = d.fields.data();
+  if (fields == table::kRangeSelect.data()) {
+    read_all<table::kRangeSelect>(*this, w, p);
+  } else if (fields == table::kTensorScalarSelect.data()) {
+    read_all<table::kTensorScalarSelect>(*this, w, p);
+  } else if (fields == table::kGetSequenceBounds.data()) {
+    read_all<table::kGetSequenceBounds>(*this, w, p);
+  } else if (fields == table::kSort.data()) {
+    read_all<table::kSort>(*this, w, p);
+  } else {
+    for (const FieldDef& f : d.fields) read_into(values.emplace_back(), w, p, f);
+  }
 }
 
 std::optional<Decoded> decode(const Word& w) {

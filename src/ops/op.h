@@ -17,6 +17,7 @@
 #include "gpsimd/inline_vector.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
+#include "gpsimd/model.h"
 #include "gpsimd/validate.h"
 
 namespace gpsimd::detail {
@@ -50,30 +51,89 @@ struct OperandRule {
 
 // ---- static checks (validation) --------------------------------------------------------
 
+// Validation runs for every word, so each check below is an inline test of the common
+// case (the operand or field is fine: no call, no text) in front of an out-of-line part
+// that finds the failing rule and writes its diagnostic.
+
+// Which rule a resolved static address breaks, with plain arithmetic (no text).
+enum class LocIssue { None, Psum, PsumWidth, Align, ZeroNum, Outside };
+inline LocIssue location_issue(const Location& loc, const TensorDesc& t, unsigned elem,
+                               Generation g, OperandRule rule) {
+  if (loc.space == Space::PSUM && !rule.allow_psum) return LocIssue::Psum;
+  if (loc.space == Space::PSUM && rule.write && elem != 4) return LocIssue::PsumWidth;
+  if (loc.offset % elem != 0) return LocIssue::Align;
+  for (unsigned d = 0; d < t.dims; ++d)
+    if (t.num[d] == 0) return LocIssue::ZeroNum;
+  const Walk w = Walk::of(t, loc.offset, elem);
+  const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
+  if (w.lo() < 0 || w.hi() > size) return LocIssue::Outside;
+  return LocIssue::None;
+}
+
 // The tensor clause (tensor{N}d_valid or the instruction's own shape clause): ADDR4
 // well-formed and aligned, space allowed, PSUM writes 4-byte, num_elem >= 1, and every
 // touched byte inside the partition. Register-mode addresses: only the register id and
 // num_elem. Not evaluated when `elem` is nullopt (a dtype without a size).
-void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, const TensorDesc& t,
-                  std::optional<unsigned> elem, Generation g, OperandRule rule);
+void check_tensor_slow(DiagSink& d, std::string_view clause, std::string_view field,
+                       const TensorDesc& t, unsigned elem, Generation g, OperandRule rule);
+inline void check_tensor(DiagSink& d, std::string_view clause, std::string_view field,
+                         const TensorDesc& t, std::optional<unsigned> elem, Generation g,
+                         OperandRule rule) {
+  if (!elem) return;  // SPEC §3.6: the dtype clause reports a dtype without a size
+  if (!t.register_mode()) {
+    const StaticAddr a = check_static_addr(t.addr, g);
+    if (a.problem == AddrProblem::None &&
+        location_issue(a.loc, t, *elem, g, rule) == LocIssue::None)
+      return;
+  }
+  check_tensor_slow(d, clause, field, t, *elem, g, rule);
+}
 
 // start_addr_active_channels: start_partition + n <= 128, for well-formed static addresses.
-void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
-                          Generation g);
+void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n);
+inline void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t,
+                                 unsigned n, Generation g) {
+  if (t.register_mode()) return;  // checked at execution
+  const StaticAddr a = check_static_addr(t.addr, g);
+  if (a.problem != AddrProblem::None) return;  // the tensor clause reports a malformed address
+  if (a.loc.partition + n > model::kMaxPartitionEnd)
+    start_channels_fail(d, field, a.loc.partition, n);
+}
 
 // has_valid_immediates for one IMM_VAL field read per its IMM_SRC code.
 // `report_bad_src`: whether this clause reports an IMM_SRC outside the enumeration.
 // Not evaluated when `width` is nullopt.
-void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
-                     std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
-                     bool report_bad_src);
+void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
+                          std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
+                          bool report_bad_src);
+inline void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
+                            std::optional<unsigned> width, bool allow_psum, unsigned n,
+                            Generation g, bool report_bad_src) {
+  // An instruction immediate that fits its width (the usual case).
+  if (src == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) &&
+      (!width || *width >= 4 || (value >> (8 * *width)) == 0))
+    return;
+  check_immediate_slow(d, field, src, value, width, allow_psum, n, g, report_bad_src);
+}
 
 // A one-byte enumeration clause: the field's value must be one of `allowed`.
-void check_one_of(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
-                  std::initializer_list<unsigned> allowed, std::string_view allowed_text);
+void one_of_fail(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
+                 std::string_view allowed_text);
+inline void check_one_of(DiagSink& d, std::string_view clause, std::string_view field,
+                         unsigned value, std::initializer_list<unsigned> allowed,
+                         std::string_view allowed_text) {
+  for (unsigned a : allowed)
+    if (a == value) return;
+  one_of_fail(d, clause, field, value, allowed_text);
+}
 
 // A reserved field must be all zero.
-void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f);
+void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f);
+inline void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
+  uint8_t any = 0;
+  for (unsigned i = 0; i < f.size; ++i) any |= w[f.offset + i];
+  if (any != 0) reserved_fail(d, clause, w, f);
+}
 
 // ---- execution: resolution with faults -------------------------------------------------
 

@@ -38,24 +38,6 @@ std::string zero_num_problem(const TensorDesc& t) {
   return {};
 }
 
-// The checks of a resolved static address (shared by validation of static addresses
-// and execution of addresses read from registers): first which one fails, with plain
-// arithmetic (the common case, a valid operand, builds no text), then its text.
-enum class LocIssue { None, Psum, PsumWidth, Align, ZeroNum, Outside };
-
-LocIssue location_issue(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
-                        OperandRule rule) {
-  if (loc.space == Space::PSUM && !rule.allow_psum) return LocIssue::Psum;
-  if (loc.space == Space::PSUM && rule.write && elem != 4) return LocIssue::PsumWidth;
-  if (loc.offset % elem != 0) return LocIssue::Align;
-  for (unsigned d = 0; d < t.dims; ++d)
-    if (t.num[d] == 0) return LocIssue::ZeroNum;
-  const Walk w = Walk::of(t, loc.offset, elem);
-  const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
-  if (w.lo() < 0 || w.hi() > size) return LocIssue::Outside;
-  return LocIssue::None;
-}
-
 std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
                              OperandRule rule) {
   switch (location_issue(loc, t, elem, g, rule)) {
@@ -86,15 +68,8 @@ std::string location_problem(const Location& loc, const TensorDesc& t, unsigned 
 
 }  // namespace
 
-void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, const TensorDesc& t,
-                  std::optional<unsigned> elem, Generation g, OperandRule rule) {
-  if (!elem) return;         // SPEC §3.6: the dtype clause reports a dtype without a size
-  if (!t.register_mode()) {  // the common case first: a valid static operand
-    const StaticAddr a = check_static_addr(t.addr, g);
-    if (a.problem == AddrProblem::None &&
-        location_issue(a.loc, t, *elem, g, rule) == LocIssue::None)
-      return;
-  }
+void check_tensor_slow(DiagSink& d, std::string_view clause, std::string_view field,
+                       const TensorDesc& t, unsigned elem, Generation g, OperandRule rule) {
   std::string why;
   if (t.register_mode()) {
     if (!decode_register_addr(t.addr, &why)) {
@@ -109,20 +84,15 @@ void check_tensor(DiagSink& d, std::string_view clause, std::string_view field, 
     d.fail(clause, field, tensor_text(t), "ADDR4 " + why);
     return;
   }
-  if (auto p = location_problem(*loc, t, *elem, g, rule); !p.empty())
+  if (auto p = location_problem(*loc, t, elem, g, rule); !p.empty())
     d.fail(clause, field, tensor_text(t), p);
 }
 
-void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t, unsigned n,
-                          Generation g) {
-  if (t.register_mode()) return;  // checked at execution
-  const StaticAddr a = check_static_addr(t.addr, g);
-  if (a.problem != AddrProblem::None) return;  // the tensor clause reports a malformed address
-  if (a.loc.partition + n > model::kMaxPartitionEnd)
-    d.fail("start_addr_active_channels", field,
-           fmt::format("start partition {} + {} channels", a.loc.partition, n),
-           fmt::format("start partition + num_active_channels must be <= {}",
-                       model::kMaxPartitionEnd));
+void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n) {
+  d.fail(
+      "start_addr_active_channels", field,
+      fmt::format("start partition {} + {} channels", partition, n),
+      fmt::format("start partition + num_active_channels must be <= {}", model::kMaxPartitionEnd));
 }
 
 namespace {
@@ -147,9 +117,9 @@ std::string pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsi
 
 }  // namespace
 
-void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
-                     std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
-                     bool report_bad_src) {
+void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
+                          std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
+                          bool report_bad_src) {
   constexpr std::string_view kClause = "has_valid_immediates";
   if (src > static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE)) {
     if (report_bad_src)
@@ -179,15 +149,12 @@ void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t 
   }
 }
 
-void check_one_of(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
-                  std::initializer_list<unsigned> allowed, std::string_view allowed_text) {
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
-    d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
+void one_of_fail(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
+                 std::string_view allowed_text) {
+  d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
 }
 
-void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
-  static constexpr std::array<uint8_t, kWordBytes> kZeros{};
-  if (std::memcmp(w.data() + f.offset, kZeros.data(), f.size) == 0) return;  // the usual case
+void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
   for (unsigned i = 0; i < f.size; ++i) {
     if (w[f.offset + i] != 0) {
       d.fail(clause, f.name,
