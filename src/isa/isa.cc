@@ -137,6 +137,17 @@ PaddedWord padded(const Word& w) {
   return p;
 }
 
+// A tensor descriptor read member by member into its slot (decode() is a hot path:
+// copying a descriptor just built from 16-bit stores would stall on store forwarding).
+inline void read_tensor_into(TensorDesc& t, const Word& w, const FieldDef& f) {
+  t.addr = load_u32(w, f.offset);
+  t.dims = f.dims;
+  for (unsigned k = 0; k < f.dims; ++k) {
+    t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
+    t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
+  }
+}
+
 // Reads one field into its slot, member by member (decode() is a hot path: copying a
 // descriptor just built from 16-bit stores would stall on store forwarding).
 void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef& f) {
@@ -145,16 +156,9 @@ void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef
     case FieldKind::Events:
       v.emplace<Events>(load_events(w, f.offset));
       return;
-    case FieldKind::Tensor: {
-      TensorDesc& t = v.emplace<TensorDesc>();
-      t.addr = load_u32(w, f.offset);
-      t.dims = f.dims;
-      for (unsigned k = 0; k < f.dims; ++k) {
-        t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
-        t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
-      }
+    case FieldKind::Tensor:
+      read_tensor_into(v.emplace<TensorDesc>(), w, f);
       return;
-    }
     case FieldKind::Reserved:
       v.emplace<ReservedBytes>().assign_padded(at, f.size);
       return;
@@ -175,13 +179,7 @@ inline void read_fixed(FieldValue& v, const Word& w, const PaddedWord& p) {
   if constexpr (f.kind == FieldKind::Events) {
     v.emplace<Events>(load_events(w, f.offset));
   } else if constexpr (f.kind == FieldKind::Tensor) {
-    TensorDesc& t = v.emplace<TensorDesc>();
-    t.addr = load_u32(w, f.offset);
-    t.dims = f.dims;
-    for (unsigned k = 0; k < f.dims; ++k) {
-      t.step[k] = static_cast<int16_t>(load_u16(w, f.offset + 4 + 2 * k));
-      t.num[k] = load_u16(w, f.offset + 4 + 2 * f.dims + 2 * k);
-    }
+    read_tensor_into(v.emplace<TensorDesc>(), w, f);
   } else if constexpr (f.kind == FieldKind::Reserved) {
     v.emplace<ReservedBytes>().assign_padded(p.data() + f.offset, f.size);
   } else {
