@@ -716,6 +716,65 @@ TEST(KernelsEquivTest, TensorScalarSelect) {
 TEST(KernelsEquivTest, GetSequenceBounds) {
   run_random("GetSequenceBounds", sequence_bounds_word, 13, 400, 6);
 }
+// Segments of every length (one id to thousands, so that runs span many vector blocks),
+// padding runs and, as FP32, -0.0 (padding too), NaN (never equal) and infinities; over
+// whole partitions, where the fast path streams its output when it is aligned.
+TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
+  Machines& m = machines();
+  for_each_target([&](bool best) {
+    Rng rng(17);
+    Counts counts;
+    const int cases = best ? 24 : 8;
+    for (int i = 0; i < cases; ++i) {
+      m.touched.clear();
+      const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
+      // Multiples of a vector (the streaming path) and not; short ones too.
+      const uint32_t sizes[] = {16000, 8192, 8208, 8195, 12345, 16, 100, 1000};
+      const uint32_t n = rng.pick(sizes);
+      const unsigned p = rng.below(kPartitions);
+      uint8_t* pa = m.a.partition(Space::SBUF, p).data();
+      uint8_t* pb = m.b.partition(Space::SBUF, p).data();
+      m.touched.emplace_back(Space::SBUF, p);
+      const uint32_t fp_ids[] = {0x80000000u, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u};
+      uint32_t next_id = 1;
+      for (uint32_t k = 0; k < n;) {
+        const uint32_t lengths[] = {1, 2, 7, 15, 16, 17, 31, 33, 64, 100, 1000, 5000};
+        const uint32_t len =
+            std::min<uint32_t>(n - k, rng.chance(0.3) ? 1 + rng.below(20) : rng.pick(lengths));
+        uint32_t id = next_id++;
+        if (fp_in) id = std::bit_cast<uint32_t>(static_cast<float>(id));
+        if (rng.chance(0.15)) id = 0;
+        if (fp_in && rng.chance(0.15)) id = rng.pick(fp_ids);
+        for (uint32_t e = 0; e < len; ++e, ++k) {
+          std::memcpy(pa + 4 * k, &id, 4);
+          std::memcpy(pb + 4 * k, &id, 4);
+        }
+      }
+      Word w{};
+      w[0] = 0xbe;
+      w[1] = 0x10;
+      w[12] = 1;
+      w[14] = fp_in ? 0x0a : 0x08;
+      w[15] = fp_out ? 0x0a : 0x08;
+      TensorDesc src, dst;
+      src.dims = 3;
+      src.step = {1, 0, 0};
+      src.num = {static_cast<uint16_t>(n), 1, 1};
+      src.addr = encode_static_addr({Space::SBUF, p, 0});
+      // Halves dense one after the other at a 64-byte boundary, or 4 bytes past one.
+      dst.dims = 3;
+      dst.step = {1, 0, static_cast<int16_t>(n)};
+      dst.num = {static_cast<uint16_t>(n), 1, 2};
+      dst.addr = encode_static_addr({Space::SBUF, p, rng.chance(0.7) ? 65536u : 65540u});
+      store_tensor(w, 16, src);
+      store_tensor(w, 32, dst);
+      SCOPED_TRACE(testing::Message() << "case " << i << " n " << n);
+      run_both(m, w, counts, true);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+    EXPECT_EQ(counts.retired, cases);
+  });
+}
 TEST(KernelsEquivTest, Sort) {
   run_random("Sort", sort_word, 14, 400, 14);
 }
