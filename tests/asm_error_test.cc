@@ -152,7 +152,7 @@ TEST(AsmErrors, Directives) {
   // program printed back read it as a space.
   EXPECT_EQ(error_of(".dump sbuf[p=0, off=0x400] FP8_E4 [31] -> \"\r\r\r`\r\"\n"),
             "e.gpsimd:1:43: error: a file name cannot contain control characters (byte 0x0d) "
-            "(at '\r\r\r`\r')");
+            "(at '\\x0d\\x0d\\x0d`\\x0d')");
   EXPECT_EQ(error_of(".load sbuf[p=0, off=0] <- \"a\tb.npy\""),
             "e.gpsimd:1:27: error: a file name cannot contain control characters (byte 0x09) "
             "(at 'a\tb.npy')");
@@ -163,6 +163,15 @@ TEST(AsmErrors, Lexical) {
             "e.gpsimd:1:26: error: malformed number (at '1x')");
   EXPECT_EQ(error_of("Sort num_active_channels=@"),
             "e.gpsimd:1:26: error: unexpected character '@' (at '@')");
+  // Control characters and bytes that are not UTF-8 are named by code and shown escaped,
+  // so that an error message cannot drive the terminal; a UTF-8 character is shown whole.
+  EXPECT_EQ(error_of("Sort \x01"), "e.gpsimd:1:6: error: unexpected byte 0x01 (at '\\x01')");
+  EXPECT_EQ(error_of("Sort \x1b[2J"), "e.gpsimd:1:6: error: unexpected byte 0x1b (at '\\x1b')");
+  EXPECT_EQ(error_of("Sort \x7f"), "e.gpsimd:1:6: error: unexpected byte 0x7f (at '\\x7f')");
+  EXPECT_EQ(error_of("Sort \xff"), "e.gpsimd:1:6: error: unexpected byte 0xff (at '\\xff')");
+  EXPECT_EQ(error_of("Sort \xc3("), "e.gpsimd:1:6: error: unexpected byte 0xc3 (at '\\xc3')");
+  EXPECT_EQ(error_of("Sort caf\xc3\xa9"),
+            "e.gpsimd:1:9: error: unexpected character '\xc3\xa9' (at '\xc3\xa9')");
   EXPECT_EQ(error_of(".load sbuf[p=0, off=0] <- \"x.npy"),
             "e.gpsimd:1:27: error: unterminated string: expected a closing '\"' on the same line "
             "(at '\"x.npy')");

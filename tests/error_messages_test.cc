@@ -89,6 +89,12 @@ std::vector<CliCase> cli_cases() {
         "TensorScalarSelect, GetSequenceBounds, Sort or a directive (.data, .dump, ...) (at "
         "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
+      {"assembly error on a control character: escaped on the line and under the caret",
+       {{"ctl.gpsimd", "Sort\t\x1b[2J x\n"}},
+       "asm ctl.gpsimd",
+       2,
+       {"gpsimd asm: ctl.gpsimd:1:6: error: unexpected byte 0x1b (at '\\x1b')",
+        "  1 | Sort\t\\x1b[2J x", "    |     \t^~~~"}},
       {"a missing input file",
        {},
        "check absent.gpsimd",

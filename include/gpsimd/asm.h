@@ -29,9 +29,14 @@ struct AsmError {
   int column = 0;       // 1-based
   std::string token;    // the offending token ("" at the end of a statement)
   std::string message;  // what was expected
-  // "file:line:column: error: message (at 'token')", or "... (at end of line)".
+  // "file:line:column: error: message (at 'token')", or "... (at end of line)"; control
+  // characters and bytes that are not UTF-8 in the token come out as \xNN.
   std::string to_string() const;
 };
+
+// Text safe to print on a terminal: control characters (but tab) and bytes that are not
+// part of a valid UTF-8 sequence become \xNN; everything else is kept.
+std::string printable(std::string_view text);
 
 // Assembles the instructions of a text (directives are parsed and checked, and their
 // effect is left to Program, see below); nullopt with `error` set on the first error.

@@ -14,9 +14,50 @@
 
 namespace gpsimd {
 
+namespace {
+// The length of the UTF-8 sequence at s[i], or 0 when it is not a valid one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  std::size_t len = c >= 0xc2 && c <= 0xdf   ? 2
+                    : c >= 0xe0 && c <= 0xef ? 3
+                    : c >= 0xf0 && c <= 0xf4 ? 4
+                                             : 0;
+  if (len == 0 || i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  // Overlong three- and four-byte forms, UTF-16 surrogates and code points past U+10FFFF.
+  if ((c == 0xe0 && b(i + 1) < 0xa0) || (c == 0xed && b(i + 1) >= 0xa0) ||
+      (c == 0xf0 && b(i + 1) < 0x90) || (c == 0xf4 && b(i + 1) >= 0x90))
+    return 0;
+  return len;
+}
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      if (const std::size_t len = utf8_length(text, i)) {
+        out.append(text.substr(i, len));
+        i += len;
+        continue;
+      }
+    }
+    if ((c < 0x20 && c != '\t') || c >= 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += static_cast<char>(c);
+    ++i;
+  }
+  return out;
+}
+
 std::string AsmError::to_string() const {
   const std::string where =
-      token.empty() ? std::string("at end of line") : fmt::format("at '{}'", token);
+      token.empty() ? std::string("at end of line") : fmt::format("at '{}'", printable(token));
   return fmt::format("{}:{}:{}: error: {} ({})", file, line, column, message, where);
 }
 

@@ -5,6 +5,8 @@
 
 #include <cctype>
 
+#include "gpsimd/asm.h"
+
 namespace gpsimd::asmtext {
 namespace {
 
@@ -83,8 +85,17 @@ class LineLexer {
         ++i_;
         push(Tok::Punct, start);
       } else {
-        *err = LexError{line_, static_cast<int>(start) + 1, std::string(1, c),
-                        fmt::format("unexpected character '{}'", c)};
+        // The whole character when it is UTF-8 text, else the byte, named by its code.
+        const unsigned char u = static_cast<unsigned char>(c);
+        std::size_t len = 1;
+        while (u >= 0xc0 && len < 4 && start + len < s_.size() &&
+               (static_cast<unsigned char>(s_[start + len]) & 0xc0) == 0x80)
+          ++len;
+        const std::string tok(s_.substr(start, len));
+        const std::string shown = printable(tok);
+        *err = LexError{line_, static_cast<int>(start) + 1, tok,
+                        shown == tok ? fmt::format("unexpected character '{}'", tok)
+                                     : fmt::format("unexpected byte 0x{:02x}", u)};
         return false;
       }
     }
