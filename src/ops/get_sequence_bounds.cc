@@ -130,13 +130,11 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
   const Operand& src = std::get<Operand>(rs);
   const Operand& dst = std::get<Operand>(rd);
   out.note_source(src, n);
-  Walk dwalk = dst.walk;
-  dwalk.start -= dst.walk.lo();
 
   const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   std::array<uint8_t*, kPartitions> dst_bytes;
-  out.regions(dst, n, dst_bytes.data());
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   std::vector<uint32_t> ids;
   for (unsigned c = 0; c < n; ++c) {
     const uint8_t* in = m.partition(Space::SBUF, src.partition(c)).data();

@@ -196,8 +196,11 @@ class Writer {
   // written keep their current value.
   std::span<uint8_t> region(Space s, unsigned partition, uint32_t lo, uint32_t hi);
   // The regions of a destination operand's n channels at once: out[c] mirrors bytes
-  // [walk.lo(), walk.hi()) of channel c's partition.
-  void regions(const Operand& dst, unsigned n, uint8_t** out);
+  // [walk.lo(), walk.hi()) of channel c's partition. Returns the destination walk with
+  // offsets relative to those regions. An instruction asks for all its regions before it
+  // writes (after noting every source): the Writer is not thread-safe, and the fast
+  // paths may then run channels in parallel.
+  Walk regions(const Operand& dst, unsigned n, uint8_t** out);
   void set_accumulator(unsigned index, uint32_t bits);
 
   bool touched() const { return !regions_.empty() || !accs_.empty(); }

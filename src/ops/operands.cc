@@ -269,7 +269,7 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
   return {shadow ? shadow : bytes, hi - lo};
 }
 
-void Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
+Walk Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
   const Space s = dst.loc.space;
   const auto lo = static_cast<uint32_t>(dst.walk.lo()), hi = static_cast<uint32_t>(dst.walk.hi());
   GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s) && dst.partition(0) + n <= kPartitions);
@@ -290,6 +290,9 @@ void Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
       out[c] = base + p * stride;
     }
   }
+  Walk relative = dst.walk;
+  relative.start -= lo;
+  return relative;
 }
 
 void Writer::set_accumulator(unsigned index, uint32_t bits) {

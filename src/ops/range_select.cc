@@ -204,13 +204,8 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   const uint8_t op0 = w[kCompOp0.offset], op1 = w[kCompOp1.offset];
   const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
   const bool reduce = cmd == AccumCmd::ZERO_ACCUMULATE || cmd == AccumCmd::ACCUMULATE;
-  // Destination offsets relative to the region the Writer hands out.
-  Walk dwalk = dst.walk;
-  dwalk.start -= dst.walk.lo();
-  // Every destination region first (sources are all noted; the Writer is not
-  // thread-safe, and the fast path may run channels in parallel).
   std::array<uint8_t*, kPartitions> dst_bytes;
-  out.regions(dst, n, dst_bytes.data());
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   // The reference, one channel: SPEC §4.1's loop. A destination that overlaps a source
   // is a shadow (see Writer), so later channels still read the sources as they were.
   auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint32_t>& y) {

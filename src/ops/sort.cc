@@ -135,13 +135,9 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   const bool descending = w[kComparison.offset] == static_cast<uint8_t>(AluOp::IS_GT);
   const unsigned N = st.num[0], K = dtd.num[1];
   const uint32_t mask = size == 2 ? 0xffffu : 0xffffffffu;
-  Walk dwalk = dst.walk;
-  dwalk.start -= dst.walk.lo();
 
-  // Every destination region first (sources are all noted; the Writer is not
-  // thread-safe, and the fast path may run channels in parallel).
   std::array<uint8_t*, kPartitions> dst_bytes;
-  out.regions(dst, n, dst_bytes.data());
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   // The reference, one channel: a stable sort of positions by key; ties keep
   // increasing position.
   struct Scratch {

@@ -144,12 +144,8 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   out.note_immediate(pred, n);
 
   const bool reversed = w[kReversed.offset] != 0;
-  Walk dwalk = dst.walk;
-  dwalk.start -= dst.walk.lo();
-  // Every destination region first (sources are all noted; the Writer is not
-  // thread-safe, and the fast path may run channels in parallel).
   std::array<uint8_t*, kPartitions> dst_bytes;
-  out.regions(dst, n, dst_bytes.data());
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   // The reference, one channel. A destination overlapping any source is a shadow (see
   // Writer), so later channels still see the sources as they were.
   auto reference_channel = [&](unsigned c, uint8_t* bytes, std::vector<uint8_t>& tmp) {
