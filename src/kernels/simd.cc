@@ -1014,6 +1014,17 @@ void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
   }
 }
 
+template <bool kStream>
+void BoundsFor(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
+               uint32_t* end) {
+  if (fp_in)
+    fp_out ? BoundsLoop<true, true, kStream>(ids, n, start, end)
+           : BoundsLoop<true, false, kStream>(ids, n, start, end);
+  else
+    fp_out ? BoundsLoop<false, true, kStream>(ids, n, start, end)
+           : BoundsLoop<false, false, kStream>(ids, n, start, end);
+}
+
 void SequenceBounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
                     uint32_t* end) {
   // The ends run back from n in whole blocks: aligned only when n is a multiple of them.
@@ -1021,23 +1032,10 @@ void SequenceBounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint
   const bool stream = n >= kStreamBoundsMin && n % lanes == 0 &&
                       reinterpret_cast<uintptr_t>(start) % vec_bytes == 0 &&
                       reinterpret_cast<uintptr_t>(end) % vec_bytes == 0;
-  if (stream) {
-    if (fp_in)
-      fp_out ? BoundsLoop<true, true, true>(ids, n, start, end)
-             : BoundsLoop<true, false, true>(ids, n, start, end);
-    else
-      fp_out ? BoundsLoop<false, true, true>(ids, n, start, end)
-             : BoundsLoop<false, false, true>(ids, n, start, end);
-    // Orders the streamed stores before whatever signals that the output is ready.
-    hwy::FlushStream();
-    return;
-  }
-  if (fp_in)
-    fp_out ? BoundsLoop<true, true, false>(ids, n, start, end)
-           : BoundsLoop<true, false, false>(ids, n, start, end);
-  else
-    fp_out ? BoundsLoop<false, true, false>(ids, n, start, end)
-           : BoundsLoop<false, false, false>(ids, n, start, end);
+  if (!stream) return BoundsFor<false>(ids, n, fp_in, fp_out, start, end);
+  BoundsFor<true>(ids, n, fp_in, fp_out, start, end);
+  // Orders the streamed stores before whatever signals that the output is ready.
+  hwy::FlushStream();
 }
 
 const char* TargetName() {
