@@ -93,7 +93,9 @@ std::vector<CliCase> cli_cases() {
        {{"ctl.gpsimd", "Sort\t\x1b[2J x\n"}},
        "asm ctl.gpsimd",
        2,
-       {"gpsimd asm: ctl.gpsimd:1:6: error: unexpected byte 0x1b (at '\\x1b')",
+       {"gpsimd asm: ctl.gpsimd:1:6: error: unexpected byte 0x1b: expected a name, a .directive, "
+        "a number, a quoted file name or one of = , ( ) [ ] .. -> <- (# and ; start a comment) "
+        "(at '\\x1b')",
         "  1 | Sort\t\\x1b[2J x", "    |     \t^~~~"}},
       {"a missing input file",
        {},

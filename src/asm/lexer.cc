@@ -93,9 +93,13 @@ class LineLexer {
           ++len;
         const std::string tok(s_.substr(start, len));
         const std::string shown = printable(tok);
-        *err = LexError{line_, static_cast<int>(start) + 1, tok,
-                        shown == tok ? fmt::format("unexpected character '{}'", tok)
-                                     : fmt::format("unexpected byte 0x{:02x}", u)};
+        const std::string what = shown == tok ? fmt::format("unexpected character '{}'", tok)
+                                              : fmt::format("unexpected byte 0x{:02x}", u);
+        *err =
+            LexError{line_, static_cast<int>(start) + 1, tok,
+                     what +
+                         ": expected a name, a .directive, a number, a quoted file name or one of "
+                         "= , ( ) [ ] .. -> <- (# and ; start a comment)"};
         return false;
       }
     }
