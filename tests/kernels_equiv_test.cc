@@ -450,14 +450,20 @@ Word tensor_scalar_select_word(Rng& rng, Machines& m, bool large) {
   return w;
 }
 
-Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
+// A GetSequenceBounds word without its tensors: one channel, INT32 or FP32 ids and bounds.
+Word sequence_bounds_head(bool fp_in, bool fp_out) {
   Word w{};
   w[0] = 0xbe;
   w[1] = 0x10;
   w[12] = 1;
-  const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
   w[14] = fp_in ? 0x0a : 0x08;
   w[15] = fp_out ? 0x0a : 0x08;
+  return w;
+}
+
+Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
+  const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
+  Word w = sequence_bounds_head(fp_in, fp_out);
   Window win;
   win.bytes = large ? 196608 : 4096;
   const unsigned p = rng.below(kPartitions);
@@ -750,12 +756,7 @@ TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
           std::memcpy(pb + 4 * k, &id, 4);
         }
       }
-      Word w{};
-      w[0] = 0xbe;
-      w[1] = 0x10;
-      w[12] = 1;
-      w[14] = fp_in ? 0x0a : 0x08;
-      w[15] = fp_out ? 0x0a : 0x08;
+      Word w = sequence_bounds_head(fp_in, fp_out);
       TensorDesc src, dst;
       src.dims = 3;
       src.step = {1, 0, 0};

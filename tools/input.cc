@@ -104,17 +104,16 @@ void print_asm_error(std::FILE* out, std::string_view cmd, const AsmError& e,
   const std::string num = std::to_string(e.line);
   fmt::print(out, "  {} | {}\n", num, printable(src));
   // The caret sits under the token as printed: a tab stays a tab, an escape is 4 columns
-  // wide, a UTF-8 character one.
-  const auto width = [](std::string_view t) {
-    return static_cast<std::size_t>(std::count_if(
-        t.begin(), t.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
-  };
+  // wide, a UTF-8 character one (its continuation bytes take no column).
+  const auto starts_column = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; };
   const std::size_t col =
       std::min<std::size_t>(static_cast<std::size_t>(std::max(e.column, 1)) - 1, src.size());
   std::string pad;
   for (char c : printable(src.substr(0, col)))
-    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) pad += c == '\t' ? '\t' : ' ';
-  const std::size_t len = std::max<std::size_t>(width(printable(e.token)), 1);
+    if (starts_column(c)) pad += c == '\t' ? '\t' : ' ';
+  const std::string token = printable(e.token);
+  const std::size_t len = std::max<std::size_t>(
+      static_cast<std::size_t>(std::count_if(token.begin(), token.end(), starts_column)), 1);
   fmt::print(out, "  {} | {}^{}\n", std::string(num.size(), ' '), pad, std::string(len - 1, '~'));
 }
 

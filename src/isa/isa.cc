@@ -148,8 +148,7 @@ inline void read_tensor_into(TensorDesc& t, const Word& w, const FieldDef& f) {
   }
 }
 
-// Reads one field into its slot, member by member (decode() is a hot path: copying a
-// descriptor just built from 16-bit stores would stall on store forwarding).
+// Reads one field into its slot, member by member (see read_tensor_into).
 void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef& f) {
   const uint8_t* at = p.data() + f.offset;
   switch (f.kind) {

@@ -882,7 +882,7 @@ HWY_INLINE VU32 BoundsBits(DU32 d, VI v) {
 // Output of at least this many ids per half (64 KiB of bounds in all, more than a core's
 // L1 data cache) is written with non-temporal stores when both halves are vector-aligned:
 // it would leave L1 anyway, and bypassing the cache saves reading each line in before it
-// is overwritten (measured: GetSequenceBounds over a full partition 0.46-0.52x -> 0.55-0.57x
+// is overwritten (measured: GetSequenceBounds over a full partition 0.46-0.52x -> 0.54-0.57x
 // the speed of memcpy of its input bytes).
 constexpr size_t kStreamBoundsMin = 8192;
 
