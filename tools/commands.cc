@@ -229,7 +229,7 @@ int cmd_check(const CheckOptions& o) {
 }
 
 int cmd_vectors(const VectorsOptions& o) {
-  std::size_t passed = 0, failed = 0;
+  std::size_t passed = 0, failed = 0, pending = 0;
   ExecOptions opts;
   opts.fast = !o.reference;
   for (const std::string& f : o.files) {
@@ -238,6 +238,13 @@ int cmd_vectors(const VectorsOptions& o) {
     if (!vf) {
       fmt::print(stderr, "gpsimd vectors: {}\n", err);
       return kExitUsage;
+    }
+    if (auto p = pending_instruction(*vf)) {
+      // SPEC §7: counted and shown, never run and never passed.
+      pending += vf->vectors.size();
+      fmt::print("PENDING {}: {} vector{} of {} ({:#04x}), which gpsimd does not model yet\n", f,
+                 vf->vectors.size(), vf->vectors.size() == 1 ? "" : "s", p->mnemonic, p->opcode);
+      continue;
     }
     for (const auto& v : vf->vectors) {
       auto out = run_vector(v, opts);
@@ -251,7 +258,10 @@ int cmd_vectors(const VectorsOptions& o) {
         fmt::print("    {}\n", out.differences[i]);
     }
   }
-  fmt::print("{} passed, {} failed\n", passed, failed);
+  if (pending)
+    fmt::print("{} passed, {} failed, {} pending\n", passed, failed, pending);
+  else
+    fmt::print("{} passed, {} failed\n", passed, failed);
   return failed ? kExitFailed : kExitOk;
 }
 

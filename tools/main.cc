@@ -114,10 +114,12 @@ int main(int argc, char** argv) {
   VectorsOptions vo;
   auto* c_vec = app.add_subcommand("vectors",
                                    "Run conformance vector files (SPEC §7); exit 1 if "
-                                   "any vector fails");
+                                   "any vector fails. A file of an instruction not modelled "
+                                   "yet is reported as pending and not run");
   c_vec->add_option("FILE", vo.files, "vector files")->required();
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
-  c_vec->footer("Example:\n  gpsimd vectors ../shared/conformance/*.json");
+  c_vec->footer(
+      "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json");
 
   ExplainOptions eo;
   std::string index;

@@ -183,6 +183,38 @@ constexpr const InstrDef& instruction(Opcode op) {
 }
 // Returns the row whose mnemonic matches (case-insensitive), or nullptr.
 const InstrDef* find_instruction(std::string_view mnemonic);
+// The modelled opcodes in increasing order, as has_known_opcode's message names them:
+// "0x96 (Sort), 0x98 (TensorScalarSelect), ...".
+std::string known_opcodes_text();
+
+// Every instruction SPEC.md specifies (its §1 table), modelled or not. The conformance
+// runner uses it to tell a vector file of an instruction that is not modelled yet
+// (pending, SPEC §7) from one that tests unknown opcodes.
+struct SpecifiedInstr {
+  uint8_t opcode;
+  std::string_view mnemonic;
+};
+inline constexpr std::array<SpecifiedInstr, 13> kSpecifiedInstructions = {{
+    {0xbc, "RangeSelect"},
+    {0x98, "TensorScalarSelect"},
+    {0xbe, "GetSequenceBounds"},
+    {0x96, "Sort"},
+    {0x92, "AffineSelect"},
+    {0x7e, "Iota"},
+    {0x6d, "MatchValueLoad"},
+    {0x6c, "Max8"},
+    {0x6e, "FindIndex8"},
+    {0x6f, "MatchReplace8"},
+    {0xf2, "NonzeroWithCount"},
+    {0xe8, "CopyPredicatedScalar"},
+    {0x9b, "DveReadAccumulator"},
+}};
+// Returns the SPEC mnemonic of an opcode, modelled or not; nullopt when SPEC has none.
+constexpr std::optional<std::string_view> specified_mnemonic(uint8_t opcode) {
+  for (const SpecifiedInstr& s : kSpecifiedInstructions)
+    if (s.opcode == opcode) return s.mnemonic;
+  return std::nullopt;
+}
 
 // Returns the field named `name` of an instruction's fields, or nullptr.
 constexpr const FieldDef* find_field(std::span<const FieldDef> fields, std::string_view name) {

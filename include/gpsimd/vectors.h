@@ -52,6 +52,14 @@ std::optional<VectorFile> parse_vectors(const std::string& json_text, const std:
 // Reads and parses a vector file.
 std::optional<VectorFile> load_vectors(const std::string& path, std::string* error);
 
+// SPEC §7: the vectors of an instruction that is not modelled yet are pending, reported
+// but never run. A file is pending when all its vectors carry one opcode that SPEC
+// specifies (kSpecifiedInstructions) and the instruction table does not have; returns
+// that instruction. nullopt when the file counts, in full: then every vector must pass.
+// (A file that tests unknown opcodes, such as 0x97, is not pending: SPEC names no
+// instruction for them, and the vectors expect has_known_opcode.)
+std::optional<SpecifiedInstr> pending_instruction(const VectorFile& f);
+
 // Puts a vector's initial state on a machine (which must be fresh and of its generation).
 void apply_initial_state(Machine& m, const TestVector& v);
 

@@ -486,12 +486,8 @@ py::dict decode_word(const py::bytes& b) {
   const Word w = word_from_bytes(b);
   auto d = decode(w);
   if (!d) {
-    std::string known;
-    for (const InstrDef& i : instructions())
-      known += fmt::format("{}{:#04x} {}", known.empty() ? "" : ", ",
-                           static_cast<unsigned>(i.opcode), i.mnemonic);
-    throw py::value_error(
-        fmt::format("has_known_opcode: opcode {:#04x} is not one of {}", w[0], known));
+    throw py::value_error(fmt::format("has_known_opcode: opcode {:#04x} is not one of {}", w[0],
+                                      known_opcodes_text()));
   }
   py::dict out;
   out["instruction"] = std::string(d->def->mnemonic);

@@ -23,7 +23,28 @@ def conformance_dir():
     return pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 
 
-FILES = sorted(conformance_dir().glob("*.json"))
+FILES = sorted(conformance_dir().glob("*.json")) + sorted(conformance_dir().glob("next/*.json"))
+
+# SPEC §1: every instruction SPEC specifies, modelled or not.
+SPECIFIED = {
+    0xBC: "RangeSelect", 0x98: "TensorScalarSelect", 0xBE: "GetSequenceBounds", 0x96: "Sort",
+    0x92: "AffineSelect", 0x7E: "Iota", 0x6D: "MatchValueLoad", 0x6C: "Max8",
+    0x6E: "FindIndex8", 0x6F: "MatchReplace8", 0xF2: "NonzeroWithCount",
+    0xE8: "CopyPredicatedScalar", 0x9B: "DveReadAccumulator",
+}
+
+
+def pending_instruction(vectors):
+    """SPEC §7: the mnemonic when every vector carries one opcode that SPEC specifies and
+    the instruction table does not have (the file is pending); None when the file counts."""
+    opcodes = {int(v["instruction"][:2], 16) for v in vectors}
+    if len(opcodes) != 1:
+        return None
+    (op,) = opcodes
+    modelled = {i["opcode"] for i in gpsimd.instructions()}
+    if op in SPECIFIED and op not in modelled:
+        return f"{SPECIFIED[op]} ({op:#04x})"
+    return None
 
 
 def test_the_vectors_are_there():
@@ -129,10 +150,28 @@ def check_vector(m, v, dirty):
     return problems
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_pending_rule():
+    sort = [{"instruction": "96" + "00" * 63}]
+    max8 = [{"instruction": "6c" + "00" * 63}]
+    unknown = [{"instruction": "97" + "00" * 63}]
+    modelled = {i["opcode"] for i in gpsimd.instructions()}
+    assert pending_instruction(sort) is None
+    assert pending_instruction(unknown) is None
+    assert pending_instruction(sort + max8) is None
+    assert (pending_instruction(max8) is None) == (0x6C in modelled)
+    # Every modelled instruction is one SPEC specifies, under the same name.
+    for i in gpsimd.instructions():
+        assert SPECIFIED.get(i["opcode"]) == i["mnemonic"]
+
+
+@pytest.mark.parametrize(
+    "path", FILES, ids=[("next/" if f.parent.name == "next" else "") + f.stem for f in FILES])
 def test_vector_file(path):
     doc = json.loads(path.read_text())
     assert doc["format"] == "gpsimd-vectors/1"
+    pending = pending_instruction(doc["vectors"])
+    if pending:
+        pytest.skip(f"PENDING: {len(doc['vectors'])} vectors of {pending}, not modelled yet (SPEC §7)")
     failures = {}
     for v in doc["vectors"]:
         problems = run_vector(v)

@@ -45,6 +45,18 @@ std::string_view field_kind_name(FieldKind k) {
   return "?";
 }
 
+std::string known_opcodes_text() {
+  std::vector<const InstrDef*> rows;
+  for (const InstrDef& d : instructions()) rows.push_back(&d);
+  std::sort(rows.begin(), rows.end(),
+            [](const InstrDef* a, const InstrDef* b) { return a->opcode < b->opcode; });
+  std::string out;
+  for (const InstrDef* d : rows)
+    out += fmt::format("{}{:#04x} ({})", out.empty() ? "" : ", ", static_cast<unsigned>(d->opcode),
+                       d->mnemonic);
+  return out;
+}
+
 const InstrDef* find_instruction(std::string_view mnemonic) {
   for (const InstrDef& d : instructions()) {
     if (d.mnemonic.size() != mnemonic.size()) continue;

@@ -82,8 +82,7 @@ Diagnostics validate(const Word& w, Generation g, const ValidateOptions& opts) {
   const InstrDef* def = find_instruction(w[0]);
   if (def == nullptr) {
     return {Diagnostic{"unknown", "has_known_opcode", "header", detail::hex8(w[0]),
-                       "opcode must be one of 0x96 (Sort), 0x98 (TensorScalarSelect), "
-                       "0xbc (RangeSelect), 0xbe (GetSequenceBounds)"}};
+                       "opcode must be one of " + known_opcodes_text()}};
   }
   return validate_as(*def, w, g, opts);
 }

@@ -276,6 +276,16 @@ std::optional<VectorFile> load_vectors(const std::string& path, std::string* err
   return parse_vectors(ss.str(), path, error);
 }
 
+std::optional<SpecifiedInstr> pending_instruction(const VectorFile& f) {
+  if (f.vectors.empty()) return std::nullopt;
+  const uint8_t op = f.vectors.front().instruction[0];
+  for (const TestVector& v : f.vectors)
+    if (v.instruction[0] != op) return std::nullopt;
+  const auto mnemonic = specified_mnemonic(op);
+  if (!mnemonic || find_instruction(op) != nullptr) return std::nullopt;
+  return SpecifiedInstr{op, *mnemonic};
+}
+
 void apply_initial_state(Machine& m, const TestVector& v) {
   for (auto [i, x] : v.registers) m.registers[i] = x;
   for (auto [i, x] : v.semaphores) m.semaphores[i] = x;
