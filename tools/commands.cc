@@ -37,6 +37,7 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
       return j;
     }
     case FieldKind::U8:
+    case FieldKind::U32:
       return std::get<uint64_t>(v);
     case FieldKind::Dtype:
       return enum_json(dtype_name(static_cast<uint8_t>(std::get<uint64_t>(v))),

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
+#include "gpsimd/model.h"
 #include "gpsimd/validate.h"
 
 namespace gpsimd::cli {
@@ -312,6 +313,99 @@ void explain_sort(const Decoded& d, const Machine& m, std::string& out) {
                   K < N ? fmt::format(" (top-K: K = {} < N = {})", K, N) : "", 8 * width));
 }
 
+void explain_nonzero_with_count(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  const TensorDesc& dst = d.tensor("dst_mem_pattern");
+  const uint64_t count = src.count();
+  // The channels that run: c % 16 == 0, counted from the start partitions.
+  std::string run, skip;
+  unsigned processed = 0;
+  const Resolved rs = resolve(src.addr, m), rd = resolve(dst.addr, m);
+  for (unsigned c = 0; c < n; ++c) {
+    if (!model::nonzero_channel_processed(c)) continue;
+    ++processed;
+    std::string where = fmt::format("c = {}", c);
+    if (rs.loc && rd.loc)
+      where += rs.loc->partition == rd.loc->partition
+                   ? fmt::format(" (partition {})", rs.loc->partition + c)
+                   : fmt::format(" (reads partition {}, writes {})", rs.loc->partition + c,
+                                 rd.loc->partition + c);
+    run += (run.empty() ? "" : ", ") + where;
+  }
+  out += labelled(
+      "channels",
+      fmt::format("{} ({}), of which only every 16th runs (one per GpSimd core): {} channel{} "
+                  "{}. The other {} read and write nothing{}",
+                  n, n == 1 ? std::string("c = 0") : fmt::format("c = 0..{}", n - 1), processed,
+                  processed == 1 ? "" : "s", run, n - processed,
+                  n > processed ? " (their addresses and pointers are still checked)" : ""));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
+  const uint32_t off = u32(d, "index_offset"), pad = u32(d, "padding_val");
+  out +=
+      labelled("immediate", imm_text(row(d, "index_offset"), d.integer("index_offset_src"), off,
+                                     "INT32", 4, std::to_string(static_cast<int32_t>(off)), n, m));
+  out +=
+      labelled("immediate", imm_text(row(d, "padding_val"), d.integer("padding_val_src"), pad,
+                                     "INT32", 4, std::to_string(static_cast<int32_t>(pad)), n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"), dst, dout, n, m));
+  out += labelled(
+      "effect",
+      fmt::format("a running channel writes, in order, j + index_offset for every source "
+                  "ordinal j whose element is nonzero ({}), then padding_val in the remaining "
+                  "slots up to ordinal {}, then the number of nonzero elements at ordinal {}; "
+                  "all as INT32.",
+                  din == static_cast<uint64_t>(Dtype::FP32)
+                      ? "FP32: x != 0, so -0.0 is zero and NaN is nonzero"
+                      : "INT32: any bit set",
+                  count - 1, count));
+}
+
+void explain_copy_predicated_scalar(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pdt = d.integer("pred_dtype"), din = d.integer("in_dtype");
+  const unsigned width = dtype_size(static_cast<uint8_t>(din)).value_or(4);
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "pred_mem_pattern"),
+                                       d.tensor("pred_mem_pattern"), pdt, n, m));
+  const uint32_t s0 = u32(d, "src0_imm");
+  out += labelled("immediate",
+                  imm_text(row(d, "src0_imm"), d.integer("src0_imm_src"), s0, dtype_str(din), width,
+                           format_value(static_cast<Dtype>(din), s0), n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), d.integer("out_dtype"), n, m));
+  const bool reversed = d.integer("reversed_pred") != 0;
+  out += labelled(
+      "effect",
+      fmt::format("element j of the destination gets the scalar where predicate element j is "
+                  "{} (reversed_pred = {}; NKI's reverse_pred={} is this), and keeps its old "
+                  "bytes elsewhere; bits are copied, never converted.",
+                  reversed ? "nonzero" : "zero", reversed ? 1 : 0, reversed ? "False" : "True"));
+}
+
+void explain_dve_read_accumulator(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("dtype");
+  const TensorDesc& dst = d.tensor("dst_mem_pattern");
+  out += labelled("channels", channels_text(n));
+  const Resolved r = resolve(dst.addr, m);
+  out += labelled("reads",
+                  r.loc ? fmt::format("the FP32 accumulators of {} (the destination's partitions)",
+                                      parts_text(r.loc->partition, n))
+                        : std::string("the accumulators of the destination's partitions"));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"), dst, dt, n, m));
+  const bool negated = d.integer("negated") != 0;
+  const bool exact =
+      dt == static_cast<uint64_t>(Dtype::FP32) || dt == static_cast<uint64_t>(Dtype::FP32R);
+  out += labelled(
+      "effect",
+      fmt::format("channel c writes {}accumulator (start partition + c) as {}{} at the start "
+                  "offset of its partition; the accumulators are unchanged.",
+                  negated ? "the negated (sign bit flipped) " : "", dtype_str(dt),
+                  exact ? " (its 32 bits)" : " (rounded to nearest even; -FLT_MAX becomes -inf)"));
+}
+
 std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict) {
   const Word& w = in.program.words[i];
   const Generation g = m.generation();
@@ -345,6 +439,15 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
       break;
     case Opcode::Sort:
       explain_sort(*d, m, out);
+      break;
+    case Opcode::NonzeroWithCount:
+      explain_nonzero_with_count(*d, m, out);
+      break;
+    case Opcode::CopyPredicatedScalar:
+      explain_copy_predicated_scalar(*d, m, out);
+      break;
+    case Opcode::DveReadAccumulator:
+      explain_dve_read_accumulator(*d, m, out);
       break;
   }
   if (auto e = events_text(d->events()); !e.empty()) out += labelled("events", e);

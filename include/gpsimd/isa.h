@@ -28,8 +28,11 @@ using Word = std::array<uint8_t, kWordBytes>;
 enum class Opcode : uint8_t {
   Sort = 0x96,
   TensorScalarSelect = 0x98,
+  DveReadAccumulator = 0x9b,
   RangeSelect = 0xbc,
   GetSequenceBounds = 0xbe,
+  CopyPredicatedScalar = 0xe8,
+  NonzeroWithCount = 0xf2,
 };
 
 enum class Engine : uint8_t { DVE, POOL };
@@ -39,6 +42,7 @@ enum class FieldKind : uint8_t {
   Header,     // 4 bytes: opcode, length in 32-bit words, two zero bytes (kept raw)
   Events,     // 8 bytes: wait_mode, wait_idx, update_mode, update_idx, value (SPEC §3.2)
   U8,         // a plain byte: a count or a flag
+  U32,        // a plain unsigned 32-bit integer (a count)
   Dtype,      // DTYPE
   DtypePair,  // DTYPE_PAIR: input in the low nibble, output in the high nibble
   AluOp,      // ALU_OP
@@ -154,6 +158,54 @@ inline constexpr std::array kSort = {
     FieldDef{"reserved1", 41, 23, K::Reserved},
 };
 
+// SPEC §4.11, S3D3_NONZERO_WITH_COUNT. in_dtype and out_dtype are two bytes, not a pair.
+inline constexpr std::array kNonzeroWithCount = {
+    kHeader,
+    kEvents,
+    FieldDef{"num_active_channels", 12, 1, K::U8},
+    FieldDef{"in_dtype", 13, 1, K::Dtype},
+    FieldDef{"out_dtype", 14, 1, K::Dtype},
+    FieldDef{"index_offset_src", 15, 1, K::ImmSrc},
+    FieldDef{"src_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"index_offset", 32, 4, K::ImmVal, 0, "index_offset_src"},
+    FieldDef{"padding_val_src", 36, 1, K::ImmSrc},
+    FieldDef{"reserved0", 37, 3, K::Reserved},
+    FieldDef{"padding_val", 40, 4, K::ImmVal, 0, "padding_val_src"},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"reserved1", 60, 4, K::Reserved},
+};
+
+// SPEC §4.12, S3D3_CP_PRED_SCALAR.
+inline constexpr std::array kCopyPredicatedScalar = {
+    kHeader,
+    kEvents,
+    FieldDef{"reserved0", 12, 4, K::Reserved},
+    FieldDef{"pred_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"pred_dtype", 32, 1, K::Dtype},
+    FieldDef{"reversed_pred", 33, 1, K::U8},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved1", 35, 6, K::Reserved},
+    FieldDef{"in_dtype", 41, 1, K::Dtype},
+    FieldDef{"out_dtype", 42, 1, K::Dtype},
+    FieldDef{"src0_imm_src", 43, 1, K::ImmSrc},
+    FieldDef{"src0_imm", 44, 4, K::ImmVal, 0, "src0_imm_src"},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+};
+
+// SPEC §4.13, D1_RD.
+inline constexpr std::array kDveReadAccumulator = {
+    kHeader,
+    kEvents,
+    FieldDef{"reserved0", 12, 16, K::Reserved},
+    FieldDef{"dst_element_count", 28, 4, K::U32},
+    FieldDef{"dtype", 32, 1, K::Dtype},
+    FieldDef{"negated", 33, 1, K::U8},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved1", 35, 9, K::Reserved},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(1), K::Tensor, 1},
+    FieldDef{"reserved2", 52, 12, K::Reserved},
+};
+
 using G = Generation;
 inline constexpr std::array kInstructions = {
     InstrDef{Opcode::RangeSelect, "RangeSelect", "S2D2_RS", Engine::DVE,
@@ -164,6 +216,12 @@ inline constexpr std::array kInstructions = {
              gen_mask({G::V3, G::V4, G::V5}), kGetSequenceBounds},
     InstrDef{Opcode::Sort, "Sort", "S1D2_SORT", Engine::POOL,
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort},
+    InstrDef{Opcode::NonzeroWithCount, "NonzeroWithCount", "S3D3_NONZERO_WITH_COUNT", Engine::POOL,
+             gen_mask({G::V3, G::V4, G::V5}), kNonzeroWithCount},
+    InstrDef{Opcode::CopyPredicatedScalar, "CopyPredicatedScalar", "S3D3_CP_PRED_SCALAR",
+             Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}), kCopyPredicatedScalar},
+    InstrDef{Opcode::DveReadAccumulator, "DveReadAccumulator", "D1_RD", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kDveReadAccumulator},
 };
 }  // namespace table
 
@@ -314,8 +372,9 @@ static_assert(std::ranges::all_of(table::kInstructions, [](const InstrDef& d) {
 
 // The most fields an instruction has.
 inline constexpr std::size_t kMaxFields =
-    std::max({table::kRangeSelect.size(), table::kTensorScalarSelect.size(),
-              table::kGetSequenceBounds.size(), table::kSort.size()});
+    std::ranges::max(table::kInstructions, {}, [](const InstrDef& d) {
+      return d.fields.size();
+    }).fields.size();
 
 // A decoded word: the instruction row and one value per field row, in row order.
 struct Decoded {

@@ -82,4 +82,37 @@ inline uint32_t sort_key_int(uint32_t bits, unsigned width, bool is_signed) {
 // SPEC §4.4: top-K (dst.num_elem[1] = K < N) is accepted unless validation is strict.
 inline constexpr bool kTopKAllowedByDefault = true;
 
+// SPEC §4.2, §4.12: a predicate element (an integer of its dtype's width) is true when any
+// of its bits is set, so 0x8000 and 0x80000000 (the bits of -0.0) are true.
+inline bool predicate_true(uint32_t bits) {
+  return bits != 0;
+}
+
+// SPEC §4.11: NonzeroWithCount processes only the channels c with c % 16 == 0 (one per
+// GpSimd core), c counted from the operands' start partitions; the others read and
+// write nothing (their operands are still checked).
+inline constexpr unsigned kNonzeroChannelStride = 16;
+inline bool nonzero_channel_processed(unsigned c) {
+  return c % kNonzeroChannelStride == 0;
+}
+// SPEC §4.11: INT32 is nonzero when any bit is set; FP32 when IEEE x != 0: +0.0 and -0.0
+// are zero, every NaN, infinity and subnormal is nonzero.
+inline bool nonzero_int32(uint32_t bits) {
+  return bits != 0;
+}
+inline bool nonzero_fp32(uint32_t bits) {
+  return (bits & 0x7fffffffu) != 0;
+}
+// SPEC §4.11: an index is (j + index_offset) modulo 2^32, written as INT32.
+inline uint32_t nonzero_index(uint64_t j, uint32_t index_offset) {
+  return static_cast<uint32_t>(j) + index_offset;
+}
+
+// SPEC §4.13: DveReadAccumulator's channel c reads the accumulator of partition
+// dst start + c; `negated` flips the sign bit (NaN and ±0 too); the accumulators are not
+// changed.
+inline uint32_t read_accumulator_value(uint32_t acc_bits, bool negated) {
+  return negated ? acc_bits ^ 0x80000000u : acc_bits;
+}
+
 }  // namespace gpsimd::model

@@ -459,6 +459,9 @@ class InstructionParser {
       case FieldKind::U8:
         g.parsed = static_cast<uint64_t>(p_.integer(0, 255, f.name));
         return;
+      case FieldKind::U32:
+        g.parsed = static_cast<uint64_t>(p_.integer(0, 0xffffffffll, f.name));
+        return;
       case FieldKind::Dtype:
       case FieldKind::AluOp:
       case FieldKind::AccumCmd:
@@ -671,7 +674,7 @@ class InstructionParser {
       } else if (g->form != ImmForm::Number) {
         value = std::get<uint64_t>(g->parsed);
       } else {
-        const ImmType t = src == 0 ? imm_type(f) : ImmType{ImmType::U32, {}};
+        const ImmType t = src == 0 ? imm_type(def_, f) : ImmType{ImmType::U32, {}};
         uint8_t dtype = 0;
         if (t.kind == ImmType::DtypeOf) dtype = static_cast<uint8_t>(d.integer(t.dtype_field));
         std::string why;

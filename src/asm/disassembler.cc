@@ -41,7 +41,7 @@ struct ImmText {
 ImmText imm_text(const Decoded& d, const FieldDef& f, uint8_t src, uint32_t value) {
   switch (src) {
     case static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE): {
-      const ImmType t = imm_type(f);
+      const ImmType t = imm_type(*d.def, f);
       const uint8_t dtype =
           t.kind == ImmType::DtypeOf ? static_cast<uint8_t>(d.integer(t.dtype_field)) : 0;
       return {format_imm(t, dtype, value), true};

@@ -26,14 +26,15 @@ std::optional<uint64_t> integer_default(const FieldDef& f);
 
 // How an instruction immediate (IMM_VAL read as INSTRUCTION_IMMEDIATE) is written in
 // text: as an FP32 number (RangeSelect's bounds), an unsigned 32-bit integer (Sort's
-// index_offset), or a value of the dtype named by another field (TensorScalarSelect:
-// src1_imm has `dtype`, pred_imm has `pred_imm_dtype`). Unlisted fields are raw
-// unsigned 32-bit integers.
+// index_offset), a signed one (NonzeroWithCount's INT32 index_offset and padding_val),
+// or a value of the dtype named by another field (TensorScalarSelect: src1_imm has
+// `dtype`, pred_imm has `pred_imm_dtype`; CopyPredicatedScalar: src0_imm has
+// `in_dtype`). Unlisted fields are raw unsigned 32-bit integers.
 struct ImmType {
-  enum Kind { Fp32, U32, DtypeOf } kind = U32;
+  enum Kind { Fp32, U32, I32, DtypeOf } kind = U32;
   std::string_view dtype_field;  // DtypeOf: the field holding the dtype
 };
-ImmType imm_type(const FieldDef& f);
+ImmType imm_type(const InstrDef& def, const FieldDef& f);
 
 // The ImmVal row whose `src_field` is the given ImmSrc row, or nullptr.
 const FieldDef* imm_of_src(const InstrDef& def, const FieldDef& src);

@@ -122,22 +122,25 @@ std::optional<uint64_t> integer_default(const FieldDef& f) {
     std::string_view name;
     uint64_t value;
   };
-  // SPEC §4: fill_val and reduce_op have one legal value each; the others are the
-  // identity choices (no reduce, index base 0, no reversal, unstable sort allowed,
-  // index offset 0).
+  // SPEC §4: fill_val, reduce_op and dst_element_count have one legal value each; the
+  // others are the identity choices (no reduce, index base 0, no reversal, unstable sort
+  // allowed, index offset 0, not negated).
   static constexpr Default kDefaults[] = {
       {"fill_val", 0xff7fffffu}, {"reduce_op", 0x08}, {"reduce_cmd", 0},   {"base", 0},
-      {"reversed_pred", 0},      {"stable", 0},       {"index_offset", 0},
+      {"reversed_pred", 0},      {"stable", 0},       {"index_offset", 0}, {"negated", 0},
+      {"dst_element_count", 1},
   };
   for (const Default& d : kDefaults)
     if (d.name == f.name) return d.value;
   return std::nullopt;
 }
 
-ImmType imm_type(const FieldDef& f) {
+ImmType imm_type(const InstrDef& def, const FieldDef& f) {
   if (f.name == "bound0" || f.name == "bound1") return {ImmType::Fp32, {}};
   if (f.name == "src1_imm") return {ImmType::DtypeOf, "dtype"};
   if (f.name == "pred_imm") return {ImmType::DtypeOf, "pred_imm_dtype"};
+  if (f.name == "src0_imm") return {ImmType::DtypeOf, "in_dtype"};
+  if (def.opcode == Opcode::NonzeroWithCount) return {ImmType::I32, {}};
   return {ImmType::U32, {}};
 }
 
@@ -153,6 +156,8 @@ std::string format_imm(ImmType t, uint8_t dtype, uint32_t value) {
       return format_fp32(value);
     case ImmType::U32:
       return std::to_string(value);
+    case ImmType::I32:
+      return std::to_string(static_cast<int32_t>(value));
     case ImmType::DtypeOf: {
       const auto dt = static_cast<Dtype>(dtype);
       const auto size = dtype_size(dtype);
@@ -176,6 +181,11 @@ std::optional<uint32_t> parse_imm(ImmType t, uint8_t dtype, std::string_view tex
       return parse_fp32(text, why);
     case ImmType::U32: {
       auto v = parse_int(text, 0, 0xffffffffll, why);
+      if (!v) return std::nullopt;
+      return static_cast<uint32_t>(*v);
+    }
+    case ImmType::I32: {
+      auto v = parse_int(text, INT32_MIN, INT32_MAX, why);
       if (!v) return std::nullopt;
       return static_cast<uint32_t>(*v);
     }

@@ -23,6 +23,8 @@ std::string_view field_kind_name(FieldKind k) {
       return "events";
     case FieldKind::U8:
       return "u8";
+    case FieldKind::U32:
+      return "u32";
     case FieldKind::Dtype:
       return "dtype";
     case FieldKind::DtypePair:

@@ -572,12 +572,38 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
       store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
       store_tensor(w, 24, tensor(2, p, 256, {1, 2, 0}, {2, 16, 1}));
       break;
+    case Opcode::NonzeroWithCount:
+      *what = "NonzeroWithCount int32";
+      w[12] = 1;
+      w[13] = w[14] = 0x08;
+      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
+      store_u32(w, 40, 0xffffffffu);
+      store_tensor(w, 44, tensor(3, p, 256, {1, 0, 0}, {17, 1, 1}));
+      break;
+    case Opcode::CopyPredicatedScalar:
+      *what = "CopyPredicatedScalar fp32";
+      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
+      w[32] = 0x08;
+      w[33] = 1;
+      w[34] = 1;
+      w[41] = w[42] = 0x0a;
+      store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
+      store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
+      break;
+    case Opcode::DveReadAccumulator:
+      *what = "DveReadAccumulator fp32";
+      store_u32(w, 28, 1);
+      w[32] = 0x0a;
+      w[34] = 1;
+      store_tensor(w, 44, tensor(1, p, 256, {1, 0, 0}, {1, 1, 1}));
+      break;
   }
   return w;
 }
 
-constexpr Opcode kOps[] = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
-                           Opcode::GetSequenceBounds, Opcode::Sort};
+constexpr Opcode kOps[] = {
+    Opcode::RangeSelect,      Opcode::TensorScalarSelect,   Opcode::GetSequenceBounds, Opcode::Sort,
+    Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {
@@ -603,12 +629,12 @@ Row overhead_row(Opcode op) {
   return row;
 }
 
-// 512 valid words, a quarter of each instruction, over all partitions.
+// 512 valid words, the instructions in turn, over all partitions.
 std::vector<Word> bench_words() {
   std::vector<Word> words;
   std::string what;
   for (unsigned i = 0; i < 512; ++i)
-    words.push_back(overhead_word(kOps[i % 4], (i / 4) % 128, &what));
+    words.push_back(overhead_word(kOps[i % std::size(kOps)], (i / 4) % 128, &what));
   return words;
 }
 

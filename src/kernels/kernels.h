@@ -55,4 +55,16 @@ using simd::SortChannel;
 bool sort_channels(Dtype dt, bool descending, const Walk& src, unsigned k, const Walk& dst_walk,
                    const SortChannel* channels, unsigned n, std::size_t partition_bytes);
 
+// NonzeroWithCount (SPEC §4.11), one processed channel: the ordinals of the nonzero
+// source elements plus index_offset, padding in the remaining slots, then the count, as
+// INT32 along the destination walk (count(src) + 1 elements). In compact.cc.
+bool nonzero_with_count(const uint8_t* partition, const Walk& src, bool fp, uint32_t index_offset,
+                        uint32_t padding, uint8_t* dst, const Walk& dst_walk);
+
+// CopyPredicatedScalar (SPEC §4.12), one channel: `scalar` (its low `size` bytes) at the
+// destination ordinals whose predicate element is nonzero exactly when write_when; the
+// other ordinals untouched. In predicated.cc.
+bool copy_predicated(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, const Walk& pred,
+                     unsigned pred_size, unsigned size, bool write_when, uint32_t scalar);
+
 }  // namespace gpsimd::kernels

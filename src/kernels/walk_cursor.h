@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "gpsimd/machine.h"
 #include "kernels/simd.h"
@@ -144,5 +146,39 @@ class Cursor {
   int64_t row_;
   uint64_t i0_ = 0, i1_ = 0, i2_ = 0;
 };
+
+// ---- helpers every kernel family uses ----------------------------------------------------
+
+// Elements per step of a chunked loop: a few KiB, stays in L1.
+inline constexpr uint64_t kChunk = 4096;
+
+// Per-thread scratch that only grows, so warm calls allocate nothing.
+template <class T>
+T* scratch(std::vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// Calls f with the element size (1, 2 or 4 bytes) as a compile-time constant.
+template <class F>
+decltype(auto) with_size(unsigned size, F&& f) {
+  switch (size) {
+    case 1:
+      return f(std::integral_constant<unsigned, 1>{});
+    case 2:
+      return f(std::integral_constant<unsigned, 2>{});
+    default:
+      return f(std::integral_constant<unsigned, 4>{});
+  }
+}
+
+// Cursor::read and Cursor::write for an element size known at run time.
+inline const uint8_t* read_run(Cursor& c, unsigned size, const uint8_t* base, uint64_t m,
+                               uint8_t* buf) {
+  return with_size(size, [&](auto s) { return c.read<decltype(s)::value>(base, m, buf); });
+}
+inline void write_run(Cursor& c, unsigned size, uint8_t* base, uint64_t m, const uint8_t* in) {
+  with_size(size, [&](auto s) { c.write<decltype(s)::value>(base, m, in); });
+}
 
 }  // namespace gpsimd::kernels

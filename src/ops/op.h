@@ -127,6 +127,56 @@ inline void check_one_of(DiagSink& d, std::string_view clause, std::string_view 
   one_of_fail(d, clause, field, value, allowed_text);
 }
 
+// ---- allowed sets as data ---------------------------------------------------------------
+
+// A set of dtypes a clause allows: the test and the message come from the one list, so
+// they cannot drift apart.
+using DtypeSet = std::initializer_list<Dtype>;
+inline bool dtype_in(DtypeSet allowed, uint8_t code) {
+  for (Dtype a : allowed)
+    if (static_cast<uint8_t>(a) == code) return true;
+  return false;
+}
+// "must be INT32 or FP32" / "must be FP16, BF16 or FP32".
+std::string must_be_one_of(DtypeSet allowed);
+// The clause fails when `code` is not in `allowed`.
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                DtypeSet allowed);
+inline void check_dtype_in(DiagSink& d, std::string_view clause, std::string_view field,
+                           uint8_t code, DtypeSet allowed) {
+  if (!dtype_in(allowed, code)) dtype_fail(d, clause, field, code, allowed);
+}
+
+// is_valid_dtype (SPEC §3.6): the allow-list of data dtypes, with FP32R where the operand
+// allows it.
+inline constexpr DtypeSet kDataDtypes = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                                         Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                                         Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+inline bool valid_dtype(uint8_t code, bool allow_fp32r) {
+  return dtype_in(kDataDtypes, code) || (allow_fp32r && code == static_cast<uint8_t>(Dtype::FP32R));
+}
+void valid_dtype_fail(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r);
+inline void check_valid_dtype(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r) {
+  if (!valid_dtype(code, allow_fp32r)) valid_dtype_fail(d, field, code, allow_fp32r);
+}
+
+// The integer dtypes of a predicate or integer datapath (is_valid_int_dtype_datapath).
+inline constexpr DtypeSet kIntDtypes = {Dtype::INT8,  Dtype::INT16,  Dtype::INT32,
+                                        Dtype::UINT8, Dtype::UINT16, Dtype::UINT32};
+
+// The channel-count clause (check_active_channels, has_valid_active_channel_range, ...):
+// num_active_channels is 1..128.
+inline void check_channel_range(DiagSink& d, std::string_view clause, std::string_view field,
+                                unsigned n) {
+  if (n < 1 || n > kPartitions) d.fail(clause, field, std::to_string(n), "must be 1..128");
+}
+
+// A 0/1 flag (has_valid_reversed_pred, d1_rd_has_valid_negated_field, ...).
+inline void check_flag(DiagSink& d, std::string_view clause, std::string_view field,
+                       uint8_t value) {
+  if (value > 1) d.fail(clause, field, hex8(value), "must be 0 or 1");
+}
+
 // A reserved field must be all zero.
 void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f);
 inline void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
@@ -200,7 +250,9 @@ class Writer {
   // offsets relative to those regions. An instruction asks for all its regions before it
   // writes (after noting every source): the Writer is not thread-safe, and the fast
   // paths may then run channels in parallel.
-  Walk regions(const Operand& dst, unsigned n, uint8_t** out);
+  // With `every` > 1 only the channels c with c % every == 0 get a region (the others
+  // get nullptr, and are neither written nor traced).
+  Walk regions(const Operand& dst, unsigned n, uint8_t** out, unsigned every = 1);
   void set_accumulator(unsigned index, uint32_t bits);
 
   bool touched() const { return !regions_.empty() || !accs_.empty(); }
@@ -252,6 +304,13 @@ void validate_get_sequence_bounds(const Word&, Generation, const ValidateOptions
 std::optional<Fault> execute_get_sequence_bounds(const Word&, const Machine&, Writer&, bool fast);
 void validate_sort(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_sort(const Word&, const Machine&, Writer&, bool fast);
+void validate_nonzero_with_count(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_nonzero_with_count(const Word&, const Machine&, Writer&, bool fast);
+void validate_copy_predicated_scalar(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_copy_predicated_scalar(const Word&, const Machine&, Writer&,
+                                                    bool fast);
+void validate_dve_read_accumulator(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_dve_read_accumulator(const Word&, const Machine&, Writer&, bool fast);
 
 // Reference helpers an instruction file exports for its fast kernels and tests.
 float range_select_index(float base, uint32_t j);  // fp32(base + j), one rounding

@@ -149,6 +149,29 @@ void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint
   }
 }
 
+std::string must_be_one_of(DtypeSet allowed) {
+  std::string out = "must be ";
+  std::size_t i = 0;
+  for (Dtype a : allowed) {
+    if (i > 0) out += i + 1 == allowed.size() ? " or " : ", ";
+    out += *dtype_name(static_cast<uint8_t>(a));
+    ++i;
+  }
+  return out;
+}
+
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                DtypeSet allowed) {
+  d.fail(clause, field, dtype_text(code), must_be_one_of(allowed));
+}
+
+void valid_dtype_fail(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r) {
+  d.fail("is_valid_dtype", field, dtype_text(code),
+         allow_fp32r ? "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code"
+                     : "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown "
+                       "code");
+}
+
 void one_of_fail(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
                  std::string_view allowed_text) {
   d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
@@ -269,7 +292,7 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
   return {shadow ? shadow : bytes, hi - lo};
 }
 
-Walk Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
+Walk Writer::regions(const Operand& dst, unsigned n, uint8_t** out, unsigned every) {
   const Space s = dst.loc.space;
   const auto lo = static_cast<uint32_t>(dst.walk.lo()), hi = static_cast<uint32_t>(dst.walk.hi());
   GPSIMD_CHECK(lo <= hi && hi <= m_.partition_bytes(s) && dst.partition(0) + n <= kPartitions);
@@ -282,6 +305,10 @@ Walk Writer::regions(const Operand& dst, unsigned n, uint8_t** out) {
   const std::size_t stride = m_.partition_bytes(s);
   for (unsigned c = 0; c < n; ++c) {
     const unsigned p = dst.partition(c);
+    if (c % every != 0) {
+      out[c] = nullptr;
+      continue;
+    }
     if (std::any_of(near.begin(), near.end(),
                     [p](const Source* x) { return p - x->first < x->count; })) {
       out[c] = region(s, p, lo, hi).data();

@@ -24,6 +24,9 @@ constexpr OpEntry kOps[] = {
     {Opcode::TensorScalarSelect, validate_tensor_scalar_select, execute_tensor_scalar_select},
     {Opcode::GetSequenceBounds, validate_get_sequence_bounds, execute_get_sequence_bounds},
     {Opcode::Sort, validate_sort, execute_sort},
+    {Opcode::NonzeroWithCount, validate_nonzero_with_count, execute_nonzero_with_count},
+    {Opcode::CopyPredicatedScalar, validate_copy_predicated_scalar, execute_copy_predicated_scalar},
+    {Opcode::DveReadAccumulator, validate_dve_read_accumulator, execute_dve_read_accumulator},
 };
 
 void check_header(DiagSink& d, const Word& w) {

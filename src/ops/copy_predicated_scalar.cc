@@ -1,0 +1,124 @@
+// CopyPredicatedScalar (0xe8, S3D3_CP_PRED_SCALAR): per channel, write a scalar (an
+// instruction immediate, or one value per channel through a pointer) at the destination
+// ordinals whose predicate element selects it, and leave every other ordinal untouched.
+// reversed_pred = 0 writes where the predicate is zero, 1 where it is nonzero. Bits are
+// copied, never converted (SPEC §4.12).
+#include <array>
+#include <vector>
+
+#include "gpsimd/model.h"
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kCopyPredicatedScalar;
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kPred = field_of(F, "pred_mem_pattern");
+constexpr FieldDef kPredDtype = field_of(F, "pred_dtype");
+constexpr FieldDef kReversed = field_of(F, "reversed_pred");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kImmSrc = field_of(F, "src0_imm_src");
+constexpr FieldDef kImm = field_of(F, "src0_imm");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+constexpr OperandRule kRead{true, false}, kWrite{true, true};  // DVE: SBUF or PSUM
+
+}  // namespace
+
+void validate_copy_predicated_scalar(const Word& w, Generation g, const ValidateOptions&,
+                                     DiagSink& d) {
+  check_opcode(d, "has_copy_predicated_scalar_opcode", w, Opcode::CopyPredicatedScalar);
+  check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved0);
+  check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved1);
+
+  const unsigned n = w[kChannels.offset];
+  const uint8_t pdt = w[kPredDtype.offset], din = w[kInDtype.offset], dout = w[kOutDtype.offset];
+  check_immediate(d, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), dtype_size(din), true,
+                  n, g, true);
+  const TensorDesc pred = load_tensor(w, kPred), dst = load_tensor(w, kDst);
+  check_tensor(d, "tensor3d_valid", kPred.name, pred, dtype_size(pdt), g, kRead);
+  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dout), g, kWrite);
+  check_start_channels(d, kPred.name, pred, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  if (!pred.register_mode() && !dst.register_mode() && pred.count() != dst.count())
+    d.fail("same_element_count_t3d", kDst.name,
+           fmt::format("{} elements (pred_mem_pattern has {})", dst.count(), pred.count()),
+           "pred_mem_pattern and dst_mem_pattern must visit the same number of elements");
+  check_dtype_in(d, "is_valid_int_dtype_datapath", kPredDtype.name, pdt, kIntDtypes);
+  check_valid_dtype(d, kInDtype.name, din, false);
+  check_valid_dtype(d, kOutDtype.name, dout, false);
+  if (din != dout)
+    d.fail("has_same_inout_dtype", kOutDtype.name,
+           fmt::format("{} (in_dtype is {})", dtype_text(dout), dtype_text(din)),
+           "out_dtype must equal in_dtype");
+  check_flag(d, "has_valid_reversed_pred", kReversed.name, w[kReversed.offset]);
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+}
+
+std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine& m, Writer& out,
+                                                    bool fast) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
+  const unsigned size = *dtype_size(w[kOutDtype.offset]);
+  const TensorDesc pt = load_tensor(w, kPred), dt = load_tensor(w, kDst);
+
+  Resolved rp = resolve_tensor(m, kPred.name, pt, psize, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rp)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dt, size, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ri =
+      resolve_immediate(m, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), size, true, n);
+  if (auto* f = std::get_if<Fault>(&ri)) return *f;
+  if ((pt.register_mode() || dt.register_mode()) && pt.count() != dt.count())
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("pred_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
+                             "be equal",
+                             pt.count(), dt.count())};
+  if (auto f = check_walk_limit(kPred.name, pt)) return f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& pred = std::get<Operand>(rp);
+  const Operand& dst = std::get<Operand>(rd);
+  const Immediate& scalar = std::get<Immediate>(ri);
+  out.note_source(pred, n);
+  out.note_immediate(scalar, n);
+
+  // reversed_pred = 1 writes where the predicate is true, 0 where it is false.
+  const bool write_when = w[kReversed.offset] == 1;
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+  auto reference_channel = [&](unsigned c, std::vector<uint8_t>& sel) {
+    const uint8_t* p = m.partition(pred.loc.space, pred.partition(c)).data();
+    const uint32_t s = scalar.read(m, c);
+    // Every decision first: a destination overlapping the predicate is a shadow (see
+    // Writer), and decisions come from the predicate as it was.
+    sel.resize(pt.count());
+    pred.walk.for_each([&](uint64_t j, uint32_t off) {
+      sel[j] = model::predicate_true(load_elem(p + off, psize)) == write_when;
+    });
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      if (sel[j]) store_elem(dst_bytes[c] + off, size, s);
+    });
+  };
+  if (!fast) {
+    std::vector<uint8_t> sel;
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, sel);
+    return std::nullopt;
+  }
+  kernels::for_channels(n, uint64_t{n} * pt.count() * (psize + size), [&](unsigned c) {
+    const uint8_t* p = m.partition(pred.loc.space, pred.partition(c)).data();
+    if (kernels::copy_predicated(dst_bytes[c], dwalk, p, pred.walk, psize, size, write_when,
+                                 scalar.read(m, c)))
+      return;
+    thread_local std::vector<uint8_t> sel;
+    reference_channel(c, sel);
+  });
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,71 @@
+// DveReadAccumulator (0x9b, D1_RD): per channel, the FP32 accumulator of the destination's
+// partition, optionally negated, converted to the destination dtype and written as one
+// element at the destination's start offset. The accumulators are not changed
+// (SPEC §4.13).
+#include <array>
+
+#include "gpsimd/format.h"
+#include "gpsimd/model.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kDveReadAccumulator;
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kCount = field_of(F, "dst_element_count");
+constexpr FieldDef kDtype = field_of(F, "dtype");
+constexpr FieldDef kNegated = field_of(F, "negated");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+constexpr FieldDef kReserved2 = field_of(F, "reserved2");
+
+constexpr DtypeSet kDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
+                              Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
+constexpr OperandRule kWrite{true, true};  // DVE: SBUF or PSUM
+
+}  // namespace
+
+void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOptions&,
+                                   DiagSink& d) {
+  check_opcode(d, "has_dve_read_accumulator_opcode", w, Opcode::DveReadAccumulator);
+  const uint8_t dtype = w[kDtype.offset];
+  check_dtype_in(d, "dve_read_accumulator_type_check", kDtype.name, dtype, kDtypes);
+  const unsigned n = w[kChannels.offset];
+  check_channel_range(d, "check_active_channels", kChannels.name, n);
+  const TensorDesc dst = load_tensor(w, kDst);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor(d, "tensor1d_valid", kDst.name, dst, dtype_size(dtype), g, kWrite);
+  const uint32_t count = load_u32(w, kCount.offset);
+  if (count != 1)
+    d.fail("read_accumulator_dst_size", kCount.name, std::to_string(count), "must be 1");
+  if (dst.num[0] != 1)
+    d.fail("read_accumulator_dst_size", kDst.name, tensor_text(dst), "num_elem[0] must be 1");
+  check_flag(d, "d1_rd_has_valid_negated_field", kNegated.name, w[kNegated.offset]);
+  check_reserved(d, "d1_rd_reserved_zero", w, kReserved0);
+  check_reserved(d, "d1_rd_reserved_zero", w, kReserved1);
+  check_reserved(d, "d1_rd_reserved_zero", w, kReserved2);
+}
+
+std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& m, Writer& out,
+                                                  bool) {
+  const unsigned n = w[kChannels.offset];
+  const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
+  const unsigned size = *dtype_size(dtype);
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  const Operand& dst = std::get<Operand>(rd);
+  // The accumulators are read, not memory: there is no source to note.
+  const bool negated = w[kNegated.offset] != 0;
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+  for (unsigned c = 0; c < n; ++c) {
+    const uint32_t a = model::read_accumulator_value(m.accumulators[dst.partition(c)], negated);
+    // One element per channel, at the start offset: the walk's first ordinal.
+    store_elem(dst_bytes[c] + dwalk.start, size, narrow_from_fp32(dtype, a));
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail
