@@ -1,4 +1,4 @@
-"""gpsimd: a bit-exact model of four NeuronCore GPSIMD/Vector instructions, in Python.
+"""gpsimd: a bit-exact model of NeuronCore GPSIMD/Vector instructions, in Python.
 
 Low level: :class:`Machine` (SBUF, PSUM, registers, semaphores and accumulators as
 zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
@@ -6,7 +6,8 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 
 High level, NumPy in and out, each running the real instruction on a scratch machine:
 :func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
-:func:`sort`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
+:func:`sort`, :func:`nonzero_with_count`, :func:`tensor_copy_predicated`,
+:func:`dve_read_accumulator`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 
 >>> import gpsimd
 >>> import numpy as np
@@ -54,6 +55,7 @@ from .formats import (
 )
 from .machine import Machine
 from .ops import range_select, sequence_bounds, sort, tensor_scalar_select
+from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
 
 __all__ = [
     "Machine",
@@ -71,6 +73,9 @@ __all__ = [
     "tensor_scalar_select",
     "sequence_bounds",
     "sort",
+    "nonzero_with_count",
+    "tensor_copy_predicated",
+    "dve_read_accumulator",
     "narrow",
     "widen",
     "to_bf16",

@@ -213,3 +213,20 @@ def sequence_bounds(seq):
         else:
             max_bounds[i] = i + 1
     return np.stack([min_bounds, max_bounds])
+
+
+def nonzero_with_count(x, is_float, index_offset, padding):
+    """SPEC §4.11 for one row: indices of nonzero elements + offset, padding, count (int32)."""
+    bits = np.asarray(x).view(np.uint32)
+    nz = (bits & 0x7FFFFFFF) != 0 if is_float else bits != 0
+    idx = (np.flatnonzero(nz).astype(np.int64) + index_offset) % (1 << 32)
+    out = np.full(len(bits) + 1, padding % (1 << 32), dtype=np.int64)
+    out[: len(idx)] = idx
+    out[-1] = len(idx)
+    return out.astype(np.uint32).view(np.int32)
+
+
+def copy_predicated(dst_bits, pred_bits, scalar_bits, write_where_true):
+    """SPEC §4.12: the scalar where (pred != 0) == write_where_true, dst elsewhere."""
+    sel = (np.asarray(pred_bits) != 0) == write_where_true
+    return np.where(sel, scalar_bits, dst_bits)

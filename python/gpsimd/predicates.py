@@ -1,0 +1,303 @@
+"""NumPy in, NumPy out: NonzeroWithCount, CopyPredicatedScalar and DveReadAccumulator.
+
+Like :mod:`gpsimd.ops`, each function builds the real instruction words, runs them on a
+scratch :class:`gpsimd.Machine` and reads the results back; rows are partitions. The
+names and argument order are NKI's (``nki.isa.nonzero_with_count``,
+``nki.isa.tensor_copy_predicated``); NKI's output tile ``dst`` is the return value,
+and where the instruction leaves part of it untouched, the function takes the tile's
+prior contents as an argument.
+"""
+
+import numpy as np
+
+from .codec import encode
+from .dtypes import dtype_name, dtype_size, storage_dtype
+from .machine import Machine
+from .ops import _ALIGN, _MAX_NUM, _PARTITIONS, _as_bits, _ceil, _check_storage, _scalar_bits
+
+__all__ = ["nonzero_with_count", "tensor_copy_predicated", "dve_read_accumulator"]
+
+#: SPEC §4.11: only channels c with c % 16 == 0 run (one per GpSimd core).
+NONZERO_CHANNEL_STRIDE = 16
+
+
+def _sbuf3(partition, offset, num):
+    return {"space": "sbuf", "partition": partition, "offset": offset, "num": [num, 1, 1],
+            "step": [1, 0, 0]}
+
+
+def _int32_operand(value, rows, what):
+    """Return (int32 bits as uint32 scalar or per-row array, per_row) for an INT32 operand."""
+    v = np.asarray(value)
+    if v.dtype.kind not in "biu":
+        raise TypeError(f"{what}: expected an integer or one integer per row, got {value!r}")
+    if np.any(v < -(1 << 31)) or np.any(v > (1 << 32) - 1):
+        raise ValueError(f"{what}: {value!r} does not fit 32 bits")
+    bits = (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
+    if bits.ndim == 0:
+        return bits[()], False
+    bits = bits.reshape(-1)
+    if bits.shape != (rows,):
+        raise ValueError(f"{what}: expected a scalar or one value per row ({rows}), got {v.shape}")
+    return bits, True
+
+
+# ---- NonzeroWithCount ------------------------------------------------------------------
+
+
+def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generation="v3"):
+    """Return NKI's ``dst`` of ``nonzero_with_count``: per processed row, the positions of
+    its nonzero elements plus ``index_offset``, then ``padding_val``, then the count.
+
+    SPEC §4.11 (NonzeroWithCount, 0xf2, V3 and later): row ``r`` of ``src`` (T elements)
+    gives row ``r`` of the ``[rows, T + 1]`` int32 result: ``j + index_offset`` for every
+    nonzero ``src[r, j]`` in order, ``padding_val`` in the slots after them, and the
+    number of nonzero elements in the last column. INT32 is nonzero when any bit is set;
+    FP32 when ``x != 0`` (``-0.0`` is zero, NaN is nonzero).
+
+    **Only every 16th row runs**, as on the hardware: rows 0, 16, ..., 112 (one per
+    GpSimd core). The other rows of the result keep ``dst``'s values (zeros when ``dst``
+    is None), exactly as NKI leaves them unmodified.
+
+    - ``src``: ``[rows, T]`` int32 or float32, rows <= 128 (one instruction covers the
+      partitions), or 1-D (one row, which runs).
+    - ``index_offset``, ``padding_val``: integers (INT32), or one per row (read through
+      pointers).
+    - ``dst``: the result tile's prior contents, ``[rows, T + 1]`` int32.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.nonzero_with_count(np.array([0, 1, 1, 0, 0, 1, 0, 0], dtype=np.int32),
+    ...                           index_offset=16, padding_val=-1)
+    array([17, 18, 21, -1, -1, -1, -1, -1,  3], dtype=int32)
+    """
+    a = np.asarray(src)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"nonzero_with_count: src must be 1-D or [rows, T], got shape {a.shape}")
+    one_d = a.ndim == 1
+    a2 = a.reshape(1, -1) if one_d else a
+    rows, t = a2.shape
+    if rows == 0 or t == 0:
+        raise ValueError(f"nonzero_with_count: src is empty ({a.shape})")
+    if rows > _PARTITIONS:
+        raise ValueError(
+            f"nonzero_with_count: src has {rows} rows; one instruction covers at most "
+            f"{_PARTITIONS} partitions (and processes rows 0, 16, ..., 112 of them)")
+    kind = {np.dtype(np.int32): "INT32", np.dtype(np.float32): "FP32"}.get(
+        a2.dtype.newbyteorder("="))
+    if kind is None:
+        raise TypeError(
+            f"nonzero_with_count: src dtype {a2.dtype} is not int32 or float32 (the "
+            "instruction's in_dtype is INT32 or FP32); convert it, e.g. src.astype(np.int32)")
+    off, off_rows = _int32_operand(index_offset, rows, "nonzero_with_count: index_offset")
+    pad, pad_rows = _int32_operand(padding_val, rows, "nonzero_with_count: padding_val")
+    if dst is None:
+        prior = np.zeros((rows, t + 1), dtype=np.int32)
+    else:
+        prior = np.asarray(dst)
+        want = (t + 1,) if one_d else (rows, t + 1)
+        if prior.shape != want or prior.dtype.newbyteorder("=") != np.dtype(np.int32):
+            raise ValueError(
+                f"nonzero_with_count: dst must be an int32 array of shape {want} (src's "
+                f"shape with one more column for the count), got {prior.dtype} {prior.shape}")
+        prior = prior.reshape(rows, t + 1)
+
+    m = Machine(generation)
+    pbytes = m.partition_bytes("sbuf")
+    # Per partition: index_offset at 0, padding_val at 4, src at 64, dst after it.
+    src_off = _ALIGN
+    dst_off = src_off + _ceil(4 * t)
+    if t + 1 > _MAX_NUM or dst_off + 4 * (t + 1) > pbytes:
+        limit = min(_MAX_NUM - 1, (pbytes - 3 * _ALIGN) // 8)
+        raise ValueError(
+            f"nonzero_with_count: a row of T = {t} elements does not fit one instruction on "
+            f"{generation}: src and its T + 1 results share a {pbytes}-byte partition, so "
+            f"T <= {limit}; split the row and use index_offset for the later pieces")
+    m.sbuf[:rows, src_off : src_off + 4 * t] = np.ascontiguousarray(a2).view(np.uint8)
+    m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)] = np.ascontiguousarray(
+        prior, dtype="<i4").view(np.uint8)
+    if off_rows:
+        m.sbuf_view(np.uint32, slice(0, rows), 0, 1)[:, 0] = off
+    if pad_rows:
+        m.sbuf_view(np.uint32, slice(0, rows), 4, 1)[:, 0] = pad
+    ptr = lambda o: {"space": "sbuf", "partition": 0, "offset": o}  # noqa: E731
+    word = encode(
+        "NonzeroWithCount",
+        num_active_channels=rows,
+        in_dtype=kind,
+        out_dtype="INT32",
+        index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
+        src_mem_pattern=_sbuf3(0, src_off, t),
+        index_offset=ptr(0) if off_rows else int(off),
+        padding_val_src="POINTER_IMMEDIATE" if pad_rows else "INSTRUCTION_IMMEDIATE",
+        padding_val=ptr(4) if pad_rows else int(pad),
+        dst_mem_pattern=_sbuf3(0, dst_off, t + 1),
+    )
+    m.run(word, strict=True)
+    out = m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)].view("<i4").astype(np.int32)
+    return out[0] if one_d else out
+
+
+# ---- CopyPredicatedScalar --------------------------------------------------------------
+
+_PRED_DTYPES = {
+    np.dtype(np.bool_): "UINT8",
+    np.dtype(np.uint8): "UINT8",
+    np.dtype(np.uint16): "UINT16",
+    np.dtype(np.uint32): "UINT32",
+    np.dtype(np.int8): "INT8",
+    np.dtype(np.int16): "INT16",
+    np.dtype(np.int32): "INT32",
+}
+
+
+def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=None,
+                           generation="v3"):
+    """Return ``dst`` with the scalar ``src`` written where ``predicate`` is true.
+
+    NKI's ``tensor_copy_predicated`` with a scalar ``src`` is the CopyPredicatedScalar
+    instruction (SPEC §4.12, 0xe8): element ``j`` of row ``r`` becomes ``src`` where
+    ``predicate[r, j]`` is nonzero (any bit set), and keeps ``dst[r, j]`` elsewhere;
+    ``reverse_pred=True`` writes where the predicate is zero instead. NKI's
+    ``reverse_pred=False`` is the instruction's ``reversed_pred = 1``. The scalar's bits
+    are written unchanged. ``dst`` itself is not modified: the result is a new array.
+
+    - ``dst``: ``[rows, ...]`` or 1-D, of any dtype the instruction moves (float32,
+      float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns with ``dtype``).
+    - ``src``: a number (a Python float needs a float dtype, an int an integer one; it is
+      converted to the dtype as SPEC §5 says), a NumPy scalar of dst's storage type (taken
+      bit for bit), or ``[rows, 1]`` values, one per row (read through a pointer). A
+      tensor ``src`` is another instruction, which gpsimd does not model.
+    - ``predicate``: the shape of ``dst``; bool, uint8/16/32 or int8/16/32.
+
+    >>> import numpy as np, gpsimd
+    >>> scores = np.array([[0.5, 2.0, -1.0, 3.0]], dtype=np.float32)
+    >>> gpsimd.tensor_copy_predicated(scores, -9984.0, predicate=scores < 0)
+    array([[ 5.000e-01,  2.000e+00, -9.984e+03,  3.000e+00]], dtype=float32)
+    """
+    d = np.asarray(dst)
+    if d.ndim == 0 or d.size == 0:
+        raise ValueError(f"tensor_copy_predicated: dst must be a non-empty array, got {d.shape}")
+    shape = d.shape
+    d2 = d.reshape(1, -1) if d.ndim == 1 else d.reshape(d.shape[0], -1)
+    rows, cols = d2.shape
+    if dtype is None:
+        name = dtype_name(d2.dtype)
+    else:
+        name = dtype_name(dtype)
+        _check_storage(d2, name, "tensor_copy_predicated: dst")
+    size = dtype_size(name)
+    if name in ("FP32R", "INT64", "UINT64") or size is None:
+        raise TypeError(f"tensor_copy_predicated: dst dtype {name} is not one the instruction "
+                        "writes (is_valid_dtype)")
+    p = np.asarray(predicate)
+    if p.shape != shape:
+        raise ValueError(f"tensor_copy_predicated: predicate has shape {p.shape}, dst {shape}: "
+                         "they must be equal")
+    pname = _PRED_DTYPES.get(p.dtype.newbyteorder("="))
+    if pname is None:
+        raise TypeError(f"tensor_copy_predicated: predicate dtype {p.dtype} is not bool, "
+                        "uint8/16/32 or int8/16/32 (float predicates are invalid)")
+    psize = dtype_size(pname)
+    p2 = np.ascontiguousarray(p.reshape(rows, cols)).view(f"<u{psize}") if p.dtype != np.bool_ \
+        else p.reshape(rows, cols).astype(np.uint8)
+
+    s = np.asarray(src)
+    per_row = s.ndim == 2 and s.shape == (rows, 1)
+    if s.ndim != 0 and not per_row:
+        raise TypeError(
+            f"tensor_copy_predicated: src of shape {s.shape} is a tensor; CopyPredicatedScalar "
+            f"copies a scalar (or [rows, 1] values, one per row, here [{rows}, 1]); a tensor "
+            "src is another instruction, which gpsimd does not model")
+    is_float = name in ("FP32", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
+    if isinstance(src, float) and not is_float:
+        raise TypeError(f"tensor_copy_predicated: a Python float src needs a float dst dtype, "
+                        f"not {name}")
+    s_bits = _scalar_bits(s.reshape(-1) if per_row else s[()], name, "tensor_copy_predicated: src")
+
+    m = Machine(generation)
+    pbytes = m.partition_bytes("sbuf")
+    # Per partition: the scalar at 0, the predicate at 64, the destination after it.
+    pred_off = _ALIGN
+    width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (psize + size))
+    out = np.ascontiguousarray(_as_bits(d2, name)).copy()
+    for r0 in range(0, rows, _PARTITIONS):
+        r = min(_PARTITIONS, rows - r0)
+        if per_row:
+            m.sbuf[:r, 0:size] = s_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
+        for c0 in range(0, cols, width):
+            w = min(width, cols - c0)
+            dst_off = pred_off + _ceil(w * psize)
+            m.sbuf[:r, pred_off : pred_off + w * psize] = p2[r0 : r0 + r, c0 : c0 + w].view(
+                np.uint8)
+            m.sbuf[:r, dst_off : dst_off + w * size] = np.ascontiguousarray(
+                out[r0 : r0 + r, c0 : c0 + w]).view(np.uint8)
+            word = encode(
+                "CopyPredicatedScalar",
+                pred_mem_pattern=_sbuf3(0, pred_off, w),
+                pred_dtype=pname,
+                reversed_pred=0 if reverse_pred else 1,
+                num_active_channels=r,
+                in_dtype=name,
+                out_dtype=name,
+                src0_imm_src="POINTER_IMMEDIATE" if per_row else "INSTRUCTION_IMMEDIATE",
+                src0_imm={"space": "sbuf", "partition": 0, "offset": 0} if per_row
+                else int(s_bits),
+                dst_mem_pattern=_sbuf3(0, dst_off, w),
+            )
+            m.run(word, strict=True)
+            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(
+                out.dtype)
+    return out.view(storage_dtype(name)).reshape(shape)
+
+
+# ---- DveReadAccumulator ----------------------------------------------------------------
+
+
+def dve_read_accumulator(accumulators, dtype="FP32", negated=False, *, generation="v3"):
+    """Return the DVE accumulators as DveReadAccumulator reads them: each FP32 value,
+    optionally negated (the sign bit flipped), converted to ``dtype``.
+
+    SPEC §4.13 (0x9b): channel ``c`` writes the accumulator of its destination partition;
+    the conversion is SPEC §5's (round to nearest even, ``-FLT_MAX`` becomes ``-inf`` in
+    BF16/FP16/FP8, NaNs become the canonical NaN with their sign).
+
+    - ``accumulators``: a :class:`gpsimd.Machine` (all 128 of its accumulators), or up to
+      128 float32 values (e.g. ``range_select``'s ``row_max``), or their uint32 bits.
+    - ``dtype``: FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4 or FP8_E5. The result's NumPy
+      type is the dtype's storage (uint16 bit patterns for BF16, uint8 for FP8).
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.dve_read_accumulator(np.array([1.5, -3.4028235e38], dtype=np.float32), "BF16")
+    array([16320, 65408], dtype=uint16)
+    """
+    if isinstance(accumulators, Machine):
+        bits = np.array(accumulators.accumulators, dtype=np.uint32)
+    else:
+        a = np.asarray(accumulators)
+        if a.ndim == 0:
+            a = a.reshape(1)
+        if a.ndim != 1 or not 1 <= a.size <= _PARTITIONS:
+            raise ValueError(f"dve_read_accumulator: expected 1 to {_PARTITIONS} accumulator "
+                             f"values (one per partition), got shape {a.shape}")
+        if a.dtype.newbyteorder("=") == np.dtype(np.uint32):
+            bits = a.astype(np.uint32)
+        elif a.dtype.kind in "fiu":
+            bits = a.astype(np.float32).view(np.uint32)
+        else:
+            raise TypeError(f"dve_read_accumulator: accumulators must be float32 values or "
+                            f"uint32 bits, got {a.dtype}")
+    name = dtype_name(dtype)
+    size = dtype_size(name) or 4
+    n = bits.size
+    m = Machine(generation)
+    m.accumulators[:n] = bits
+    word = encode(
+        "DveReadAccumulator",
+        dst_element_count=1,
+        dtype=name,
+        negated=int(bool(negated)),
+        num_active_channels=n,
+        dst_mem_pattern={"space": "sbuf", "partition": 0, "offset": 0, "num": [1], "step": [1]},
+    )
+    m.run(word, strict=True)
+    return m.sbuf[:n, :size].copy().view(storage_dtype(name)).reshape(n)
