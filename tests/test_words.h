@@ -251,6 +251,75 @@ inline Word valid_sort() {
                               {"stable", uint64_t{1}}});
 }
 
+// valid_nonzero_with_count(): 17 channels from partition 0 (channels 0 and 16 are
+// processed, SPEC §4.11), INT32 in and out. src: TENSOR3D steps {1, 4, 16} counts
+// {4, 4, 1} (16 ids, 64 dense bytes) at SBUF partition 0 offset 0x100; dst: steps
+// {1, 17, 17} counts {17, 1, 1} (16 indices or paddings, then the count: 68 dense bytes)
+// at partition 0 offset 0x400. index_offset 16 and padding_val -1, both instruction
+// immediates.
+namespace nwc_word {
+inline constexpr unsigned kChannels = 17;
+inline constexpr unsigned kN = 16;  // count(src); dst has kN + 1
+inline constexpr Dtype kIn = Dtype::INT32, kOut = Dtype::INT32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(0, 0x100), kDstAddr = sbuf_addr(0, 0x400);
+inline constexpr uint32_t kIndexOffset = 16, kPadding = 0xffffffffu;
+}  // namespace nwc_word
+
+inline Word valid_nonzero_with_count() {
+  using namespace nwc_word;
+  return build(Opcode::NonzeroWithCount,
+               {{"num_active_channels", uint64_t{kChannels}},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                {"src_mem_pattern", tensor(kSrcAddr, {1, 4, 16}, {4, 4, 1})},
+                {"index_offset", uint64_t{kIndexOffset}},
+                {"padding_val", uint64_t{kPadding}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 17, 17}, {17, 1, 1})}});
+}
+
+// valid_copy_predicated_scalar(): 2 channels. pred: UINT8, TENSOR3D steps {1, 4, 16}
+// counts {4, 4, 1} (16 elements, 16 dense bytes) at SBUF partition 0 offset 0x100; dst:
+// FP32, same shape (64 dense bytes) at partition 0 offset 0x200. in and out FP32;
+// src0_imm -9984.0 (instruction immediate); reversed_pred 1 (writes where pred != 0).
+namespace cps_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 16;
+inline constexpr Dtype kPredDtype = Dtype::UINT8, kDtype = Dtype::FP32;
+inline constexpr uint32_t kPredAddr = sbuf_addr(0, 0x100), kDstAddr = sbuf_addr(0, 0x200);
+inline constexpr float kScalar = -9984.0f;
+}  // namespace cps_word
+
+inline Word valid_copy_predicated_scalar() {
+  using namespace cps_word;
+  return build(Opcode::CopyPredicatedScalar,
+               {{"pred_mem_pattern", tensor(kPredAddr, {1, 4, 16}, {4, 4, 1})},
+                {"pred_dtype", uint64_t{static_cast<uint8_t>(kPredDtype)}},
+                {"reversed_pred", uint64_t{1}},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"src0_imm", uint64_t{f32_bits(kScalar)}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 16}, {4, 4, 1})}});
+}
+
+// valid_dve_read_accumulator(): 4 channels, BF16, negated 0. dst: TENSOR1D step {1}
+// count {1} at SBUF partition 2 offset 0x300 (channel c writes one BF16 at offset 0x300
+// of partition 2 + c, from accumulator 2 + c); dst_element_count 1.
+namespace dra_word {
+inline constexpr unsigned kChannels = 4;
+inline constexpr Dtype kDtype = Dtype::BF16;
+inline constexpr unsigned kPartition = 2, kOffset = 0x300;
+inline constexpr uint32_t kDstAddr = sbuf_addr(kPartition, kOffset);
+}  // namespace dra_word
+
+inline Word valid_dve_read_accumulator() {
+  using namespace dra_word;
+  return build(Opcode::DveReadAccumulator, {{"dst_element_count", uint64_t{1}},
+                                            {"dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                                            {"num_active_channels", uint64_t{kChannels}},
+                                            {"dst_mem_pattern", tensor(kDstAddr, {1}, {1})}});
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -262,6 +331,12 @@ inline Word valid_word(Opcode op) {
       return valid_get_sequence_bounds();
     case Opcode::Sort:
       return valid_sort();
+    case Opcode::NonzeroWithCount:
+      return valid_nonzero_with_count();
+    case Opcode::CopyPredicatedScalar:
+      return valid_copy_predicated_scalar();
+    case Opcode::DveReadAccumulator:
+      return valid_dve_read_accumulator();
   }
   fail("no valid word for this opcode");
 }

@@ -28,7 +28,9 @@ using G = Generation;
 
 // SPEC §1: the generations where each opcode exists.
 std::vector<Generation> generations_of(Opcode op) {
-  if (op == Opcode::RangeSelect || op == Opcode::GetSequenceBounds) return {G::V3, G::V4, G::V5};
+  if (op == Opcode::RangeSelect || op == Opcode::GetSequenceBounds ||
+      op == Opcode::NonzeroWithCount)
+    return {G::V3, G::V4, G::V5};
   return {G::V2, G::V3, G::V4, G::V5};
 }
 
@@ -102,8 +104,9 @@ std::vector<std::string> clauses_of(const Diagnostics& d) {
   return c;
 }
 
-const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
-                                      Opcode::GetSequenceBounds, Opcode::Sort};
+const std::vector<Opcode> kOpcodes = {
+    Opcode::RangeSelect,      Opcode::TensorScalarSelect,   Opcode::GetSequenceBounds, Opcode::Sort,
+    Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator};
 
 std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
   return mnemonic(info.param);
@@ -130,6 +133,11 @@ TEST_P(PerInstruction, ValidWordOnV2FailsOnlyTheGenerationClause) {
   } else if (op == Opcode::GetSequenceBounds) {
     EXPECT_TRUE(fails_alone(validate(w, G::V2), op, "has_valid_nc_get_sequence_bounds",
                             "generation", "v2"));
+  } else if (op == Opcode::NonzeroWithCount) {
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V2), op, "has_valid_nc_nonzero_with_count", "generation", "v2"));
+    EXPECT_TRUE(fails_alone(validate(w, G::V2, ValidateOptions{true}), op,
+                            "has_valid_nc_nonzero_with_count", "generation", "v2"));
   } else {
     EXPECT_TRUE(validate(w, G::V2).empty()) << describe(validate(w, G::V2));
   }
@@ -215,8 +223,12 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::TensorScalarSelect, "has_tensor_scalar_select_opcode"},
       {Opcode::GetSequenceBounds, "has_get_sequence_bounds_opcode"},
       {Opcode::Sort, "has_sort_opcode"},
+      {Opcode::NonzeroWithCount, "has_nonzero_with_count_opcode"},
+      {Opcode::CopyPredicatedScalar, "has_copy_predicated_scalar_opcode"},
+      {Opcode::DveReadAccumulator, "has_dve_read_accumulator_opcode"},
   };
-  for (uint8_t other : {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}}) {
+  for (uint8_t other :
+       {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
     if (other == static_cast<uint8_t>(op)) continue;
     Word w = valid_word(op);
     w[0] = other;
@@ -286,6 +298,9 @@ constexpr auto RS = Opcode::RangeSelect;
 constexpr auto TSS = Opcode::TensorScalarSelect;
 constexpr auto GSB = Opcode::GetSequenceBounds;
 constexpr auto SORT = Opcode::Sort;
+constexpr auto NWC = Opcode::NonzeroWithCount;
+constexpr auto CPS = Opcode::CopyPredicatedScalar;
+constexpr auto DRA = Opcode::DveReadAccumulator;
 
 uint64_t code(Dtype d) {
   return static_cast<uint8_t>(d);
@@ -759,6 +774,291 @@ std::vector<ClauseCase> clause_cases() {
   for (unsigned b : {41u, 50u, 63u})
     c.push_back({"sort_reserved_byte" + std::to_string(b), SORT, [b](Word& w) { w[b] = 4; },
                  "reserved_zero", "reserved1", "0x04"});
+  // ---- NonzeroWithCount (SPEC §4.11) ----
+  c.push_back({"nwc_channels_0", NWC, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  for (unsigned b : {37u, 39u})
+    c.push_back({"nwc_reserved0_byte" + std::to_string(b), NWC, [b](Word& w) { w[b] = 0x20; },
+                 "s3d3_nonzero_with_count_reserved_zero", "reserved0", "0x20", "zero"});
+  for (unsigned b : {60u, 63u})
+    c.push_back({"nwc_reserved1_byte" + std::to_string(b), NWC, [b](Word& w) { w[b] = 1; },
+                 "s3d3_nonzero_with_count_reserved_zero", "reserved1", "0x01", "zero"});
+  c.push_back({"nwc_index_offset_src_3", NWC, [](Word& w) { set(w, "index_offset_src", 3); },
+               "has_valid_immediates", "index_offset_src", "0x03"});
+  c.push_back({"nwc_padding_val_src_ff", NWC, [](Word& w) { set(w, "padding_val_src", 0xff); },
+               "has_valid_immediates", "padding_val_src", "0xff"});
+  c.push_back({"nwc_index_offset_pointer_psum", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", psum_addr(0, 0x100));
+               },
+               "has_valid_immediates", "index_offset", "0x02000100", "SBUF"});
+  c.push_back({"nwc_padding_val_pointer_psum", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 1);
+                 set(w, "padding_val", psum_addr(3, 0x40));
+               },
+               "has_valid_immediates", "padding_val", "0x02018040", "SBUF"});
+  c.push_back({"nwc_padding_val_pointer_misaligned", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 1);
+                 set(w, "padding_val", sbuf_addr(0, 0x802));
+               },
+               "has_valid_immediates", "padding_val", "0x00000802"});
+  c.push_back({"nwc_index_offset_pointer_partitions", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(112, 0x800));  // 112 + 17 > 128
+               },
+               "has_valid_immediates", "index_offset", "0x01c00800"});
+  c.push_back({"nwc_index_offset_pointer_mode_bits", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", 0x20000800);
+               },
+               "has_valid_immediates", "index_offset", "0x20000800"});
+  c.push_back({"nwc_index_offset_register_id_64", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 64);
+               },
+               "has_valid_immediates", "index_offset", "0x00000040"});
+  c.push_back({"nwc_padding_val_register_upper_bytes", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 2);
+                 set(w, "padding_val", 0x0000ff3f);
+               },
+               "has_valid_immediates", "padding_val", "0x0000ff3f"});
+  for (Dtype d : {Dtype::INT16, Dtype::UINT32, Dtype::BF16, Dtype::INT8})
+    c.push_back({"nwc_in_dtype_" + name_of(d), NWC, [d](Word& w) { set(w, "in_dtype", code(d)); },
+                 "has_valid_nonzero_with_count_dtype", "in_dtype", name_of(d), "INT32 or FP32"});
+  for (Dtype d : {Dtype::FP32, Dtype::FP32R, Dtype::UINT32, Dtype::INT16})
+    c.push_back({"nwc_out_dtype_" + name_of(d), NWC, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "has_valid_nonzero_with_count_dtype", "out_dtype", name_of(d), "INT32"});
+  c.push_back({"nwc_src_start_partition", NWC,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(112, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "112"});
+  c.push_back({"nwc_dst_start_partition", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"nwc_src_psum", NWC,
+               [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(0, 0x100)); },
+               "tensor3d_valid", "src_mem_pattern", "0x02000100", "SBUF"});
+  c.push_back({"nwc_dst_psum", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(0, 0x400)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x02000400", "SBUF"});
+  c.push_back({"nwc_dst_misaligned", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x402)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x00000402", "aligned"});
+  c.push_back({"nwc_src_outside_partition", NWC,
+               [](Word& w) { set_step(w, "src_mem_pattern", 1, -100); }, "tensor3d_valid",
+               "src_mem_pattern", "0x00000100"});
+  c.push_back({"nwc_count_dst_equal_src", NWC,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 0, 16); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "16",
+               "count(src) + 1"});
+  c.push_back({"nwc_count_dst_twice", NWC, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "34"});
+  c.push_back({"nwc_count_src_grows", NWC, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "src has 32"});
+  // SPEC §4.11: the counts are in the word, so register mode waives nothing.
+  c.push_back({"nwc_count_register_src", NWC,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_num(w, "dst_mem_pattern", 0, 18);
+               },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "18"});
+  c.push_back({"nwc_count_register_both", NWC,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_addr(w, "dst_mem_pattern", reg_addr(6));
+                 set_num(w, "src_mem_pattern", 0, 5);
+               },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "src has 20"});
+
+  // ---- CopyPredicatedScalar (SPEC §4.12) ----
+  for (unsigned b : {12u, 15u})
+    c.push_back({"cps_reserved0_byte" + std::to_string(b), CPS, [b](Word& w) { w[b] = 0x10; },
+                 "s3d3_cp_pred_scalar_reserved_zero", "reserved0", "0x10", "zero"});
+  for (unsigned b : {35u, 38u, 40u})
+    c.push_back({"cps_reserved1_byte" + std::to_string(b), CPS, [b](Word& w) { w[b] = 0x80; },
+                 "s3d3_cp_pred_scalar_reserved_zero", "reserved1", "0x80", "zero"});
+  c.push_back({"cps_channels_0", CPS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"cps_src0_imm_src_3", CPS, [](Word& w) { set(w, "src0_imm_src", 3); },
+               "has_valid_immediates", "src0_imm_src", "0x03"});
+  c.push_back({"cps_src0_pointer_misaligned", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", sbuf_addr(0, 0x802));
+               },
+               "has_valid_immediates", "src0_imm", "0x00000802"});
+  c.push_back({"cps_src0_pointer_psum_misaligned", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", psum_addr(0, 0x101));
+               },
+               "has_valid_immediates", "src0_imm", "0x02000101"});
+  c.push_back({"cps_src0_pointer_partitions", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", sbuf_addr(127, 0x800));
+               },
+               "has_valid_immediates", "src0_imm", "0x01fc0800"});
+  c.push_back({"cps_src0_pointer_psum_offset_16k", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", psum_addr(0, 0x4000));
+               },
+               "has_valid_immediates", "src0_imm", "0x02004000"});
+  c.push_back({"cps_src0_register_id_64", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 2);
+                 set(w, "src0_imm", 64);
+               },
+               "has_valid_immediates", "src0_imm", "0x00000040"});
+  c.push_back({"cps_src0_register_byte3", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 2);
+                 set(w, "src0_imm", 0x01000005);
+               },
+               "has_valid_immediates", "src0_imm", "0x01000005"});
+  c.push_back({"cps_src0_imm_upper_bytes_int16", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT16));
+                 set(w, "out_dtype", code(Dtype::INT16));
+                 set(w, "src0_imm", 0x00011234);
+               },
+               "has_valid_immediates", "src0_imm", "0x00011234"});
+  c.push_back({"cps_src0_imm_upper_bytes_uint8", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::UINT8));
+                 set(w, "out_dtype", code(Dtype::UINT8));
+                 set(w, "src0_imm", 0x100);
+               },
+               "has_valid_immediates", "src0_imm", "0x00000100"});
+  c.push_back({"cps_src0_imm_bf16_keeps_fp32_bits", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::BF16));
+                 set(w, "out_dtype", code(Dtype::BF16));  // -9984.0 as FP32 has 4 bytes
+               },
+               "has_valid_immediates", "src0_imm", "0xc61c0000"});
+  c.push_back({"cps_pred_start_partition", CPS,
+               [](Word& w) { set_addr(w, "pred_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "pred_mem_pattern", "127"});
+  c.push_back({"cps_dst_start_partition", CPS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(127, 0x200)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"cps_dst_psum_bf16", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::BF16));
+                 set(w, "out_dtype", code(Dtype::BF16));
+                 set(w, "src0_imm", 0xc61c);
+                 set_addr(w, "dst_mem_pattern", psum_addr(0, 0x200));
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x02000200", "4-byte"});
+  c.push_back({"cps_dst_psum_uint8", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::UINT8));
+                 set(w, "out_dtype", code(Dtype::UINT8));
+                 set(w, "src0_imm", 0x7f);
+                 set_addr(w, "dst_mem_pattern", psum_addr(1, 0x200));
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x02008200", "4-byte"});
+  c.push_back({"cps_dst_misaligned", CPS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x202)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x00000202", "aligned"});
+  c.push_back({"cps_pred_misaligned_int16", CPS,
+               [](Word& w) {
+                 set(w, "pred_dtype", code(Dtype::INT16));
+                 set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
+               },
+               "tensor3d_valid", "pred_mem_pattern", "0x00000101", "aligned"});
+  c.push_back({"cps_pred_outside_partition", CPS,
+               [](Word& w) { set_step(w, "pred_mem_pattern", 0, -0x200); }, "tensor3d_valid",
+               "pred_mem_pattern", "0x00000100"});
+  c.push_back({"cps_count", CPS, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 3); },
+               "same_element_count_t3d", "dst_mem_pattern", "12"});
+  c.push_back({"cps_count_pred", CPS, [](Word& w) { set_num(w, "pred_mem_pattern", 2, 2); },
+               "same_element_count_t3d", "dst_mem_pattern", "32"});
+  c.push_back({"cps_pred_num0_register_mode", CPS,
+               [](Word& w) {
+                 set_addr(w, "pred_mem_pattern", reg_addr(3));
+                 set_num(w, "pred_mem_pattern", 1, 0);
+               },
+               "tensor3d_valid", "pred_mem_pattern", "0x80000003", "num_elem"});
+  for (Dtype d : {Dtype::FP32, Dtype::BF16, Dtype::FP16, Dtype::FP8_E4, Dtype::INVALID,
+                  Dtype::UINT64, Dtype::FP32R})
+    c.push_back({"cps_pred_dtype_" + name_of(d), CPS,
+                 [d](Word& w) { set(w, "pred_dtype", code(d)); }, "is_valid_int_dtype_datapath",
+                 "pred_dtype", name_of(d)});
+  c.push_back({"cps_pred_dtype_unknown", CPS, [](Word& w) { set(w, "pred_dtype", 0x11); },
+               "is_valid_int_dtype_datapath", "pred_dtype", "0x11"});
+  c.push_back({"cps_inout_int64", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT64));
+                 set(w, "out_dtype", code(Dtype::INT64));
+                 set_num(w, "dst_mem_pattern", 0, 4);
+               },
+               "is_valid_dtype", "_dtype", "0xc", "", 2});
+  c.push_back({"cps_inout_fp32r", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::FP32R));
+                 set(w, "out_dtype", code(Dtype::FP32R));
+               },
+               "is_valid_dtype", "_dtype", "0xb", "", 2});
+  c.push_back({"cps_out_int32", CPS, [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+               "has_same_inout_dtype", "out_dtype", "INT32", "in_dtype"});
+  c.push_back({"cps_in_uint32", CPS, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "has_same_inout_dtype", "out_dtype", "FP32", "in_dtype"});
+  c.push_back({"cps_reversed_pred_2", CPS, [](Word& w) { set(w, "reversed_pred", 2); },
+               "has_valid_reversed_pred", "reversed_pred", "0x02", "0 or 1"});
+  c.push_back({"cps_reversed_pred_ff", CPS, [](Word& w) { set(w, "reversed_pred", 0xff); },
+               "has_valid_reversed_pred", "reversed_pred", "0xff"});
+
+  // ---- DveReadAccumulator (SPEC §4.13) ----
+  for (unsigned b : {12u, 20u, 27u})
+    c.push_back({"dra_reserved0_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 2; },
+                 "d1_rd_reserved_zero", "reserved0", "0x02", "zero"});
+  for (unsigned b : {35u, 43u})
+    c.push_back({"dra_reserved1_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 2; },
+                 "d1_rd_reserved_zero", "reserved1", "0x02", "zero"});
+  for (unsigned b : {52u, 63u})
+    c.push_back({"dra_reserved2_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 0xff; },
+                 "d1_rd_reserved_zero", "reserved2", "0xff", "zero"});
+  c.push_back({"dra_channels_0", DRA, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  for (Dtype d : {Dtype::INT32, Dtype::UINT8, Dtype::INT16, Dtype::UINT32, Dtype::INVALID,
+                  Dtype::INT64, Dtype::FP4_E2})
+    c.push_back({"dra_dtype_" + name_of(d), DRA, [d](Word& w) { set(w, "dtype", code(d)); },
+                 "dve_read_accumulator_type_check", "dtype", name_of(d), "FP32R"});
+  c.push_back({"dra_dtype_unknown", DRA, [](Word& w) { set(w, "dtype", 0x20); },
+               "dve_read_accumulator_type_check", "dtype", "0x20"});
+  c.push_back({"dra_dst_start_partition", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(125, 0x300)); },
+               "start_addr_active_channels", "dst_mem_pattern", "125"});
+  c.push_back({"dra_dst_psum_bf16", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0x300)); },
+               "tensor1d_valid", "dst_mem_pattern", "0x02010300", "4-byte"});
+  c.push_back({"dra_dst_misaligned", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x301)); },
+               "tensor1d_valid", "dst_mem_pattern", "0x00080301", "aligned"});
+  for (uint32_t n : {0u, 2u, 0xffffffffu, 0x100u})
+    c.push_back({"dra_dst_element_count_" + std::to_string(n), DRA,
+                 [n](Word& w) { set(w, "dst_element_count", n); }, "read_accumulator_dst_size",
+                 "dst_element_count", std::to_string(n), "1"});
+  c.push_back({"dra_dst_num_2", DRA, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 2); },
+               "read_accumulator_dst_size", "dst_mem_pattern", "num=[2]", "num_elem[0]"});
+  c.push_back({"dra_dst_num_65535", DRA,
+               [](Word& w) {
+                 set_step(w, "dst_mem_pattern", 0, 0);
+                 set_num(w, "dst_mem_pattern", 0, 65535);
+               },
+               "read_accumulator_dst_size", "dst_mem_pattern", "num=[65535]"});
+  c.push_back({"dra_negated_2", DRA, [](Word& w) { set(w, "negated", 2); },
+               "d1_rd_has_valid_negated_field", "negated", "0x02", "0 or 1"});
+  c.push_back({"dra_negated_80", DRA, [](Word& w) { set(w, "negated", 0x80); },
+               "d1_rd_has_valid_negated_field", "negated", "0x80"});
   return c;
 }
 
@@ -844,6 +1144,84 @@ std::vector<ForcedCase> forced_cases() {
        TSS,
        [](Word& w) { set(w, "pred_imm", 0x10000); },
        {"has_valid_immediates", "has_valid_pred_inst_imm_value"}},
+      // SPEC §3.6: is_valid_dtype and the instruction's own dtype clause are evaluated
+      // independently; a dtype both reject is reported by both.
+      {"nwc_in_dtype_fp32r",
+       NWC,
+       [](Word& w) { set(w, "in_dtype", code(Dtype::FP32R)); },
+       {"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}},
+      {"nwc_out_dtype_int64",
+       NWC,
+       [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); },
+       {"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}},
+      {"nwc_in_dtype_0x11_sizeless",
+       NWC,
+       [](Word& w) {
+         set(w, "in_dtype", 0x11);
+         set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x101));  // not evaluated: no size
+       },
+       {"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}},
+      {"nwc_channels_129",
+       NWC,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"check_active_channels", "start_addr_active_channels", "start_addr_active_channels"}},
+      // SPEC §3.6: a count clause uses its literal formula with a zero extent.
+      {"nwc_src_num0",
+       NWC,
+       [](Word& w) { set_num(w, "src_mem_pattern", 1, 0); },
+       {"tensor3d_valid", "s3d3_nonzero_with_count_element_count_check_t3d"}},
+      {"nwc_dst_num0",
+       NWC,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 0, 0); },
+       {"tensor3d_valid", "s3d3_nonzero_with_count_element_count_check_t3d"}},
+      {"nwc_src_num0_dst_1",
+       NWC,
+       [](Word& w) {  // count(src) = 0, count(dst) = 1: the count clause holds
+         set_num(w, "src_mem_pattern", 0, 0);
+         set_num(w, "dst_mem_pattern", 0, 1);
+       },
+       {"tensor3d_valid"}},
+      {"cps_out_fp32r",
+       CPS,
+       [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); },
+       {"has_same_inout_dtype", "is_valid_dtype"}},
+      {"cps_in_0x11",
+       CPS,
+       [](Word& w) { set(w, "in_dtype", 0x11); },
+       {"has_same_inout_dtype", "is_valid_dtype"}},
+      {"cps_channels_129",
+       CPS,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "start_addr_active_channels",
+        "start_addr_active_channels"}},
+      {"cps_pred_num0",
+       CPS,
+       [](Word& w) { set_num(w, "pred_mem_pattern", 0, 0); },
+       {"same_element_count_t3d", "tensor3d_valid"}},
+      {"cps_pred_num0_register_mode_waives_count",
+       CPS,
+       [](Word& w) {
+         set_addr(w, "dst_mem_pattern", reg_addr(8));
+         set_num(w, "pred_mem_pattern", 0, 0);
+       },
+       {"tensor3d_valid"}},
+      {"dra_channels_129",
+       DRA,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"check_active_channels", "start_addr_active_channels"}},
+      {"dra_dst_num0",
+       DRA,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 0, 0); },
+       {"read_accumulator_dst_size", "tensor1d_valid"}},
+      {"dra_dtype_and_count",
+       DRA,
+       [](Word& w) {
+         set(w, "dtype", code(Dtype::INT8));
+         set(w, "dst_element_count", 0);
+         set_num(w, "dst_mem_pattern", 0, 3);
+       },
+       {"dve_read_accumulator_type_check", "read_accumulator_dst_size",
+        "read_accumulator_dst_size"}},
   };
 }
 
@@ -891,6 +1269,11 @@ const std::vector<TensorOperand> kOperands = {
     {GSB, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Forbidden},
     {SORT, "src_mem_pattern", "sort_tensor_shapes_ok", 4, PsumUse::Forbidden},
     {SORT, "dst_mem_pattern", "sort_tensor_shapes_ok", 4, PsumUse::Forbidden},
+    {NWC, "src_mem_pattern", "tensor3d_valid", 4, PsumUse::Forbidden},
+    {NWC, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Forbidden},
+    {CPS, "pred_mem_pattern", "tensor3d_valid", 1, PsumUse::Read},
+    {CPS, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Write4},
+    {DRA, "dst_mem_pattern", "tensor1d_valid", 2, PsumUse::WriteNarrow},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {
@@ -976,6 +1359,10 @@ TEST_P(TensorRules, WalkPastThePartitionEndFailsPerGeneration) {
   for (Generation g : generations_of(t().op)) {
     const auto last = static_cast<uint32_t>(sbuf_bytes(g) - extent());
     expect_valid(with_addr(sbuf_addr(partition(), last)), {g});  // ends exactly at P
+    // A one-element walk one element further starts at P, which the 18 offset bits of
+    // an SBUF ADDR4 cannot name on V4/V5 (SbufOffsetAtThePartitionSizeIsMalformed covers
+    // V2/V3).
+    if (last + t().elem >= (1u << 18)) continue;
     const uint32_t a = sbuf_addr(partition(), last + t().elem);
     expect_tensor_failure(with_addr(a), a, {}, {g});
     // The smaller generations' valid placement is past the end of no larger one.
@@ -985,10 +1372,18 @@ TEST_P(TensorRules, WalkPastThePartitionEndFailsPerGeneration) {
 }
 
 TEST_P(TensorRules, WalkBelowOffsetZeroFails) {
-  // Reverse the outermost dimension that has more than one element.
+  // Reverse the outermost dimension that has more than one element. DveReadAccumulator's
+  // destination has a single element (its count clause needs num_elem[0] == 1), so its
+  // walk is its start and cannot go below offset 0, whatever the step.
   const TensorDesc d = desc();
   unsigned dim = d.dims - 1;
-  while (d.num[dim] < 2) --dim;
+  while (dim > 0 && d.num[dim] < 2) --dim;
+  if (d.num[dim] < 2) {
+    Word w = with_addr(sbuf_addr(partition(), 0));
+    set_step(w, t().field, 0, -32768);
+    expect_valid(w);
+    return;
+  }
   constexpr int16_t kStep = -64;
   const uint32_t reach = 64u * (d.num[dim] - 1u) * t().elem;  // bytes below the start
   Word ok = with_addr(sbuf_addr(partition(), reach));
@@ -1247,6 +1642,88 @@ std::vector<ValidCase> valid_cases() {
   c.push_back({"sort_index_offset_register", SORT, [](Word& w) {
                  set(w, "index_offset_src", 2);
                  set(w, "index_offset", 63);
+               }});
+  // ---- NonzeroWithCount, CopyPredicatedScalar, DveReadAccumulator ----
+  for (Dtype in : {Dtype::INT32, Dtype::FP32})
+    c.push_back({"nwc_in_" + name_of(in), NWC, [in](Word& w) { set(w, "in_dtype", code(in)); }});
+  c.push_back({"nwc_any_immediates", NWC, [](Word& w) {
+                 set(w, "index_offset", 0xffffffff);
+                 set(w, "padding_val", 0x80000000);
+               }});
+  c.push_back({"nwc_pointer_immediates", NWC, [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(111, 0x2fffc));  // P - 4 on V3's smaller SBUF
+                 set(w, "padding_val_src", 2);
+                 set(w, "padding_val", 63);
+               }});
+  c.push_back({"nwc_register_operands_keep_counts", NWC, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(0));
+                 set_addr(w, "dst_mem_pattern", reg_addr(63));
+               }});
+  c.push_back({"nwc_128_channels", NWC, [](Word& w) { set(w, "num_active_channels", 128); }});
+  c.push_back(
+      {"nwc_one_element", NWC, [](Word& w) {
+         set_tensor(w, "src_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0, 0}, {1, 1, 1}));
+         set_tensor(w, "dst_mem_pattern", tensor(sbuf_addr(0, 0x400), {1, 0, 0}, {2, 1, 1}));
+       }});
+  c.push_back({"nwc_dst_overlaps_src", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x100)); }});
+  for (Dtype p :
+       {Dtype::INT8, Dtype::INT16, Dtype::INT32, Dtype::UINT8, Dtype::UINT16, Dtype::UINT32})
+    c.push_back({"cps_pred_" + name_of(p), CPS, [p](Word& w) { set(w, "pred_dtype", code(p)); }});
+  for (Dtype d :
+       {Dtype::INT8, Dtype::UINT8, Dtype::INT16, Dtype::UINT16, Dtype::INT32, Dtype::UINT32,
+        Dtype::BF16, Dtype::FP16, Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5})
+    c.push_back({"cps_dtype_" + name_of(d), CPS, [d](Word& w) {
+                   set(w, "in_dtype", code(d));
+                   set(w, "out_dtype", code(d));
+                   set(w, "src0_imm", 0x7f);  // fits every width
+                 }});
+  c.push_back({"cps_reversed_pred_0", CPS, [](Word& w) { set(w, "reversed_pred", 0); }});
+  c.push_back({"cps_src0_pointer_psum", CPS, [](Word& w) {  // DVE: PSUM pointers allowed
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", psum_addr(126, 0x3ffc));
+               }});
+  c.push_back({"cps_src0_pointer_sbuf", CPS, [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", sbuf_addr(126, 0x2fffc));
+               }});
+  c.push_back({"cps_src0_register_pointer", CPS, [](Word& w) {
+                 set(w, "src0_imm_src", 2);
+                 set(w, "src0_imm", 63);
+               }});
+  c.push_back({"cps_register_pred_waives_count", CPS, [](Word& w) {
+                 set_addr(w, "pred_mem_pattern", reg_addr(4));
+                 set_num(w, "dst_mem_pattern", 1, 3);
+               }});
+  c.push_back({"cps_register_dst_waives_count", CPS, [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(4));
+                 set_num(w, "pred_mem_pattern", 2, 7);
+               }});
+  c.push_back({"cps_pred_psum_int16", CPS, [](Word& w) {
+                 set(w, "pred_dtype", code(Dtype::INT16));
+                 set_addr(w, "pred_mem_pattern", psum_addr(3, 0x100));
+               }});
+  c.push_back({"cps_dst_psum_fp32", CPS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3fc0)); }});
+  c.push_back({"cps_dst_overlaps_pred", CPS, [](Word& w) {
+                 set(w, "pred_dtype", code(Dtype::UINT32));
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x100));
+               }});
+  for (Dtype d : {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16, Dtype::BF16,
+                  Dtype::FP32, Dtype::FP32R})
+    c.push_back({"dra_dtype_" + name_of(d), DRA, [d](Word& w) { set(w, "dtype", code(d)); }});
+  c.push_back({"dra_negated_1", DRA, [](Word& w) { set(w, "negated", 1); }});
+  c.push_back({"dra_dst_psum_fp32", DRA, [](Word& w) {
+                 set(w, "dtype", code(Dtype::FP32));
+                 set_addr(w, "dst_mem_pattern", psum_addr(124, 0x3ffc));
+               }});
+  c.push_back(
+      {"dra_dst_register", DRA, [](Word& w) { set_addr(w, "dst_mem_pattern", reg_addr(63)); }});
+  c.push_back({"dra_any_step", DRA, [](Word& w) { set_step(w, "dst_mem_pattern", 0, -32768); }});
+  c.push_back({"dra_128_channels", DRA, [](Word& w) {
+                 set(w, "num_active_channels", 128);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x300));
                }});
   return c;
 }
