@@ -72,7 +72,7 @@ TEST(CliExamples, EveryExampleRuns) {
     const Result ref = run({"run", e.path().string(), "--reference", "--no-write"}, out);
     EXPECT_EQ(ref.status, 0) << e.path() << "\n" << ref.err;
   }
-  EXPECT_GE(count, 5u);  // one per instruction plus the demo
+  EXPECT_GE(count, 8u);  // one per instruction plus the demo
 }
 
 TEST(CliExamples, RangeSelectDumps) {
@@ -113,6 +113,32 @@ TEST(CliExamples, GetSequenceBoundsDumps) {
             (std::vector<float>{9, 1, 1, 3, 3, 3, 9, 7, 7, -1, 3, 3, 6, 6, 6, -1, 9, 9}));
 }
 
+TEST(CliExamples, NonzeroWithCountDumps) {
+  const std::string out = scratch("nwc");
+  ASSERT_EQ(run({"run", "examples/nonzero_with_count.gpsimd", "--out-dir", out}).status, 0);
+  // SPEC §4.11's example with index_offset 32: ones at 1, 2 and 5.
+  EXPECT_EQ(npy_values<int32_t>(out + "/nonzero_with_count_out.npy"),
+            (std::vector<int32_t>{33, 34, 37, -1, -1, -1, -1, -1, 3}));
+}
+
+TEST(CliExamples, CopyPredicatedScalarDumps) {
+  const std::string out = scratch("cps");
+  ASSERT_EQ(run({"run", "examples/copy_predicated_scalar.gpsimd", "--out-dir", out}).status, 0);
+  // reversed_pred = 1: -9984.0 where the mask is 1, the score elsewhere.
+  const float F = -9984.0f;
+  EXPECT_EQ(npy_values<float>(out + "/copy_predicated_scalar_out.npy"),
+            (std::vector<float>{0.5f, 1.25f, -0.75f, 2.0f, 0.125f, -1.5f, F, F,  //
+                                -0.25f, 0.5f, 1.0f, -1.0f, F, F, F, F}));
+}
+
+TEST(CliExamples, DveReadAccumulatorDumps) {
+  const std::string out = scratch("dra");
+  ASSERT_EQ(run({"run", "examples/dve_read_accumulator.gpsimd", "--out-dir", out}).status, 0);
+  // Row maxima 7.25, -1.5, 4.0 (all four columns pass 0 <= j <= 3), negated, as BF16 bits.
+  EXPECT_EQ(npy_values<uint16_t>(out + "/dve_read_accumulator_out.npy"),
+            (std::vector<uint16_t>{0xc0e8, 0x3fc0, 0xc080}));
+}
+
 TEST(CliExamples, SortDumps) {
   const std::string out = scratch("sort");
   ASSERT_EQ(run({"run", "examples/sort.gpsimd", "--out-dir", out}).status, 0);
@@ -132,7 +158,7 @@ TEST(CliExamples, DemoChecksItself) {
   const std::string out = scratch("demo");
   const Result r = run({"demo"}, out);  // any working directory
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("4 of 4 checks passed."), std::string::npos);
+  EXPECT_NE(r.out.find("6 of 6 checks passed."), std::string::npos);
   EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
 }
 

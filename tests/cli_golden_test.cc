@@ -51,8 +51,9 @@ void expect_golden(const std::string& actual, const std::string& golden) {
   EXPECT_EQ(actual, read_file(path)) << "golden: tests/golden/" << golden;
 }
 
-const char* const kExamples[] = {"range_select", "tensor_scalar_select", "get_sequence_bounds",
-                                 "sort", "demo"};
+const char* const kExamples[] = {
+    "range_select",       "tensor_scalar_select",   "get_sequence_bounds",  "sort",
+    "nonzero_with_count", "copy_predicated_scalar", "dve_read_accumulator", "demo"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

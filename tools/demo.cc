@@ -28,6 +28,9 @@ constexpr unsigned kExperts = 8, kTopK = 3;
 constexpr uint32_t kIds = 0x300;     // INT32 [16], partition 0
 constexpr uint32_t kBounds = 0x400;  // INT32 [32], partition 0
 constexpr unsigned kTokens = 16;
+constexpr uint32_t kRowMax = 0x0e0;     // BF16, partitions 0..3
+constexpr uint32_t kRouted = 0x500;     // INT32 [16], partitions 0, 16, ..., 112 and 1
+constexpr uint32_t kTokenList = 0x580;  // INT32 [17]
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
   uint32_t v = 0;
@@ -264,6 +267,68 @@ bool blend(const Machine& in, const Machine& out) {
   return report(c, "live ? masked : 0.0, row by row");
 }
 
+// 5. DveReadAccumulator: the row maxima of step 1, read back as BF16.
+bool read_back(const Machine& out) {
+  fmt::print(
+      "5. The row maxima, read back through the instruction (DveReadAccumulator [5])\n"
+      "   Channel c reads the FP32 accumulator of its destination partition and writes it "
+      "as BF16\n"
+      "   (round to nearest even); the accumulators are unchanged.\n\n");
+  Check c;
+  std::vector<std::vector<std::string>> cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    const uint32_t acc = out.accumulators[p];
+    const uint32_t got = load(out, p, kRowMax, 2);
+    c.expect(fmt::format("row max p{}", p), bf16_of(acc), got);
+    cells.push_back({fp32s(acc), bf16s(got)});
+  }
+  fmt::print(
+      "   accumulators (FP32) and what the instruction wrote (BF16, sbuf[p=0..3, "
+      "off=0xe0])\n{}\n",
+      render_table({"acc", "read"}, row_labels("p"), cells, "   "));
+  return report(c, "each accumulator rounded to BF16");
+}
+
+// 6. NonzeroWithCount: each expert's tokens.
+bool routing(const Machine& in, const Machine& out) {
+  fmt::print(
+      "6. Mixture-of-experts routing: the tokens of each expert (NonzeroWithCount [6])\n"
+      "   Expert e's routing mask (1 = token routed to it) is in partition 16e: one GpSimd "
+      "core serves\n"
+      "   16 partitions and reads only its first, so 113 channels run 8 of them. Each writes "
+      "its\n"
+      "   expert's token indices, -1 padding, then the count; partition 1 (all ones) is "
+      "skipped.\n\n");
+  Check c;
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> labels;
+  std::vector<std::string> headers = numbered(kTokens);
+  headers.push_back("count");
+  for (unsigned p : {0u, 16u, 32u, 48u, 64u, 80u, 96u, 112u, 1u}) {
+    // SPEC §4.11 restated: indices of nonzero elements, padding, count; p % 16 != 0 skipped.
+    std::vector<uint32_t> want(kTokens + 1, 0);
+    if (p % 16 == 0) {
+      uint32_t k = 0;
+      for (unsigned t = 0; t < kTokens; ++t)
+        if (load(in, p, kRouted + 4 * t, 4) != 0) want[k++] = t;
+      for (unsigned t = k; t < kTokens; ++t) want[t] = 0xffffffffu;
+      want[kTokens] = k;
+    }
+    std::vector<std::string> row;
+    for (unsigned i = 0; i <= kTokens; ++i) {
+      const uint32_t got = load(out, p, kTokenList + 4 * i, 4);
+      c.expect(fmt::format("p{} slot {}", p, i), want[i], got);
+      row.push_back(std::to_string(static_cast<int32_t>(got)));
+    }
+    cells.push_back(row);
+    labels.push_back(p % 16 == 0 ? fmt::format("expert {} (p{})", p / 16, p)
+                                 : fmt::format("skipped (p{})", p));
+  }
+  fmt::print("   tokens (INT32, sbuf[p, off=0x580])\n{}\n",
+             render_table(headers, labels, cells, "   "));
+  return report(c, "the nonzero indices of each processed row, the rest untouched");
+}
+
 }  // namespace
 
 int cmd_demo() {
@@ -285,7 +350,7 @@ int cmd_demo() {
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
 
-  fmt::print("gpsimd demo: four instructions on a NeuronCore {} model, on built-in data\n\n",
+  fmt::print("gpsimd demo: six instructions on a NeuronCore {} model, on built-in data\n\n",
              generation_name(g));
   fmt::print(
       "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
@@ -321,12 +386,17 @@ int cmd_demo() {
   passed += segment_bounds(before, m);
   fmt::print("\n");
   passed += blend(before, m);
-  fmt::print("\n{} of 4 checks passed.\n", passed);
-  if (passed == 4)
+  fmt::print("\n");
+  passed += read_back(m);
+  fmt::print("\n");
+  passed += routing(before, m);
+  constexpr unsigned kChecks = 6;
+  fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
+  if (passed == kChecks)
     fmt::print(
         "Next: `gpsimd run examples/demo.gpsimd --trace` shows every write; "
         "docs/cli.md has the rest.\n");
-  return passed == 4 ? kExitOk : kExitFailed;
+  return passed == kChecks ? kExitOk : kExitFailed;
 }
 
 }  // namespace gpsimd::cli

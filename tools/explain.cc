@@ -320,26 +320,28 @@ void explain_nonzero_with_count(const Decoded& d, const Machine& m, std::string&
   const TensorDesc& dst = d.tensor("dst_mem_pattern");
   const uint64_t count = src.count();
   // The channels that run: c % 16 == 0, counted from the start partitions.
-  std::string run, skip;
+  std::string chans, src_parts, dst_parts;
   unsigned processed = 0;
   const Resolved rs = resolve(src.addr, m), rd = resolve(dst.addr, m);
   for (unsigned c = 0; c < n; ++c) {
     if (!model::nonzero_channel_processed(c)) continue;
-    ++processed;
-    std::string where = fmt::format("c = {}", c);
-    if (rs.loc && rd.loc)
-      where += rs.loc->partition == rd.loc->partition
-                   ? fmt::format(" (partition {})", rs.loc->partition + c)
-                   : fmt::format(" (reads partition {}, writes {})", rs.loc->partition + c,
-                                 rd.loc->partition + c);
-    run += (run.empty() ? "" : ", ") + where;
+    const std::string sep = processed++ ? ", " : "";
+    chans += sep + std::to_string(c);
+    if (rs.loc) src_parts += sep + std::to_string(rs.loc->partition + c);
+    if (rd.loc) dst_parts += sep + std::to_string(rd.loc->partition + c);
   }
+  std::string where;
+  if (rs.loc && rd.loc)
+    where = src_parts == dst_parts
+                ? fmt::format(", on partition{} {}", processed == 1 ? "" : "s", src_parts)
+                : fmt::format(", reading partition{0} {1} and writing partition{0} {2}",
+                              processed == 1 ? "" : "s", src_parts, dst_parts);
   out += labelled(
       "channels",
-      fmt::format("{} ({}), of which only every 16th runs (one per GpSimd core): {} channel{} "
-                  "{}. The other {} read and write nothing{}",
-                  n, n == 1 ? std::string("c = 0") : fmt::format("c = 0..{}", n - 1), processed,
-                  processed == 1 ? "" : "s", run, n - processed,
+      fmt::format("{} ({}), of which only every 16th runs (one per GpSimd core): c = {}{}. The "
+                  "other {} read and write nothing{}",
+                  n, n == 1 ? std::string("c = 0") : fmt::format("c = 0..{}", n - 1), chans, where,
+                  n - processed,
                   n > processed ? " (their addresses and pointers are still checked)" : ""));
   out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
   const uint32_t off = u32(d, "index_offset"), pad = u32(d, "padding_val");
