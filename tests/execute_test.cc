@@ -1,4 +1,4 @@
-// Execution of the four instructions on hand-checked cases (SPEC §4): the worked examples,
+// Execution of the seven instructions on hand-checked cases (SPEC §4): the worked examples,
 // every dtype of every instruction, events, register-mode addresses, SBUF and PSUM,
 // overlapping operands, destination walks that revisit bytes, all-or-nothing for every
 // fault kind and for invalid words, the fault order, and the trace of writes.
@@ -1360,6 +1360,691 @@ TEST(Trace, ReportsEveryWriteAndNothingForAFailingWord) {
   EXPECT_EQ(gpsimd::execute(m, invalid.encode(), ExecOptions{.trace = &none}).status,
             Status::Invalid);
   EXPECT_TRUE(none.empty());
+}
+
+// ---- NonzeroWithCount (SPEC §4.11) ------------------------------------------------------
+
+// One channel, INT32 ids dense at SBUF partition 0 offset 0x100, count(src) + 1 results
+// dense at partition 1 offset 0x200.
+rm::NonzeroWithCountWord nwc_word(uint8_t in, unsigned t, uint32_t offset, uint32_t padding) {
+  rm::NonzeroWithCountWord x;
+  x.in = in;
+  x.index_offset = offset;
+  x.padding_val = padding;
+  x.src = tensor3(rm::sbuf_addr(0, 0x100), 1, t, 0, 1, 0, 1);
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 1, t + 1, 0, 1, 0, 1);
+  return x;
+}
+
+constexpr uint32_t kMinus1 = 0xFFFFFFFFu;
+
+TEST(NonzeroWithCount, SpecExampleInt32AndFp32) {
+  // [0,1,1,0,0,1,0,0], index_offset 16, padding_val -1 -> [17,18,21,-1,-1,-1,-1,-1,3].
+  const V want = {17, 18, 21, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, 3};
+  {
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, 4, {0, 1, 1, 0, 0, 1, 0, 0});
+    expect_ok(m, nwc_word(dt::INT32, 8, 16, kMinus1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 9), want);
+  }
+  {  // FP32 with other nonzero values and -0.0 among the zeros.
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 0, 0x100, 4,
+         {0, f32(1.0f), f32(-2.5f), 0x80000000, 0, f32(1e30f), 0x80000000, 0});
+    expect_ok(m, nwc_word(dt::FP32, 8, 16, kMinus1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 9), want);
+  }
+}
+
+TEST(NonzeroWithCount, Fp32AndInt32NonzeroRules) {
+  // +0, -0, qNaN, +inf, -inf, smallest subnormal, negative subnormal, 1.0, sNaN, -0.
+  const V src = {0x00000000, 0x80000000, 0x7FC00000, 0x7F800000, 0xFF800000,
+                 0x00000001, 0x80000001, 0x3F800000, 0x7F800001, 0x80000000};
+  constexpr uint32_t kPad = 0xAAAAAAAAu;
+  {  // FP32: +0.0 and -0.0 are zero; NaN, inf and subnormals are not.
+    Machine& m = fresh(Generation::V5);
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, nwc_word(dt::FP32, 10, 0, kPad).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 11), (V{2, 3, 4, 5, 6, 7, 8, kPad, kPad, kPad, 7}));
+  }
+  {  // INT32: any bit set, so -0.0's bit pattern is nonzero.
+    Machine& m = fresh(Generation::V5);
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, nwc_word(dt::INT32, 10, 0, kPad).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 11), (V{1, 2, 3, 4, 5, 6, 7, 8, 9, kPad, 9}));
+  }
+}
+
+TEST(NonzeroWithCount, AllZeroAndAllNonzeroSources) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {0, 0, 0, 0, 0});
+  expect_ok(m, nwc_word(dt::INT32, 5, 100, 0x12345678).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6),
+            (V{0x12345678, 0x12345678, 0x12345678, 0x12345678, 0x12345678, 0}));
+  poke(m, SBUF, 0, 0x100, 4, {9, kMinus1, 0x80000000, 1, 2});
+  expect_ok(m, nwc_word(dt::INT32, 5, 100, 0x12345678).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6), (V{100, 101, 102, 103, 104, 5}));
+  // One element: [index or padding, count].
+  rm::NonzeroWithCountWord one = nwc_word(dt::FP32, 1, 7, 0xEE);
+  poke(m, SBUF, 0, 0x100, 4, {0x80000000});
+  expect_ok(m, one.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0xEE, 0}));
+}
+
+TEST(NonzeroWithCount, IndexWrapsModulo2To32) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {1, 0, 1, 1, 1});
+  expect_ok(m, nwc_word(dt::INT32, 5, 0xFFFFFFFEu, 0x5A).encode());
+  // j = 0, 2, 3, 4 plus 2^32 - 2.
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6), (V{0xFFFFFFFEu, 0, 1, 2, 0x5A, 4}));
+  // index_offset = -16 (0xFFFFFFF0) on j = 20: 4.
+  V src(21, 0);
+  src[20] = 3;
+  poke(m, SBUF, 0, 0x100, 4, src);
+  expect_ok(m, nwc_word(dt::INT32, 21, 0xFFFFFFF0u, 0).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{4, 0}));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200 + 21 * 4, 4, 1), V{1});
+}
+
+// Only channels c % 16 == 0, counted from the start partitions, are processed; the other
+// channels' destinations keep their bytes.
+TEST(NonzeroWithCount, OnlyEverySixteenthChannelFromTheStartPartition) {
+  constexpr uint32_t kOld = 0xEEEEEEEEu;
+  for (unsigned dst_start : {5u, 40u}) {
+    SCOPED_TRACE(dst_start);
+    Machine& m = fresh(Generation::V3);
+    rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 10, kMinus1);
+    x.channels = 17;
+    x.src.addr = rm::sbuf_addr(5, 0x100);
+    x.dst.addr = rm::sbuf_addr(dst_start, 0x400);
+    for (unsigned c = 0; c < 17; ++c) {
+      // Channel c: nonzero at ordinal c % 4 only.
+      V s(4, 0);
+      s[c % 4] = c + 1;
+      poke(m, SBUF, 5 + c, 0x100, 4, s);
+      poke(m, SBUF, dst_start + c, 0x400, 4, V(5, kOld));
+    }
+    expect_ok(m, x.encode());
+    for (unsigned c = 0; c < 17; ++c) {
+      // Channels 0 and 16: ordinal 0 -> index 10, three paddings, count 1.
+      const V want = c % 16 == 0 ? V{10, kMinus1, kMinus1, kMinus1, 1} : V(5, kOld);
+      EXPECT_EQ(peek(m, SBUF, dst_start + c, 0x400, 4, 5), want) << "channel " << c;
+    }
+    // The source is unchanged (the destination sits at other offsets).
+    EXPECT_EQ(peek(m, SBUF, 21, 0x100, 4, 4), (V{17, 0, 0, 0}));
+  }
+  // 128 channels from partition 0: 0, 16, ..., 112 only.
+  Machine& m = fresh(Generation::V5);
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 2, 0, 7);
+  x.channels = 128;
+  x.src.addr = rm::sbuf_addr(0, 0x100);
+  x.dst.addr = rm::sbuf_addr(0, 0x200);
+  for (unsigned p = 0; p < 128; ++p) poke(m, SBUF, p, 0x100, 4, {0, p + 1});
+  expect_ok(m, x.encode());
+  for (unsigned p = 0; p < 128; ++p)
+    EXPECT_EQ(peek(m, SBUF, p, 0x200, 4, 3), p % 16 == 0 ? (V{1, 7, 1}) : (V{0, 0, 0})) << p;
+}
+
+TEST(NonzeroWithCount, PointerImmediatesArePerChannel) {
+  Machine& m = fresh(Generation::V3);
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 3, 0, 0);
+  x.channels = 17;
+  x.src.addr = rm::sbuf_addr(0, 0x100);
+  x.dst.addr = rm::sbuf_addr(20, 0x200);
+  x.index_offset_src = 1;  // pointer: channel c reads partition 60 + c
+  x.index_offset = rm::sbuf_addr(60, 0x40);
+  x.padding_val_src = 2;  // register pointer
+  x.padding_val = 9;
+  m.registers[9] = rm::sbuf_addr(80, 0x44);
+  for (unsigned c = 0; c < 17; ++c) {
+    poke(m, SBUF, c, 0x100, 4, {c + 1, 0, 0});
+    poke(m, SBUF, 60 + c, 0x40, 4, {1000 * (c + 1)});
+    poke(m, SBUF, 80 + c, 0x44, 4, {0xD0 + c});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 20, 0x200, 4, 4), (V{1000, 0xD0, 0xD0, 1}));
+  EXPECT_EQ(peek(m, SBUF, 36, 0x200, 4, 4), (V{17000, 0xD0 + 16, 0xD0 + 16, 1}));
+  EXPECT_EQ(peek(m, SBUF, 21, 0x200, 4, 4), (V{0, 0, 0, 0}));
+}
+
+TEST(NonzeroWithCount, StridedAndNegativeStepWalks) {
+  constexpr uint32_t kOld = 0x77777777u;
+  Machine& m = fresh(Generation::V3);
+  // src: 3-D, steps {-1, 4, 0}, counts {4, 2, 2}: rows read backwards, the second outer
+  // pass repeats the first. Memory at 0x100: [0,5,0,7 | 8,0,0,9].
+  poke(m, SBUF, 0, 0x100, 4, {0, 5, 0, 7, 8, 0, 0, 9});
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 16, 0x40, kMinus1);
+  x.src = tensor3(rm::sbuf_addr(0, 0x10C), -1, 4, 4, 2, 0, 2);
+  // Walk order s = [7,0,5,0, 9,0,0,8, 7,0,5,0, 9,0,0,8]: nonzero at 0,2,4,7,8,10,12,15.
+  // dst: 17 elements, every other slot (step 2), so the slots between keep their bytes.
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 2, 17, 0, 1, 0, 1);
+  poke(m, SBUF, 1, 0x200, 4, V(34, kOld));
+  expect_ok(m, x.encode());
+  const V got = peek(m, SBUF, 1, 0x200, 4, 34);
+  const V results = {0x40,    0x42,    0x44,    0x47,    0x48,    0x4A,    0x4C,    0x4F, kMinus1,
+                     kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, 8};
+  for (unsigned j = 0; j < 17; ++j) {
+    EXPECT_EQ(got[2 * j], results[j]) << j;
+    EXPECT_EQ(got[2 * j + 1], kOld) << j;
+  }
+  // dst walked backwards in two rows: ordinal j lands at row-reversed places.
+  x.src = tensor3(rm::sbuf_addr(0, 0x100), 1, 3, 0, 1, 0, 1);   // [0,5,0] -> [0x41, pad, pad, 1]
+  x.dst = tensor3(rm::sbuf_addr(1, 0x30C), -1, 2, 2, 2, 0, 1);  // 0x30C,0x308,0x314,0x310
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x308, 4, 4), (V{kMinus1, 0x41, 1, kMinus1}));
+}
+
+TEST(NonzeroWithCount, InPlaceReadsTheSourceFirst) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 0, 0xAB);
+  x.dst.addr = rm::sbuf_addr(0, 0x100);  // over the source
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 5), (V{1, 3, 0xAB, 0xAB, 2}));
+  // A zero-step destination: every ordinal on one element, the count (last) wins.
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  x.dst = tensor3(rm::sbuf_addr(2, 0x10), 0, 5, 0, 1, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 2, 0x10, 4, 2), (V{2, 0}));
+}
+
+TEST(NonzeroWithCount, FaultsChangeNothing) {
+  Machine& m = busy_machine();
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 0, 0);
+  x.ev = kSet9;
+  x.channels = 17;
+  // sync-would-block.
+  rm::NonzeroWithCountWord wait = x;
+  wait.ev = rm::Events{1, 3, 1, 9, 4};  // semaphore 3 >= 4 never holds
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // bad-address: register-mode src in PSUM (POOL), misaligned, partitions past 127.
+  rm::NonzeroWithCountWord r = x;
+  r.src.addr = rm::reg_addr(5);
+  for (uint32_t a : {rm::psum_addr(0, 0x100), rm::sbuf_addr(0, 0x102), rm::sbuf_addr(112, 0x100),
+                     rm::sbuf_addr(0, 224 * 1024 - 8), 0x20000100u}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[5] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // ... a register-mode dst, checked on every channel though only 0 and 16 run.
+  r = x;
+  r.dst.addr = rm::reg_addr(6);
+  m.registers[6] = rm::sbuf_addr(112, 0x200);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // ... pointer immediates: a register pointer into PSUM, a misaligned one, too high.
+  r = x;
+  r.padding_val_src = 2;
+  r.padding_val = 7;
+  for (uint32_t a : {rm::psum_addr(3, 0x100), rm::sbuf_addr(3, 0x101), rm::sbuf_addr(112, 0x100)}) {
+    m.registers[7] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // too-large: 2^24 source elements need a 2^24 + 1 element destination.
+  r = x;
+  r.channels = 1;
+  r.src = tensor3(rm::sbuf_addr(0, 0x100), 0, 4096, 0, 4096, 0, 1);
+  r.dst = tensor3(rm::sbuf_addr(1, 0x200), 0, 673, 0, 257, 0, 97);  // 16777217
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::TooLarge);
+  // Fault order: the wait before the address.
+  rm::NonzeroWithCountWord both = wait;
+  both.src.addr = rm::reg_addr(5);
+  m.registers[5] = rm::psum_addr(0, 0x100);
+  expect_unchanged(m, both.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // ... and the address before the walk limit.
+  r.src.addr = rm::reg_addr(5);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // Good registers retire.
+  m.registers[5] = rm::sbuf_addr(0, 0x100);
+  m.registers[6] = rm::sbuf_addr(40, 0x200);
+  rm::NonzeroWithCountWord ok = x;
+  ok.src.addr = rm::reg_addr(5);
+  ok.dst.addr = rm::reg_addr(6);
+  expect_ok(m, ok.encode());
+  EXPECT_EQ(peek(m, SBUF, 40, 0x200, 4, 5), (V{0, 1, 2, 3, 4}));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing: on V2 NonzeroWithCount does not exist; a count that
+  // is not count(src) + 1.
+  Machine& v2 = busy_machine(Generation::V2);
+  expect_unchanged(v2, x.encode(), Status::Invalid, std::nullopt);
+  rm::NonzeroWithCountWord c = x;
+  c.dst.num[0] = 4;
+  expect_unchanged(m, c.encode(), Status::Invalid, std::nullopt);
+}
+
+// ---- CopyPredicatedScalar (SPEC §4.12) --------------------------------------------------
+
+// One channel: pred dense at SBUF partition 0 offset 0x100, dst dense at partition 1
+// offset 0x200, `n` elements each.
+rm::CopyPredicatedScalarWord cps_word(uint8_t pdtype, uint8_t dtype, unsigned n, uint32_t scalar,
+                                      uint8_t reversed) {
+  rm::CopyPredicatedScalarWord x;
+  x.pred_dtype = pdtype;
+  x.dtype = dtype;
+  x.src0_imm = scalar;
+  x.reversed_pred = reversed;
+  x.pred = tensor3(rm::sbuf_addr(0, 0x100), 1, n, 0, 1, 0, 1);
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 1, n, 0, 1, 0, 1);
+  return x;
+}
+
+TEST(CopyPredicatedScalar, PolarityAndUntouchedElements) {
+  const V pred = {0, 1, 0, 0xFF, 0x80, 0, 2, 0};
+  const V old = {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f),
+                 f32(5.0f), f32(6.0f), f32(7.0f), f32(8.0f)};
+  const uint32_t s = f32(-9984.0f);
+  for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+    SCOPED_TRACE(int{rev});
+    Machine& m = fresh(Generation::V2);
+    poke(m, SBUF, 0, 0x100, 1, pred);
+    poke(m, SBUF, 1, 0x200, 4, old);
+    expect_ok(m, cps_word(dt::UINT8, dt::FP32, 8, s, rev).encode());
+    // reversed_pred = 1 writes where pred != 0; 0 where pred == 0.
+    const V want = rev == 1 ? V{old[0], s, old[2], s, s, old[5], s, old[7]}
+                            : V{s, old[1], s, old[3], old[4], s, old[6], s};
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 8), want);
+    EXPECT_EQ(peek(m, SBUF, 0, 0x100, 1, 8), pred);  // the predicate is unchanged
+  }
+}
+
+TEST(CopyPredicatedScalar, AnyBitOfThePredicateWidthIsTrue) {
+  struct Case {
+    uint8_t pdtype;
+    V pred;
+    V selected;  // 1 where the element is true
+  };
+  const Case cases[] = {
+      {dt::INT8, {0x80, 0, 0x01, 0xFF}, {1, 0, 1, 1}},
+      {dt::UINT16, {0x8000, 0, 0x0100, 0x0001}, {1, 0, 1, 1}},
+      {dt::INT16, {0, 0xFFFF, 0x8000, 0}, {0, 1, 1, 0}},
+      {dt::INT32, {0x80000000, 0, 0x00010000, 0x01000000}, {1, 0, 1, 1}},
+      {dt::UINT32, {0, 0x00000100, 0, 0x80000000}, {0, 1, 0, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.pdtype});
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, rm::size_of(c.pdtype), c.pred);
+    poke(m, SBUF, 1, 0x200, 2, {0x1111, 0x2222, 0x3333, 0x4444});
+    expect_ok(m, cps_word(c.pdtype, dt::INT16, 4, 0xBEEF, 1).encode());
+    V want = {0x1111, 0x2222, 0x3333, 0x4444};
+    for (unsigned j = 0; j < 4; ++j)
+      if (c.selected[j]) want[j] = 0xBEEF;
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 4), want);
+    // The 2-byte elements past the walk keep their zeros.
+    EXPECT_EQ(peek(m, SBUF, 1, 0x208, 2, 2), (V{0, 0}));
+  }
+}
+
+TEST(CopyPredicatedScalar, ScalarBitsAreCopiedNeverConverted) {
+  struct Case {
+    uint8_t dtype;
+    uint32_t scalar;
+  };
+  const Case cases[] = {
+      {dt::FP32, 0x7F800001},  // signalling NaN with payload 1
+      {dt::FP32, 0xFFC12345},  // negative quiet NaN with a payload
+      {dt::FP32, 0x80000000},  // -0.0
+      {dt::FP32, 0x00000001},  // the smallest subnormal
+      {dt::BF16, 0xFF81},     {dt::FP16, 0x7C01},   {dt::FP16, 0x8000},
+      {dt::FP8_E4, 0x79},     {dt::FP8_E5, 0xFF},   {dt::FP8_E3, 0x80},
+      {dt::INT8, 0x80},       {dt::UINT16, 0xFFFF}, {dt::INT32, 0x80000000},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.dtype} << " " << std::hex << c.scalar);
+    const unsigned size = rm::size_of(c.dtype);
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 0, 0x100, 1, {1, 0, 1});
+    expect_ok(m, cps_word(dt::UINT8, c.dtype, 3, c.scalar, 1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, size, 3), (V{c.scalar, 0, c.scalar}));
+  }
+}
+
+TEST(CopyPredicatedScalar, PointerScalarsArePerChannel) {
+  Machine& m = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::INT16, 2, 0, 0);
+  x.channels = 3;
+  x.pred.addr = rm::sbuf_addr(10, 0x21);  // 1-byte predicates at an odd offset
+  x.dst.addr = rm::sbuf_addr(20, 0x10);
+  x.src0_imm_src = 1;  // pointer into PSUM: allowed for DVE
+  x.src0_imm = rm::psum_addr(30, 0x40);
+  for (unsigned c = 0; c < 3; ++c) {
+    poke(m, SBUF, 10 + c, 0x21, 1, {c == 1 ? 1u : 0u, 0});
+    poke(m, PSUM, 30 + c, 0x40, 2, {0xA000 + c});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 20, 0x10, 2, 2), (V{0xA000, 0xA000}));
+  EXPECT_EQ(peek(m, SBUF, 21, 0x10, 2, 2), (V{0, 0xA001}));
+  EXPECT_EQ(peek(m, SBUF, 22, 0x10, 2, 2), (V{0xA002, 0xA002}));
+  // A register pointer, and an FP32 PSUM destination.
+  rm::CopyPredicatedScalarWord y = cps_word(dt::INT32, dt::FP32, 2, 0, 1);
+  y.channels = 2;
+  y.pred.addr = rm::psum_addr(40, 0x80);
+  y.dst.addr = rm::psum_addr(50, 0x3FF8);  // ends exactly at 16 KiB
+  y.src0_imm_src = 2;
+  y.src0_imm = 63;
+  m.registers[63] = rm::sbuf_addr(60, 0x1000);
+  poke(m, PSUM, 40, 0x80, 4, {0, 0x80000000});
+  poke(m, PSUM, 41, 0x80, 4, {5, 0});
+  poke(m, SBUF, 60, 0x1000, 4, {f32(-0.0f)});
+  poke(m, SBUF, 61, 0x1000, 4, {0x7FC00001});
+  expect_ok(m, y.encode());
+  EXPECT_EQ(peek(m, PSUM, 50, 0x3FF8, 4, 2), (V{0, 0x80000000}));
+  EXPECT_EQ(peek(m, PSUM, 51, 0x3FF8, 4, 2), (V{0x7FC00001, 0}));
+}
+
+TEST(CopyPredicatedScalar, DecisionsComeFromThePredicateAsItWas) {
+  // dst is pred shifted by one element: dst[j] is pred[j + 1]. Decisions from the
+  // predicate as it was: j = 0, 1, 2 write 0; j = 3 (pred 0) does not.
+  // Read live, j = 0 would clear pred[1] and j = 1 would not write.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {1, 1, 1, 0, 0x55});
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT32, dt::UINT32, 4, 0, 1);
+  x.dst.addr = rm::sbuf_addr(0, 0x104);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 5), (V{1, 0, 0, 0, 0x55}));
+  // Exactly on the predicate, reversed_pred 0: the zeros become 7, the rest stays.
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  x.reversed_pred = 0;
+  x.src0_imm = 7;
+  x.dst.addr = rm::sbuf_addr(0, 0x100);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 4), (V{7, 3, 7, 4}));
+}
+
+TEST(CopyPredicatedScalar, ZeroStepDestinationIsWrittenWhenAnyOrdinalSelects) {
+  Machine& m = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::INT32, 4, 0xCAFE, 1);
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 0, 4, 0, 1, 0, 1);
+  poke(m, SBUF, 1, 0x200, 4, {0x1234});
+  poke(m, SBUF, 0, 0x100, 1, {0, 0, 0, 0});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0x1234, 0}));
+  poke(m, SBUF, 0, 0x100, 1, {0, 0, 9, 0});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0xCAFE, 0}));
+  // Strided and reversed: pred steps {2}, dst steps {-3}.
+  Machine& n = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord y = cps_word(dt::INT8, dt::UINT8, 3, 0xEE, 1);
+  y.pred = tensor3(rm::sbuf_addr(0, 0x100), 2, 3, 0, 1, 0, 1);  // bytes 0x100, 0x102, 0x104
+  y.dst = tensor3(rm::sbuf_addr(1, 0x206), -3, 3, 0, 1, 0, 1);  // bytes 0x206, 0x203, 0x200
+  poke(n, SBUF, 0, 0x100, 1, {1, 1, 0, 1, 1});
+  poke(n, SBUF, 1, 0x200, 1, {0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16});
+  expect_ok(n, y.encode());
+  EXPECT_EQ(peek(n, SBUF, 1, 0x200, 1, 7), (V{0xEE, 0x11, 0x12, 0x13, 0x14, 0x15, 0xEE}));
+}
+
+TEST(CopyPredicatedScalar, FaultsChangeNothing) {
+  Machine& m = busy_machine();
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::FP32, 4, f32(-5.0f), 1);
+  x.ev = kSet9;
+  x.channels = 2;
+  x.pred.addr = rm::sbuf_addr(0, 0x100);  // busy bytes of 1.0f: 00 00 80 3F
+  x.dst.addr = rm::sbuf_addr(2, 0x100);
+  rm::CopyPredicatedScalarWord wait = x;
+  wait.ev = rm::Events{2, 9, 0, 0, 4};  // semaphore 9 == 4 never holds (it is 3)
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // bad-address: register-mode dst in PSUM with a 2-byte dtype, misaligned, too high.
+  rm::CopyPredicatedScalarWord r = cps_word(dt::UINT8, dt::BF16, 4, 0x3F80, 1);
+  r.ev = kSet9;
+  r.channels = 2;
+  r.dst.addr = rm::reg_addr(6);
+  for (uint32_t a : {rm::psum_addr(3, 0x100), rm::sbuf_addr(3, 0x101), rm::sbuf_addr(127, 0x100)}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[6] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // ... register-mode pred past the partitions; a misaligned register pointer scalar.
+  r = x;
+  r.pred.addr = rm::reg_addr(7);
+  m.registers[7] = rm::sbuf_addr(127, 0x100);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  r = x;
+  r.src0_imm_src = 2;
+  r.src0_imm = 8;
+  m.registers[8] = rm::psum_addr(0, 0x102);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // shape-mismatch: register mode waived the count clause; the counts differ.
+  r = x;
+  r.dst = tensor3(rm::reg_addr(6), 1, 3, 0, 1, 0, 1);
+  m.registers[6] = rm::sbuf_addr(2, 0x100);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // The address comes before the shape.
+  m.registers[6] = rm::sbuf_addr(2, 0x102);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // too-large: 4096 x 4097 ordinals on one element.
+  r = x;
+  r.pred = tensor3(rm::sbuf_addr(0, 0x100), 0, 4096, 0, 4097, 0, 1);
+  r.dst = tensor3(rm::sbuf_addr(2, 0x100), 0, 4096, 0, 4097, 0, 1);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::TooLarge);
+  // Equal register-mode counts retire.
+  r = x;
+  r.dst = tensor3(rm::reg_addr(6), 1, 2, 2, 2, 0, 1);
+  m.registers[6] = rm::sbuf_addr(2, 0x100);
+  expect_ok(m, r.encode());
+  for (unsigned p : {2u, 3u})
+    EXPECT_EQ(peek(m, SBUF, p, 0x100, 4, 4), (V{f32(1.0f), f32(2.0f), f32(-5.0f), f32(-5.0f)}));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing either: a reserved byte, a float predicate.
+  Word bad = x.encode();
+  bad[36] = 1;
+  expect_unchanged(m, bad, Status::Invalid, std::nullopt);
+  r = x;
+  r.pred_dtype = dt::FP16;
+  expect_unchanged(m, r.encode(), Status::Invalid, std::nullopt);
+}
+
+// ---- DveReadAccumulator (SPEC §4.13) ----------------------------------------------------
+
+rm::DveReadAccumulatorWord dra_word(uint8_t dtype, unsigned channels, uint32_t addr,
+                                    uint8_t negated = 0) {
+  rm::DveReadAccumulatorWord x;
+  x.dtype = dtype;
+  x.channels = static_cast<uint8_t>(channels);
+  x.negated = negated;
+  x.dst = tensor1(addr, 1, 1);
+  return x;
+}
+
+TEST(DveReadAccumulator, ReadsEachPartitionsAccumulatorAndNegates) {
+  // Accumulators 2..7: 1.5, -0.0, +0.0, quiet NaN with payload, -FLT_MAX, sNaN.
+  const V acc = {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, kNegFltMax, 0x7F800001};
+  struct Case {
+    uint8_t dtype;
+    V plain, negated;
+  };
+  const Case cases[] = {
+      {dt::FP32,
+       {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, 0xFF7FFFFF, 0x7F800001},
+       {0xBFC00000, 0x00000000, 0x80000000, 0xFFC00001, 0x7F7FFFFF, 0xFF800001}},
+      {dt::FP32R,
+       {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, 0xFF7FFFFF, 0x7F800001},
+       {0xBFC00000, 0x00000000, 0x80000000, 0xFFC00001, 0x7F7FFFFF, 0xFF800001}},
+      // -FLT_MAX is beyond BF16's range: -inf. NaNs become the canonical NaN with sign.
+      {dt::BF16,
+       {0x3FC0, 0x8000, 0x0000, 0x7FC0, 0xFF80, 0x7FC0},
+       {0xBFC0, 0x0000, 0x8000, 0xFFC0, 0x7F80, 0xFFC0}},
+      {dt::FP16,
+       {0x3E00, 0x8000, 0x0000, 0x7E00, 0xFC00, 0x7E00},
+       {0xBE00, 0x0000, 0x8000, 0xFE00, 0x7C00, 0xFE00}},
+      {dt::FP8_E5, {0x3E, 0x80, 0x00, 0x7E, 0xFC, 0x7E}, {0xBE, 0x00, 0x80, 0xFE, 0x7C, 0xFE}},
+      {dt::FP8_E4, {0x3C, 0x80, 0x00, 0x7C, 0xF8, 0x7C}, {0xBC, 0x00, 0x80, 0xFC, 0x78, 0xFC}},
+      {dt::FP8_E3, {0x38, 0x80, 0x00, 0x78, 0xF0, 0x78}, {0xB8, 0x00, 0x80, 0xF8, 0x70, 0xF8}},
+  };
+  for (const Case& c : cases) {
+    for (uint8_t neg : {uint8_t{0}, uint8_t{1}}) {
+      SCOPED_TRACE(testing::Message() << int{c.dtype} << " negated " << int{neg});
+      Machine& m = fresh(Generation::V2);
+      for (unsigned i = 0; i < 6; ++i) m.accumulators[2 + i] = acc[i];
+      const auto before = m.accumulators;
+      const unsigned size = rm::size_of(c.dtype);
+      expect_ok(m, dra_word(c.dtype, 6, rm::sbuf_addr(2, 0x300), neg).encode());
+      const V& want = neg ? c.negated : c.plain;
+      for (unsigned i = 0; i < 6; ++i) {
+        EXPECT_EQ(peek(m, SBUF, 2 + i, 0x300, size, 1), V{want[i]}) << "channel " << i;
+        // Exactly one element: the next one is untouched.
+        EXPECT_EQ(peek(m, SBUF, 2 + i, 0x300 + size, size, 1), V{0}) << "channel " << i;
+      }
+      EXPECT_EQ(peek(m, SBUF, 8, 0x300, 4, 1), V{0});  // channel 6 does not exist
+      EXPECT_EQ(m.accumulators, before);               // not changed
+    }
+  }
+}
+
+TEST(DveReadAccumulator, NarrowingRoundsToNearestEven) {
+  struct Case {
+    uint8_t dtype;
+    uint32_t acc, want;
+  };
+  const Case cases[] = {
+      {dt::BF16, 0x3F808000, 0x3F80},  // 1 + 2^-8: tie, to even
+      {dt::BF16, 0x3F818000, 0x3F82},  // 1 + 3 * 2^-8: tie, to even (up)
+      {dt::BF16, 0x3F808001, 0x3F81},  // just above the tie
+      {dt::BF16, 0x00010000, 0x0001},  // a subnormal stays
+      {dt::BF16, 0x7F7FFFFF, 0x7F80},  // FLT_MAX rounds to +inf
+      {dt::FP16, 0x3F801000, 0x3C00},  // 1 + 2^-11: tie, to even
+      {dt::FP16, 0x3F803000, 0x3C02},  // 1 + 3 * 2^-11: tie, up to even
+      {dt::FP16, 0x477FE000, 0x7BFF},  // 65504
+      {dt::FP16, 0x477FF000, 0x7C00},  // 65520: tie to 65536, beyond: +inf
+      {dt::FP16, 0x33800000, 0x0001},  // 2^-24: the smallest subnormal
+      {dt::FP16, 0x33000000, 0x0000},  // 2^-25: tie with 0, to even
+      {dt::FP8_E4, 0x43700000, 0x77},  // 240, the maximum
+      {dt::FP8_E4, 0x437A0000, 0x78},  // 250 rounds to 256: +inf
+      {dt::FP8_E4, 0x40400000, 0x44},  // 3.0
+      {dt::FP8_E5, 0x47600000, 0x7B},  // 57344, the maximum
+      {dt::FP8_E5, 0x3FA00000, 0x3D},  // 1.25
+      {dt::FP8_E3, 0x41780000, 0x6F},  // 15.5, the maximum
+      {dt::FP8_E3, 0x41800000, 0x70},  // 16: +inf
+      {dt::FP8_E3, 0x3F840000, 0x30},  // 1 + 2^-5, half an E3 step: tie, to even (1.0)
+      {dt::FP8_E3, 0x3F8C0000, 0x32},  // 1 + 3 * 2^-5: tie, to even (up)
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.dtype} << " " << std::hex << c.acc);
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[9] = c.acc;
+    expect_ok(m, dra_word(c.dtype, 1, rm::sbuf_addr(9, 0x10)).encode());
+    EXPECT_EQ(peek(m, SBUF, 9, 0x10, rm::size_of(c.dtype), 1), V{c.want});
+  }
+}
+
+TEST(DveReadAccumulator, FreshMachineReadsMinusInfinityAndReadsRepeat) {
+  Machine& m = fresh(Generation::V5);
+  expect_ok(m, dra_word(dt::FP32, 128, rm::sbuf_addr(0, 0x40)).encode());
+  expect_ok(m, dra_word(dt::FP32, 128, rm::sbuf_addr(0, 0x44), 1).encode());
+  expect_ok(m, dra_word(dt::BF16, 128, rm::sbuf_addr(0, 0x48)).encode());
+  for (unsigned p = 0; p < 128; ++p) {
+    EXPECT_EQ(peek(m, SBUF, p, 0x40, 4, 2), (V{kNegInf, 0x7F800000})) << p;
+    EXPECT_EQ(peek(m, SBUF, p, 0x48, 2, 1), V{0xFF80}) << p;
+    EXPECT_EQ(m.accumulators[p], kNegInf);
+  }
+  // Two reads of the same accumulators are equal.
+  m.accumulators[70] = f32(42.0f);
+  expect_ok(m, dra_word(dt::FP32, 1, rm::sbuf_addr(70, 0x100)).encode());
+  expect_ok(m, dra_word(dt::FP32, 1, rm::sbuf_addr(70, 0x104)).encode());
+  EXPECT_EQ(peek(m, SBUF, 70, 0x100, 4, 2), (V{f32(42.0f), f32(42.0f)}));
+}
+
+TEST(DveReadAccumulator, DestinationPartitionPicksTheAccumulatorStepIsIrrelevant) {
+  Machine& m = fresh(Generation::V3);
+  for (unsigned p = 0; p < 128; ++p) m.accumulators[p] = f32(static_cast<float>(p));
+  // PSUM destination (FP32), with a negative step and a register-mode address.
+  rm::DveReadAccumulatorWord x = dra_word(dt::FP32, 3, rm::psum_addr(100, 0x3FFC));
+  x.dst.step[0] = -7;
+  expect_ok(m, x.encode());
+  for (unsigned c = 0; c < 3; ++c)
+    EXPECT_EQ(peek(m, PSUM, 100 + c, 0x3FFC, 4, 1), V{f32(static_cast<float>(100 + c))});
+  x = dra_word(dt::FP16, 2, rm::reg_addr(33));
+  m.registers[33] = rm::sbuf_addr(64, 0x2002);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 64, 0x2002, 2, 1), V{0x5400});  // 64.0
+  EXPECT_EQ(peek(m, SBUF, 65, 0x2002, 2, 1), V{0x5410});  // 65.0
+}
+
+// SPEC §4.13: a DveReadAccumulator whose destination starts at the RangeSelect's source
+// partition reads back what the reduction left.
+TEST(DveReadAccumulator, ReadsWhatRangeSelectAccumulatedOverTwoTiles) {
+  Machine& m = fresh(Generation::V3);
+  // Two channels (partitions 0 and 1); indices kept when 0 <= base + j <= 3.
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 3.0f, 2);
+  r.channels = 2;
+  r.dst.addr = rm::sbuf_addr(10, 0x200);
+  // Tile 1.
+  poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), f32(5.0f), f32(3.0f), f32(2.0f)});
+  poke(m, SBUF, 1, 0x100, 4, {f32(-8.0f), f32(-9.0f), f32(-7.5f), f32(-10.0f)});
+  expect_ok(m, r.encode());
+  // Tile 2: channel 0 has a larger value, channel 1 only smaller ones.
+  poke(m, SBUF, 0, 0x100, 4, {f32(7.0f), f32(-1.0f), f32(6.0f), f32(0.0f)});
+  poke(m, SBUF, 1, 0x100, 4, {f32(-20.0f), f32(-30.0f), f32(-40.0f), f32(-50.0f)});
+  expect_ok(m, r.encode());
+  rm::DveReadAccumulatorWord d = dra_word(dt::FP32, 2, rm::sbuf_addr(0, 0x800));
+  expect_ok(m, d.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x800, 4, 1), V{f32(7.0f)});
+  EXPECT_EQ(peek(m, SBUF, 1, 0x800, 4, 1), V{f32(-7.5f)});
+  d = dra_word(dt::BF16, 2, rm::sbuf_addr(0, 0x900), 1);
+  expect_ok(m, d.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x900, 2, 1), V{0xC0E0});  // -7.0
+  EXPECT_EQ(peek(m, SBUF, 1, 0x900, 2, 1), V{0x40F0});  // 7.5
+  // A tile whose every index is filtered out on a fresh accumulator: -FLT_MAX, -inf in BF16.
+  Machine& n = fresh(Generation::V3);
+  r.bound1 = f32(-1.0f);  // nothing passes
+  expect_ok(n, r.encode());
+  d = dra_word(dt::BF16, 1, rm::sbuf_addr(0, 0x900));
+  expect_ok(n, d.encode());
+  EXPECT_EQ(peek(n, SBUF, 0, 0x900, 2, 1), V{0xFF80});
+  d = dra_word(dt::FP32, 1, rm::sbuf_addr(0, 0x904));
+  expect_ok(n, d.encode());
+  EXPECT_EQ(peek(n, SBUF, 0, 0x904, 4, 1), V{kNegFltMax});
+}
+
+TEST(DveReadAccumulator, FaultsChangeNothing) {
+  Machine& m = busy_machine(Generation::V2);
+  rm::DveReadAccumulatorWord x = dra_word(dt::BF16, 4, rm::reg_addr(3));
+  x.ev = kSet9;
+  rm::DveReadAccumulatorWord wait = x;
+  wait.ev = rm::Events{2, 9, 1, 9, 0};  // semaphore 9 == 0 never holds (it is 3)
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  for (uint32_t a : {rm::psum_addr(0, 0x100),       // a 2-byte PSUM write
+                     rm::sbuf_addr(0, 0x101),       // misaligned
+                     rm::sbuf_addr(125, 0x100),     // partitions 125..128
+                     rm::sbuf_addr(0, 192 * 1024),  // beyond the V2 partition
+                     0x20000100u}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[3] = a;
+    expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  m.registers[3] = rm::sbuf_addr(124, 0x100);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 126, 0x100, 2, 1), V{0xC2C8});  // -100.0
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing: two elements, an integer dtype.
+  rm::DveReadAccumulatorWord bad = x;
+  bad.dst_element_count = 2;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+  bad = x;
+  bad.dtype = dt::INT32;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+}
+
+TEST(Trace, NewInstructionsReportEveryWrite) {
+  Machine& m = busy_machine();
+  rm::NonzeroWithCountWord x = nwc_word(dt::FP32, 4, 3, kMinus1);
+  x.channels = 17;
+  x.src.addr = rm::sbuf_addr(0, 0x100);
+  x.dst.addr = rm::sbuf_addr(10, 0x400);
+  x.ev = rm::Events{0, 0, 2, 9, 0};
+  check_trace(m, x.encode(), {{SBUF, 10}, {SBUF, 26}});
+  EXPECT_EQ(peek(m, SBUF, 10, 0x400, 4, 5), (V{3, 4, 5, 6, 4}));
+
+  rm::CopyPredicatedScalarWord c = cps_word(dt::UINT32, dt::FP32, 4, 0x12345678, 0);
+  c.channels = 2;
+  c.pred.addr = rm::sbuf_addr(40, 0x100);
+  c.dst.addr = rm::psum_addr(0, 0x100);
+  poke(m, SBUF, 40, 0x100, 4, {0, 1, 0, 1});
+  check_trace(m, c.encode(), {{PSUM, 0}, {PSUM, 1}});
+
+  rm::DveReadAccumulatorWord d = dra_word(dt::FP8_E4, 3, rm::sbuf_addr(125, 0x11));
+  check_trace(m, d.encode(), {{SBUF, 125}, {SBUF, 126}, {SBUF, 127}});
+  // -100 = -1.5625 * 2^6: mantissa 4.5 eighths, a tie, to even: -96 = 1 1101 100.
+  EXPECT_EQ(peek(m, SBUF, 126, 0x11, 1, 1), V{0xEC});
+  EXPECT_EQ(peek(m, SBUF, 125, 0x11, 1, 1), V{0xF8});  // fresh: -inf
 }
 
 }  // namespace

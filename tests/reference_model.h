@@ -1,4 +1,4 @@
-// An independent, straightforward implementation of the four instructions' effects,
+// An independent, straightforward implementation of the seven modelled instructions' effects,
 // written from SPEC.md for the tests. It shares no code with src/ops or src/format: it
 // has its own field offsets (SPEC §4 tables), ADDR4 decoding (§3.4), tensor walk (§3.5),
 // number conversions (§5), orderings and fault checks (§4 execution rule), so that a
@@ -47,7 +47,8 @@ inline constexpr uint8_t MAX = 0x08, IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, I
 }  // namespace op
 
 inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
-                         kSort = 0x96;
+                         kSort = 0x96, kNonzeroWithCount = 0xf2, kCopyPredicatedScalar = 0xe8,
+                         kDveReadAccumulator = 0x9b;
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -611,6 +612,83 @@ inline std::optional<FaultKind> sort(const Machine& m, const Word& w, Effects& f
   return std::nullopt;
 }
 
+// SPEC §4.11. Offsets: 12 channels, 13 in_dtype, 15 index_offset_src, 16 src (TENSOR3D),
+// 32 index_offset, 36 padding_val_src, 40 padding_val, 44 dst (TENSOR3D).
+inline std::optional<FaultKind> nonzero_with_count(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const bool fp = w[13] == dt::FP32;
+  const Tensor st = get_tensor(w, 16, 3), dtn = get_tensor(w, 44, 3);
+  const auto src = resolve(m, st, 4, false, false, n);
+  const auto dst = resolve(m, dtn, 4, false, true, n);
+  const auto off = resolve_imm(m, w[15], get(w, 32, 4), 4, false, n);
+  const auto pad = resolve_imm(m, w[36], get(w, 40, 4), 4, false, n);
+  if (!src || !dst || !off || !pad) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, 4), doffs = walk(dtn, dst->offset, 4);
+  // Every 16th channel, counted from the start partitions.
+  for (unsigned c = 0; c < n; c += 16) {
+    const std::size_t t = soffs.size();
+    std::vector<uint32_t> out;
+    for (std::size_t j = 0; j < t; ++j) {
+      const uint32_t x = load(m, Space::SBUF, src->partition + c, soffs[j], 4);
+      // INT32: any bit; FP32: x != 0 as a float, so -0.0 is zero and NaN is not.
+      const bool nonzero = fp ? !(as_float(x) == 0.0f) : x != 0;
+      if (nonzero)
+        out.push_back(static_cast<uint32_t>((uint64_t{j} + off->at(m, c)) % (uint64_t{1} << 32)));
+    }
+    const auto k = static_cast<uint32_t>(out.size());
+    while (out.size() < t) out.push_back(pad->at(m, c));
+    out.push_back(k);
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], 4, out[j]});
+  }
+  return std::nullopt;
+}
+
+// SPEC §4.12. Offsets: 16 pred (TENSOR3D), 32 pred_dtype, 33 reversed_pred, 34 channels,
+// 41 in_dtype, 42 out_dtype, 43 src0_imm_src, 44 src0_imm, 48 dst (TENSOR3D).
+inline std::optional<FaultKind> copy_predicated_scalar(const Machine& m, const Word& w,
+                                                       Effects& fx) {
+  const unsigned n = w[34];
+  const unsigned psize = size_of(w[32]), size = size_of(w[42]);
+  const bool reversed = w[33] == 1;
+  const Tensor pt = get_tensor(w, 16, 3), dtn = get_tensor(w, 48, 3);
+  const auto pred = resolve(m, pt, psize, true, false, n);
+  const auto dst = resolve(m, dtn, size, true, true, n);
+  const auto sc = resolve_imm(m, w[43], get(w, 44, 4), size_of(w[41]), true, n);
+  if (!pred || !dst || !sc) return FaultKind::BadAddress;
+  if ((pt.register_mode() || dtn.register_mode()) && pt.count() != dtn.count())
+    return FaultKind::ShapeMismatch;
+  if (pt.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto poffs = walk(pt, pred->offset, psize), doffs = walk(dtn, dst->offset, size);
+  for (unsigned c = 0; c < n; ++c) {
+    const uint32_t scalar = sc->at(m, c);
+    // Every decision from the machine before any store (stores are applied afterwards).
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const uint32_t p = load(m, pred->space, pred->partition + c, poffs[j], psize);
+      if ((p != 0) == reversed)
+        fx.stores.push_back({dst->space, dst->partition + c, doffs[j], size, scalar});
+    }
+  }
+  return std::nullopt;
+}
+
+// SPEC §4.13. Offsets: 32 dtype, 33 negated, 34 channels, 44 dst (TENSOR1D).
+inline std::optional<FaultKind> dve_read_accumulator(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t code = w[32];
+  const unsigned size = size_of(code);
+  const Tensor dtn = get_tensor(w, 44, 1);
+  const auto dst = resolve(m, dtn, size, true, true, n);
+  if (!dst) return FaultKind::BadAddress;
+  for (unsigned c = 0; c < n; ++c) {
+    uint32_t a = m.accumulators[dst->partition + c];
+    if (w[33] == 1) a ^= 0x80000000u;
+    fx.stores.push_back({dst->space, dst->partition + c, dst->offset, size, narrow(code, a)});
+  }
+  return std::nullopt;
+}
+
 }  // namespace internal
 
 // Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged.
@@ -634,6 +712,15 @@ inline Outcome execute(Machine& m, const Word& w) {
       break;
     case kSort:
       f = internal::sort(m, w, fx);
+      break;
+    case kNonzeroWithCount:
+      f = internal::nonzero_with_count(m, w, fx);
+      break;
+    case kCopyPredicatedScalar:
+      f = internal::copy_predicated_scalar(m, w, fx);
+      break;
+    case kDveReadAccumulator:
+      f = internal::dve_read_accumulator(m, w, fx);
       break;
     default:
       return {};
@@ -760,6 +847,72 @@ struct SortWord {
     put_tensor(w, 24, dst);
     put(w, 36, 4, index_offset);
     w[40] = stable;
+    return w;
+  }
+};
+
+struct NonzeroWithCountWord {
+  Events ev;
+  uint8_t channels = 1;
+  uint8_t in = dt::INT32, out = dt::INT32;
+  uint8_t index_offset_src = 0, padding_val_src = 0;
+  Tensor src{.dims = 3}, dst{.dims = 3};
+  uint32_t index_offset = 0, padding_val = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, kNonzeroWithCount);
+    put_events(w, ev);
+    w[12] = channels;
+    w[13] = in;
+    w[14] = out;
+    w[15] = index_offset_src;
+    put_tensor(w, 16, src);
+    put(w, 32, 4, index_offset);
+    w[36] = padding_val_src;
+    put(w, 40, 4, padding_val);
+    put_tensor(w, 44, dst);
+    return w;
+  }
+};
+
+struct CopyPredicatedScalarWord {
+  Events ev;
+  Tensor pred{.dims = 3}, dst{.dims = 3};
+  uint8_t pred_dtype = dt::UINT8, reversed_pred = 1, channels = 1;
+  uint8_t dtype = dt::FP32;  // in == out
+  uint8_t src0_imm_src = 0;
+  uint32_t src0_imm = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, kCopyPredicatedScalar);
+    put_events(w, ev);
+    put_tensor(w, 16, pred);
+    w[32] = pred_dtype;
+    w[33] = reversed_pred;
+    w[34] = channels;
+    w[41] = dtype;
+    w[42] = dtype;
+    w[43] = src0_imm_src;
+    put(w, 44, 4, src0_imm);
+    put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+struct DveReadAccumulatorWord {
+  Events ev;
+  uint32_t dst_element_count = 1;
+  uint8_t dtype = dt::FP32, negated = 0, channels = 1;
+  Tensor dst{.dims = 1};
+  Word encode() const {
+    Word w;
+    put_header(w, kDveReadAccumulator);
+    put_events(w, ev);
+    put(w, 28, 4, dst_element_count);
+    w[32] = dtype;
+    w[33] = negated;
+    w[34] = channels;
+    put_tensor(w, 44, dst);
     return w;
   }
 };
