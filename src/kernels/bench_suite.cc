@@ -530,6 +530,92 @@ Row sequence_bounds_row(const std::string& name, bool fp, int16_t step, double g
   return row;
 }
 
+// NonzeroWithCount over 128 channels, of which 8 run (one per GpSimd core): each of the
+// 8 processed partitions compacts a full partition's worth of ids (src, then its T + 1
+// results). `density`: the share of nonzero ids, spread at random.
+Row nonzero_with_count_row(const std::string& name, bool fp, double density, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const uint32_t count = std::min<uint32_t>(round_down((P - 64) / 8, 64), 65534);
+  const uint32_t dst_off = round_down(count * 4 + 63, 64);
+  uint64_t seed = 46;
+  const auto threshold = static_cast<uint64_t>(density * 0x1p32);
+  for (unsigned p = 0; p < kPartitions; p += model::kNonzeroChannelStride) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t r = splitmix(seed);
+      const bool nonzero = (r & 0xffffffffu) < threshold;
+      // FP32 zeros are +0.0 and -0.0; INT32 ids 1..65536.
+      const uint32_t v =
+          fp ? (nonzero ? random_fp32(seed) | 1u : static_cast<uint32_t>(r >> 63) << 31)
+             : (nonzero ? 1 + static_cast<uint32_t>(r >> 48) : 0u);
+      std::memcpy(part + i * 4, &v, 4);
+    }
+  }
+  Word w = header(Opcode::NonzeroWithCount);
+  w[12] = kPartitions;
+  w[13] = fp ? 0x0a : 0x08;
+  w[14] = 0x08;
+  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  store_u32(w, 40, 0xffffffffu);  // padding -1
+  store_tensor(w, 44, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count + 1), 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; p += model::kNonzeroChannelStride)
+    prog->outputs.push_back({p, {dst_off, dst_off + (count + 1) * 4}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  const unsigned processed = kPartitions / model::kNonzeroChannelStride;
+  row.per_run = double{processed} * count * 4;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * 4, processed);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+// CopyPredicatedScalar over every partition: a predicate of `pred` (half of it true, at
+// random) and an FP32 destination, dense, filling the partition.
+Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned psize = *dtype_size(pred);
+  const uint32_t count = std::min<uint32_t>(round_down((P - 64) / (psize + 4), 64), 65535);
+  const uint32_t dst_off = round_down(count * psize + 63, 64);
+  uint64_t seed = 47;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t flag = static_cast<uint32_t>(splitmix(seed) & 1);
+      std::memcpy(part + i * psize, &flag, psize);
+      const uint32_t v = random_fp32(seed);
+      std::memcpy(part + dst_off + i * 4, &v, 4);
+    }
+  }
+  Word w = header(Opcode::CopyPredicatedScalar);
+  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  w[32] = static_cast<uint8_t>(pred);
+  w[33] = 1;  // write where the predicate is true
+  w[34] = kPartitions;
+  w[41] = w[42] = 0x0a;
+  store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
+  store_tensor(w, 48, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + count * 4}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s dst";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * 4;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, dst_off, count * 4);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
 // ---- per-instruction overhead and decode + validate ---------------------------------
 
 // One channel, 16 elements in partition `p`: the word for the overhead rows.
@@ -749,6 +835,20 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   gsb("GetSequenceBounds int32 dense", false, 1, 0.5);
   gsb("GetSequenceBounds fp32 dense", true, 1, 0.5);
   gsb("GetSequenceBounds int32 step -2", false, -2, 0.25);
+  for (bool fp : {false, true})
+    for (double density : {0.01, 0.5, 0.99}) {
+      const std::string name = fmt::format("NonzeroWithCount {} {}% nonzero", fp ? "fp32" : "int32",
+                                           std::lround(density * 100));
+      all.push_back({name, [=] { return nonzero_with_count_row(name, fp, density, 0.3); }});
+    }
+  all.push_back({"CopyPredicatedScalar fp32 dense, uint32 pred", [] {
+                   return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint32 pred",
+                                              Dtype::UINT32, 0.5);
+                 }});
+  all.push_back({"CopyPredicatedScalar fp32 dense, uint8 pred", [] {
+                   return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint8 pred",
+                                              Dtype::UINT8, 0.5);
+                 }});
   for (Opcode op : kOps) {
     std::string what;
     overhead_word(op, 0, &what);

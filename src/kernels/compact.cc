@@ -38,7 +38,10 @@ size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_in
   for (; j + lanes <= n; j += lanes) {
     const auto v = hn::And(hn::LoadU(d, ids + j), magnitude);
     const auto nonzero = hn::Ne(v, hn::Zero(d));
-    k += hn::CompressStore(index, nonzero, d, out + k);
+    // Compress in a register, then one whole-vector store: the store form of a compress
+    // (vpcompressd to memory) is microcoded and many times slower on some x86 cores.
+    hn::StoreU(hn::Compress(index, nonzero), d, out + k);
+    k += hn::CountTrue(d, nonzero);
     index = hn::Add(index, step);
   }
   for (; j < n; ++j) {

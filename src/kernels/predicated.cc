@@ -4,6 +4,7 @@
 // target (Highway's foreach_target) and dispatched at run time.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "gpsimd/model.h"
@@ -25,33 +26,62 @@ namespace gpsimd::kernels::predicated::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // For i < n: dst[i] = scalar where (pred[i] != 0) == write_when; dst[i] untouched
-// elsewhere. pred and dst hold n contiguous elements of the same width T.
-template <class T>
-void MaskedFillT(const T* pred, T* dst, size_t n, bool write_when, T scalar) {
-  const hn::ScalableTag<T> d;
-  const size_t lanes = hn::Lanes(d);
-  const auto value = hn::Set(d, scalar);
+// elsewhere. pred holds n contiguous elements of P, dst of T; they may differ in width:
+// the loop runs as many lanes as the wider type has per vector, and the predicate's mask
+// is carried over to the destination's lanes.
+template <class P, class T>
+void MaskedFillT(const P* pred, T* dst, size_t n, bool write_when, T scalar) {
+  using Wide = std::conditional_t<(sizeof(P) >= sizeof(T)), P, T>;
+  using DW = hn::ScalableTag<Wide>;
+  const DW dw;
+  const hn::Rebind<P, DW> dp;
+  const hn::Rebind<T, DW> dt;
+  const size_t lanes = hn::Lanes(dw);
+  const auto value = hn::Set(dt, scalar);
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
-    const auto nonzero = hn::Ne(hn::LoadU(d, pred + i), hn::Zero(d));
-    const auto sel = write_when ? nonzero : hn::Not(nonzero);
-    hn::BlendedStore(value, sel, d, dst + i);
+    const auto p = hn::LoadU(dp, pred + i);
+    hn::Mask<decltype(dt)> nonzero;
+    if constexpr (sizeof(P) == sizeof(T)) {
+      nonzero = hn::Ne(hn::BitCast(dt, p), hn::Zero(dt));
+    } else if constexpr (sizeof(P) < sizeof(T)) {
+      nonzero = hn::Ne(hn::PromoteTo(dt, p), hn::Zero(dt));  // zero-extended: same truth
+    } else {
+      // All-ones lanes (-1) where nonzero, demoted with signed saturation to T's width.
+      const hn::RebindToSigned<decltype(dp)> dps;
+      const hn::Rebind<hwy::MakeSigned<T>, DW> dts;
+      const auto ones = hn::BitCast(dps, hn::VecFromMask(dp, hn::Ne(p, hn::Zero(dp))));
+      nonzero = hn::MaskFromVec(hn::BitCast(dt, hn::DemoteTo(dts, ones)));
+    }
+    hn::BlendedStore(value, write_when ? nonzero : hn::Not(nonzero), dt, dst + i);
   }
   for (; i < n; ++i)
     if (model::predicate_true(pred[i]) == write_when) dst[i] = scalar;
 }
 
-void MaskedFill(const uint8_t* pred, uint8_t* dst, size_t n, unsigned size, bool write_when,
-                uint32_t scalar) {
+template <class P>
+void MaskedFillP(const P* pred, uint8_t* dst, size_t n, unsigned size, bool write_when,
+                 uint32_t scalar) {
   switch (size) {
     case 1:
       return MaskedFillT(pred, dst, n, write_when, static_cast<uint8_t>(scalar));
     case 2:
-      return MaskedFillT(reinterpret_cast<const uint16_t*>(pred), reinterpret_cast<uint16_t*>(dst),
-                         n, write_when, static_cast<uint16_t>(scalar));
+      return MaskedFillT(pred, reinterpret_cast<uint16_t*>(dst), n, write_when,
+                         static_cast<uint16_t>(scalar));
     default:
-      return MaskedFillT(reinterpret_cast<const uint32_t*>(pred), reinterpret_cast<uint32_t*>(dst),
-                         n, write_when, scalar);
+      return MaskedFillT(pred, reinterpret_cast<uint32_t*>(dst), n, write_when, scalar);
+  }
+}
+
+void MaskedFill(const uint8_t* pred, unsigned pred_size, uint8_t* dst, size_t n, unsigned size,
+                bool write_when, uint32_t scalar) {
+  switch (pred_size) {
+    case 1:
+      return MaskedFillP(pred, dst, n, size, write_when, scalar);
+    case 2:
+      return MaskedFillP(reinterpret_cast<const uint16_t*>(pred), dst, n, size, write_when, scalar);
+    default:
+      return MaskedFillP(reinterpret_cast<const uint32_t*>(pred), dst, n, size, write_when, scalar);
   }
 }
 
@@ -66,15 +96,16 @@ HWY_EXPORT(MaskedFill);
 
 bool copy_predicated(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, const Walk& pred,
                      unsigned pred_size, unsigned size, bool write_when, uint32_t scalar) {
-  // The vector path: predicate and destination of one width, each one dense run, the
-  // destination aligned to its elements. Other shapes take the reference.
+  // The vector path: predicate and destination each one dense run, aligned to their
+  // elements (validated for static addresses). Other shapes take the reference.
   const Rows pr = Rows::of(pred), dr = Rows::of(dst_walk);
-  if (pred_size != size || !pr.dense() || !dr.dense()) return false;
+  if (!pr.dense() || !dr.dense()) return false;
   const uint8_t* p = partition + pr.start;
   uint8_t* o = dst + dr.start;
-  if (reinterpret_cast<uintptr_t>(p) % size != 0 || reinterpret_cast<uintptr_t>(o) % size != 0)
+  if (reinterpret_cast<uintptr_t>(p) % pred_size != 0 || reinterpret_cast<uintptr_t>(o) % size != 0)
     return false;
-  HWY_DYNAMIC_DISPATCH(predicated::MaskedFill)(p, o, pr.count(), size, write_when, scalar);
+  HWY_DYNAMIC_DISPATCH(predicated::MaskedFill)
+  (p, pred_size, o, pr.count(), size, write_when, scalar);
   return true;
 }
 
