@@ -650,6 +650,109 @@ Word gen_sort(Builder& b) {
   return x.encode();
 }
 
+// Returns a value of a density: zero (both FP32 zeros for a float source) with the
+// probability 100 - percent, otherwise a random nonzero pattern.
+uint32_t zero_or_value(Rng& r, unsigned percent_nonzero, uint8_t code, bool float_zeros) {
+  if (!r.chance(percent_nonzero)) return float_zeros && r.chance(50) ? 0x80000000u : 0u;
+  for (;;) {
+    const uint32_t v = random_value(r, code);
+    if (float_zeros ? (v & 0x7fffffffu) != 0 : v != 0) return v;
+  }
+}
+
+Word gen_nonzero_with_count(Builder& b) {
+  Rng& r = b.rng();
+  rm::NonzeroWithCountWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.in = r.pick<uint8_t>({rm::dt::INT32, rm::dt::FP32});
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
+  x.src = b.shape(3, count, 4, Space::SBUF);
+  x.dst = b.shape(3, count + 1, 4, Space::SBUF);
+  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, n, 4, true);
+  b.place(x.dst, Space::SBUF, pd, n, 4, true);
+  auto offset = [&](unsigned) {
+    return r.pick<uint32_t>({0u, 16u, r.u32(), 0xffffffffu - r.uin(0, 8), r.u32() & 0xffff});
+  };
+  auto padding = [&](unsigned) { return r.pick<uint32_t>({0u, 0xffffffffu, r.u32()}); };
+  std::tie(x.index_offset_src, x.index_offset) = b.immediate(4, ps, n, false, offset(0), offset);
+  std::tie(x.padding_val_src, x.padding_val) = b.immediate(4, ps, n, false, padding(0), padding);
+  const unsigned density = r.pick<unsigned>({0u, 1u, 50u, 99u, 100u, r.uin(0, 100)});
+  const bool fp = x.in == rm::dt::FP32;
+  b.fill(x.src, sl, n, 4, [&] { return zero_or_value(r, density, x.in, fp); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+Word gen_copy_predicated_scalar(Builder& b) {
+  Rng& r = b.rng();
+  rm::CopyPredicatedScalarWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick<uint8_t>({rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16,
+                             rm::dt::BF16, rm::dt::FP16, rm::dt::INT32, rm::dt::UINT32,
+                             rm::dt::FP32, rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5});
+  x.pred_dtype = r.pick<uint8_t>(
+      {rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32, rm::dt::UINT32});
+  const unsigned size = rm::size_of(x.dtype), psize = rm::size_of(x.pred_dtype);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const Space ps_space = b.space(30);
+  const Space ds = b.space(size == 4 ? 30 : 0);
+  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
+  x.pred = b.shape(3, count, psize, ps_space);
+  x.dst = b.shape(3, count, size, ds);
+  const rm::Loc pl = b.place(x.pred, ps_space, ps, n, psize, true);
+  const rm::Loc dl = b.place(x.dst, ds, pd, n, size, true);
+  x.reversed_pred = static_cast<uint8_t>(r.in(0, 1));
+  auto scalar = [&](unsigned) { return random_value(r, x.dtype); };
+  std::tie(x.src0_imm_src, x.src0_imm) = b.immediate(size, pd, n, true, scalar(0), scalar);
+  // The old destination first (it shows what is not written), then the predicate, which
+  // wins where the two overlap.
+  b.fill(x.dst, dl, n, size, [&] { return random_value(r, x.dtype); });
+  const unsigned density = r.pick<unsigned>({0u, 1u, 50u, 99u, 100u, r.uin(0, 100)});
+  b.fill(x.pred, pl, n, psize, [&] { return zero_or_value(r, density, x.pred_dtype, false); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  if (inj == Inject::Shape) {
+    if (x.pred.register_mode())
+      x.pred.num[2] += 1;
+    else if (x.dst.register_mode())
+      x.dst.num[0] += 1;
+  }
+  return x.encode();
+}
+
+Word gen_dve_read_accumulator(Builder& b) {
+  Rng& r = b.rng();
+  rm::DveReadAccumulatorWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick<uint8_t>({rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5, rm::dt::FP16,
+                             rm::dt::BF16, rm::dt::FP32, rm::dt::FP32R});
+  const unsigned size = rm::size_of(x.dtype);
+  const unsigned n = b.channels();
+  x.channels = static_cast<uint8_t>(n);
+  x.negated = static_cast<uint8_t>(r.in(0, 1));
+  const Space ds = b.space(size == 4 ? 40 : 0);
+  const unsigned pd = b.start_partition(n);
+  x.dst = b.shape(1, 1, size, ds);  // one element, any step
+  b.place(x.dst, ds, pd, n, size, true);
+  for (unsigned c = 0; c < n; ++c)
+    b.set_acc(pd + c, r.chance(40) ? near_tie(r, x.dtype) : random_value(r, rm::dt::FP32));
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -789,6 +892,21 @@ TEST(ExecuteRandom, GetSequenceBounds) {
 TEST(ExecuteRandom, Sort) {
   run_random("Sort", gen_sort, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
              0x96);
+}
+
+TEST(ExecuteRandom, NonzeroWithCount) {
+  run_random("NonzeroWithCount", gen_nonzero_with_count,
+             {Generation::V3, Generation::V4, Generation::V5}, 0xf2);
+}
+
+TEST(ExecuteRandom, CopyPredicatedScalar) {
+  run_random("CopyPredicatedScalar", gen_copy_predicated_scalar,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0xe8);
+}
+
+TEST(ExecuteRandom, DveReadAccumulator) {
+  run_random("DveReadAccumulator", gen_dve_read_accumulator,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x9b);
 }
 
 // The reference's own conversions against values worked out by hand from SPEC §5, so that
