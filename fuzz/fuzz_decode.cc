@@ -1,6 +1,6 @@
 // Decodes, validates and disassembles arbitrary 64-byte words (the input's first 64 bytes,
 // zero-padded), and checks:
-//  - decode succeeds exactly for the four opcodes, and encode(decode(w)) == w;
+//  - decode succeeds exactly for the modelled opcodes, and encode(decode(w)) == w;
 //  - an unknown opcode fails validation with the single clause has_known_opcode;
 //  - every diagnostic names its instruction, clause, field, value and what is allowed;
 //  - the generations nest as SPEC §2 says: a word valid on V2 is valid on V3 (larger
@@ -11,7 +11,7 @@
 //    generation per input, picked by byte 63);
 //  - validate_as(def, w) of an instruction whose opcode w does not carry reports the
 //    instruction's opcode clause (one such instruction per input, picked by byte 62);
-//  - disassemble(w) exists exactly for the four opcodes and assembles back to w.
+//  - disassemble(w) exists exactly for the modelled opcodes and assembles back to w.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -34,6 +34,12 @@ std::string opcode_clause(const InstrDef& def) {
       return "has_get_sequence_bounds_opcode";
     case Opcode::Sort:
       return "has_sort_opcode";
+    case Opcode::NonzeroWithCount:
+      return "has_nonzero_with_count_opcode";
+    case Opcode::CopyPredicatedScalar:
+      return "has_copy_predicated_scalar_opcode";
+    case Opcode::DveReadAccumulator:
+      return "has_dve_read_accumulator_opcode";
   }
   return {};
 }
@@ -111,7 +117,8 @@ void run_one(const uint8_t* data, std::size_t size) {
   }
 
   // validate_as of one other instruction (picked by byte 62).
-  unsigned pick = w[62] % (def == nullptr ? 4u : 3u);
+  const auto rows = static_cast<unsigned>(instructions().size());
+  unsigned pick = w[62] % (def == nullptr ? rows : rows - 1);
   for (const InstrDef& other : instructions()) {
     if (&other == def || pick-- != 0) continue;
     const Diagnostics ds = validate_as(other, w, Generation::V3);

@@ -179,9 +179,13 @@ int main(int argc, char** argv) {
       npy(out / "npy", ".npy");
   write_dicts(out);
 
+  // The conformance vectors and those of next/ (SPEC §7): the words of instructions not
+  // modelled yet are still good decode and assemble seeds.
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(argv[2]))
-    if (e.path().extension() == ".json") files.push_back(e.path());
+  for (const fs::path dir : {fs::path(argv[2]), fs::path(argv[2]) / "next"})
+    if (fs::is_directory(dir))
+      for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".json") files.push_back(e.path());
   if (argc > 3 && fs::is_directory(argv[3]))
     for (const auto& e : fs::recursive_directory_iterator(argv[3])) {
       if (!e.is_regular_file()) continue;
