@@ -1,6 +1,6 @@
 // The fast kernels against the scalar reference, bit for bit.
 //
-// Random instructions of all four kinds run twice from the same machine state: once
+// Random instructions of every kind with a fast path run twice from the same machine state: once
 // with ExecOptions::fast (kernels, threads) and once without (src/ops/ reference
 // loops); the results and the complete machines must be equal. Inputs mix random bits
 // with each dtype's edge values (NaN with payloads, ±0, ±inf, subnormals, rounding
@@ -43,6 +43,10 @@ class Rng {
   template <class T, std::size_t N>
   T pick(const T (&a)[N]) {
     return a[below(N)];
+  }
+  template <class T>
+  T pick_from(const std::vector<T>& v) {
+    return v[below(v.size())];
   }
 
  private:
@@ -687,6 +691,169 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   return w;
 }
 
+// Fills the window of partitions [p, p + n) of both machines with elements of `size`
+// bytes that are nonzero with probability `density`: nonzero ones are edge values of
+// `dt` or random bits, zero ones 0 (or -0.0 for an FP32 source, zero to NonzeroWithCount).
+void fill_density(Rng& rng, Machines& m, const Window& win, unsigned p, unsigned n, Dtype dt,
+                  double density, bool fp_zeros) {
+  const unsigned size = *dtype_size(dt);
+  const uint32_t mask = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  std::vector<uint32_t> nonzero;
+  for (uint32_t v : edge_values(dt))
+    if ((fp_zeros ? v & 0x7fffffffu : v) != 0) nonzero.push_back(v);
+  for (unsigned q = p; q < p + n && q < kPartitions; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t off = 0; off + size <= win.bytes; off += size) {
+      uint32_t v = 0;
+      if (rng.chance(density)) {
+        v = rng.chance(0.5) ? rng.pick_from(nonzero) : static_cast<uint32_t>(rng.bits()) & mask;
+        if ((fp_zeros ? v & 0x7fffffffu : v) == 0) v = 1;
+      } else if (fp_zeros && rng.chance(0.5)) {
+        v = 0x80000000u;
+      }
+      std::memcpy(pa + off, &v, size);
+      std::memcpy(pb + off, &v, size);
+    }
+  }
+}
+
+// A walk of `count` elements: dense (one row, step 1) or a random shape.
+TensorDesc dense_or_random(Rng& rng, uint64_t count, unsigned elem, const Window& win, unsigned p,
+                           double dense) {
+  if (rng.chance(dense) && count <= 65535 && count * elem <= win.bytes) {
+    TensorDesc t;
+    t.dims = 3;
+    t.step = {1, 0, 0};
+    t.num = {static_cast<uint16_t>(count), 1, 1};
+    place(rng, t, elem, win, p);
+    return t;
+  }
+  return random_walk(rng, 3, count, 0, elem, win, p);
+}
+
+// A count: small, around a multiple of the vector widths, or up to `max`.
+uint64_t random_count(Rng& rng, uint64_t max) {
+  if (rng.chance(0.3)) return 1 + rng.below(20);
+  if (rng.chance(0.4)) {
+    const uint64_t c = 16 * (1 + rng.below(std::max<uint64_t>(1, max / 16 - 1))) + rng.in(-1, 1);
+    return std::clamp<uint64_t>(c, 1, max);
+  }
+  return 1 + rng.below(max);
+}
+
+const double kDensities[] = {0.0, 0.01, 0.5, 0.99, 1.0};
+
+Word nonzero_with_count_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xf2;
+  w[1] = 0x10;
+  const unsigned n = large ? 1 + 16 * rng.below(8) : random_channels(rng);
+  const bool fp = rng.chance(0.5);
+  Window win;
+  win.bytes = large ? 65536 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.5) ? p : rng.below(kPartitions - n + 1);
+  const uint64_t t = random_count(rng, large ? 12000 : 500);
+  const double dense = rng.chance(0.4) ? 1.0 : 0.3;
+  TensorDesc src = dense_or_random(rng, t, 4, win, p, dense);
+  TensorDesc dst = dense_or_random(rng, src.count() + 1, 4, win, pd, dense);
+  const double density = rng.pick(kDensities);
+  // The destination first, so that the source's values win where the two overlap.
+  fill(rng, m, win, pd, n, Dtype::INT32);
+  fill_density(rng, m, win, p, n, fp ? Dtype::FP32 : Dtype::INT32, density, fp);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = fp ? 0x0a : 0x08;
+  w[14] = 0x08;
+  store_tensor(w, 16, src);
+  for (unsigned k = 0; k < 2; ++k) {  // index_offset (byte 15, 32), padding_val (36, 40)
+    const unsigned src_at = k == 0 ? 15 : 36, val_at = k == 0 ? 32 : 40;
+    auto value = [&] {
+      const uint32_t vs[] = {0u, 16u, 0xffffffffu, 0xfffffff0u, 0x80000000u};
+      return rng.chance(0.5) ? rng.pick(vs) : static_cast<uint32_t>(rng.bits());
+    };
+    if (rng.chance(0.25)) {
+      w[src_at] = 1;
+      const uint32_t off = rng.below(win.bytes / 4) * 4;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, val_at, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = value();
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, 4);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, 4);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, val_at, value());
+    }
+  }
+  store_tensor(w, 44, dst);
+  return w;
+}
+
+const Dtype kPredDtypes[] = {Dtype::INT8,   Dtype::UINT8, Dtype::INT16,
+                             Dtype::UINT16, Dtype::INT32, Dtype::UINT32};
+
+Word copy_predicated_scalar_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xe8;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype pdt = rng.pick(kPredDtypes);
+  // Same widths half the time: the masked-store path needs them.
+  Dtype dt = rng.pick(kTssDtypes);
+  if (rng.chance(0.5)) {
+    const unsigned ps = *dtype_size(pdt);
+    dt = ps == 1 ? Dtype::FP8_E4 : ps == 2 ? Dtype::BF16 : Dtype::FP32;
+    if (rng.chance(0.5)) dt = pdt;
+  }
+  const unsigned psize = *dtype_size(pdt), size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  if (!large && size == 4 && rng.chance(0.15)) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  const uint64_t t = random_count(rng, large ? 10000 : 900);
+  // Both dense (the masked-store path) about half the time.
+  const double dense = rng.chance(0.5) ? 1.0 : 0.3;
+  TensorDesc pred = dense_or_random(rng, t, psize, win, p, dense);
+  TensorDesc dst = dense_or_random(rng, pred.count(), size, win, pd, dense);
+  if (psize == size && rng.chance(0.15)) {  // exactly on the predicate
+    dst = pred;
+    dst.addr = encode_static_addr(
+        {win.space, pd, check_static_addr(pred.addr, Generation::V3).loc.offset});
+  }
+  fill(rng, m, win, pd, n, dt);
+  fill_density(rng, m, win, p, n, pdt, rng.pick(kDensities), false);
+  store_tensor(w, 16, pred);
+  w[32] = static_cast<uint8_t>(pdt);
+  w[33] = static_cast<uint8_t>(rng.below(2));
+  w[34] = static_cast<uint8_t>(n);
+  w[41] = w[42] = static_cast<uint8_t>(dt);
+  const uint32_t mask = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  const std::vector<uint32_t> edges = edge_values(dt);
+  auto scalar = [&] {
+    return rng.chance(0.5) ? rng.pick_from(edges) : static_cast<uint32_t>(rng.bits()) & mask;
+  };
+  if (rng.chance(0.3)) {
+    w[43] = 1;
+    const uint32_t off = rng.below(win.bytes / size) * size;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 44, encode_static_addr({win.space, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = scalar();
+      std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, size);
+      std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, size);
+      m.touched.emplace_back(win.space, pp + c);
+    }
+  } else {
+    store_u32(w, 44, scalar());
+  }
+  store_tensor(w, 48, dst);
+  return w;
+}
+
 using WordMaker = Word (*)(Rng&, Machines&, bool);
 
 void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, int large_cases) {
@@ -778,6 +945,16 @@ TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
 }
 TEST(KernelsEquivTest, Sort) {
   run_random("Sort", sort_word, 14, 400, 14);
+}
+// Densities 0, 1, 50, 99 and 100 %, INT32 and FP32 (-0.0, NaN, subnormals), dense and
+// strided walks, lengths around the vector widths, 1 to 128 channels from any partition.
+TEST(KernelsEquivTest, NonzeroWithCount) {
+  run_random("NonzeroWithCount", nonzero_with_count_word, 17, 600, 12);
+}
+// Every predicate width with every data width, dense and strided, both polarities, in
+// SBUF and PSUM, and destinations on or beside the predicate.
+TEST(KernelsEquivTest, CopyPredicatedScalar) {
+  run_random("CopyPredicatedScalar", copy_predicated_scalar_word, 18, 900, 8);
 }
 TEST(KernelsEquivTest, SortSmallRuns) {
   run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
