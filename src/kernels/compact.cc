@@ -25,8 +25,9 @@ namespace gpsimd::kernels::compact::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Writes (j0 + j + offset) for every nonzero ids[j], j < n, to out[k...] and returns the
-// new k. Writes whole vectors at out + k: the caller guarantees room for the n slots
-// after its current k (there are never more indices than ids read).
+// new k. Nonzero is model.h's rule, as a mask: FP32 ignores the sign bit (so -0.0 is
+// zero), INT32 does not. Writes whole vectors at out + k: the caller guarantees room for
+// the n slots after its current k (there are never more indices than ids read).
 size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_index, uint32_t* out,
                        size_t k) {
   const hn::ScalableTag<uint32_t> d;
@@ -44,10 +45,12 @@ size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_in
     k += hn::CountTrue(d, nonzero);
     index = hn::Add(index, step);
   }
-  for (; j < n; ++j) {
-    const uint32_t x = ids[j];
-    if (fp ? model::nonzero_fp32(x) : model::nonzero_int32(x))
-      out[k++] = model::nonzero_index(j, first_index);
+  // The last partial vector: lanes past n are loaded as zero and never selected, and
+  // only the selected lanes are stored (past them may lie the end of the output).
+  if (j < n) {
+    const auto valid = hn::FirstN(d, n - j);
+    const auto v = hn::And(hn::MaskedLoad(valid, d, ids + j), magnitude);
+    k += hn::CompressBlendedStore(index, hn::And(hn::Ne(v, hn::Zero(d)), valid), d, out + k);
   }
   return k;
 }
