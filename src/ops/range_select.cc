@@ -35,22 +35,11 @@ constexpr FieldDef kReserved = field_of(F, "reserved1");
 constexpr uint32_t kFillBits = 0xff7fffffu;  // -FLT_MAX, the only legal fill
 constexpr double kIndexLimit = 16777216.0;   // 2^24
 
-bool in_dtype_ok(unsigned d) {
-  switch (static_cast<Dtype>(d)) {
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-    case Dtype::FP16:
-    case Dtype::BF16:
-    case Dtype::FP32:
-      return true;
-    default:
-      return false;
-  }
-}
-bool out_dtype_ok(unsigned d) {
-  return in_dtype_ok(d) || d == static_cast<unsigned>(Dtype::FP32R);
-}
+// is_valid_fp_dtype_datapath: the float dtypes; the output also FP32R.
+constexpr DtypeSet kInDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5,
+                                Dtype::FP16,   Dtype::BF16,   Dtype::FP32};
+constexpr DtypeSet kOutDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
+                                 Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
 
 uint8_t in_dtype(const Word& w) {
   return w[kDtypes.offset] & 0xf;
@@ -108,16 +97,13 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
   check_opcode(d, "has_range_select_opcode", w, Opcode::RangeSelect);
 
   const unsigned n = w[kChannels.offset];
-  if (n < 1 || n > kPartitions)
-    d.fail("check_active_channels", kChannels.name, std::to_string(n), "must be 1..128");
+  check_channel_range(d, "check_active_channels", kChannels.name, n);
 
   const uint8_t din = in_dtype(w), dout = out_dtype(w);
-  if (!in_dtype_ok(din))
-    d.fail("is_valid_fp_dtype_datapath", "in_out_dtype (input, low nibble)", dtype_text(din),
-           "must be FP8_E3, FP8_E4, FP8_E5, FP16, BF16 or FP32");
-  if (!out_dtype_ok(dout))
-    d.fail("is_valid_fp_dtype_datapath", "in_out_dtype (output, high nibble)", dtype_text(dout),
-           "must be FP8_E3, FP8_E4, FP8_E5, FP16, BF16, FP32 or FP32R");
+  check_dtype_in(d, "is_valid_fp_dtype_datapath", "in_out_dtype (input, low nibble)", din,
+                 kInDtypes);
+  check_dtype_in(d, "is_valid_fp_dtype_datapath", "in_out_dtype (output, high nibble)", dout,
+                 kOutDtypes);
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
   check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(din), g, {true, false});

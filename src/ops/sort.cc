@@ -25,20 +25,8 @@ constexpr FieldDef kOffset = field_of(F, "index_offset");
 constexpr FieldDef kStable = field_of(F, "stable");
 constexpr FieldDef kReserved = field_of(F, "reserved1");
 
-bool sort_dtype(uint8_t code) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::FP16:
-    case Dtype::BF16:
-    case Dtype::UINT16:
-    case Dtype::INT16:
-    case Dtype::FP32:
-    case Dtype::UINT32:
-    case Dtype::INT32:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr DtypeSet kSortDtypes = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
+                                  Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
 }  // namespace
 
@@ -65,7 +53,7 @@ uint32_t sort_key(Dtype dt, uint32_t bits) {
 void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
   check_opcode(d, "has_sort_opcode", w, Opcode::Sort);
   const uint8_t din = w[kDtypes.offset] & 0xf, dout = w[kDtypes.offset] >> 4;
-  if (din != dout || !sort_dtype(din))
+  if (din != dout || !dtype_in(kSortDtypes, din))
     d.fail("sort_dtypes_ok", kDtypes.name,
            fmt::format("in {}, out {}", dtype_text(din), dtype_text(dout)),
            "in and out must be equal and one of FP16, BF16, UINT16, INT16, FP32, UINT32, INT32");
@@ -75,8 +63,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
            "must be INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)");
   check_one_of(d, "sort_valid_aluop", kComparison.name, w[kComparison.offset], {0x16, 0x13},
                "IS_LT (0x16, ascending) or IS_GT (0x13, descending)");
-  if (w[kStable.offset] > 1)
-    d.fail("sort_valid_stable", kStable.name, hex8(w[kStable.offset]), "must be 0 or 1");
+  check_flag(d, "sort_valid_stable", kStable.name, w[kStable.offset]);
 
   constexpr std::string_view kShapes = "sort_tensor_shapes_ok";
   const unsigned n = w[kChannels.offset];
@@ -95,7 +82,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
     d.fail(kShapes, kDst.name, fmt::format("num_elem[1] = {} (src num_elem[0] = {})", K, N),
            "num_elem[1] = K must satisfy 1 <= K <= src num_elem[0]");
   }
-  if (sort_dtype(din)) {
+  if (dtype_in(kSortDtypes, din)) {
     const unsigned limit = *dtype_size(din) == 2 ? 4096 : 2048;
     if (static_cast<uint64_t>(N) * n > limit)
       d.fail(kShapes, kSrc.name, fmt::format("N = {} x {} channels = {}", N, n, N * n),
@@ -103,8 +90,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
   }
   if (osrc <= static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))
     check_immediate(d, kOffset.name, osrc, load_u32(w, kOffset.offset), 4u, false, n, g, false);
-  if (n < 1 || n > kPartitions)
-    d.fail("check_active_channels", kChannels.name, std::to_string(n), "must be 1..128");
+  check_channel_range(d, "check_active_channels", kChannels.name, n);
   check_start_channels(d, kSrc.name, src, n, g);
   check_start_channels(d, kDst.name, dst, n, g);
   check_reserved(d, "reserved_zero", w, kReserved);

@@ -26,40 +26,6 @@ constexpr FieldDef kSrc1 = field_of(F, "src1_imm");
 constexpr FieldDef kPred = field_of(F, "pred_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
-bool data_dtype_ok(uint8_t code) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8:
-    case Dtype::UINT8:
-    case Dtype::INT16:
-    case Dtype::UINT16:
-    case Dtype::BF16:
-    case Dtype::FP16:
-    case Dtype::INT32:
-    case Dtype::UINT32:
-    case Dtype::FP32:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return true;
-    default:  // INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC*, unknown codes
-      return false;
-  }
-}
-
-bool pred_dtype_ok(uint8_t code) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8:
-    case Dtype::INT16:
-    case Dtype::INT32:
-    case Dtype::UINT8:
-    case Dtype::UINT16:
-    case Dtype::UINT32:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOptions&,
@@ -80,12 +46,8 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
            fmt::format("{} elements (src0 has {})", dst.count(), src0.count()),
            "src0 and dst must visit the same number of elements");
 
-  if (!data_dtype_ok(dtype))
-    d.fail("is_valid_dtype", kDtype.name, dtype_text(dtype),
-           "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
-  if (!pred_dtype_ok(pdtype))
-    d.fail("is_valid_int_dtype_datapath", kPredDtype.name, dtype_text(pdtype),
-           "must be INT8, INT16, INT32, UINT8, UINT16 or UINT32");
+  check_valid_dtype(d, kDtype.name, dtype, false);
+  check_dtype_in(d, "is_valid_int_dtype_datapath", kPredDtype.name, pdtype, kIntDtypes);
   const auto size = dtype_size(dtype), psize = dtype_size(pdtype);
   if (size && psize && *size != *psize)
     d.fail("has_same_imm_dtype_width", kPredDtype.name,
@@ -94,7 +56,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
            "pred_imm_dtype must have the width of dtype");
 
   const uint8_t rev = w[kReversed.offset];
-  if (rev > 1) d.fail("has_valid_reversed_pred", kReversed.name, hex8(rev), "must be 0 or 1");
+  check_flag(d, "has_valid_reversed_pred", kReversed.name, rev);
 
   const uint32_t pred = load_u32(w, kPred.offset);
   if (w[kPredSrc.offset] == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) && pred > 1)
@@ -104,8 +66,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
                   true);
   check_immediate(d, kPred.name, w[kPredSrc.offset], pred, psize, true, n, g, true);
 
-  if (n < 1 || n > kPartitions)
-    d.fail("has_valid_active_channel_range", kChannels.name, std::to_string(n), "must be 1..128");
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 }
 
 std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& m, Writer& out,
