@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
   // The conformance vectors and those of next/ (SPEC §7): the words of instructions not
   // modelled yet are still good decode and assemble seeds.
   std::vector<fs::path> files;
-  for (const fs::path dir : {fs::path(argv[2]), fs::path(argv[2]) / "next"})
+  for (const fs::path& dir : {fs::path(argv[2]), fs::path(argv[2]) / "next"})
     if (fs::is_directory(dir))
       for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".json") files.push_back(e.path());
