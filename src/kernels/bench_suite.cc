@@ -63,8 +63,8 @@ Word header(Opcode op) {
   return w;
 }
 
-TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset, std::array<int16_t, 3> step,
-                  std::array<uint16_t, 3> num) {
+TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
+                  std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
   TensorDesc t;
   t.addr = encode_static_addr({Space::SBUF, partition, offset});
   t.dims = dims;
@@ -572,12 +572,34 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
       store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
       store_tensor(w, 24, tensor(2, p, 256, {1, 2, 0}, {2, 16, 1}));
       break;
+    case Opcode::AffineSelect: {
+      *what = "AffineSelect fp32";
+      w[12] = 1;
+      w[13] = 0xaa;
+      TensorDesc mask = tensor(4, p, 0, {-1, 0, 0, 0}, {16, 1, 1, 1});
+      mask.addr = 8;  // the base: keep ordinals 0..7
+      store_tensor(w, 16, mask);
+      store_tensor(w, 36, tensor(2, p, 0, {1, 0}, {16, 1}));
+      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {16, 1}));
+      break;
+    }
+    case Opcode::Iota: {
+      *what = "Iota int32";
+      TensorDesc ramp = tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1});
+      ramp.addr = 5;  // the base
+      store_tensor(w, 12, ramp);
+      w[33] = 0x08;
+      w[34] = 1;
+      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      break;
+    }
   }
   return w;
 }
 
 constexpr Opcode kOps[] = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
-                           Opcode::GetSequenceBounds, Opcode::Sort};
+                           Opcode::GetSequenceBounds, Opcode::Sort,
+                           Opcode::AffineSelect, Opcode::Iota};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {

@@ -22,32 +22,6 @@ namespace {
 constexpr uint32_t kFillBits = 0xff7fffffu;  // -FLT_MAX, RangeSelect's fill
 constexpr uint64_t kChunk = 4096;            // elements per step: a few KiB, stays in L1
 
-// Per-thread scratch that only grows, so warm calls allocate nothing.
-template <class T>
-T* scratch(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
-template <class F>
-decltype(auto) with_size(unsigned size, F&& f) {
-  switch (size) {
-    case 1:
-      return f(std::integral_constant<unsigned, 1>{});
-    case 2:
-      return f(std::integral_constant<unsigned, 2>{});
-    default:
-      return f(std::integral_constant<unsigned, 4>{});
-  }
-}
-
-const uint8_t* read_run(Cursor& c, unsigned size, const uint8_t* base, uint64_t m, uint8_t* buf) {
-  return with_size(size, [&](auto s) { return c.read<decltype(s)::value>(base, m, buf); });
-}
-void write_run(Cursor& c, unsigned size, uint8_t* base, uint64_t m, const uint8_t* in) {
-  with_size(size, [&](auto s) { c.write<decltype(s)::value>(base, m, in); });
-}
-
 // The first ordinal j in [0, count) at which a predicate that is false and then true
 // along j becomes true; count when it never does.
 template <class P>

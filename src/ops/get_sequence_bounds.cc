@@ -21,28 +21,6 @@ constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 
-// is_valid_dtype's set; the output side also accepts FP32R.
-bool dtype_ok(uint8_t code, bool allow_fp32r) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8:
-    case Dtype::UINT8:
-    case Dtype::INT16:
-    case Dtype::UINT16:
-    case Dtype::BF16:
-    case Dtype::FP16:
-    case Dtype::INT32:
-    case Dtype::UINT32:
-    case Dtype::FP32:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return true;
-    case Dtype::FP32R:
-      return allow_fp32r;
-    default:
-      return false;
-  }
-}
 bool bounds_dtype_ok(uint8_t code) {
   return code == static_cast<uint8_t>(Dtype::INT32) || code == static_cast<uint8_t>(Dtype::FP32);
 }
@@ -65,12 +43,8 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved1);
 
   const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  if (!dtype_ok(din, false))
-    d.fail("is_valid_dtype", kInDtype.name, dtype_text(din),
-           "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
-  if (!dtype_ok(dout, true))
-    d.fail("is_valid_dtype", kOutDtype.name, dtype_text(dout),
-           "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
   if (!bounds_dtype_ok(din))
     d.fail("has_valid_seq_bounds_dtype", kInDtype.name, dtype_text(din), "must be INT32 or FP32");
   if (!bounds_dtype_ok(dout))

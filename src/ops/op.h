@@ -127,6 +127,43 @@ inline void check_one_of(DiagSink& d, std::string_view clause, std::string_view 
   one_of_fail(d, clause, field, value, allowed_text);
 }
 
+// is_valid_dtype's allow-list (SPEC §3.6): the twelve data dtypes, and FP32R where the
+// instruction allows it.
+constexpr bool valid_data_dtype(uint8_t code, bool allow_fp32r) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
+      return true;
+    case Dtype::FP32R:
+      return allow_fp32r;
+    default:  // INVALID, UINT64, INT64, FP4_E2, CPTC*, unknown codes
+      return false;
+  }
+}
+// is_valid_dtype (or an instruction's clause with its rules) for one dtype field.
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                bool allow_fp32r);
+inline void check_valid_dtype(DiagSink& d, std::string_view clause, std::string_view field,
+                              uint8_t code, bool allow_fp32r) {
+  if (!valid_data_dtype(code, allow_fp32r)) dtype_fail(d, clause, field, code, allow_fp32r);
+}
+
+// A channel-count clause (has_valid_active_channel_range, check_active_channels): 1..128.
+inline void check_channel_range(DiagSink& d, std::string_view clause, std::string_view field,
+                                unsigned n) {
+  if (n < 1 || n > kPartitions) d.fail(clause, field, std::to_string(n), "must be 1..128");
+}
+
 // A reserved field must be all zero.
 void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f);
 inline void check_reserved(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
@@ -252,6 +289,10 @@ void validate_get_sequence_bounds(const Word&, Generation, const ValidateOptions
 std::optional<Fault> execute_get_sequence_bounds(const Word&, const Machine&, Writer&, bool fast);
 void validate_sort(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_sort(const Word&, const Machine&, Writer&, bool fast);
+void validate_affine_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_affine_select(const Word&, const Machine&, Writer&, bool fast);
+void validate_iota(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_iota(const Word&, const Machine&, Writer&, bool fast);
 
 // Reference helpers an instruction file exports for its fast kernels and tests.
 float range_select_index(float base, uint32_t j);  // fp32(base + j), one rounding

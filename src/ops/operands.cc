@@ -154,6 +154,14 @@ void one_of_fail(DiagSink& d, std::string_view clause, std::string_view field, u
   d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
 }
 
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                bool allow_fp32r) {
+  d.fail(clause, field, dtype_text(code),
+         allow_fp32r ? "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code"
+                     : "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown "
+                       "code");
+}
+
 void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {
   for (unsigned i = 0; i < f.size; ++i) {
     if (w[f.offset + i] != 0) {

@@ -26,26 +26,6 @@ constexpr FieldDef kSrc1 = field_of(F, "src1_imm");
 constexpr FieldDef kPred = field_of(F, "pred_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
-bool data_dtype_ok(uint8_t code) {
-  switch (static_cast<Dtype>(code)) {
-    case Dtype::INT8:
-    case Dtype::UINT8:
-    case Dtype::INT16:
-    case Dtype::UINT16:
-    case Dtype::BF16:
-    case Dtype::FP16:
-    case Dtype::INT32:
-    case Dtype::UINT32:
-    case Dtype::FP32:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return true;
-    default:  // INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC*, unknown codes
-      return false;
-  }
-}
-
 bool pred_dtype_ok(uint8_t code) {
   switch (static_cast<Dtype>(code)) {
     case Dtype::INT8:
@@ -80,9 +60,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
            fmt::format("{} elements (src0 has {})", dst.count(), src0.count()),
            "src0 and dst must visit the same number of elements");
 
-  if (!data_dtype_ok(dtype))
-    d.fail("is_valid_dtype", kDtype.name, dtype_text(dtype),
-           "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown code");
+  check_valid_dtype(d, "is_valid_dtype", kDtype.name, dtype, false);
   if (!pred_dtype_ok(pdtype))
     d.fail("is_valid_int_dtype_datapath", kPredDtype.name, dtype_text(pdtype),
            "must be INT8, INT16, INT32, UINT8, UINT16 or UINT32");

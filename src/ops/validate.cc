@@ -24,6 +24,8 @@ constexpr OpEntry kOps[] = {
     {Opcode::TensorScalarSelect, validate_tensor_scalar_select, execute_tensor_scalar_select},
     {Opcode::GetSequenceBounds, validate_get_sequence_bounds, execute_get_sequence_bounds},
     {Opcode::Sort, validate_sort, execute_sort},
+    {Opcode::AffineSelect, validate_affine_select, execute_affine_select},
+    {Opcode::Iota, validate_iota, execute_iota},
 };
 
 void check_header(DiagSink& d, const Word& w) {
