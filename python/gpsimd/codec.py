@@ -121,7 +121,8 @@ def instructions():
 
     >>> [(i["mnemonic"], hex(i["opcode"])) for i in instructions()]
     [('RangeSelect', '0xbc'), ('TensorScalarSelect', '0x98'),
-     ('GetSequenceBounds', '0xbe'), ('Sort', '0x96')]
+     ('GetSequenceBounds', '0xbe'), ('Sort', '0x96'), ('AffineSelect', '0x92'),
+     ('Iota', '0x7e')]
     """
     return _core.instructions()
 
