@@ -1,4 +1,4 @@
-"""gpsimd: a bit-exact model of four NeuronCore GPSIMD/Vector instructions, in Python.
+"""gpsimd: a bit-exact model of NeuronCore GPSIMD/Vector instructions, in Python.
 
 Low level: :class:`Machine` (SBUF, PSUM, registers, semaphores and accumulators as
 zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
@@ -6,7 +6,7 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 
 High level, NumPy in and out, each running the real instruction on a scratch machine:
 :func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
-:func:`sort`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
+:func:`sort`, :func:`affine_select` (and :func:`causal_mask`), :func:`iota`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 
 >>> import gpsimd
 >>> import numpy as np
@@ -53,7 +53,15 @@ from .formats import (
     widen,
 )
 from .machine import Machine
-from .ops import range_select, sequence_bounds, sort, tensor_scalar_select
+from .ops import (
+    affine_select,
+    causal_mask,
+    iota,
+    range_select,
+    sequence_bounds,
+    sort,
+    tensor_scalar_select,
+)
 
 __all__ = [
     "Machine",
@@ -71,6 +79,9 @@ __all__ = [
     "tensor_scalar_select",
     "sequence_bounds",
     "sort",
+    "affine_select",
+    "causal_mask",
+    "iota",
     "narrow",
     "widen",
     "to_bf16",
