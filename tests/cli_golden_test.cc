@@ -52,7 +52,7 @@ void expect_golden(const std::string& actual, const std::string& golden) {
 }
 
 const char* const kExamples[] = {"range_select", "tensor_scalar_select", "get_sequence_bounds",
-                                 "sort", "demo"};
+                                 "sort", "demo", "affine_select", "iota"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

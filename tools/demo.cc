@@ -28,6 +28,9 @@ constexpr unsigned kExperts = 8, kTopK = 3;
 constexpr uint32_t kIds = 0x300;     // INT32 [16], partition 0
 constexpr uint32_t kBounds = 0x400;  // INT32 [32], partition 0
 constexpr unsigned kTokens = 16;
+constexpr uint32_t kCausal = 0x500;  // FP32 [12], AffineSelect's output
+constexpr unsigned kQueryStart = 8;  // query c sits at key position 8 + c
+constexpr uint32_t kFill = 0xc61c0000u;  // -9984.0, register 1
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
   uint32_t v = 0;
@@ -264,6 +267,36 @@ bool blend(const Machine& in, const Machine& out) {
   return report(c, "live ? masked : 0.0, row by row");
 }
 
+// 5. AffineSelect: the causal mask as a lower triangle.
+bool causal_affine(const Machine& in, const Machine& out) {
+  fmt::print(
+      "5. Causal mask of the score tile without positions in memory (AffineSelect [5])\n"
+      "   Query c sits at position 8 + c of the 12 keys. AffineSelect keeps a score where "
+      "the ramp\n"
+      "   m = 8 + c - k is >= 0 and writes register 1 (-9984.0) elsewhere: the kept scores "
+      "are\n   numpy.tril(ones(4, 12), 8).\n\n");
+  // numpy.tril(ones(4, 12), k=8), restated: element (c, k) is kept when k - c <= 8.
+  bool tril[kRows][kKeys];
+  for (unsigned c = 0; c < kRows; ++c)
+    for (unsigned k = 0; k < kKeys; ++k)
+      tril[c][k] = static_cast<int>(k) - static_cast<int>(c) <= static_cast<int>(kQueryStart);
+  Check c;
+  std::vector<std::vector<std::string>> cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    std::vector<std::string> row;
+    for (unsigned k = 0; k < kKeys; ++k) {
+      const uint32_t want = tril[p][k] ? load(in, p, kScores + 4 * k, 4) : kFill;
+      const uint32_t got = load(out, p, kCausal + 4 * k, 4);
+      c.expect(fmt::format("causal p{} key {}", p, k), want, got);
+      row.push_back(fp32s(got));
+    }
+    cells.push_back(row);
+  }
+  fmt::print("   causal scores (FP32, sbuf[p=0..3, off=0x500])\n{}\n",
+             render_table(numbered(kKeys), row_labels("p"), cells, "   "));
+  return report(c, "the scores where tril(ones(4, 12), 8) is 1, -9984.0 elsewhere");
+}
+
 }  // namespace
 
 int cmd_demo() {
@@ -285,7 +318,7 @@ int cmd_demo() {
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
 
-  fmt::print("gpsimd demo: four instructions on a NeuronCore {} model, on built-in data\n\n",
+  fmt::print("gpsimd demo: five instructions on a NeuronCore {} model, on built-in data\n\n",
              generation_name(g));
   fmt::print(
       "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
@@ -321,12 +354,15 @@ int cmd_demo() {
   passed += segment_bounds(before, m);
   fmt::print("\n");
   passed += blend(before, m);
-  fmt::print("\n{} of 4 checks passed.\n", passed);
-  if (passed == 4)
+  fmt::print("\n");
+  passed += causal_affine(before, m);
+  constexpr unsigned kChecks = 5;
+  fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
+  if (passed == kChecks)
     fmt::print(
         "Next: `gpsimd run examples/demo.gpsimd --trace` shows every write; "
         "docs/cli.md has the rest.\n");
-  return passed == 4 ? kExitOk : kExitFailed;
+  return passed == kChecks ? kExitOk : kExitFailed;
 }
 
 }  // namespace gpsimd::cli

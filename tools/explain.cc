@@ -352,11 +352,13 @@ void explain_affine_select(const Decoded& d, const Machine& m, std::string& out)
   out += labelled("ramp", "mask_pattern: m = " + ramp_text(d.tensor("mask_pattern"), mult));
   out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
                                         d.tensor("dst_mem_pattern"), dout, n, m));
+  const bool ints = is_int32_class_dtype(static_cast<Dtype>(din)) ||
+                    is_int32_class_dtype(static_cast<Dtype>(dout));
   const std::string conv =
       din == dout ? fmt::format("copied bit for bit ({})", dtype_str(din))
-                  : fmt::format("converted from {} to {} through FP32 (round to nearest even; "
-                                "integers saturate)",
-                                dtype_str(din), dtype_str(dout));
+                  : fmt::format("converted from {} to {} through FP32 (round to nearest even{})",
+                                dtype_str(din), dtype_str(dout),
+                                ints ? "; integer results saturate, NaN becomes 0" : "");
   out += labelled("effect",
                   fmt::format("pairs the ramp, the source and the destination by ordinal j: where "
                               "m {} ({}) the source element is {}; elsewhere the destination gets "
@@ -376,8 +378,11 @@ void explain_iota(const Decoded& d, const Machine& m, std::string& out) {
   out += labelled(
       "effect",
       fmt::format("reads nothing; writes ramp value j of channel c to destination ordinal j, {}.",
-                  is_int ? fmt::format("as {}: the low {} bits of the int32", dtype_str(dt),
-                                       8 * dtype_size(static_cast<uint8_t>(dt)).value_or(4))
+                  is_int ? fmt::format("as {}: {}", dtype_str(dt),
+                                       dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                           ? std::string("the int32's 32 bits")
+                                           : fmt::format("the low {} bits of the int32",
+                                                         8 * *dtype_size(static_cast<uint8_t>(dt))))
                          : fmt::format("as {}: int32 to FP32 rounded to nearest even{}",
                                        dtype_str(dt),
                                        dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
