@@ -1,4 +1,4 @@
-// Execution of the four instructions on hand-checked cases (SPEC §4): the worked examples,
+// Execution of the instructions on hand-checked cases (SPEC §4): the worked examples,
 // every dtype of every instruction, events, register-mode addresses, SBUF and PSUM,
 // overlapping operands, destination walks that revisit bytes, all-or-nothing for every
 // fault kind and for invalid words, the fault order, and the trace of writes.
