@@ -115,8 +115,8 @@ struct Gen {
   }
   // A tensor whose walk stays well inside a partition from offset 0x1000: |step| <= 3,
   // num <= 6, so the walk spans at most 3 * 5 * 3 = 45 elements either way.
-  TensorDesc tensor(unsigned dims, const std::array<uint16_t, kMaxDims>& num, unsigned n, unsigned elem,
-                    bool psum) {
+  TensorDesc tensor(unsigned dims, const std::array<uint16_t, kMaxDims>& num, unsigned n,
+                    unsigned elem, bool psum) {
     TensorDesc t;
     t.dims = static_cast<uint8_t>(dims);
     t.num = num;
@@ -274,7 +274,8 @@ Word valid_affine_select(Gen& g) {
 }
 
 Word valid_iota(Gen& g) {
-  static constexpr uint8_t kOut[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xb, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kOut[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,
+                                     0x9, 0xa, 0xb, 0xd, 0xe, 0xf};
   Word w{};
   w[0] = 0x7e;
   w[1] = 0x10;
@@ -292,9 +293,9 @@ Word valid_iota(Gen& g) {
 
 TEST(AsmRoundTrip, RandomValidInstructions) {
   Gen g{std::mt19937(77)};
-  Word (*const makers[])(Gen&) = {valid_range_select, valid_tensor_scalar_select,
+  Word (*const makers[])(Gen&) = {valid_range_select,        valid_tensor_scalar_select,
                                   valid_get_sequence_bounds, valid_sort,
-                                  valid_affine_select, valid_iota};
+                                  valid_affine_select,       valid_iota};
   for (int i = 0; i < 6000; ++i) {
     const Word w = makers[i % std::size(makers)](g);
     const Diagnostics d = validate(w, Generation::V3);

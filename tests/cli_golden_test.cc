@@ -51,8 +51,9 @@ void expect_golden(const std::string& actual, const std::string& golden) {
   EXPECT_EQ(actual, read_file(path)) << "golden: tests/golden/" << golden;
 }
 
-const char* const kExamples[] = {"range_select", "tensor_scalar_select", "get_sequence_bounds",
-                                 "sort", "demo", "affine_select", "iota"};
+const char* const kExamples[] = {
+    "range_select", "tensor_scalar_select", "get_sequence_bounds", "sort", "demo", "affine_select",
+    "iota"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

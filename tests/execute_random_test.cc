@@ -672,10 +672,9 @@ int32_t random_multiplier(Rng& r) {
 }
 
 Word gen_affine_select(Builder& b) {
-  static constexpr uint8_t kData[] = {rm::dt::INT8,   rm::dt::UINT8,  rm::dt::INT16,
-                                      rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
-                                      rm::dt::BF16,   rm::dt::FP16,   rm::dt::FP32,
-                                      rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+  static constexpr uint8_t kData[] = {
+      rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
+      rm::dt::BF16, rm::dt::FP16,  rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
   Rng& r = b.rng();
   rm::AffineSelectWord x;
   const Inject inj = pick_injection(r);
@@ -713,9 +712,9 @@ Word gen_affine_select(Builder& b) {
 }
 
 Word gen_iota(Builder& b) {
-  static constexpr uint8_t kOut[] = {rm::dt::INT8,   rm::dt::UINT8,  rm::dt::INT16,  rm::dt::UINT16,
-                                     rm::dt::INT32,  rm::dt::UINT32, rm::dt::BF16,   rm::dt::FP16,
-                                     rm::dt::FP32,   rm::dt::FP32R,  rm::dt::FP8_E3, rm::dt::FP8_E4,
+  static constexpr uint8_t kOut[] = {rm::dt::INT8,  rm::dt::UINT8,  rm::dt::INT16,  rm::dt::UINT16,
+                                     rm::dt::INT32, rm::dt::UINT32, rm::dt::BF16,   rm::dt::FP16,
+                                     rm::dt::FP32,  rm::dt::FP32R,  rm::dt::FP8_E3, rm::dt::FP8_E4,
                                      rm::dt::FP8_E5};
   Rng& r = b.rng();
   rm::IotaWord x;

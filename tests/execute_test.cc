@@ -872,7 +872,7 @@ TEST(AffineSelect, NkiUpperTriangleFill) {
 TEST(AffineSelect, EveryFillModeComparesAgainstZero) {
   // base -2, step 1 over 5 elements: m = -2, -1, 0, 1, 2.
   const V src = {10, 11, 12, 13, 14};
-  const uint32_t F = 0xFFFFFFFB;  // the fill register holds FP32 -5.0: INT32 -5
+  const uint32_t F = 0xFFFFFFFB;            // the fill register holds FP32 -5.0: INT32 -5
   const V want[4] = {{F, F, F, 13, 14},     // GT
                      {F, F, 12, 13, 14},    // GE
                      {F, F, 12, F, F},      // EQ
@@ -911,8 +911,7 @@ TEST(AffineSelect, ChannelIndexAndFourDimensionalMask) {
   EXPECT_EQ(peek(m, SBUF, 40, 0x8000, 4, 6),
             (V{f32(-1), f32(-1), f32(3), f32(-1), f32(-1), f32(6)}));
   // Channel 1 (partition 41): m + 10, every one >= 0.
-  EXPECT_EQ(peek(m, SBUF, 41, 0x8000, 4, 6),
-            (V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)}));
+  EXPECT_EQ(peek(m, SBUF, 41, 0x8000, 4, 6), (V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)}));
 }
 
 // Different dtypes go through FP32: integers round to nearest even and saturate.
@@ -923,20 +922,33 @@ TEST(AffineSelect, ConversionsThroughFp32) {
   };
   const Case cases[] = {
       // INT32 -> UINT32: negatives saturate to 0; beyond 2^24 rounds (2^31 - 1 -> 2^31).
-      {dt::INT32, dt::UINT32, {0xFFFFFFFBu, 7, 0x7FFFFFFFu, 16777217}, {0, 7, 0x80000000u, 16777216}},
+      {dt::INT32,
+       dt::UINT32,
+       {0xFFFFFFFBu, 7, 0x7FFFFFFFu, 16777217},
+       {0, 7, 0x80000000u, 16777216}},
       // INT32 -> INT8 saturates.
-      {dt::INT32, dt::INT8, {300, 0xFFFFFED4u /* -300 */, 0xFFFFFFFFu, 127}, {0x7F, 0x80, 0xFF, 0x7F}},
+      {dt::INT32,
+       dt::INT8,
+       {300, 0xFFFFFED4u /* -300 */, 0xFFFFFFFFu, 127},
+       {0x7F, 0x80, 0xFF, 0x7F}},
       // FP32 -> INT16: ties to even, -0.0 -> 0, NaN -> 0, +-inf -> the extremes.
       {dt::FP32, dt::INT16, {f32(2.5f), f32(3.5f), 0x80000000u, 0x7FC00001u}, {2, 4, 0, 0}},
-      {dt::FP32, dt::INT16, {kNegInf, 0x7F800000u, f32(-32768.6f), f32(1e9f)},
+      {dt::FP32,
+       dt::INT16,
+       {kNegInf, 0x7F800000u, f32(-32768.6f), f32(1e9f)},
        {0x8000, 0x7FFF, 0x8000, 0x7FFF}},
       // UINT8 -> BF16 exactly; INT16 -> FP16.
       {dt::UINT8, dt::BF16, {255, 0, 1, 128}, {0x437F, 0, 0x3F80, 0x4300}},
       {dt::INT16, dt::FP16, {0xFFFF, 2048, 2049, 0x7FFF}, {0xBC00, 0x6800, 0x6800, 0x7800}},
       // FP32 -> BF16 rounds to nearest even; BF16 -> FP32 widens exactly.
-      {dt::FP32, dt::BF16, {0x3F808000u, 0x3F818000u, kNegFltMax, 0x7F800001u},
+      {dt::FP32,
+       dt::BF16,
+       {0x3F808000u, 0x3F818000u, kNegFltMax, 0x7F800001u},
        {0x3F80, 0x3F82, 0xFF80, 0x7FC0}},
-      {dt::BF16, dt::FP32, {0x3F80, 0xFF80, 0x8000, 0x7F81}, {0x3F800000u, kNegInf, 0x80000000u, 0x7FC10000u}},
+      {dt::BF16,
+       dt::FP32,
+       {0x3F80, 0xFF80, 0x8000, 0x7F81},
+       {0x3F800000u, kNegInf, 0x80000000u, 0x7FC10000u}},
       // The same dtype is a bit copy, signalling NaN and -0.0 included.
       {dt::FP32, dt::FP32, {0x7F800001u, 0x80000000u, 1, 2}, {0x7F800001u, 0x80000000u, 1, 2}},
       // FP32 -> FP32R: the same bits.
@@ -962,14 +974,14 @@ TEST(AffineSelect, FillRegisterIsAnFp32ConvertedToTheOutput) {
       {dt::FP32, 0x7F800001u, 0x7F800001u},  // NaN payload kept
       {dt::FP32R, 0xFFC01234u, 0xFFC01234u},
       {dt::BF16, 0x7F800001u, 0x7FC0},  // canonical NaN
-      {dt::BF16, kNegFltMax, 0xFF80},    // -FLT_MAX -> -inf
+      {dt::BF16, kNegFltMax, 0xFF80},   // -FLT_MAX -> -inf
       {dt::INT32, 0xC0F00000u /* -7.5 */, 0xFFFFFFF8u},
       {dt::UINT16, 0xC0F00000u, 0},
       {dt::FP8_E4, 0x43780000u /* 248 */, 0x78},
   };
   for (const Case& k : cases) {
     Machine& m = fresh(Generation::V5);
-    const uint8_t in = k.out == dt::FP32R ? dt::FP32 : k.out;  // FP32R is output-only
+    const uint8_t in = k.out == dt::FP32R ? dt::FP32 : k.out;     // FP32R is output-only
     rm::AffineSelectWord x = as_word(in, k.out, 1, 0, 2, 0, 11);  // GT: m = 0, 1
     m.registers[11] = k.reg;
     poke(m, SBUF, 0, 0x1000, rm::size_of(k.out), V{1, 1});
@@ -1047,9 +1059,12 @@ TEST(Iota, IntegerOutputsKeepTheLowBits) {
     int32_t base;
     uint32_t want;
   };
-  const Case cases[] = {{dt::INT8, 300, 44},        {dt::INT8, -1, 0xFF},
-                        {dt::UINT8, 256 + 7, 7},    {dt::INT16, 70000, 4464},
-                        {dt::UINT16, -2, 0xFFFE},   {dt::UINT32, -1, 0xFFFFFFFFu},
+  const Case cases[] = {{dt::INT8, 300, 44},
+                        {dt::INT8, -1, 0xFF},
+                        {dt::UINT8, 256 + 7, 7},
+                        {dt::INT16, 70000, 4464},
+                        {dt::UINT16, -2, 0xFFFE},
+                        {dt::UINT32, -1, 0xFFFFFFFFu},
                         {dt::INT32, INT32_MIN, 0x80000000u}};
   for (const Case& k : cases) {
     Machine& m = fresh(Generation::V2);
@@ -1100,9 +1115,8 @@ TEST(Iota, WrapAroundAndFourDimensions) {
   // i3 adds 7; i1 adds 16384.
   const auto v = [](int64_t e) { return static_cast<uint32_t>(static_cast<uint64_t>(e)); };
   const int64_t b = 2147483646;
-  EXPECT_EQ(peek(m, SBUF, 10, 0x400, 4, 8),
-            (V{v(b), v(b + 1), v(b + 16384), v(b + 16385), v(b + 7), v(b + 8), v(b + 16391),
-               v(b + 16392)}));
+  EXPECT_EQ(peek(m, SBUF, 10, 0x400, 4, 8), (V{v(b), v(b + 1), v(b + 16384), v(b + 16385), v(b + 7),
+                                               v(b + 8), v(b + 16391), v(b + 16392)}));
   EXPECT_EQ(peek(m, SBUF, 11, 0x400, 4, 2), (V{v(b + 2147483648LL), v(b + 1 + 2147483648LL)}));
 }
 

@@ -714,8 +714,14 @@ TensorDesc random_ramp(Rng& rng, uint64_t count) {
     const int16_t steps[] = {1, -1, 0, 2, -3, 32767, -32768, 1000, -7};
     t.step[d] = rng.pick(steps);
   }
-  const int64_t bases[] = {0, -1, 1, -static_cast<int64_t>(count) / 2, 5, INT32_MAX - 3,
-                           INT32_MIN + 2, static_cast<int32_t>(rng.bits())};
+  const int64_t bases[] = {0,
+                           -1,
+                           1,
+                           -static_cast<int64_t>(count) / 2,
+                           5,
+                           INT32_MAX - 3,
+                           INT32_MIN + 2,
+                           static_cast<int32_t>(rng.bits())};
   t.addr = static_cast<uint32_t>(rng.pick(bases) + (rng.chance(0.5) ? rng.in(-20, 20) : 0));
   return t;
 }
@@ -760,8 +766,8 @@ Word affine_select_word(Rng& rng, Machines& m, bool large) {
   w[14] = static_cast<uint8_t>(rng.below(4));
   w[15] = static_cast<uint8_t>(rng.below(64));
   const std::vector<uint32_t> edges = edge_values(Dtype::FP32);
-  const uint32_t fill = rng.chance(0.5) ? edges[rng.below(edges.size())]
-                                        : static_cast<uint32_t>(rng.bits());
+  const uint32_t fill =
+      rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
   m.a.registers[w[15]] = m.b.registers[w[15]] = fill;
   store_tensor(w, 16, mask);
   store_tensor(w, 36, src);
@@ -905,13 +911,13 @@ TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
       std::vector<uint32_t> in(len), out(len);
       for (uint32_t& v : in) v = static_cast<uint32_t>(rng.bits());
       const uint32_t v0 = static_cast<uint32_t>(rng.bits());
-      const uint32_t steps[] = {1u, 0xffffffffu, 0x7fffu, 0xffff8000u, 0u,
-                                static_cast<uint32_t>(rng.bits())};
+      const uint32_t steps[] = {1u,          0xffffffffu, 0x7fffu,
+                                0xffff8000u, 0u,          static_cast<uint32_t>(rng.bits())};
       const uint32_t step = rng.pick(steps);
       const uint8_t mode = static_cast<uint8_t>(rng.below(4));
       const uint32_t fill = static_cast<uint32_t>(rng.bits());
-      kernels::affine_simd::select_run32(reinterpret_cast<const uint8_t*>(in.data()), len, v0,
-                                         step, mode, fill, reinterpret_cast<uint8_t*>(out.data()));
+      kernels::affine_simd::select_run32(reinterpret_cast<const uint8_t*>(in.data()), len, v0, step,
+                                         mode, fill, reinterpret_cast<uint8_t*>(out.data()));
       for (size_t k = 0; k < len; ++k) {
         const auto v = static_cast<int32_t>(v0 + static_cast<uint32_t>(k) * step);
         const bool keep = mode == 0 ? v > 0 : mode == 1 ? v >= 0 : mode == 2 ? v == 0 : v != 0;

@@ -347,7 +347,8 @@ inline bool is_signed_int(uint8_t code) {
 inline int64_t int_of(uint8_t code, uint32_t bits) {
   const unsigned width = 8 * size_of(code);
   const uint64_t low = width == 32 ? bits : bits & ((1u << width) - 1u);
-  if (is_signed_int(code) && (low >> (width - 1)) != 0) return static_cast<int64_t>(low) - (int64_t{1} << width);
+  if (is_signed_int(code) && (low >> (width - 1)) != 0)
+    return static_cast<int64_t>(low) - (int64_t{1} << width);
   return static_cast<int64_t>(low);
 }
 // Any dtype to FP32: integers rounded to nearest even (a double holds them exactly, and

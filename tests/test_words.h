@@ -299,12 +299,11 @@ inline constexpr int32_t kBase = 5, kMultiplier = 100;
 
 inline Word valid_iota() {
   using namespace iota_word;
-  return build(Opcode::Iota,
-               {{"src_data_pattern", data4d(kBase, {1, 10, 0, 0}, {3, 2, 1, 1})},
-                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
-                {"num_active_channels", uint64_t{kChannels}},
-                {"channel_multiplier", uint64_t{static_cast<uint32_t>(kMultiplier)}},
-                {"dst_mem_pattern", tensor(kDstAddr, {1, 3, 6, 6}, {3, 2, 1, 1})}});
+  return build(Opcode::Iota, {{"src_data_pattern", data4d(kBase, {1, 10, 0, 0}, {3, 2, 1, 1})},
+                              {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                              {"num_active_channels", uint64_t{kChannels}},
+                              {"channel_multiplier", uint64_t{static_cast<uint32_t>(kMultiplier)}},
+                              {"dst_mem_pattern", tensor(kDstAddr, {1, 3, 6, 6}, {3, 2, 1, 1})}});
 }
 
 // Returns the valid word of an instruction.

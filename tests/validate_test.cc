@@ -102,9 +102,9 @@ std::vector<std::string> clauses_of(const Diagnostics& d) {
   return c;
 }
 
-const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
+const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
                                       Opcode::GetSequenceBounds, Opcode::Sort,
-                                      Opcode::AffineSelect, Opcode::Iota};
+                                      Opcode::AffineSelect,      Opcode::Iota};
 
 std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
   return mnemonic(info.param);
@@ -822,9 +822,8 @@ std::vector<ClauseCase> clause_cases() {
                [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::INVALID)); },
                "s2d2_ts_as_valid_dtypes", "output", "INVALID (0x0)"});
   for (unsigned m : {4u, 0x13u, 0xffu})
-    c.push_back({"as_fill_mode_" + std::to_string(m), AS,
-                 [m](Word& w) { set(w, "fill_mode", m); }, "is_valid_enum", "fill_mode",
-                 hex8_of(m), "GT (0), GE (1), EQ (2) or NE (3)"});
+    c.push_back({"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); },
+                 "is_valid_enum", "fill_mode", hex8_of(m), "GT (0), GE (1), EQ (2) or NE (3)"});
   for (unsigned r : {64u, 255u})
     c.push_back({"as_fill_reg_" + std::to_string(r), AS, [r](Word& w) { set(w, "fill_reg", r); },
                  "is_valid_register_read", "fill_reg", std::to_string(r), "< 64"});
@@ -848,16 +847,14 @@ std::vector<ClauseCase> clause_cases() {
                "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 3",
                "count(src) == count(dst)"});
   c.push_back({"iota_count_dst_4d", IOTA, [](Word& w) { set_num(w, "dst_mem_pattern", 3, 2); },
-               "d4_iota_same_src_dst_count", "dst_mem_pattern",
-               "count(dst) = 12, count(src) = 6"});
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 12, count(src) = 6"});
   // No register escape: the counts are checked for a register-mode destination too.
   c.push_back({"iota_count_register_dst", IOTA,
                [](Word& w) {
                  set_addr(w, "dst_mem_pattern", reg_addr(9));
                  set_num(w, "src_data_pattern", 2, 5);
                },
-               "d4_iota_same_src_dst_count", "dst_mem_pattern",
-               "count(dst) = 6, count(src) = 30"});
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 30"});
   c.push_back({"iota_src_num0", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 3, 0); },
                "d4_iota_same_src_dst_count", "src_data_pattern", "num_elem[3] = 0", ">= 1", 2});
   return c;
@@ -1369,15 +1366,16 @@ std::vector<ValidCase> valid_cases() {
   for (Dtype in : data)
     for (Dtype out : {in, Dtype::FP32R, Dtype::FP32})
       if (out != Dtype::FP32 || in != Dtype::FP32)
-      c.push_back({"as_dtypes_" + name_of(in) + "_" + name_of(out), AS, [in, out](Word& w) {
-                     set(w, "in_out_dtype", dtype_pair(in, out));
-                     set_addr(w, "src_mem_pattern", sbuf_addr(1, 0x100));
-                   }});
+        c.push_back({"as_dtypes_" + name_of(in) + "_" + name_of(out), AS, [in, out](Word& w) {
+                       set(w, "in_out_dtype", dtype_pair(in, out));
+                       set_addr(w, "src_mem_pattern", sbuf_addr(1, 0x100));
+                     }});
   for (unsigned m = 0; m < 4; ++m)
-    c.push_back({"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); }});
+    c.push_back(
+        {"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); }});
   c.push_back({"as_fill_reg_63", AS, [](Word& w) { set(w, "fill_reg", 63); }});
-  c.push_back({"as_multiplier_negative", AS,
-               [](Word& w) { set(w, "channel_multiplier", 0x80000000u); }});
+  c.push_back(
+      {"as_multiplier_negative", AS, [](Word& w) { set(w, "channel_multiplier", 0x80000000u); }});
   c.push_back({"as_register_src_count_waived", AS, [](Word& w) {
                  set_addr(w, "src_mem_pattern", reg_addr(63));
                  set_num(w, "src_mem_pattern", 1, 7);
@@ -1387,8 +1385,8 @@ std::vector<ValidCase> valid_cases() {
                  set_num(w, "mask_pattern", 3, 9);
                }});
   for (Dtype out : data)
-    c.push_back({"iota_dtype_" + name_of(out), IOTA,
-                 [out](Word& w) { set(w, "out_dtype", code(out)); }});
+    c.push_back(
+        {"iota_dtype_" + name_of(out), IOTA, [out](Word& w) { set(w, "out_dtype", code(out)); }});
   c.push_back({"iota_dtype_FP32R", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); }});
   c.push_back({"iota_128_channels", IOTA, [](Word& w) {
                  set(w, "num_active_channels", 128);

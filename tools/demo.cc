@@ -28,8 +28,8 @@ constexpr unsigned kExperts = 8, kTopK = 3;
 constexpr uint32_t kIds = 0x300;     // INT32 [16], partition 0
 constexpr uint32_t kBounds = 0x400;  // INT32 [32], partition 0
 constexpr unsigned kTokens = 16;
-constexpr uint32_t kCausal = 0x500;  // FP32 [12], AffineSelect's output
-constexpr unsigned kQueryStart = 8;  // query c sits at key position 8 + c
+constexpr uint32_t kCausal = 0x500;      // FP32 [12], AffineSelect's output
+constexpr unsigned kQueryStart = 8;      // query c sits at key position 8 + c
 constexpr uint32_t kFill = 0xc61c0000u;  // -9984.0, register 1
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {

@@ -320,7 +320,8 @@ std::string ramp_text(const TensorDesc& p, int32_t mult) {
   for (unsigned d = 0; d < kMaxDims; ++d) {
     if (p.num[d] != 1 && p.step[d] != 0)
       terms += fmt::format(" {} {}*{}", p.step[d] < 0 ? "-" : "+", std::abs(p.step[d]), kIdx[d]);
-    if (p.num[d] != 1) ranges += fmt::format("{}{} < {}", ranges.empty() ? "" : ", ", kIdx[d], p.num[d]);
+    if (p.num[d] != 1)
+      ranges += fmt::format("{}{} < {}", ranges.empty() ? "" : ", ", kIdx[d], p.num[d]);
   }
   if (mult != 0) terms += fmt::format(" {} {}*c", mult < 0 ? "-" : "+", std::abs(int64_t{mult}));
   std::string first;
@@ -378,16 +379,16 @@ void explain_iota(const Decoded& d, const Machine& m, std::string& out) {
   out += labelled(
       "effect",
       fmt::format("reads nothing; writes ramp value j of channel c to destination ordinal j, {}.",
-                  is_int ? fmt::format("as {}: {}", dtype_str(dt),
-                                       dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
-                                           ? std::string("the int32's 32 bits")
-                                           : fmt::format("the low {} bits of the int32",
-                                                         8 * *dtype_size(static_cast<uint8_t>(dt))))
-                         : fmt::format("as {}: int32 to FP32 rounded to nearest even{}",
-                                       dtype_str(dt),
-                                       dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
-                                           ? ""
-                                           : ", then rounded again to the narrow format")));
+                  is_int
+                      ? fmt::format("as {}: {}", dtype_str(dt),
+                                    dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                        ? std::string("the int32's 32 bits")
+                                        : fmt::format("the low {} bits of the int32",
+                                                      8 * *dtype_size(static_cast<uint8_t>(dt))))
+                      : fmt::format("as {}: int32 to FP32 rounded to nearest even{}", dtype_str(dt),
+                                    dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                        ? ""
+                                        : ", then rounded again to the narrow format")));
 }
 
 std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict) {

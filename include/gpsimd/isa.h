@@ -199,8 +199,8 @@ inline constexpr std::array kInstructions = {
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort},
     InstrDef{Opcode::AffineSelect, "AffineSelect", "S2D2_TS_AS", Engine::POOL,
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kAffineSelect},
-    InstrDef{Opcode::Iota, "Iota", "D4_IOTA", Engine::POOL,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kIota},
+    InstrDef{Opcode::Iota, "Iota", "D4_IOTA", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kIota},
 };
 }  // namespace table
 
@@ -329,8 +329,8 @@ static_assert(std::ranges::all_of(table::kInstructions, [](const InstrDef& d) {
 // The most fields an instruction has.
 inline constexpr std::size_t kMaxFields =
     std::max({table::kRangeSelect.size(), table::kTensorScalarSelect.size(),
-              table::kGetSequenceBounds.size(), table::kSort.size(),
-              table::kAffineSelect.size(), table::kIota.size()});
+              table::kGetSequenceBounds.size(), table::kSort.size(), table::kAffineSelect.size(),
+              table::kIota.size()});
 
 // A decoded word: the instruction row and one value per field row, in row order.
 struct Decoded {

@@ -198,7 +198,7 @@ struct Walk {
 //   base + Σ i[d] * step_elem[d] + c * channel_multiplier      (wrapping int32, model.h)
 // where c counts from the operand's start partition.
 struct Ramp {
-  uint32_t start = 0;  // base + c * channel_multiplier, modulo 2^32
+  uint32_t start = 0;                     // base + c * channel_multiplier, modulo 2^32
   std::array<uint32_t, kMaxDims> step{};  // step_elem as 32-bit two's complement
   std::array<uint32_t, kMaxDims> num{1, 1, 1, 1};
 

@@ -575,8 +575,8 @@ class InstructionParser {
   // The `step=[...] num=[...]` of a descriptor, in either order.
   void steps_and_nums(const FieldDef& f, TensorDesc& t) {
     t.dims = f.dims;
-    const std::string kind = f.kind == FieldKind::Data4D ? std::string("DATA4D")
-                                                         : fmt::format("TENSOR{}D", f.dims);
+    const std::string kind =
+        f.kind == FieldKind::Data4D ? std::string("DATA4D") : fmt::format("TENSOR{}D", f.dims);
     std::optional<std::vector<int64_t>> step, num;
     Token num_tok{}, step_tok{};
     while (const Token* k = p_.peek()) {

@@ -251,7 +251,8 @@ int64_t int_value(Dtype dt, uint32_t bits) {
   const IntRange r = int_range(dt);
   const unsigned width = static_cast<unsigned>(std::bit_width(static_cast<uint64_t>(r.max)));
   const uint64_t low = bits & ((uint64_t{1} << (r.min < 0 ? width + 1 : width)) - 1);
-  if (r.min < 0 && (low >> width) != 0) return static_cast<int64_t>(low) - (int64_t{1} << (width + 1));
+  if (r.min < 0 && (low >> width) != 0)
+    return static_cast<int64_t>(low) - (int64_t{1} << (width + 1));
   return static_cast<int64_t>(low);
 }
 

@@ -60,7 +60,8 @@ HWY_INLINE void SelectLoop(const uint8_t* in, size_t n, uint32_t v0, uint32_t st
   size_t i = 0;
   for (; i + N <= n; i += N, r.v = hn::Add(r.v, r.next)) {
     const VU32 x = hn::LoadU(d, reinterpret_cast<const uint32_t*>(in + 4 * i));
-    hn::StoreU(hn::IfThenElse(pred<kMode>(d, r.v), x, f), d, reinterpret_cast<uint32_t*>(out + 4 * i));
+    hn::StoreU(hn::IfThenElse(pred<kMode>(d, r.v), x, f), d,
+               reinterpret_cast<uint32_t*>(out + 4 * i));
   }
   if (i == n) return;
   HWY_ALIGN uint32_t buf[kMaxLanes] = {};
@@ -109,7 +110,8 @@ HWY_INLINE void RampLoop(size_t n, uint32_t v0, uint32_t step, uint8_t* out) {
   const size_t N = hn::Lanes(d);
   RampVec r = ramp_vec(d, v0, step);
   size_t i = 0;
-  for (; i + N <= n; i += N, r.v = hn::Add(r.v, r.next)) StoreRamp<kOut, kConv>(d, r.v, out + i * kOut);
+  for (; i + N <= n; i += N, r.v = hn::Add(r.v, r.next))
+    StoreRamp<kOut, kConv>(d, r.v, out + i * kOut);
   if (i == n) return;
   HWY_ALIGN uint8_t buf[kMaxLanes * 4];
   StoreRamp<kOut, kConv>(d, r.v, buf);

@@ -550,15 +550,13 @@ Row iota_row(const std::string& name, Dtype out, double goal) {
   add_program_contenders(row, prog);
   const std::size_t bytes = std::size_t{count} * osz;
   auto to = std::make_shared<std::vector<uint8_t>>(kPartitions * bytes);
-  row.contenders.push_back({"memset same bytes",
-                            [to, bytes] {
-                              for (unsigned p = 0; p < kPartitions; ++p)
-                                std::memset(to->data() + p * bytes, 0x5a, bytes);
-                            },
-                            [to] {
-                              return std::all_of(to->begin(), to->end(),
-                                                 [](uint8_t b) { return b == 0x5a; });
-                            }});
+  row.contenders.push_back(
+      {"memset same bytes",
+       [to, bytes] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           std::memset(to->data() + p * bytes, 0x5a, bytes);
+       },
+       [to] { return std::all_of(to->begin(), to->end(), [](uint8_t b) { return b == 0x5a; }); }});
   row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
   return row;
 }
@@ -680,9 +678,9 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
   return w;
 }
 
-constexpr Opcode kOps[] = {Opcode::RangeSelect, Opcode::TensorScalarSelect,
+constexpr Opcode kOps[] = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
                            Opcode::GetSequenceBounds, Opcode::Sort,
-                           Opcode::AffineSelect, Opcode::Iota};
+                           Opcode::AffineSelect,      Opcode::Iota};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {
@@ -828,11 +826,14 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   gsb("GetSequenceBounds int32 dense", false, 1, 0.5);
   gsb("GetSequenceBounds fp32 dense", true, 1, 0.5);
   gsb("GetSequenceBounds int32 step -2", false, -2, 0.25);
-  all.push_back({"AffineSelect fp32->fp32 dense",
-                 [] { return affine_select_row("AffineSelect fp32->fp32 dense", Dtype::FP32, 0.5); }});
-  all.push_back({"AffineSelect fp32->bf16 dense",
-                 [] { return affine_select_row("AffineSelect fp32->bf16 dense", Dtype::BF16, 0.3); }});
-  all.push_back({"Iota int32 dense", [] { return iota_row("Iota int32 dense", Dtype::INT32, 0.5); }});
+  all.push_back({"AffineSelect fp32->fp32 dense", [] {
+                   return affine_select_row("AffineSelect fp32->fp32 dense", Dtype::FP32, 0.5);
+                 }});
+  all.push_back({"AffineSelect fp32->bf16 dense", [] {
+                   return affine_select_row("AffineSelect fp32->bf16 dense", Dtype::BF16, 0.3);
+                 }});
+  all.push_back(
+      {"Iota int32 dense", [] { return iota_row("Iota int32 dense", Dtype::INT32, 0.5); }});
   all.push_back({"Iota fp32 dense", [] { return iota_row("Iota fp32 dense", Dtype::FP32, 0.5); }});
   for (Opcode op : kOps) {
     std::string what;

@@ -19,8 +19,8 @@ namespace gpsimd::kernels {
 struct Rows {
   int64_t start = 0;  // bytes
   unsigned elem = 1;
-  int64_t step = 1;              // elements between neighbours in a row
-  uint64_t len = 1;              // elements per row
+  int64_t step = 1;                         // elements between neighbours in a row
+  uint64_t len = 1;                         // elements per row
   int64_t step1 = 0, step2 = 0, step3 = 0;  // elements between rows, row groups, ...
   uint64_t n1 = 1, n2 = 1, n3 = 1;
 
@@ -78,9 +78,8 @@ class Cursor {
       } else {
         i1_ = 0;
         if (++i2_ == r_.n2 && r_.n3 > 1) i2_ = 0, ++i3_;
-        row_ = r_.start + (static_cast<int64_t>(i2_) * r_.step2 +
-                           static_cast<int64_t>(i3_) * r_.step3) *
-                              esz;
+        row_ = r_.start +
+               (static_cast<int64_t>(i2_) * r_.step2 + static_cast<int64_t>(i3_) * r_.step3) * esz;
       }
     }
     return run;
@@ -171,7 +170,8 @@ inline decltype(auto) with_size(unsigned size, F&& f) {
   }
 }
 
-inline const uint8_t* read_run(Cursor& c, unsigned size, const uint8_t* base, uint64_t m, uint8_t* buf) {
+inline const uint8_t* read_run(Cursor& c, unsigned size, const uint8_t* base, uint64_t m,
+                               uint8_t* buf) {
   return with_size(size, [&](auto s) { return c.read<decltype(s)::value>(base, m, buf); });
 }
 inline void write_run(Cursor& c, unsigned size, uint8_t* base, uint64_t m, const uint8_t* in) {

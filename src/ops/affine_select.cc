@@ -130,8 +130,9 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   }
   kernels::for_channels(n, uint64_t{n} * st.count() * (in_size + out_size), [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    if (kernels::affine_select_channel(in, src.walk, static_cast<Dtype>(lo), Ramp::of(mask, mult, c),
-                                       mode, fill, dst_bytes[c], dwalk, static_cast<Dtype>(hi)))
+    if (kernels::affine_select_channel(in, src.walk, static_cast<Dtype>(lo),
+                                       Ramp::of(mask, mult, c), mode, fill, dst_bytes[c], dwalk,
+                                       static_cast<Dtype>(hi)))
       return;
     thread_local std::vector<uint32_t> y;
     reference_channel(c, dst_bytes[c], y);

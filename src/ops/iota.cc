@@ -66,8 +66,9 @@ std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out, 
   // Both walks have the same count and the same order, so they advance together.
   auto reference_channel = [&](unsigned c, uint8_t* bytes) {
     std::vector<uint32_t> v(pattern.count());
-    Ramp::of(pattern, mult, c).for_each(
-        [&](uint64_t j, int32_t x) { v[j] = model::iota_convert(dtype, x); });
+    Ramp::of(pattern, mult, c).for_each([&](uint64_t j, int32_t x) {
+      v[j] = model::iota_convert(dtype, x);
+    });
     dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, size, v[j]); });
   };
   if (!fast) {
