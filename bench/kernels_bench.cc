@@ -26,8 +26,8 @@ uint64_t next(uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset, std::array<int16_t, 3> step,
-                  std::array<uint16_t, 3> num) {
+TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
+                  std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
   TensorDesc t;
   t.addr = encode_static_addr({Space::SBUF, partition, offset});
   t.dims = dims;

@@ -1,5 +1,6 @@
 // Decodes, validates and disassembles arbitrary 64-byte words (the input's first 64 bytes,
 // zero-padded), and checks:
+//  - decode succeeds exactly for the table's opcodes, and encode(decode(w)) == w;
 //  - decode succeeds exactly for the modelled opcodes, and encode(decode(w)) == w;
 //  - an unknown opcode fails validation with the single clause has_known_opcode;
 //  - every diagnostic names its instruction, clause, field, value and what is allowed;
@@ -11,6 +12,7 @@
 //    generation per input, picked by byte 63);
 //  - validate_as(def, w) of an instruction whose opcode w does not carry reports the
 //    instruction's opcode clause (one such instruction per input, picked by byte 62);
+//  - disassemble(w) exists exactly for the table's opcodes and assembles back to w.
 //  - disassemble(w) exists exactly for the modelled opcodes and assembles back to w.
 #include <cstdint>
 #include <cstring>
@@ -34,6 +36,10 @@ std::string opcode_clause(const InstrDef& def) {
       return "has_get_sequence_bounds_opcode";
     case Opcode::Sort:
       return "has_sort_opcode";
+    case Opcode::AffineSelect:
+      return "has_s2d2_ts_as_opcode";
+    case Opcode::Iota:
+      return "has_iota_opcode";
     case Opcode::NonzeroWithCount:
       return "has_nonzero_with_count_opcode";
     case Opcode::CopyPredicatedScalar:

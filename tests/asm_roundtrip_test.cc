@@ -115,8 +115,8 @@ struct Gen {
   }
   // A tensor whose walk stays well inside a partition from offset 0x1000: |step| <= 3,
   // num <= 6, so the walk spans at most 3 * 5 * 3 = 45 elements either way.
-  TensorDesc tensor(unsigned dims, const std::array<uint16_t, 3>& num, unsigned n, unsigned elem,
-                    bool psum) {
+  TensorDesc tensor(unsigned dims, const std::array<uint16_t, kMaxDims>& num, unsigned n,
+                    unsigned elem, bool psum) {
     TensorDesc t;
     t.dims = static_cast<uint8_t>(dims);
     t.num = num;
@@ -125,8 +125,8 @@ struct Gen {
     t.addr = below(8) == 0 ? (0x80000000u | below(kRegisters)) : static_addr(n, elem, psum);
     return t;
   }
-  std::array<uint16_t, 3> nums(unsigned dims) {
-    std::array<uint16_t, 3> a{};
+  std::array<uint16_t, kMaxDims> nums(unsigned dims) {
+    std::array<uint16_t, kMaxDims> a{};
     for (unsigned d = 0; d < dims; ++d) a[d] = static_cast<uint16_t>(1 + below(6));
     return a;
   }
@@ -171,7 +171,7 @@ Word valid_range_select(Gen& g) {
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
   store_tensor(w, 24, g.tensor(2, num, n, in_size, g.below(2)));
   // The destination visits as many elements, in another shape.
-  std::array<uint16_t, 3> dnum{static_cast<uint16_t>(num[0] * num[1]), 1, 0};
+  std::array<uint16_t, kMaxDims> dnum{static_cast<uint16_t>(num[0] * num[1]), 1, 0};
   if (g.below(2)) dnum = {num[1], num[0], 0};
   store_tensor(w, 48, g.tensor(2, dnum, n, out_size, out_size == 4 && g.below(2)));
   w[36] = g.pick(kCmp);
@@ -196,7 +196,7 @@ Word valid_tensor_scalar_select(Gen& g) {
                                   : (g.below(2) ? 0x8 : 0x9);
   const auto num = g.nums(3);
   store_tensor(w, 16, g.tensor(3, num, n, size, g.below(2)));
-  const std::array<uint16_t, 3> dnum{num[2], num[1], num[0]};
+  const std::array<uint16_t, kMaxDims> dnum{num[2], num[1], num[0]};
   store_tensor(w, 48, g.tensor(3, dnum, n, size, size == 4 && g.below(2)));
   w[32] = static_cast<uint8_t>(g.below(2));
   w[33] = static_cast<uint8_t>(n);
@@ -217,7 +217,7 @@ Word valid_get_sequence_bounds(Gen& g) {
   w[15] = g.below(2) ? 0x8 : 0xa;
   const auto num = g.nums(3);
   store_tensor(w, 16, g.tensor(3, num, 1, 4, false));
-  const std::array<uint16_t, 3> dnum{num[0], static_cast<uint16_t>(num[1] * num[2]), 2};
+  const std::array<uint16_t, kMaxDims> dnum{num[0], static_cast<uint16_t>(num[1] * num[2]), 2};
   store_tensor(w, 32, g.tensor(3, dnum, 1, 4, false));
   return w;
 }
@@ -243,12 +243,61 @@ Word valid_sort(Gen& g) {
   return w;
 }
 
+// A random DATA4D of `count` elements spread over four dimensions, any base and steps.
+TensorDesc data4d(Gen& g, const std::array<uint16_t, kMaxDims>& num) {
+  TensorDesc t;
+  t.dims = 4;
+  t.addr = static_cast<uint32_t>(g.rng());
+  t.num = num;
+  for (unsigned d = 0; d < 4; ++d) t.step[d] = static_cast<int16_t>(g.rng());
+  return t;
+}
+
+Word valid_affine_select(Gen& g) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  Word w{};
+  w[0] = 0x92;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t lo = g.pick(kData), hi = g.below(8) ? g.pick(kData) : 0xb;
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = static_cast<uint8_t>(lo | hi << 4);
+  w[14] = static_cast<uint8_t>(g.below(4));
+  w[15] = static_cast<uint8_t>(g.below(kRegisters));
+  const auto num = g.nums(2);
+  store_tensor(w, 16, data4d(g, {num[1], 1, num[0], 1}));
+  store_tensor(w, 36, g.tensor(2, num, n, *dtype_size(lo), false));
+  store_tensor(w, 48, g.tensor(2, {num[1], num[0], 1, 1}, n, *dtype_size(hi), false));
+  store_u32(w, 60, static_cast<uint32_t>(g.rng()));
+  return w;
+}
+
+Word valid_iota(Gen& g) {
+  static constexpr uint8_t kOut[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,
+                                     0x9, 0xa, 0xb, 0xd, 0xe, 0xf};
+  Word w{};
+  w[0] = 0x7e;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kOut);
+  const auto num = g.nums(4);
+  store_tensor(w, 12, data4d(g, {num[3], num[2], num[1], num[0]}));
+  w[33] = dt;
+  w[34] = static_cast<uint8_t>(n);
+  store_u32(w, 36, static_cast<uint32_t>(g.rng()));
+  store_tensor(w, 44, g.tensor(4, num, n, *dtype_size(dt), false));
+  return w;
+}
+
 TEST(AsmRoundTrip, RandomValidInstructions) {
   Gen g{std::mt19937(77)};
-  Word (*const makers[])(Gen&) = {valid_range_select, valid_tensor_scalar_select,
-                                  valid_get_sequence_bounds, valid_sort};
-  for (int i = 0; i < 4000; ++i) {
-    const Word w = makers[i % 4](g);
+  Word (*const makers[])(Gen&) = {valid_range_select,        valid_tensor_scalar_select,
+                                  valid_get_sequence_bounds, valid_sort,
+                                  valid_affine_select,       valid_iota};
+  for (int i = 0; i < 6000; ++i) {
+    const Word w = makers[i % std::size(makers)](g);
     const Diagnostics d = validate(w, Generation::V3);
     ASSERT_TRUE(d.empty()) << "the generator built an invalid word: " << d.front().message();
     SCOPED_TRACE(i);

@@ -72,7 +72,7 @@ TEST(CliExamples, EveryExampleRuns) {
     const Result ref = run({"run", e.path().string(), "--reference", "--no-write"}, out);
     EXPECT_EQ(ref.status, 0) << e.path() << "\n" << ref.err;
   }
-  EXPECT_GE(count, 8u);  // one per instruction plus the demo
+  EXPECT_GE(count, 10u);  // one per instruction plus the demo
 }
 
 TEST(CliExamples, RangeSelectDumps) {
@@ -158,7 +158,7 @@ TEST(CliExamples, DemoChecksItself) {
   const std::string out = scratch("demo");
   const Result r = run({"demo"}, out);  // any working directory
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("6 of 6 checks passed."), std::string::npos);
+  EXPECT_NE(r.out.find("7 of 7 checks passed."), std::string::npos);
   EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
 }
 

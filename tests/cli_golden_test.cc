@@ -52,8 +52,8 @@ void expect_golden(const std::string& actual, const std::string& golden) {
 }
 
 const char* const kExamples[] = {
-    "range_select",       "tensor_scalar_select",   "get_sequence_bounds",  "sort",
-    "nonzero_with_count", "copy_predicated_scalar", "dve_read_accumulator", "demo"};
+    "range_select", "tensor_scalar_select", "get_sequence_bounds", "sort", "demo", "affine_select",
+    "iota"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

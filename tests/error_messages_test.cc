@@ -86,7 +86,8 @@ std::vector<CliCase> cli_cases() {
        "asm typo.gpsimd",
        2,
        {"gpsimd asm: typo.gpsimd:1:1: error: unknown instruction: expected RangeSelect, "
-        "TensorScalarSelect, GetSequenceBounds, Sort or a directive (.data, .dump, ...) (at "
+        "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, NonzeroWithCount, "
+        "CopyPredicatedScalar, DveReadAccumulator or a directive (.data, .dump, ...) (at "
         "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
       {"assembly error on a control character: escaped on the line and under the caret",

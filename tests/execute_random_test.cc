@@ -224,8 +224,8 @@ class Builder {
   }
 
   // Returns `dims` numbers whose product is `count`, in random order.
-  std::array<unsigned, 3> factor(uint64_t count, unsigned dims) {
-    std::array<unsigned, 3> nums{1, 1, 1};
+  std::array<unsigned, 4> factor(uint64_t count, unsigned dims) {
+    std::array<unsigned, 4> nums{1, 1, 1, 1};
     const unsigned last = r_.uin(0, dims - 1);
     uint64_t rem = count;
     for (unsigned d = 0; d < dims; ++d) {
@@ -248,7 +248,7 @@ class Builder {
 
   // A walk with the given numbers and random steps (dense, reversed, zero, small, larger)
   // whose span fits comfortably in the space.
-  rm::Tensor shape_nums(unsigned dims, std::array<unsigned, 3> nums, unsigned elem, Space s) {
+  rm::Tensor shape_nums(unsigned dims, std::array<unsigned, 4> nums, unsigned elem, Space s) {
     rm::Tensor t;
     t.dims = dims;
     const int64_t size = rm::space_bytes(s, g_);
@@ -650,6 +650,90 @@ Word gen_sort(Builder& b) {
   return x.encode();
 }
 
+// A random DATA4D of `count` values: any split over the four dimensions, steps small,
+// zero, negative or large, and bases that often make the ramp cross 0 or wrap.
+rm::Data4D random_pattern(Builder& b, uint64_t count) {
+  Rng& r = b.rng();
+  rm::Data4D p;
+  const auto nums = b.factor(count, 4);
+  for (unsigned d = 0; d < 4; ++d) {
+    p.num[d] = nums[d];
+    p.step[d] = r.pick<int>({1, -1, 0, static_cast<int>(r.in(-4, 4)),
+                             static_cast<int>(r.in(-32768, 32767)), 32767, -32768});
+  }
+  p.base = static_cast<int32_t>(r.pick<uint32_t>(
+      {0u, static_cast<uint32_t>(r.in(-40, 40)), r.u32(), 0x7fffffffu - r.uin(0, 64),
+       0x80000000u + r.uin(0, 64), static_cast<uint32_t>(-static_cast<int32_t>(count / 2))}));
+  return p;
+}
+int32_t random_multiplier(Rng& r) {
+  return static_cast<int32_t>(r.pick<uint32_t>(
+      {0u, 1u, 0xffffffffu, static_cast<uint32_t>(r.in(-64, 64)), r.u32(), 0x40000000u}));
+}
+
+Word gen_affine_select(Builder& b) {
+  static constexpr uint8_t kData[] = {
+      rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
+      rm::dt::BF16, rm::dt::FP16,  rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::AffineSelectWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.in = kData[r.uin(0, 11)];
+  x.out = r.chance(40) ? x.in : (r.chance(10) ? rm::dt::FP32R : kData[r.uin(0, 11)]);
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
+  x.src = b.shape(2, count, isz, Space::SBUF);
+  x.dst = b.shape(2, count, osz, Space::SBUF);
+  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, n, isz, true);
+  b.place(x.dst, Space::SBUF, pd, n, osz, true);
+  x.mask = random_pattern(b, count);
+  x.channel_multiplier = random_multiplier(r);
+  x.fill_mode = static_cast<uint8_t>(r.in(0, 3));
+  x.fill_reg = static_cast<uint8_t>(b.fresh_reg());
+  b.set_reg(x.fill_reg, r.chance(30) ? near_tie(r, x.out) : random_value(r, rm::dt::FP32));
+  b.fill(x.src, sl, n, isz, [&] {
+    return r.chance(20) && is_float(x.in) ? near_tie(r, x.out) & (isz == 4 ? ~0u : 0u)
+                                          : random_value(r, x.in);
+  });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  if (inj == Inject::Shape) {
+    if (x.src.register_mode())
+      x.src.num[1] += 1;
+    else if (x.dst.register_mode())
+      x.dst.num[0] += 1;
+  }
+  return x.encode();
+}
+
+Word gen_iota(Builder& b) {
+  static constexpr uint8_t kOut[] = {rm::dt::INT8,  rm::dt::UINT8,  rm::dt::INT16,  rm::dt::UINT16,
+                                     rm::dt::INT32, rm::dt::UINT32, rm::dt::BF16,   rm::dt::FP16,
+                                     rm::dt::FP32,  rm::dt::FP32R,  rm::dt::FP8_E3, rm::dt::FP8_E4,
+                                     rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::IotaWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.out = kOut[r.uin(0, 12)];
+  const unsigned osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  x.dst = b.shape(4, count, osz, Space::SBUF);
+  b.place(x.dst, Space::SBUF, b.start_partition(n), n, osz, true);
+  x.pattern = random_pattern(b, count);
+  x.channel_multiplier = random_multiplier(r);
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
 // Returns a value of a density: zero (both FP32 zeros for a float source) with the
 // probability 100 - percent, otherwise a random nonzero pattern.
 uint32_t zero_or_value(Rng& r, unsigned percent_nonzero, uint8_t code, bool float_zeros) {
@@ -907,6 +991,16 @@ TEST(ExecuteRandom, CopyPredicatedScalar) {
 TEST(ExecuteRandom, DveReadAccumulator) {
   run_random("DveReadAccumulator", gen_dve_read_accumulator,
              {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x9b);
+}
+
+TEST(ExecuteRandom, AffineSelect) {
+  run_random("AffineSelect", gen_affine_select,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x92);
+}
+
+TEST(ExecuteRandom, Iota) {
+  run_random("Iota", gen_iota, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x7e);
 }
 
 // The reference's own conversions against values worked out by hand from SPEC §5, so that

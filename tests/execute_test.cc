@@ -1,4 +1,4 @@
-// Execution of the seven instructions on hand-checked cases (SPEC §4): the worked examples,
+// Execution of the instructions on hand-checked cases (SPEC §4): the worked examples,
 // every dtype of every instruction, events, register-mode addresses, SBUF and PSUM,
 // overlapping operands, destination walks that revisit bytes, all-or-nothing for every
 // fault kind and for invalid words, the fault order, and the trace of writes.
@@ -830,6 +830,296 @@ TEST(Sort, IndexOffsetFromPointerAndRegister) {
   }
 }
 
+// ---- AffineSelect (SPEC §4.5) -----------------------------------------------------------
+
+// A dense one-row-per-channel AffineSelect: n channels from `p`, `len` elements each.
+rm::AffineSelectWord as_word(uint8_t in, uint8_t out, unsigned n, unsigned p, unsigned len,
+                             uint8_t mode, unsigned fill_reg) {
+  rm::AffineSelectWord x;
+  x.channels = static_cast<uint8_t>(n);
+  x.in = in;
+  x.out = out;
+  x.fill_mode = mode;
+  x.fill_reg = static_cast<uint8_t>(fill_reg);
+  x.mask.num[0] = len;
+  x.src = tensor2(rm::sbuf_addr(p, 0x1000), 1, len, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(p, 0x8000), 1, len, 0, 1);
+  return x;
+}
+
+// The NKI test: a 128 x 128 FP32 tile keeps col < row and fills the rest with -9984.0
+// (base 0, step -1 over the columns, channel_multiplier +1, GT: m = c - j > 0).
+TEST(AffineSelect, NkiUpperTriangleFill) {
+  Machine& m = fresh(Generation::V3);
+  rm::AffineSelectWord x = as_word(dt::FP32, dt::FP32, 128, 0, 128, 0, 5);
+  x.mask.step[0] = -1;
+  x.channel_multiplier = 1;
+  m.registers[5] = f32(-9984.0f);
+  for (unsigned c = 0; c < 128; ++c) {
+    V row(128);
+    for (unsigned j = 0; j < 128; ++j) row[j] = f32(static_cast<float>(c * 1000 + j) + 0.5f);
+    poke(m, SBUF, c, 0x1000, 4, row);
+  }
+  expect_ok(m, x.encode());
+  for (unsigned c = 0; c < 128; ++c) {
+    V want(128);
+    for (unsigned j = 0; j < 128; ++j)
+      want[j] = j < c ? f32(static_cast<float>(c * 1000 + j) + 0.5f) : f32(-9984.0f);
+    ASSERT_EQ(peek(m, SBUF, c, 0x8000, 4, 128), want) << "row " << c;
+  }
+}
+
+TEST(AffineSelect, EveryFillModeComparesAgainstZero) {
+  // base -2, step 1 over 5 elements: m = -2, -1, 0, 1, 2.
+  const V src = {10, 11, 12, 13, 14};
+  const uint32_t F = 0xFFFFFFFB;            // the fill register holds FP32 -5.0: INT32 -5
+  const V want[4] = {{F, F, F, 13, 14},     // GT
+                     {F, F, 12, 13, 14},    // GE
+                     {F, F, 12, F, F},      // EQ
+                     {10, 11, F, 13, 14}};  // NE
+  for (uint8_t mode = 0; mode < 4; ++mode) {
+    Machine& m = fresh(Generation::V2);
+    rm::AffineSelectWord x = as_word(dt::INT32, dt::INT32, 1, 3, 5, mode, 63);
+    x.mask.base = -2;
+    m.registers[63] = f32(-5.0f);
+    poke(m, SBUF, 3, 0x1000, 4, src);
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 3, 0x8000, 4, 5), want[mode]) << int{mode};
+  }
+}
+
+// c counts from the operand's start partition, not from partition 0; the mask's four
+// dimensions pair with a 2-D source by ordinal.
+TEST(AffineSelect, ChannelIndexAndFourDimensionalMask) {
+  Machine& m = fresh(Generation::V4);
+  rm::AffineSelectWord x = as_word(dt::FP32, dt::FP32, 2, 40, 6, 1, 0);
+  // m = -3 + 2*i0 - 1*i1 + 10*c over i0 < 3, i1 < 2 (ordinal j = i0 + 3*i1).
+  x.mask.base = -3;
+  x.mask.step[0] = 2;
+  x.mask.step[1] = -1;
+  x.mask.num[0] = 3;
+  x.mask.num[1] = 2;
+  x.mask.num[2] = 1;
+  x.channel_multiplier = 10;
+  x.src = tensor2(rm::sbuf_addr(40, 0x1000), 1, 2, 2, 3);
+  x.dst = tensor2(rm::sbuf_addr(40, 0x8000), 1, 6, 0, 1);
+  m.registers[0] = f32(-1.0f);
+  for (unsigned c = 0; c < 2; ++c)
+    poke(m, SBUF, 40 + c, 0x1000, 4, V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)});
+  expect_ok(m, x.encode());
+  // Channel 0: m = -3, -1, 1, -4, -2, 0 -> GE keeps ordinals 2 and 5.
+  EXPECT_EQ(peek(m, SBUF, 40, 0x8000, 4, 6),
+            (V{f32(-1), f32(-1), f32(3), f32(-1), f32(-1), f32(6)}));
+  // Channel 1 (partition 41): m + 10, every one >= 0.
+  EXPECT_EQ(peek(m, SBUF, 41, 0x8000, 4, 6), (V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)}));
+}
+
+// Different dtypes go through FP32: integers round to nearest even and saturate.
+TEST(AffineSelect, ConversionsThroughFp32) {
+  struct Case {
+    uint8_t in, out;
+    V src, want;
+  };
+  const Case cases[] = {
+      // INT32 -> UINT32: negatives saturate to 0; beyond 2^24 rounds (2^31 - 1 -> 2^31).
+      {dt::INT32,
+       dt::UINT32,
+       {0xFFFFFFFBu, 7, 0x7FFFFFFFu, 16777217},
+       {0, 7, 0x80000000u, 16777216}},
+      // INT32 -> INT8 saturates.
+      {dt::INT32,
+       dt::INT8,
+       {300, 0xFFFFFED4u /* -300 */, 0xFFFFFFFFu, 127},
+       {0x7F, 0x80, 0xFF, 0x7F}},
+      // FP32 -> INT16: ties to even, -0.0 -> 0, NaN -> 0, +-inf -> the extremes.
+      {dt::FP32, dt::INT16, {f32(2.5f), f32(3.5f), 0x80000000u, 0x7FC00001u}, {2, 4, 0, 0}},
+      {dt::FP32,
+       dt::INT16,
+       {kNegInf, 0x7F800000u, f32(-32768.6f), f32(1e9f)},
+       {0x8000, 0x7FFF, 0x8000, 0x7FFF}},
+      // UINT8 -> BF16 exactly; INT16 -> FP16.
+      {dt::UINT8, dt::BF16, {255, 0, 1, 128}, {0x437F, 0, 0x3F80, 0x4300}},
+      {dt::INT16, dt::FP16, {0xFFFF, 2048, 2049, 0x7FFF}, {0xBC00, 0x6800, 0x6800, 0x7800}},
+      // FP32 -> BF16 rounds to nearest even; BF16 -> FP32 widens exactly.
+      {dt::FP32,
+       dt::BF16,
+       {0x3F808000u, 0x3F818000u, kNegFltMax, 0x7F800001u},
+       {0x3F80, 0x3F82, 0xFF80, 0x7FC0}},
+      {dt::BF16,
+       dt::FP32,
+       {0x3F80, 0xFF80, 0x8000, 0x7F81},
+       {0x3F800000u, kNegInf, 0x80000000u, 0x7FC10000u}},
+      // The same dtype is a bit copy, signalling NaN and -0.0 included.
+      {dt::FP32, dt::FP32, {0x7F800001u, 0x80000000u, 1, 2}, {0x7F800001u, 0x80000000u, 1, 2}},
+      // FP32 -> FP32R: the same bits.
+      {dt::FP32, dt::FP32R, {0x7F800001u, 3, 4, 5}, {0x7F800001u, 3, 4, 5}},
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V3);
+    rm::AffineSelectWord x = as_word(k.in, k.out, 1, 9, 4, 1, 2);  // GE, m = 0, 1, 2, 3
+    poke(m, SBUF, 9, 0x1000, rm::size_of(k.in), k.src);
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 9, 0x8000, rm::size_of(k.out), 4), k.want)
+        << int{k.in} << " -> " << int{k.out};
+  }
+}
+
+// The fill is the register's 32 bits read as FP32 and converted to the output dtype.
+TEST(AffineSelect, FillRegisterIsAnFp32ConvertedToTheOutput) {
+  struct Case {
+    uint8_t out;
+    uint32_t reg, want;
+  };
+  const Case cases[] = {
+      {dt::FP32, 0x7F800001u, 0x7F800001u},  // NaN payload kept
+      {dt::FP32R, 0xFFC01234u, 0xFFC01234u},
+      {dt::BF16, 0x7F800001u, 0x7FC0},  // canonical NaN
+      {dt::BF16, kNegFltMax, 0xFF80},   // -FLT_MAX -> -inf
+      {dt::INT32, 0xC0F00000u /* -7.5 */, 0xFFFFFFF8u},
+      {dt::UINT16, 0xC0F00000u, 0},
+      {dt::FP8_E4, 0x43780000u /* 248 */, 0x78},
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V5);
+    const uint8_t in = k.out == dt::FP32R ? dt::FP32 : k.out;     // FP32R is output-only
+    rm::AffineSelectWord x = as_word(in, k.out, 1, 0, 2, 0, 11);  // GT: m = 0, 1
+    m.registers[11] = k.reg;
+    poke(m, SBUF, 0, 0x1000, rm::size_of(k.out), V{1, 1});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 0, 0x8000, rm::size_of(k.out), 1), V{k.want}) << int{k.out};
+  }
+}
+
+// The ramp wraps modulo 2^32 (SPEC §3.7): INT32_MAX + 1 is negative.
+TEST(AffineSelect, RampWrapsAround) {
+  Machine& m = fresh(Generation::V3);
+  rm::AffineSelectWord x = as_word(dt::INT32, dt::INT32, 2, 0, 3, 0, 1);
+  x.mask.base = 2147483646;  // 2^31 - 2, then 2^31 - 1, then -2^31
+  x.channel_multiplier = 1;  // channel 1: 2^31 - 1, -2^31, -2^31 + 1
+  m.registers[1] = 99;
+  poke(m, SBUF, 0, 0x1000, 4, V{1, 2, 3});
+  poke(m, SBUF, 1, 0x1000, 4, V{4, 5, 6});
+  expect_ok(m, x.encode());
+  // The fill 99 read as FP32 (a subnormal) converts to INT32 0.
+  EXPECT_EQ(peek(m, SBUF, 0, 0x8000, 4, 3), (V{1, 2, 0}));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x8000, 4, 3), (V{4, 0, 0}));
+}
+
+// ---- Iota (SPEC §4.6) -------------------------------------------------------------------
+
+rm::IotaWord iota_word(uint8_t out, unsigned n, unsigned p, unsigned len) {
+  rm::IotaWord x;
+  x.out = out;
+  x.channels = static_cast<uint8_t>(n);
+  x.pattern.num[0] = len;
+  x.dst = rm::tensor4(rm::sbuf_addr(p, 0x400), 1, len, 0, 1, 0, 1, 0, 1);
+  return x;
+}
+
+TEST(Iota, NkiExamples) {
+  Machine& m = fresh(Generation::V3);
+  // [0..511]: one channel, step 1 x 512.
+  expect_ok(m, iota_word(dt::INT32, 1, 0, 512).encode());
+  V want(512);
+  for (unsigned j = 0; j < 512; ++j) want[j] = j;
+  EXPECT_EQ(peek(m, SBUF, 0, 0x400, 4, 512), want);
+  // [0, -1, ..., -511]: step -1.
+  rm::IotaWord down = iota_word(dt::INT32, 1, 1, 512);
+  down.pattern.step[0] = -1;
+  expect_ok(m, down.encode());
+  for (unsigned j = 0; j < 512; ++j) want[j] = static_cast<uint32_t>(-static_cast<int32_t>(j));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x400, 4, 512), want);
+  // [[0] ... [127]] and 5 + 2p: one element per channel.
+  rm::IotaWord col = iota_word(dt::INT32, 128, 0, 1);
+  col.channel_multiplier = 1;
+  col.dst.addr = rm::sbuf_addr(0, 0x2000);
+  expect_ok(m, col.encode());
+  rm::IotaWord affine = col;
+  affine.pattern.base = 5;
+  affine.channel_multiplier = 2;
+  affine.dst.addr = rm::sbuf_addr(0, 0x2004);
+  expect_ok(m, affine.encode());
+  for (unsigned c = 0; c < 128; ++c)
+    ASSERT_EQ(peek(m, SBUF, c, 0x2000, 4, 2), (V{c, 5 + 2 * c})) << c;
+  // p + f: 128 channels, step 1 x 512, channel_multiplier 1 (FP32).
+  rm::IotaWord pf = iota_word(dt::FP32, 128, 0, 512);
+  pf.channel_multiplier = 1;
+  pf.dst.addr = rm::sbuf_addr(0, 0x4000);
+  expect_ok(m, pf.encode());
+  for (unsigned c = 0; c < 128; ++c) {
+    for (unsigned j = 0; j < 512; ++j) want[j] = f32(static_cast<float>(c + j));
+    ASSERT_EQ(peek(m, SBUF, c, 0x4000, 4, 512), want) << c;
+  }
+}
+
+// Integer outputs keep the low bits of the int32 ramp (no saturation).
+TEST(Iota, IntegerOutputsKeepTheLowBits) {
+  struct Case {
+    uint8_t out;
+    int32_t base;
+    uint32_t want;
+  };
+  const Case cases[] = {{dt::INT8, 300, 44},
+                        {dt::INT8, -1, 0xFF},
+                        {dt::UINT8, 256 + 7, 7},
+                        {dt::INT16, 70000, 4464},
+                        {dt::UINT16, -2, 0xFFFE},
+                        {dt::UINT32, -1, 0xFFFFFFFFu},
+                        {dt::INT32, INT32_MIN, 0x80000000u}};
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V2);
+    rm::IotaWord x = iota_word(k.out, 1, 7, 1);
+    x.pattern.base = k.base;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 7, 0x400, rm::size_of(k.out), 1), V{k.want}) << int{k.out};
+  }
+}
+
+// Float outputs go through FP32 (RNE) and then round again (SPEC §4.6).
+TEST(Iota, FloatOutputsRoundTwice) {
+  struct Case {
+    uint8_t out;
+    int32_t base;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {dt::BF16, (1 << 24) + (1 << 16) + 1, 0x4B80},  // 2^24, not 2^24 + 2^17 (0x4B81)
+      {dt::FP32, (1 << 24) + 1, 0x4B800000u},         // 2^24 + 1 -> 2^24 (tie to even)
+      {dt::FP32, (1 << 24) + 3, 0x4B800002u},         // -> 2^24 + 4
+      {dt::FP32R, -3, 0xC0400000u},
+      {dt::FP16, 65520, 0x7C00},  // +inf
+      {dt::FP16, -65504, 0xFBFF},
+      {dt::FP8_E4, 248, 0x78},  // +inf
+      {dt::FP8_E4, 240, 0x77},
+      {dt::FP8_E5, -57344, 0xFB},
+      {dt::FP8_E3, 17, 0x70},  // 17 -> +inf (max 15.5)
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V4);
+    rm::IotaWord x = iota_word(k.out, 1, 0, 1);
+    x.pattern.base = k.base;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 0, 0x400, rm::size_of(k.out), 1), V{k.want})
+        << int{k.out} << " " << k.base;
+  }
+}
+
+TEST(Iota, WrapAroundAndFourDimensions) {
+  Machine& m = fresh(Generation::V3);
+  // base 2^31 - 2, step 1 over 2, then 2^30 over 2: the sums wrap modulo 2^32.
+  rm::IotaWord x = iota_word(dt::INT32, 2, 10, 1);
+  x.pattern = rm::Data4D{2147483646, {1, 16384, 0, 7}, {2, 2, 1, 2}};
+  x.channel_multiplier = INT32_MIN;  // channel 1 adds 2^31
+  x.dst = rm::tensor4(rm::sbuf_addr(10, 0x400), 1, 2, 2, 2, 0, 1, 4, 2);
+  expect_ok(m, x.encode());
+  // i3 adds 7; i1 adds 16384.
+  const auto v = [](int64_t e) { return static_cast<uint32_t>(static_cast<uint64_t>(e)); };
+  const int64_t b = 2147483646;
+  EXPECT_EQ(peek(m, SBUF, 10, 0x400, 4, 8), (V{v(b), v(b + 1), v(b + 16384), v(b + 16385), v(b + 7),
+                                               v(b + 8), v(b + 16391), v(b + 16392)}));
+  EXPECT_EQ(peek(m, SBUF, 11, 0x400, 4, 2), (V{v(b + 2147483648LL), v(b + 1 + 2147483648LL)}));
+}
+
 // ---- Events (SPEC §3.2) -----------------------------------------------------------------
 
 // A one-element FP32 copy with the given events.
@@ -1257,6 +1547,56 @@ TEST(AllOrNothing, FaultsComeInTheSpecOrder) {
   expect_ok(m, t.encode());
   EXPECT_EQ(peek(m, SBUF, 3, 0x100, 4, 1), V{f32(1.0f)});
   EXPECT_EQ(m.semaphores[9], 1u);
+}
+
+// AffineSelect and Iota: every fault kind SPEC §6 lists for them leaves the machine as it
+// was, in the SPEC §4 order.
+TEST(AllOrNothing, AffineSelectAndIotaFaults) {
+  Machine& m = busy_machine();
+  rm::AffineSelectWord a = as_word(dt::FP32, dt::FP32, 4, 2, 4, 0, 3);
+  a.ev = kSet9;
+  a.mask.step[0] = -1;
+  a.channel_multiplier = 1;
+  expect_ok(m, a.encode());
+  // A register-mode source: its register must hold a good SBUF address.
+  a.src.addr = rm::reg_addr(12);
+  m.registers[12] = rm::psum_addr(2, 0x100);  // POOL: no PSUM
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::BadAddress);
+  m.registers[12] = rm::sbuf_addr(126, 0x100);  // 126 + 4 channels > 128
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::BadAddress);
+  m.registers[12] = rm::sbuf_addr(2, 0x1000);
+  expect_ok(m, a.encode());
+  // Counts the register escape left to execution: src 5, mask and dst 4.
+  a.src.num[0] = 5;
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // ... and the mask disagreeing with both.
+  a.src.num[0] = 4;
+  a.mask.num[1] = 2;
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  a.mask.num[1] = 1;
+  // Too large: 4097 x 4096 elements on one element (zero steps).
+  a.src = tensor2(rm::reg_addr(12), 0, 4097, 0, 4096);
+  a.dst = tensor2(rm::sbuf_addr(2, 0x8000), 0, 4097, 0, 4096);
+  a.mask.num[0] = 4097;
+  a.mask.num[1] = 4096;
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::TooLarge);
+  // The wait comes first.
+  a.ev = rm::Events{2, 200, 0, 0, 5};
+  expect_unchanged(m, a.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+
+  rm::IotaWord t = iota_word(dt::INT16, 3, 5, 8);
+  t.ev = kSet9;
+  t.dst.addr = rm::reg_addr(13);
+  m.registers[13] = rm::sbuf_addr(5, 0x401);  // misaligned for INT16
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::BadAddress);
+  m.registers[13] = rm::sbuf_addr(5, 0x400);
+  expect_ok(m, t.encode());
+  t.dst = rm::tensor4(rm::reg_addr(13), 0, 4097, 0, 4096, 0, 1, 0, 1);
+  t.pattern.num[0] = 4097;
+  t.pattern.num[1] = 4096;
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::TooLarge);
+  t.ev = rm::Events{1, 201, 0, 0, 1};
+  expect_unchanged(m, t.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
 }
 
 // ---- Trace (every architectural write is reported) ---------------------------------------

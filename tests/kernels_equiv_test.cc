@@ -22,6 +22,7 @@
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
+#include "kernels/affine.h"
 #include "kernels/simd.h"
 
 namespace gpsimd {
@@ -236,7 +237,7 @@ TensorDesc random_walk(Rng& rng, unsigned dims, uint64_t count, uint64_t max_cou
       if (attempt < 50) continue;
       // Fall back to a dense walk of the same count, which fits when the count does.
       for (unsigned d = 0; d < dims; ++d) t.step[d] = 1;
-      t.num = {1, 1, 1};
+      t.num = {1, 1, 1, 1};
       t.num[0] = static_cast<uint16_t>(std::min<uint64_t>(count ? count : 1, 65535));
       lo = 0;
       hi = t.num[0] - 1;
@@ -691,6 +692,118 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   return w;
 }
 
+// ---- AffineSelect and Iota (kernels/affine.cc) -------------------------------------------
+
+const Dtype kAffineData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                             Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                             Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+// A DATA4D of `count` values: a random split over four dimensions; steps small, zero,
+// negative or large (large steps make runs wrap around 2^32, the in-register path); a
+// base near 0 (runs cross it), near the int32 ends, or anywhere.
+TensorDesc random_ramp(Rng& rng, uint64_t count) {
+  TensorDesc t;
+  t.dims = 4;
+  uint64_t left = count;
+  for (unsigned d = 0; d < 4; ++d) {
+    uint64_t n = left;
+    if (d < 3) {
+      std::vector<uint64_t> divs;
+      for (uint64_t k = 1; k <= left && k <= 65535; ++k)
+        if (left % k == 0) divs.push_back(k);
+      n = rng.chance(0.4) ? (d == 0 ? left : 1) : divs[rng.below(divs.size())];
+    }
+    t.num[d] = static_cast<uint16_t>(n);
+    left /= n;
+    const int16_t steps[] = {1, -1, 0, 2, -3, 32767, -32768, 1000, -7};
+    t.step[d] = rng.pick(steps);
+  }
+  const int64_t bases[] = {0,
+                           -1,
+                           1,
+                           -static_cast<int64_t>(count) / 2,
+                           5,
+                           INT32_MAX - 3,
+                           INT32_MIN + 2,
+                           static_cast<int32_t>(rng.bits())};
+  t.addr = static_cast<uint32_t>(rng.pick(bases) + (rng.chance(0.5) ? rng.in(-20, 20) : 0));
+  return t;
+}
+int32_t random_multiplier(Rng& rng) {
+  const int32_t ms[] = {0, 1, -1, 2, -5, 1 << 30, INT32_MIN, static_cast<int32_t>(rng.bits())};
+  return rng.pick(ms);
+}
+
+Word affine_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x92;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large ? Dtype::FP32 : rng.pick(kAffineData);
+  Dtype dout = rng.chance(0.4) ? din : rng.pick(kAffineData);
+  if (large) dout = rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16;
+  if (!large && rng.chance(0.05)) dout = Dtype::FP32R;
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  TensorDesc src = random_walk(rng, 2, 0, large ? 10000 : 900, isz, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, osz, win, pd);
+  if (large) {  // dense rows, the fast path's best case
+    src.step = {1, static_cast<int16_t>(src.num[0]), 0, 0};
+    place(rng, src, isz, win, p);
+    dst.num = src.num;
+    dst.step = src.step;
+    place(rng, dst, osz, win, pd);
+  }
+  fill2(rng, m, win, p, pd, n, din);
+  TensorDesc mask = random_ramp(rng, src.count());
+  if (large && rng.chance(0.5)) {  // the causal mask: m = c - j
+    mask = TensorDesc{};
+    mask.dims = 4;
+    mask.step = {-1, static_cast<int16_t>(-static_cast<int>(src.num[0])), 0, 0};
+    mask.num = {src.num[0], src.num[1], 1, 1};
+  }
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(din) | static_cast<uint8_t>(dout) << 4);
+  w[14] = static_cast<uint8_t>(rng.below(4));
+  w[15] = static_cast<uint8_t>(rng.below(64));
+  const std::vector<uint32_t> edges = edge_values(Dtype::FP32);
+  const uint32_t fill =
+      rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+  m.a.registers[w[15]] = m.b.registers[w[15]] = fill;
+  store_tensor(w, 16, mask);
+  store_tensor(w, 36, src);
+  store_tensor(w, 48, dst);
+  store_u32(w, 60, static_cast<uint32_t>(large ? 1 : random_multiplier(rng)));
+  return w;
+}
+
+const Dtype kIotaOut[] = {Dtype::INT8,   Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16, Dtype::BF16,
+                          Dtype::FP16,   Dtype::INT32,  Dtype::UINT32, Dtype::FP32,   Dtype::FP32R,
+                          Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+Word iota_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x7e;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype dt = large ? (rng.chance(0.5) ? Dtype::INT32 : Dtype::FP32) : rng.pick(kIotaOut);
+  const unsigned size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 4, 0, large ? 12000 : 900, size, win, p);
+  fill(rng, m, win, p, n, dt);  // old contents, to be overwritten
+  store_tensor(w, 12, random_ramp(rng, dst.count()));
+  w[33] = static_cast<uint8_t>(dt);
+  w[34] = static_cast<uint8_t>(n);
+  store_u32(w, 36, static_cast<uint32_t>(random_multiplier(rng)));
+  store_tensor(w, 44, dst);
+  return w;
+}
+
 // Fills the window of partitions [p, p + n) of both machines with elements of `size`
 // bytes that are nonzero with probability `density`: nonzero ones are edge values of
 // `dt` or random bits, zero ones 0 (or -0.0 for an FP32 source, zero to NonzeroWithCount).
@@ -958,6 +1071,37 @@ TEST(KernelsEquivTest, CopyPredicatedScalar) {
 }
 TEST(KernelsEquivTest, SortSmallRuns) {
   run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
+}
+TEST(KernelsEquivTest, AffineSelect) {
+  run_random("AffineSelect", affine_select_word, 18, 600, 8);
+}
+TEST(KernelsEquivTest, Iota) {
+  run_random("Iota", iota_word, 19, 600, 8);
+}
+// The in-register comparison of a wrapping run, directly against the rule, on every
+// target: every fill mode, run lengths around the vector widths, steps that wrap.
+TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
+  Rng rng(20);
+  for_each_target([&](bool) {
+    for (int i = 0; i < 2000; ++i) {
+      const size_t len = 1 + rng.below(70);
+      std::vector<uint32_t> in(len), out(len);
+      for (uint32_t& v : in) v = static_cast<uint32_t>(rng.bits());
+      const uint32_t v0 = static_cast<uint32_t>(rng.bits());
+      const uint32_t steps[] = {1u,          0xffffffffu, 0x7fffu,
+                                0xffff8000u, 0u,          static_cast<uint32_t>(rng.bits())};
+      const uint32_t step = rng.pick(steps);
+      const uint8_t mode = static_cast<uint8_t>(rng.below(4));
+      const uint32_t fill = static_cast<uint32_t>(rng.bits());
+      kernels::affine_simd::select_run32(reinterpret_cast<const uint8_t*>(in.data()), len, v0, step,
+                                         mode, fill, reinterpret_cast<uint8_t*>(out.data()));
+      for (size_t k = 0; k < len; ++k) {
+        const auto v = static_cast<int32_t>(v0 + static_cast<uint32_t>(k) * step);
+        const bool keep = mode == 0 ? v > 0 : mode == 1 ? v >= 0 : mode == 2 ? v == 0 : v != 0;
+        ASSERT_EQ(out[k], keep ? in[k] : fill) << "mode " << int{mode} << " k " << k;
+      }
+    }
+  });
 }
 // Every case compares whole machines ("large" cases), on every target.
 TEST(KernelsEquivTest, Sort32LargeN) {

@@ -1,4 +1,4 @@
-// An independent, straightforward implementation of the seven modelled instructions' effects,
+// An independent, straightforward implementation of the instructions' effects,
 // written from SPEC.md for the tests. It shares no code with src/ops or src/format: it
 // has its own field offsets (SPEC §4 tables), ADDR4 decoding (§3.4), tensor walk (§3.5),
 // number conversions (§5), orderings and fault checks (§4 execution rule), so that a
@@ -47,8 +47,8 @@ inline constexpr uint8_t MAX = 0x08, IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, I
 }  // namespace op
 
 inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
-                         kSort = 0x96, kNonzeroWithCount = 0xf2, kCopyPredicatedScalar = 0xe8,
-                         kDveReadAccumulator = 0x9b;
+                         kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
+                         kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b;
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -165,8 +165,8 @@ inline std::optional<Loc> decode_static(uint32_t a, Generation g) {
 struct Tensor {
   uint32_t addr = 0;
   unsigned dims = 1;
-  int step[3] = {0, 0, 0};
-  unsigned num[3] = {1, 1, 1};
+  int step[4] = {0, 0, 0, 0};
+  unsigned num[4] = {1, 1, 1, 1};
   bool register_mode() const { return (addr >> 31) != 0; }
   uint64_t count() const {
     uint64_t c = 1;
@@ -197,16 +197,43 @@ inline void put_tensor(Word& w, unsigned off, const Tensor& t) {
 inline std::vector<int64_t> walk(const Tensor& t, int64_t start, unsigned elem) {
   std::vector<int64_t> out;
   out.reserve(t.count());
-  const unsigned n0 = t.num[0], n1 = t.dims > 1 ? t.num[1] : 1, n2 = t.dims > 2 ? t.num[2] : 1;
-  for (unsigned i2 = 0; i2 < n2; ++i2)
-    for (unsigned i1 = 0; i1 < n1; ++i1)
-      for (unsigned i0 = 0; i0 < n0; ++i0) {
-        int64_t e = int64_t{i0} * t.step[0];
-        if (t.dims > 1) e += int64_t{i1} * t.step[1];
-        if (t.dims > 2) e += int64_t{i2} * t.step[2];
-        out.push_back(start + e * elem);
-      }
+  const unsigned n0 = t.num[0], n1 = t.dims > 1 ? t.num[1] : 1, n2 = t.dims > 2 ? t.num[2] : 1,
+                 n3 = t.dims > 3 ? t.num[3] : 1;
+  for (unsigned i3 = 0; i3 < n3; ++i3)
+    for (unsigned i2 = 0; i2 < n2; ++i2)
+      for (unsigned i1 = 0; i1 < n1; ++i1)
+        for (unsigned i0 = 0; i0 < n0; ++i0) {
+          int64_t e = int64_t{i0} * t.step[0];
+          if (t.dims > 1) e += int64_t{i1} * t.step[1];
+          if (t.dims > 2) e += int64_t{i2} * t.step[2];
+          if (t.dims > 3) e += int64_t{i3} * t.step[3];
+          out.push_back(start + e * elem);
+        }
   return out;
+}
+
+// The DATA4D ramp of SPEC §3.7 for channel c: every ordinal's exact sum
+// base + Σ i[d]*step[d] + c*multiplier, reduced modulo 2^32 into an int32.
+inline std::vector<int32_t> ramp(const Word& w, unsigned off, int32_t multiplier, unsigned c) {
+  Tensor t;
+  t.dims = 4;
+  for (unsigned d = 0; d < 4; ++d) {
+    t.step[d] = static_cast<int16_t>(get(w, off + 4 + 2 * d, 2));
+    t.num[d] = get(w, off + 12 + 2 * d, 2);
+  }
+  const int64_t base = static_cast<int32_t>(get(w, off, 4));
+  std::vector<int32_t> out;
+  for (int64_t e : walk(t, 0, 1)) {
+    const int64_t exact = base + e + int64_t{c} * multiplier;
+    const int64_t wrapped = ((exact % 4294967296LL) + 4294967296LL) % 4294967296LL;
+    out.push_back(static_cast<int32_t>(wrapped >= 2147483648LL ? wrapped - 4294967296LL : wrapped));
+  }
+  return out;
+}
+inline uint64_t data4d_count(const Word& w, unsigned off) {
+  uint64_t c = 1;
+  for (unsigned d = 0; d < 4; ++d) c *= get(w, off + 12 + 2 * d, 2);
+  return c;
 }
 
 // Returns [lo, hi): the bytes the walk touches, from its extreme elements.
@@ -306,6 +333,43 @@ inline uint32_t narrow(uint8_t code, uint32_t fp32) {
 
 inline bool is_nan_fp32(uint32_t b) {
   return (b & 0x7fffffffu) > 0x7f800000u;
+}
+
+// ---- Integers (SPEC §5.1), from the definitions ------------------------------------------
+
+inline bool is_int(uint8_t code) {
+  return code == dt::INT8 || code == dt::UINT8 || code == dt::INT16 || code == dt::UINT16 ||
+         code == dt::INT32 || code == dt::UINT32;
+}
+inline bool is_signed_int(uint8_t code) {
+  return code == dt::INT8 || code == dt::INT16 || code == dt::INT32;
+}
+// The value of an integer element (its low 8*size bits).
+inline int64_t int_of(uint8_t code, uint32_t bits) {
+  const unsigned width = 8 * size_of(code);
+  const uint64_t low = width == 32 ? bits : bits & ((1u << width) - 1u);
+  if (is_signed_int(code) && (low >> (width - 1)) != 0)
+    return static_cast<int64_t>(low) - (int64_t{1} << width);
+  return static_cast<int64_t>(low);
+}
+// Any dtype to FP32: integers rounded to nearest even (a double holds them exactly, and
+// double -> float rounds to nearest even), floats widened.
+inline uint32_t to_fp32(uint8_t code, uint32_t bits) {
+  if (is_int(code)) return as_bits(static_cast<float>(static_cast<double>(int_of(code, bits))));
+  return widen(code, bits);
+}
+// FP32 to any dtype: integers round to nearest even and saturate, NaN is 0.
+inline uint32_t from_fp32(uint8_t code, uint32_t fp32) {
+  if (!is_int(code)) return narrow(code, fp32);
+  const unsigned width = 8 * size_of(code);
+  const double lo = is_signed_int(code) ? -std::ldexp(1.0, static_cast<int>(width) - 1) : 0.0;
+  const double hi = is_signed_int(code) ? std::ldexp(1.0, static_cast<int>(width) - 1) - 1
+                                        : std::ldexp(1.0, static_cast<int>(width)) - 1;
+  const float x = as_float(fp32);
+  if (std::isnan(x)) return 0;
+  const double r = std::clamp(std::nearbyint(static_cast<double>(x)), lo, hi);
+  const auto v = static_cast<uint64_t>(static_cast<int64_t>(r));
+  return static_cast<uint32_t>(width == 32 ? v & 0xffffffffu : v & ((1u << width) - 1u));
 }
 
 // ---- RangeSelect helpers ----------------------------------------------------------------
@@ -612,6 +676,58 @@ inline std::optional<FaultKind> sort(const Machine& m, const Word& w, Effects& f
   return std::nullopt;
 }
 
+// SPEC §4.5.
+inline std::optional<FaultKind> affine_select(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const uint8_t lo = w[13] & 0xf, hi = w[13] >> 4, mode = w[14], reg = w[15];
+  const Tensor st = get_tensor(w, 36, 2), dtn = get_tensor(w, 48, 2);
+  const auto mult = static_cast<int32_t>(get(w, 60, 4));
+  const unsigned isz = size_of(lo), osz = size_of(hi);
+  const auto src = resolve(m, st, isz, false, false, n);
+  const auto dst = resolve(m, dtn, osz, false, true, n);
+  if (!src || !dst) return FaultKind::BadAddress;
+  const uint64_t mc = data4d_count(w, 16);
+  if ((st.register_mode() || dtn.register_mode()) && (st.count() != mc || dtn.count() != mc))
+    return FaultKind::ShapeMismatch;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const uint32_t fill = from_fp32(hi, m.registers[reg]);
+  const auto soffs = walk(st, src->offset, isz), doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    const std::vector<int32_t> r = ramp(w, 16, mult, c);
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const int32_t v = r[j];
+      const bool keep = mode == 0 ? v > 0 : mode == 1 ? v >= 0 : mode == 2 ? v == 0 : v != 0;
+      const uint32_t x = load(m, src->space, src->partition + c, soffs[j], isz);
+      const uint32_t y = !keep ? fill : lo == hi ? x : from_fp32(hi, to_fp32(lo, x));
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], osz, y});
+    }
+  }
+  return std::nullopt;
+}
+
+// SPEC §4.6.
+inline std::optional<FaultKind> iota(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t out = w[33];
+  const auto mult = static_cast<int32_t>(get(w, 36, 4));
+  const Tensor dtn = get_tensor(w, 44, 4);
+  const unsigned osz = size_of(out);
+  const auto dst = resolve(m, dtn, osz, false, true, n);
+  if (!dst) return FaultKind::BadAddress;
+  if (dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    const std::vector<int32_t> r = ramp(w, 12, mult, c);
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const auto bits = static_cast<uint32_t>(r[j]);
+      // Integers keep the low bits; floats go through FP32.
+      const uint32_t y = is_int(out) ? bits : narrow(out, to_fp32(dt::INT32, bits));
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], osz, y});
+    }
+  }
+  return std::nullopt;
+}
+
 // SPEC §4.11. Offsets: 12 channels, 13 in_dtype, 15 index_offset_src, 16 src (TENSOR3D),
 // 32 index_offset, 36 padding_val_src, 40 padding_val, 44 dst (TENSOR3D).
 inline std::optional<FaultKind> nonzero_with_count(const Machine& m, const Word& w, Effects& fx) {
@@ -721,6 +837,12 @@ inline Outcome execute(Machine& m, const Word& w) {
       break;
     case kDveReadAccumulator:
       f = internal::dve_read_accumulator(m, w, fx);
+      break;
+    case kAffineSelect:
+      f = internal::affine_select(m, w, fx);
+      break;
+    case kIota:
+      f = internal::iota(m, w, fx);
       break;
     default:
       return {};
@@ -851,6 +973,65 @@ struct SortWord {
   }
 };
 
+// A DATA4D: the int32 base, four steps and four counts (SPEC §3.7).
+struct Data4D {
+  int32_t base = 0;
+  int step[4] = {1, 0, 0, 0};
+  unsigned num[4] = {1, 1, 1, 1};
+  uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2] * num[3]; }
+};
+inline void put_data4d(Word& w, unsigned off, const Data4D& d) {
+  put(w, off, 4, static_cast<uint32_t>(d.base));
+  for (unsigned k = 0; k < 4; ++k) {
+    put(w, off + 4 + 2 * k, 2, static_cast<uint16_t>(d.step[k]));
+    put(w, off + 12 + 2 * k, 2, d.num[k]);
+  }
+}
+
+struct AffineSelectWord {
+  Events ev;
+  uint8_t channels = 1;
+  uint8_t in = dt::FP32, out = dt::FP32;
+  uint8_t fill_mode = 0, fill_reg = 0;
+  Data4D mask;
+  Tensor src{.dims = 2}, dst{.dims = 2};
+  int32_t channel_multiplier = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, kAffineSelect);
+    put_events(w, ev);
+    w[12] = channels;
+    w[13] = static_cast<uint8_t>(in | (out << 4));
+    w[14] = fill_mode;
+    w[15] = fill_reg;
+    put_data4d(w, 16, mask);
+    put_tensor(w, 36, src);
+    put_tensor(w, 48, dst);
+    put(w, 60, 4, static_cast<uint32_t>(channel_multiplier));
+    return w;
+  }
+};
+
+struct IotaWord {
+  Events ev;
+  Data4D pattern;
+  uint8_t out = dt::INT32;
+  uint8_t channels = 1;
+  int32_t channel_multiplier = 0;
+  Tensor dst{.dims = 4};
+  Word encode() const {
+    Word w;
+    put_header(w, kIota);
+    put_events(w, ev);
+    put_data4d(w, 12, pattern);
+    w[33] = out;
+    w[34] = channels;
+    put(w, 36, 4, static_cast<uint32_t>(channel_multiplier));
+    put_tensor(w, 44, dst);
+    return w;
+  }
+};
+
 struct NonzeroWithCountWord {
   Events ev;
   uint8_t channels = 1;
@@ -917,16 +1098,20 @@ struct DveReadAccumulatorWord {
   }
 };
 
-// Tensor shorthands: a dense row of `n` elements, and general 1-3 dimension walks.
+// Tensor shorthands: a dense row of `n` elements, and general 1-4 dimension walks.
 inline Tensor tensor1(uint32_t addr, int step0, unsigned num0) {
-  return Tensor{addr, 1, {step0, 0, 0}, {num0, 1, 1}};
+  return Tensor{addr, 1, {step0, 0, 0, 0}, {num0, 1, 1, 1}};
 }
 inline Tensor tensor2(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1) {
-  return Tensor{addr, 2, {s0, s1, 0}, {n0, n1, 1}};
+  return Tensor{addr, 2, {s0, s1, 0, 0}, {n0, n1, 1, 1}};
 }
 inline Tensor tensor3(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1, int s2,
                       unsigned n2) {
-  return Tensor{addr, 3, {s0, s1, s2}, {n0, n1, n2}};
+  return Tensor{addr, 3, {s0, s1, s2, 0}, {n0, n1, n2, 1}};
+}
+inline Tensor tensor4(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1, int s2, unsigned n2,
+                      int s3, unsigned n3) {
+  return Tensor{addr, 4, {s0, s1, s2, s3}, {n0, n1, n2, n3}};
 }
 
 }  // namespace refmodel

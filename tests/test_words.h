@@ -55,8 +55,8 @@ inline constexpr uint32_t kNegFltMaxBits = 0xff7fffffu;  // the only legal fill_
 // Returns a tensor descriptor; its dims is the number of steps (= number of counts).
 inline TensorDesc tensor(uint32_t addr, std::initializer_list<int16_t> steps,
                          std::initializer_list<uint16_t> nums) {
-  if (steps.size() != nums.size() || steps.size() < 1 || steps.size() > 3) {
-    std::fprintf(stderr, "test_words: tensor() needs 1-3 steps and as many counts\n");
+  if (steps.size() != nums.size() || steps.size() < 1 || steps.size() > 4) {
+    std::fprintf(stderr, "test_words: tensor() needs 1-4 steps and as many counts\n");
     std::abort();
   }
   TensorDesc t;
@@ -66,6 +66,17 @@ inline TensorDesc tensor(uint32_t addr, std::initializer_list<int16_t> steps,
   for (int16_t s : steps) t.step[d++] = s;
   d = 0;
   for (uint16_t n : nums) t.num[d++] = n;
+  return t;
+}
+
+// Returns a DATA4D (SPEC §3.7): the int32 base, four steps and four counts.
+inline TensorDesc data4d(int32_t base, std::initializer_list<int16_t> steps,
+                         std::initializer_list<uint16_t> nums) {
+  if (steps.size() != 4 || nums.size() != 4) {
+    std::fprintf(stderr, "test_words: data4d() needs 4 steps and 4 counts\n");
+    std::abort();
+  }
+  TensorDesc t = tensor(static_cast<uint32_t>(base), steps, nums);
   return t;
 }
 
@@ -320,6 +331,50 @@ inline Word valid_dve_read_accumulator() {
                                             {"dst_mem_pattern", tensor(kDstAddr, {1}, {1})}});
 }
 
+// valid_affine_select(): 3 channels from partition 1, FP32 in and out, fill_mode GT,
+// fill_reg 7, channel_multiplier 1. mask: base -2, steps {-1, 0, 0, 0} counts
+// {4, 2, 1, 1} (8 values: c - 2 - i0). src: TENSOR2D steps {1, 4} counts {4, 2} (32
+// dense bytes) at SBUF partition 1 offset 0x100; dst: same shape at offset 0x300.
+namespace as_word {
+inline constexpr unsigned kChannels = 3;
+inline constexpr Dtype kIn = Dtype::FP32, kOut = Dtype::FP32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(1, 0x100), kDstAddr = sbuf_addr(1, 0x300);
+inline constexpr int32_t kBase = -2, kMultiplier = 1;
+inline constexpr unsigned kFillReg = 7;
+}  // namespace as_word
+
+inline Word valid_affine_select() {
+  using namespace as_word;
+  return build(Opcode::AffineSelect,
+               {{"num_active_channels", uint64_t{kChannels}},
+                {"in_out_dtype", uint64_t{dtype_pair(kIn, kOut)}},
+                {"fill_mode", uint64_t{0}},
+                {"fill_reg", uint64_t{kFillReg}},
+                {"mask_pattern", data4d(kBase, {-1, 0, 0, 0}, {4, 2, 1, 1})},
+                {"src_mem_pattern", tensor(kSrcAddr, {1, 4}, {4, 2})},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4}, {4, 2})},
+                {"channel_multiplier", uint64_t{static_cast<uint32_t>(kMultiplier)}}});
+}
+
+// valid_iota(): 2 channels from partition 3, out_dtype INT32, channel_multiplier 100.
+// src: base 5, steps {1, 10, 0, 0} counts {3, 2, 1, 1} (6 values). dst: TENSOR4D steps
+// {1, 3, 6, 6} counts {3, 2, 1, 1} (24 dense bytes) at SBUF partition 3 offset 0x80.
+namespace iota_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr Dtype kOut = Dtype::INT32;
+inline constexpr uint32_t kDstAddr = sbuf_addr(3, 0x80);
+inline constexpr int32_t kBase = 5, kMultiplier = 100;
+}  // namespace iota_word
+
+inline Word valid_iota() {
+  using namespace iota_word;
+  return build(Opcode::Iota, {{"src_data_pattern", data4d(kBase, {1, 10, 0, 0}, {3, 2, 1, 1})},
+                              {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                              {"num_active_channels", uint64_t{kChannels}},
+                              {"channel_multiplier", uint64_t{static_cast<uint32_t>(kMultiplier)}},
+                              {"dst_mem_pattern", tensor(kDstAddr, {1, 3, 6, 6}, {3, 2, 1, 1})}});
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -337,6 +392,10 @@ inline Word valid_word(Opcode op) {
       return valid_copy_predicated_scalar();
     case Opcode::DveReadAccumulator:
       return valid_dve_read_accumulator();
+    case Opcode::AffineSelect:
+      return valid_affine_select();
+    case Opcode::Iota:
+      return valid_iota();
   }
   fail("no valid word for this opcode");
 }

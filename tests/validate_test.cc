@@ -104,9 +104,11 @@ std::vector<std::string> clauses_of(const Diagnostics& d) {
   return c;
 }
 
-const std::vector<Opcode> kOpcodes = {
-    Opcode::RangeSelect,      Opcode::TensorScalarSelect,   Opcode::GetSequenceBounds, Opcode::Sort,
-    Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator};
+const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
+                                      Opcode::GetSequenceBounds, Opcode::Sort,
+                                      Opcode::AffineSelect,      Opcode::Iota,
+                                      Opcode::NonzeroWithCount,  Opcode::CopyPredicatedScalar,
+                                      Opcode::DveReadAccumulator};
 
 std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
   return mnemonic(info.param);
@@ -226,6 +228,8 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::NonzeroWithCount, "has_nonzero_with_count_opcode"},
       {Opcode::CopyPredicatedScalar, "has_copy_predicated_scalar_opcode"},
       {Opcode::DveReadAccumulator, "has_dve_read_accumulator_opcode"},
+      {Opcode::AffineSelect, "has_s2d2_ts_as_opcode"},
+      {Opcode::Iota, "has_iota_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
@@ -301,12 +305,19 @@ constexpr auto SORT = Opcode::Sort;
 constexpr auto NWC = Opcode::NonzeroWithCount;
 constexpr auto CPS = Opcode::CopyPredicatedScalar;
 constexpr auto DRA = Opcode::DveReadAccumulator;
+constexpr auto AS = Opcode::AffineSelect;
+constexpr auto IOTA = Opcode::Iota;
 
 uint64_t code(Dtype d) {
   return static_cast<uint8_t>(d);
 }
 uint64_t code(AluOp a) {
   return static_cast<uint8_t>(a);
+}
+std::string hex8_of(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", v);
+  return buf;
 }
 std::string name_of(Dtype d) {
   return std::string(*dtype_name(static_cast<uint8_t>(d)));
@@ -1059,6 +1070,94 @@ std::vector<ClauseCase> clause_cases() {
                "d1_rd_has_valid_negated_field", "negated", "0x02", "0 or 1"});
   c.push_back({"dra_negated_80", DRA, [](Word& w) { set(w, "negated", 0x80); },
                "d1_rd_has_valid_negated_field", "negated", "0x80"});
+
+  // ---- AffineSelect (SPEC §4.5): 3 channels from partition 1, counts 8/8/8 ----
+  c.push_back({"as_channels_0", AS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"as_src_start_partition", AS,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "126"});
+  c.push_back({"as_dst_start_partition", AS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x300)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"as_count_src", AS, [](Word& w) { set_num(w, "src_mem_pattern", 1, 1); },
+               "s2d2_ts_as_valid_elem_count", "src_mem_pattern",
+               "count(mask) = 8, count(src) = 4, count(dst) = 8: src disagrees",
+               "count(src) == count(dst) == count(mask)"});
+  c.push_back({"as_count_dst", AS, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 3); },
+               "s2d2_ts_as_valid_elem_count", "dst_mem_pattern",
+               "count(mask) = 8, count(src) = 8, count(dst) = 6: dst disagrees"});
+  c.push_back({"as_count_mask", AS, [](Word& w) { set_num(w, "mask_pattern", 3, 2); },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern",
+               "count(mask) = 16, count(src) = 8, count(dst) = 8: mask disagrees"});
+  c.push_back({"as_count_all_three", AS,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 1, 1);
+                 set_num(w, "dst_mem_pattern", 0, 3);
+               },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern",
+               "count(mask) = 8, count(src) = 4, count(dst) = 6: all three disagree"});
+  // A mask num_elem of 0: the num rule, and the count formula gives 0 (SPEC §3.6).
+  c.push_back({"as_mask_num0", AS, [](Word& w) { set_num(w, "mask_pattern", 2, 0); },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern", "num_elem[2] = 0", ">= 1", 2});
+  // Static even when src or dst is register mode.
+  c.push_back({"as_mask_num0_register_src", AS,
+               [](Word& w) {
+                 set_num(w, "mask_pattern", 0, 0);
+                 set_addr(w, "src_mem_pattern", reg_addr(3));
+               },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern", "num_elem[0] = 0", ">= 1"});
+  c.push_back({"as_in_dtype_fp32r", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32R, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "FP32R (0xb)"});
+  c.push_back({"as_in_dtype_int64", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT64, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "INT64 (0xc)"});
+  c.push_back({"as_in_dtype_invalid", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "INVALID (0x0)"});
+  c.push_back({"as_out_dtype_uint64", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::UINT64)); },
+               "s2d2_ts_as_valid_dtypes", "output", "UINT64 (0x1)"});
+  c.push_back({"as_out_dtype_invalid", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::INVALID)); },
+               "s2d2_ts_as_valid_dtypes", "output", "INVALID (0x0)"});
+  for (unsigned m : {4u, 0x13u, 0xffu})
+    c.push_back({"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); },
+                 "is_valid_enum", "fill_mode", hex8_of(m), "GT (0), GE (1), EQ (2) or NE (3)"});
+  for (unsigned r : {64u, 255u})
+    c.push_back({"as_fill_reg_" + std::to_string(r), AS, [r](Word& w) { set(w, "fill_reg", r); },
+                 "is_valid_register_read", "fill_reg", std::to_string(r), "< 64"});
+
+  // ---- Iota (SPEC §4.6): 2 channels from partition 3, 6 values ----
+  for (unsigned b : {32u, 35u, 40u, 43u})
+    c.push_back({"iota_reserved_byte" + std::to_string(b), IOTA, [b](Word& w) { w[b] = 0x10; },
+                 "d4_iota_reserved_zero", "reserved", "0x10", "zero"});
+  c.push_back({"iota_dtype_int64", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); },
+               "is_valid_dtype", "out_dtype", "INT64 (0xc)"});
+  c.push_back({"iota_dtype_fp4", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::FP4_E2)); },
+               "is_valid_dtype", "out_dtype", "FP4_E2 (0x10)"});
+  c.push_back({"iota_dtype_unknown", IOTA, [](Word& w) { set(w, "out_dtype", 0x20); },
+               "is_valid_dtype", "out_dtype", "0x20 (unknown)"});
+  c.push_back({"iota_channels_0", IOTA, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"iota_dst_start_partition", IOTA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x80)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"iota_count", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 1, 1); },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 3",
+               "count(src) == count(dst)"});
+  c.push_back({"iota_count_dst_4d", IOTA, [](Word& w) { set_num(w, "dst_mem_pattern", 3, 2); },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 12, count(src) = 6"});
+  // No register escape: the counts are checked for a register-mode destination too.
+  c.push_back({"iota_count_register_dst", IOTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(9));
+                 set_num(w, "src_data_pattern", 2, 5);
+               },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 30"});
+  c.push_back({"iota_src_num0", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 3, 0); },
+               "d4_iota_same_src_dst_count", "src_data_pattern", "num_elem[3] = 0", ">= 1", 2});
   return c;
 }
 
@@ -1139,6 +1238,25 @@ std::vector<ForcedCase> forced_cases() {
        RS,
        [](Word& w) { set(w, "num_active_channels", 129); },
        {"check_active_channels", "start_addr_active_channels", "start_addr_active_channels"}},
+      // AffineSelect and Iota: more than 128 channels also leave the partitions.
+      {"as_channels_129",
+       AS,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "start_addr_active_channels",
+        "start_addr_active_channels"}},
+      {"iota_channels_200",
+       IOTA,
+       [](Word& w) { set(w, "num_active_channels", 200); },
+       {"has_valid_active_channel_range", "start_addr_active_channels"}},
+      // A destination num_elem of 0 breaks the tensor rule and the count formula (0).
+      {"iota_dst_num0",
+       IOTA,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 1, 0); },
+       {"d4_iota_same_src_dst_count", "tensor4d_valid"}},
+      {"as_src_num0",
+       AS,
+       [](Word& w) { set_num(w, "src_mem_pattern", 0, 0); },
+       {"s2d2_ts_as_valid_elem_count", "tensor2d_valid"}},
       // An instruction-immediate predicate wider than its dtype breaks both rules.
       {"tss_pred_imm_0x10000",
        TSS,
@@ -1274,6 +1392,9 @@ const std::vector<TensorOperand> kOperands = {
     {CPS, "pred_mem_pattern", "tensor3d_valid", 1, PsumUse::Read},
     {CPS, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Write4},
     {DRA, "dst_mem_pattern", "tensor1d_valid", 2, PsumUse::WriteNarrow},
+    {AS, "src_mem_pattern", "tensor2d_valid", 4, PsumUse::Forbidden},
+    {AS, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Forbidden},
+    {IOTA, "dst_mem_pattern", "tensor4d_valid", 4, PsumUse::Forbidden},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {
@@ -1633,6 +1754,43 @@ std::vector<ValidCase> valid_cases() {
                  set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x100));
                  set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x400));
                }});
+  // AffineSelect: every data dtype in, the same or FP32R out; every AFFINE_SELECT_CMP; any
+  // fill register; any channel_multiplier; register-mode counts are checked at execution.
+  const std::vector<Dtype> data = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                                   Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                                   Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+  for (Dtype in : data)
+    for (Dtype out : {in, Dtype::FP32R, Dtype::FP32})
+      if (out != Dtype::FP32 || in != Dtype::FP32)
+        c.push_back({"as_dtypes_" + name_of(in) + "_" + name_of(out), AS, [in, out](Word& w) {
+                       set(w, "in_out_dtype", dtype_pair(in, out));
+                       set_addr(w, "src_mem_pattern", sbuf_addr(1, 0x100));
+                     }});
+  for (unsigned m = 0; m < 4; ++m)
+    c.push_back(
+        {"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); }});
+  c.push_back({"as_fill_reg_63", AS, [](Word& w) { set(w, "fill_reg", 63); }});
+  c.push_back(
+      {"as_multiplier_negative", AS, [](Word& w) { set(w, "channel_multiplier", 0x80000000u); }});
+  c.push_back({"as_register_src_count_waived", AS, [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(63));
+                 set_num(w, "src_mem_pattern", 1, 7);
+               }});
+  c.push_back({"as_register_dst_count_waived", AS, [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(0));
+                 set_num(w, "mask_pattern", 3, 9);
+               }});
+  for (Dtype out : data)
+    c.push_back(
+        {"iota_dtype_" + name_of(out), IOTA, [out](Word& w) { set(w, "out_dtype", code(out)); }});
+  c.push_back({"iota_dtype_FP32R", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); }});
+  c.push_back({"iota_128_channels", IOTA, [](Word& w) {
+                 set(w, "num_active_channels", 128);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x80));
+               }});
+  c.push_back({"iota_other_shape_same_count", IOTA, [](Word& w) {
+                 set_tensor(w, "src_data_pattern", data4d(-7, {0, 0, 0, 3}, {1, 1, 1, 6}));
+               }});
   c.push_back(
       {"sort_index_offset_any_u32", SORT, [](Word& w) { set(w, "index_offset", 0xffffffff); }});
   c.push_back({"sort_index_offset_pointer", SORT, [](Word& w) {
@@ -1884,6 +2042,39 @@ TEST(MultipleFailures, EveryFailingClauseIsReported) {
        {"sort_valid_stable", "sort_valid_aluop", "is_valid_enum", "sort_dtypes_ok",
         "reserved_zero"},
        G::V5},
+      {NWC,  // on V2 the generation clause joins the others
+       [](Word& w) {
+         set(w, "in_dtype", code(Dtype::UINT32));
+         set(w, "padding_val_src", 4);
+         set_num(w, "dst_mem_pattern", 0, 3);
+         w[38] = 1;
+       },
+       {"has_valid_nc_nonzero_with_count", "has_valid_nonzero_with_count_dtype",
+        "has_valid_immediates", "s3d3_nonzero_with_count_element_count_check_t3d",
+        "s3d3_nonzero_with_count_reserved_zero"},
+       G::V2},
+      {CPS,
+       [](Word& w) {
+         set(w, "reversed_pred", 3);
+         set(w, "pred_dtype", code(Dtype::FP32));
+         set(w, "out_dtype", code(Dtype::INT32));
+         set_num(w, "dst_mem_pattern", 0, 2);
+         w[13] = 1;
+       },
+       {"has_valid_reversed_pred", "is_valid_int_dtype_datapath", "has_same_inout_dtype",
+        "same_element_count_t3d", "s3d3_cp_pred_scalar_reserved_zero"},
+       G::V3},
+      {DRA,
+       [](Word& w) {
+         set(w, "negated", 9);
+         set(w, "dtype", code(Dtype::UINT16));
+         set(w, "dst_element_count", 4);
+         w[12] = 1;
+         w[63] = 1;
+       },
+       {"d1_rd_has_valid_negated_field", "dve_read_accumulator_type_check",
+        "read_accumulator_dst_size", "d1_rd_reserved_zero", "d1_rd_reserved_zero"},
+       G::V4},
   };
   for (const Case& c : cases) {
     const Word w = with(valid_word(c.op), c.mutate);
@@ -1897,6 +2088,45 @@ TEST(MultipleFailures, EveryFailingClauseIsReported) {
       EXPECT_FALSE(x.value.empty());
       EXPECT_FALSE(x.allowed.empty());
     }
+  }
+}
+
+// The same rule for the three newer instructions: a dtype without a size leaves its
+// tensors and immediates unchecked, and only the dtype clauses report.
+TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
+  {
+    Word w = valid_nonzero_with_count();
+    set(w, "out_dtype", 0x11);
+    set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x401));  // misaligned for any size > 1
+    EXPECT_EQ(clauses_of(validate(w, G::V3)),
+              (std::vector<std::string>{"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}))
+        << describe(validate(w, G::V3));
+  }
+  {
+    // CopyPredicatedScalar: no immediate check without in_dtype's size (SPEC §4.12), no
+    // destination check without out_dtype's.
+    Word w = valid_copy_predicated_scalar();
+    set(w, "in_dtype", code(Dtype::FP4_E2));
+    set(w, "out_dtype", code(Dtype::FP4_E2));
+    set(w, "src0_imm_src", 1);
+    set(w, "src0_imm", sbuf_addr(0, 0x801));  // misaligned for widths 2 and 4
+    set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3ff1));
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), CPS, "is_valid_dtype", "_dtype", "0x10", "", 2));
+  }
+  {
+    Word w = valid_copy_predicated_scalar();
+    set(w, "pred_dtype", code(Dtype::CPTC3));
+    set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
+    set_step(w, "pred_mem_pattern", 0, -1000);
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V4), CPS, "is_valid_int_dtype_datapath", "pred_dtype", "0x1b"));
+  }
+  {
+    Word w = valid_dve_read_accumulator();
+    set(w, "dtype", 0);
+    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x301));  // PSUM, odd
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V5), DRA, "dve_read_accumulator_type_check", "dtype", "0x0"));
   }
 }
 

@@ -51,6 +51,11 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
     case FieldKind::ImmSrc:
       return enum_json(imm_src_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
                        std::get<uint64_t>(v));
+    case FieldKind::AffineCmp:
+      return enum_json(affine_select_cmp_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::I32:
+      return static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v)));
     case FieldKind::DtypePair: {
       const uint64_t x = std::get<uint64_t>(v);
       json j;
@@ -72,11 +77,16 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
                            d.integer(f.src_field));
       return j;
     }
-    case FieldKind::Tensor: {
+    case FieldKind::Tensor:
+    case FieldKind::Data4D: {
       const TensorDesc& t = std::get<TensorDesc>(v);
       json j;
-      j["addr"] = fmt::format("{:#010x}", t.addr);
-      j["text"] = format_addr4(t.addr);
+      if (f.kind == FieldKind::Data4D) {
+        j["base"] = data_base(t);
+      } else {
+        j["addr"] = fmt::format("{:#010x}", t.addr);
+        j["text"] = format_addr4(t.addr);
+      }
       j["step"] = json::array();
       j["num"] = json::array();
       for (unsigned k = 0; k < t.dims; ++k) {

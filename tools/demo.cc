@@ -28,9 +28,12 @@ constexpr unsigned kExperts = 8, kTopK = 3;
 constexpr uint32_t kIds = 0x300;     // INT32 [16], partition 0
 constexpr uint32_t kBounds = 0x400;  // INT32 [32], partition 0
 constexpr unsigned kTokens = 16;
-constexpr uint32_t kRowMax = 0x0e0;     // BF16, partitions 0..3
-constexpr uint32_t kRouted = 0x500;     // INT32 [16], partitions 0, 16, ..., 112 and 1
-constexpr uint32_t kTokenList = 0x580;  // INT32 [17]
+constexpr uint32_t kCausal = 0x500;      // FP32 [12], AffineSelect's output
+constexpr unsigned kQueryStart = 8;      // query c sits at key position 8 + c
+constexpr uint32_t kFill = 0xc61c0000u;  // -9984.0, register 1
+constexpr uint32_t kRowMax = 0x0e0;      // BF16, partitions 0..3
+constexpr uint32_t kRouted = 0x600;      // INT32 [16], partitions 0, 16, ..., 112 and 1
+constexpr uint32_t kTokenList = 0x680;   // INT32 [17]
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
   uint32_t v = 0;
@@ -267,10 +270,40 @@ bool blend(const Machine& in, const Machine& out) {
   return report(c, "live ? masked : 0.0, row by row");
 }
 
-// 5. DveReadAccumulator: the row maxima of step 1, read back as BF16.
+// 5. AffineSelect: the causal mask as a lower triangle.
+bool causal_affine(const Machine& in, const Machine& out) {
+  fmt::print(
+      "5. Causal mask of the score tile without positions in memory (AffineSelect [5])\n"
+      "   Query c sits at position 8 + c of the 12 keys. AffineSelect keeps a score where "
+      "the ramp\n"
+      "   m = 8 + c - k is >= 0 and writes register 1 (-9984.0) elsewhere: the kept scores "
+      "are\n   numpy.tril(ones(4, 12), 8).\n\n");
+  // numpy.tril(ones(4, 12), k=8), restated: element (c, k) is kept when k - c <= 8.
+  bool tril[kRows][kKeys];
+  for (unsigned c = 0; c < kRows; ++c)
+    for (unsigned k = 0; k < kKeys; ++k)
+      tril[c][k] = static_cast<int>(k) - static_cast<int>(c) <= static_cast<int>(kQueryStart);
+  Check c;
+  std::vector<std::vector<std::string>> cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    std::vector<std::string> row;
+    for (unsigned k = 0; k < kKeys; ++k) {
+      const uint32_t want = tril[p][k] ? load(in, p, kScores + 4 * k, 4) : kFill;
+      const uint32_t got = load(out, p, kCausal + 4 * k, 4);
+      c.expect(fmt::format("causal p{} key {}", p, k), want, got);
+      row.push_back(fp32s(got));
+    }
+    cells.push_back(row);
+  }
+  fmt::print("   causal scores (FP32, sbuf[p=0..3, off=0x500])\n{}\n",
+             render_table(numbered(kKeys), row_labels("p"), cells, "   "));
+  return report(c, "the scores where tril(ones(4, 12), 8) is 1, -9984.0 elsewhere");
+}
+
+// 6. DveReadAccumulator: the row maxima of step 1, read back as BF16.
 bool read_back(const Machine& out) {
   fmt::print(
-      "5. The row maxima, read back through the instruction (DveReadAccumulator [5])\n"
+      "6. The row maxima, read back through the instruction (DveReadAccumulator [6])\n"
       "   Channel c reads the FP32 accumulator of its destination partition and writes it "
       "as BF16\n"
       "   (round to nearest even); the accumulators are unchanged.\n\n");
@@ -289,10 +322,10 @@ bool read_back(const Machine& out) {
   return report(c, "each accumulator rounded to BF16");
 }
 
-// 6. NonzeroWithCount: each expert's tokens.
+// 7. NonzeroWithCount: each expert's tokens.
 bool routing(const Machine& in, const Machine& out) {
   fmt::print(
-      "6. Mixture-of-experts routing: the tokens of each expert (NonzeroWithCount [6])\n"
+      "7. Mixture-of-experts routing: the tokens of each expert (NonzeroWithCount [7])\n"
       "   Expert e's routing mask (1 = token routed to it) is in partition 16e: one GpSimd "
       "core serves\n"
       "   16 partitions and reads only its first, so 113 channels run 8 of them. Each writes "
@@ -324,7 +357,7 @@ bool routing(const Machine& in, const Machine& out) {
     labels.push_back(p % 16 == 0 ? fmt::format("expert {} (p{})", p / 16, p)
                                  : fmt::format("skipped (p{})", p));
   }
-  fmt::print("   tokens (INT32, sbuf[p, off=0x580])\n{}\n",
+  fmt::print("   tokens (INT32, sbuf[p, off=0x680])\n{}\n",
              render_table(headers, labels, cells, "   "));
   return report(c, "the nonzero indices of each processed row, the rest untouched");
 }
@@ -350,7 +383,7 @@ int cmd_demo() {
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
 
-  fmt::print("gpsimd demo: six instructions on a NeuronCore {} model, on built-in data\n\n",
+  fmt::print("gpsimd demo: seven instructions on a NeuronCore {} model, on built-in data\n\n",
              generation_name(g));
   fmt::print(
       "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
@@ -387,10 +420,12 @@ int cmd_demo() {
   fmt::print("\n");
   passed += blend(before, m);
   fmt::print("\n");
+  passed += causal_affine(before, m);
+  fmt::print("\n");
   passed += read_back(m);
   fmt::print("\n");
   passed += routing(before, m);
-  constexpr unsigned kChecks = 6;
+  constexpr unsigned kChecks = 7;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(

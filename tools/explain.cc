@@ -313,6 +313,85 @@ void explain_sort(const Decoded& d, const Machine& m, std::string& out) {
                   K < N ? fmt::format(" (top-K: K = {} < N = {})", K, N) : "", 8 * width));
 }
 
+// A DATA4D ramp in words: its formula and its values on channel 0.
+std::string ramp_text(const TensorDesc& p, int32_t mult) {
+  std::string terms = std::to_string(data_base(p));
+  static constexpr std::string_view kIdx[] = {"i0", "i1", "i2", "i3"};
+  std::string ranges;
+  for (unsigned d = 0; d < kMaxDims; ++d) {
+    if (p.num[d] != 1 && p.step[d] != 0)
+      terms += fmt::format(" {} {}*{}", p.step[d] < 0 ? "-" : "+", std::abs(p.step[d]), kIdx[d]);
+    if (p.num[d] != 1)
+      ranges += fmt::format("{}{} < {}", ranges.empty() ? "" : ", ", kIdx[d], p.num[d]);
+  }
+  if (mult != 0) terms += fmt::format(" {} {}*c", mult < 0 ? "-" : "+", std::abs(int64_t{mult}));
+  std::string first;
+  const uint64_t shown = std::min<uint64_t>(p.count(), 6);
+  Ramp::of(p, mult, 0).for_each([&](uint64_t j, int32_t v) {
+    if (j < shown) first += fmt::format("{}{}", j ? ", " : "", v);
+  });
+  return fmt::format("{} ({} value{}{}{}; int32, wrapping); channel 0 starts [{}{}]", terms,
+                     p.count(), p.count() == 1 ? "" : "s", ranges.empty() ? "" : ", ", ranges,
+                     first, p.count() > shown ? ", ..." : "");
+}
+
+void explain_affine_select(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pair = d.integer("in_out_dtype");
+  const uint64_t din = pair & 0xf, dout = pair >> 4;
+  const auto mult = static_cast<int32_t>(u32(d, "channel_multiplier"));
+  const unsigned reg = u32(d, "fill_reg");
+  const uint8_t mode = static_cast<uint8_t>(d.integer("fill_mode"));
+  static constexpr std::string_view kCmp[] = {"> 0", ">= 0", "== 0", "!= 0"};
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"),
+                                       d.tensor("src_mem_pattern"), din, n, m));
+  const uint32_t fill = model::affine_select_fill(static_cast<uint8_t>(dout), m.registers[reg]);
+  out += labelled("register", fmt::format("fill_reg = reg({}) = {:#010x} (FP32 {}), written as {} "
+                                          "bits {:#x}",
+                                          reg, m.registers[reg], format_fp32(m.registers[reg]),
+                                          dtype_str(dout), fill));
+  out += labelled("ramp", "mask_pattern: m = " + ramp_text(d.tensor("mask_pattern"), mult));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dout, n, m));
+  const bool ints = is_int32_class_dtype(static_cast<Dtype>(din)) ||
+                    is_int32_class_dtype(static_cast<Dtype>(dout));
+  const std::string conv =
+      din == dout ? fmt::format("copied bit for bit ({})", dtype_str(din))
+                  : fmt::format("converted from {} to {} through FP32 (round to nearest even{})",
+                                dtype_str(din), dtype_str(dout),
+                                ints ? "; integer results saturate, NaN becomes 0" : "");
+  out += labelled("effect",
+                  fmt::format("pairs the ramp, the source and the destination by ordinal j: where "
+                              "m {} ({}) the source element is {}; elsewhere the destination gets "
+                              "the fill value.",
+                              kCmp[mode & 3], affine_select_cmp_name(mode).value_or("?"), conv));
+}
+
+void explain_iota(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("out_dtype");
+  const auto mult = static_cast<int32_t>(u32(d, "channel_multiplier"));
+  out += labelled("channels", channels_text(n));
+  out += labelled("ramp", "src_data_pattern: v = " + ramp_text(d.tensor("src_data_pattern"), mult));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool is_int = is_int32_class_dtype(static_cast<Dtype>(dt));
+  out += labelled(
+      "effect",
+      fmt::format("reads nothing; writes ramp value j of channel c to destination ordinal j, {}.",
+                  is_int
+                      ? fmt::format("as {}: {}", dtype_str(dt),
+                                    dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                        ? std::string("the int32's 32 bits")
+                                        : fmt::format("the low {} bits of the int32",
+                                                      8 * *dtype_size(static_cast<uint8_t>(dt))))
+                      : fmt::format("as {}: int32 to FP32 rounded to nearest even{}", dtype_str(dt),
+                                    dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                        ? ""
+                                        : ", then rounded again to the narrow format")));
+}
+
 void explain_nonzero_with_count(const Decoded& d, const Machine& m, std::string& out) {
   const unsigned n = u32(d, "num_active_channels");
   const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
@@ -441,6 +520,12 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
       break;
     case Opcode::Sort:
       explain_sort(*d, m, out);
+      break;
+    case Opcode::AffineSelect:
+      explain_affine_select(*d, m, out);
+      break;
+    case Opcode::Iota:
+      explain_iota(*d, m, out);
       break;
     case Opcode::NonzeroWithCount:
       explain_nonzero_with_count(*d, m, out);

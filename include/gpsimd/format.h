@@ -41,6 +41,27 @@ uint32_t widen_to_fp32(Dtype dt, uint32_t bits);
 // Aborts for a dtype that is not FP32, FP32R, BF16, FP16 or FP8_E3/E4/E5.
 uint32_t narrow_from_fp32(Dtype dt, uint32_t fp32_bits);
 
+// ---- Integers (SPEC §5.1) ---------------------------------------------------------------
+
+// True for INT8, UINT8, INT16, UINT16, INT32, UINT32.
+bool is_int32_class_dtype(Dtype dt);
+// Returns the FP32 bits nearest to the integer `v` (round to nearest, ties to even;
+// exact up to 2^24 in magnitude).
+uint32_t int_to_fp32(int64_t v);
+// Returns the value of an integer element of dtype `dt` whose bit pattern is in the
+// low bits of `bits` (sign-extended for the signed dtypes).
+int64_t int_value(Dtype dt, uint32_t bits);
+// Returns the dtype-`dt` integer bit pattern (in the low bits) of the FP32 value
+// `fp32_bits`: rounded to nearest, ties to even, then saturated to the dtype's range;
+// NaN becomes 0, +inf the maximum, -inf the minimum, -0.0 becomes 0.
+// Aborts for a dtype that is not one of the six integer dtypes.
+uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits);
+
+// The two halves of every conversion through FP32, for any of the twelve data dtypes
+// and FP32R: floats widen / narrow as above, integers convert as SPEC §5.1 says.
+uint32_t to_fp32(Dtype dt, uint32_t bits);
+uint32_t from_fp32(Dtype dt, uint32_t fp32_bits);
+
 // Returns the float whose IEEE binary32 encoding is `bits`.
 inline float fp32_from_bits(uint32_t bits) {
   return std::bit_cast<float>(bits);

@@ -26,6 +26,8 @@ inline constexpr std::size_t kWordBytes = 64;
 using Word = std::array<uint8_t, kWordBytes>;
 
 enum class Opcode : uint8_t {
+  Iota = 0x7e,
+  AffineSelect = 0x92,
   Sort = 0x96,
   TensorScalarSelect = 0x98,
   DveReadAccumulator = 0x9b,
@@ -52,6 +54,9 @@ enum class FieldKind : uint8_t {
   ImmVal,     // IMM_VAL_INST_FIELD, read per its *_src field (SPEC §3.5)
   Tensor,     // TENSOR{dims}D (SPEC §3.5)
   Reserved,   // must be zero
+  I32,        // a signed 32-bit integer (channel_multiplier)
+  AffineCmp,  // AFFINE_SELECT_CMP (SPEC §3.3)
+  Data4D,     // DATA4D, the ramp pattern (SPEC §3.7): a TensorDesc whose addr is the base
 };
 std::string_view field_kind_name(FieldKind k);
 
@@ -60,7 +65,7 @@ struct FieldDef {
   uint8_t offset;
   uint8_t size;
   FieldKind kind;
-  uint8_t dims = 0;              // Tensor: number of dimensions
+  uint8_t dims = 0;              // Tensor, Data4D: number of dimensions
   std::string_view src_field{};  // ImmVal: the IMM_SRC field that says how to read it
 };
 
@@ -158,6 +163,34 @@ inline constexpr std::array kSort = {
     FieldDef{"reserved1", 41, 23, K::Reserved},
 };
 
+// SPEC §4.5, S2D2_TS_AS. No reserved bytes.
+inline constexpr std::array kAffineSelect = {
+    kHeader,
+    kEvents,
+    FieldDef{"num_active_channels", 12, 1, K::U8},
+    FieldDef{"in_out_dtype", 13, 1, K::DtypePair},
+    FieldDef{"fill_mode", 14, 1, K::AffineCmp},
+    FieldDef{"fill_reg", 15, 1, K::U8},
+    FieldDef{"mask_pattern", 16, tensor_bytes(4), K::Data4D, 4},
+    FieldDef{"src_mem_pattern", 36, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"channel_multiplier", 60, 4, K::I32},
+};
+
+// SPEC §4.6, D4_IOTA.
+inline constexpr std::array kIota = {
+    kHeader,
+    kEvents,
+    FieldDef{"src_data_pattern", 12, tensor_bytes(4), K::Data4D, 4},
+    FieldDef{"reserved0", 32, 1, K::Reserved},
+    FieldDef{"out_dtype", 33, 1, K::Dtype},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved1", 35, 1, K::Reserved},
+    FieldDef{"channel_multiplier", 36, 4, K::I32},
+    FieldDef{"reserved2", 40, 4, K::Reserved},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
+};
+
 // SPEC §4.11, S3D3_NONZERO_WITH_COUNT. in_dtype and out_dtype are two bytes, not a pair.
 inline constexpr std::array kNonzeroWithCount = {
     kHeader,
@@ -216,6 +249,10 @@ inline constexpr std::array kInstructions = {
              gen_mask({G::V3, G::V4, G::V5}), kGetSequenceBounds},
     InstrDef{Opcode::Sort, "Sort", "S1D2_SORT", Engine::POOL,
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort},
+    InstrDef{Opcode::AffineSelect, "AffineSelect", "S2D2_TS_AS", Engine::POOL,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kAffineSelect},
+    InstrDef{Opcode::Iota, "Iota", "D4_IOTA", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kIota},
     InstrDef{Opcode::NonzeroWithCount, "NonzeroWithCount", "S3D3_NONZERO_WITH_COUNT", Engine::POOL,
              gen_mask({G::V3, G::V4, G::V5}), kNonzeroWithCount},
     InstrDef{Opcode::CopyPredicatedScalar, "CopyPredicatedScalar", "S3D3_CP_PRED_SCALAR",
@@ -322,12 +359,17 @@ struct Events {
   bool operator==(const Events&) const = default;
 };
 
+// The most dimensions a descriptor has (TENSOR4D, DATA4D).
+inline constexpr unsigned kMaxDims = 4;
+
 // A TENSOR{N}D descriptor: ADDR4, then int16 step_elem[N], then uint16 num_elem[N].
+// A DATA4D (SPEC §3.7) has the same layout with the int32 base in place of the ADDR4;
+// it is held here too, its base in `addr` (see data_base).
 struct TensorDesc {
   uint32_t addr = 0;
   uint8_t dims = 1;
-  std::array<int16_t, 3> step{};
-  std::array<uint16_t, 3> num{};
+  std::array<int16_t, kMaxDims> step{};
+  std::array<uint16_t, kMaxDims> num{};
   // Returns the number of elements the walk visits (product of num_elem).
   uint64_t count() const {
     uint64_t c = 1;
@@ -337,16 +379,20 @@ struct TensorDesc {
   bool register_mode() const { return (addr >> 31) != 0; }
   bool operator==(const TensorDesc&) const = default;
 };
+// The base of a DATA4D held in a TensorDesc.
+inline int32_t data_base(const TensorDesc& t) {
+  return static_cast<int32_t>(t.addr);
+}
 
 inline Events load_events(const Word& w, unsigned off = 4) {
   return Events{w[off], w[off + 1], w[off + 2], w[off + 3], load_u32(w, off + 4)};
 }
 void store_events(Word& w, const Events& e, unsigned off = 4);
-// Reads a descriptor of `dims` (1..3, clamped) dimensions at byte `off`.
+// Reads a descriptor of `dims` (1..4, clamped) dimensions at byte `off` (a DATA4D too).
 inline TensorDesc load_tensor(const Word& w, unsigned off, unsigned dims) {
   TensorDesc t;
   t.addr = load_u32(w, off);
-  t.dims = static_cast<uint8_t>(std::clamp(dims, 1u, 3u));
+  t.dims = static_cast<uint8_t>(std::clamp(dims, 1u, kMaxDims));
   for (unsigned d = 0; d < t.dims; ++d) {
     t.step[d] = static_cast<int16_t>(load_u16(w, off + 4 + 2 * d));
     t.num[d] = load_u16(w, off + 4 + 2 * t.dims + 2 * d);

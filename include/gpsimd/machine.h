@@ -142,31 +142,31 @@ struct Walk {
   int64_t start = 0;  // byte offset in the partition
   unsigned elem = 1;  // element size in bytes
   unsigned dims = 1;
-  std::array<int64_t, 3> step{};  // in elements
-  std::array<uint32_t, 3> num{1, 1, 1};
+  std::array<int64_t, kMaxDims> step{};  // in elements
+  std::array<uint32_t, kMaxDims> num{1, 1, 1, 1};
 
   static Walk of(const TensorDesc& t, uint32_t start_offset, unsigned elem) {
     Walk w;
     w.start = start_offset;
     w.elem = elem;
     w.dims = t.dims;
-    for (unsigned d = 0; d < t.dims && d < 3; ++d) {
+    for (unsigned d = 0; d < t.dims && d < kMaxDims; ++d) {
       w.step[d] = t.step[d];
       w.num[d] = t.num[d];
     }
     return w;
   }
-  uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2]; }
+  uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2] * num[3]; }
   // Lowest and one-past-highest byte offset any element touches.
   int64_t lo() const {
     int64_t e = 0;
-    for (unsigned d = 0; d < 3; ++d)
+    for (unsigned d = 0; d < kMaxDims; ++d)
       if (num[d] > 0 && step[d] < 0) e += step[d] * (int64_t{num[d]} - 1);
     return start + e * elem;
   }
   int64_t hi() const {
     int64_t e = 0;
-    for (unsigned d = 0; d < 3; ++d)
+    for (unsigned d = 0; d < kMaxDims; ++d)
       if (num[d] > 0 && step[d] > 0) e += step[d] * (int64_t{num[d]} - 1);
     return start + e * elem + elem;
   }
@@ -177,13 +177,57 @@ struct Walk {
   template <class F>
   void for_each(F&& f) const {
     uint64_t j = 0;
-    const int64_t s0 = step[0] * elem, s1 = step[1] * elem, s2 = step[2] * elem;
-    int64_t b2 = start;
-    for (uint32_t i2 = 0; i2 < num[2]; ++i2, b2 += s2) {
-      int64_t b1 = b2;
-      for (uint32_t i1 = 0; i1 < num[1]; ++i1, b1 += s1) {
-        int64_t b0 = b1;
-        for (uint32_t i0 = 0; i0 < num[0]; ++i0, b0 += s0) f(j++, static_cast<uint32_t>(b0));
+    const int64_t s0 = step[0] * elem, s1 = step[1] * elem, s2 = step[2] * elem,
+                  s3 = step[3] * elem;
+    int64_t b3 = start;
+    for (uint32_t i3 = 0; i3 < num[3]; ++i3, b3 += s3) {
+      int64_t b2 = b3;
+      for (uint32_t i2 = 0; i2 < num[2]; ++i2, b2 += s2) {
+        int64_t b1 = b2;
+        for (uint32_t i1 = 0; i1 < num[1]; ++i1, b1 += s1) {
+          int64_t b0 = b1;
+          for (uint32_t i0 = 0; i0 < num[0]; ++i0, b0 += s0) f(j++, static_cast<uint32_t>(b0));
+        }
+      }
+    }
+  }
+};
+
+// The ramp of SPEC §3.7 for one channel: a DATA4D walked like a tensor (dimension 0
+// innermost), whose ordinal j has the value
+//   base + Σ i[d] * step_elem[d] + c * channel_multiplier      (wrapping int32, model.h)
+// where c counts from the operand's start partition.
+struct Ramp {
+  uint32_t start = 0;                     // base + c * channel_multiplier, modulo 2^32
+  std::array<uint32_t, kMaxDims> step{};  // step_elem as 32-bit two's complement
+  std::array<uint32_t, kMaxDims> num{1, 1, 1, 1};
+
+  static Ramp of(const TensorDesc& pattern, int32_t channel_multiplier, unsigned c) {
+    Ramp r;
+    const uint32_t per_channel = static_cast<uint32_t>(channel_multiplier) * c;  // wraps
+    r.start = model::ramp_add(pattern.addr, per_channel);
+    for (unsigned d = 0; d < kMaxDims; ++d) {
+      r.step[d] = static_cast<uint32_t>(static_cast<int32_t>(pattern.step[d]));
+      r.num[d] = pattern.num[d];
+    }
+    return r;
+  }
+  uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2] * num[3]; }
+
+  // Calls f(j, value) for each ordinal j in walk order.
+  template <class F>
+  void for_each(F&& f) const {
+    uint64_t j = 0;
+    uint32_t v3 = start;
+    for (uint32_t i3 = 0; i3 < num[3]; ++i3, v3 = model::ramp_add(v3, step[3])) {
+      uint32_t v2 = v3;
+      for (uint32_t i2 = 0; i2 < num[2]; ++i2, v2 = model::ramp_add(v2, step[2])) {
+        uint32_t v1 = v2;
+        for (uint32_t i1 = 0; i1 < num[1]; ++i1, v1 = model::ramp_add(v1, step[1])) {
+          uint32_t v0 = v1;
+          for (uint32_t i0 = 0; i0 < num[0]; ++i0, v0 = model::ramp_add(v0, step[0]))
+            f(j++, model::ramp_value(v0));
+        }
       }
     }
   }

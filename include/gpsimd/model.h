@@ -82,6 +82,43 @@ inline uint32_t sort_key_int(uint32_t bits, unsigned width, bool is_signed) {
 // SPEC §4.4: top-K (dst.num_elem[1] = K < N) is accepted unless validation is strict.
 inline constexpr bool kTopKAllowedByDefault = true;
 
+// SPEC §3.7: the ramp base + Σ i[d] * step_elem[d] + c * channel_multiplier is computed
+// in 32-bit two's complement with wrap-around (the exact sum modulo 2^32, read back in
+// [-2^31, 2^31)). Ramp (machine.h) adds with ramp_add only.
+inline constexpr uint32_t ramp_add(uint32_t a, uint32_t b) {
+  return a + b;  // unsigned: wraps modulo 2^32
+}
+inline constexpr int32_t ramp_value(uint32_t bits) {
+  return static_cast<int32_t>(bits);
+}
+
+// SPEC §4.5: AffineSelect's predicate for fill_mode (AFFINE_SELECT_CMP: GT 0, GE 1,
+// EQ 2, NE 3; validation rejects every other code).
+inline constexpr bool affine_select_pred(uint8_t fill_mode, int32_t m) {
+  switch (fill_mode) {
+    case 0:
+      return m > 0;
+    case 1:
+      return m >= 0;
+    case 2:
+      return m == 0;
+    default:
+      return m != 0;
+  }
+}
+
+// SPEC §4.5 cvt(x, lo, hi) [nki][model]: the bits unchanged when lo == hi, otherwise
+// through FP32 (§5 for floats, §5.1 for integers, so INT32 -> UINT32 saturates and
+// values beyond 2^24 round). Dtype codes; defined in src/format/format.cc.
+uint32_t affine_select_convert(uint8_t lo, uint8_t hi, uint32_t bits);
+// SPEC §4.5 cvt_fp32(b, hi): the fill register's 32 bits are an FP32, converted to hi
+// (FP32/FP32R keep them, NaN payload included).
+uint32_t affine_select_fill(uint8_t hi, uint32_t reg_bits);
+// SPEC §4.6 cvt_iota [model]: an integer out_dtype keeps the low 8*size bits of the
+// two's-complement value; a float one goes through FP32 (RNE), then §5 (rounding twice
+// for BF16/FP16/FP8).
+uint32_t iota_convert(uint8_t out_dtype, int32_t v);
+
 // SPEC §4.2, §4.12: a predicate element (an integer of its dtype's width) is true when any
 // of its bits is set, so 0x8000 and 0x80000000 (the bits of -0.0) are true.
 inline bool predicate_true(uint32_t bits) {

@@ -125,6 +125,11 @@ enum class ImmSrc : uint8_t {
 std::optional<std::string_view> imm_src_name(uint8_t code);
 std::optional<ImmSrc> parse_imm_src(std::string_view s);
 
+// AFFINE_SELECT_CMP (SPEC §3.3): how a ramp value is compared against 0.
+enum class AffineSelectCmp : uint8_t { GT = 0, GE = 1, EQ = 2, NE = 3 };
+std::optional<std::string_view> affine_select_cmp_name(uint8_t code);
+std::optional<AffineSelectCmp> parse_affine_select_cmp(std::string_view s);
+
 // Event modes (SPEC §3.2).
 enum class WaitMode : uint8_t { NONE = 0, GE = 1, EQ = 2 };
 enum class UpdateMode : uint8_t { NONE = 0, SET = 1, INC = 2, DEC = 3 };

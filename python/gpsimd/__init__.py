@@ -6,8 +6,9 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 
 High level, NumPy in and out, each running the real instruction on a scratch machine:
 :func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
-:func:`sort`, :func:`nonzero_with_count`, :func:`tensor_copy_predicated`,
-:func:`dve_read_accumulator`; number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
+:func:`sort`, :func:`affine_select` (and :func:`causal_mask`), :func:`iota`,
+:func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`;
+number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 
 >>> import gpsimd
 >>> import numpy as np
@@ -54,7 +55,15 @@ from .formats import (
     widen,
 )
 from .machine import Machine
-from .ops import range_select, sequence_bounds, sort, tensor_scalar_select
+from .ops import (
+    affine_select,
+    causal_mask,
+    iota,
+    range_select,
+    sequence_bounds,
+    sort,
+    tensor_scalar_select,
+)
 from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
 
 __all__ = [
@@ -73,6 +82,9 @@ __all__ = [
     "tensor_scalar_select",
     "sequence_bounds",
     "sort",
+    "affine_select",
+    "causal_mask",
+    "iota",
     "nonzero_with_count",
     "tensor_copy_predicated",
     "dve_read_accumulator",

@@ -119,9 +119,10 @@ def validate(word, generation, strict=False):
 def instructions():
     """Return the instruction table: one dict per instruction, with its field rows.
 
-    >>> [(i["mnemonic"], hex(i["opcode"])) for i in instructions()][:4]
+    >>> [(i["mnemonic"], hex(i["opcode"])) for i in instructions()][:6]
     [('RangeSelect', '0xbc'), ('TensorScalarSelect', '0x98'),
-     ('GetSequenceBounds', '0xbe'), ('Sort', '0x96')]
+     ('GetSequenceBounds', '0xbe'), ('Sort', '0x96'), ('AffineSelect', '0x92'),
+     ('Iota', '0x7e')]
     """
     return _core.instructions()
 

@@ -1,4 +1,4 @@
-"""NumPy in, NumPy out: the four instructions as functions.
+"""NumPy in, NumPy out: the instructions as functions.
 
 Each function builds the real instruction words with :func:`gpsimd.encode`, runs them
 on a scratch :class:`gpsimd.Machine` (exactly what the command-line tool executes) and
@@ -20,7 +20,15 @@ from .dtypes import dtype_name, dtype_size, storage_dtype
 from .formats import narrow
 from .machine import Machine
 
-__all__ = ["range_select", "tensor_scalar_select", "sequence_bounds", "sort"]
+__all__ = [
+    "range_select",
+    "tensor_scalar_select",
+    "sequence_bounds",
+    "sort",
+    "affine_select",
+    "iota",
+    "causal_mask",
+]
 
 _PARTITIONS = 128
 _ALIGN = 64  # operands start on 64-byte boundaries
@@ -540,3 +548,212 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
     if one_d:
         return values[0], indices[0]
     return values, indices
+
+
+# ---- AffineSelect and Iota: the ramp of SPEC §3.7 ----------------------------------------
+
+_INT32 = 1 << 32
+_AFFINE_CMP = {
+    "gt": "GT", ">": "GT", "ge": "GE", ">=": "GE", "eq": "EQ", "==": "EQ", "ne": "NE", "!=": "NE",
+}
+_UFUNC_AFFINE_CMP = {np.greater: "GT", np.greater_equal: "GE", np.equal: "EQ", np.not_equal: "NE"}
+
+
+def _wrap_int32(v):
+    """Return v reduced modulo 2^32 into [-2^31, 2^31) (the ramp's arithmetic)."""
+    v = int(v) % _INT32
+    return v - _INT32 if v >= _INT32 // 2 else v
+
+
+def _data4d(pattern, offset, what):
+    """Return (the DATA4D dict, the counts outermost first) of an NKI pattern.
+
+    ``pattern`` is ``[[step, num], ...]``, outermost first, one to four pairs (NKI's
+    ``[[step_w, num_w], [step_z, num_z], [step_y, num_y], [step_x, num_x]]``); the last
+    pair is dimension 0, the innermost.
+    """
+    pairs = [list(p) for p in pattern]
+    if not 1 <= len(pairs) <= 4 or any(len(p) != 2 for p in pairs):
+        raise ValueError(
+            f"{what}: expected one to four [step, num] pairs, outermost first; got {pattern!r}"
+        )
+    for step, num in pairs:
+        if not -32768 <= int(step) <= 32767:
+            raise ValueError(f"{what}: step {step} is outside int16 [-32768, 32767]")
+        if not 1 <= int(num) <= _MAX_NUM:
+            raise ValueError(f"{what}: num {num} is outside [1, {_MAX_NUM}]")
+    inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
+    data = {
+        "base": _wrap_int32(offset),
+        "step": [int(s) for s, _ in inner_first],
+        "num": [int(n) for _, n in inner_first],
+    }
+    return data, [int(n) for _, n in pairs]
+
+
+def _affine_cmp(op):
+    if isinstance(op, np.ufunc):
+        if op in _UFUNC_AFFINE_CMP:
+            return _UFUNC_AFFINE_CMP[op]
+        raise ValueError(f"cmp_op: numpy.{op.__name__} is not an AFFINE_SELECT_CMP")
+    if isinstance(op, str) and op.strip().lower() in _AFFINE_CMP:
+        return _AFFINE_CMP[op.strip().lower()]
+    return op  # an AFFINE_SELECT_CMP name or code: the instruction validates it
+
+
+def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp_op="gt",
+                  offset=0, dtype=None, *, in_dtype=None, generation="v3"):
+    """Return the tile where an affine function of the position compares against 0, and
+    ``on_false_value`` elsewhere (SPEC §4.5, NKI's ``nki.isa.affine_select``).
+
+    For row ``p`` (a partition) and position ``j`` of the row in the pattern's walk, the
+    value ``m = offset + Σ i[d] * step[d] + p * channel_multiplier`` (int32, wrapping) is
+    compared with 0 by ``cmp_op``; the result is ``on_true_tile[p, j]`` (converted to
+    ``dtype`` when it differs, through FP32) where it holds, else ``on_false_value``.
+
+    - ``pattern``: ``[[step, num], ...]`` outermost first, NKI's order (up to four
+      pairs); the product of the nums is the row length.
+    - ``channel_multiplier``: the int32 factor of the row index.
+    - ``on_true_tile``: ``[rows, ...]`` (trailing dimensions are the row, in C order) or
+      1-D (one row). The NumPy type names the dtype (float32 is FP32, int32 INT32, ...);
+      BF16 and FP8 bit patterns (uint16, uint8) need ``in_dtype``.
+    - ``on_false_value``: a number, held as an FP32 (the fill register) and converted to
+      ``dtype``.
+    - ``cmp_op``: 'gt', 'ge', 'eq', 'ne', the symbols '>', '>=', '==', '!=', or
+      numpy.greater, numpy.greater_equal, numpy.equal, numpy.not_equal.
+    - ``offset``: the ramp's base (int32).
+    - ``dtype``: the output dtype (a NumPy type or a SPEC name such as 'BF16', 'FP32R');
+      default the input's.
+
+    More than 128 rows become several instructions (the row index keeps counting, so
+    row 130 has p = 130); a row must fit one instruction.
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.arange(1, 17, dtype=np.float32).reshape(4, 4)
+    >>> gpsimd.affine_select([[-1, 4]], 1, x, -99.0, cmp_op="ge")   # keep j <= p
+    array([[  1., -99., -99., -99.],
+           [  5.,   6., -99., -99.],
+           [  9.,  10.,  11., -99.],
+           [ 13.,  14.,  15.,  16.]], dtype=float32)
+    """
+    x2, _ = _rows(on_true_tile, "affine_select: on_true_tile")
+    shape = np.shape(on_true_tile)
+    rows, cols = x2.shape
+    if in_dtype is None:
+        din = dtype_name(x2.dtype)
+    else:
+        din = dtype_name(in_dtype)
+        _check_storage(x2, din, "affine_select: on_true_tile")
+    dout = din if dtype is None else dtype_name(dtype)
+    isz, osz = dtype_size(din), dtype_size(dout)
+    if isz is None or osz is None:
+        raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
+    data, nums = _data4d(pattern, offset, "affine_select: pattern")
+    if int(np.prod(nums)) != cols:
+        raise ValueError(
+            f"affine_select: the pattern has {int(np.prod(nums))} positions (nums {nums}), "
+            f"the rows of on_true_tile have {cols}"
+        )
+    src = _as_bits(x2, din)
+    m, pbytes = _machine(generation)
+    src_off = _ALIGN
+    dst_off = src_off + _ceil(cols * isz)
+    if cols > _MAX_NUM or dst_off + cols * osz > pbytes:
+        raise ValueError(
+            f"affine_select: a row of {cols} elements does not fit one instruction (at most "
+            f"{min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))} {din} -> {dout} elements)"
+        )
+    m.registers[0] = np.float32(on_false_value).view(np.uint32)
+    cmp = _affine_cmp(cmp_op)
+    out = np.empty((rows, cols), dtype=storage_dtype(dout))
+    for r0 in range(0, rows, _PARTITIONS):
+        r = min(_PARTITIONS, rows - r0)
+        m.sbuf[:r, src_off : src_off + cols * isz] = src[r0 : r0 + r].view(np.uint8)
+        mask = dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier)))
+        word = encode(
+            "AffineSelect",
+            num_active_channels=r,
+            in_out_dtype=(din, dout),
+            fill_mode=cmp,
+            fill_reg=0,
+            mask_pattern=mask,
+            src_mem_pattern=_sbuf(0, src_off, [cols, 1], [1, 0]),
+            dst_mem_pattern=_sbuf(0, dst_off, [cols, 1], [1, 0]),
+            channel_multiplier=_wrap_int32(channel_multiplier),
+        )
+        m.run(word)
+        out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + cols * osz].view(out.dtype)
+    return out.reshape(shape)
+
+
+def causal_mask(scores, fill=-9984.0, *, dtype=None, generation="v3"):
+    """Return a score tile with every key after its query replaced by ``fill``.
+
+    Row ``q`` keeps columns ``k <= q`` (``numpy.tril``'s lower triangle, diagonal
+    included): one AffineSelect with ``m = q - k``, GE, i.e. pattern ``[[-1, keys]]``,
+    channel_multiplier 1.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.causal_mask(np.ones((3, 3), dtype=np.float32), fill=0.0)
+    array([[1., 0., 0.],
+           [1., 1., 0.],
+           [1., 1., 1.]], dtype=float32)
+    """
+    s2, _ = _rows(scores, "causal_mask: scores")
+    keys = s2.shape[1]
+    return affine_select([[-1, keys]], 1, np.reshape(scores, s2.shape), fill, cmp_op="ge",
+                         dtype=dtype, generation=generation).reshape(np.shape(scores))
+
+
+def iota(pattern, dtype=np.int32, offset=0, channel_multiplier=0, *, partitions=1,
+         generation="v3"):
+    """Return the ramp ``offset + Σ i[d] * step[d] + p * channel_multiplier`` (SPEC §4.6,
+    NKI's ``nki.isa.iota``) of each row ``p`` as an array ``[partitions, num_w, ..., num_x]``.
+
+    - ``pattern``: ``[[step, num], ...]`` outermost first, up to four pairs.
+    - ``dtype``: the output dtype (a NumPy type, or a SPEC name: 'BF16' and 'FP8_*' come
+      back as bit patterns). Integer outputs keep the low bits of the int32 value (INT8
+      of 300 is 44); float outputs round to FP32, then to the narrower format.
+    - ``offset``, ``channel_multiplier``: int32, the arithmetic wraps around 2^32.
+
+    >>> import gpsimd
+    >>> gpsimd.iota([[1, 4]], offset=5, channel_multiplier=2, partitions=3)
+    array([[ 5,  6,  7,  8],
+           [ 7,  8,  9, 10],
+           [ 9, 10, 11, 12]], dtype=int32)
+    """
+    name = dtype_name(dtype)
+    size = dtype_size(name)
+    if size is None:
+        raise ValueError(f"iota: {name} has no byte size")
+    data, nums = _data4d(pattern, offset, "iota: pattern")
+    count = int(np.prod(nums))
+    partitions = int(partitions)
+    if partitions < 1:
+        raise ValueError(f"iota: partitions must be >= 1, got {partitions}")
+    m, pbytes = _machine(generation)
+    if count * size > pbytes - _ALIGN:
+        raise ValueError(
+            f"iota: {count} {name} values do not fit one partition "
+            f"(at most {(pbytes - _ALIGN) // size})"
+        )
+    # The destination: dense, with the pattern's shape (dimension 0 innermost).
+    dims = data["num"]
+    steps = [int(np.prod(dims[:d])) for d in range(4)]
+    if max(s for s, n in zip(steps, dims) if n > 1 or s == 1) > _MAX_STEP:
+        raise ValueError(f"iota: the dense steps {steps} do not fit int16")
+    steps = [s if n > 1 else 0 for s, n in zip(steps, dims)]
+    out = np.empty((partitions, count), dtype=storage_dtype(name))
+    for r0 in range(0, partitions, _PARTITIONS):
+        r = min(_PARTITIONS, partitions - r0)
+        word = encode(
+            "Iota",
+            src_data_pattern=dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier))),
+            out_dtype=name,
+            num_active_channels=r,
+            channel_multiplier=_wrap_int32(channel_multiplier),
+            dst_mem_pattern=_sbuf(0, _ALIGN, dims, steps),
+        )
+        m.run(word)
+        out[r0 : r0 + r] = m.sbuf[:r, _ALIGN : _ALIGN + count * size].view(out.dtype)
+    return out.reshape([partitions] + nums)

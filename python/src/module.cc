@@ -105,6 +105,9 @@ std::optional<std::string_view> accum_cmd_name_u8(uint8_t c) {
 std::optional<std::string_view> imm_src_name_u8(uint8_t c) {
   return imm_src_name(c);
 }
+std::optional<std::string_view> affine_select_cmp_name_u8(uint8_t c) {
+  return affine_select_cmp_name(c);
+}
 std::optional<std::string_view> wait_mode_name_u8(uint8_t c) {
   return wait_mode_name(c);
 }
@@ -128,6 +131,8 @@ std::optional<EnumKind> enum_of(FieldKind k) {
       return EnumKind{"ACCUM_CMD", accum_cmd_name_u8};
     case FieldKind::ImmSrc:
       return EnumKind{"IMM_SRC", imm_src_name_u8};
+    case FieldKind::AffineCmp:
+      return EnumKind{"AFFINE_SELECT_CMP", affine_select_cmp_name_u8};
     default:
       return std::nullopt;
   }
@@ -214,9 +219,14 @@ py::dict location_dict(uint32_t addr) {
   return d;
 }
 
-// Returns a tensor descriptor as {addr, location..., step, num}.
-py::dict tensor_dict(const TensorDesc& t) {
-  py::dict d = location_dict(t.addr);
+// Returns a tensor descriptor as {addr, location..., step, num}, or a DATA4D as
+// {base, step, num}.
+py::dict tensor_dict(const TensorDesc& t, bool data = false) {
+  py::dict d;
+  if (data)
+    d["base"] = data_base(t);
+  else
+    d = location_dict(t.addr);
   py::list step, num;
   for (unsigned i = 0; i < t.dims; ++i) {
     step.append(t.step[i]);
@@ -286,25 +296,20 @@ uint32_t address_of(const py::dict& d, std::string_view what, bool allow_registe
   return addr ? *addr : other.value_or(0u);
 }
 
-// Returns the tensor descriptor a dict describes (see encode() in codec.py).
-TensorDesc to_tensor(py::handle v, const FieldDef& f, std::string_view what) {
-  if (!py::isinstance<py::dict>(v))
-    throw py::type_error(
-        fmt::format("{}: expected a dict with addr (or space, partition, offset, "
-                    "or register), step and num; got {}",
-                    what, show(v)));
-  py::dict d = py::reinterpret_borrow<py::dict>(v);
-  check_keys(d, {"addr", "space", "partition", "offset", "register", "step", "num"}, what);
-  TensorDesc t;
+// Reads a descriptor's num (1..dims entries; missing dimensions are 1) and step
+// (optional: dense, dimension 0 innermost) from a dict into t.
+void read_steps_and_nums(const py::dict& d, const FieldDef& f, TensorDesc& t,
+                         std::string_view what) {
   t.dims = f.dims;
-  t.addr = address_of(d, what, true);
+  const std::string kind =
+      f.kind == FieldKind::Data4D ? std::string("DATA4D") : fmt::format("TENSOR{}D", f.dims);
   if (!d.contains("num")) throw py::value_error(fmt::format("{}: 'num' is required", what));
   const py::list num = py::list(d["num"]);
   if (num.size() < 1 || num.size() > f.dims)
     throw py::value_error(
-        fmt::format("{}: num has {} entries, a TENSOR{}D takes 1..{} (missing "
+        fmt::format("{}: num has {} entries, a {} takes 1..{} (missing "
                     "dimensions are 1)",
-                    what, num.size(), f.dims, f.dims));
+                    what, num.size(), kind, f.dims));
   for (unsigned i = 0; i < f.dims; ++i)
     t.num[i] =
         i < num.size()
@@ -331,6 +336,35 @@ TensorDesc to_tensor(py::handle v, const FieldDef& f, std::string_view what) {
       s *= t.num[i];
     }
   }
+}
+
+// Returns the tensor descriptor a dict describes (see encode() in codec.py).
+TensorDesc to_tensor(py::handle v, const FieldDef& f, std::string_view what) {
+  if (!py::isinstance<py::dict>(v))
+    throw py::type_error(
+        fmt::format("{}: expected a dict with addr (or space, partition, offset, "
+                    "or register), step and num; got {}",
+                    what, show(v)));
+  py::dict d = py::reinterpret_borrow<py::dict>(v);
+  check_keys(d, {"addr", "space", "partition", "offset", "register", "step", "num"}, what);
+  TensorDesc t;
+  t.addr = address_of(d, what, true);
+  read_steps_and_nums(d, f, t, what);
+  return t;
+}
+
+// Returns the DATA4D a dict {base, step, num} describes (SPEC §3.7).
+TensorDesc to_data4d(py::handle v, const FieldDef& f, std::string_view what) {
+  if (!py::isinstance<py::dict>(v))
+    throw py::type_error(
+        fmt::format("{}: expected a dict with base, step and num; got {}", what, show(v)));
+  py::dict d = py::reinterpret_borrow<py::dict>(v);
+  check_keys(d, {"base", "step", "num"}, what);
+  TensorDesc t;
+  if (d.contains("base"))
+    t.addr = static_cast<uint32_t>(
+        to_int(d["base"], fmt::format("{}.base", what), INT32_MIN, int64_t{UINT32_MAX}));
+  read_steps_and_nums(d, f, t, what);
   return t;
 }
 
@@ -376,6 +410,10 @@ py::object field_object(const FieldDef& f, const FieldValue& v) {
       return events_dict(std::get<Events>(v));
     case FieldKind::Tensor:
       return tensor_dict(std::get<TensorDesc>(v));
+    case FieldKind::Data4D:
+      return tensor_dict(std::get<TensorDesc>(v), true);
+    case FieldKind::I32:
+      return py::int_(static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v))));
     case FieldKind::Reserved: {
       const auto& b = std::get<ReservedBytes>(v);
       return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
@@ -405,6 +443,11 @@ FieldValue to_field_value(const FieldDef& f, py::handle v, std::string_view inst
       return to_events(v, what);
     case FieldKind::Tensor:
       return to_tensor(v, f, what);
+    case FieldKind::Data4D:
+      return to_data4d(v, f, what);
+    case FieldKind::I32:
+      return static_cast<uint64_t>(
+          static_cast<uint32_t>(to_int(v, what, INT32_MIN, int64_t{UINT32_MAX})));
     case FieldKind::Reserved: {
       std::vector<uint8_t> b;
       if (py::isinstance<py::bytes>(v) || py::isinstance<py::bytearray>(v)) {
@@ -539,7 +582,7 @@ py::list instruction_table() {
       fd["offset"] = f.offset;
       fd["size"] = f.size;
       fd["kind"] = std::string(field_kind_name(f.kind));
-      if (f.kind == FieldKind::Tensor) fd["dims"] = f.dims;
+      if (f.kind == FieldKind::Tensor || f.kind == FieldKind::Data4D) fd["dims"] = f.dims;
       if (f.kind == FieldKind::ImmVal) fd["src_field"] = std::string(f.src_field);
       fields.append(fd);
     }

@@ -94,6 +94,8 @@ std::optional<EnumInfo> enum_info(FieldKind k) {
       return EnumInfo{"ACCUM_CMD", accum_cmd_name};
     case FieldKind::ImmSrc:
       return EnumInfo{"IMM_SRC", imm_src_name};
+    case FieldKind::AffineCmp:
+      return EnumInfo{"AFFINE_SELECT_CMP", affine_select_cmp_name};
     default:
       return std::nullopt;
   }
@@ -459,6 +461,11 @@ class InstructionParser {
       case FieldKind::U8:
         g.parsed = static_cast<uint64_t>(p_.integer(0, 255, f.name));
         return;
+      case FieldKind::I32:
+        // Signed, or the 32 bits as an unsigned number (0x...).
+        g.parsed = static_cast<uint64_t>(
+            static_cast<uint32_t>(p_.integer(-2147483648LL, 0xffffffffLL, f.name)));
+        return;
       case FieldKind::U32:
         g.parsed = static_cast<uint64_t>(p_.integer(0, 0xffffffffll, f.name));
         return;
@@ -466,6 +473,7 @@ class InstructionParser {
       case FieldKind::AluOp:
       case FieldKind::AccumCmd:
       case FieldKind::ImmSrc:
+      case FieldKind::AffineCmp:
         g.parsed = static_cast<uint64_t>(enum_value(f, *enum_info(f.kind), 255));
         return;
       case FieldKind::DtypePair: {
@@ -503,6 +511,9 @@ class InstructionParser {
         return;
       case FieldKind::Tensor:
         g.parsed = tensor(f);
+        return;
+      case FieldKind::Data4D:
+        g.parsed = data4d(f);
         return;
       case FieldKind::Reserved: {
         auto bytes = p_.int_list(0, 255, [&] { return fmt::format("{} bytes", f.name); });
@@ -549,8 +560,26 @@ class InstructionParser {
                       "reg(N) or addr(0x...)",
                       f.name));
     TensorDesc t;
-    t.dims = f.dims;
     t.addr = p_.addr4(true).first;
+    steps_and_nums(f, t);
+    return t;
+  }
+
+  // A DATA4D (SPEC §3.7): the int32 base, then num=[...] and optionally step=[...].
+  TensorDesc data4d(const FieldDef& f) {
+    TensorDesc t;
+    t.addr = static_cast<uint32_t>(p_.integer(-2147483648LL, 0xffffffffLL, [&] {
+      return fmt::format("the base of {} (an int32)", f.name);
+    }));
+    steps_and_nums(f, t);
+    return t;
+  }
+
+  // The `step=[...] num=[...]` of a descriptor, in either order.
+  void steps_and_nums(const FieldDef& f, TensorDesc& t) {
+    t.dims = f.dims;
+    const std::string kind =
+        f.kind == FieldKind::Data4D ? std::string("DATA4D") : fmt::format("TENSOR{}D", f.dims);
     std::optional<std::vector<int64_t>> step, num;
     Token num_tok{}, step_tok{};
     while (const Token* k = p_.peek()) {
@@ -569,8 +598,8 @@ class InstructionParser {
         slot = p_.int_list(0, 65535, "num_elem");
       }
       if (slot->size() != f.dims)
-        p_.fail(open, fmt::format("{} is a TENSOR{}D: {} needs {} entr{}, got {}", f.name, f.dims,
-                                  key.text, f.dims, f.dims == 1 ? "y" : "ies", slot->size()));
+        p_.fail(open, fmt::format("{} is a {}: {} needs {} entr{}, got {}", f.name, kind, key.text,
+                                  f.dims, f.dims == 1 ? "y" : "ies", slot->size()));
     }
     if (!num)
       p_.fail_here(
@@ -590,7 +619,6 @@ class InstructionParser {
         dense *= std::max<int64_t>((*num)[d], 1);
       }
     }
-    return t;
   }
 
   const Given* given(std::string_view n) const {
@@ -899,10 +927,14 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
         continue;
       }
       const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
-      if (def == nullptr)
-        p.fail(first,
-               "unknown instruction: expected RangeSelect, TensorScalarSelect, "
-               "GetSequenceBounds, Sort or a directive (.data, .dump, ...)");
+      if (def == nullptr) {
+        std::string names;
+        for (const InstrDef& d : instructions())
+          names += fmt::format("{}{}", names.empty() ? "" : ", ", d.mnemonic);
+        p.fail(first, fmt::format("unknown instruction: expected {} or a directive (.data, "
+                                  ".dump, ...)",
+                                  names));
+      }
       InstructionParser ip(p, first, *def);
       prog.words.push_back(ip.parse());
       prog.word_lines.push_back(first.line);

@@ -28,6 +28,10 @@ std::string field_enum_text(FieldKind k, uint64_t v) {
       return enum_text(accum_cmd_name(c), v);
     case FieldKind::ImmSrc:
       return enum_text(imm_src_name(c), v);
+    case FieldKind::AffineCmp:
+      return enum_text(affine_select_cmp_name(c), v);
+    case FieldKind::I32:
+      return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(v)));
     default:
       return std::to_string(v);
   }
@@ -60,13 +64,15 @@ ImmText imm_text(const Decoded& d, const FieldDef& f, uint8_t src, uint32_t valu
   }
 }
 
-std::string tensor_text(const TensorDesc& t) {
+// A descriptor's text: the address (TENSOR) or the base (DATA4D), then step and num.
+std::string tensor_text(const TensorDesc& t, bool data) {
   std::string steps, nums;
   for (unsigned k = 0; k < t.dims; ++k) {
     steps += fmt::format("{}{}", k ? "," : "", t.step[k]);
     nums += fmt::format("{}{}", k ? "," : "", t.num[k]);
   }
-  return fmt::format("{} step=[{}] num=[{}]", format_addr4(t.addr), steps, nums);
+  return fmt::format("{} step=[{}] num=[{}]",
+                     data ? std::to_string(data_base(t)) : format_addr4(t.addr), steps, nums);
 }
 
 std::string print_decoded(const Decoded& d) {
@@ -134,7 +140,8 @@ std::string print_decoded(const Decoded& d) {
         break;
       }
       case FieldKind::Tensor:
-        add(f.name, tensor_text(std::get<TensorDesc>(v)));
+      case FieldKind::Data4D:
+        add(f.name, tensor_text(std::get<TensorDesc>(v), f.kind == FieldKind::Data4D));
         break;
       case FieldKind::DtypePair: {
         const uint64_t x = std::get<uint64_t>(v);

@@ -197,4 +197,126 @@ uint32_t narrow_from_fp32(Dtype dt, uint32_t fp32_bits) {
   return encode(f, d.negative, d.n, d.q);
 }
 
+// ---- Integers (SPEC §5.1) ---------------------------------------------------------------
+
+namespace {
+
+struct IntRange {
+  int64_t min, max;
+};
+IntRange int_range(Dtype dt) {
+  switch (dt) {
+    case Dtype::INT8:
+      return {-128, 127};
+    case Dtype::UINT8:
+      return {0, 255};
+    case Dtype::INT16:
+      return {-32768, 32767};
+    case Dtype::UINT16:
+      return {0, 65535};
+    case Dtype::INT32:
+      return {-2147483648LL, 2147483647LL};
+    case Dtype::UINT32:
+      return {0, 4294967295LL};
+    default:
+      GPSIMD_FORMAT_ASSERT(false, "dtype code 0x%X is not an integer dtype of SPEC section 5.1",
+                           static_cast<unsigned>(dt));
+  }
+  return {0, 0};
+}
+
+}  // namespace
+
+bool is_int32_class_dtype(Dtype dt) {
+  switch (dt) {
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint32_t int_to_fp32(int64_t v) {
+  const bool negative = v < 0;
+  const uint64_t mag = negative ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return encode(kFp32Format, negative, mag, 0);
+}
+
+int64_t int_value(Dtype dt, uint32_t bits) {
+  const IntRange r = int_range(dt);
+  const unsigned width = static_cast<unsigned>(std::bit_width(static_cast<uint64_t>(r.max)));
+  const uint64_t low = bits & ((uint64_t{1} << (r.min < 0 ? width + 1 : width)) - 1);
+  if (r.min < 0 && (low >> width) != 0)
+    return static_cast<int64_t>(low) - (int64_t{1} << (width + 1));
+  return static_cast<int64_t>(low);
+}
+
+uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits) {
+  const IntRange r = int_range(dt);
+  const Decoded d = decode(kFp32Format, fp32_bits);
+  int64_t v = 0;
+  switch (d.kind) {
+    case Kind::kNaN:
+      v = 0;
+      break;
+    case Kind::kInf:
+      v = d.negative ? r.min : r.max;
+      break;
+    case Kind::kFinite: {
+      // |value| = n * 2^q with n < 2^24; anything at or above 2^40 saturates every dtype.
+      uint64_t mag;
+      if (d.q >= 0)
+        mag = static_cast<int>(std::bit_width(d.n)) + d.q > 40 ? uint64_t{1} << 40 : d.n << d.q;
+      else
+        mag = shift_right_round_even(d.n, -d.q);
+      const int64_t s = static_cast<int64_t>(mag);
+      v = std::clamp(d.negative ? -s : s, r.min, r.max);
+      break;
+    }
+  }
+  const unsigned size = *dtype_size(dt);
+  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(v));
+  return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+}
+
+uint32_t to_fp32(Dtype dt, uint32_t bits) {
+  if (is_int32_class_dtype(dt)) return int_to_fp32(int_value(dt, bits));
+  return widen_to_fp32(dt, bits);
+}
+
+uint32_t from_fp32(Dtype dt, uint32_t fp32_bits) {
+  if (is_int32_class_dtype(dt)) return fp32_to_int(dt, fp32_bits);
+  return narrow_from_fp32(dt, fp32_bits);
+}
+
+// ---- The conversion rules SPEC marks [model] (declared in model.h) ----------------------
+
+namespace model {
+
+uint32_t affine_select_convert(uint8_t lo, uint8_t hi, uint32_t bits) {
+  if (lo == hi) return bits;
+  return from_fp32(static_cast<Dtype>(hi), to_fp32(static_cast<Dtype>(lo), bits));
+}
+
+uint32_t affine_select_fill(uint8_t hi, uint32_t reg_bits) {
+  return from_fp32(static_cast<Dtype>(hi), reg_bits);
+}
+
+uint32_t iota_convert(uint8_t out_dtype, int32_t v) {
+  const auto dt = static_cast<Dtype>(out_dtype);
+  if (is_int32_class_dtype(dt)) {
+    const unsigned size = *dtype_size(dt);
+    const auto bits = static_cast<uint32_t>(v);
+    return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+  }
+  return narrow_from_fp32(dt, int_to_fp32(v));
+}
+
+}  // namespace model
+
 }  // namespace gpsimd

@@ -43,6 +43,12 @@ std::string_view field_kind_name(FieldKind k) {
       return "tensor";
     case FieldKind::Reserved:
       return "reserved";
+    case FieldKind::I32:
+      return "i32";
+    case FieldKind::AffineCmp:
+      return "affine_select_cmp";
+    case FieldKind::Data4D:
+      return "data4d";
   }
   return "?";
 }
@@ -94,9 +100,11 @@ std::optional<std::string> write_field(Word& w, const FieldDef& f, const FieldVa
       if (!std::holds_alternative<Events>(v)) return fmt::format("{}: expected events", f.name);
       store_events(w, std::get<Events>(v), f.offset);
       return std::nullopt;
-    case FieldKind::Tensor: {
+    case FieldKind::Tensor:
+    case FieldKind::Data4D: {
       if (!std::holds_alternative<TensorDesc>(v))
-        return fmt::format("{}: expected a tensor descriptor", f.name);
+        return fmt::format("{}: expected a {} descriptor", f.name,
+                           f.kind == FieldKind::Tensor ? "tensor" : "DATA4D");
       TensorDesc t = std::get<TensorDesc>(v);
       if (t.dims != f.dims)
         return fmt::format("{}: expected a {}-D tensor, got {}-D", f.name, f.dims, t.dims);
@@ -170,6 +178,7 @@ void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef
       v.emplace<Events>(load_events(w, f.offset));
       return;
     case FieldKind::Tensor:
+    case FieldKind::Data4D:
       read_tensor_into(v.emplace<TensorDesc>(), w, f);
       return;
     case FieldKind::Reserved:
@@ -191,7 +200,7 @@ inline void read_fixed(FieldValue& v, const Word& w, const PaddedWord& p) {
   constexpr FieldDef f = kFields[I];
   if constexpr (f.kind == FieldKind::Events) {
     v.emplace<Events>(load_events(w, f.offset));
-  } else if constexpr (f.kind == FieldKind::Tensor) {
+  } else if constexpr (f.kind == FieldKind::Tensor || f.kind == FieldKind::Data4D) {
     read_tensor_into(v.emplace<TensorDesc>(), w, f);
   } else if constexpr (f.kind == FieldKind::Reserved) {
     v.emplace<ReservedBytes>().assign_padded(p.data() + f.offset, f.size);
@@ -221,7 +230,7 @@ FieldValue read_field(const Word& w, const FieldDef& f) {
 
 Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
   const PaddedWord p = padded(w);
-  // The four tables are known at compile time; their decoders are unrolled. A row built
+  // The tables are known at compile time; their decoders are unrolled. A row built
   // elsewhere (tests) takes the generic loop, which reads the same way.
   const FieldDef* fields = d.fields.data();
   if (fields == table::kRangeSelect.data()) {
@@ -232,6 +241,10 @@ Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
     read_all<table::kGetSequenceBounds>(*this, w, p);
   } else if (fields == table::kSort.data()) {
     read_all<table::kSort>(*this, w, p);
+  } else if (fields == table::kAffineSelect.data()) {
+    read_all<table::kAffineSelect>(*this, w, p);
+  } else if (fields == table::kIota.data()) {
+    read_all<table::kIota>(*this, w, p);
   } else {
     for (const FieldDef& f : d.fields) read_into(values.emplace_back(), w, p, f);
   }

@@ -52,6 +52,7 @@ constexpr NamedCode kImmSrcs[] = {
     {1, "POINTER_IMMEDIATE"},
     {2, "REG_PTR_IMMEDIATE"},
 };
+constexpr NamedCode kAffineSelectCmps[] = {{0, "GT"}, {1, "GE"}, {2, "EQ"}, {3, "NE"}};
 constexpr NamedCode kWaitModes[] = {{0, "NONE"}, {1, "GE"}, {2, "EQ"}};
 constexpr NamedCode kUpdateModes[] = {{0, "NONE"}, {1, "SET"}, {2, "INC"}, {3, "DEC"}};
 
@@ -122,6 +123,12 @@ std::optional<std::string_view> imm_src_name(uint8_t code) {
 }
 std::optional<ImmSrc> parse_imm_src(std::string_view s) {
   return parse_as<ImmSrc>(kImmSrcs, s);
+}
+std::optional<std::string_view> affine_select_cmp_name(uint8_t code) {
+  return name_of(kAffineSelectCmps, code);
+}
+std::optional<AffineSelectCmp> parse_affine_select_cmp(std::string_view s) {
+  return parse_as<AffineSelectCmp>(kAffineSelectCmps, s);
 }
 std::optional<std::string_view> wait_mode_name(uint8_t code) {
   return name_of(kWaitModes, code);

@@ -63,8 +63,8 @@ Word header(Opcode op) {
   return w;
 }
 
-TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset, std::array<int16_t, 3> step,
-                  std::array<uint16_t, 3> num) {
+TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
+                  std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
   TensorDesc t;
   t.addr = encode_static_addr({Space::SBUF, partition, offset});
   t.dims = dims;
@@ -480,6 +480,87 @@ Row tensor_scalar_select_row(const std::string& name, Dtype dt, int16_t step, do
   return row;
 }
 
+// AffineSelect over every partition, FP32 in, dense rows of `count` elements: the ramp
+// count/2 - j + c keeps the first half of each row (plus c) and fills the rest, so the
+// row is one copy (or conversion) and one fill.
+Row affine_select_row(const std::string& name, Dtype out, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned osz = *dtype_size(out);
+  const uint32_t count = std::min<uint32_t>(round_down(P / (4 + osz), 64), 65535);
+  const uint32_t dst_off = count * 4;
+  uint64_t seed = 46;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t v = random_fp32(seed);
+      std::memcpy(part + i * 4, &v, 4);
+    }
+  }
+  prog->machine.registers[1] = std::bit_cast<uint32_t>(-9984.0f);
+  Word w = header(Opcode::AffineSelect);
+  w[12] = kPartitions;
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(Dtype::FP32) | static_cast<uint8_t>(out) << 4);
+  w[14] = 0;  // GT
+  w[15] = 1;
+  TensorDesc mask = tensor(4, 0, 0, {-1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1});
+  mask.addr = count / 2;  // the base
+  store_tensor(w, 16, mask);
+  store_tensor(w, 36, tensor(2, 0, 0, {1, 0}, {static_cast<uint16_t>(count), 1}));
+  store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0}, {static_cast<uint16_t>(count), 1}));
+  store_u32(w, 60, 1);  // channel_multiplier
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * 4;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * 4);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+// Iota over every partition: the ramp 7 + j + 3c into a dense destination filling the
+// partition, against memset of the same bytes.
+Row iota_row(const std::string& name, Dtype out, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned osz = *dtype_size(out);
+  const uint32_t count = std::min<uint32_t>(round_down(P / osz, 64), 65535);
+  Word w = header(Opcode::Iota);
+  TensorDesc ramp = tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1});
+  ramp.addr = 7;  // the base
+  store_tensor(w, 12, ramp);
+  w[33] = static_cast<uint8_t>(out);
+  w[34] = kPartitions;
+  store_u32(w, 36, 3);  // channel_multiplier
+  store_tensor(w, 44, tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {0, count * osz}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s out";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * osz;
+  add_program_contenders(row, prog);
+  const std::size_t bytes = std::size_t{count} * osz;
+  auto to = std::make_shared<std::vector<uint8_t>>(kPartitions * bytes);
+  row.contenders.push_back(
+      {"memset same bytes",
+       [to, bytes] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           std::memset(to->data() + p * bytes, 0x5a, bytes);
+       },
+       [to] { return std::all_of(to->begin(), to->end(), [](uint8_t b) { return b == 0x5a; }); }});
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
 // GetSequenceBounds has one channel: one instruction per partition.
 Row sequence_bounds_row(const std::string& name, bool fp, int16_t step, double goal) {
   auto prog = std::make_shared<Program>();
@@ -658,6 +739,27 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
       store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
       store_tensor(w, 24, tensor(2, p, 256, {1, 2, 0}, {2, 16, 1}));
       break;
+    case Opcode::AffineSelect: {
+      *what = "AffineSelect fp32";
+      w[12] = 1;
+      w[13] = 0xaa;
+      TensorDesc mask = tensor(4, p, 0, {-1, 0, 0, 0}, {16, 1, 1, 1});
+      mask.addr = 8;  // the base: keep ordinals 0..7
+      store_tensor(w, 16, mask);
+      store_tensor(w, 36, tensor(2, p, 0, {1, 0}, {16, 1}));
+      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {16, 1}));
+      break;
+    }
+    case Opcode::Iota: {
+      *what = "Iota int32";
+      TensorDesc ramp = tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1});
+      ramp.addr = 5;  // the base
+      store_tensor(w, 12, ramp);
+      w[33] = 0x08;
+      w[34] = 1;
+      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      break;
+    }
     case Opcode::NonzeroWithCount:
       *what = "NonzeroWithCount int32";
       w[12] = 1;
@@ -687,9 +789,11 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
   return w;
 }
 
-constexpr Opcode kOps[] = {
-    Opcode::RangeSelect,      Opcode::TensorScalarSelect,   Opcode::GetSequenceBounds, Opcode::Sort,
-    Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator};
+constexpr Opcode kOps[] = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
+                           Opcode::GetSequenceBounds, Opcode::Sort,
+                           Opcode::AffineSelect,      Opcode::Iota,
+                           Opcode::NonzeroWithCount,  Opcode::CopyPredicatedScalar,
+                           Opcode::DveReadAccumulator};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {
@@ -835,6 +939,15 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   gsb("GetSequenceBounds int32 dense", false, 1, 0.5);
   gsb("GetSequenceBounds fp32 dense", true, 1, 0.5);
   gsb("GetSequenceBounds int32 step -2", false, -2, 0.25);
+  all.push_back({"AffineSelect fp32->fp32 dense", [] {
+                   return affine_select_row("AffineSelect fp32->fp32 dense", Dtype::FP32, 0.5);
+                 }});
+  all.push_back({"AffineSelect fp32->bf16 dense", [] {
+                   return affine_select_row("AffineSelect fp32->bf16 dense", Dtype::BF16, 0.3);
+                 }});
+  all.push_back(
+      {"Iota int32 dense", [] { return iota_row("Iota int32 dense", Dtype::INT32, 0.5); }});
+  all.push_back({"Iota fp32 dense", [] { return iota_row("Iota fp32 dense", Dtype::FP32, 0.5); }});
   for (bool fp : {false, true})
     for (double density : {0.01, 0.5, 0.99}) {
       const std::string name = fmt::format("NonzeroWithCount {} {}% nonzero", fp ? "fp32" : "int32",

@@ -14,23 +14,23 @@
 namespace gpsimd::kernels {
 
 // A walk as rows: rows of `len` elements `step` elements apart, the rows themselves
-// laid out by an outer 2-D loop. Dimensions that continue each other (the next
+// laid out by an outer 3-D loop. Dimensions that continue each other (the next
 // dimension's step is the inner row's extent) are merged, so a dense 3-D walk is one row.
 struct Rows {
   int64_t start = 0;  // bytes
   unsigned elem = 1;
-  int64_t step = 1;              // elements between neighbours in a row
-  uint64_t len = 1;              // elements per row
-  int64_t step1 = 0, step2 = 0;  // elements between rows, and between row groups
-  uint64_t n1 = 1, n2 = 1;
+  int64_t step = 1;                         // elements between neighbours in a row
+  uint64_t len = 1;                         // elements per row
+  int64_t step1 = 0, step2 = 0, step3 = 0;  // elements between rows, row groups, ...
+  uint64_t n1 = 1, n2 = 1, n3 = 1;
 
   static Rows of(const Walk& w) {
     // Drop dimensions of extent 1, then merge each dimension into the previous one
     // when it continues it.
-    int64_t st[3];
-    uint64_t nm[3];
+    int64_t st[kMaxDims];
+    uint64_t nm[kMaxDims];
     unsigned k = 0;
-    for (unsigned d = 0; d < 3; ++d) {
+    for (unsigned d = 0; d < kMaxDims; ++d) {
       if (w.num[d] == 1) continue;
       if (k > 0 && w.step[d] == st[k - 1] * static_cast<int64_t>(nm[k - 1])) {
         nm[k - 1] *= w.num[d];
@@ -46,11 +46,12 @@ struct Rows {
     if (k > 0) r.step = st[0], r.len = nm[0];
     if (k > 1) r.step1 = st[1], r.n1 = nm[1];
     if (k > 2) r.step2 = st[2], r.n2 = nm[2];
+    if (k > 3) r.step3 = st[3], r.n3 = nm[3];
     return r;
   }
-  uint64_t count() const { return len * n1 * n2; }
+  uint64_t count() const { return len * n1 * n2 * n3; }
   // True when the whole walk is one dense increasing row.
-  bool dense() const { return n1 == 1 && n2 == 1 && (step == 1 || len == 1); }
+  bool dense() const { return n1 == 1 && n2 == 1 && n3 == 1 && (step == 1 || len == 1); }
 };
 
 // Walks ordinals in order, handing out runs: pieces of one row.
@@ -76,8 +77,9 @@ class Cursor {
         row_ += r_.step1 * esz;
       } else {
         i1_ = 0;
-        ++i2_;
-        row_ = r_.start + static_cast<int64_t>(i2_) * r_.step2 * esz;
+        if (++i2_ == r_.n2 && r_.n3 > 1) i2_ = 0, ++i3_;
+        row_ = r_.start +
+               (static_cast<int64_t>(i2_) * r_.step2 + static_cast<int64_t>(i3_) * r_.step3) * esz;
       }
     }
     return run;
@@ -144,7 +146,7 @@ class Cursor {
 
   Rows r_;
   int64_t row_;
-  uint64_t i0_ = 0, i1_ = 0, i2_ = 0;
+  uint64_t i0_ = 0, i1_ = 0, i2_ = 0, i3_ = 0;
 };
 
 // ---- helpers every kernel family uses ----------------------------------------------------

@@ -154,7 +154,7 @@ bool Walk::contiguous() const {
   // Dense and increasing: each dimension continues exactly where the inner ones end
   // (dimensions of extent 1 may have any step).
   int64_t expect = 1;
-  for (unsigned d = 0; d < 3; ++d) {
+  for (unsigned d = 0; d < kMaxDims; ++d) {
     if (num[d] == 1) continue;
     if (step[d] != expect) return false;
     expect *= num[d];

@@ -50,8 +50,8 @@ void validate_copy_predicated_scalar(const Word& w, Generation g, const Validate
            fmt::format("{} elements (pred_mem_pattern has {})", dst.count(), pred.count()),
            "pred_mem_pattern and dst_mem_pattern must visit the same number of elements");
   check_dtype_in(d, "is_valid_int_dtype_datapath", kPredDtype.name, pdt, kIntDtypes);
-  check_valid_dtype(d, kInDtype.name, din, false);
-  check_valid_dtype(d, kOutDtype.name, dout, false);
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, false);
   if (din != dout)
     d.fail("has_same_inout_dtype", kOutDtype.name,
            fmt::format("{} (in_dtype is {})", dtype_text(dout), dtype_text(din)),

@@ -40,8 +40,8 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved1);
 
   const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  check_valid_dtype(d, kInDtype.name, din, false);
-  check_valid_dtype(d, kOutDtype.name, dout, true);
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
   check_dtype_in(d, "has_valid_seq_bounds_dtype", kInDtype.name, din, kBoundsDtypes);
   check_dtype_in(d, "has_valid_seq_bounds_dtype", kOutDtype.name, dout, kBoundsDtypes);
 

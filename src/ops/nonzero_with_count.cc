@@ -46,8 +46,8 @@ void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOpti
                   n, g, true);
 
   const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  check_valid_dtype(d, kInDtype.name, din, false);
-  check_valid_dtype(d, kOutDtype.name, dout, true);
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
   check_dtype_in(d, "has_valid_nonzero_with_count_dtype", kInDtype.name, din, kInDtypes);
   check_dtype_in(d, "has_valid_nonzero_with_count_dtype", kOutDtype.name, dout, kOutDtypes);
 

@@ -127,6 +127,37 @@ inline void check_one_of(DiagSink& d, std::string_view clause, std::string_view 
   one_of_fail(d, clause, field, value, allowed_text);
 }
 
+// is_valid_dtype's allow-list (SPEC §3.6): the twelve data dtypes, and FP32R where the
+// instruction allows it.
+constexpr bool valid_data_dtype(uint8_t code, bool allow_fp32r) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::INT8:
+    case Dtype::UINT8:
+    case Dtype::INT16:
+    case Dtype::UINT16:
+    case Dtype::BF16:
+    case Dtype::FP16:
+    case Dtype::INT32:
+    case Dtype::UINT32:
+    case Dtype::FP32:
+    case Dtype::FP8_E3:
+    case Dtype::FP8_E4:
+    case Dtype::FP8_E5:
+      return true;
+    case Dtype::FP32R:
+      return allow_fp32r;
+    default:  // INVALID, UINT64, INT64, FP4_E2, CPTC*, unknown codes
+      return false;
+  }
+}
+// is_valid_dtype (or an instruction's clause with its rules) for one dtype field.
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                bool allow_fp32r);
+inline void check_valid_dtype(DiagSink& d, std::string_view clause, std::string_view field,
+                              uint8_t code, bool allow_fp32r) {
+  if (!valid_data_dtype(code, allow_fp32r)) dtype_fail(d, clause, field, code, allow_fp32r);
+}
+
 // ---- allowed sets as data ---------------------------------------------------------------
 
 // A set of dtypes a clause allows: the test and the message come from the one list, so
@@ -145,19 +176,6 @@ void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, ui
 inline void check_dtype_in(DiagSink& d, std::string_view clause, std::string_view field,
                            uint8_t code, DtypeSet allowed) {
   if (!dtype_in(allowed, code)) dtype_fail(d, clause, field, code, allowed);
-}
-
-// is_valid_dtype (SPEC §3.6): the allow-list of data dtypes, with FP32R where the operand
-// allows it.
-inline constexpr DtypeSet kDataDtypes = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
-                                         Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
-                                         Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
-inline bool valid_dtype(uint8_t code, bool allow_fp32r) {
-  return dtype_in(kDataDtypes, code) || (allow_fp32r && code == static_cast<uint8_t>(Dtype::FP32R));
-}
-void valid_dtype_fail(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r);
-inline void check_valid_dtype(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r) {
-  if (!valid_dtype(code, allow_fp32r)) valid_dtype_fail(d, field, code, allow_fp32r);
 }
 
 // The integer dtypes of a predicate or integer datapath (is_valid_int_dtype_datapath).
@@ -304,6 +322,10 @@ void validate_get_sequence_bounds(const Word&, Generation, const ValidateOptions
 std::optional<Fault> execute_get_sequence_bounds(const Word&, const Machine&, Writer&, bool fast);
 void validate_sort(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_sort(const Word&, const Machine&, Writer&, bool fast);
+void validate_affine_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_affine_select(const Word&, const Machine&, Writer&, bool fast);
+void validate_iota(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_iota(const Word&, const Machine&, Writer&, bool fast);
 void validate_nonzero_with_count(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_nonzero_with_count(const Word&, const Machine&, Writer&, bool fast);
 void validate_copy_predicated_scalar(const Word&, Generation, const ValidateOptions&, DiagSink&);

@@ -165,16 +165,17 @@ void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, ui
   d.fail(clause, field, dtype_text(code), must_be_one_of(allowed));
 }
 
-void valid_dtype_fail(DiagSink& d, std::string_view field, uint8_t code, bool allow_fp32r) {
-  d.fail("is_valid_dtype", field, dtype_text(code),
-         allow_fp32r ? "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code"
-                     : "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown "
-                       "code");
-}
-
 void one_of_fail(DiagSink& d, std::string_view clause, std::string_view field, unsigned value,
                  std::string_view allowed_text) {
   d.fail(clause, field, hex8(value), fmt::format("must be {}", allowed_text));
+}
+
+void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, uint8_t code,
+                bool allow_fp32r) {
+  d.fail(clause, field, dtype_text(code),
+         allow_fp32r ? "must not be INVALID, UINT64, INT64, FP4_E2, CPTC* or an unknown code"
+                     : "must not be INVALID, FP32R, UINT64, INT64, FP4_E2, CPTC* or an unknown "
+                       "code");
 }
 
 void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const FieldDef& f) {

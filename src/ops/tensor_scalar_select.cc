@@ -46,7 +46,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
            fmt::format("{} elements (src0 has {})", dst.count(), src0.count()),
            "src0 and dst must visit the same number of elements");
 
-  check_valid_dtype(d, kDtype.name, dtype, false);
+  check_valid_dtype(d, "is_valid_dtype", kDtype.name, dtype, false);
   check_dtype_in(d, "is_valid_int_dtype_datapath", kPredDtype.name, pdtype, kIntDtypes);
   const auto size = dtype_size(dtype), psize = dtype_size(pdtype);
   if (size && psize && *size != *psize)

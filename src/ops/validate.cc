@@ -24,6 +24,8 @@ constexpr OpEntry kOps[] = {
     {Opcode::TensorScalarSelect, validate_tensor_scalar_select, execute_tensor_scalar_select},
     {Opcode::GetSequenceBounds, validate_get_sequence_bounds, execute_get_sequence_bounds},
     {Opcode::Sort, validate_sort, execute_sort},
+    {Opcode::AffineSelect, validate_affine_select, execute_affine_select},
+    {Opcode::Iota, validate_iota, execute_iota},
     {Opcode::NonzeroWithCount, validate_nonzero_with_count, execute_nonzero_with_count},
     {Opcode::CopyPredicatedScalar, validate_copy_predicated_scalar, execute_copy_predicated_scalar},
     {Opcode::DveReadAccumulator, validate_dve_read_accumulator, execute_dve_read_accumulator},

@@ -1,0 +1,86 @@
+// Iota (0x7e, D4_IOTA): write the ramp base + Σ i[d]*step[d] + c*channel_multiplier of
+// each channel c along a 4-D destination walk, converted to out_dtype (SPEC §4.6).
+#include <array>
+
+#include "kernels/affine.h"
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kIota;
+constexpr FieldDef kPattern = field_of(F, "src_data_pattern");
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+constexpr FieldDef kMultiplier = field_of(F, "channel_multiplier");
+constexpr FieldDef kReserved2 = field_of(F, "reserved2");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+constexpr OperandRule kDstRule{false, true};  // POOL: SBUF only
+
+}  // namespace
+
+void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  check_opcode(d, "has_iota_opcode", w, Opcode::Iota);
+  check_reserved(d, "d4_iota_reserved_zero", w, kReserved0);
+  check_reserved(d, "d4_iota_reserved_zero", w, kReserved1);
+  check_reserved(d, "d4_iota_reserved_zero", w, kReserved2);
+  const uint8_t dtype = w[kOutDtype.offset];
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dtype, true);
+  const unsigned n = w[kChannels.offset];
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+
+  const TensorDesc dst = load_tensor(w, kDst), pattern = load_tensor(w, kPattern);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor(d, "tensor4d_valid", kDst.name, dst, dtype_size(dtype), g, kDstRule);
+  // d4_iota_same_src_dst_count: static for a register-mode dst too (no escape).
+  for (unsigned k = 0; k < kMaxDims; ++k)
+    if (pattern.num[k] == 0)
+      d.fail("d4_iota_same_src_dst_count", kPattern.name, fmt::format("num_elem[{}] = 0", k),
+             "every src num_elem must be >= 1");
+  if (pattern.count() != dst.count())
+    d.fail("d4_iota_same_src_dst_count", kDst.name,
+           fmt::format("count(dst) = {}, count(src) = {}", dst.count(), pattern.count()),
+           "count(src) == count(dst)");
+}
+
+std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out, bool fast) {
+  const unsigned n = w[kChannels.offset];
+  const uint8_t dtype = w[kOutDtype.offset];
+  const unsigned size = *dtype_size(dtype);
+  const TensorDesc dt = load_tensor(w, kDst), pattern = load_tensor(w, kPattern);
+
+  Resolved rd = resolve_tensor(m, kDst.name, dt, size, kDstRule, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& dst = std::get<Operand>(rd);
+  const auto mult = static_cast<int32_t>(load_u32(w, kMultiplier.offset));
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+
+  // The reference, one channel: the ramp's ordinal j goes to the destination's ordinal j.
+  // Both walks have the same count and the same order, so they advance together.
+  auto reference_channel = [&](unsigned c, uint8_t* bytes) {
+    std::vector<uint32_t> v(pattern.count());
+    Ramp::of(pattern, mult, c).for_each([&](uint64_t j, int32_t x) {
+      v[j] = model::iota_convert(dtype, x);
+    });
+    dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, size, v[j]); });
+  };
+  if (!fast) {
+    for (unsigned c = 0; c < n; ++c) reference_channel(c, dst_bytes[c]);
+    return std::nullopt;
+  }
+  kernels::for_channels(n, uint64_t{n} * dt.count() * size, [&](unsigned c) {
+    if (!kernels::iota_channel(Ramp::of(pattern, mult, c), dst_bytes[c], dwalk,
+                               static_cast<Dtype>(dtype)))
+      reference_channel(c, dst_bytes[c]);
+  });
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail
