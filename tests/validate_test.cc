@@ -1795,6 +1795,45 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
   }
 }
 
+// The same rule for the three newer instructions: a dtype without a size leaves its
+// tensors and immediates unchecked, and only the dtype clauses report.
+TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
+  {
+    Word w = valid_nonzero_with_count();
+    set(w, "out_dtype", 0x11);
+    set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x401));  // misaligned for any size > 1
+    EXPECT_EQ(clauses_of(validate(w, G::V3)),
+              (std::vector<std::string>{"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}))
+        << describe(validate(w, G::V3));
+  }
+  {
+    // CopyPredicatedScalar: no immediate check without in_dtype's size (SPEC §4.12), no
+    // destination check without out_dtype's.
+    Word w = valid_copy_predicated_scalar();
+    set(w, "in_dtype", code(Dtype::FP4_E2));
+    set(w, "out_dtype", code(Dtype::FP4_E2));
+    set(w, "src0_imm_src", 1);
+    set(w, "src0_imm", sbuf_addr(0, 0x801));  // misaligned for widths 2 and 4
+    set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3ff1));
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), CPS, "is_valid_dtype", "_dtype", "0x10", "", 2));
+  }
+  {
+    Word w = valid_copy_predicated_scalar();
+    set(w, "pred_dtype", code(Dtype::CPTC3));
+    set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
+    set_step(w, "pred_mem_pattern", 0, -1000);
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V4), CPS, "is_valid_int_dtype_datapath", "pred_dtype", "0x1b"));
+  }
+  {
+    Word w = valid_dve_read_accumulator();
+    set(w, "dtype", 0);
+    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x301));  // PSUM, odd
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V5), DRA, "dve_read_accumulator_type_check", "dtype", "0x0"));
+  }
+}
+
 // Sort's size limit is skipped for a dtype that has a size but is not a sort dtype.
 TEST(NotEvaluated, SortSizeLimitSkippedForNonSortDtype) {
   Word w = valid_sort();
@@ -1884,6 +1923,39 @@ TEST(MultipleFailures, EveryFailingClauseIsReported) {
        {"sort_valid_stable", "sort_valid_aluop", "is_valid_enum", "sort_dtypes_ok",
         "reserved_zero"},
        G::V5},
+      {NWC,  // on V2 the generation clause joins the others
+       [](Word& w) {
+         set(w, "in_dtype", code(Dtype::UINT32));
+         set(w, "padding_val_src", 4);
+         set_num(w, "dst_mem_pattern", 0, 3);
+         w[38] = 1;
+       },
+       {"has_valid_nc_nonzero_with_count", "has_valid_nonzero_with_count_dtype",
+        "has_valid_immediates", "s3d3_nonzero_with_count_element_count_check_t3d",
+        "s3d3_nonzero_with_count_reserved_zero"},
+       G::V2},
+      {CPS,
+       [](Word& w) {
+         set(w, "reversed_pred", 3);
+         set(w, "pred_dtype", code(Dtype::FP32));
+         set(w, "out_dtype", code(Dtype::INT32));
+         set_num(w, "dst_mem_pattern", 0, 2);
+         w[13] = 1;
+       },
+       {"has_valid_reversed_pred", "is_valid_int_dtype_datapath", "has_same_inout_dtype",
+        "same_element_count_t3d", "s3d3_cp_pred_scalar_reserved_zero"},
+       G::V3},
+      {DRA,
+       [](Word& w) {
+         set(w, "negated", 9);
+         set(w, "dtype", code(Dtype::UINT16));
+         set(w, "dst_element_count", 4);
+         w[12] = 1;
+         w[63] = 1;
+       },
+       {"d1_rd_has_valid_negated_field", "dve_read_accumulator_type_check",
+        "read_accumulator_dst_size", "d1_rd_reserved_zero", "d1_rd_reserved_zero"},
+       G::V4},
   };
   for (const Case& c : cases) {
     const Word w = with(valid_word(c.op), c.mutate);
