@@ -18,7 +18,7 @@
 namespace gpsimd {
 namespace {
 
-constexpr uint8_t kOpcodes[] = {0x96, 0x98, 0xbc, 0xbe};
+constexpr uint8_t kOpcodes[] = {0x96, 0x98, 0x9b, 0xbc, 0xbe, 0xe8, 0xf2};
 
 // Bytes that hit the interesting cases more often than uniform noise does: zero (the
 // defaults), small codes (enumerations), and edges.
@@ -39,7 +39,7 @@ uint8_t interesting_byte(std::mt19937& rng) {
 Word random_word(std::mt19937& rng, bool uniform) {
   Word w;
   for (auto& b : w) b = uniform ? static_cast<uint8_t>(rng()) : interesting_byte(rng);
-  w[0] = kOpcodes[rng() % 4];
+  w[0] = kOpcodes[rng() % std::size(kOpcodes)];
   if (rng() % 2) {  // a valid header half of the time
     w[1] = 0x10;
     w[2] = w[3] = 0;
@@ -291,12 +291,77 @@ Word valid_iota(Gen& g) {
   return w;
 }
 
+// SPEC §4.11: one byte each for in_dtype and out_dtype; count(dst) = count(src) + 1.
+Word valid_nonzero_with_count(Gen& g) {
+  Word w{};
+  w[0] = 0xf2;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(40);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = g.below(2) ? 0x8 : 0xa;
+  w[14] = 0x8;
+  const auto num = g.nums(3);
+  store_tensor(w, 16, g.tensor(3, num, n, 4, false));
+  const uint16_t t = static_cast<uint16_t>(num[0] * num[1] * num[2]);
+  const std::array<uint16_t, kMaxDims> dnum =
+      g.below(2) ? std::array<uint16_t, kMaxDims>{static_cast<uint16_t>(t + 1), 1, 1, 1}
+                 : std::array<uint16_t, kMaxDims>{1, static_cast<uint16_t>(t + 1), 1, 1};
+  store_tensor(w, 44, g.tensor(3, dnum, n, 4, false));
+  g.immediate(w, 15, 32, 4, n, false);
+  g.immediate(w, 36, 40, 4, n, false);
+  return w;
+}
+
+// SPEC §4.12: any integer predicate width with any data dtype (in == out).
+Word valid_copy_predicated_scalar(Gen& g) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kPred[] = {0x2, 0x3, 0x4, 0x5, 0x8, 0x9};
+  Word w{};
+  w[0] = 0xe8;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kData), pdt = g.pick(kPred);
+  const unsigned size = *dtype_size(dt), psize = *dtype_size(pdt);
+  const auto num = g.nums(3);
+  store_tensor(w, 16, g.tensor(3, num, n, psize, g.below(2)));
+  const std::array<uint16_t, kMaxDims> dnum{num[1], num[2], num[0], 1};
+  store_tensor(w, 48, g.tensor(3, dnum, n, size, size == 4 && g.below(2)));
+  w[32] = pdt;
+  w[33] = static_cast<uint8_t>(g.below(2));
+  w[34] = static_cast<uint8_t>(n);
+  w[41] = w[42] = dt;
+  g.immediate(w, 43, 44, size, n, true);
+  return w;
+}
+
+// SPEC §4.13: one element per channel.
+Word valid_dve_read_accumulator(Gen& g) {
+  static constexpr uint8_t kFloat[] = {0xd, 0xe, 0xf, 0x7, 0x6, 0xa, 0xb};
+  Word w{};
+  w[0] = 0x9b;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kFloat);
+  const unsigned size = *dtype_size(dt);
+  store_u32(w, 28, 1);
+  w[32] = dt;
+  w[33] = static_cast<uint8_t>(g.below(2));
+  w[34] = static_cast<uint8_t>(n);
+  store_tensor(w, 44, g.tensor(1, {1, 0, 0}, n, size, size == 4 && g.below(2)));
+  return w;
+}
+
 TEST(AsmRoundTrip, RandomValidInstructions) {
   Gen g{std::mt19937(77)};
   Word (*const makers[])(Gen&) = {valid_range_select,        valid_tensor_scalar_select,
                                   valid_get_sequence_bounds, valid_sort,
-                                  valid_affine_select,       valid_iota};
-  for (int i = 0; i < 6000; ++i) {
+                                  valid_affine_select,       valid_iota,
+                                  valid_nonzero_with_count,  valid_copy_predicated_scalar,
+                                  valid_dve_read_accumulator};
+  for (int i = 0; i < 9000; ++i) {
     const Word w = makers[i % std::size(makers)](g);
     const Diagnostics d = validate(w, Generation::V3);
     ASSERT_TRUE(d.empty()) << "the generator built an invalid word: " << d.front().message();

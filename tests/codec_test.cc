@@ -139,7 +139,9 @@ TEST_P(CodecRow, EncodingOneChangedFieldTouchesOnlyItsBytes) {
 
 INSTANTIATE_TEST_SUITE_P(All, CodecRow,
                          ::testing::Values(Opcode::RangeSelect, Opcode::TensorScalarSelect,
-                                           Opcode::GetSequenceBounds, Opcode::Sort),
+                                           Opcode::GetSequenceBounds, Opcode::Sort,
+                                           Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar,
+                                           Opcode::DveReadAccumulator),
                          [](const auto& p) { return std::string(instruction(p.param).mnemonic); });
 
 TEST(Codec, DecodeOfUnknownOpcodeIsNullopt) {
@@ -403,7 +405,8 @@ TEST(Hex, FromHexRejectsWrongLengthAndNonHex) {
 
 TEST(Hex, ValidWordsRoundTripThroughHex) {
   for (Opcode op :
-       {Opcode::RangeSelect, Opcode::TensorScalarSelect, Opcode::GetSequenceBounds, Opcode::Sort}) {
+       {Opcode::RangeSelect, Opcode::TensorScalarSelect, Opcode::GetSequenceBounds, Opcode::Sort,
+        Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator}) {
     const Word w = test_words::valid_word(op);
     EXPECT_EQ(*word_from_hex(word_to_hex(w)), w);
   }

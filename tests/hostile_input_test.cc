@@ -169,6 +169,25 @@ TEST(HostileWalk, AstronomicalWalksAreRefusedBeforeAnyWork) {
               {"dst_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0, 1}, {65535, 65535, 2})}}),
        FaultKind::TooLarge},
       {"RangeSelect 65535^2 from a register", rs, FaultKind::ShapeMismatch},
+      // 65527 x 65533 x 4096 ids, and the count(src) + 1 = 58651 x 36541 x 8207 results.
+      {"NonzeroWithCount 1.8e13 ids",
+       build(Opcode::NonzeroWithCount,
+             {{"num_active_channels", uint64_t{17}},
+              {"in_dtype", uint64_t{static_cast<uint8_t>(Dtype::FP32)}},
+              {"out_dtype", uint64_t{static_cast<uint8_t>(Dtype::INT32)}},
+              {"src_mem_pattern", tensor(sbuf_addr(0, 0), {0, 0, 0}, {65527, 65533, 4096})},
+              {"dst_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0, 0}, {58651, 36541, 8207})}}),
+       FaultKind::TooLarge},
+      {"CopyPredicatedScalar 65535^3",
+       build(Opcode::CopyPredicatedScalar,
+             {{"pred_mem_pattern", tensor(sbuf_addr(0, 0), {0, 0, 0}, {65535, 65535, 65535})},
+              {"pred_dtype", uint64_t{static_cast<uint8_t>(Dtype::UINT8)}},
+              {"reversed_pred", uint64_t{1}},
+              {"num_active_channels", uint64_t{1}},
+              {"in_dtype", uint64_t{static_cast<uint8_t>(Dtype::UINT8)}},
+              {"out_dtype", uint64_t{static_cast<uint8_t>(Dtype::UINT8)}},
+              {"dst_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0, 0}, {65535, 65535, 65535})}}),
+       FaultKind::TooLarge},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

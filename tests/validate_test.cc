@@ -1953,6 +1953,45 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
   }
 }
 
+// The same rule for the three newer instructions: a dtype without a size leaves its
+// tensors and immediates unchecked, and only the dtype clauses report.
+TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
+  {
+    Word w = valid_nonzero_with_count();
+    set(w, "out_dtype", 0x11);
+    set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x401));  // misaligned for any size > 1
+    EXPECT_EQ(clauses_of(validate(w, G::V3)),
+              (std::vector<std::string>{"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}))
+        << describe(validate(w, G::V3));
+  }
+  {
+    // CopyPredicatedScalar: no immediate check without in_dtype's size (SPEC §4.12), no
+    // destination check without out_dtype's.
+    Word w = valid_copy_predicated_scalar();
+    set(w, "in_dtype", code(Dtype::FP4_E2));
+    set(w, "out_dtype", code(Dtype::FP4_E2));
+    set(w, "src0_imm_src", 1);
+    set(w, "src0_imm", sbuf_addr(0, 0x801));  // misaligned for widths 2 and 4
+    set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3ff1));
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), CPS, "is_valid_dtype", "_dtype", "0x10", "", 2));
+  }
+  {
+    Word w = valid_copy_predicated_scalar();
+    set(w, "pred_dtype", code(Dtype::CPTC3));
+    set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
+    set_step(w, "pred_mem_pattern", 0, -1000);
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V4), CPS, "is_valid_int_dtype_datapath", "pred_dtype", "0x1b"));
+  }
+  {
+    Word w = valid_dve_read_accumulator();
+    set(w, "dtype", 0);
+    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x301));  // PSUM, odd
+    EXPECT_TRUE(
+        fails_alone(validate(w, G::V5), DRA, "dve_read_accumulator_type_check", "dtype", "0x0"));
+  }
+}
+
 // Sort's size limit is skipped for a dtype that has a size but is not a sort dtype.
 TEST(NotEvaluated, SortSizeLimitSkippedForNonSortDtype) {
   Word w = valid_sort();
@@ -2088,45 +2127,6 @@ TEST(MultipleFailures, EveryFailingClauseIsReported) {
       EXPECT_FALSE(x.value.empty());
       EXPECT_FALSE(x.allowed.empty());
     }
-  }
-}
-
-// The same rule for the three newer instructions: a dtype without a size leaves its
-// tensors and immediates unchecked, and only the dtype clauses report.
-TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
-  {
-    Word w = valid_nonzero_with_count();
-    set(w, "out_dtype", 0x11);
-    set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x401));  // misaligned for any size > 1
-    EXPECT_EQ(clauses_of(validate(w, G::V3)),
-              (std::vector<std::string>{"has_valid_nonzero_with_count_dtype", "is_valid_dtype"}))
-        << describe(validate(w, G::V3));
-  }
-  {
-    // CopyPredicatedScalar: no immediate check without in_dtype's size (SPEC §4.12), no
-    // destination check without out_dtype's.
-    Word w = valid_copy_predicated_scalar();
-    set(w, "in_dtype", code(Dtype::FP4_E2));
-    set(w, "out_dtype", code(Dtype::FP4_E2));
-    set(w, "src0_imm_src", 1);
-    set(w, "src0_imm", sbuf_addr(0, 0x801));  // misaligned for widths 2 and 4
-    set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3ff1));
-    EXPECT_TRUE(fails_alone(validate(w, G::V2), CPS, "is_valid_dtype", "_dtype", "0x10", "", 2));
-  }
-  {
-    Word w = valid_copy_predicated_scalar();
-    set(w, "pred_dtype", code(Dtype::CPTC3));
-    set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
-    set_step(w, "pred_mem_pattern", 0, -1000);
-    EXPECT_TRUE(
-        fails_alone(validate(w, G::V4), CPS, "is_valid_int_dtype_datapath", "pred_dtype", "0x1b"));
-  }
-  {
-    Word w = valid_dve_read_accumulator();
-    set(w, "dtype", 0);
-    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x301));  // PSUM, odd
-    EXPECT_TRUE(
-        fails_alone(validate(w, G::V5), DRA, "dve_read_accumulator_type_check", "dtype", "0x0"));
   }
 }
 
