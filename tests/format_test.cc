@@ -404,6 +404,53 @@ TEST(FormatSpotTest, BitCastHelpers) {
   EXPECT_TRUE(std::isnan(fp32_from_bits(0x7F800001u)));
 }
 
+// ---- Integers (SPEC §5.1), values worked out by hand ---------------------------------
+
+TEST(FormatIntTest, IntegerToFp32RoundsToNearestEven) {
+  EXPECT_EQ(int_to_fp32(0), 0x00000000u);
+  EXPECT_EQ(int_to_fp32(-1), 0xBF800000u);
+  EXPECT_EQ(int_to_fp32(16777216), 0x4B800000u);  // 2^24, exact
+  EXPECT_EQ(int_to_fp32(16777217), 0x4B800000u);  // tie -> even (2^24)
+  EXPECT_EQ(int_to_fp32(16777219), 0x4B800002u);  // tie -> even (2^24 + 4)
+  EXPECT_EQ(int_to_fp32(INT32_MIN), 0xCF000000u);
+  EXPECT_EQ(int_to_fp32(INT32_MAX), 0x4F000000u);  // rounds up to 2^31
+  EXPECT_EQ(int_to_fp32(4294967295LL), 0x4F800000u);
+}
+
+TEST(FormatIntTest, Fp32ToIntegerRoundsSaturatesAndZeroesNaN) {
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x40200000u), 2u);           // 2.5 -> 2
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x40600000u), 4u);           // 3.5 -> 4
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0xC0200000u), 0xFFFFFFFEu);  // -2.5 -> -2
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x80000000u), 0u);           // -0.0 -> 0
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x7FC00001u), 0u);           // NaN -> 0
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x7F800000u), 0x7FFFFFFFu);  // +inf -> max
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0xFF800000u), 0x80000000u);  // -inf -> min
+  EXPECT_EQ(fp32_to_int(Dtype::INT32, 0x4F000000u), 0x7FFFFFFFu);  // 2^31 saturates
+  EXPECT_EQ(fp32_to_int(Dtype::UINT32, 0x4F000000u), 0x80000000u);
+  EXPECT_EQ(fp32_to_int(Dtype::UINT32, 0xBF800000u), 0u);       // -1 -> 0
+  EXPECT_EQ(fp32_to_int(Dtype::INT8, 0x43960000u), 0x7Fu);      // 300 -> 127
+  EXPECT_EQ(fp32_to_int(Dtype::INT8, 0xC3960000u), 0x80u);      // -300 -> -128
+  EXPECT_EQ(fp32_to_int(Dtype::INT16, 0xBF000000u), 0u);        // -0.5 -> -0 -> 0
+  EXPECT_EQ(fp32_to_int(Dtype::UINT16, 0x477FFF80u), 0xFFFFu);  // 65535.5 -> 65535 (max)
+  EXPECT_EQ(fp32_to_int(Dtype::UINT8, 0x00000001u), 0u);        // smallest subnormal
+  EXPECT_EQ(fp32_to_int(Dtype::INT16, 0x7F7FFFFFu), 0x7FFFu);   // FLT_MAX
+}
+
+TEST(FormatIntTest, IntegerValuesAndTheGenericConversions) {
+  EXPECT_EQ(int_value(Dtype::INT8, 0xFF), -1);
+  EXPECT_EQ(int_value(Dtype::UINT8, 0x1FF), 255);  // bits above the dtype ignored
+  EXPECT_EQ(int_value(Dtype::INT16, 0x8000), -32768);
+  EXPECT_EQ(int_value(Dtype::UINT32, 0xFFFFFFFFu), 4294967295LL);
+  EXPECT_EQ(to_fp32(Dtype::INT16, 0xFFFF), 0xBF800000u);
+  EXPECT_EQ(to_fp32(Dtype::BF16, 0x3F80), 0x3F800000u);
+  EXPECT_EQ(from_fp32(Dtype::INT16, 0xBF800000u), 0xFFFFu);  // the low 16 bits only
+  EXPECT_EQ(from_fp32(Dtype::BF16, 0x3F808000u), 0x3F80u);
+  EXPECT_EQ(from_fp32(Dtype::FP32R, 0x7F800001u), 0x7F800001u);
+  EXPECT_TRUE(is_int_dtype(Dtype::UINT16));
+  EXPECT_FALSE(is_int_dtype(Dtype::INT64));
+  EXPECT_FALSE(is_int_dtype(Dtype::BF16));
+}
+
 TEST(FormatDeathTest, NonFloatDtypeAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(widen_to_fp32(Dtype::INT32, 0), "\\.cc:[0-9]+: .*widen_to_fp32");

@@ -126,6 +126,42 @@ TEST(HostileWalk, SelectOfExactlyTheWalkLimitCompletesWithTheRightResult) {
   EXPECT_LT(extra, 4 * kMiB) << "a copy must not buffer the 2^24-element walk";
 }
 
+// AffineSelect and Iota over exactly 2^24 ordinals: the fast paths stream the walk in
+// chunks, so memory stays small, and the results are the ones SPEC §4.5/§4.6 give.
+TEST(HostileWalk, AffineSelectAndIotaOfExactlyTheWalkLimitStream) {
+  Machine m(Generation::V3);
+  for (uint32_t i = 0; i < 4096; ++i) store32(m, 0, 4 * i, 0x9e3779b9u * (i + 1));
+  // m = i1 - 4095 over i1 < 4096 (outer), each row of 4096 zero-step elements: only the
+  // last row (i1 = 4095) has m = 0 and keeps the source; GE.
+  const Word as = build(Opcode::AffineSelect,
+                        {{"num_active_channels", uint64_t{1}},
+                         {"in_out_dtype", uint64_t{dtype_pair(Dtype::INT32, Dtype::INT32)}},
+                         {"fill_mode", uint64_t{1}},
+                         {"fill_reg", uint64_t{2}},
+                         {"mask_pattern", data4d(-4095, {0, 1, 0, 0}, {4096, 4096, 1, 1})},
+                         {"src_mem_pattern", tensor(sbuf_addr(0, 0), {1, 0}, {4096, 4096})},
+                         {"dst_mem_pattern", tensor(sbuf_addr(0, 0x8000), {1, 0}, {4096, 4096})}});
+  m.registers[2] = 0xc0400000u;  // -3.0
+  ExecResult r;
+  int64_t extra = peak_extra_bytes([&] { r = execute(m, as); });
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (uint32_t i = 0; i < 4096; ++i)
+    ASSERT_EQ(load32(m, 0, 0x8000 + 4 * i), 0x9e3779b9u * (i + 1)) << "element " << i;
+  EXPECT_LT(extra, 4 * kMiB) << "AffineSelect must not buffer the 2^24-element walk";
+  // Iota: 2^24 values onto 4096 elements; the last visit of element i is i + 4095 * 4096.
+  const Word io =
+      build(Opcode::Iota,
+            {{"src_data_pattern", data4d(0, {1, 4096, 0, 0}, {4096, 4096, 1, 1})},
+             {"out_dtype", uint64_t{static_cast<uint8_t>(Dtype::INT32)}},
+             {"num_active_channels", uint64_t{1}},
+             {"dst_mem_pattern", tensor(sbuf_addr(0, 0x10000), {1, 0, 0, 0}, {4096, 4096, 1, 1})}});
+  extra = peak_extra_bytes([&] { r = execute(m, io); });
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (uint32_t i = 0; i < 4096; ++i)
+    ASSERT_EQ(load32(m, 0, 0x10000 + 4 * i), i + 4095u * 4096u) << "element " << i;
+  EXPECT_LT(extra, 4 * kMiB) << "Iota must not buffer the 2^24-element walk";
+}
+
 TEST(HostileWalk, OneElementBeyondTheWalkLimitFaultsTooLargeAndChangesNothing) {
   Machine m(Generation::V3);
   store32(m, 0, 0, 7);
@@ -187,6 +223,23 @@ TEST(HostileWalk, AstronomicalWalksAreRefusedBeforeAnyWork) {
               {"in_dtype", uint64_t{static_cast<uint8_t>(Dtype::UINT8)}},
               {"out_dtype", uint64_t{static_cast<uint8_t>(Dtype::UINT8)}},
               {"dst_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0, 0}, {65535, 65535, 65535})}}),
+       FaultKind::TooLarge},
+      {"AffineSelect 65535^2",
+       build(Opcode::AffineSelect,
+             {{"num_active_channels", uint64_t{128}},
+              {"in_out_dtype", uint64_t{dtype_pair(Dtype::FP32, Dtype::FP32)}},
+              {"mask_pattern", data4d(0, {1, 1, 0, 0}, {65535, 65535, 1, 1})},
+              {"src_mem_pattern", tensor(sbuf_addr(0, 0), {0, 0}, {65535, 65535})},
+              {"dst_mem_pattern", tensor(sbuf_addr(0, 0x100), {0, 0}, {65535, 65535})}}),
+       FaultKind::TooLarge},
+      // 65535^4 (1.8e19) still fits the exact unsigned 64-bit count (SPEC §3.5).
+      {"Iota 65535^4",
+       build(Opcode::Iota,
+             {{"src_data_pattern", data4d(0, {1, 0, 0, 0}, {65535, 65535, 65535, 65535})},
+              {"out_dtype", uint64_t{static_cast<uint8_t>(Dtype::INT32)}},
+              {"num_active_channels", uint64_t{128}},
+              {"dst_mem_pattern",
+               tensor(sbuf_addr(0, 0), {0, 0, 0, 0}, {65535, 65535, 65535, 65535})}}),
        FaultKind::TooLarge},
   };
   for (const Case& c : cases) {

@@ -354,8 +354,8 @@ void explain_affine_select(const Decoded& d, const Machine& m, std::string& out)
   out += labelled("ramp", "mask_pattern: m = " + ramp_text(d.tensor("mask_pattern"), mult));
   out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
                                         d.tensor("dst_mem_pattern"), dout, n, m));
-  const bool ints = is_int32_class_dtype(static_cast<Dtype>(din)) ||
-                    is_int32_class_dtype(static_cast<Dtype>(dout));
+  const bool ints = is_int_dtype(static_cast<Dtype>(din)) ||
+                    is_int_dtype(static_cast<Dtype>(dout));
   const std::string conv =
       din == dout ? fmt::format("copied bit for bit ({})", dtype_str(din))
                   : fmt::format("converted from {} to {} through FP32 (round to nearest even{})",
@@ -376,7 +376,7 @@ void explain_iota(const Decoded& d, const Machine& m, std::string& out) {
   out += labelled("ramp", "src_data_pattern: v = " + ramp_text(d.tensor("src_data_pattern"), mult));
   out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
                                         d.tensor("dst_mem_pattern"), dt, n, m));
-  const bool is_int = is_int32_class_dtype(static_cast<Dtype>(dt));
+  const bool is_int = is_int_dtype(static_cast<Dtype>(dt));
   out += labelled(
       "effect",
       fmt::format("reads nothing; writes ramp value j of channel c to destination ordinal j, {}.",

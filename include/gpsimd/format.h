@@ -44,7 +44,7 @@ uint32_t narrow_from_fp32(Dtype dt, uint32_t fp32_bits);
 // ---- Integers (SPEC §5.1) ---------------------------------------------------------------
 
 // True for INT8, UINT8, INT16, UINT16, INT32, UINT32.
-bool is_int32_class_dtype(Dtype dt);
+bool is_int_dtype(Dtype dt);
 // Returns the FP32 bits nearest to the integer `v` (round to nearest, ties to even;
 // exact up to 2^24 in magnitude).
 uint32_t int_to_fp32(int64_t v);

@@ -58,8 +58,9 @@ def encode(instruction=None, **fields):
     ``instruction`` is a mnemonic (any case) or an opcode. Fields are named as in SPEC §4;
     fields not given are zero, except the header (opcode, length 0x10). Values:
 
-    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC): a name such as ``"FP32"``,
-      ``"IS_LT"``, or the number;
+    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC, AFFINE_SELECT_CMP): a name such as
+      ``"FP32"``, ``"IS_LT"``, ``"GE"``, or the number;
+    - ``channel_multiplier`` (int32): a signed integer (or the 32 bits, unsigned);
     - ``in_out_dtype`` (DTYPE_PAIR): ``("FP32", "BF16")``, ``{"in": ..., "out": ...}`` or
       the raw byte;
     - FP32 fields (``base``, ``fill_val``): a number (rounded to FP32) or a
@@ -70,6 +71,8 @@ def encode(instruction=None, **fields):
     - tensors (``*_mem_pattern``): ``{"space", "partition", "offset"}`` or ``{"addr"}``
       or ``{"register": r}``, plus ``"num"`` (up to the tensor's dimensions; missing
       ones are 1) and ``"step"`` (in elements; dense when omitted);
+    - ramps (DATA4D: ``mask_pattern``, ``src_data_pattern``): ``{"base", "num", "step"}``,
+      ``base`` an int32, ``num`` and ``step`` as for a tensor (innermost first);
     - ``events``: ``{"wait_mode", "wait_idx", "update_mode", "update_idx", "value"}``;
     - reserved fields: bytes.
 
@@ -92,7 +95,7 @@ def decode(word):
 
     Enumerations come back as names (numbers when unknown), FP32 fields as
     ``numpy.float32`` (exact bits), tensors as dicts with ``addr`` plus the decoded
-    location. Raises ValueError (``has_known_opcode``) for an unknown opcode.
+    location, DATA4D ramps as dicts with ``base``, ``step`` and ``num``. Raises ValueError (``has_known_opcode``) for an unknown opcode.
 
     >>> f = decode(encode("RangeSelect", comp_op0="IS_GE", base=16.0))
     >>> f["instruction"], f["comp_op0"], f["base"], f["in_out_dtype"]

@@ -91,6 +91,16 @@ def _check_storage(a, name, what):
         )
 
 
+def _tile_dtype(a, dtype, what):
+    """Return the dtype name of a tile: `dtype` (checked against a's storage) or the one
+    a's NumPy type stores."""
+    if dtype is None:
+        return dtype_name(a.dtype)
+    name = dtype_name(dtype)
+    _check_storage(a, name, what)
+    return name
+
+
 def _per_row(value, rows, dtype, what):
     """Return a scalar, or an array of one value per row (for a pointer immediate)."""
     v = np.asarray(value)
@@ -319,11 +329,7 @@ def tensor_scalar_select(tile, scalar, predicate, reversed=False, *, dtype=None,
     x2, _ = _rows(tile, "tensor_scalar_select: tile")
     shape = np.shape(tile)
     rows, cols = x2.shape
-    if dtype is None:
-        name = dtype_name(x2.dtype)
-    else:
-        name = dtype_name(dtype)
-        _check_storage(x2, name, "tensor_scalar_select: tile")
+    name = _tile_dtype(x2, dtype, "tensor_scalar_select: tile")
     size = dtype_size(name)
     src = _as_bits(x2, name)
     s_val, s_rows = _per_row(scalar, rows, None, "scalar")
@@ -639,11 +645,7 @@ def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp
     x2, _ = _rows(on_true_tile, "affine_select: on_true_tile")
     shape = np.shape(on_true_tile)
     rows, cols = x2.shape
-    if in_dtype is None:
-        din = dtype_name(x2.dtype)
-    else:
-        din = dtype_name(in_dtype)
-        _check_storage(x2, din, "affine_select: on_true_tile")
+    din = _tile_dtype(x2, in_dtype, "affine_select: on_true_tile")
     dout = din if dtype is None else dtype_name(dtype)
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:

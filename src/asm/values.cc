@@ -28,19 +28,6 @@ bool is_hex_literal(std::string_view t) {
   return t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
 }
 
-bool is_int_dtype(Dtype d) {
-  switch (d) {
-    case Dtype::INT8:
-    case Dtype::UINT8:
-    case Dtype::INT16:
-    case Dtype::UINT16:
-    case Dtype::INT32:
-    case Dtype::UINT32:
-      return true;
-    default:
-      return false;
-  }
-}
 bool is_signed_dtype(Dtype d) {
   return d == Dtype::INT8 || d == Dtype::INT16 || d == Dtype::INT32;
 }
@@ -236,7 +223,7 @@ std::string format_fp32(uint32_t bits) {
 }
 
 bool is_data_dtype(Dtype dt) {
-  return asmtext::is_int_dtype(dt) || minifloat_format(dt) != nullptr || dt == Dtype::FP32 ||
+  return is_int_dtype(dt) || minifloat_format(dt) != nullptr || dt == Dtype::FP32 ||
          dt == Dtype::FP32R;
 }
 
@@ -246,7 +233,7 @@ std::string format_value(Dtype dt, uint32_t bits) {
   const unsigned width = 8 * *size;
   const uint32_t mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
   bits &= mask;
-  if (asmtext::is_int_dtype(dt)) {
+  if (is_int_dtype(dt)) {
     if (asmtext::is_signed_dtype(dt) && (bits >> (width - 1)))
       return std::to_string(static_cast<int64_t>(bits) - (int64_t{1} << width));
     return std::to_string(bits);
@@ -289,7 +276,7 @@ std::optional<uint32_t> parse_value(Dtype dt, std::string_view text, std::string
     if (!v) return std::nullopt;
     return static_cast<uint32_t>(*v);
   }
-  if (asmtext::is_int_dtype(dt)) {
+  if (is_int_dtype(dt)) {
     const bool sgn = asmtext::is_signed_dtype(dt);
     const int64_t lo = sgn ? -(int64_t{1} << (width - 1)) : 0;
     const int64_t hi = sgn ? (int64_t{1} << (width - 1)) - 1 : umax;

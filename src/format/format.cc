@@ -227,7 +227,7 @@ IntRange int_range(Dtype dt) {
 
 }  // namespace
 
-bool is_int32_class_dtype(Dtype dt) {
+bool is_int_dtype(Dtype dt) {
   switch (dt) {
     case Dtype::INT8:
     case Dtype::UINT8:
@@ -285,12 +285,12 @@ uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits) {
 }
 
 uint32_t to_fp32(Dtype dt, uint32_t bits) {
-  if (is_int32_class_dtype(dt)) return int_to_fp32(int_value(dt, bits));
+  if (is_int_dtype(dt)) return int_to_fp32(int_value(dt, bits));
   return widen_to_fp32(dt, bits);
 }
 
 uint32_t from_fp32(Dtype dt, uint32_t fp32_bits) {
-  if (is_int32_class_dtype(dt)) return fp32_to_int(dt, fp32_bits);
+  if (is_int_dtype(dt)) return fp32_to_int(dt, fp32_bits);
   return narrow_from_fp32(dt, fp32_bits);
 }
 
@@ -309,7 +309,7 @@ uint32_t affine_select_fill(uint8_t hi, uint32_t reg_bits) {
 
 uint32_t iota_convert(uint8_t out_dtype, int32_t v) {
   const auto dt = static_cast<Dtype>(out_dtype);
-  if (is_int32_class_dtype(dt)) {
+  if (is_int_dtype(dt)) {
     const unsigned size = *dtype_size(dt);
     const auto bits = static_cast<uint32_t>(v);
     return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);

@@ -387,6 +387,22 @@ void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint3
        }});
 }
 
+// A row of a program that reads `bytes` per partition from offset 0 of all of them:
+// GB/s of input, against memcpy of those bytes (target: speedup >= goal).
+Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes,
+              double goal) {
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * bytes;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, bytes);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
 uint32_t round_down(uint32_t v, uint32_t to) {
   return v / to * to;
 }
@@ -512,16 +528,7 @@ Row affine_select_row(const std::string& name, Dtype out, double goal) {
   prog->words.push_back(w);
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * 4;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * 4);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+  return input_row(name, prog, count * 4, goal);
 }
 
 // Iota over every partition: the ramp 7 + j + 3c into a dense destination filling the
