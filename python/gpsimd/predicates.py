@@ -13,7 +13,7 @@ import numpy as np
 from .codec import encode
 from .dtypes import dtype_name, dtype_size, storage_dtype
 from .machine import Machine
-from .ops import _ALIGN, _MAX_NUM, _PARTITIONS, _as_bits, _ceil, _check_storage, _scalar_bits
+from .ops import _ALIGN, _MAX_NUM, _PARTITIONS, _as_bits, _ceil, _scalar_bits, _tile_dtype
 
 __all__ = ["nonzero_with_count", "tensor_copy_predicated", "dve_read_accumulator"]
 
@@ -180,11 +180,7 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=Non
     shape = d.shape
     d2 = d.reshape(1, -1) if d.ndim == 1 else d.reshape(d.shape[0], -1)
     rows, cols = d2.shape
-    if dtype is None:
-        name = dtype_name(d2.dtype)
-    else:
-        name = dtype_name(dtype)
-        _check_storage(d2, name, "tensor_copy_predicated: dst")
+    name = _tile_dtype(d2, dtype, "tensor_copy_predicated: dst")
     size = dtype_size(name)
     if name in ("FP32R", "INT64", "UINT64") or size is None:
         raise TypeError(f"tensor_copy_predicated: dst dtype {name} is not one the instruction "
