@@ -158,15 +158,16 @@ struct Walk {
   }
   uint64_t count() const { return uint64_t{num[0]} * num[1] * num[2] * num[3]; }
   // Lowest and one-past-highest byte offset any element touches.
+  // (Dimensions past `dims` have num 1 and add nothing.)
   int64_t lo() const {
     int64_t e = 0;
-    for (unsigned d = 0; d < kMaxDims; ++d)
+    for (unsigned d = 0; d < dims; ++d)
       if (num[d] > 0 && step[d] < 0) e += step[d] * (int64_t{num[d]} - 1);
     return start + e * elem;
   }
   int64_t hi() const {
     int64_t e = 0;
-    for (unsigned d = 0; d < kMaxDims; ++d)
+    for (unsigned d = 0; d < dims; ++d)
       if (num[d] > 0 && step[d] > 0) e += step[d] * (int64_t{num[d]} - 1);
     return start + e * elem + elem;
   }
