@@ -778,6 +778,29 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
       store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
       store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
       break;
+    case Opcode::MatchValueLoad:
+      *what = "MatchValueLoad fp32";
+      store_tensor(w, 16, tensor(2, p, 0, {1, 0}, {8, 1}));
+      w[32] = 0x0a;
+      w[34] = 1;
+      break;
+    case Opcode::Max8:
+    case Opcode::FindIndex8:
+      *what = op == Opcode::Max8 ? "Max8 fp32" : "FindIndex8 fp32";
+      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      w[32] = 0x0a;
+      w[33] = op == Opcode::Max8 ? 0x0a : 0x09;
+      w[34] = 1;
+      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {8, 1}));
+      break;
+    case Opcode::MatchReplace8:
+      *what = "MatchReplace8 fp32";
+      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      w[32] = w[33] = 0x0a;
+      w[34] = 1;
+      store_u32(w, 40, std::bit_cast<uint32_t>(-9984.0f));
+      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      break;
     case Opcode::DveReadAccumulator:
       *what = "DveReadAccumulator fp32";
       store_u32(w, 28, 1);
@@ -789,11 +812,19 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
   return w;
 }
 
-constexpr Opcode kOps[] = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
-                           Opcode::GetSequenceBounds, Opcode::Sort,
-                           Opcode::AffineSelect,      Opcode::Iota,
-                           Opcode::NonzeroWithCount,  Opcode::CopyPredicatedScalar,
-                           Opcode::DveReadAccumulator};
+constexpr Opcode kOps[] = {Opcode::RangeSelect,
+                           Opcode::TensorScalarSelect,
+                           Opcode::GetSequenceBounds,
+                           Opcode::Sort,
+                           Opcode::AffineSelect,
+                           Opcode::Iota,
+                           Opcode::NonzeroWithCount,
+                           Opcode::CopyPredicatedScalar,
+                           Opcode::DveReadAccumulator,
+                           Opcode::MatchValueLoad,
+                           Opcode::Max8,
+                           Opcode::FindIndex8,
+                           Opcode::MatchReplace8};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {
