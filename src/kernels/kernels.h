@@ -80,4 +80,11 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
 bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const MatchLane& before,
                    MatchLane& after, std::vector<uint32_t>* hits);
 
+// MatchReplace8 (SPEC §4.10), one channel of float dtypes (FP32, BF16, FP16 in and out):
+// the match core as match_channel, then every element through FP32 to `out`, the
+// consumed ones replaced by the FP32 `immediate`, stored along the destination walk.
+bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
+                           const MatchLane& before, MatchLane& after, uint32_t immediate, Dtype out,
+                           uint8_t* dst, const Walk& dst_walk);
+
 }  // namespace gpsimd::kernels

@@ -41,38 +41,107 @@ inline void Insert(uint32_t* top, uint32_t key) {
   top[i] = key;
 }
 
-// Folds n FP32 patterns into top[0..8): the 8 largest order keys (model.h's
-// max8_order_key; a NaN is key 0, below every number, which the caller turns into the
-// -inf fill).
+// The per-lane top 8 (keys, T[0] largest .. T[7] smallest; 0 = empty) after a vector of
+// keys: a compare-exchange chain, skipped when no lane's key passes its lane's T[7].
+template <class D, class V>
+HWY_INLINE void FoldLanes(D d, V k, V* T) {
+  if (hn::AllFalse(d, hn::Gt(k, T[7]))) return;
+  for (int j = 0; j < 8; ++j) {
+    const V hi = hn::Max(T[j], k);
+    k = hn::Min(T[j], k);
+    T[j] = hi;
+  }
+}
+
+// Order keys of FP32 patterns (model.h's max8_order_key; a NaN is key 0, below every
+// number, which the caller turns into the -inf fill).
+template <class D, class V>
+HWY_INLINE V KeyOf(D d, V b) {
+  const auto sign = hn::Set(d, 0x80000000u);
+  const auto neg = hn::Ne(hn::And(b, sign), hn::Zero(d));
+  const auto k = hn::IfThenElse(neg, hn::Not(b), hn::Or(b, sign));
+  return hn::IfThenZeroElse(hn::Gt(hn::And(b, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u)),
+                            k);
+}
+
+// Merges the lanes' top 8 into top[0..8) (ascending; top[0] is the threshold).
+template <class D, class V>
+HWY_INLINE void MergeLanes(D d, const V* T, uint32_t* top) {
+  HWY_ALIGN uint32_t lanes[HWY_MAX_BYTES / 4];
+  for (int j = 0; j < 8; ++j) {
+    hn::Store(T[j], d, lanes);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) Insert(top, lanes[i]);
+  }
+}
+
+// The fold of a stream of key vectors: the lanes' top 8 behind a global threshold g,
+// a lower bound of the 8th largest key so far (the 8th largest of the lanes' keys,
+// refreshed now and then). A block of four vectors with no key above g, the common case
+// once the stream is under way, costs three maxima and one compare; a key at or below g
+// cannot be among the 8 largest (an equal key has equal bits: the multiset is the same).
+template <class D>
+class Folder {
+ public:
+  using V = hn::Vec<D>;
+  explicit Folder(D d) : d_(d) {
+    for (V& t : T_) t = hn::Zero(d);
+  }
+  template <class Load>
+  void Run(size_t n, Load&& load) {
+    const size_t N = hn::Lanes(d_);
+    size_t i = 0;
+    for (; i + 4 * N <= n; i += 4 * N) {
+      const V k0 = load(i), k1 = load(i + N), k2 = load(i + 2 * N), k3 = load(i + 3 * N);
+      const V m = hn::Max(hn::Max(k0, k1), hn::Max(k2, k3));
+      if (hn::AllFalse(d_, hn::Gt(m, hn::Set(d_, g_)))) continue;
+      FoldLanes(d_, k0, T_);
+      FoldLanes(d_, k1, T_);
+      FoldLanes(d_, k2, T_);
+      FoldLanes(d_, k3, T_);
+      if (++folds_ % 8 == 0) Refresh();
+    }
+    for (; i + N <= n; i += N) FoldLanes(d_, load(i), T_);
+    tail_ = i;
+  }
+  size_t tail() const { return tail_; }
+  void Merge(uint32_t* top) const { MergeLanes(d_, T_, top); }
+
+ private:
+  void Refresh() {
+    uint32_t t[8] = {};
+    MergeLanes(d_, T_, t);
+    g_ = t[0];
+  }
+  D d_;
+  V T_[8];
+  uint32_t g_ = 0;
+  size_t folds_ = 0, tail_ = 0;
+};
+
+// Folds n FP32 patterns into top[0..8): the 8 largest order keys.
 void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
   const hn::ScalableTag<uint32_t> d;
-  const size_t N = hn::Lanes(d);
-  const auto sign = hn::Set(d, 0x80000000u);
-  const auto abs_mask = hn::Set(d, 0x7fffffffu);
-  const auto inf = hn::Set(d, 0x7f800000u);
-  const auto zero = hn::Zero(d);
-  auto key_of = [&](hn::Vec<decltype(d)> b) {
-    // max8_order_key: negative -> ~bits, else bits | sign; NaN -> 0.
-    const auto neg = hn::Ne(hn::And(b, sign), zero);
-    const auto k = hn::IfThenElse(neg, hn::Not(b), hn::Or(b, sign));
-    return hn::IfThenZeroElse(hn::Gt(hn::And(b, abs_mask), inf), k);
-  };
-  HWY_ALIGN uint32_t lanes[HWY_MAX_BYTES];  // 4 vectors of u32
-  size_t i = 0;
-  for (; i + 4 * N <= n; i += 4 * N) {
-    const auto k0 = key_of(hn::LoadU(d, bits + i));
-    const auto k1 = key_of(hn::LoadU(d, bits + i + N));
-    const auto k2 = key_of(hn::LoadU(d, bits + i + 2 * N));
-    const auto k3 = key_of(hn::LoadU(d, bits + i + 3 * N));
-    const auto m = hn::Max(hn::Max(k0, k1), hn::Max(k2, k3));
-    if (hn::AllFalse(d, hn::Gt(m, hn::Set(d, top[0])))) continue;
-    hn::Store(k0, d, lanes);
-    hn::Store(k1, d, lanes + N);
-    hn::Store(k2, d, lanes + 2 * N);
-    hn::Store(k3, d, lanes + 3 * N);
-    for (size_t j = 0; j < 4 * N; ++j) Insert(top, lanes[j]);
+  Folder<decltype(d)> f(d);
+  f.Run(n, [&](size_t i) { return KeyOf(d, hn::LoadU(d, bits + i)); });
+  f.Merge(top);
+  for (size_t i = f.tail(); i < n; ++i)
+    Insert(top, model::max8_is_nan(bits[i]) ? 0 : model::max8_order_key(bits[i]));
+}
+
+// Top8 of n BF16 patterns, widened in registers (a number's FP32 pattern is its BF16
+// pattern << 16; NaNs are left out, so their quieting does not matter).
+void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
+  const hn::ScalableTag<uint32_t> d;
+  const hn::Rebind<uint16_t, decltype(d)> d16;
+  Folder<decltype(d)> f(d);
+  f.Run(n, [&](size_t i) {
+    return KeyOf(d, hn::ShiftLeft<16>(hn::PromoteTo(d, hn::LoadU(d16, half + i))));
+  });
+  f.Merge(top);
+  for (size_t i = f.tail(); i < n; ++i) {
+    const uint32_t b = uint32_t{half[i]} << 16;
+    Insert(top, model::max8_is_nan(b) ? 0 : model::max8_order_key(b));
   }
-  for (; i < n; ++i) Insert(top, model::max8_is_nan(bits[i]) ? 0 : model::max8_order_key(bits[i]));
 }
 
 // The first index i in [0, n) whose FP32 value equals (IEEE) one of keys[0..nk), or n.
@@ -102,6 +171,7 @@ HWY_AFTER_NAMESPACE();
 namespace gpsimd::kernels {
 namespace search {
 HWY_EXPORT(Top8);
+HWY_EXPORT(Top8Bf16);
 HWY_EXPORT(FirstMatch);
 }  // namespace search
 
@@ -149,9 +219,16 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
   std::array<uint32_t, 8> keys{};  // 0: empty (or NaN)
   Cursor c(Rows::of(src));
   const auto fold = HWY_DYNAMIC_DISPATCH(search::Top8);
+  const auto fold_bf16 = HWY_DYNAMIC_DISPATCH(search::Top8Bf16);
   for (uint64_t j = 0, t = src.count(); j < t;) {
     const uint64_t m = std::min(kChunk, t - j);
-    fold(read_fp32(c, partition, in, m), m, keys.data());
+    if (in == Dtype::BF16) {
+      const uint8_t* raw = c.read<2>(partition, m, scratch(t_raw, kChunk * 2));
+      if (reinterpret_cast<uintptr_t>(raw) % 2 != 0) return false;
+      fold_bf16(reinterpret_cast<const uint16_t*>(raw), m, keys.data());
+    } else {
+      fold(read_fp32(c, partition, in, m), m, keys.data());
+    }
     j += m;
   }
   for (unsigned k = 0; k < 8; ++k) {
@@ -161,13 +238,12 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
   return true;
 }
 
-bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const MatchLane& before,
-                   MatchLane& after, std::vector<uint32_t>* hits) {
-  if (!can_widen(in)) return false;
-  if (in == Dtype::FP32 && reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
-  detail::MatchCore core(before);
-  // The match values of the open slots (not matched, not NaN): what a block is compared
-  // with. Rebuilt after every match.
+namespace {
+
+// The match core over n FP32 patterns e[0..n), ordinals j0 + i: blocks without a key
+// among the open slots' match values are skipped in registers.
+void scan(detail::MatchCore& core, const uint32_t* e, size_t n, uint64_t j0,
+          std::vector<uint32_t>* hits) {
   std::array<uint32_t, 8> open{};
   unsigned nk = 0;
   auto refresh = [&] {
@@ -177,23 +253,70 @@ bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const Ma
       if (!((l.matched >> s) & 1u) && !model::max8_is_nan(l.mv[s])) open[nk++] = l.mv[s];
   };
   refresh();
-  Cursor c(Rows::of(src));
   const auto first = HWY_DYNAMIC_DISPATCH(search::FirstMatch);
+  for (size_t i = 0; i < n && nk > 0;) {
+    i += first(e + i, n - i, open.data(), nk);
+    if (i >= n) break;
+    if (core.offer(static_cast<uint32_t>(j0 + i), e[i])) {
+      if (hits) hits->push_back(static_cast<uint32_t>(j0 + i));
+      refresh();
+    }
+    ++i;
+  }
+}
+
+bool is_float_io(Dtype dt) {
+  return dt == Dtype::FP32 || dt == Dtype::BF16 || dt == Dtype::FP16;
+}
+
+thread_local std::vector<uint32_t> t_all;
+thread_local std::vector<uint8_t> t_out;
+
+}  // namespace
+
+bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const MatchLane& before,
+                   MatchLane& after, std::vector<uint32_t>* hits) {
+  if (!can_widen(in)) return false;
+  if (in == Dtype::FP32 && reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
+  detail::MatchCore core(before);
+  Cursor c(Rows::of(src));
   for (uint64_t j = 0, t = src.count(); j < t && !core.done();) {
     const uint64_t m = std::min(kChunk, t - j);
-    const uint32_t* e = read_fp32(c, partition, in, m);
-    for (size_t i = 0; i < m && nk > 0;) {
-      i += first(e + i, m - i, open.data(), nk);
-      if (i >= m) break;
-      if (core.offer(static_cast<uint32_t>(j + i), e[i])) {
-        if (hits) hits->push_back(static_cast<uint32_t>(j + i));
-        refresh();
-      }
-      ++i;
-    }
+    scan(core, read_fp32(c, partition, in, m), m, j, hits);
     j += m;
   }
   after = core.lane();
+  return true;
+}
+
+bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
+                           const MatchLane& before, MatchLane& after, uint32_t immediate, Dtype out,
+                           uint8_t* dst, const Walk& dst_walk) {
+  if (!is_float_io(in) || !is_float_io(out)) return false;
+  if (reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
+  const uint64_t t = src.count();
+  uint32_t* y = scratch(t_all, t);
+  Cursor c(Rows::of(src));
+  for (uint64_t j = 0; j < t;) {
+    const uint64_t m = std::min(kChunk, t - j);
+    std::memcpy(y + j, read_fp32(c, partition, in, m), m * 4);
+    j += m;
+  }
+  detail::MatchCore core(before);
+  thread_local std::vector<uint32_t> hits;
+  hits.clear();
+  scan(core, y, t, 0, &hits);
+  after = core.lane();
+  // from_fp32(immediate) where consumed, from_fp32(element) elsewhere: one narrowing.
+  for (uint32_t i : hits) y[i] = immediate;
+  const unsigned size = *dtype_size(out);
+  uint8_t* bytes = scratch(t_out, t * size);
+  simd::narrow_from_fp32(out, y, t, bytes);
+  Cursor dc(Rows::of(dst_walk));
+  if (size == 4)
+    dc.write<4>(dst, t, bytes);
+  else
+    dc.write<2>(dst, t, bytes);
   return true;
 }
 

@@ -68,12 +68,16 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
   out.note_source(src, n);
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
-  const uint32_t replacement = from_fp32(dout, load_u32(w, kImmediate.offset));
+  const uint32_t immediate = load_u32(w, kImmediate.offset);
+  const uint32_t replacement = from_fp32(dout, immediate);
 
   std::array<MatchLane, kPartitions> lanes;
   auto channel = [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     const MatchLane& before = m.match[src.partition(c)];
+    if (fast && kernels::match_replace_channel(in, src.walk, din, before, lanes[c], immediate, dout,
+                                               dst_bytes[c], dwalk))
+      return;
     thread_local std::vector<uint32_t> y;
     y.resize(st.count());
     src.walk.for_each([&](uint64_t i, uint32_t off) {
@@ -81,9 +85,8 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
     });
     thread_local std::vector<uint32_t> hits;
     hits.clear();
-    if (!fast || !kernels::match_channel(in, src.walk, din, before, lanes[c], &hits))
-      lanes[c] = match_walk(in, src.walk, din, before,
-                            [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
+    lanes[c] = match_walk(in, src.walk, din, before,
+                          [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
     for (uint32_t i : hits) y[i] = replacement;
     dwalk.for_each(
         [&](uint64_t i, uint32_t off) { store_elem(dst_bytes[c] + off, out_size, y[i]); });
