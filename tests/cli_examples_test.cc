@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -137,6 +138,46 @@ TEST(CliExamples, DveReadAccumulatorDumps) {
   // Row maxima 7.25, -1.5, 4.0 (all four columns pass 0 <= j <= 3), negated, as BF16 bits.
   EXPECT_EQ(npy_values<uint16_t>(out + "/dve_read_accumulator_out.npy"),
             (std::vector<uint16_t>{0xc0e8, 0x3fc0, 0xc080}));
+}
+
+// SPEC §4.7: ordinal k loads slot 7 - k. Lane 0 walks down (mv[n] = vals[n]), lane 1 up.
+// A lane dumps as 17 u32: mv[0..7] (FP32 bits), matched, idx[0..7].
+TEST(CliExamples, MatchValueLoadDumpsTheLanes) {
+  const std::string out = scratch("mvl");
+  ASSERT_EQ(run({"run", "examples/match_value_load.gpsimd", "--out-dir", out}).status, 0);
+  std::vector<uint64_t> shape;
+  const uint32_t T = 0x40400000u, E = 0x41000000u, N = 0xffffffffu;  // 3.0, 8.0, none
+  EXPECT_EQ(npy_values<uint32_t>(out + "/match_value_load_lanes.npy", &shape),
+            (std::vector<uint32_t>{T, E, E, E, E, E, E, E, 0, N, N, N, N, N, N, N, N,  //
+                                   E, E, E, E, E, E, E, T, 0, N, N, N, N, N, N, N, N}));
+  EXPECT_EQ(shape, (std::vector<uint64_t>{2, 17}));
+}
+
+// SPEC §4.8: the 8 largest, largest first through the negated destination step; row 1
+// has five numbers and three -inf.
+TEST(CliExamples, Max8Dumps) {
+  const std::string out = scratch("max8");
+  ASSERT_EQ(run({"run", "examples/max8.gpsimd", "--out-dir", out}).status, 0);
+  const float I = -std::numeric_limits<float>::infinity();
+  EXPECT_EQ(npy_values<float>(out + "/max8_out.npy"),
+            (std::vector<float>{100, 9, 9, 8, 5, 3, 2, 0.5f,  //
+                                4, 1, 0.25f, 0, -2, I, I, I}));
+}
+
+// SPEC §4.9's NKI example.
+TEST(CliExamples, FindIndex8Dumps) {
+  const std::string out = scratch("fi8");
+  ASSERT_EQ(run({"run", "examples/find_index8.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<uint32_t>(out + "/find_index8_out.npy"),
+            (std::vector<uint32_t>{2, 4, 5, 6, 7, 8, 9, 10}));
+}
+
+// SPEC §4.10's docstring example: positions 2 and 4..10 replaced by -1.0.
+TEST(CliExamples, MatchReplace8Dumps) {
+  const std::string out = scratch("mr8");
+  ASSERT_EQ(run({"run", "examples/match_replace8.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/match_replace8_out.npy"),
+            (std::vector<float>{1, 2, -1, 4, -1, -1, -1, -1, -1, -1, -1}));
 }
 
 TEST(CliExamples, SortDumps) {
