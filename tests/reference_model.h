@@ -876,51 +876,55 @@ inline std::vector<bool> match_lane(gpsimd::MatchLane& lane, const std::vector<u
 }
 
 // SPEC §4.9. The layout of Max8; out_dtype UINT16 or UINT32.
-inline std::optional<FaultKind> find_index8(const Machine& m, const Word& w, Effects& fx) {
+// The match of FindIndex8 and MatchReplace8 on every channel: src at 12 (TENSOR4D), dst
+// at `dst_at` with `dst_dims`; `store(c, lane, consumed, e, dst, doffs, out_size)` adds the
+// channel's stores.
+template <class Store>
+inline std::optional<FaultKind> match_channels(const Machine& m, const Word& w, Effects& fx,
+                                               unsigned dst_at, unsigned dst_dims, Store store) {
   const unsigned n = w[34];
   const unsigned in_size = size_of(w[32]), out_size = size_of(w[33]);
-  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, 48, 2);
+  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, dst_at, dst_dims);
   const auto src = resolve(m, st, in_size, true, false, n);
   const auto dst = resolve(m, dtn, out_size, true, true, n);
   if (!src || !dst) return FaultKind::BadAddress;
   const auto soffs = walk(st, src->offset, in_size), doffs = walk(dtn, dst->offset, out_size);
-  for (unsigned c = 0; c < n; ++c) {
-    std::vector<uint32_t> e;
-    for (int64_t off : soffs)
-      e.push_back(to_fp32(w[32], load(m, src->space, src->partition + c, off, in_size)));
-    gpsimd::MatchLane lane = m.match[src->partition + c];
-    match_lane(lane, e);
-    for (std::size_t k = 0; k < 8; ++k)
-      fx.stores.push_back({dst->space, dst->partition + c, doffs[k], out_size,
-                           out_size == 2 ? lane.idx[k] & 0xFFFFu : lane.idx[k]});
-    fx.lanes.emplace_back(src->partition + c, lane);
-  }
-  return std::nullopt;
-}
-
-// SPEC §4.10. Offsets: 12 src (TENSOR4D), 32 in, 33 out, 34 channels, 40 immediate,
-// 44 dst (TENSOR4D).
-inline std::optional<FaultKind> match_replace8(const Machine& m, const Word& w, Effects& fx) {
-  const unsigned n = w[34];
-  const unsigned in_size = size_of(w[32]), out_size = size_of(w[33]);
-  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, 44, 4);
-  const auto src = resolve(m, st, in_size, true, false, n);
-  const auto dst = resolve(m, dtn, out_size, true, true, n);
-  if (!src || !dst) return FaultKind::BadAddress;
-  const auto soffs = walk(st, src->offset, in_size), doffs = walk(dtn, dst->offset, out_size);
-  const uint32_t imm = get(w, 40, 4);
   for (unsigned c = 0; c < n; ++c) {
     std::vector<uint32_t> e;
     for (int64_t off : soffs)
       e.push_back(to_fp32(w[32], load(m, src->space, src->partition + c, off, in_size)));
     gpsimd::MatchLane lane = m.match[src->partition + c];
     const std::vector<bool> consumed = match_lane(lane, e);
-    for (std::size_t i = 0; i < doffs.size(); ++i)
-      fx.stores.push_back({dst->space, dst->partition + c, doffs[i], out_size,
-                           from_fp32(w[33], consumed[i] ? imm : e[i])});
+    store(c, lane, consumed, e, *dst, doffs, out_size);
     fx.lanes.emplace_back(src->partition + c, lane);
   }
   return std::nullopt;
+}
+
+inline std::optional<FaultKind> find_index8(const Machine& m, const Word& w, Effects& fx) {
+  return match_channels(
+      m, w, fx, 48, 2,
+      [&](unsigned c, const gpsimd::MatchLane& lane, const std::vector<bool>&,
+          const std::vector<uint32_t>&, const Loc& dst, const std::vector<int64_t>& doffs,
+          unsigned out_size) {
+        for (std::size_t k = 0; k < 8; ++k)
+          fx.stores.push_back({dst.space, dst.partition + c, doffs[k], out_size,
+                               out_size == 2 ? lane.idx[k] & 0xFFFFu : lane.idx[k]});
+      });
+}
+
+// SPEC §4.10. Offsets: 12 src (TENSOR4D), 32 in, 33 out, 34 channels, 40 immediate,
+// 44 dst (TENSOR4D).
+inline std::optional<FaultKind> match_replace8(const Machine& m, const Word& w, Effects& fx) {
+  const uint32_t imm = get(w, 40, 4);
+  return match_channels(m, w, fx, 44, 4,
+                        [&](unsigned c, const gpsimd::MatchLane&, const std::vector<bool>& consumed,
+                            const std::vector<uint32_t>& e, const Loc& dst,
+                            const std::vector<int64_t>& doffs, unsigned out_size) {
+                          for (std::size_t i = 0; i < doffs.size(); ++i)
+                            fx.stores.push_back({dst.space, dst.partition + c, doffs[i], out_size,
+                                                 from_fp32(w[33], consumed[i] ? imm : e[i])});
+                        });
 }
 
 }  // namespace internal

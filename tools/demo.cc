@@ -150,6 +150,25 @@ bool causal_mask(const Machine& in, const Machine& out) {
   return report(c, "masked scores and row maxima as SPEC §4.1 defines them");
 }
 
+// The experts of partition p's logits by selection: repeatedly the largest remaining
+// logit, the lowest index among equals.
+std::vector<unsigned> ranked(const Machine& in, unsigned p) {
+  bool taken[kExperts] = {};
+  std::vector<unsigned> order;
+  for (unsigned k = 0; k < kExperts; ++k) {
+    int pick = -1;
+    for (unsigned e = 0; e < kExperts; ++e) {
+      if (taken[e]) continue;
+      if (pick < 0 || as_float(load(in, p, kLogits + 4 * e, 4)) >
+                          as_float(load(in, p, kLogits + 4 * static_cast<unsigned>(pick), 4)))
+        pick = static_cast<int>(e);
+    }
+    taken[pick] = true;
+    order.push_back(static_cast<unsigned>(pick));
+  }
+  return order;
+}
+
 // 2. Sort: top-K with indices.
 bool top_k(const Machine& in, const Machine& out) {
   fmt::print(
@@ -170,19 +189,10 @@ bool top_k(const Machine& in, const Machine& out) {
   Check c;
   cells.clear();
   for (unsigned p = 0; p < kRows; ++p) {
-    // Selection: the largest remaining logit, the lowest index among equals.
-    bool taken[kExperts] = {};
+    const std::vector<unsigned> order = ranked(in, p);
     std::vector<std::string> row;
     for (unsigned k = 0; k < kTopK; ++k) {
-      int pick = -1;
-      for (unsigned e = 0; e < kExperts; ++e) {
-        if (taken[e]) continue;
-        if (pick < 0 || as_float(load(in, p, kLogits + 4 * e, 4)) >
-                            as_float(load(in, p, kLogits + 4 * static_cast<unsigned>(pick), 4)))
-          pick = static_cast<int>(e);
-      }
-      taken[pick] = true;
-      const auto e = static_cast<unsigned>(pick);
+      const unsigned e = order[k];
       const uint32_t value = load(out, p, kTop + 8 * k, 4),
                      index = load(out, p, kTop + 8 * k + 4, 4);
       c.expect(fmt::format("p{} top {} value", p, k), load(in, p, kLogits + 4 * e, 4), value);
@@ -379,20 +389,11 @@ bool search_top_k(const Machine& in, const Machine& out) {
   Check c;
   std::vector<std::vector<std::string>> cells;
   for (unsigned p = 0; p < kRows; ++p) {
-    // SPEC §4.8/§4.9 restated for finite logits: repeatedly the largest remaining logit,
-    // the lowest index among equals.
-    bool taken[kExperts] = {};
+    // SPEC §4.8/§4.9 restated for finite logits: the same ranking as Sort's.
+    const std::vector<unsigned> order = ranked(in, p);
     std::vector<std::string> row;
     for (unsigned k = 0; k < kExperts; ++k) {
-      int pick = -1;
-      for (unsigned e = 0; e < kExperts; ++e) {
-        if (taken[e]) continue;
-        if (pick < 0 || as_float(load(in, p, kLogits + 4 * e, 4)) >
-                            as_float(load(in, p, kLogits + 4 * static_cast<unsigned>(pick), 4)))
-          pick = static_cast<int>(e);
-      }
-      taken[pick] = true;
-      const auto e = static_cast<unsigned>(pick);
+      const unsigned e = order[k];
       const uint32_t value = load(out, p, kBest8 + 4 * k, 4);
       const uint32_t index = load(out, p, kExperts8 + 4 * k, 4);
       c.expect(fmt::format("p{} rank {} value", p, k), load(in, p, kLogits + 4 * e, 4), value);

@@ -522,7 +522,8 @@ void explain_max8(const Decoded& d, const Machine& m, std::string& out) {
                   "The search state is not used.");
 }
 
-void explain_find_index8(const Decoded& d, const Machine& m, std::string& out) {
+// FindIndex8 and MatchReplace8: the channels, the source, the lanes and the destination.
+void explain_match_operands(const Decoded& d, const Machine& m, std::string& out) {
   const unsigned n = u32(d, "num_active_channels");
   const TensorDesc& src = d.tensor("src_mem_pattern");
   out += labelled("channels", channels_text(n));
@@ -531,6 +532,10 @@ void explain_find_index8(const Decoded& d, const Machine& m, std::string& out) {
   out += labelled("reads", lanes_text(src, n, m));
   out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
                                         d.tensor("dst_mem_pattern"), d.integer("out_dtype"), n, m));
+}
+
+void explain_find_index8(const Decoded& d, const Machine& m, std::string& out) {
+  explain_match_operands(d, m, out);
   out += labelled("effect",
                   "each source element, in walk order and as FP32, is taken by the lowest slot "
                   "not yet matched whose match value equals it (NaN equals nothing, -0.0 == "
@@ -541,14 +546,7 @@ void explain_find_index8(const Decoded& d, const Machine& m, std::string& out) {
 }
 
 void explain_match_replace8(const Decoded& d, const Machine& m, std::string& out) {
-  const unsigned n = u32(d, "num_active_channels");
-  const TensorDesc& src = d.tensor("src_mem_pattern");
-  out += labelled("channels", channels_text(n));
-  out += labelled(
-      "reads", tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("in_dtype"), n, m));
-  out += labelled("reads", lanes_text(src, n, m));
-  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
-                                        d.tensor("dst_mem_pattern"), d.integer("out_dtype"), n, m));
+  explain_match_operands(d, m, out);
   out += labelled(
       "effect",
       fmt::format("the match of FindIndex8 (lowest free slot with an equal match value takes "

@@ -84,6 +84,22 @@ def _vals_for(vals, bits, name, what):
     return _as_bits(np.ascontiguousarray(v), name)
 
 
+def _match_rows(bits, name, v, negated, generation, word, read):
+    """Run MatchValueLoad of v (negated or positive step) then `word(r, dst_off)` on each
+    block of up to 128 rows of `bits`; `read(m, r0, r, dst_off)` takes the results."""
+    rows, t = bits.shape
+    size = dtype_size(name)
+    m = Machine(generation)
+    val_off = _ceil(t * size)
+    dst_off = val_off + _ALIGN
+    for r0 in range(0, rows, _PARTITIONS):
+        r = min(_PARTITIONS, rows - r0)
+        m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
+        load = _load_values(m, name, v[r0 : r0 + r], r, val_off, negated=negated)
+        m.run([load, word(r, dst_off)], strict=True)
+        read(m, r0, r, dst_off)
+
+
 def max8(src, *, dtype=None, generation="v3"):
     """Return NKI's ``max8``: the 8 largest values of each row, largest first.
 
@@ -141,20 +157,17 @@ def nc_find_index8(data, vals, *, dtype=None, generation="v3"):
     if t < 8:
         raise ValueError(f"nc_find_index8: a row needs at least 8 elements, got {t}")
     v = _vals_for(vals, bits, name, "nc_find_index8")
-    size = dtype_size(name)
     out = np.zeros((rows, 8), dtype=np.uint32)
-    m = Machine(generation)
-    val_off = _ceil(t * size)
-    dst_off = val_off + _ALIGN
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
-        load = _load_values(m, name, v[r0 : r0 + r], r, val_off, negated=True)
-        find = encode("FindIndex8", src_mem_pattern=_tensor(0, t), in_dtype=name,
+
+    def find(r, dst_off):
+        return encode("FindIndex8", src_mem_pattern=_tensor(0, t), in_dtype=name,
                       out_dtype="UINT32", num_active_channels=r,
                       dst_mem_pattern=_tensor(dst_off, 8, 1, 2))
-        m.run([load, find], strict=True)
+
+    def read(m, r0, r, dst_off):
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + 32].view("<u4")
+
+    _match_rows(bits, name, v, True, generation, find, read)
     return out[0] if one_d else out
 
 
@@ -188,21 +201,19 @@ def nc_match_replace8(data, vals, imm, *, dtype=None, generation="v3"):
     imm_bits = int(np.array(imm, dtype=np.float32).view(np.uint32))
     out = np.zeros_like(bits)
     idx = np.zeros((rows, 8), dtype=np.uint32)
-    m = Machine(generation)
-    val_off = _ceil(t * size)
-    dst_off = val_off + _ALIGN
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
-        load = _load_values(m, name, v[r0 : r0 + r], r, val_off, negated=False)
-        replace = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(0, t), in_dtype=name,
-                                   out_dtype=name, num_active_channels=r, immediate=0.0,
-                                   dst_mem_pattern=_tensor(dst_off, t)))
-        replace[40:44] = imm_bits.to_bytes(4, "little")  # the FP32 bits, NaN payloads too
-        replace = bytes(replace)
-        m.run([load, replace], strict=True)
+
+    def replace(r, dst_off):
+        word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(0, t), in_dtype=name,
+                                out_dtype=name, num_active_channels=r, immediate=0.0,
+                                dst_mem_pattern=_tensor(dst_off, t)))
+        word[40:44] = imm_bits.to_bytes(4, "little")  # the FP32 bits, NaN payloads too
+        return bytes(word)
+
+    def read(m, r0, r, dst_off):
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + t * size].view(bits.dtype)
         idx[r0 : r0 + r] = m.match_indices[:r, ::-1]
+
+    _match_rows(bits, name, v, False, generation, replace, read)
     out = out.view(storage_dtype(name))
     return (out[0], idx[0]) if one_d else (out, idx)
 

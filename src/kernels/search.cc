@@ -180,21 +180,12 @@ namespace {
 thread_local std::vector<uint8_t> t_raw;
 thread_local std::vector<uint32_t> t_bits;
 
-// Reads the next m source elements as FP32 bits (FP32 and the narrow floats; false for
-// the integer dtypes, which the reference converts).
+// The source dtypes the fast paths widen themselves: the floats (FP32R is not a source
+// dtype of these instructions); the integer dtypes go to the reference.
 bool can_widen(Dtype dt) {
-  switch (dt) {
-    case Dtype::FP32:
-    case Dtype::BF16:
-    case Dtype::FP16:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return true;
-    default:
-      return false;
-  }
+  return is_float_dtype(dt) && dt != Dtype::FP32R;
 }
+// Reads the next m source elements as FP32 bits.
 const uint32_t* read_fp32(Cursor& c, const uint8_t* partition, Dtype dt, uint64_t m) {
   if (dt == Dtype::FP32) {
     uint32_t* buf = scratch(t_bits, kChunk);

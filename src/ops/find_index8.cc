@@ -31,20 +31,9 @@ void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, D
 }
 
 std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out, bool fast) {
-  const unsigned n = w[kChannels.offset];
-  const auto din = static_cast<Dtype>(w[kInDtype.offset]);
-  const auto dout = static_cast<Dtype>(w[kOutDtype.offset]);
-  const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  out.note_source(src, n);
-  std::array<uint8_t*, kPartitions> dst_bytes;
-  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+  SearchIo io;
+  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
 
   std::array<MatchLane, kPartitions> lanes;
   auto channel = [&](unsigned c) {

@@ -55,6 +55,31 @@ void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d) {
   check_reserved(d, "s4d2_bn_reserved_zero", w, kReserved1);
 }
 
+static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.offset &&
+              field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
+              field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
+
+std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
+                                       const FieldDef& src_field, const FieldDef& dst_field,
+                                       SearchIo& io) {
+  io.n = w[kChannels.offset];
+  io.din = static_cast<Dtype>(w[kInDtype.offset]);
+  io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
+  io.in_size = *dtype_size(io.din);
+  io.out_size = *dtype_size(io.dout);
+  io.st = load_tensor(w, src_field);
+  Resolved rs = resolve_tensor(m, src_field.name, io.st, io.in_size, kRead, io.n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd =
+      resolve_tensor(m, dst_field.name, load_tensor(w, dst_field), io.out_size, kWrite, io.n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  io.src = std::get<Operand>(rs);
+  io.dst = std::get<Operand>(rd);
+  out.note_source(io.src, io.n);
+  io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
+  return std::nullopt;
+}
+
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
 std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values) {
   auto end = std::remove_if(values.begin(), values.end(), model::max8_is_nan);
@@ -78,20 +103,9 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink
 }
 
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, bool fast) {
-  const unsigned n = w[kChannels.offset];
-  const auto din = static_cast<Dtype>(w[kInDtype.offset]);
-  const auto dout = static_cast<Dtype>(w[kOutDtype.offset]);
-  const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  out.note_source(src, n);
-  std::array<uint8_t*, kPartitions> dst_bytes;
-  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+  SearchIo io;
+  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
 
   auto channel = [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();

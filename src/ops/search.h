@@ -33,6 +33,23 @@ inline bool search_count_evaluated(const TensorDesc& t, uint8_t dtype) {
   return true;
 }
 
+// The operands of Max8, FindIndex8 and MatchReplace8 after resolution: the source and
+// destination (register addresses resolved, faults returned), the source noted on the
+// Writer and the destination's regions asked for. in_dtype, out_dtype and
+// num_active_channels sit at the same offsets in S4D2_BN and S4D4_MR.
+struct SearchIo {
+  unsigned n = 0;
+  Dtype din{}, dout{};
+  unsigned in_size = 0, out_size = 0;
+  TensorDesc st;
+  Operand src, dst;
+  Walk dwalk;
+  std::array<uint8_t*, kPartitions> dst_bytes{};
+};
+std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
+                                       const FieldDef& src_field, const FieldDef& dst_field,
+                                       SearchIo& io);
+
 // The S4D2_BN clauses Max8 and FindIndex8 share (SPEC §4.8): everything but the opcode
 // clause and FindIndex8's destination dtype clause.
 void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d);
