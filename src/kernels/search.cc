@@ -64,13 +64,21 @@ HWY_INLINE V KeyOf(D d, V b) {
                             k);
 }
 
-// Merges the lanes' top 8 into top[0..8) (ascending; top[0] is the threshold).
+// Merges the lanes' top 8 into top[0..8) (ascending; top[0] is the threshold): eight
+// times the largest of the lanes' heads, popping it from the first lane that holds it.
 template <class D, class V>
 HWY_INLINE void MergeLanes(D d, const V* T, uint32_t* top) {
-  HWY_ALIGN uint32_t lanes[HWY_MAX_BYTES / 4];
-  for (int j = 0; j < 8; ++j) {
-    hn::Store(T[j], d, lanes);
-    for (size_t i = 0; i < hn::Lanes(d); ++i) Insert(top, lanes[i]);
+  V t[8];
+  for (int j = 0; j < 8; ++j) t[j] = T[j];
+  for (int k = 0; k < 8; ++k) {
+    const V m = hn::MaxOfLanes(d, t[0]);
+    const uint32_t key = hn::GetLane(m);
+    if (key <= top[0]) return;  // no later head is larger
+    Insert(top, key);
+    const size_t lane = hn::FindKnownFirstTrue(d, hn::Eq(t[0], m));
+    const auto pop = hn::Eq(hn::Iota(d, 0), hn::Set(d, static_cast<uint32_t>(lane)));
+    for (int j = 0; j < 7; ++j) t[j] = hn::IfThenElse(pop, t[j + 1], t[j]);
+    t[7] = hn::IfThenZeroElse(pop, t[7]);
   }
 }
 
