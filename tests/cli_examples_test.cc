@@ -180,6 +180,26 @@ TEST(CliExamples, MatchReplace8Dumps) {
             (std::vector<float>{1, 2, -1, 4, -1, -1, -1, -1, -1, -1, -1}));
 }
 
+// The JSON report names the lanes that are not fresh in SPEC §7's form, and the trace
+// reports each lane an instruction changes, before and after.
+TEST(CliExamples, RunJsonReportsSearchLanes) {
+  const std::string out = scratch("fi8json");
+  const Result r =
+      run({"run", "examples/find_index8.gpsimd", "--json", "--trace", "--out-dir", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["match_state"].size(), 1u);
+  const json& l = j["match_state"]["0"];
+  EXPECT_EQ(l["matched"], "0xff");
+  EXPECT_EQ(l["mv"][0], "0x40400000");  // 3.0 in slot 0 (negated step)
+  EXPECT_EQ(l["idx"], json::parse(R"(["0x00000002", "0x00000004", "0x00000005", "0x00000006",
+                                      "0x00000007", "0x00000008", "0x00000009", "0x0000000a"])"));
+  unsigned lane_events = 0;
+  for (const json& e : j["trace"])
+    if (e.contains("match_lane")) ++lane_events;
+  EXPECT_EQ(lane_events, 2u);  // MatchValueLoad, then FindIndex8
+}
+
 TEST(CliExamples, SortDumps) {
   const std::string out = scratch("sort");
   ASSERT_EQ(run({"run", "examples/sort.gpsimd", "--out-dir", out}).status, 0);
