@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "kernels/walk_cursor.h"
@@ -298,7 +299,12 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
   Cursor c(Rows::of(src));
   for (uint64_t j = 0; j < t;) {
     const uint64_t m = std::min(kChunk, t - j);
-    std::memcpy(y + j, read_fp32(c, partition, in, m), m * 4);
+    if (in == Dtype::FP32) {
+      const uint8_t* raw = c.read<4>(partition, m, reinterpret_cast<uint8_t*>(y + j));
+      if (raw != reinterpret_cast<uint8_t*>(y + j)) std::memcpy(y + j, raw, m * 4);
+    } else {  // widened straight into place
+      simd::widen_to_fp32(in, c.read<2>(partition, m, scratch(t_raw, kChunk * 2)), m, y + j);
+    }
     j += m;
   }
   detail::MatchCore core(before);
@@ -306,11 +312,33 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
   hits.clear();
   scan(core, y, t, 0, &hits);
   after = core.lane();
-  // from_fp32(immediate) where consumed, from_fp32(element) elsewhere: one narrowing.
-  for (uint32_t i : hits) y[i] = immediate;
   const unsigned size = *dtype_size(out);
   uint8_t* bytes = scratch(t_out, t * size);
-  simd::narrow_from_fp32(out, y, t, bytes);
+  if (in == out && size == 2) {
+    // A 16-bit float through FP32 and back is its own bits, but for NaNs, which come
+    // back as the canonical NaN with their sign (SPEC §5): no rounding to do.
+    const MiniFloatFormat& f = *minifloat_format(out);
+    const auto inf = static_cast<uint16_t>(((1u << f.exp_bits) - 1) << f.man_bits);
+    const auto nan = static_cast<uint16_t>(f.canonical_nan);
+    Cursor sc(Rows::of(src));
+    auto* o = reinterpret_cast<uint16_t*>(bytes);
+    for (uint64_t j = 0; j < t;) {
+      const uint64_t m = std::min(kChunk, t - j);
+      const uint8_t* raw = sc.read<2>(partition, m, scratch(t_raw, kChunk * 2));
+      for (uint64_t i = 0; i < m; ++i) {
+        uint16_t v;
+        std::memcpy(&v, raw + 2 * i, 2);
+        o[j + i] = (v & 0x7fffu) > inf ? static_cast<uint16_t>((v & 0x8000u) | nan) : v;
+      }
+      j += m;
+    }
+    const auto r = static_cast<uint16_t>(narrow_from_fp32(out, immediate));
+    for (uint32_t i : hits) o[i] = r;
+  } else {
+    // from_fp32(immediate) where consumed, from_fp32(element) elsewhere: one narrowing.
+    for (uint32_t i : hits) y[i] = immediate;
+    simd::narrow_from_fp32(out, y, t, bytes);
+  }
   Cursor dc(Rows::of(dst_walk));
   if (size == 4)
     dc.write<4>(dst, t, bytes);
