@@ -17,7 +17,7 @@ namespace gpsimd::fuzz {
 namespace {
 
 std::string problem_region(const Machine& m, const Region& r, uint64_t bytes_per_partition) {
-  if (r.kind == RegionKind::ACC) return {};
+  if (r.kind == RegionKind::ACC || r.kind == RegionKind::MATCH) return {};
   const Space s = r.kind == RegionKind::PSUM ? Space::PSUM : Space::SBUF;
   for (unsigned p = 0; p < r.partitions && r.partition + p < kPartitions; ++p) {
     auto part = m.partition(s, r.partition + p);
@@ -34,7 +34,7 @@ uint64_t data_bytes(const DataDirective& d) {
 }
 
 void clear_region(Machine& m, const Region& r, uint64_t bytes_per_partition) {
-  if (r.kind == RegionKind::ACC) return;
+  if (r.kind == RegionKind::ACC || r.kind == RegionKind::MATCH) return;
   const Space s = r.kind == RegionKind::PSUM ? Space::PSUM : Space::SBUF;
   for (unsigned p = 0; p < r.partitions && r.partition + p < kPartitions; ++p) {
     auto part = m.partition(s, r.partition + p);

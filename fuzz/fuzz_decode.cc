@@ -46,6 +46,14 @@ std::string opcode_clause(const InstrDef& def) {
       return "has_copy_predicated_scalar_opcode";
     case Opcode::DveReadAccumulator:
       return "has_dve_read_accumulator_opcode";
+    case Opcode::MatchValueLoad:
+      return "has_match_value_load_opcode";
+    case Opcode::Max8:
+      return "has_max8_opcode";
+    case Opcode::FindIndex8:
+      return "has_find_index8_opcode";
+    case Opcode::MatchReplace8:
+      return "has_match_replace8_opcode";
   }
   return {};
 }

@@ -29,7 +29,8 @@ TEST(AsmErrors, TheValidBaseAssembles) {
 TEST(AsmErrors, Instructions) {
   EXPECT_EQ(error_of("Sortt num_active_channels=1"),
             "e.gpsimd:1:1: error: unknown instruction: expected RangeSelect, TensorScalarSelect, "
-            "GetSequenceBounds, Sort, AffineSelect, Iota, NonzeroWithCount, CopyPredicatedScalar, "
+            "GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, Max8, FindIndex8, "
+            "MatchReplace8, NonzeroWithCount, CopyPredicatedScalar, "
             "DveReadAccumulator or a directive (.data, .dump, ...) (at 'Sortt')");
   EXPECT_EQ(error_of("Sort num_active_channels=1, in_out_dtype=(FP33, FP32)"),
             "e.gpsimd:1:43: error: unknown dtype for in_out_dtype: expected one of INVALID, "

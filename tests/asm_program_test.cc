@@ -128,6 +128,31 @@ TEST(AsmProgram, DumpsReadRegionsWithSteps) {
             "of the v3 PSUM partition (0x4000 bytes)");
 }
 
+// `.dump match[p=A..B]`: 17 UINT32 per search lane, mv[0..7], matched, idx[0..7] (SPEC §2
+// fresh values: mv 0, matched 0, idx 0xFFFFFFFF); the printed form round-trips.
+TEST(AsmProgram, DumpsReadSearchLanes) {
+  const Program p = parse(".dump match[p=3..4] -> lanes.npy\n");
+  ASSERT_EQ(p.dumps.size(), 1u);
+  EXPECT_EQ(p.dumps[0].region.kind, RegionKind::MATCH);
+  EXPECT_EQ(p.dumps[0].count, 17u);
+  EXPECT_EQ(print_directive(p.dumps[0]), ".dump match[p=3..4] -> lanes.npy");
+  Machine m(Generation::V2);
+  m.match[4].mv[0] = 0x40400000u;  // 3.0
+  m.match[4].matched = 0x81;
+  m.match[4].idx[7] = 12;
+  std::string err;
+  auto d = read_dumps(p, m, &err);
+  ASSERT_TRUE(d) << err;
+  const uint32_t N = 0xffffffffu;
+  EXPECT_EQ((*d)[0].values,
+            (std::vector<std::vector<uint32_t>>{
+                {0, 0, 0, 0, 0, 0, 0, 0, 0, N, N, N, N, N, N, N, N},
+                {0x40400000u, 0, 0, 0, 0, 0, 0, 0, 0x81, N, N, N, N, N, N, N, 12}}));
+  EXPECT_EQ((*d)[0].array.descr, "<u4");
+  EXPECT_EQ((*d)[0].array.shape, (std::vector<uint64_t>{2, 17}));
+  EXPECT_EQ((*d)[0].array.data.size(), 2u * 17 * 4);
+}
+
 TEST(AsmProgram, ProgramsRunEndToEnd) {
   // SPEC §4.4's example through text: [9,3,5,1,0,0], IS_LT, index_offset 100.
   const Program p = parse(

@@ -18,7 +18,7 @@
 namespace gpsimd {
 namespace {
 
-constexpr uint8_t kOpcodes[] = {0x96, 0x98, 0x9b, 0xbc, 0xbe, 0xe8, 0xf2};
+constexpr uint8_t kOpcodes[] = {0x96, 0x98, 0x9b, 0xbc, 0xbe, 0xe8, 0xf2, 0x6c, 0x6d, 0x6e, 0x6f};
 
 // Bytes that hit the interesting cases more often than uniform noise does: zero (the
 // defaults), small codes (enumerations), and edges.

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -139,6 +140,66 @@ TEST(CliExamples, DveReadAccumulatorDumps) {
             (std::vector<uint16_t>{0xc0e8, 0x3fc0, 0xc080}));
 }
 
+// SPEC §4.7: ordinal k loads slot 7 - k. Lane 0 walks down (mv[n] = vals[n]), lane 1 up.
+// A lane dumps as 17 u32: mv[0..7] (FP32 bits), matched, idx[0..7].
+TEST(CliExamples, MatchValueLoadDumpsTheLanes) {
+  const std::string out = scratch("mvl");
+  ASSERT_EQ(run({"run", "examples/match_value_load.gpsimd", "--out-dir", out}).status, 0);
+  std::vector<uint64_t> shape;
+  const uint32_t T = 0x40400000u, E = 0x41000000u, N = 0xffffffffu;  // 3.0, 8.0, none
+  EXPECT_EQ(npy_values<uint32_t>(out + "/match_value_load_lanes.npy", &shape),
+            (std::vector<uint32_t>{T, E, E, E, E, E, E, E, 0, N, N, N, N, N, N, N, N,  //
+                                   E, E, E, E, E, E, E, T, 0, N, N, N, N, N, N, N, N}));
+  EXPECT_EQ(shape, (std::vector<uint64_t>{2, 17}));
+}
+
+// SPEC §4.8: the 8 largest, largest first through the negated destination step; row 1
+// has five numbers and three -inf.
+TEST(CliExamples, Max8Dumps) {
+  const std::string out = scratch("max8");
+  ASSERT_EQ(run({"run", "examples/max8.gpsimd", "--out-dir", out}).status, 0);
+  const float I = -std::numeric_limits<float>::infinity();
+  EXPECT_EQ(npy_values<float>(out + "/max8_out.npy"),
+            (std::vector<float>{100, 9, 9, 8, 5, 3, 2, 0.5f,  //
+                                4, 1, 0.25f, 0, -2, I, I, I}));
+}
+
+// SPEC §4.9's NKI example.
+TEST(CliExamples, FindIndex8Dumps) {
+  const std::string out = scratch("fi8");
+  ASSERT_EQ(run({"run", "examples/find_index8.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<uint32_t>(out + "/find_index8_out.npy"),
+            (std::vector<uint32_t>{2, 4, 5, 6, 7, 8, 9, 10}));
+}
+
+// SPEC §4.10's docstring example: positions 2 and 4..10 replaced by -1.0.
+TEST(CliExamples, MatchReplace8Dumps) {
+  const std::string out = scratch("mr8");
+  ASSERT_EQ(run({"run", "examples/match_replace8.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/match_replace8_out.npy"),
+            (std::vector<float>{1, 2, -1, 4, -1, -1, -1, -1, -1, -1, -1}));
+}
+
+// The JSON report names the lanes that are not fresh in SPEC §7's form, and the trace
+// reports each lane an instruction changes, before and after.
+TEST(CliExamples, RunJsonReportsSearchLanes) {
+  const std::string out = scratch("fi8json");
+  const Result r =
+      run({"run", "examples/find_index8.gpsimd", "--json", "--trace", "--out-dir", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["match_state"].size(), 1u);
+  const json& l = j["match_state"]["0"];
+  EXPECT_EQ(l["matched"], "0xff");
+  EXPECT_EQ(l["mv"][0], "0x40400000");  // 3.0 in slot 0 (negated step)
+  EXPECT_EQ(l["idx"], json::parse(R"(["0x00000002", "0x00000004", "0x00000005", "0x00000006",
+                                      "0x00000007", "0x00000008", "0x00000009", "0x0000000a"])"));
+  unsigned lane_events = 0;
+  for (const json& e : j["trace"])
+    if (e.contains("match_lane")) ++lane_events;
+  EXPECT_EQ(lane_events, 2u);  // MatchValueLoad, then FindIndex8
+}
+
 TEST(CliExamples, SortDumps) {
   const std::string out = scratch("sort");
   ASSERT_EQ(run({"run", "examples/sort.gpsimd", "--out-dir", out}).status, 0);
@@ -158,7 +219,7 @@ TEST(CliExamples, DemoChecksItself) {
   const std::string out = scratch("demo");
   const Result r = run({"demo"}, out);  // any working directory
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("7 of 7 checks passed."), std::string::npos);
+  EXPECT_NE(r.out.find("8 of 8 checks passed."), std::string::npos);
   EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
 }
 

@@ -51,9 +51,17 @@ void expect_golden(const std::string& actual, const std::string& golden) {
   EXPECT_EQ(actual, read_file(path)) << "golden: tests/golden/" << golden;
 }
 
-const char* const kExamples[] = {
-    "range_select", "tensor_scalar_select", "get_sequence_bounds", "sort", "demo", "affine_select",
-    "iota"};
+const char* const kExamples[] = {"range_select",
+                                 "tensor_scalar_select",
+                                 "get_sequence_bounds",
+                                 "sort",
+                                 "demo",
+                                 "affine_select",
+                                 "iota",
+                                 "match_value_load",
+                                 "max8",
+                                 "find_index8",
+                                 "match_replace8"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

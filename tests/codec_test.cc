@@ -141,7 +141,8 @@ INSTANTIATE_TEST_SUITE_P(All, CodecRow,
                          ::testing::Values(Opcode::RangeSelect, Opcode::TensorScalarSelect,
                                            Opcode::GetSequenceBounds, Opcode::Sort,
                                            Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar,
-                                           Opcode::DveReadAccumulator),
+                                           Opcode::DveReadAccumulator, Opcode::MatchValueLoad,
+                                           Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8),
                          [](const auto& p) { return std::string(instruction(p.param).mnemonic); });
 
 TEST(Codec, DecodeOfUnknownOpcodeIsNullopt) {
@@ -406,7 +407,8 @@ TEST(Hex, FromHexRejectsWrongLengthAndNonHex) {
 TEST(Hex, ValidWordsRoundTripThroughHex) {
   for (Opcode op :
        {Opcode::RangeSelect, Opcode::TensorScalarSelect, Opcode::GetSequenceBounds, Opcode::Sort,
-        Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator}) {
+        Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar, Opcode::DveReadAccumulator,
+        Opcode::MatchValueLoad, Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8}) {
     const Word w = test_words::valid_word(op);
     EXPECT_EQ(*word_from_hex(word_to_hex(w)), w);
   }

@@ -86,7 +86,8 @@ std::vector<CliCase> cli_cases() {
        "asm typo.gpsimd",
        2,
        {"gpsimd asm: typo.gpsimd:1:1: error: unknown instruction: expected RangeSelect, "
-        "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, NonzeroWithCount, "
+        "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, Max8, "
+        "FindIndex8, MatchReplace8, NonzeroWithCount, "
         "CopyPredicatedScalar, DveReadAccumulator or a directive (.data, .dump, ...) (at "
         "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},

@@ -191,6 +191,9 @@ class Builder {
   void set_acc(unsigned i, uint32_t v) {
     for (Machine* m : ms_) m->accumulators[i] = v;
   }
+  void set_lane(unsigned i, const gpsimd::MatchLane& l) {
+    for (Machine* m : ms_) m->match[i] = l;
+  }
   unsigned fresh_reg() {
     for (;;) {
       const unsigned reg = r_.uin(0, 63);
@@ -837,6 +840,134 @@ Word gen_dve_read_accumulator(Builder& b) {
   return x.encode();
 }
 
+// ---- The search instructions (SPEC §4.7-§4.10) ----
+
+const std::initializer_list<uint8_t> kSearchIn = {
+    rm::dt::INT8,  rm::dt::UINT8,  rm::dt::INT16, rm::dt::UINT16, rm::dt::BF16,   rm::dt::FP16,
+    rm::dt::INT32, rm::dt::UINT32, rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+const std::initializer_list<uint8_t> kMatchReplaceDtypes = {
+    rm::dt::FP16,   rm::dt::BF16, rm::dt::UINT8, rm::dt::UINT16,
+    rm::dt::UINT32, rm::dt::FP32, rm::dt::INT32};
+
+// Lanes [p, p + n): match values from `pool` (as FP32), NaN, -0.0 or random, and
+// sometimes flags and indices left set by an earlier search.
+void random_lanes(Builder& b, unsigned p, unsigned n, uint8_t code,
+                  const std::vector<uint32_t>& pool) {
+  Rng& r = b.rng();
+  for (unsigned c = 0; c < n; ++c) {
+    gpsimd::MatchLane l;
+    for (unsigned s = 0; s < 8; ++s) {
+      l.mv[s] = rm::to_fp32(code, pool[r.uin(0, 7)]);
+      if (r.chance(5)) l.mv[s] = r.pick<uint32_t>({0x7fc00000u, 0x80000000u, 0u});
+      if (r.chance(5)) l.mv[s] = r.u32();
+    }
+    if (r.chance(30)) {
+      l.matched = static_cast<uint8_t>(r.u32());
+      for (unsigned s = 0; s < 8; ++s)
+        if ((l.matched >> s) & 1u) l.idx[s] = r.uin(0, 20000);
+    }
+    b.set_lane(p + c, l);
+  }
+}
+
+// A pool of 8 values of `code`: the source draws from it most of the time, so that
+// matches and ties are common.
+std::vector<uint32_t> value_pool(Rng& r, uint8_t code) {
+  std::vector<uint32_t> pool;
+  for (int i = 0; i < 8; ++i) pool.push_back(random_value(r, code));
+  return pool;
+}
+
+Word gen_match_value_load(Builder& b) {
+  Rng& r = b.rng();
+  rm::MatchValueLoadWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick(kSearchIn);
+  const unsigned size = rm::size_of(x.dtype);
+  const unsigned n = b.channels();
+  x.channels = static_cast<uint8_t>(n);
+  const Space ss = b.space(30);
+  const unsigned ps = b.start_partition(n);
+  x.src = b.shape(2, 8, size, ss);
+  const rm::Loc sl = b.place(x.src, ss, ps, n, size, true);
+  const std::vector<uint32_t> pool = value_pool(r, x.dtype);
+  random_lanes(b, sl.partition, n, x.dtype, pool);  // re-armed by the load
+  b.fill(x.src, sl, n, size, [&] { return random_value(r, x.dtype); });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+Word gen_s4d2(Builder& b, uint8_t opcode) {
+  Rng& r = b.rng();
+  rm::S4D2BnWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.in = r.pick(kSearchIn);
+  x.out = opcode == rm::kFindIndex8
+              ? r.pick<uint8_t>({rm::dt::UINT16, rm::dt::UINT32})
+              : r.pick<uint8_t>({rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16,
+                                 rm::dt::BF16, rm::dt::FP16, rm::dt::INT32, rm::dt::UINT32,
+                                 rm::dt::FP32, rm::dt::FP32R, rm::dt::FP8_E3, rm::dt::FP8_E4,
+                                 rm::dt::FP8_E5});
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = std::max<uint64_t>(8, b.count(std::max(8u, 16384 / n)));
+  x.channels = static_cast<uint8_t>(n);
+  const Space ss = b.space(30);
+  const Space ds = b.space(osz == 4 ? 30 : 0);
+  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
+  x.src = b.shape(4, count, isz, ss);
+  x.dst = b.shape(2, 8, osz, ds);
+  const rm::Loc sl = b.place(x.src, ss, ps, n, isz, true);
+  const rm::Loc dl = b.place(x.dst, ds, pd, n, osz, true);
+  const std::vector<uint32_t> pool = value_pool(r, x.in);
+  if (opcode == rm::kFindIndex8) random_lanes(b, sl.partition, n, x.in, pool);
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  b.fill(x.src, sl, n, isz,
+         [&] { return r.chance(70) ? pool[r.uin(0, 7)] : random_value(r, x.in); });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+Word gen_max8(Builder& b) {
+  return gen_s4d2(b, rm::kMax8);
+}
+Word gen_find_index8(Builder& b) {
+  return gen_s4d2(b, rm::kFindIndex8);
+}
+
+Word gen_match_replace8(Builder& b) {
+  Rng& r = b.rng();
+  rm::MatchReplace8Word x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.in = r.pick(kMatchReplaceDtypes);
+  x.out = r.pick(kMatchReplaceDtypes);
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const Space ss = b.space(30);
+  const Space ds = b.space(osz == 4 ? 30 : 0);
+  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
+  x.src = b.shape(4, count, isz, ss);
+  x.dst = b.shape(4, count, osz, ds);
+  const rm::Loc sl = b.place(x.src, ss, ps, n, isz, true);
+  const rm::Loc dl = b.place(x.dst, ds, pd, n, osz, true);
+  x.immediate = r.chance(50) ? random_value(r, rm::dt::FP32) : r.u32();
+  const std::vector<uint32_t> pool = value_pool(r, x.in);
+  random_lanes(b, sl.partition, n, x.in, pool);
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  b.fill(x.src, sl, n, isz,
+         [&] { return r.chance(70) ? pool[r.uin(0, 7)] : random_value(r, x.in); });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -852,6 +983,10 @@ std::string first_difference(const Machine& want, const Machine& got,
       return fmt::format("accumulator {}: want {:#010x}, got {:#010x}", i, want.accumulators[i],
                          got.accumulators[i]);
   if (want.registers != got.registers) return "registers differ";
+  for (unsigned i = 0; i < gpsimd::kPartitions; ++i)
+    if (want.match[i] != got.match[i])
+      return fmt::format("search lane {}: matched want {:#04x}, got {:#04x}", i,
+                         want.match[i].matched, got.match[i].matched);
   for (const Footprint& f : fp) {
     for (unsigned p = f.p0; p < f.p0 + f.n; ++p) {
       const auto a = want.partition(f.space, p), b = got.partition(f.space, p);
@@ -991,6 +1126,26 @@ TEST(ExecuteRandom, CopyPredicatedScalar) {
 TEST(ExecuteRandom, DveReadAccumulator) {
   run_random("DveReadAccumulator", gen_dve_read_accumulator,
              {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x9b);
+}
+
+TEST(ExecuteRandom, MatchValueLoad) {
+  run_random("MatchValueLoad", gen_match_value_load,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6d);
+}
+
+TEST(ExecuteRandom, Max8) {
+  run_random("Max8", gen_max8, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x6c);
+}
+
+TEST(ExecuteRandom, FindIndex8) {
+  run_random("FindIndex8", gen_find_index8,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6e);
+}
+
+TEST(ExecuteRandom, MatchReplace8) {
+  run_random("MatchReplace8", gen_match_replace8,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6f);
 }
 
 TEST(ExecuteRandom, AffineSelect) {

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -85,6 +86,7 @@ Machine& fresh(Generation g, unsigned slot = 0) {
   m.registers.fill(0);
   m.semaphores.fill(0);
   m.accumulators.fill(kNegInf);
+  m.match.fill(gpsimd::MatchLane{});
   return m;
 }
 
@@ -100,6 +102,7 @@ Machine& copy_of(const Machine& src, unsigned slot) {
   dst.registers = src.registers;
   dst.semaphores = src.semaphores;
   dst.accumulators = src.accumulators;
+  dst.match = src.match;
   return dst;
 }
 
@@ -107,7 +110,7 @@ Machine& copy_of(const Machine& src, unsigned slot) {
 // partitions either may have written (both are zero elsewhere).
 bool same(const Machine& a, const Machine& b) {
   if (a.registers != b.registers || a.semaphores != b.semaphores ||
-      a.accumulators != b.accumulators)
+      a.accumulators != b.accumulators || a.match != b.match)
     return false;
   std::set<Key> keys = dirty(a);
   keys.insert(dirty(b).begin(), dirty(b).end());
@@ -134,6 +137,10 @@ class Marker : public gpsimd::TraceSink {
   }
   void semaphore(unsigned i, uint32_t before, uint32_t after) override {
     if (next_) next_->semaphore(i, before, after);
+  }
+  void match_lane(unsigned i, const gpsimd::MatchLane& before,
+                  const gpsimd::MatchLane& after) override {
+    if (next_) next_->match_lane(i, before, after);
   }
 
  private:
@@ -2386,5 +2393,264 @@ TEST(Trace, NewInstructionsReportEveryWrite) {
   EXPECT_EQ(peek(m, SBUF, 126, 0x11, 1, 1), V{0xEC});
   EXPECT_EQ(peek(m, SBUF, 125, 0x11, 1, 1), V{0xF8});  // fresh: -inf
 }
+
+// ---- The DVE search instructions (SPEC §4.7-§4.10) --------------------------------------
+
+namespace search {
+
+constexpr uint32_t kFF = 0xFFFFFFFFu;
+const uint32_t kQNaN = 0x7FC00000u;
+
+rm::MatchValueLoadWord mvl(uint32_t addr, int step, uint8_t dtype = dt::FP32,
+                           unsigned channels = 1) {
+  rm::MatchValueLoadWord x;
+  x.dtype = dtype;
+  x.channels = static_cast<uint8_t>(channels);
+  x.src = tensor2(addr, step, 8, 0, 1);
+  return x;
+}
+rm::S4D2BnWord fi8(uint32_t src, unsigned n, uint32_t dst, uint8_t out = dt::UINT32) {
+  rm::S4D2BnWord x;
+  x.opcode = rm::kFindIndex8;
+  x.out = out;
+  x.src = rm::tensor4(src, 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(dst, 1, 8, 0, 1);
+  return x;
+}
+rm::MatchReplace8Word mr8(uint32_t src, unsigned n, uint32_t dst, float imm) {
+  rm::MatchReplace8Word x;
+  x.src = rm::tensor4(src, 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = rm::tensor4(dst, 1, n, 0, 1, 0, 1, 0, 1);
+  x.immediate = f32(imm);
+  return x;
+}
+std::array<uint32_t, 8> fp32s(std::initializer_list<float> v) {
+  std::array<uint32_t, 8> a{};
+  std::size_t i = 0;
+  for (float f : v) a[i++] = f32(f);
+  return a;
+}
+V fp32v(std::initializer_list<float> v) {
+  V out;
+  for (float f : v) out.push_back(f32(f));
+  return out;
+}
+
+TEST(MatchValueLoad, OrdinalKLoadsSlotSevenMinusKAndReArms) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 4, 0x100, 4, fp32v({1, 2, 3, 4, 5, 6, 7, 8}));
+  poke(m, SBUF, 5, 0x100, 4, fp32v({-1, -2, -3, -4, -5, -6, -7, -8}));
+  // Lane 4 was used: flags and indices set. Loading re-arms it.
+  m.match[4].matched = 0x5a;
+  m.match[4].idx = {1, 2, 3, 4, 5, 6, 7, 8};
+  expect_ok(m, mvl(rm::sbuf_addr(4, 0x100), 1, dt::FP32, 2).encode());
+  EXPECT_EQ(m.match[4].mv, fp32s({8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(m.match[5].mv, fp32s({-8, -7, -6, -5, -4, -3, -2, -1}));
+  for (unsigned l : {4u, 5u}) {
+    EXPECT_EQ(m.match[l].matched, 0);
+    for (uint32_t i : m.match[l].idx) EXPECT_EQ(i, kFF);
+  }
+  EXPECT_TRUE(m.match[3].fresh());
+  EXPECT_TRUE(m.match[6].fresh());
+  // NKI's negated step: ordinal k reads vals[7 - k], so mv[n] = vals[n].
+  expect_ok(m, mvl(rm::sbuf_addr(4, 0x100 + 28), -1).encode());
+  EXPECT_EQ(m.match[4].mv, fp32s({1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+TEST(MatchValueLoad, ConvertsEveryDtypeToFp32) {
+  Machine& m = fresh(Generation::V2);
+  // BF16 1.5 = 0x3FC0, -2 = 0xC000; signalling NaN 0x7F81 widens quiet: 0x7FC10000.
+  poke(m, SBUF, 0, 0, 2, {0x3FC0, 0xC000, 0x7F81, 0, 0, 0, 0, 0x8000});
+  expect_ok(m, mvl(rm::sbuf_addr(0, 0), 1, dt::BF16).encode());
+  EXPECT_EQ(m.match[0].mv, (std::array<uint32_t, 8>{0x80000000u, 0, 0, 0, 0, 0x7FC10000u,
+                                                    0xC0000000u, 0x3FC00000u}));
+  // INT32 16777217 is not an FP32: it rounds to even, 16777216 (0x4B800000); -1 is
+  // 0xBF800000.
+  poke(m, SBUF, 1, 0, 4, {16777217u, 0xFFFFFFFFu, 3, 0, 0, 0, 0, 16777219u});
+  expect_ok(m, mvl(rm::sbuf_addr(1, 0), 1, dt::INT32).encode());
+  EXPECT_EQ(m.match[1].mv, (std::array<uint32_t, 8>{0x4B800002u, 0, 0, 0, 0, 0x40400000u,
+                                                    0xBF800000u, 0x4B800000u}));
+  // FP32 signalling NaN passes unchanged.
+  poke(m, SBUF, 2, 0, 4, {0x7F800001u, 0, 0, 0, 0, 0, 0, 0});
+  expect_ok(m, mvl(rm::sbuf_addr(2, 0), 1).encode());
+  EXPECT_EQ(m.match[2].mv[7], 0x7F800001u);
+  // A zero step loads one element into every slot.
+  expect_ok(m, mvl(rm::sbuf_addr(2, 0), 0).encode());
+  for (uint32_t v : m.match[2].mv) EXPECT_EQ(v, 0x7F800001u);
+}
+
+TEST(FindIndex8, NkiDocstringExample) {
+  // nc_find_index8: vals [3,8,8,8,8,8,8,8] loaded with a negated step, so mv[n] = vals[n].
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x40, 4, fp32v({3, 8, 8, 8, 8, 8, 8, 8}));
+  poke(m, SBUF, 0, 0x100, 4, fp32v({1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8}));
+  expect_ok(m, mvl(rm::sbuf_addr(0, 0x40 + 28), -1).encode());
+  expect_ok(m, fi8(rm::sbuf_addr(0, 0x100), 11, rm::sbuf_addr(0, 0x200)).encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x200, 4, 8), (V{2, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(m.match[0].matched, 0xFF);
+  EXPECT_EQ(m.match[0].idx, (std::array<uint32_t, 8>{2, 4, 5, 6, 7, 8, 9, 10}));
+}
+
+TEST(FindIndex8, NanNeverMatchesAndMinusZeroEqualsZero) {
+  Machine& m = fresh(Generation::V3);
+  // mv = [NaN, -0.0, 5, +inf, 5, 7, 7, 7] (slot order), loaded with a negated step.
+  poke(m, SBUF, 3, 0, 4, {kQNaN, 0x80000000u, f32(5), 0x7F800000u, f32(5), f32(7), f32(7), f32(7)});
+  expect_ok(m, mvl(rm::sbuf_addr(3, 28), -1).encode());
+  // Data: NaN, +0.0, 5, 5, 5, inf, 7 (ordinals 0..6), then 9.
+  poke(m, SBUF, 3, 0x100, 4, {kQNaN, 0, f32(5), f32(5), f32(5), 0x7F800000u, f32(7), f32(9)});
+  expect_ok(m, fi8(rm::sbuf_addr(3, 0x100), 8, rm::sbuf_addr(3, 0x200), dt::UINT16).encode());
+  // Slot 0 (NaN) finds nothing: 0xFFFF as UINT16. Slot 1 (-0.0) takes +0.0 at 1. Slots 2
+  // and 4 (5) take 2 and 3. Slot 3 (inf) takes 5. Slot 5 takes the only 7; 6, 7 nothing.
+  EXPECT_EQ(peek(m, SBUF, 3, 0x200, 2, 8), (V{0xFFFF, 1, 2, 5, 3, 6, 0xFFFF, 0xFFFF}));
+  EXPECT_EQ(m.match[3].matched, 0b00111110);
+  EXPECT_EQ(m.match[3].idx, (std::array<uint32_t, 8>{kFF, 1, 2, 5, 3, 6, kFF, kFF}));
+  EXPECT_EQ(peek(m, SBUF, 3, 0x210, 2, 1), V{0});  // 8 elements only
+}
+
+TEST(FindIndex8, FlagsPersistUntilTheNextMatchValueLoad) {
+  Machine& m = fresh(Generation::V4);
+  poke(m, SBUF, 9, 0, 4, fp32v({1, 2, 3, 4, 5, 6, 7, 8}));  // mv[n] = n + 1
+  expect_ok(m, mvl(rm::sbuf_addr(9, 28), -1).encode());
+  poke(m, SBUF, 9, 0x100, 4, fp32v({1, 2, 3, 0, 0, 0, 0, 0}));
+  expect_ok(m, fi8(rm::sbuf_addr(9, 0x100), 8, rm::sbuf_addr(9, 0x200)).encode());
+  EXPECT_EQ(peek(m, SBUF, 9, 0x200, 4, 8), (V{0, 1, 2, kFF, kFF, kFF, kFF, kFF}));
+  // Second search: 1, 2, 3 are matched already and keep their indices; 8 and 4 are new.
+  poke(m, SBUF, 9, 0x140, 4, fp32v({8, 3, 2, 1, 4, 0, 0, 0}));
+  expect_ok(m, fi8(rm::sbuf_addr(9, 0x140), 8, rm::sbuf_addr(9, 0x240)).encode());
+  EXPECT_EQ(peek(m, SBUF, 9, 0x240, 4, 8), (V{0, 1, 2, 4, kFF, kFF, kFF, 0}));
+  EXPECT_EQ(m.match[9].matched, 0b10001111);
+  // MatchValueLoad re-arms: the same search now finds every key present afresh.
+  expect_ok(m, mvl(rm::sbuf_addr(9, 28), -1).encode());
+  expect_ok(m, fi8(rm::sbuf_addr(9, 0x140), 8, rm::sbuf_addr(9, 0x240)).encode());
+  EXPECT_EQ(peek(m, SBUF, 9, 0x240, 4, 8), (V{3, 2, 1, 4, kFF, kFF, kFF, 0}));
+}
+
+TEST(MatchReplace8, NkiDocstringExample) {
+  // nc_match_replace8: positive step, mv[7 - k] = vals[k]: mv = [8,8,8,8,8,8,8,3].
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x40, 4, fp32v({3, 8, 8, 8, 8, 8, 8, 8}));
+  poke(m, SBUF, 0, 0x100, 4, fp32v({1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8}));
+  expect_ok(m, mvl(rm::sbuf_addr(0, 0x40), 1).encode());
+  EXPECT_EQ(m.match[0].mv, fp32s({8, 8, 8, 8, 8, 8, 8, 3}));
+  expect_ok(m, mr8(rm::sbuf_addr(0, 0x100), 11, rm::sbuf_addr(0, 0x200), -100.0f).encode());
+  EXPECT_EQ(m.match[0].matched, 0xFF);
+  EXPECT_EQ(m.match[0].idx, (std::array<uint32_t, 8>{4, 5, 6, 7, 8, 9, 10, 2}));
+  const uint32_t r = f32(-100.0f);
+  EXPECT_EQ(peek(m, SBUF, 0, 0x200, 4, 11), (V{f32(1), f32(2), r, f32(4), r, r, r, r, r, r, r}));
+}
+
+TEST(MatchReplace8, EveryElementPassesThroughFp32) {
+  Machine& m = fresh(Generation::V2);
+  // mv: 16777216 in every slot; the INT32 data 16777217 rounds to it and matches.
+  expect_ok(m, [&] {
+    poke(m, SBUF, 1, 0, 4, V(8, 0x4B800000u));
+    return mvl(rm::sbuf_addr(1, 0), 1).encode();
+  }());
+  rm::MatchReplace8Word x = mr8(rm::sbuf_addr(1, 0x100), 3, rm::sbuf_addr(1, 0x200), 2.5f);
+  x.in = x.out = dt::INT32;
+  poke(m, SBUF, 1, 0x100, 4, {16777217u, 16777219u, 7});
+  expect_ok(m, x.encode());
+  // Ordinal 0 matches slot 0 (replaced by 2.5 -> INT32 2, ties to even); 16777219 becomes
+  // 16777220 through FP32; 7 stays 7. Ordinal 1 (16777220.0) does not equal 16777216.
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 3), (V{2, 16777220u, 7}));
+  EXPECT_EQ(m.match[1].matched, 0x01);
+  // BF16: a signalling NaN comes back as 0x7FC0 (never matches, SPEC §4.10).
+  rm::MatchReplace8Word b = mr8(rm::sbuf_addr(2, 0x100), 2, rm::sbuf_addr(2, 0x200), 1.0f);
+  b.in = b.out = dt::BF16;
+  poke(m, SBUF, 2, 0x100, 2, {0x7F81, 0x3F80});
+  expect_ok(m, b.encode());
+  // Lane 2 is fresh: mv all +0.0, nothing equals it here.
+  EXPECT_EQ(peek(m, SBUF, 2, 0x200, 2, 2), (V{0x7FC0, 0x3F80}));
+  EXPECT_TRUE(m.match[2].fresh());
+}
+
+TEST(Max8, TopEightSmallestFirstAndDescendingWithANegatedStep) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 7, 0, 4, fp32v({5, -1, 9, 3, 9, 0.5f, 100, -7, 2, 8, 1, 4}));
+  rm::S4D2BnWord x;
+  x.src = rm::tensor4(rm::sbuf_addr(7, 0), 1, 4, 4, 3, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(7, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 7, 0x100, 4, 8), fp32v({2, 3, 4, 5, 8, 9, 9, 100}));
+  // NKI's max8: destination from slot 7 down: descending, like -np.sort(-x)[:8].
+  x.dst = tensor2(rm::sbuf_addr(7, 0x200 + 28), -1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 7, 0x200, 4, 8), fp32v({100, 9, 9, 8, 5, 4, 3, 2}));
+  EXPECT_TRUE(m.match[7].fresh());  // no search state is touched
+}
+
+TEST(Max8, NansLeftOutMinusInfFillsAndMinusZeroBelowZero) {
+  Machine& m = fresh(Generation::V3);
+  // Ten elements: 4 NaNs, -0.0, +0.0, -3, 1, -inf, 2: six non-NaN values.
+  poke(m, SBUF, 0, 0, 4,
+       {kQNaN, 0x80000000u, 0xFFC00001u, 0, f32(-3), 0x7F800001u, f32(1), kNegInf, kQNaN, f32(2)});
+  rm::S4D2BnWord x;
+  x.src = rm::tensor4(rm::sbuf_addr(0, 0), 1, 10, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(0, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 8),
+            (V{kNegInf, kNegInf, kNegInf, f32(-3), 0x80000000u, 0, f32(1), f32(2)}));
+  // INT32 16777217 counts as 16777216: it ties with 16777216 and is written as it.
+  poke(m, SBUF, 1, 0, 4, {16777217u, 16777216u, 0xFFFFFFFFu, 0, 1, 2, 3, 4});
+  x.in = x.out = dt::INT32;
+  x.src = rm::tensor4(rm::sbuf_addr(1, 0), 1, 8, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(1, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x100, 4, 8), (V{0xFFFFFFFFu, 0, 1, 2, 3, 4, 16777216u, 16777216u}));
+  // BF16 out: rounded; the -inf fill stays -inf (0xFF80).
+  poke(m, SBUF, 2, 0, 4, {f32(1.00390625f), kQNaN, kQNaN, kQNaN, kQNaN, kQNaN, kQNaN, kQNaN});
+  x.in = dt::FP32;
+  x.out = dt::BF16;
+  x.src = rm::tensor4(rm::sbuf_addr(2, 0), 1, 8, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(2, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  // 1 + 2^-8 is a tie between 0x3F80 and 0x3F81: to even, 0x3F80.
+  EXPECT_EQ(peek(m, SBUF, 2, 0x100, 2, 8),
+            (V{0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0x3F80}));
+}
+
+TEST(Search, FaultsChangeNothingAndLanesAreTraced) {
+  Machine& m = fresh(Generation::V3);
+  m.match[5].matched = 3;
+  // Register-mode source whose register holds a PSUM address with a bad offset.
+  m.registers[4] = 0x2000000u + 0x7000u;
+  rm::S4D2BnWord x = fi8(rm::reg_addr(4), 8, rm::sbuf_addr(5, 0x200));
+  expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress);
+  rm::MatchValueLoadWord l = mvl(rm::reg_addr(4), 1);
+  expect_unchanged(m, l.encode(), Status::Faulted, FaultKind::BadAddress);
+  l = mvl(rm::sbuf_addr(5, 0), 1);
+  l.ev.wait_mode = 1;
+  l.ev.wait_idx = 2;
+  l.ev.value = 1;
+  expect_unchanged(m, l.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // Invalid: a count of 7.
+  l = mvl(rm::sbuf_addr(5, 0), 1);
+  l.src.num[0] = 7;
+  expect_unchanged(m, l.encode(), Status::Invalid, std::nullopt);
+
+  // The trace reports each lane whose state changed, once, with before and after.
+  struct Lanes : gpsimd::TraceSink {
+    std::vector<std::pair<unsigned, gpsimd::MatchLane>> seen;
+    void retire(const Word&, const gpsimd::InstrDef&) override {}
+    void memory(Space, unsigned, uint32_t, std::span<const uint8_t>) override {}
+    void accumulator(unsigned, uint32_t, uint32_t) override {}
+    void semaphore(unsigned, uint32_t, uint32_t) override {}
+    void match_lane(unsigned lane, const gpsimd::MatchLane& before,
+                    const gpsimd::MatchLane& after) override {
+      EXPECT_NE(before, after);
+      seen.emplace_back(lane, after);
+    }
+  } sink;
+  poke(m, SBUF, 5, 0, 4, fp32v({1, 2, 3, 4, 5, 6, 7, 8}));
+  // Lane 6 is fresh and loads eight +0.0: unchanged, not reported.
+  ASSERT_TRUE(
+      exec(m, mvl(rm::sbuf_addr(5, 0), 1, dt::FP32, 2).encode(), ExecOptions{false, &sink, true})
+          .ok());
+  ASSERT_EQ(sink.seen.size(), 1u);
+  EXPECT_EQ(sink.seen[0].first, 5u);
+  EXPECT_EQ(sink.seen[0].second, m.match[5]);
+}
+
+}  // namespace search
 
 }  // namespace

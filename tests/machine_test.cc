@@ -415,3 +415,38 @@ TEST(Machine, SpaceNames) {
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace gpsimd {
+namespace {
+
+// SPEC §2: a fresh search lane is mv 0, matched 0, idx 0xFFFFFFFF; the lanes are part of
+// equality, the hash, copies and reset.
+TEST(MachineSearchState, FreshLanesEqualityHashCopyAndReset) {
+  Machine m(Generation::V2);
+  for (const MatchLane& l : m.match) {
+    for (uint32_t v : l.mv) EXPECT_EQ(v, 0u);
+    EXPECT_EQ(l.matched, 0);
+    for (uint32_t i : l.idx) EXPECT_EQ(i, 0xFFFFFFFFu);
+  }
+  Machine other(Generation::V2);
+  EXPECT_TRUE(m == other);
+  EXPECT_EQ(m.hash(), other.hash());
+  for (int field = 0; field < 3; ++field) {
+    Machine c(m);
+    if (field == 0) c.match[77].mv[3] = 0x80000000u;  // -0.0 differs from +0.0 as state
+    if (field == 1) c.match[0].matched = 0x40;
+    if (field == 2) c.match[127].idx[7] = 0;
+    EXPECT_FALSE(c == m) << field;
+    EXPECT_NE(c.hash(), m.hash()) << field;
+    Machine copy(c);
+    EXPECT_TRUE(copy == c) << field;
+    Machine assigned(Generation::V2);
+    assigned = c;
+    EXPECT_TRUE(assigned == c) << field;
+    c.reset();
+    EXPECT_TRUE(c == m) << field;
+  }
+}
+
+}  // namespace
+}  // namespace gpsimd

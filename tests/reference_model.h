@@ -48,7 +48,8 @@ inline constexpr uint8_t MAX = 0x08, IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, I
 
 inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
                          kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
-                         kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b;
+                         kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b, kMax8 = 0x6c,
+                         kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f;
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -477,6 +478,7 @@ struct Store {
 struct Effects {
   std::vector<Store> stores;  // applied in order: a later store to the same byte wins
   std::vector<std::pair<unsigned, uint32_t>> accumulators;
+  std::vector<std::pair<unsigned, gpsimd::MatchLane>> lanes;  // search lanes (SPEC §2)
 };
 
 inline uint32_t load(const Machine& m, Space s, unsigned p, int64_t off, unsigned size) {
@@ -805,6 +807,126 @@ inline std::optional<FaultKind> dve_read_accumulator(const Machine& m, const Wor
   return std::nullopt;
 }
 
+// SPEC §4.7. Offsets: 16 src (TENSOR2D), 32 dtype, 34 channels.
+inline std::optional<FaultKind> match_value_load(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t code = w[32];
+  const unsigned size = size_of(code);
+  const Tensor st = get_tensor(w, 16, 2);
+  const auto src = resolve(m, st, size, true, false, n);
+  if (!src) return FaultKind::BadAddress;
+  const auto offs = walk(st, src->offset, size);
+  for (unsigned c = 0; c < n; ++c) {
+    gpsimd::MatchLane lane;
+    for (unsigned n2 = 0; n2 < 8; ++n2) lane.idx[n2] = 0xFFFFFFFFu;
+    lane.matched = 0;
+    for (std::size_t k = 0; k < offs.size(); ++k)
+      lane.mv[7 - k] = to_fp32(code, load(m, src->space, src->partition + c, offs[k], size));
+    fx.lanes.emplace_back(src->partition + c, lane);
+  }
+  return std::nullopt;
+}
+
+// SPEC §4.8. Offsets: 12 src (TENSOR4D), 32 in, 33 out, 34 channels, 48 dst (TENSOR2D).
+inline std::optional<FaultKind> max8(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const unsigned in_size = size_of(w[32]), out_size = size_of(w[33]);
+  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, 48, 2);
+  const auto src = resolve(m, st, in_size, true, false, n);
+  const auto dst = resolve(m, dtn, out_size, true, true, n);
+  if (!src || !dst) return FaultKind::BadAddress;
+  const auto soffs = walk(st, src->offset, in_size), doffs = walk(dtn, dst->offset, out_size);
+  // Descending by value; of two zeros the positive one first.
+  auto before = [](uint32_t a, uint32_t b) {
+    const float x = as_float(a), y = as_float(b);
+    if (x != y) return x > y;
+    return (a >> 31) < (b >> 31);
+  };
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> v;
+    for (int64_t off : soffs) {
+      const uint32_t x = to_fp32(w[32], load(m, src->space, src->partition + c, off, in_size));
+      if (!std::isnan(as_float(x))) v.push_back(x);
+    }
+    std::sort(v.begin(), v.end(), before);
+    while (v.size() < 8) v.push_back(0xff800000u);  // -inf at the low end
+    for (std::size_t k = 0; k < 8; ++k)             // smallest first
+      fx.stores.push_back(
+          {dst->space, dst->partition + c, doffs[k], out_size, from_fp32(w[33], v[7 - k])});
+  }
+  return std::nullopt;
+}
+
+// SPEC §4.9 / §4.10: one lane's match over the source elements (FP32 bits, walk order);
+// returns which ordinals were consumed.
+inline std::vector<bool> match_lane(gpsimd::MatchLane& lane, const std::vector<uint32_t>& e) {
+  std::vector<bool> consumed(e.size(), false);
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    for (unsigned s = 0; s < 8; ++s) {
+      if ((lane.matched >> s) & 1u) continue;
+      if (as_float(e[i]) == as_float(lane.mv[s])) {  // IEEE: NaN never, -0 == +0
+        lane.matched = static_cast<uint8_t>(lane.matched | (1u << s));
+        lane.idx[s] = static_cast<uint32_t>(i);
+        consumed[i] = true;
+        break;
+      }
+    }
+  }
+  return consumed;
+}
+
+// SPEC §4.9. The layout of Max8; out_dtype UINT16 or UINT32.
+// The match of FindIndex8 and MatchReplace8 on every channel: src at 12 (TENSOR4D), dst
+// at `dst_at` with `dst_dims`; `store(c, lane, consumed, e, dst, doffs, out_size)` adds the
+// channel's stores.
+template <class Store>
+inline std::optional<FaultKind> match_channels(const Machine& m, const Word& w, Effects& fx,
+                                               unsigned dst_at, unsigned dst_dims, Store store) {
+  const unsigned n = w[34];
+  const unsigned in_size = size_of(w[32]), out_size = size_of(w[33]);
+  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, dst_at, dst_dims);
+  const auto src = resolve(m, st, in_size, true, false, n);
+  const auto dst = resolve(m, dtn, out_size, true, true, n);
+  if (!src || !dst) return FaultKind::BadAddress;
+  const auto soffs = walk(st, src->offset, in_size), doffs = walk(dtn, dst->offset, out_size);
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> e;
+    for (int64_t off : soffs)
+      e.push_back(to_fp32(w[32], load(m, src->space, src->partition + c, off, in_size)));
+    gpsimd::MatchLane lane = m.match[src->partition + c];
+    const std::vector<bool> consumed = match_lane(lane, e);
+    store(c, lane, consumed, e, *dst, doffs, out_size);
+    fx.lanes.emplace_back(src->partition + c, lane);
+  }
+  return std::nullopt;
+}
+
+inline std::optional<FaultKind> find_index8(const Machine& m, const Word& w, Effects& fx) {
+  return match_channels(
+      m, w, fx, 48, 2,
+      [&](unsigned c, const gpsimd::MatchLane& lane, const std::vector<bool>&,
+          const std::vector<uint32_t>&, const Loc& dst, const std::vector<int64_t>& doffs,
+          unsigned out_size) {
+        for (std::size_t k = 0; k < 8; ++k)
+          fx.stores.push_back({dst.space, dst.partition + c, doffs[k], out_size,
+                               out_size == 2 ? lane.idx[k] & 0xFFFFu : lane.idx[k]});
+      });
+}
+
+// SPEC §4.10. Offsets: 12 src (TENSOR4D), 32 in, 33 out, 34 channels, 40 immediate,
+// 44 dst (TENSOR4D).
+inline std::optional<FaultKind> match_replace8(const Machine& m, const Word& w, Effects& fx) {
+  const uint32_t imm = get(w, 40, 4);
+  return match_channels(m, w, fx, 44, 4,
+                        [&](unsigned c, const gpsimd::MatchLane&, const std::vector<bool>& consumed,
+                            const std::vector<uint32_t>& e, const Loc& dst,
+                            const std::vector<int64_t>& doffs, unsigned out_size) {
+                          for (std::size_t i = 0; i < doffs.size(); ++i)
+                            fx.stores.push_back({dst.space, dst.partition + c, doffs[i], out_size,
+                                                 from_fp32(w[33], consumed[i] ? imm : e[i])});
+                        });
+}
+
 }  // namespace internal
 
 // Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged.
@@ -844,6 +966,18 @@ inline Outcome execute(Machine& m, const Word& w) {
     case kIota:
       f = internal::iota(m, w, fx);
       break;
+    case kMatchValueLoad:
+      f = internal::match_value_load(m, w, fx);
+      break;
+    case kMax8:
+      f = internal::max8(m, w, fx);
+      break;
+    case kFindIndex8:
+      f = internal::find_index8(m, w, fx);
+      break;
+    case kMatchReplace8:
+      f = internal::match_replace8(m, w, fx);
+      break;
     default:
       return {};
   }
@@ -857,6 +991,7 @@ inline Outcome execute(Machine& m, const Word& w) {
       part[static_cast<std::size_t>(s.offset) + i] = static_cast<uint8_t>(s.bits >> (8 * i));
   }
   for (auto [i, bits] : fx.accumulators) m.accumulators[i] = bits;
+  for (const auto& [i, lane] : fx.lanes) m.match[i] = lane;
   uint32_t& sem = m.semaphores[ev.update_idx];
   if (ev.update_mode == 1) sem = ev.value;
   if (ev.update_mode == 2) sem = sem + 1u;
@@ -1093,6 +1228,59 @@ struct DveReadAccumulatorWord {
     w[32] = dtype;
     w[33] = negated;
     w[34] = channels;
+    put_tensor(w, 44, dst);
+    return w;
+  }
+};
+
+struct MatchValueLoadWord {
+  Events ev;
+  Tensor src{.dims = 2};
+  uint8_t dtype = dt::FP32, channels = 1;
+  Word encode() const {
+    Word w;
+    put_header(w, kMatchValueLoad);
+    put_events(w, ev);
+    put_tensor(w, 16, src);
+    w[32] = dtype;
+    w[34] = channels;
+    return w;
+  }
+};
+
+// Max8 (opcode 0x6c) or FindIndex8 (0x6e): the S4D2_BN layout.
+struct S4D2BnWord {
+  uint8_t opcode = kMax8;
+  Events ev;
+  Tensor src{.dims = 4}, dst{.dims = 2};
+  uint8_t in = dt::FP32, out = dt::FP32, channels = 1;
+  Word encode() const {
+    Word w;
+    put_header(w, opcode);
+    put_events(w, ev);
+    put_tensor(w, 12, src);
+    w[32] = in;
+    w[33] = out;
+    w[34] = channels;
+    put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+struct MatchReplace8Word {
+  Events ev;
+  Tensor src{.dims = 4}, dst{.dims = 4};
+  uint8_t in = dt::FP32, out = dt::FP32, channels = 1;
+  uint32_t immediate = 0;  // FP32 bits
+  Word encode() const {
+    Word w;
+    put_header(w, kMatchReplace8);
+    put_events(w, ev);
+    put_tensor(w, 12, src);
+    w[32] = in;
+    w[33] = out;
+    w[34] = channels;
+    put(w, 40, 4, immediate);
     put_tensor(w, 44, dst);
     return w;
   }

@@ -375,6 +375,75 @@ inline Word valid_iota() {
                               {"dst_mem_pattern", tensor(kDstAddr, {1, 3, 6, 6}, {3, 2, 1, 1})}});
 }
 
+// valid_match_value_load(): 2 channels from partition 4, FP32. src: TENSOR2D steps {1, 4}
+// counts {4, 2} (8 dense FP32, 32 bytes) at SBUF partition 4 offset 0x100: ordinal k
+// loads slot 7 - k of lane 4 + c.
+namespace mvl_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr Dtype kDtype = Dtype::FP32;
+inline constexpr unsigned kPartition = 4;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100);
+}  // namespace mvl_word
+
+inline Word valid_match_value_load() {
+  using namespace mvl_word;
+  return build(Opcode::MatchValueLoad, {{"src_mem_pattern", tensor(kSrcAddr, {1, 4}, {4, 2})},
+                                        {"dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                                        {"num_active_channels", uint64_t{kChannels}}});
+}
+
+// valid_max8() / valid_find_index8(): 2 channels from partition 5. src: FP32, TENSOR4D
+// steps {1, 8, 16, 16} counts {8, 2, 1, 1} (16 dense FP32, 64 bytes) at SBUF partition 5
+// offset 0x100. dst: TENSOR2D steps {1, 8} counts {8, 1} at offset 0x200, FP32 (Max8)
+// or UINT32 (FindIndex8). even_count and odd_count 0.0.
+namespace s4d2_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 16;
+inline constexpr unsigned kPartition = 5;
+inline constexpr Dtype kIn = Dtype::FP32, kMax8Out = Dtype::FP32, kIndexOut = Dtype::UINT32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x200);
+}  // namespace s4d2_word
+
+inline Word valid_s4d2_bn(Opcode op, Dtype out) {
+  using namespace s4d2_word;
+  return build(op, {{"src_mem_pattern", tensor(kSrcAddr, {1, 8, 16, 16}, {8, 2, 1, 1})},
+                    {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                    {"out_dtype", uint64_t{static_cast<uint8_t>(out)}},
+                    {"num_active_channels", uint64_t{kChannels}},
+                    {"dst_mem_pattern", tensor(kDstAddr, {1, 8}, {8, 1})}});
+}
+inline Word valid_max8() {
+  return valid_s4d2_bn(Opcode::Max8, s4d2_word::kMax8Out);
+}
+inline Word valid_find_index8() {
+  return valid_s4d2_bn(Opcode::FindIndex8, s4d2_word::kIndexOut);
+}
+
+// valid_match_replace8(): 2 channels from partition 6, FP32 in and out, immediate -1.0.
+// src: TENSOR4D steps {1, 4, 8, 8} counts {4, 3, 1, 1} (12 dense FP32) at SBUF partition
+// 6 offset 0x100; dst: the same shape at offset 0x200.
+namespace mr_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 12;
+inline constexpr unsigned kPartition = 6;
+inline constexpr Dtype kIn = Dtype::FP32, kOut = Dtype::FP32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x200);
+inline constexpr float kImmediate = -1.0f;
+}  // namespace mr_word
+
+inline Word valid_match_replace8() {
+  using namespace mr_word;
+  return build(Opcode::MatchReplace8,
+               {{"src_mem_pattern", tensor(kSrcAddr, {1, 4, 8, 8}, {4, 3, 1, 1})},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"immediate", uint64_t{f32_bits(kImmediate)}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 8, 8}, {4, 3, 1, 1})}});
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -396,6 +465,14 @@ inline Word valid_word(Opcode op) {
       return valid_affine_select();
     case Opcode::Iota:
       return valid_iota();
+    case Opcode::MatchValueLoad:
+      return valid_match_value_load();
+    case Opcode::Max8:
+      return valid_max8();
+    case Opcode::FindIndex8:
+      return valid_find_index8();
+    case Opcode::MatchReplace8:
+      return valid_match_replace8();
   }
   fail("no valid word for this opcode");
 }

@@ -104,11 +104,19 @@ std::vector<std::string> clauses_of(const Diagnostics& d) {
   return c;
 }
 
-const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
-                                      Opcode::GetSequenceBounds, Opcode::Sort,
-                                      Opcode::AffineSelect,      Opcode::Iota,
-                                      Opcode::NonzeroWithCount,  Opcode::CopyPredicatedScalar,
-                                      Opcode::DveReadAccumulator};
+const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect,
+                                      Opcode::TensorScalarSelect,
+                                      Opcode::GetSequenceBounds,
+                                      Opcode::Sort,
+                                      Opcode::AffineSelect,
+                                      Opcode::Iota,
+                                      Opcode::NonzeroWithCount,
+                                      Opcode::CopyPredicatedScalar,
+                                      Opcode::DveReadAccumulator,
+                                      Opcode::MatchValueLoad,
+                                      Opcode::Max8,
+                                      Opcode::FindIndex8,
+                                      Opcode::MatchReplace8};
 
 std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
   return mnemonic(info.param);
@@ -230,6 +238,10 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::DveReadAccumulator, "has_dve_read_accumulator_opcode"},
       {Opcode::AffineSelect, "has_s2d2_ts_as_opcode"},
       {Opcode::Iota, "has_iota_opcode"},
+      {Opcode::MatchValueLoad, "has_match_value_load_opcode"},
+      {Opcode::Max8, "has_max8_opcode"},
+      {Opcode::FindIndex8, "has_find_index8_opcode"},
+      {Opcode::MatchReplace8, "has_match_replace8_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
@@ -307,6 +319,10 @@ constexpr auto CPS = Opcode::CopyPredicatedScalar;
 constexpr auto DRA = Opcode::DveReadAccumulator;
 constexpr auto AS = Opcode::AffineSelect;
 constexpr auto IOTA = Opcode::Iota;
+constexpr auto MVL = Opcode::MatchValueLoad;
+constexpr auto MAX8 = Opcode::Max8;
+constexpr auto FI8 = Opcode::FindIndex8;
+constexpr auto MR8 = Opcode::MatchReplace8;
 
 uint64_t code(Dtype d) {
   return static_cast<uint8_t>(d);
@@ -1158,6 +1174,112 @@ std::vector<ClauseCase> clause_cases() {
                "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 30"});
   c.push_back({"iota_src_num0", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 3, 0); },
                "d4_iota_same_src_dst_count", "src_data_pattern", "num_elem[3] = 0", ">= 1", 2});
+  // ---- MatchValueLoad (SPEC §4.7): 2 channels from partition 4, 8 FP32 ----
+  for (unsigned b : {12u, 15u, 28u, 31u, 33u, 35u, 43u, 44u, 47u, 48u, 49u, 63u})
+    c.push_back({"mvl_reserved_byte" + std::to_string(b), MVL, [b](Word& w) { w[b] = 0x04; },
+                 "s2_bn_reserved_zero", "", "0x04", "zero"});
+  c.push_back({"mvl_channels_0", MVL, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"mvl_dtype_fp32r", MVL, [](Word& w) { set(w, "dtype", code(Dtype::FP32R)); },
+               "is_valid_dtype", "dtype", "FP32R (0xb)"});
+  c.push_back({"mvl_dtype_int64", MVL, [](Word& w) { set(w, "dtype", code(Dtype::INT64)); },
+               "is_valid_dtype", "dtype", "INT64 (0xc)"});
+  c.push_back({"mvl_src_start_partition", MVL,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"mvl_count_16", MVL, [](Word& w) { set_num(w, "src_mem_pattern", 1, 4); },
+               "has_match_value_load_src_element_cnt", "src_mem_pattern", "count = 16", "8"});
+  c.push_back({"mvl_count_7", MVL,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 7);
+                 set_num(w, "src_mem_pattern", 1, 1);
+               },
+               "has_match_value_load_src_element_cnt", "src_mem_pattern", "count = 7"});
+  // A num_elem of 0: the tensor clause reports it, the count clause is not evaluated.
+  c.push_back({"mvl_num0", MVL, [](Word& w) { set_num(w, "src_mem_pattern", 1, 0); },
+               "tensor2d_valid", "src_mem_pattern", "num=[4,0]", ">= 1"});
+
+  // ---- Max8 / FindIndex8 (SPEC §4.8, §4.9): 2 channels from partition 5, 16 FP32 ----
+  for (Opcode op : {MAX8, FI8}) {
+    const std::string pre = op == MAX8 ? "max8_" : "fi8_";
+    for (unsigned b : {35u, 39u, 60u, 63u})
+      c.push_back({pre + "reserved_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 0x20; },
+                   "s4d2_bn_reserved_zero", "reserved", "0x20", "zero"});
+    c.push_back({pre + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    c.push_back({pre + "in_dtype_fp32r", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::FP32R)); }, "is_valid_dtype",
+                 "in_dtype", "FP32R (0xb)"});
+    c.push_back({pre + "in_dtype_uint64", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::UINT64)); }, "is_valid_dtype",
+                 "in_dtype", "UINT64 (0x1)"});
+    c.push_back({pre + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+                 "start_addr_active_channels", "src_mem_pattern", "127"});
+    c.push_back({pre + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x200)); },
+                 "start_addr_active_channels", "dst_mem_pattern", "127"});
+    c.push_back({pre + "src_count_7", op,
+                 [](Word& w) {
+                   set_num(w, "src_mem_pattern", 0, 7);
+                   set_num(w, "src_mem_pattern", 1, 1);
+                 },
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7", "8 <= count(src)"});
+    // 16385 elements in a zero-step walk: one over the bound.
+    c.push_back({pre + "src_count_16385", op,
+                 [](Word& w) {
+                   set_tensor(w, "src_mem_pattern",
+                              tensor(sbuf_addr(5, 0x100), {0, 0, 0, 0}, {5, 29, 113, 1}));
+                 },
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
+    c.push_back({pre + "dst_count_9", op, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9", "== 8"});
+    c.push_back({pre + "dst_count_16", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 16"});
+    c.push_back({pre + "even_count_one", op, [](Word& w) { set_f32(w, "even_count", 1.0f); },
+                 "s4d2_bn_zero_counts", "even_count", "0x3f800000", "0.0"});
+    c.push_back({pre + "odd_count_nan", op, [](Word& w) { set(w, "odd_count", 0x7fc00000); },
+                 "s4d2_bn_zero_counts", "odd_count", "0x7fc00000"});
+    c.push_back({pre + "odd_count_denormal", op, [](Word& w) { set(w, "odd_count", 1); },
+                 "s4d2_bn_zero_counts", "odd_count", "0x00000001"});
+  }
+  c.push_back({"max8_out_dtype_int64", MAX8,
+               [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); }, "is_valid_dtype",
+               "out_dtype", "INT64 (0xc)"});
+  for (Dtype d : {Dtype::FP32, Dtype::INT32, Dtype::UINT8, Dtype::FP32R})
+    c.push_back({"fi8_out_dtype_" + name_of(d), FI8, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "has_find_index8_dst_type", "out_dtype", name_of(d), "UINT16 or UINT32"});
+
+  // ---- MatchReplace8 (SPEC §4.10): 2 channels from partition 6, 12 FP32 ----
+  for (unsigned b : {35u, 37u, 39u})
+    c.push_back({"mr8_reserved_byte" + std::to_string(b), MR8, [b](Word& w) { w[b] = 0x01; },
+                 "s4d4_mr_reserved_zero", "reserved0", "0x01", "zero"});
+  c.push_back({"mr8_channels_0", MR8, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  for (Dtype d : {Dtype::INT8, Dtype::INT16, Dtype::FP8_E4, Dtype::FP32R}) {
+    c.push_back({"mr8_out_dtype_" + name_of(d), MR8, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "match_replace_dtypes", "out_dtype", name_of(d)});
+  }
+  for (Dtype d : {Dtype::INT8, Dtype::INT16, Dtype::FP8_E5})
+    c.push_back({"mr8_in_dtype_" + name_of(d), MR8, [d](Word& w) { set(w, "in_dtype", code(d)); },
+                 "match_replace_dtypes", "in_dtype", name_of(d)});
+  c.push_back({"mr8_src_start_partition", MR8,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"mr8_dst_start_partition", MR8,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x200)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"mr8_src_count_16385", MR8,
+               [](Word& w) {
+                 set_tensor(w, "src_mem_pattern",
+                            tensor(sbuf_addr(6, 0x100), {0, 0, 0, 0}, {5, 29, 113, 1}));
+                 set_tensor(w, "dst_mem_pattern",
+                            tensor(sbuf_addr(6, 0x200), {0, 0, 0, 0}, {5, 29, 113, 1}));
+               },
+               "s4d4_mr_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
+  c.push_back({"mr8_dst_count", MR8, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "s4d4_mr_same_src_dst_element_cnt", "dst_mem_pattern",
+               "count(dst) = 8, count(src) = 12"});
   return c;
 }
 
@@ -1395,6 +1517,13 @@ const std::vector<TensorOperand> kOperands = {
     {AS, "src_mem_pattern", "tensor2d_valid", 4, PsumUse::Forbidden},
     {AS, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Forbidden},
     {IOTA, "dst_mem_pattern", "tensor4d_valid", 4, PsumUse::Forbidden},
+    {MVL, "src_mem_pattern", "tensor2d_valid", 4, PsumUse::Read},
+    {MAX8, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Read},
+    {MAX8, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Write4},
+    {FI8, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Read},
+    {FI8, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Write4},
+    {MR8, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Read},
+    {MR8, "dst_mem_pattern", "tensor4d_valid", 4, PsumUse::Write4},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {

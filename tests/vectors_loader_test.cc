@@ -284,3 +284,53 @@ TEST(VectorsLoader, MalformedDocuments) {
 }
 
 }  // namespace
+
+namespace {
+
+// SPEC §7 match_state: per lane mv (8 FP32 patterns), matched (<= 0xff), idx (8 u32); a
+// lane or key left out is fresh (mv 0, matched 0, idx 0xFFFFFFFF), in expect too.
+TEST(VectorsLoader, MatchStateLanesAndFreshDefaults) {
+  json doc = good_file();
+  json mv = json::array(), idx = json::array();
+  for (int n = 0; n < 8; ++n) {
+    mv.push_back(n == 7 ? "0x40400000" : "0x41000000");
+    idx.push_back(n == 0 ? "0x4" : "0xffffffff");
+  }
+  doc["vectors"][0]["match_state"] = {{"5", {{"mv", mv}, {"matched", "0x81"}, {"idx", idx}}}};
+  doc["vectors"][0]["expect"]["match_state"] = {{"127", {{"matched", "0xff"}}}};
+  std::string error;
+  const auto f = gpsimd::parse_vectors(doc.dump(), "t.json", &error);
+  ASSERT_TRUE(f.has_value()) << error;
+  const gpsimd::TestVector& v = f->vectors[0];
+  ASSERT_EQ(v.match_state.size(), 1u);
+  const gpsimd::MatchLane& l = v.match_state.at(5);
+  EXPECT_EQ(l.mv[0], 0x41000000u);
+  EXPECT_EQ(l.mv[7], 0x40400000u);
+  EXPECT_EQ(l.matched, 0x81);
+  EXPECT_EQ(l.idx[0], 4u);
+  EXPECT_EQ(l.idx[1], 0xffffffffu);
+  const gpsimd::MatchLane& e = v.expect.match_state.at(127);
+  EXPECT_EQ(e.matched, 0xff);
+  for (int n = 0; n < 8; ++n) {
+    EXPECT_EQ(e.mv[n], 0u);            // left out: fresh
+    EXPECT_EQ(e.idx[n], 0xffffffffu);  // left out: fresh
+  }
+  // The second vector names no lanes: every lane fresh.
+  EXPECT_TRUE(f->vectors[1].match_state.empty());
+
+  // Malformed lanes.
+  auto bad = [&](const json& lanes) {
+    json d = good_file();
+    d["vectors"][0]["match_state"] = lanes;
+    return error_of(d);
+  };
+  EXPECT_NE(bad({{"128", json::object()}}).find("0..127"), std::string::npos);
+  EXPECT_NE(bad({{"x", json::object()}}).find("0..127"), std::string::npos);
+  EXPECT_NE(bad({{"1", {{"matched", "0x100"}}}}).find("0xff"), std::string::npos);
+  EXPECT_NE(bad({{"1", {{"mv", json::array({"0x0"})}}}}).find("exactly 8"), std::string::npos);
+  EXPECT_NE(bad({{"1", {{"idx", "0x0"}}}}).find("exactly 8"), std::string::npos);
+  EXPECT_NE(bad({{"1", {{"flags", "0x0"}}}}).find("unknown key"), std::string::npos);
+  EXPECT_NE(bad(json::array()).find("expected an object"), std::string::npos);
+}
+
+}  // namespace

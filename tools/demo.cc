@@ -34,6 +34,8 @@ constexpr uint32_t kFill = 0xc61c0000u;  // -9984.0, register 1
 constexpr uint32_t kRowMax = 0x0e0;      // BF16, partitions 0..3
 constexpr uint32_t kRouted = 0x600;      // INT32 [16], partitions 0, 16, ..., 112 and 1
 constexpr uint32_t kTokenList = 0x680;   // INT32 [17]
+constexpr uint32_t kBest8 = 0x800;       // FP32 [8], Max8's output, largest first
+constexpr uint32_t kExperts8 = 0x840;    // UINT32 [8], FindIndex8's output
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
   uint32_t v = 0;
@@ -148,6 +150,25 @@ bool causal_mask(const Machine& in, const Machine& out) {
   return report(c, "masked scores and row maxima as SPEC §4.1 defines them");
 }
 
+// The experts of partition p's logits by selection: repeatedly the largest remaining
+// logit, the lowest index among equals.
+std::vector<unsigned> ranked(const Machine& in, unsigned p) {
+  bool taken[kExperts] = {};
+  std::vector<unsigned> order;
+  for (unsigned k = 0; k < kExperts; ++k) {
+    int pick = -1;
+    for (unsigned e = 0; e < kExperts; ++e) {
+      if (taken[e]) continue;
+      if (pick < 0 || as_float(load(in, p, kLogits + 4 * e, 4)) >
+                          as_float(load(in, p, kLogits + 4 * static_cast<unsigned>(pick), 4)))
+        pick = static_cast<int>(e);
+    }
+    taken[pick] = true;
+    order.push_back(static_cast<unsigned>(pick));
+  }
+  return order;
+}
+
 // 2. Sort: top-K with indices.
 bool top_k(const Machine& in, const Machine& out) {
   fmt::print(
@@ -168,19 +189,10 @@ bool top_k(const Machine& in, const Machine& out) {
   Check c;
   cells.clear();
   for (unsigned p = 0; p < kRows; ++p) {
-    // Selection: the largest remaining logit, the lowest index among equals.
-    bool taken[kExperts] = {};
+    const std::vector<unsigned> order = ranked(in, p);
     std::vector<std::string> row;
     for (unsigned k = 0; k < kTopK; ++k) {
-      int pick = -1;
-      for (unsigned e = 0; e < kExperts; ++e) {
-        if (taken[e]) continue;
-        if (pick < 0 || as_float(load(in, p, kLogits + 4 * e, 4)) >
-                            as_float(load(in, p, kLogits + 4 * static_cast<unsigned>(pick), 4)))
-          pick = static_cast<int>(e);
-      }
-      taken[pick] = true;
-      const auto e = static_cast<unsigned>(pick);
+      const unsigned e = order[k];
       const uint32_t value = load(out, p, kTop + 8 * k, 4),
                      index = load(out, p, kTop + 8 * k + 4, 4);
       c.expect(fmt::format("p{} top {} value", p, k), load(in, p, kLogits + 4 * e, 4), value);
@@ -362,6 +374,46 @@ bool routing(const Machine& in, const Machine& out) {
   return report(c, "the nonzero indices of each processed row, the rest untouched");
 }
 
+// 8. Max8 + MatchValueLoad + FindIndex8: the top-k of step 2 through the search
+// instructions.
+bool search_top_k(const Machine& in, const Machine& out) {
+  fmt::print(
+      "8. The same top-K through the search instructions (Max8 [8], MatchValueLoad [9], "
+      "FindIndex8 [10])\n"
+      "   As NKI kernels build a top-k: Max8 writes each token's 8 largest logits (largest "
+      "first, its\n"
+      "   destination walking down), MatchValueLoad loads them as the lane's match values "
+      "and\n"
+      "   FindIndex8 finds each one's expert; equal logits take increasing indices, as in "
+      "Sort's.\n\n");
+  Check c;
+  std::vector<std::vector<std::string>> cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    // SPEC §4.8/§4.9 restated for finite logits: the same ranking as Sort's.
+    const std::vector<unsigned> order = ranked(in, p);
+    std::vector<std::string> row;
+    for (unsigned k = 0; k < kExperts; ++k) {
+      const unsigned e = order[k];
+      const uint32_t value = load(out, p, kBest8 + 4 * k, 4);
+      const uint32_t index = load(out, p, kExperts8 + 4 * k, 4);
+      c.expect(fmt::format("p{} rank {} value", p, k), load(in, p, kLogits + 4 * e, 4), value);
+      c.expect(fmt::format("p{} rank {} index", p, k), e, index);
+      if (k < kTopK) {
+        // Beside step 2: the same pair as Sort's.
+        c.expect(fmt::format("p{} rank {} value = Sort's", p, k), load(out, p, kTop + 8 * k, 4),
+                 value);
+        c.expect(fmt::format("p{} rank {} index = Sort's", p, k), load(out, p, kTop + 8 * k + 4, 4),
+                 index);
+        row.push_back(fmt::format("{} @ {}", fp32s(value), index));
+      }
+    }
+    cells.push_back(row);
+  }
+  fmt::print("   top-3 (value @ expert; Max8 sbuf[p=0..3, off=0x800], FindIndex8 off=0x840)\n{}\n",
+             render_table({"1st", "2nd", "3rd"}, row_labels("p"), cells, "   "));
+  return report(c, "all 8 ranks found by selection, the top 3 equal to Sort's");
+}
+
 }  // namespace
 
 int cmd_demo() {
@@ -383,7 +435,7 @@ int cmd_demo() {
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
 
-  fmt::print("gpsimd demo: seven instructions on a NeuronCore {} model, on built-in data\n\n",
+  fmt::print("gpsimd demo: ten instructions on a NeuronCore {} model, on built-in data\n\n",
              generation_name(g));
   fmt::print(
       "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
@@ -425,7 +477,9 @@ int cmd_demo() {
   passed += read_back(m);
   fmt::print("\n");
   passed += routing(before, m);
-  constexpr unsigned kChecks = 7;
+  fmt::print("\n");
+  passed += search_top_k(before, m);
+  constexpr unsigned kChecks = 8;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(

@@ -487,6 +487,75 @@ void explain_dve_read_accumulator(const Decoded& d, const Machine& m, std::strin
                   exact ? " (its 32 bits)" : " (rounded to nearest even; -FLT_MAX becomes -inf)"));
 }
 
+// The lanes of the search state a word uses: src start partition + c.
+std::string lanes_text(const TensorDesc& src, unsigned n, const Machine& m) {
+  const Resolved r = resolve(src.addr, m);
+  if (!r.loc) return "the search lanes of the source's partitions (lane = partition)";
+  return fmt::format("the search lanes of {} (lane = source partition)",
+                     parts_text(r.loc->partition, n));
+}
+
+void explain_match_value_load(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads",
+                  tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("dtype"), n, m));
+  out += labelled("writes", lanes_text(src, n, m) + "; no memory");
+  out += labelled("effect",
+                  "source ordinal k, converted to FP32, becomes match value mv[7 - k] (the slots "
+                  "load in reverse: ordinal 0 is slot 7); the lane is re-armed: no slot "
+                  "matched, every index 0xFFFFFFFF.");
+}
+
+void explain_max8(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  out += labelled("channels", channels_text(n));
+  out += labelled("reads", tensor_text("reads", row(d, "src_mem_pattern"),
+                                       d.tensor("src_mem_pattern"), d.integer("in_dtype"), n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), d.integer("out_dtype"), n, m));
+  out += labelled("effect",
+                  "channel c writes the 8 largest source values (compared as FP32, NaNs left "
+                  "out, -0.0 below +0.0, -inf filling in when fewer than 8 remain) smallest "
+                  "first: destination ordinal 0 gets the 8th largest, ordinal 7 the largest. "
+                  "The search state is not used.");
+}
+
+// FindIndex8 and MatchReplace8: the channels, the source, the lanes and the destination.
+void explain_match_operands(const Decoded& d, const Machine& m, std::string& out) {
+  const unsigned n = u32(d, "num_active_channels");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  out += labelled("channels", channels_text(n));
+  out += labelled(
+      "reads", tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("in_dtype"), n, m));
+  out += labelled("reads", lanes_text(src, n, m));
+  out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
+                                        d.tensor("dst_mem_pattern"), d.integer("out_dtype"), n, m));
+}
+
+void explain_find_index8(const Decoded& d, const Machine& m, std::string& out) {
+  explain_match_operands(d, m, out);
+  out += labelled("effect",
+                  "each source element, in walk order and as FP32, is taken by the lowest slot "
+                  "not yet matched whose match value equals it (NaN equals nothing, -0.0 == "
+                  "+0.0); that slot records the element's ordinal and is marked matched. Then "
+                  "destination ordinal n gets slot n's index (0xFFFFFFFF, or 0xFFFF as UINT16, "
+                  "when it found nothing). Matched flags stay set until the next "
+                  "MatchValueLoad.");
+}
+
+void explain_match_replace8(const Decoded& d, const Machine& m, std::string& out) {
+  explain_match_operands(d, m, out);
+  out += labelled(
+      "effect",
+      fmt::format("the match of FindIndex8 (lowest free slot with an equal match value takes "
+                  "each element, in walk order); destination ordinal i gets the immediate {} "
+                  "where element i was taken, and element i through FP32 elsewhere. The "
+                  "lane's flags and indices are updated.",
+                  format_value(Dtype::FP32, u32(d, "immediate"))));
+}
+
 std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict) {
   const Word& w = in.program.words[i];
   const Generation g = m.generation();
@@ -535,6 +604,18 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
       break;
     case Opcode::DveReadAccumulator:
       explain_dve_read_accumulator(*d, m, out);
+      break;
+    case Opcode::MatchValueLoad:
+      explain_match_value_load(*d, m, out);
+      break;
+    case Opcode::Max8:
+      explain_max8(*d, m, out);
+      break;
+    case Opcode::FindIndex8:
+      explain_find_index8(*d, m, out);
+      break;
+    case Opcode::MatchReplace8:
+      explain_match_replace8(*d, m, out);
       break;
   }
   if (auto e = events_text(d->events()); !e.empty()) out += labelled("events", e);

@@ -226,22 +226,41 @@ std::string render_dump(const DumpResult& d, std::string_view indent) {
   // Wide dumps wrap into blocks of 16 elements, as NumPy wraps long rows.
   constexpr std::size_t kMaxRows = 32, kBlock = 16, kMaxCols = 64;
   const bool acc = d.directive.region.kind == RegionKind::ACC;
+  const bool match = d.directive.region.kind == RegionKind::MATCH;
   const std::size_t rows = d.values.size();
   const std::size_t cols = rows ? d.values[0].size() : 0;
   const std::size_t shown_rows = std::min(rows, kMaxRows), shown_cols = std::min(cols, kMaxCols);
   std::vector<std::string> labels;
   for (std::size_t r = 0; r < shown_rows; ++r)
-    labels.push_back(fmt::format("{}{}", acc ? "acc" : "p", d.directive.region.partition + r));
+    labels.push_back(fmt::format("{}{}",
+                                 acc     ? "acc"
+                                 : match ? "lane"
+                                         : "p",
+                                 d.directive.region.partition + r));
   std::string out;
-  for (std::size_t c0 = 0; c0 < shown_cols; c0 += kBlock) {
-    const std::size_t c1 = std::min(shown_cols, c0 + kBlock);
+  // A search lane: mv0..mv7 as FP32, matched in hex, idx0..idx7 ("-" for none), on one row.
+  const std::size_t block = match ? kMatchDumpColumns : kBlock;
+  auto header = [&](std::size_t c) {
+    if (acc) return std::string("FP32");
+    if (!match) return std::to_string(c);
+    return c < 8    ? fmt::format("mv{}", c)
+           : c == 8 ? std::string("matched")
+                    : fmt::format("idx{}", c - 9);
+  };
+  auto cell = [&](std::size_t c, uint32_t v) {
+    if (!match) return cell_text(d.directive.dtype, v);
+    if (c < 8) return cell_text(Dtype::FP32, v);
+    if (c == 8) return fmt::format("{:#04x}", v);
+    return v == kNoMatchIndex ? std::string("-") : std::to_string(v);
+  };
+  for (std::size_t c0 = 0; c0 < shown_cols; c0 += block) {
+    const std::size_t c1 = std::min(shown_cols, c0 + block);
     std::vector<std::string> headers;
-    for (std::size_t c = c0; c < c1; ++c) headers.push_back(acc ? "FP32" : std::to_string(c));
+    for (std::size_t c = c0; c < c1; ++c) headers.push_back(header(c));
     std::vector<std::vector<std::string>> cells;
     for (std::size_t r = 0; r < shown_rows; ++r) {
       std::vector<std::string> row;
-      for (std::size_t c = c0; c < c1; ++c)
-        row.push_back(cell_text(d.directive.dtype, d.values[r][c]));
+      for (std::size_t c = c0; c < c1; ++c) row.push_back(cell(c, d.values[r][c]));
       cells.push_back(std::move(row));
     }
     if (c0 > 0) out += '\n';

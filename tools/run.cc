@@ -21,6 +21,24 @@ std::string bytes_hex(std::span<const uint8_t> b) {
   return s;
 }
 
+// A search lane in the vector format of SPEC §7: mv and idx as 8 hex strings each.
+json lane_json(const MatchLane& l) {
+  json mv = json::array(), idx = json::array();
+  for (uint32_t v : l.mv) mv.push_back(fmt::format("{:#010x}", v));
+  for (uint32_t v : l.idx) idx.push_back(fmt::format("{:#010x}", v));
+  return {{"mv", std::move(mv)}, {"matched", fmt::format("{:#04x}", l.matched)}, {"idx", idx}};
+}
+// "mv [8, 8, 3, ...] matched 0x81 idx [2, -, ...]": values as FP32, - for 0xFFFFFFFF.
+std::string lane_text(const MatchLane& l) {
+  std::string mv, idx;
+  for (unsigned n = 0; n < 8; ++n) {
+    mv += fmt::format("{}{}", n ? ", " : "", format_fp32(l.mv[n]));
+    idx += n ? ", " : "";
+    idx += l.idx[n] == kNoMatchIndex ? std::string("-") : std::to_string(l.idx[n]);
+  }
+  return fmt::format("mv [{}] matched {:#04x} idx [{}]", mv, l.matched, idx);
+}
+
 // One line per retired word, then one per write, like a commit log.
 class Trace : public TraceSink {
  public:
@@ -70,6 +88,15 @@ class Trace : public TraceSink {
       return;
     }
     fmt::print("    sem[{}] {} -> {}\n", index, before, after);
+  }
+  void match_lane(unsigned lane, const MatchLane& before, const MatchLane& after) override {
+    if (json_) {
+      events.push_back(
+          {{"match_lane",
+            {{"lane", lane}, {"before", lane_json(before)}, {"after", lane_json(after)}}}});
+      return;
+    }
+    fmt::print("    match[{}] {}\n", lane, lane_text(after));
   }
 
  private:
@@ -192,6 +219,10 @@ int cmd_run(const RunOptions& o) {
       if (m.semaphores[i] != 0) sems[std::to_string(i)] = fmt::format("{:#010x}", m.semaphores[i]);
     j["accumulators"] = std::move(accs);
     j["semaphores"] = std::move(sems);
+    json lanes = json::object();
+    for (unsigned i = 0; i < kPartitions; ++i)
+      if (!m.match[i].fresh()) lanes[std::to_string(i)] = lane_json(m.match[i]);
+    j["match_state"] = std::move(lanes);
     json dj = json::array();
     for (const DumpResult& d : dumps) {
       json x;
@@ -233,6 +264,9 @@ int cmd_run(const RunOptions& o) {
     if (m.semaphores[i] != 0)
       sems += fmt::format("{}sem[{}] = {}", sems.empty() ? "" : ", ", i, m.semaphores[i]);
   if (!sems.empty()) fmt::print("semaphores not 0: {}\n", sems);
+  for (unsigned i = 0; i < kPartitions; ++i)
+    if (!m.match[i].fresh())
+      fmt::print("search lane not fresh: match[{}] {}\n", i, lane_text(m.match[i]));
   for (const DumpResult& d : dumps) {
     fmt::print("\n{}{}\n", print_directive(d.directive),
                d.directive.path.empty() || o.no_write ? "" : "  (written)");

@@ -74,8 +74,8 @@ std::string wrap_statement(std::string_view line, std::size_t width = 100);
 // ---- Programs: instructions plus data directives -------------------------------------
 
 // A memory region of a directive: `sbuf[p=0..3, off=0x100]`, `psum[...]`, or the
-// accumulators `acc[p=0..3]` (offset unused).
-enum class RegionKind : uint8_t { SBUF, PSUM, ACC };
+// accumulators `acc[p=0..3]` or the search lanes `match[p=0..3]` (offset unused).
+enum class RegionKind : uint8_t { SBUF, PSUM, ACC, MATCH };
 struct Region {
   RegionKind kind = RegionKind::SBUF;
   unsigned partition = 0;   // first partition
@@ -125,6 +125,9 @@ using SetupDirective =
 // of `dtype` from each partition of the region, `step` elements apart (`[16] step=2`),
 // as a partitions x count array; the path is optional (without it the tools only print
 // the values). `.dump acc[p=0..3]` dumps accumulators as FP32 (dtype FP32, count 1).
+// `.dump match[p=0..3]` dumps search lanes (SPEC §2), 17 UINT32 per lane: mv[0..7] (FP32
+// bits), matched (bit n = slot n), idx[0..7].
+inline constexpr uint32_t kMatchDumpColumns = 17;  // mv[8], matched, idx[8]
 struct DumpDirective {
   Region region;
   Dtype dtype = Dtype::FP32;

@@ -48,6 +48,11 @@ class TraceSink {
                       std::span<const uint8_t> bytes) = 0;
   virtual void accumulator(unsigned index, uint32_t before, uint32_t after) = 0;
   virtual void semaphore(unsigned index, uint32_t before, uint32_t after) = 0;
+  // A search lane (SPEC §2) whose state changed. Sinks that do not follow the search
+  // state need not override it.
+  virtual void match_lane(unsigned lane, const MatchLane& before, const MatchLane& after) {
+    (void)lane, (void)before, (void)after;
+  }
 };
 
 struct ExecOptions {

@@ -26,6 +26,10 @@ inline constexpr std::size_t kWordBytes = 64;
 using Word = std::array<uint8_t, kWordBytes>;
 
 enum class Opcode : uint8_t {
+  Max8 = 0x6c,
+  MatchValueLoad = 0x6d,
+  FindIndex8 = 0x6e,
+  MatchReplace8 = 0x6f,
   Iota = 0x7e,
   AffineSelect = 0x92,
   Sort = 0x96,
@@ -191,6 +195,51 @@ inline constexpr std::array kIota = {
     FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
 };
 
+// SPEC §4.7, S2_BN. imm1, imm0_ptr and imm0_src are unused and must be zero.
+inline constexpr std::array kMatchValueLoad = {
+    kHeader,
+    kEvents,
+    FieldDef{"reserved0", 12, 4, K::Reserved},
+    FieldDef{"src_mem_pattern", 16, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"imm1", 28, 4, K::U32},
+    FieldDef{"dtype", 32, 1, K::Dtype},
+    FieldDef{"reserved1", 33, 1, K::Reserved},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved2", 35, 9, K::Reserved},
+    FieldDef{"imm0_ptr", 44, 4, K::U32},
+    FieldDef{"imm0_src", 48, 1, K::U8},
+    FieldDef{"reserved3", 49, 15, K::Reserved},
+};
+
+// SPEC §4.8, S4D2_BN: Max8, and FindIndex8 (SPEC §4.9) with the same layout.
+inline constexpr std::array kMax8 = {
+    kHeader,
+    kEvents,
+    FieldDef{"src_mem_pattern", 12, tensor_bytes(4), K::Tensor, 4},
+    FieldDef{"in_dtype", 32, 1, K::Dtype},
+    FieldDef{"out_dtype", 33, 1, K::Dtype},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved0", 35, 5, K::Reserved},
+    FieldDef{"even_count", 40, 4, K::Fp32},
+    FieldDef{"odd_count", 44, 4, K::Fp32},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
+    FieldDef{"reserved1", 60, 4, K::Reserved},
+};
+inline constexpr auto& kFindIndex8 = kMax8;
+
+// SPEC §4.10, S4D4_MR.
+inline constexpr std::array kMatchReplace8 = {
+    kHeader,
+    kEvents,
+    FieldDef{"src_mem_pattern", 12, tensor_bytes(4), K::Tensor, 4},
+    FieldDef{"in_dtype", 32, 1, K::Dtype},
+    FieldDef{"out_dtype", 33, 1, K::Dtype},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved0", 35, 5, K::Reserved},
+    FieldDef{"immediate", 40, 4, K::Fp32},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
+};
+
 // SPEC §4.11, S3D3_NONZERO_WITH_COUNT. in_dtype and out_dtype are two bytes, not a pair.
 inline constexpr std::array kNonzeroWithCount = {
     kHeader,
@@ -253,6 +302,14 @@ inline constexpr std::array kInstructions = {
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kAffineSelect},
     InstrDef{Opcode::Iota, "Iota", "D4_IOTA", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
              kIota},
+    InstrDef{Opcode::MatchValueLoad, "MatchValueLoad", "S2_BN", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchValueLoad},
+    InstrDef{Opcode::Max8, "Max8", "S4D2_BN", Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kMax8},
+    InstrDef{Opcode::FindIndex8, "FindIndex8", "S4D2_BN", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kFindIndex8},
+    InstrDef{Opcode::MatchReplace8, "MatchReplace8", "S4D4_MR", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchReplace8},
     InstrDef{Opcode::NonzeroWithCount, "NonzeroWithCount", "S3D3_NONZERO_WITH_COUNT", Engine::POOL,
              gen_mask({G::V3, G::V4, G::V5}), kNonzeroWithCount},
     InstrDef{Opcode::CopyPredicatedScalar, "CopyPredicatedScalar", "S3D3_CP_PRED_SCALAR",

@@ -19,6 +19,19 @@ std::string_view space_name(Space s);  // "sbuf" / "psum"
 
 inline constexpr uint32_t kNegInfBits = 0xff800000u;  // a fresh accumulator
 
+// One lane of the DVE search state (SPEC §2): eight FP32 match values, their matched
+// flags (bit n = slot n) and the index each slot found. A fresh lane is the state
+// MatchValueLoad leaves after loading eight +0.0 keys.
+inline constexpr uint32_t kNoMatchIndex = 0xffffffffu;
+struct MatchLane {
+  std::array<uint32_t, 8> mv{};  // FP32 bit patterns
+  uint8_t matched = 0;
+  std::array<uint32_t, 8> idx{kNoMatchIndex, kNoMatchIndex, kNoMatchIndex, kNoMatchIndex,
+                              kNoMatchIndex, kNoMatchIndex, kNoMatchIndex, kNoMatchIndex};
+  bool operator==(const MatchLane&) const = default;
+  bool fresh() const { return *this == MatchLane{}; }
+};
+
 class Machine {
  public:
   explicit Machine(Generation g = Generation::V3);
@@ -51,9 +64,11 @@ class Machine {
   std::array<uint32_t, kSemaphores> semaphores{};
   // FP32 bit patterns, one per partition.
   std::array<uint32_t, kPartitions> accumulators{};
+  // The DVE search state, one lane per partition (fresh lanes at construction).
+  std::array<MatchLane, kPartitions> match{};
 
   // Back to the state of a fresh machine: memory, registers, semaphores zero,
-  // accumulators -inf.
+  // accumulators -inf, search lanes fresh.
   void reset();
   // Whole-state equality and a 64-bit hash of the whole state (memory included).
   bool operator==(const Machine& other) const;

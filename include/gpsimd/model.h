@@ -152,4 +152,35 @@ inline uint32_t read_accumulator_value(uint32_t acc_bits, bool negated) {
   return negated ? acc_bits ^ 0x80000000u : acc_bits;
 }
 
+// SPEC §2: a fresh search lane is the state MatchValueLoad leaves after loading eight
+// +0.0 keys (see MatchLane in machine.h: mv 0, matched 0, idx 0xFFFFFFFF).
+
+// SPEC §4.7: MatchValueLoad's walk ordinal k loads slot 7 - k, and re-arms the lane
+// (matched all false, idx all 0xFFFFFFFF).
+inline constexpr unsigned match_value_slot(unsigned k) {
+  return 7 - k;
+}
+
+// SPEC §4.8: Max8 orders non-NaN FP32 values by value with -0.0 < +0.0 (the order of
+// MaxFold::greater; this key is increasing in it), leaves NaNs out, and fills the low
+// end with -inf when fewer than 8 values remain.
+inline constexpr uint32_t max8_order_key(uint32_t bits) {
+  return (bits >> 31) ? ~bits : (bits | 0x80000000u);
+}
+inline constexpr bool max8_is_nan(uint32_t bits) {
+  return (bits & 0x7fffffffu) > 0x7f800000u;
+}
+inline constexpr uint32_t kMax8Fill = 0xff800000u;  // -inf
+
+// SPEC §4.9: the match core's equality is IEEE FP32 equality (a NaN equals nothing,
+// -0.0 == +0.0). Matched flags persist until the next MatchValueLoad.
+inline bool match_equal(uint32_t element_fp32, uint32_t match_value_fp32) {
+  return std::bit_cast<float>(element_fp32) == std::bit_cast<float>(match_value_fp32);
+}
+// SPEC §4.9: FindIndex8 writes idx modulo 2^(8 * size): UINT16 keeps the low 16 bits, so
+// a key not found reads 0xFFFF.
+inline constexpr uint32_t find_index8_value(uint32_t idx, unsigned out_size) {
+  return out_size >= 4 ? idx : idx & ((uint32_t{1} << (8 * out_size)) - 1);
+}
+
 }  // namespace gpsimd::model

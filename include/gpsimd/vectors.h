@@ -28,6 +28,7 @@ struct VectorExpect {
   std::vector<MemoryRange> memory;            // the complete final memory (the rest is zero)
   std::map<unsigned, uint32_t> accumulators;  // others -inf
   std::map<unsigned, uint32_t> semaphores;    // others 0
+  std::map<unsigned, MatchLane> match_state;  // search lanes; others fresh
 };
 
 struct TestVector {
@@ -36,6 +37,7 @@ struct TestVector {
   bool strict = false;
   Word instruction{};
   std::map<unsigned, uint32_t> registers, semaphores, accumulators;
+  std::map<unsigned, MatchLane> match_state;  // search lanes not named are fresh
   std::vector<MemoryRange> memory;
   VectorExpect expect;
 };

@@ -7,7 +7,8 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 High level, NumPy in and out, each running the real instruction on a scratch machine:
 :func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
 :func:`sort`, :func:`affine_select` (and :func:`causal_mask`), :func:`iota`,
-:func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`;
+:func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`,
+:func:`max8`, :func:`nc_find_index8`, :func:`nc_match_replace8`, :func:`topk`;
 number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 
 >>> import gpsimd
@@ -65,6 +66,7 @@ from .ops import (
     tensor_scalar_select,
 )
 from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
+from .search import max8, nc_find_index8, nc_match_replace8, topk
 
 __all__ = [
     "Machine",
@@ -88,6 +90,10 @@ __all__ = [
     "nonzero_with_count",
     "tensor_copy_predicated",
     "dve_read_accumulator",
+    "max8",
+    "nc_find_index8",
+    "nc_match_replace8",
+    "topk",
     "narrow",
     "widen",
     "to_bf16",

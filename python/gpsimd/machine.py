@@ -1,4 +1,5 @@
-"""The machine: SBUF, PSUM, registers, semaphores and accumulators as NumPy views."""
+"""The machine: SBUF, PSUM, registers, semaphores, accumulators and search lanes as NumPy
+views."""
 
 import os
 
@@ -39,11 +40,14 @@ class Machine(_core.Machine):
 
     Its memory is exposed without copies: ``sbuf`` and ``psum`` are writable ``uint8``
     arrays of shape ``[128, partition bytes]``; ``registers`` (64), ``semaphores`` (256)
-    and ``accumulators`` (128 FP32 bit patterns) are writable ``uint32`` arrays. A write
+    and ``accumulators`` (128 FP32 bit patterns) are writable ``uint32`` arrays; so are the
+    DVE search lanes (SPEC §2): ``match_values`` ([128, 8] FP32 bit patterns),
+    ``matched`` ([128] ``uint8``, bit n = slot n) and ``match_indices`` ([128, 8]). A write
     through any of them is what the next instruction reads, and what an instruction
     writes shows in every view. The views keep the machine alive.
 
-    A fresh machine has all memory, registers and semaphores zero and accumulators -inf.
+    A fresh machine has all memory, registers and semaphores zero, accumulators -inf and
+    every search lane fresh: match values +0.0, no slot matched, indices 0xFFFFFFFF.
 
     The example runs SPEC §4.4's header example:
 

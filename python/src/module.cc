@@ -605,6 +605,7 @@ void copy_state(Machine& dst, const Machine& src) {
   dst.registers = src.registers;
   dst.semaphores = src.semaphores;
   dst.accumulators = src.accumulators;
+  dst.match = src.match;
 }
 
 // copy_state for Python: raises when the generations differ.
@@ -621,6 +622,21 @@ template <class T, std::size_t N>
 py::array_t<T> array_view(std::array<T, N>& a, py::handle owner) {
   return py::array_t<T>({static_cast<py::ssize_t>(N)}, {static_cast<py::ssize_t>(sizeof(T))},
                         a.data(), owner);
+}
+
+// Returns a writable view of one member of every search lane (SPEC §2): [128, 8] for an
+// array member, [128] for a scalar one; strided over the lanes, keeps `self` alive.
+template <class T>
+py::array_t<T> lane_view(py::object self, std::size_t member_offset, std::size_t slots) {
+  Machine& m = self.cast<Machine&>();
+  auto* base = reinterpret_cast<uint8_t*>(m.match.data()) + member_offset;
+  const auto lane = static_cast<py::ssize_t>(sizeof(MatchLane));
+  if (slots == 0)
+    return py::array_t<T>({static_cast<py::ssize_t>(kPartitions)}, {lane},
+                          reinterpret_cast<T*>(base), self);
+  return py::array_t<T>({static_cast<py::ssize_t>(kPartitions), static_cast<py::ssize_t>(slots)},
+                        {lane, static_cast<py::ssize_t>(sizeof(T))}, reinterpret_cast<T*>(base),
+                        self);
 }
 
 // Returns a writable [128, partition bytes] uint8 view of a space that keeps `self` alive.
@@ -767,12 +783,27 @@ PYBIND11_MODULE(_core, m) {
           [](py::object self) { return array_view(self.cast<Machine&>().accumulators, self); },
           "The 128 DVE accumulators as FP32 bit patterns: a writable uint32 array that shares "
           "the machine's memory.")
+      .def_property_readonly(
+          "match_values",
+          [](py::object self) { return lane_view<uint32_t>(self, offsetof(MatchLane, mv), 8); },
+          "The search lanes' match values mv[0..7] as FP32 bit patterns: a writable uint32 "
+          "array [128, 8] that shares the machine's memory.")
+      .def_property_readonly(
+          "matched",
+          [](py::object self) { return lane_view<uint8_t>(self, offsetof(MatchLane, matched), 0); },
+          "The search lanes' matched flags (bit n = slot n): a writable uint8 array [128].")
+      .def_property_readonly(
+          "match_indices",
+          [](py::object self) { return lane_view<uint32_t>(self, offsetof(MatchLane, idx), 8); },
+          "The search lanes' indices idx[0..7] (0xFFFFFFFF: none found): a writable uint32 "
+          "array [128, 8].")
       .def(
           "partition_bytes",
           [](const Machine& mm, const std::string& s) { return mm.partition_bytes(to_space(s)); },
           py::arg("space") = "sbuf", "Bytes per partition of 'sbuf' or 'psum'.")
       .def("reset", &Machine::reset,
-           "Back to a fresh machine: memory, registers, semaphores zero, accumulators -inf.")
+           "Back to a fresh machine: memory, registers, semaphores zero, accumulators -inf, "
+           "search lanes fresh.")
       .def("load_state", &load_state, py::arg("other"),
            "Copy another machine's state (same generation) into this one; views stay valid.")
       .def("state_hash", &Machine::hash, "A 64-bit hash of the whole state.")

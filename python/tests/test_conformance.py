@@ -53,6 +53,25 @@ def test_the_vectors_are_there():
             "get_sequence_bounds.json"} <= names, f"no vectors in {conformance_dir()}"
 
 
+FRESH_IDX = 0xFFFFFFFF
+
+
+def lane_state(lane):
+    """A search lane of SPEC §7 as (mv, matched, idx); a key left out has its fresh value."""
+    mv = [int(x, 16) for x in lane.get("mv", ["0x0"] * 8)]
+    idx = [int(x, 16) for x in lane.get("idx", [hex(FRESH_IDX)] * 8)]
+    matched = int(lane.get("matched", "0x0"), 16)
+    assert len(mv) == 8 and len(idx) == 8 and matched <= 0xFF, lane
+    return mv, matched, idx
+
+
+def set_lane(m, k, lane):
+    mv, matched, idx = lane_state(lane)
+    m.match_values[k] = mv
+    m.matched[k] = matched
+    m.match_indices[k] = idx
+
+
 def load_state(m, v):
     for k, x in v.get("registers", {}).items():
         m.registers[int(k)] = int(x, 16)
@@ -60,6 +79,8 @@ def load_state(m, v):
         m.semaphores[int(k)] = int(x, 16)
     for k, x in v.get("accumulators", {}).items():
         m.accumulators[int(k)] = int(x, 16)
+    for k, lane in v.get("match_state", {}).items():
+        set_lane(m, int(k), lane)
     for r in v.get("memory", []):
         data = np.frombuffer(bytes.fromhex(r["hex"]), dtype=np.uint8)
         space = m.sbuf if r["space"] == "sbuf" else m.psum
@@ -94,6 +115,17 @@ def state_differences(m, expect, dirty):
     want_sem = np.zeros(256, dtype=np.uint32)
     for k, x in expect.get("semaphores", {}).items():
         want_sem[int(k)] = int(x, 16)
+    want_mv = np.zeros((128, 8), dtype=np.uint32)
+    want_matched = np.zeros(128, dtype=np.uint8)
+    want_idx = np.full((128, 8), FRESH_IDX, dtype=np.uint32)
+    for k, lane in expect.get("match_state", {}).items():
+        want_mv[int(k)], want_matched[int(k)], want_idx[int(k)] = lane_state(lane)
+    for name, got, want in (("match_values", m.match_values, want_mv),
+                            ("matched", m.matched, want_matched),
+                            ("match_indices", m.match_indices, want_idx)):
+        if not np.array_equal(got, want):
+            bad = np.flatnonzero((got != want).reshape(128, -1).any(axis=1))
+            diffs.append(f"{name} differ in lanes {bad.tolist()}")
     if not np.array_equal(m.semaphores, want_sem):
         diffs.append(f"semaphores differ at {np.flatnonzero(m.semaphores != want_sem)}")
     return diffs
@@ -110,6 +142,9 @@ def clean(m, dirty):
     m.registers[:] = 0
     m.semaphores[:] = 0
     m.accumulators[:] = NEG_INF
+    m.match_values[:] = 0
+    m.matched[:] = 0
+    m.match_indices[:] = FRESH_IDX
 
 
 def run_vector(v):

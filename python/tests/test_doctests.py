@@ -9,7 +9,7 @@ import pytest
 import gpsimd
 
 MODULES = [gpsimd, gpsimd.codec, gpsimd.dtypes, gpsimd.errors, gpsimd.formats, gpsimd.machine,
-           gpsimd.ops, gpsimd.predicates]
+           gpsimd.ops, gpsimd.predicates, gpsimd.search]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.__name__ for m in MODULES])

@@ -308,8 +308,9 @@ class StmtParser {
 
   // A directive region: sbuf[p=A..B, off=O], psum[...] or (when allowed) acc[p=A..B].
   Region region(bool allow_acc) {
-    const Token& t = expect_ident(allow_acc ? "a region: sbuf[...], psum[...] or acc[...]"
-                                            : "a region: sbuf[...] or psum[...]");
+    const Token& t =
+        expect_ident(allow_acc ? "a region: sbuf[...], psum[...], acc[...] or match[...]"
+                               : "a region: sbuf[...] or psum[...]");
     Region r;
     if (iequals(t.text, "sbuf"))
       r.kind = RegionKind::SBUF;
@@ -317,10 +318,12 @@ class StmtParser {
       r.kind = RegionKind::PSUM;
     else if (iequals(t.text, "acc") && allow_acc)
       r.kind = RegionKind::ACC;
+    else if (iequals(t.text, "match") && allow_acc)
+      r.kind = RegionKind::MATCH;
     else
-      fail(t, allow_acc ? "expected a region: sbuf[...], psum[...] or acc[...]"
+      fail(t, allow_acc ? "expected a region: sbuf[...], psum[...], acc[...] or match[...]"
                         : "expected a region: sbuf[...] or psum[...]");
-    const bool acc = r.kind == RegionKind::ACC;
+    const bool acc = r.kind == RegionKind::ACC || r.kind == RegionKind::MATCH;
     const PartOff po =
         part_off(t, true, !acc, r.kind == RegionKind::PSUM ? kPsumPartitionBytes - 1 : 0x3ffff);
     r.partition = po.first;
@@ -874,6 +877,9 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
     if (d.region.kind == RegionKind::ACC) {
       d.dtype = Dtype::FP32;
       d.count = 1;
+    } else if (d.region.kind == RegionKind::MATCH) {
+      d.dtype = Dtype::UINT32;
+      d.count = kMatchDumpColumns;
     } else {
       d.dtype = p.data_dtype();
       p.expect_punct("[", "before the element count per partition, as in [16]");

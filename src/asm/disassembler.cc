@@ -194,6 +194,8 @@ std::string Region::to_string() const {
       return fmt::format("psum[p={}, off={:#x}]", parts, offset);
     case RegionKind::ACC:
       return fmt::format("acc[p={}]", parts);
+    case RegionKind::MATCH:
+      return fmt::format("match[p={}]", parts);
   }
   return "?";
 }
@@ -246,7 +248,8 @@ std::string print_directive(const SetupDirective& sd) {
 
 std::string print_directive(const DumpDirective& d) {
   std::string s = ".dump " + d.region.to_string();
-  if (d.region.kind != RegionKind::ACC) s += fmt::format(" {} [{}]", dtype_text(d.dtype), d.count);
+  if (d.region.kind != RegionKind::ACC && d.region.kind != RegionKind::MATCH)
+    s += fmt::format(" {} [{}]", dtype_text(d.dtype), d.count);
   if (d.step != 1) s += fmt::format(" step={}", d.step);
   if (!d.path.empty()) s += " -> " + path_text(d.path);
   return s;

@@ -126,6 +126,23 @@ std::optional<std::vector<DumpResult>> read_dumps(const Program& p, const Machin
     DumpResult r;
     r.directive = d;
     r.line = i < p.dump_lines.size() ? p.dump_lines[i] : 0;
+    if (d.region.kind == RegionKind::MATCH) {
+      r.array.descr = "<u4";
+      r.array.itemsize = 4;
+      r.array.shape = {d.region.partitions, kMatchDumpColumns};
+      for (unsigned k = 0; k < d.region.partitions; ++k) {
+        const MatchLane& l = m.match[d.region.partition + k];
+        std::vector<uint32_t> row(l.mv.begin(), l.mv.end());
+        row.push_back(l.matched);
+        row.insert(row.end(), l.idx.begin(), l.idx.end());
+        for (uint32_t v : row)
+          for (unsigned b = 0; b < 4; ++b)
+            r.array.data.push_back(static_cast<uint8_t>(v >> (8 * b)));
+        r.values.push_back(std::move(row));
+      }
+      out.push_back(std::move(r));
+      continue;
+    }
     if (d.region.kind == RegionKind::ACC) {
       r.array.descr = "<f4";
       r.array.itemsize = 4;

@@ -109,13 +109,26 @@ std::optional<uint64_t> integer_default(const FieldDef& f) {
     std::string_view name;
     uint64_t value;
   };
-  // SPEC §4: fill_val, reduce_op and dst_element_count have one legal value each; the
+  // SPEC §4: fill_val, reduce_op, dst_element_count and the search instructions' imm1,
+  // imm0_ptr, imm0_src, even_count and odd_count have one legal value each; the
   // others are the identity choices (no reduce, index base 0, no reversal, unstable sort
   // allowed, index offset 0, not negated).
   static constexpr Default kDefaults[] = {
-      {"fill_val", 0xff7fffffu}, {"reduce_op", 0x08}, {"reduce_cmd", 0},   {"base", 0},
-      {"reversed_pred", 0},      {"stable", 0},       {"index_offset", 0}, {"negated", 0},
+      {"fill_val", 0xff7fffffu},
+      {"reduce_op", 0x08},
+      {"reduce_cmd", 0},
+      {"base", 0},
+      {"reversed_pred", 0},
+      {"stable", 0},
+      {"index_offset", 0},
+      {"negated", 0},
       {"dst_element_count", 1},
+      // SPEC §4.7, §4.8: unused or zero-only fields of the search instructions.
+      {"imm1", 0},
+      {"imm0_ptr", 0},
+      {"imm0_src", 0},
+      {"even_count", 0},
+      {"odd_count", 0},
   };
   for (const Default& d : kDefaults)
     if (d.name == f.name) return d.value;

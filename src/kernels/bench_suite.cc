@@ -25,6 +25,7 @@
 
 #include "gpsimd/bench.h"
 #include "gpsimd/execute.h"
+#include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
@@ -704,6 +705,108 @@ Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
   return row;
 }
 
+// ---- the DVE search instructions ------------------------------------------------------
+
+// Max8, FindIndex8 or MatchReplace8 over 128 partitions x n random elements of `dt`
+// (FP32 or BF16, finite, distinct enough) at offset 0. FindIndex8 and MatchReplace8 run
+// after a MatchValueLoad of each row's 8 largest values (as a top-k round does), so
+// every key is found once somewhere in the row.
+Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double goal) {
+  auto prog = std::make_shared<Program>();
+  const unsigned size = *dtype_size(dt);
+  const uint32_t bytes = n * size;
+  const uint32_t dst_off = round_down(bytes + 63, 64),
+                 key_off = dst_off + round_down(bytes + 63, 64);
+  uint64_t seed = 0x5ea4c400u + n + size;
+  auto value = [&] {  // finite, in [-1000, 1000)
+    const double v = (static_cast<double>(splitmix(seed) >> 11) * 0x1p-53 - 0.5) * 2000.0;
+    const uint32_t f = std::bit_cast<uint32_t>(static_cast<float>(v));
+    return size == 4 ? f : f >> 16;
+  };
+  std::vector<std::vector<float>> rows(kPartitions);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t v = value();
+      std::memcpy(part + i * size, &v, size);
+      rows[p].push_back(fp32_from_bits(size == 4 ? v : v << 16));
+    }
+    std::vector<float> top = rows[p];
+    std::partial_sort(top.begin(), top.begin() + 8, top.end(), std::greater<float>());
+    for (unsigned k = 0; k < 8; ++k) {
+      const uint32_t b = bits_from_fp32(top[k]);
+      const uint32_t v = size == 4 ? b : b >> 16;
+      std::memcpy(part + key_off + k * size, &v, size);
+    }
+  }
+  if (op != Opcode::Max8) {
+    Word l = header(Opcode::MatchValueLoad);
+    store_tensor(l, 16, tensor(2, 0, key_off, {1, 0}, {8, 1}));
+    l[32] = static_cast<uint8_t>(dt);
+    l[34] = kPartitions;
+    prog->words.push_back(l);
+  }
+  Word w = header(op);
+  store_tensor(w, 12, tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(n), 1, 1, 1}));
+  w[32] = static_cast<uint8_t>(dt);
+  w[33] = static_cast<uint8_t>(op == Opcode::FindIndex8 ? Dtype::UINT32 : dt);
+  w[34] = kPartitions;
+  uint32_t out_bytes = 8 * (op == Opcode::FindIndex8 ? 4 : size);
+  if (op == Opcode::MatchReplace8) {
+    store_u32(w, 40, 0xff800000u);  // -inf, as a top-k round replaces
+    store_tensor(w, 44, tensor(4, 0, dst_off, {1, 0, 0, 0}, {static_cast<uint16_t>(n), 1, 1, 1}));
+    out_bytes = bytes;
+  } else {
+    store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0}, {8, 1}));
+  }
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + out_bytes}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * bytes;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, bytes);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  if (op == Opcode::Max8) {
+    // std::partial_sort of the same rows for their 8 largest, checked against Max8's.
+    auto host = std::make_shared<std::vector<std::vector<float>>>(kPartitions);
+    auto result = std::make_shared<std::vector<float>>(std::size_t{kPartitions} * 8);
+    row.contenders.push_back(
+        {"std::partial_sort top 8",
+         [prog, host, result, n, size] {
+           for (unsigned p = 0; p < kPartitions; ++p) {
+             const uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+             std::vector<float>& r = (*host)[p];
+             r.resize(n);
+             for (uint32_t i = 0; i < n; ++i) {
+               uint32_t v = 0;
+               std::memcpy(&v, part + i * size, size);
+               r[i] = fp32_from_bits(size == 4 ? v : v << 16);
+             }
+             std::partial_sort(r.begin(), r.begin() + 8, r.end(), std::greater<float>());
+             std::copy(r.begin(), r.begin() + 8, result->begin() + std::size_t{p} * 8);
+           }
+         },
+         [prog, result, size] {
+           for (unsigned p = 0; p < kPartitions; ++p)
+             for (unsigned k = 0; k < 8; ++k) {
+               // Max8 writes ascending: slot k holds the (8 - k)-th largest.
+               uint32_t v = 0;
+               std::memcpy(&v, prog->expected[p].data() + k * size, size);
+               const uint32_t want = size == 4 ? v : v << 16;
+               if (bits_from_fp32((*result)[std::size_t{p} * 8 + 7 - k]) != want) return false;
+             }
+           return true;
+         }});
+    row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 4.0});
+  }
+  return row;
+}
+
 // ---- per-instruction overhead and decode + validate ---------------------------------
 
 // One channel, 16 elements in partition `p`: the word for the overhead rows.
@@ -785,6 +888,29 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
       store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
       store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
       break;
+    case Opcode::MatchValueLoad:
+      *what = "MatchValueLoad fp32";
+      store_tensor(w, 16, tensor(2, p, 0, {1, 0}, {8, 1}));
+      w[32] = 0x0a;
+      w[34] = 1;
+      break;
+    case Opcode::Max8:
+    case Opcode::FindIndex8:
+      *what = op == Opcode::Max8 ? "Max8 fp32" : "FindIndex8 fp32";
+      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      w[32] = 0x0a;
+      w[33] = op == Opcode::Max8 ? 0x0a : 0x09;
+      w[34] = 1;
+      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {8, 1}));
+      break;
+    case Opcode::MatchReplace8:
+      *what = "MatchReplace8 fp32";
+      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      w[32] = w[33] = 0x0a;
+      w[34] = 1;
+      store_u32(w, 40, std::bit_cast<uint32_t>(-9984.0f));
+      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
+      break;
     case Opcode::DveReadAccumulator:
       *what = "DveReadAccumulator fp32";
       store_u32(w, 28, 1);
@@ -796,11 +922,19 @@ Word overhead_word(Opcode op, unsigned p, std::string* what) {
   return w;
 }
 
-constexpr Opcode kOps[] = {Opcode::RangeSelect,       Opcode::TensorScalarSelect,
-                           Opcode::GetSequenceBounds, Opcode::Sort,
-                           Opcode::AffineSelect,      Opcode::Iota,
-                           Opcode::NonzeroWithCount,  Opcode::CopyPredicatedScalar,
-                           Opcode::DveReadAccumulator};
+constexpr Opcode kOps[] = {Opcode::RangeSelect,
+                           Opcode::TensorScalarSelect,
+                           Opcode::GetSequenceBounds,
+                           Opcode::Sort,
+                           Opcode::AffineSelect,
+                           Opcode::Iota,
+                           Opcode::NonzeroWithCount,
+                           Opcode::CopyPredicatedScalar,
+                           Opcode::DveReadAccumulator,
+                           Opcode::MatchValueLoad,
+                           Opcode::Max8,
+                           Opcode::FindIndex8,
+                           Opcode::MatchReplace8};
 
 // One channel, 16 elements, through execute().
 Row overhead_row(Opcode op) {
@@ -969,6 +1103,14 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
                    return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint8 pred",
                                               Dtype::UINT8, 0.5);
                  }});
+  for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
+    for (Dtype dt : {Dtype::FP32, Dtype::BF16})
+      for (uint32_t n : {512u, 16384u}) {
+        const std::string name =
+            fmt::format("{} {} 128x{}", instruction(op).mnemonic, dtype_label(dt), n);
+        const double goal = op == Opcode::Max8 ? 0.5 : 0.3;
+        all.push_back({name, [=] { return search_row(name, op, dt, n, goal); }});
+      }
   for (Opcode op : kOps) {
     std::string what;
     overhead_word(op, 0, &what);

@@ -9,9 +9,11 @@
 // several threads at once for different channels.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "gpsimd/machine.h"
 #include "gpsimd/types.h"
@@ -66,5 +68,23 @@ bool nonzero_with_count(const uint8_t* partition, const Walk& src, bool fp, uint
 // other ordinals untouched. In predicated.cc.
 bool copy_predicated(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, const Walk& pred,
                      unsigned pred_size, unsigned size, bool write_when, uint32_t scalar);
+
+// Max8 (SPEC §4.8), one channel: the 8 largest source values as FP32 (NaNs left out,
+// -0.0 < +0.0), ascending, -inf filling the low end. In search.cc.
+bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
+                  std::array<uint32_t, 8>& top);
+
+// The match core of FindIndex8 and MatchReplace8 (SPEC §4.9), one channel: `after` is the
+// lane `before` after the source walk; when `hits` is not null, the ordinals of the
+// consumed elements are appended to it. In search.cc.
+bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const MatchLane& before,
+                   MatchLane& after, std::vector<uint32_t>* hits);
+
+// MatchReplace8 (SPEC §4.10), one channel of float dtypes (FP32, BF16, FP16 in and out):
+// the match core as match_channel, then every element through FP32 to `out`, the
+// consumed ones replaced by the FP32 `immediate`, stored along the destination walk.
+bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
+                           const MatchLane& before, MatchLane& after, uint32_t immediate, Dtype out,
+                           uint8_t* dst, const Walk& dst_walk);
 
 }  // namespace gpsimd::kernels

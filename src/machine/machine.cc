@@ -44,6 +44,7 @@ Machine::Machine(const Machine& o)
     : registers(o.registers),
       semaphores(o.semaphores),
       accumulators(o.accumulators),
+      match(o.match),
       gen_(o.gen_),
       sbuf_bytes_(o.sbuf_bytes_),
       sbuf_(zeroed(std::size_t{kPartitions} * o.sbuf_bytes_)),
@@ -70,11 +71,12 @@ void Machine::reset() {
   registers.fill(0);
   semaphores.fill(0);
   accumulators.fill(kNegInfBits);
+  match.fill(MatchLane{});
 }
 
 bool Machine::operator==(const Machine& o) const {
   if (gen_ != o.gen_ || registers != o.registers || semaphores != o.semaphores ||
-      accumulators != o.accumulators)
+      accumulators != o.accumulators || match != o.match)
     return false;
   auto eq = [&](Space s) {
     auto a = space(s), b = o.space(s);
@@ -103,6 +105,11 @@ uint64_t Machine::hash() const {
   for (uint32_t r : registers) mix(r);
   for (uint32_t s : semaphores) mix(s);
   for (uint32_t a : accumulators) mix(a);
+  for (const MatchLane& l : match) {
+    for (uint32_t v : l.mv) mix(v);
+    mix(l.matched);
+    for (uint32_t i : l.idx) mix(i);
+  }
   return h;
 }
 

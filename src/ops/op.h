@@ -272,8 +272,10 @@ class Writer {
   // get nullptr, and are neither written nor traced).
   Walk regions(const Operand& dst, unsigned n, uint8_t** out, unsigned every = 1);
   void set_accumulator(unsigned index, uint32_t bits);
+  // The new state of a search lane, applied at commit (traced only when it changes).
+  void set_match_lane(unsigned lane, const MatchLane& state);
 
-  bool touched() const { return !regions_.empty() || !accs_.empty(); }
+  bool touched() const { return !regions_.empty() || !accs_.empty() || !lanes_.empty(); }
   // Applies shadows and accumulators, and reports every write to the trace.
   void commit(TraceSink* trace);
 
@@ -301,6 +303,11 @@ class Writer {
     uint32_t bits;
   };
   InlineVector<Acc, kPartitions> accs_;
+  struct Lane {
+    unsigned index;
+    MatchLane state;
+  };
+  std::vector<Lane> lanes_;
 };
 
 // ---- per-instruction entry points (one file each under src/ops/) -----------------------
@@ -326,6 +333,14 @@ void validate_affine_select(const Word&, Generation, const ValidateOptions&, Dia
 std::optional<Fault> execute_affine_select(const Word&, const Machine&, Writer&, bool fast);
 void validate_iota(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_iota(const Word&, const Machine&, Writer&, bool fast);
+void validate_match_value_load(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_match_value_load(const Word&, const Machine&, Writer&, bool fast);
+void validate_max8(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_max8(const Word&, const Machine&, Writer&, bool fast);
+void validate_find_index8(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_find_index8(const Word&, const Machine&, Writer&, bool fast);
+void validate_match_replace8(const Word&, Generation, const ValidateOptions&, DiagSink&);
+std::optional<Fault> execute_match_replace8(const Word&, const Machine&, Writer&, bool fast);
 void validate_nonzero_with_count(const Word&, Generation, const ValidateOptions&, DiagSink&);
 std::optional<Fault> execute_nonzero_with_count(const Word&, const Machine&, Writer&, bool fast);
 void validate_copy_predicated_scalar(const Word&, Generation, const ValidateOptions&, DiagSink&);

@@ -328,6 +328,11 @@ void Writer::set_accumulator(unsigned index, uint32_t bits) {
   accs_.push_back(Acc{index, bits});
 }
 
+void Writer::set_match_lane(unsigned lane, const MatchLane& state) {
+  GPSIMD_CHECK(lane < kPartitions);
+  lanes_.push_back(Lane{lane, state});
+}
+
 void Writer::commit(TraceSink* trace) {
   for (const Region& r : regions_) {
     uint8_t* bytes = m_.partition(r.space, r.partition).data() + r.lo;
@@ -339,6 +344,12 @@ void Writer::commit(TraceSink* trace) {
     const uint32_t before = m_.accumulators[i];
     m_.accumulators[i] = bits;
     if (trace) trace->accumulator(i, before, bits);
+  }
+  for (const Lane& l : lanes_) {
+    const MatchLane before = m_.match[l.index];
+    if (before == l.state) continue;
+    m_.match[l.index] = l.state;
+    if (trace) trace->match_lane(l.index, before, l.state);
   }
 }
 

@@ -107,6 +107,48 @@ std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const s
   return out;
 }
 
+// SPEC §7 `match_state`: lanes "0".."127", each with optional keys mv (8 FP32 bit
+// patterns), matched (<= 0xff) and idx (8 u32); a key left out has its fresh value.
+std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& where) {
+  if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
+  std::map<unsigned, MatchLane> out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string k = it.key();
+    const std::string w = fmt::format("{}['{}']", where, k);
+    unsigned lane = 0;
+    std::size_t pos = 0;
+    try {
+      lane = static_cast<unsigned>(std::stoul(k, &pos, 10));
+    } catch (...) {
+      pos = 0;
+    }
+    if (pos == 0 || pos != k.size() || lane >= kPartitions)
+      fail(w, "lane must be a decimal number 0..127");
+    const json& l = it.value();
+    if (!l.is_object()) fail(w, fmt::format("expected an object, got {}", l.type_name()));
+    MatchLane state;
+    auto slots = [&](const char* key, std::array<uint32_t, 8>& dst) {
+      auto f = l.find(key);
+      if (f == l.end()) return;
+      const std::string kw = fmt::format("{}.{}", w, key);
+      if (!f->is_array() || f->size() != 8) fail(kw, "expected an array of exactly 8 values");
+      for (std::size_t n = 0; n < 8; ++n) dst[n] = as_u32((*f)[n], fmt::format("{}[{}]", kw, n));
+    };
+    slots("mv", state.mv);
+    slots("idx", state.idx);
+    if (auto f = l.find("matched"); f != l.end()) {
+      const uint32_t m = as_u32(*f, w + ".matched");
+      if (m > 0xff) fail(w + ".matched", fmt::format("{:#x} is not at most 0xff", m));
+      state.matched = static_cast<uint8_t>(m);
+    }
+    for (auto k2 = l.begin(); k2 != l.end(); ++k2)
+      if (k2.key() != "mv" && k2.key() != "matched" && k2.key() != "idx")
+        fail(w, fmt::format("unknown key '{}' (mv, matched, idx)", k2.key()));
+    out[lane] = state;
+  }
+  return out;
+}
+
 std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where) {
   if (!j.is_array()) fail(where, fmt::format("expected an array, got {}", j.type_name()));
   std::vector<MemoryRange> out;
@@ -156,6 +198,8 @@ TestVector parse_one(const json& v, const std::string& where) {
     t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
   if (auto it = v.find("accumulators"); it != v.end())
     t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
+  if (auto it = v.find("match_state"); it != v.end())
+    t.match_state = as_match_state(*it, w + ".match_state");
   if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
 
   const json& e = require(v, "expect", w);
@@ -186,6 +230,8 @@ TestVector parse_one(const json& v, const std::string& where) {
     t.expect.memory = as_memory(*it, t.nc, ew + ".memory");
   if (auto it = e.find("accumulators"); it != e.end())
     t.expect.accumulators = as_index_map(*it, kPartitions, ew + ".accumulators");
+  if (auto it = e.find("match_state"); it != e.end())
+    t.expect.match_state = as_match_state(*it, ew + ".match_state");
   if (auto it = e.find("semaphores"); it != e.end())
     t.expect.semaphores = as_index_map(*it, kSemaphores, ew + ".semaphores");
   return t;
@@ -290,6 +336,7 @@ void apply_initial_state(Machine& m, const TestVector& v) {
   for (auto [i, x] : v.registers) m.registers[i] = x;
   for (auto [i, x] : v.semaphores) m.semaphores[i] = x;
   for (auto [i, x] : v.accumulators) m.accumulators[i] = x;
+  for (const auto& [i, lane] : v.match_state) m.match[i] = lane;
   for (const MemoryRange& r : v.memory) {
     if (r.bytes.empty()) continue;  // an empty "hex" sets nothing (and has no data pointer)
     auto part = m.partition(r.space, r.partition);
@@ -364,6 +411,9 @@ class TouchRecorder : public TraceSink {
   void semaphore(unsigned i, uint32_t before, uint32_t after) override {
     if (next_) next_->semaphore(i, before, after);
   }
+  void match_lane(unsigned i, const MatchLane& before, const MatchLane& after) override {
+    if (next_) next_->match_lane(i, before, after);
+  }
 
  private:
   PartitionSet& set_;
@@ -415,6 +465,25 @@ std::vector<std::string> compare_partitions(const Machine& m, const VectorExpect
                                   want_acc, std::bit_cast<float>(want_acc), m.accumulators[i],
                                   std::bit_cast<float>(m.accumulators[i])));
   }
+  for (unsigned i = 0; i < kPartitions; ++i) {
+    auto it = e.match_state.find(i);
+    const MatchLane want_lane = it == e.match_state.end() ? MatchLane{} : it->second;
+    const MatchLane& got = m.match[i];
+    if (got == want_lane) continue;
+    for (unsigned n = 0; n < 8; ++n)
+      if (got.mv[n] != want_lane.mv[n])
+        diffs.push_back(
+            fmt::format("match lane {} mv[{}]: expected {:#010x} ({}), got {:#010x} ({})", i, n,
+                        want_lane.mv[n], std::bit_cast<float>(want_lane.mv[n]), got.mv[n],
+                        std::bit_cast<float>(got.mv[n])));
+    if (got.matched != want_lane.matched)
+      diffs.push_back(fmt::format("match lane {} matched: expected {:#04x}, got {:#04x}", i,
+                                  want_lane.matched, got.matched));
+    for (unsigned n = 0; n < 8; ++n)
+      if (got.idx[n] != want_lane.idx[n])
+        diffs.push_back(fmt::format("match lane {} idx[{}]: expected {:#010x}, got {:#010x}", i, n,
+                                    want_lane.idx[n], got.idx[n]));
+  }
   for (unsigned i = 0; i < kSemaphores; ++i) {
     auto it = e.semaphores.find(i);
     const uint32_t want_sem = it == e.semaphores.end() ? 0 : it->second;
@@ -450,6 +519,7 @@ void release_machine(Machine& m, const VectorExpect& e, bool clean, const Partit
   m.registers.fill(0);
   m.semaphores.fill(0);
   m.accumulators.fill(kNegInfBits);
+  m.match.fill(MatchLane{});
 }
 }  // namespace
 

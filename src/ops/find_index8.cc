@@ -1,0 +1,57 @@
+// FindIndex8 (0x6e, S4D2_BN): per channel, the match core over the source walk on lane
+// src partition + c (each unmatched slot takes the first equal element not already
+// consumed), then the lane's eight indices written along the destination walk, slot n
+// at ordinal n, as UINT16 or UINT32 (SPEC §4.9).
+#include <array>
+
+#include "kernels/kernels.h"
+#include "ops/op.h"
+#include "ops/search.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kFindIndex8;
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
+constexpr OperandRule kWrite{true, true};
+constexpr DtypeSet kIndexDtypes = {Dtype::UINT16, Dtype::UINT32};
+
+}  // namespace
+
+void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  check_opcode(d, "has_find_index8_opcode", w, Opcode::FindIndex8);
+  validate_s4d2_bn(w, g, d);
+  check_dtype_in(d, "has_find_index8_dst_type", kOutDtype.name, w[kOutDtype.offset], kIndexDtypes);
+}
+
+std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out, bool fast) {
+  SearchIo io;
+  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+
+  std::array<MatchLane, kPartitions> lanes;
+  auto channel = [&](unsigned c) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    const MatchLane& before = m.match[src.partition(c)];
+    if (!fast || !kernels::match_channel(in, src.walk, din, before, lanes[c], nullptr))
+      lanes[c] = match_lane_reference(in, src.walk, din, before);
+    dwalk.for_each([&](uint64_t k, uint32_t off) {
+      store_elem(dst_bytes[c] + off, out_size, model::find_index8_value(lanes[c].idx[k], out_size));
+    });
+  };
+  if (!fast) {
+    for (unsigned c = 0; c < n; ++c) channel(c);
+  } else {
+    kernels::for_channels(n, uint64_t{n} * st.count() * in_size, channel);
+  }
+  for (unsigned c = 0; c < n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,92 @@
+// MatchReplace8 (0x6f, S4D4_MR): per channel, the match core of FindIndex8 on lane src
+// partition + c, and the source copied through FP32 to the destination with every
+// consumed element replaced by the FP32 immediate (SPEC §4.10).
+#include <array>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "ops/op.h"
+#include "ops/search.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kMatchReplace8;
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kImmediate = field_of(F, "immediate");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
+constexpr OperandRule kWrite{true, true};
+constexpr DtypeSet kDtypes = {Dtype::FP16,   Dtype::BF16, Dtype::UINT8, Dtype::UINT16,
+                              Dtype::UINT32, Dtype::FP32, Dtype::INT32};
+
+}  // namespace
+
+void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  check_opcode(d, "has_match_replace8_opcode", w, Opcode::MatchReplace8);
+  const unsigned n = w[kChannels.offset];
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  check_dtype_in(d, "match_replace_dtypes", kInDtype.name, in, kDtypes);
+  check_dtype_in(d, "match_replace_dtypes", kOutDtype.name, outd, kDtypes);
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor(d, "tensor4d_valid", kSrc.name, src, dtype_size(in), g, kRead);
+  check_tensor(d, "tensor4d_valid", kDst.name, dst, dtype_size(outd), g, kWrite);
+  const bool src_counted = search_count_evaluated(src, in);
+  if (src_counted && src.count() > kSearchMaxElements)
+    d.fail("s4d4_mr_src_element_cnt", kSrc.name,
+           fmt::format("count = {} ({})", src.count(), tensor_text(src)), "count(src) <= 16384");
+  if (src_counted && search_count_evaluated(dst, outd) && dst.count() != src.count())
+    d.fail("s4d4_mr_same_src_dst_element_cnt", kDst.name,
+           fmt::format("count(dst) = {}, count(src) = {}", dst.count(), src.count()),
+           "count(dst) == count(src)");
+  check_reserved(d, "s4d4_mr_reserved_zero", w, kReserved0);
+}
+
+std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Writer& out,
+                                            bool fast) {
+  SearchIo io;
+  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+  const uint32_t immediate = load_u32(w, kImmediate.offset);
+  const uint32_t replacement = from_fp32(dout, immediate);
+
+  std::array<MatchLane, kPartitions> lanes;
+  auto channel = [&](unsigned c) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    const MatchLane& before = m.match[src.partition(c)];
+    if (fast && kernels::match_replace_channel(in, src.walk, din, before, lanes[c], immediate, dout,
+                                               dst_bytes[c], dwalk))
+      return;
+    thread_local std::vector<uint32_t> y;
+    y.resize(st.count());
+    src.walk.for_each([&](uint64_t i, uint32_t off) {
+      y[i] = from_fp32(dout, search_to_fp32(din, load_elem(in + off, in_size)));
+    });
+    thread_local std::vector<uint32_t> hits;
+    hits.clear();
+    lanes[c] = match_walk(in, src.walk, din, before,
+                          [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
+    for (uint32_t i : hits) y[i] = replacement;
+    dwalk.for_each(
+        [&](uint64_t i, uint32_t off) { store_elem(dst_bytes[c] + off, out_size, y[i]); });
+  };
+  if (!fast) {
+    for (unsigned c = 0; c < n; ++c) channel(c);
+  } else {
+    kernels::for_channels(n, uint64_t{n} * st.count() * (in_size + out_size), channel);
+  }
+  for (unsigned c = 0; c < n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,66 @@
+// MatchValueLoad (0x6d, S2_BN): per channel, load eight source elements as FP32 into the
+// match values of lane src partition + c, walk ordinal k into slot 7 - k, and re-arm the
+// lane (no slot matched, every index 0xFFFFFFFF). Writes no memory (SPEC §4.7).
+#include <array>
+
+#include "ops/op.h"
+#include "ops/search.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kMatchValueLoad;
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kImm1 = field_of(F, "imm1");
+constexpr FieldDef kDtype = field_of(F, "dtype");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved2 = field_of(F, "reserved2");
+constexpr FieldDef kImm0Ptr = field_of(F, "imm0_ptr");
+constexpr FieldDef kImm0Src = field_of(F, "imm0_src");
+constexpr FieldDef kReserved3 = field_of(F, "reserved3");
+
+constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
+
+}  // namespace
+
+void validate_match_value_load(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  check_opcode(d, "has_match_value_load_opcode", w, Opcode::MatchValueLoad);
+  const unsigned n = w[kChannels.offset];
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+  const uint8_t dtype = w[kDtype.offset];
+  check_valid_dtype(d, "is_valid_dtype", kDtype.name, dtype, false);
+  const TensorDesc src = load_tensor(w, kSrc);
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(dtype), g, kRead);
+  if (search_count_evaluated(src, dtype) && src.count() != 8)
+    d.fail("has_match_value_load_src_element_cnt", kSrc.name,
+           fmt::format("count = {} ({})", src.count(), tensor_text(src)),
+           "num_elem[0] * num_elem[1] must be 8");
+  for (const FieldDef& f :
+       {kReserved0, kImm1, kReserved1, kReserved2, kImm0Ptr, kImm0Src, kReserved3})
+    check_reserved(d, "s2_bn_reserved_zero", w, f);
+}
+
+std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, Writer& out, bool) {
+  const unsigned n = w[kChannels.offset];
+  const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
+  const unsigned size = *dtype_size(dtype);
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  const Operand& src = std::get<Operand>(rs);
+  for (unsigned c = 0; c < n; ++c) {
+    const unsigned lane = src.partition(c);
+    const uint8_t* in = m.partition(src.loc.space, lane).data();
+    MatchLane state;  // re-armed: no slot matched, every index 0xFFFFFFFF
+    src.walk.for_each([&](uint64_t k, uint32_t off) {
+      state.mv[model::match_value_slot(static_cast<unsigned>(k))] =
+          search_to_fp32(dtype, load_elem(in + off, size));
+    });
+    out.set_match_lane(lane, state);
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

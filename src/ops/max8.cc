@@ -1,0 +1,133 @@
+// Max8 (0x6c, S4D2_BN): per channel, the 8 largest source values (as FP32, NaNs left
+// out, -0.0 < +0.0, -inf filling the low end when fewer than 8 remain) written smallest
+// first along the destination walk. Changes no search state (SPEC §4.8).
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "ops/op.h"
+#include "ops/search.h"
+
+namespace gpsimd::detail {
+namespace {
+
+constexpr auto& F = table::kMax8;
+constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+constexpr FieldDef kEvenCount = field_of(F, "even_count");
+constexpr FieldDef kOddCount = field_of(F, "odd_count");
+constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+
+constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
+constexpr OperandRule kWrite{true, true};
+
+}  // namespace
+
+void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d) {
+  const unsigned n = w[kChannels.offset];
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  check_start_channels(d, kSrc.name, src, n, g);
+  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor(d, "tensor4d_valid", kSrc.name, src, dtype_size(in), g, kRead);
+  check_tensor(d, "tensor2d_valid", kDst.name, dst, dtype_size(outd), g, kWrite);
+  if (search_count_evaluated(src, in) && (src.count() < 8 || src.count() > kSearchMaxElements))
+    d.fail("s4d2_bn_src_element_cnt", kSrc.name,
+           fmt::format("count = {} ({})", src.count(), tensor_text(src)),
+           "8 <= count(src) <= 16384");
+  if (search_count_evaluated(dst, outd) && dst.count() != 8)
+    d.fail("s4d2_bn_dst_element_cnt", kDst.name,
+           fmt::format("count = {} ({})", dst.count(), tensor_text(dst)), "count(dst) == 8");
+  for (const FieldDef& f : {kEvenCount, kOddCount}) {
+    const uint32_t bits = load_u32(w, f.offset);
+    if (fp32_from_bits(bits) != 0.0f)
+      d.fail("s4d2_bn_zero_counts", f.name, hex32(bits), "must be 0.0 (+0.0 or -0.0)");
+  }
+  check_reserved(d, "s4d2_bn_reserved_zero", w, kReserved0);
+  check_reserved(d, "s4d2_bn_reserved_zero", w, kReserved1);
+}
+
+static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.offset &&
+              field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
+              field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
+
+std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
+                                       const FieldDef& src_field, const FieldDef& dst_field,
+                                       SearchIo& io) {
+  io.n = w[kChannels.offset];
+  io.din = static_cast<Dtype>(w[kInDtype.offset]);
+  io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
+  io.in_size = *dtype_size(io.din);
+  io.out_size = *dtype_size(io.dout);
+  io.st = load_tensor(w, src_field);
+  Resolved rs = resolve_tensor(m, src_field.name, io.st, io.in_size, kRead, io.n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd =
+      resolve_tensor(m, dst_field.name, load_tensor(w, dst_field), io.out_size, kWrite, io.n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  io.src = std::get<Operand>(rs);
+  io.dst = std::get<Operand>(rd);
+  out.note_source(io.src, io.n);
+  io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
+  return std::nullopt;
+}
+
+// SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
+std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values) {
+  auto end = std::remove_if(values.begin(), values.end(), model::max8_is_nan);
+  const auto by_key = [](uint32_t a, uint32_t b) {
+    return model::max8_order_key(a) < model::max8_order_key(b);
+  };
+  const std::size_t have = static_cast<std::size_t>(end - values.begin());
+  const std::size_t take = std::min<std::size_t>(have, 8);
+  std::partial_sort(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(take), end,
+                    [&](uint32_t a, uint32_t b) { return by_key(b, a); });
+  std::array<uint32_t, 8> top;
+  top.fill(model::kMax8Fill);
+  // Descending in values[0..take); ascending from slot 8 - take on.
+  for (std::size_t k = 0; k < take; ++k) top[7 - k] = values[k];
+  return top;
+}
+
+void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+  check_opcode(d, "has_max8_opcode", w, Opcode::Max8);
+  validate_s4d2_bn(w, g, d);
+}
+
+std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, bool fast) {
+  SearchIo io;
+  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+
+  auto channel = [&](unsigned c) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    std::array<uint32_t, 8> top;
+    if (!fast || !kernels::max8_channel(in, src.walk, din, top)) {
+      thread_local std::vector<uint32_t> v;
+      v.resize(st.count());
+      src.walk.for_each([&](uint64_t j, uint32_t off) {
+        v[j] = search_to_fp32(din, load_elem(in + off, in_size));
+      });
+      top = max8_reference(v);
+    }
+    dwalk.for_each([&](uint64_t k, uint32_t off) {
+      store_elem(dst_bytes[c] + off, out_size, from_fp32(dout, top[k]));
+    });
+  };
+  if (!fast) {
+    for (unsigned c = 0; c < n; ++c) channel(c);
+    return std::nullopt;
+  }
+  kernels::for_channels(n, uint64_t{n} * st.count() * in_size, channel);
+  return std::nullopt;
+}
+
+}  // namespace gpsimd::detail

@@ -1,0 +1,112 @@
+// The semantics the four DVE search instructions share (SPEC §4.7-§4.10), written once:
+// the element -> FP32 conversion of their sources, the S4D2_BN clauses of Max8 and
+// FindIndex8, and the per-lane match core of FindIndex8 and MatchReplace8.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gpsimd/format.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/model.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+
+// SPEC §4.7-§4.10: every source element is compared as FP32: floats widen (§5), integers
+// round to nearest even (§5.1), FP32 is the identity on its bits.
+inline uint32_t search_to_fp32(Dtype dt, uint32_t bits) {
+  return to_fp32(dt, bits);
+}
+
+// The largest element count a search instruction's source may have (SPEC §4.8, §4.10).
+inline constexpr uint64_t kSearchMaxElements = 16384;
+
+// True when a count clause of a search instruction is evaluated for this tensor
+// (SPEC §3.6 "Count clauses and zero extents"): every num_elem >= 1 and the dtype has a
+// size.
+inline bool search_count_evaluated(const TensorDesc& t, uint8_t dtype) {
+  if (!dtype_size(dtype)) return false;
+  for (unsigned d = 0; d < t.dims; ++d)
+    if (t.num[d] == 0) return false;
+  return true;
+}
+
+// The operands of Max8, FindIndex8 and MatchReplace8 after resolution: the source and
+// destination (register addresses resolved, faults returned), the source noted on the
+// Writer and the destination's regions asked for. in_dtype, out_dtype and
+// num_active_channels sit at the same offsets in S4D2_BN and S4D4_MR.
+struct SearchIo {
+  unsigned n = 0;
+  Dtype din{}, dout{};
+  unsigned in_size = 0, out_size = 0;
+  TensorDesc st;
+  Operand src, dst;
+  Walk dwalk;
+  std::array<uint8_t*, kPartitions> dst_bytes{};
+};
+std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
+                                       const FieldDef& src_field, const FieldDef& dst_field,
+                                       SearchIo& io);
+
+// The S4D2_BN clauses Max8 and FindIndex8 share (SPEC §4.8): everything but the opcode
+// clause and FindIndex8's destination dtype clause.
+void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d);
+
+// The match core (SPEC §4.9), for one lane: element i (its FP32 bits) takes the lowest
+// slot not yet matched whose match value equals it. Returns true when it was consumed.
+class MatchCore {
+ public:
+  explicit MatchCore(const MatchLane& lane) : lane_(lane) {
+    // A slot whose value is NaN can never match: treat it as taken for the search, but
+    // leave its flag as it is.
+    open_ = static_cast<uint8_t>(~lane.matched);
+    for (unsigned n = 0; n < 8; ++n)
+      if (model::max8_is_nan(lane.mv[n])) open_ &= static_cast<uint8_t>(~(1u << n));
+  }
+  bool done() const { return open_ == 0; }
+  bool offer(uint32_t i, uint32_t e) {
+    for (uint8_t rest = open_; rest != 0; rest &= static_cast<uint8_t>(rest - 1)) {
+      const unsigned n = static_cast<unsigned>(__builtin_ctz(rest));
+      if (model::match_equal(e, lane_.mv[n])) {
+        open_ &= static_cast<uint8_t>(~(1u << n));
+        lane_.matched |= static_cast<uint8_t>(1u << n);
+        lane_.idx[n] = i;
+        return true;
+      }
+    }
+    return false;
+  }
+  const MatchLane& lane() const { return lane_; }
+
+ private:
+  MatchLane lane_;
+  uint8_t open_;
+};
+
+// The match core over one channel's source walk (SPEC §4.9), shared by FindIndex8 and
+// MatchReplace8: returns the lane after the walk; `consumed(i)` is called for every
+// element a slot takes, in walk order.
+template <class Consumed>
+MatchLane match_walk(const uint8_t* in, const Walk& src, Dtype din, const MatchLane& lane,
+                     Consumed&& consumed) {
+  MatchCore core(lane);
+  const unsigned size = src.elem;
+  src.for_each([&](uint64_t i, uint32_t off) {
+    if (core.done()) return;
+    if (core.offer(static_cast<uint32_t>(i), search_to_fp32(din, load_elem(in + off, size))))
+      consumed(i);
+  });
+  return core.lane();
+}
+inline MatchLane match_lane_reference(const uint8_t* in, const Walk& src, Dtype din,
+                                      const MatchLane& lane) {
+  return match_walk(in, src, din, lane, [](uint64_t) {});
+}
+
+// SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits; reordered), ascending,
+// -inf filling the low end.
+std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values);
+
+}  // namespace gpsimd::detail
