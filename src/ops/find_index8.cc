@@ -13,13 +13,9 @@ namespace {
 
 constexpr auto& F = table::kFindIndex8;
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
-constexpr FieldDef kInDtype = field_of(F, "in_dtype");
 constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
-constexpr FieldDef kChannels = field_of(F, "num_active_channels");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
-constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
-constexpr OperandRule kWrite{true, true};
 constexpr DtypeSet kIndexDtypes = {Dtype::UINT16, Dtype::UINT32};
 
 }  // namespace
@@ -33,7 +29,14 @@ void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, D
 std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out, bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+  const unsigned n = io.n;
+  const Dtype din = io.din;
+  const unsigned in_size = io.in_size;
+  const unsigned out_size = io.out_size;
+  const TensorDesc& st = io.st;
+  const Operand& src = io.src;
+  const Walk& dwalk = io.dwalk;
+  const auto& dst_bytes = io.dst_bytes;
 
   std::array<MatchLane, kPartitions> lanes;
   auto channel = [&](unsigned c) {

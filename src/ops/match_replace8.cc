@@ -56,7 +56,15 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
                                             bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+  const unsigned n = io.n;
+  const Dtype din = io.din;
+  const Dtype dout = io.dout;
+  const unsigned in_size = io.in_size;
+  const unsigned out_size = io.out_size;
+  const TensorDesc& st = io.st;
+  const Operand& src = io.src;
+  const Walk& dwalk = io.dwalk;
+  const auto& dst_bytes = io.dst_bytes;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(dout, immediate);
 

@@ -105,7 +105,15 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const auto& [n, din, dout, in_size, out_size, st, src, dst, dwalk, dst_bytes] = io;
+  const unsigned n = io.n;
+  const Dtype din = io.din;
+  const Dtype dout = io.dout;
+  const unsigned in_size = io.in_size;
+  const unsigned out_size = io.out_size;
+  const TensorDesc& st = io.st;
+  const Operand& src = io.src;
+  const Walk& dwalk = io.dwalk;
+  const auto& dst_bytes = io.dst_bytes;
 
   auto channel = [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
