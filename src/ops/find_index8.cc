@@ -29,31 +29,20 @@ void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, D
 std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out, bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const unsigned n = io.n;
-  const Dtype din = io.din;
-  const unsigned in_size = io.in_size;
-  const unsigned out_size = io.out_size;
-  const TensorDesc& st = io.st;
   const Operand& src = io.src;
-  const Walk& dwalk = io.dwalk;
-  const auto& dst_bytes = io.dst_bytes;
 
   std::array<MatchLane, kPartitions> lanes;
-  auto channel = [&](unsigned c) {
+  run_search_channels(io, fast, io.in_size, [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     const MatchLane& before = m.match[src.partition(c)];
-    if (!fast || !kernels::match_channel(in, src.walk, din, before, lanes[c], nullptr))
-      lanes[c] = match_lane_reference(in, src.walk, din, before);
-    dwalk.for_each([&](uint64_t k, uint32_t off) {
-      store_elem(dst_bytes[c] + off, out_size, model::find_index8_value(lanes[c].idx[k], out_size));
+    if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lanes[c], nullptr))
+      lanes[c] = match_lane_reference(in, src.walk, io.din, before);
+    io.dwalk.for_each([&](uint64_t k, uint32_t off) {
+      store_elem(io.dst_bytes[c] + off, io.out_size,
+                 model::find_index8_value(lanes[c].idx[k], io.out_size));
     });
-  };
-  if (!fast) {
-    for (unsigned c = 0; c < n; ++c) channel(c);
-  } else {
-    kernels::for_channels(n, uint64_t{n} * st.count() * in_size, channel);
-  }
-  for (unsigned c = 0; c < n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+  });
+  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
   return std::nullopt;
 }
 

@@ -56,44 +56,31 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
                                             bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const unsigned n = io.n;
-  const Dtype din = io.din;
-  const Dtype dout = io.dout;
-  const unsigned in_size = io.in_size;
-  const unsigned out_size = io.out_size;
-  const TensorDesc& st = io.st;
   const Operand& src = io.src;
-  const Walk& dwalk = io.dwalk;
-  const auto& dst_bytes = io.dst_bytes;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
-  const uint32_t replacement = from_fp32(dout, immediate);
+  const uint32_t replacement = from_fp32(io.dout, immediate);
 
   std::array<MatchLane, kPartitions> lanes;
-  auto channel = [&](unsigned c) {
+  run_search_channels(io, fast, io.in_size + io.out_size, [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     const MatchLane& before = m.match[src.partition(c)];
-    if (fast && kernels::match_replace_channel(in, src.walk, din, before, lanes[c], immediate, dout,
-                                               dst_bytes[c], dwalk))
+    if (fast && kernels::match_replace_channel(in, src.walk, io.din, before, lanes[c], immediate,
+                                               io.dout, io.dst_bytes[c], io.dwalk))
       return;
     thread_local std::vector<uint32_t> y;
-    y.resize(st.count());
+    y.resize(io.st.count());
     src.walk.for_each([&](uint64_t i, uint32_t off) {
-      y[i] = from_fp32(dout, search_to_fp32(din, load_elem(in + off, in_size)));
+      y[i] = from_fp32(io.dout, search_to_fp32(io.din, load_elem(in + off, io.in_size)));
     });
     thread_local std::vector<uint32_t> hits;
     hits.clear();
-    lanes[c] = match_walk(in, src.walk, din, before,
+    lanes[c] = match_walk(in, src.walk, io.din, before,
                           [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
     for (uint32_t i : hits) y[i] = replacement;
-    dwalk.for_each(
-        [&](uint64_t i, uint32_t off) { store_elem(dst_bytes[c] + off, out_size, y[i]); });
-  };
-  if (!fast) {
-    for (unsigned c = 0; c < n; ++c) channel(c);
-  } else {
-    kernels::for_channels(n, uint64_t{n} * st.count() * (in_size + out_size), channel);
-  }
-  for (unsigned c = 0; c < n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+    io.dwalk.for_each(
+        [&](uint64_t i, uint32_t off) { store_elem(io.dst_bytes[c] + off, io.out_size, y[i]); });
+  });
+  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
   return std::nullopt;
 }
 

@@ -105,36 +105,23 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, bool fast) {
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
-  const unsigned n = io.n;
-  const Dtype din = io.din;
-  const Dtype dout = io.dout;
-  const unsigned in_size = io.in_size;
-  const unsigned out_size = io.out_size;
-  const TensorDesc& st = io.st;
   const Operand& src = io.src;
-  const Walk& dwalk = io.dwalk;
-  const auto& dst_bytes = io.dst_bytes;
 
-  auto channel = [&](unsigned c) {
+  run_search_channels(io, fast, io.in_size, [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     std::array<uint32_t, 8> top;
-    if (!fast || !kernels::max8_channel(in, src.walk, din, top)) {
+    if (!fast || !kernels::max8_channel(in, src.walk, io.din, top)) {
       thread_local std::vector<uint32_t> v;
-      v.resize(st.count());
+      v.resize(io.st.count());
       src.walk.for_each([&](uint64_t j, uint32_t off) {
-        v[j] = search_to_fp32(din, load_elem(in + off, in_size));
+        v[j] = search_to_fp32(io.din, load_elem(in + off, io.in_size));
       });
       top = max8_reference(v);
     }
-    dwalk.for_each([&](uint64_t k, uint32_t off) {
-      store_elem(dst_bytes[c] + off, out_size, from_fp32(dout, top[k]));
+    io.dwalk.for_each([&](uint64_t k, uint32_t off) {
+      store_elem(io.dst_bytes[c] + off, io.out_size, from_fp32(io.dout, top[k]));
     });
-  };
-  if (!fast) {
-    for (unsigned c = 0; c < n; ++c) channel(c);
-    return std::nullopt;
-  }
-  kernels::for_channels(n, uint64_t{n} * st.count() * in_size, channel);
+  });
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
+#include "kernels/thread_pool.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -49,6 +50,17 @@ struct SearchIo {
 std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
                                        const FieldDef& src_field, const FieldDef& dst_field,
                                        SearchIo& io);
+
+// Runs channel(c) for c in [0, io.n): in order on the reference path, over the worker
+// pool on the fast one when the work (`bytes_per_element` per source element) is large.
+template <class F>
+void run_search_channels(const SearchIo& io, bool fast, unsigned bytes_per_element, F&& channel) {
+  if (!fast) {
+    for (unsigned c = 0; c < io.n; ++c) channel(c);
+    return;
+  }
+  kernels::for_channels(io.n, uint64_t{io.n} * io.st.count() * bytes_per_element, channel);
+}
 
 // The S4D2_BN clauses Max8 and FindIndex8 share (SPEC §4.8): everything but the opcode
 // clause and FindIndex8's destination dtype clause.
