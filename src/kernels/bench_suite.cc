@@ -388,18 +388,19 @@ void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint3
        }});
 }
 
-// A row of a program that reads `bytes` per partition from offset 0 of all of them:
-// GB/s of input, against memcpy of those bytes (target: speedup >= goal).
-Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes,
-              double goal) {
+// A row of a program whose work is `bytes` per partition at `offset` of the first
+// `partitions`: GB/s of those bytes, against memcpy of them (target: speedup >= goal).
+Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes, double goal,
+              unsigned partitions = kPartitions, uint32_t offset = 0,
+              const char* unit = "GB/s in") {
   prog->prepare();
   Row row;
   row.name = name;
-  row.unit = "GB/s in";
+  row.unit = unit;
   row.throughput = true;
-  row.per_run = double{kPartitions} * bytes;
+  row.per_run = static_cast<double>(partitions) * bytes;
   add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, bytes);
+  add_memcpy(row, prog, offset, bytes, partitions);
   row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
   return row;
 }
@@ -651,17 +652,8 @@ Row nonzero_with_count_row(const std::string& name, bool fp, double density, dou
   prog->words.push_back(w);
   for (unsigned p = 0; p < kPartitions; p += model::kNonzeroChannelStride)
     prog->outputs.push_back({p, {dst_off, dst_off + (count + 1) * 4}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  const unsigned processed = kPartitions / model::kNonzeroChannelStride;
-  row.per_run = double{processed} * count * 4;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * 4, processed);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+  // memcpy of the processed partitions' bytes: the first 8 partitions hold as many.
+  return input_row(name, prog, count * 4, goal, kPartitions / model::kNonzeroChannelStride);
 }
 
 // CopyPredicatedScalar over every partition: a predicate of `pred` (half of it true, at
@@ -693,16 +685,7 @@ Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
   prog->words.push_back(w);
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + count * 4}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s dst";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * 4;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, dst_off, count * 4);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+  return input_row(name, prog, count * 4, goal, kPartitions, dst_off, "GB/s dst");
 }
 
 // ---- the DVE search instructions ------------------------------------------------------
