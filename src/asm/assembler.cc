@@ -912,6 +912,15 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
   }
 }
 
+// True for a token of hex digits, with or without 0x: a word (or its bytes) pasted
+// where an instruction belongs.
+bool looks_like_hex_word(std::string_view t) {
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
 }  // namespace
 
 std::optional<Program> parse_program(std::string_view text, std::string_view file,
@@ -933,6 +942,11 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
         continue;
       }
       const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
+      if (def == nullptr && looks_like_hex_word(first.text))
+        p.fail(first,
+               "hex digits where an instruction is expected: write an instruction word as "
+               ".word 0x followed by its 128 hex digits (64 bytes in address order), or give "
+               "the words as a hex file (--format hex)");
       if (def == nullptr) {
         std::string names;
         for (const InstrDef& d : instructions())

@@ -297,7 +297,11 @@ std::optional<Word> word_from_hex(std::string_view hex, std::string* error) {
     else if (c >= 'A' && c <= 'F')
       v = c - 'A' + 10;
     else {
-      if (error) *error = fmt::format("'{}' is not a hex digit", c);
+      // A control byte or a byte >= 0x80 is written \xNN, as printable() writes it.
+      const auto u = static_cast<unsigned char>(c);
+      if (error)
+        *error = u >= 0x20 && u < 0x7f ? fmt::format("'{}' is not a hex digit", c)
+                                       : fmt::format("'\\x{:02x}' is not a hex digit", u);
       return std::nullopt;
     }
     if (hi < 0) {
