@@ -327,7 +327,8 @@ TEST(CliExamples, HelpAndExitStatuses) {
   EXPECT_EQ(run({"dis", "--format", "elf", "examples/sort.gpsimd"}).status, 2);
   const Result missing = run({"dis", "no/such/file.gpsimd"});
   EXPECT_EQ(missing.status, 2);
-  EXPECT_EQ(missing.err, "gpsimd dis: no/such/file.gpsimd: cannot read the file\n");
+  EXPECT_EQ(missing.err,
+            "gpsimd dis: no/such/file.gpsimd: cannot read the file: No such file or directory\n");
 }
 
 TEST(CliExamples, Vectors) {

@@ -80,7 +80,9 @@ std::vector<CliCase> cli_cases() {
        {{"bad.hex", "9610000000000000\n"}},
        "dis bad.hex",
        2,
-       {"gpsimd dis: bad.hex:1: error: 16 hex digits, a word needs exactly 128"}},
+       {"gpsimd dis: bad.hex:1:1: error: the input ends 16 hex digits into this word: a word "
+        "needs 128 (64 bytes) (at '9610000000000000')",
+        "  1 | 9610000000000000", "    | ^~~~~~~~~~~~~~~~"}},
       {"assembly error with the source line and a caret",
        {{"typo.gpsimd", "Sortt x=1\n"}},
        "asm typo.gpsimd",
@@ -103,7 +105,7 @@ std::vector<CliCase> cli_cases() {
        {},
        "check absent.gpsimd",
        2,
-       {"gpsimd check: absent.gpsimd: cannot read the file"}},
+       {"gpsimd check: absent.gpsimd: cannot read the file: No such file or directory"}},
       {".load of a missing file",
        {{"load.gpsimd", ".load sbuf[p=0, off=0x0] <- missing.npy\n"}},
        "run load.gpsimd",
@@ -153,7 +155,7 @@ std::vector<CliCase> cli_cases() {
        {},
        "vectors absent.json",
        2,
-       {"gpsimd vectors: absent.json: cannot open: No such file or directory"}},
+       {"gpsimd vectors: absent.json: cannot read the file: No such file or directory"}},
   };
 }
 

@@ -18,6 +18,21 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;  // a word is invalid / did not retire / a check failed
 inline constexpr int kExitUsage = 2;   // bad command line or unreadable / malformed input
 
+// The most bytes the tool reads from one program or word file (a million 64-byte words
+// in binary), and from one vector file; beyond them it stops reading and says so.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxVectorFileBytes = std::size_t{256} << 20;
+
+// Reads a whole file ("-": standard input) of at most `limit` bytes. On failure returns
+// false with `error` = "NAME: cannot read the file: <the system's reason>" or
+// "NAME: the input is too large: ...".
+bool read_input(const std::string& path, std::size_t limit, std::string* out, std::string* error);
+
+// The name of an output path in messages ("-" is standard output).
+inline std::string output_name(const std::string& path) {
+  return path == "-" ? "<stdout>" : path;
+}
+
 enum class Format { Auto, Asm, Bin, Hex };
 // Parses "auto", "asm", "bin", "hex".
 std::optional<Format> parse_format(std::string_view s);
@@ -54,7 +69,8 @@ std::string render_table(const std::vector<std::string>& headers,
 // when there are more).
 std::string render_dump(const DumpResult& d, std::string_view indent = "  ");
 
-// Subcommands; each returns the exit status.
+// Subcommands; each returns the exit status. dis, check and explain take several files:
+// each is reported under its name and the status is the worst of them.
 struct AsmOptions {
   std::string input, output;
   Format format = Format::Auto;
@@ -63,14 +79,14 @@ struct AsmOptions {
 int cmd_asm(const AsmOptions& o);
 
 struct DisOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   Format format = Format::Auto;
   bool json = false;
 };
 int cmd_dis(const DisOptions& o);
 
 struct CheckOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   Format format = Format::Auto;
   std::optional<Generation> nc;
   bool strict = false;
@@ -92,7 +108,7 @@ struct RunOptions {
 int cmd_run(const RunOptions& o);
 
 struct ExplainOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   std::string text;  // -e: one instruction given on the command line
   Format format = Format::Auto;
   std::optional<std::size_t> index;

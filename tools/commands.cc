@@ -1,8 +1,9 @@
 // The subcommands asm, dis, check and vectors.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
@@ -130,66 +131,101 @@ json word_json(const Input& in, std::size_t i) {
 
 }  // namespace
 
+namespace {
+
+// Writes bytes to a file, or to standard output for "-"; on failure prints the reason.
+bool write_output(const std::string& path, std::string_view bytes, std::string_view cmd) {
+  std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (f == nullptr) {
+    fmt::print(stderr, "gpsimd {}: {}: cannot write the file: {}\n", cmd, path,
+               std::strerror(errno));
+    return false;
+  }
+  errno = 0;
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (f == stdout ? std::fflush(f) == 0 : std::fclose(f) == 0) && ok;
+  if (!ok)
+    fmt::print(stderr, "gpsimd {}: {}: cannot write the file: {}\n", cmd, output_name(path),
+               std::strerror(errno != 0 ? errno : EIO));
+  return ok;
+}
+
+// The worse of two exit statuses (usage and input errors are the worst).
+int worst(int a, int b) {
+  return std::max(a, b);
+}
+
+}  // namespace
+
 int cmd_asm(const AsmOptions& o) {
   auto in = load_input(o.input, o.format, "asm");
   if (!in) return kExitUsage;
   const Program& p = in->program;
+  const std::string output = o.output.empty() ? "-" : o.output;
+  // Hex text without -o (or with --hex), raw 64-byte words otherwise; "-" is stdout.
+  std::string bytes;
   if (o.output.empty() || o.hex) {
-    std::string text;
-    for (const Word& w : p.words) text += word_to_hex(w) + '\n';
-    if (o.output.empty()) {
-      fmt::print("{}", text);
-      return kExitOk;
-    }
-    std::ofstream f(o.output, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f) {
-      fmt::print(stderr, "gpsimd asm: {}: cannot write the file\n", o.output);
-      return kExitUsage;
-    }
+    for (const Word& w : p.words) bytes += word_to_hex(w) + '\n';
   } else {
-    std::ofstream f(o.output, std::ios::binary | std::ios::trunc);
-    for (const Word& w : p.words) f.write(reinterpret_cast<const char*>(w.data()), kWordBytes);
-    if (!f) {
-      fmt::print(stderr, "gpsimd asm: {}: cannot write the file\n", o.output);
-      return kExitUsage;
-    }
+    for (const Word& w : p.words) bytes.append(reinterpret_cast<const char*>(w.data()), kWordBytes);
   }
+  if (!write_output(output, bytes, "asm")) return kExitUsage;
   const std::size_t directives = p.setup.size() + p.dumps.size() + (p.nc ? 1 : 0);
-  if (directives)
+  if (directives && !o.output.empty())
     fmt::print(stderr,
                "gpsimd asm: note: {} holds only the {} instruction word{}; the {} directive{} "
                "(.nc, .data, .dump, ...) stay in {}\n",
-               o.output, p.words.size(), p.words.size() == 1 ? "" : "s", directives,
+               output_name(o.output), p.words.size(), p.words.size() == 1 ? "" : "s", directives,
                directives == 1 ? "" : "s", in->name);
   return kExitOk;
 }
 
 int cmd_dis(const DisOptions& o) {
-  auto in = load_input(o.input, o.format, "dis");
-  if (!in) return kExitUsage;
-  if (o.json) {
-    json words = json::array();
-    for (std::size_t i = 0; i < in->program.words.size(); ++i) words.push_back(word_json(*in, i));
-    fmt::print("{}\n", words.dump(2));
-    return kExitOk;
-  }
-  if (in->format == Format::Asm) {
-    fmt::print("{}", print_program(in->program));
-    return kExitOk;
-  }
-  for (const Word& w : in->program.words) {
-    if (auto t = disassemble(w)) {
-      fmt::print("{}\n", *t);
-    } else {
-      fmt::print(".word 0x{}  # unknown opcode {:#04x}\n", word_to_hex(w), w[0]);
+  int status = kExitOk;
+  const bool several = o.inputs.size() > 1;
+  json files = json::array();
+  for (std::size_t k = 0; k < o.inputs.size(); ++k) {
+    auto in = load_input(o.inputs[k], o.format, "dis");
+    if (!in) {
+      status = worst(status, kExitUsage);
+      continue;
+    }
+    if (o.json) {
+      json words = json::array();
+      for (std::size_t i = 0; i < in->program.words.size(); ++i) words.push_back(word_json(*in, i));
+      if (!several) {
+        fmt::print("{}\n", words.dump(2));
+        continue;
+      }
+      json f;
+      f["file"] = in->name;
+      f["words"] = std::move(words);
+      files.push_back(std::move(f));
+      continue;
+    }
+    // Several files: each starts with a comment naming it, so the output still assembles.
+    if (several) fmt::print("{}# {}\n", k > 0 ? "\n" : "", in->name);
+    if (in->format == Format::Asm) {
+      fmt::print("{}", print_program(in->program));
+      continue;
+    }
+    for (const Word& w : in->program.words) {
+      if (auto t = disassemble(w)) {
+        fmt::print("{}\n", *t);
+      } else {
+        fmt::print(".word 0x{}  # unknown opcode {:#04x}\n", word_to_hex(w), w[0]);
+      }
     }
   }
-  return kExitOk;
+  if (o.json && several) fmt::print("{}\n", files.dump(2));
+  return status;
 }
 
-int cmd_check(const CheckOptions& o) {
-  auto in = load_input(o.input, o.format, "check");
+namespace {
+
+// Checks one input; adds its JSON object to `files` (with --json) or prints its lines.
+int check_one(const CheckOptions& o, const std::string& path, bool several, json* files) {
+  auto in = load_input(path, o.format, "check");
   if (!in) return kExitUsage;
   const Generation g = pick_generation(o.nc, in->program);
   std::size_t invalid = 0;
@@ -231,12 +267,26 @@ int cmd_check(const CheckOptions& o) {
     j["strict"] = o.strict;
     j["words"] = std::move(words);
     j["invalid"] = invalid;
-    fmt::print("{}\n", j.dump(2));
+    files->push_back(std::move(j));
   } else {
-    fmt::print("{} word{}, {} invalid ({}{})\n", n, n == 1 ? "" : "s", invalid, generation_name(g),
-               o.strict ? ", strict" : "");
+    fmt::print("{}{} word{}, {} invalid ({}{})\n", several ? in->name + ": " : "", n,
+               n == 1 ? "" : "s", invalid, generation_name(g), o.strict ? ", strict" : "");
   }
   return invalid ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+int cmd_check(const CheckOptions& o) {
+  int status = kExitOk;
+  const bool several = o.inputs.size() > 1;
+  json files = json::array();
+  for (const std::string& path : o.inputs)
+    status = worst(status, check_one(o, path, several, &files));
+  // One file: its object; several: an array of them.
+  if (o.json && (several || !files.empty()))
+    fmt::print("{}\n", several ? files.dump(2) : files[0].dump(2));
+  return status;
 }
 
 int cmd_vectors(const VectorsOptions& o) {
@@ -244,8 +294,10 @@ int cmd_vectors(const VectorsOptions& o) {
   ExecOptions opts;
   opts.fast = !o.reference;
   for (const std::string& f : o.files) {
-    std::string err;
-    auto vf = load_vectors(f, &err);
+    std::string err, text;
+    std::optional<VectorFile> vf;
+    if (read_input(f, kMaxVectorFileBytes, &text, &err))
+      vf = parse_vectors(text, f == "-" ? "<stdin>" : f, &err);
     if (!vf) {
       fmt::print(stderr, "gpsimd vectors: {}\n", err);
       return kExitUsage;

@@ -3,6 +3,8 @@
 // on the machine state the program has reached at that word.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
@@ -354,8 +356,7 @@ void explain_affine_select(const Decoded& d, const Machine& m, std::string& out)
   out += labelled("ramp", "mask_pattern: m = " + ramp_text(d.tensor("mask_pattern"), mult));
   out += labelled("writes", tensor_text("writes", row(d, "dst_mem_pattern"),
                                         d.tensor("dst_mem_pattern"), dout, n, m));
-  const bool ints = is_int_dtype(static_cast<Dtype>(din)) ||
-                    is_int_dtype(static_cast<Dtype>(dout));
+  const bool ints = is_int_dtype(static_cast<Dtype>(din)) || is_int_dtype(static_cast<Dtype>(dout));
   const std::string conv =
       din == dout ? fmt::format("copied bit for bit ({})", dtype_str(din))
                   : fmt::format("converted from {} to {} through FP32 (round to nearest even{})",
@@ -632,8 +633,36 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
 
 }  // namespace
 
+namespace {
+
+// Explains the words of one input (or its word --index).
+int explain_one(const ExplainOptions& o, Input& in) {
+  const Program& p = in.program;
+  if (o.index && *o.index >= p.words.size()) {
+    fmt::print(stderr, "gpsimd explain: --index {} is out of range: {} has {} word{}\n", *o.index,
+               in.name, p.words.size(), p.words.size() == 1 ? "" : "s");
+    return kExitUsage;
+  }
+  Machine m(pick_generation(o.nc, p));
+  if (auto err = apply_setup(p, m, in.base_dir)) {
+    fmt::print(stderr, "gpsimd explain: {}\n", *err);
+    return kExitUsage;
+  }
+  // Each word is explained on the state the words before it leave.
+  for (std::size_t i = 0; i < p.words.size(); ++i) {
+    if (!o.index || *o.index == i) {
+      if (!o.index && i > 0) fmt::print("\n");
+      fmt::print("{}", explain_word(in, i, m, o.strict));
+    }
+    if (o.index && *o.index == i) break;
+    execute(m, p.words[i], ExecOptions{o.strict, nullptr, true});
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_explain(const ExplainOptions& o) {
-  std::optional<Input> in;
   if (!o.text.empty()) {
     Input x;
     x.name = "<command line>";
@@ -645,32 +674,22 @@ int cmd_explain(const ExplainOptions& o) {
       return kExitUsage;
     }
     x.program = std::move(*p);
-    in = std::move(x);
-  } else {
-    in = load_input(o.input, o.format, "explain");
-    if (!in) return kExitUsage;
+    return explain_one(o, x);
   }
-  const Program& p = in->program;
-  if (o.index && *o.index >= p.words.size()) {
-    fmt::print(stderr, "gpsimd explain: --index {} is out of range: {} has {} word{}\n", *o.index,
-               in->name, p.words.size(), p.words.size() == 1 ? "" : "s");
-    return kExitUsage;
-  }
-  Machine m(pick_generation(o.nc, p));
-  if (auto err = apply_setup(p, m, in->base_dir)) {
-    fmt::print(stderr, "gpsimd explain: {}\n", *err);
-    return kExitUsage;
-  }
-  // Each word is explained on the state the words before it leave.
-  for (std::size_t i = 0; i < p.words.size(); ++i) {
-    if (!o.index || *o.index == i) {
-      if (!o.index && i > 0) fmt::print("\n");
-      fmt::print("{}", explain_word(*in, i, m, o.strict));
+  // Several files: one after another, a blank line between them; the worst status.
+  int status = kExitOk;
+  bool printed = false;
+  for (const std::string& path : o.inputs) {
+    auto in = load_input(path, o.format, "explain");
+    if (!in) {
+      status = std::max(status, kExitUsage);
+      continue;
     }
-    if (o.index && *o.index == i) break;
-    execute(m, p.words[i], ExecOptions{o.strict, nullptr, true});
+    if (printed && !in->program.words.empty()) fmt::print("\n");
+    status = std::max(status, explain_one(o, *in));
+    printed = printed || !in->program.words.empty();
   }
-  return kExitOk;
+  return status;
 }
 
 }  // namespace gpsimd::cli

@@ -3,7 +3,13 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli.h"
 #include "gpsimd/bench.h"
@@ -23,10 +29,49 @@ std::string check_format(const std::string& s) {
                          : "'" + s + "' is not a format: expected auto, asm, bin or hex";
 }
 
+// Whole numbers as typed: digits only, within [lo, hi]; "-1" and "99999999999999999999"
+// are refused as written, never wrapped.
+std::optional<uint64_t> parse_whole(std::string_view s, uint64_t lo, uint64_t hi) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || s[0] == '-' || s[0] == '+' || ec != std::errc() || end != s.data() + s.size() ||
+      v < lo || v > hi)
+    return std::nullopt;
+  return v;
+}
+CLI::Validator whole_number(uint64_t lo, uint64_t hi, std::string what) {
+  return CLI::Validator(
+      [=](std::string& s) {
+        return parse_whole(s, lo, hi)
+                   ? std::string()
+                   : fmt::format("'{}' is not {}: expected a whole number from {} to {}", s, what,
+                                 lo, hi);
+      },
+      fmt::format("{}..{}", lo, hi));
+}
+CLI::Validator number_between(double lo, double hi, std::string what) {
+  return CLI::Validator(
+      [=](std::string& s) {
+        double v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        const bool ok = !s.empty() && ec == std::errc() && end == s.data() + s.size() &&
+                        std::isfinite(v) && v >= lo && v <= hi;
+        return ok ? std::string()
+                  : fmt::format("'{}' is not {}: expected a number from {} to {}", s, what, lo, hi);
+      },
+      fmt::format("{}..{}", lo, hi));
+}
+
+constexpr const char* kInputHelp =
+    "the program: assembly (.gpsimd), binary words (.bin) or hex words (.hex); - reads stdin";
+
 CLI::Option* add_input(CLI::App* c, std::string* input) {
-  return c->add_option("FILE", *input,
-                       "the program: assembly (.gpsimd), binary words (.bin) or "
-                       "hex words (.hex); - reads stdin");
+  return c->add_option("FILE", *input, kInputHelp);
+}
+CLI::Option* add_inputs(CLI::App* c, std::vector<std::string>* inputs) {
+  return c->add_option("FILE", *inputs,
+                       std::string(kInputHelp) +
+                           ". Several files are reported one after another, each under its name");
 }
 void add_format(CLI::App* c, std::string* format) {
   c->add_option("--format", *format, "the input's format: auto (default), asm, bin or hex")
@@ -46,49 +91,56 @@ std::optional<Generation> nc_of(const std::string& s) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "gpsimd: a bit-exact reference model of four NeuronCore GPSIMD/Vector-engine "
-      "instructions (RangeSelect, TensorScalarSelect, GetSequenceBounds, Sort)"};
-  app.require_subcommand(1);
+      "gpsimd: a bit-exact reference model of NeuronCore GPSIMD/Vector-engine instructions",
+      "gpsimd"};
+  app.require_subcommand(0, 1);
   app.set_version_flag("--version", "gpsimd 0.1.0");
   app.footer(
       "Start with `gpsimd demo`. Each subcommand has --help with an example; "
       "docs/cli.md and docs/assembly.md describe them all.");
 
   std::string input, format = "auto", nc;
+  std::vector<std::string> inputs;
 
   AsmOptions ao;
   auto* c_asm = app.add_subcommand("asm", "Assemble a program into 64-byte instruction words");
   add_input(c_asm, &input)->required();
   add_format(c_asm, &format);
   c_asm->add_option("-o,--output", ao.output,
-                    "write the words here (raw binary unless --hex); "
+                    "write the words here (raw binary unless --hex; - is stdout); "
                     "without -o, hex words go to stdout");
   c_asm->add_flag("--hex", ao.hex, "write hex text, one word of 128 hex digits per line");
   c_asm->footer(
       "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin\n"
-      "  gpsimd asm examples/sort.gpsimd            # hex words on stdout");
+      "  gpsimd asm examples/sort.gpsimd            # hex words on stdout\n"
+      "  gpsimd asm examples/sort.gpsimd -o - | gpsimd dis --format bin -   # a pipe");
 
   DisOptions dio;
   auto* c_dis = app.add_subcommand("dis",
                                    "Disassemble words (or canonicalise a program) into "
                                    "assembly text");
-  add_input(c_dis, &input)->required();
+  add_inputs(c_dis, &inputs)->required();
   add_format(c_dis, &format);
   c_dis->add_flag("--json", dio.json, "print every word's decoded fields as JSON");
   c_dis->footer(
       "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin && gpsimd dis sort.bin\n"
-      "  gpsimd dis --json sort.bin");
+      "  gpsimd dis --json sort.bin\n"
+      "  echo '0x96 0x10 ...' | gpsimd dis -       # pasted hex: 0x optional, spaces, "
+      "several lines");
 
   CheckOptions co;
   auto* c_check = app.add_subcommand("check",
                                      "Validate every word for a generation; exit 1 if "
                                      "any is invalid");
-  add_input(c_check, &input)->required();
+  add_inputs(c_check, &inputs)->required();
   add_format(c_check, &format);
   add_nc(c_check, &nc);
   c_check->add_flag("--strict", co.strict, "vendor-strict validation (rejects Sort top-K)");
   c_check->add_flag("--json", co.json, "print the result as JSON");
-  c_check->footer("Example:\n  gpsimd check examples/sort.gpsimd --nc v2 --strict");
+  c_check->footer(
+      "Exit status 1 when a word is invalid, 2 when an input cannot be read (the worst of "
+      "all files).\nExample:\n  gpsimd check examples/sort.gpsimd --nc v2 --strict\n"
+      "  gpsimd check examples/*.gpsimd");
 
   RunOptions ro;
   auto* c_run = app.add_subcommand("run",
@@ -116,7 +168,7 @@ int main(int argc, char** argv) {
                                    "Run conformance vector files (SPEC §7); exit 1 if "
                                    "any vector fails. A file of an instruction not modelled "
                                    "yet is reported as pending and not run");
-  c_vec->add_option("FILE", vo.files, "vector files")->required();
+  c_vec->add_option("FILE", vo.files, "vector files; - reads stdin")->required();
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
   c_vec->footer(
       "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json");
@@ -125,14 +177,16 @@ int main(int argc, char** argv) {
   std::string index;
   auto* c_explain = app.add_subcommand(
       "explain", "Say in plain words what an instruction reads, writes and computes");
-  add_input(c_explain, &input);
+  add_inputs(c_explain, &inputs);
   add_format(c_explain, &format);
   add_nc(c_explain, &nc);
   c_explain->add_option("-e,--text", eo.text, "explain this instruction text instead of a file");
-  c_explain->add_option("-i,--index", index, "explain only word N (0-based) of the file");
+  c_explain->add_option("-i,--index", index, "explain only word N (0-based) of each file")
+      ->check(whole_number(0, kMaxInputBytes / kWordBytes - 1, "a word number"));
   c_explain->add_flag("--strict", eo.strict, "vendor-strict validation (rejects Sort top-K)");
   c_explain->footer(
       "Example:\n  gpsimd explain examples/range_select.gpsimd --index 0\n"
+      "  gpsimd explain examples/sort.gpsimd examples/iota.gpsimd\n"
       "  gpsimd explain -e 'Sort num_active_channels=1, in_out_dtype=(FP32, FP32), "
       "comparison=IS_LT, src_mem_pattern=sbuf[p=0, off=0x0] num=[8], "
       "dst_mem_pattern=sbuf[p=0, off=0x100] num=[2,8]'");
@@ -150,11 +204,11 @@ int main(int argc, char** argv) {
   c_bench->add_option("FILTER", bo.filter,
                       "run only workloads whose name contains this text (e.g. sort, fp16)");
   c_bench->add_option("--samples", bo.samples, "timed samples per contender (median reported)")
-      ->check(CLI::Range(1u, 1000u));
+      ->check(whole_number(1, 1000, "a sample count"));
   c_bench
       ->add_option("--min-ms", bo.min_sample_ms,
                    "each sample repeats its workload for at least this many ms")
-      ->check(CLI::Range(0.1, 10000.0));
+      ->check(number_between(0.1, 10000.0, "a time in ms"));
   bool no_threads = false;
   c_bench->add_flag("--no-threads", no_threads, "keep instructions on one thread");
   c_bench->add_flag("--list", bo.list, "list the workloads and exit");
@@ -162,11 +216,64 @@ int main(int argc, char** argv) {
       "Exit status 1 when some output differs from the scalar reference.\n"
       "Example:\n  gpsimd bench\n  gpsimd bench sort --samples 21\n  gpsimd bench --list");
 
+  // The subcommand is the first argument that is not an option (the tool's own options
+  // take no value). `gpsimd help [SUBCOMMAND]` is --help; a name that is no subcommand
+  // is named, with the list.
+  std::vector<std::string> names;
+  for (const CLI::App* c : app.get_subcommands({})) names.push_back(c->get_name());
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  std::vector<std::string> help_args;
+  std::vector<char*> help_ptrs;
+  int first = 1;
+  while (first < argc && argv[first][0] == '-' && argv[first][1] != '\0') ++first;
+  if (first < argc) {
+    const std::string name = argv[first];
+    if (name == "help") {
+      // `gpsimd help` is `gpsimd --help`, `gpsimd help SUB` is `gpsimd SUB --help`.
+      if (first + 1 < argc &&
+          std::find(names.begin(), names.end(), argv[first + 1]) == names.end()) {
+        fmt::print(stderr, "gpsimd help: '{}' is not a subcommand: expected {}\n", argv[first + 1],
+                   list);
+        return kExitUsage;
+      }
+      help_args = {argv[0]};
+      if (first + 1 < argc) help_args.push_back(argv[first + 1]);
+      help_args.push_back("--help");
+      for (std::string& a : help_args) help_ptrs.push_back(a.data());
+      argc = static_cast<int>(help_ptrs.size());
+      argv = help_ptrs.data();
+    } else if (std::find(names.begin(), names.end(), name) == names.end()) {
+      fmt::print(stderr,
+                 "gpsimd: '{}' is not a subcommand: expected {}\n"
+                 "Run with --help for more information.\n",
+                 name, list);
+      return kExitUsage;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (app.get_subcommands().empty()) {
+    fmt::print(stderr,
+               "gpsimd: a subcommand is required: {}\n"
+               "Run with --help for more information.\n",
+               list);
+    return kExitUsage;
+  }
+  // "-" is standard input, which can be read once.
+  std::vector<std::string> all = inputs;
+  all.push_back(input);
+  all.insert(all.end(), vo.files.begin(), vo.files.end());
+  if (std::count(all.begin(), all.end(), "-") > 1) {
+    fmt::print(stderr, "gpsimd: - (standard input) is given more than once; it can be read once\n");
+    return kExitUsage;
   }
 
   const Format fmt_in = *parse_format(format);
@@ -176,12 +283,12 @@ int main(int argc, char** argv) {
     return cmd_asm(ao);
   }
   if (c_dis->parsed()) {
-    dio.input = input;
+    dio.inputs = inputs;
     dio.format = fmt_in;
     return cmd_dis(dio);
   }
   if (c_check->parsed()) {
-    co.input = input;
+    co.inputs = inputs;
     co.format = fmt_in;
     co.nc = nc_of(nc);
     return cmd_check(co);
@@ -194,27 +301,14 @@ int main(int argc, char** argv) {
   }
   if (c_vec->parsed()) return cmd_vectors(vo);
   if (c_explain->parsed()) {
-    if (input.empty() == eo.text.empty()) {
+    if (inputs.empty() == eo.text.empty()) {
       fmt::print(stderr,
                  "gpsimd explain: give either FILE or -e TEXT\n"
                  "Run with --help for more information.\n");
       return kExitUsage;
     }
-    if (!index.empty()) {
-      std::size_t pos = 0;
-      unsigned long v = 0;
-      try {
-        v = std::stoul(index, &pos);
-      } catch (...) {
-        pos = 0;
-      }
-      if (pos == 0 || pos != index.size()) {
-        fmt::print(stderr, "gpsimd explain: --index: '{}' is not a word number\n", index);
-        return kExitUsage;
-      }
-      eo.index = v;
-    }
-    eo.input = input;
+    if (!index.empty()) eo.index = *parse_whole(index, 0, UINT64_MAX);  // checked above
+    eo.inputs = inputs;
     eo.format = fmt_in;
     eo.nc = nc_of(nc);
     return cmd_explain(eo);
