@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpsimd/asm.h"
+#include "gpsimd/isa.h"
 #include "tool_runner.h"
 
 namespace {
@@ -314,6 +315,14 @@ TEST(CliIo, AHexWordWhereAnInstructionBelongsSaysHowToWriteIt) {
     EXPECT_FALSE(gpsimd::parse_program(token + "\n", "t.gpsimd", &e).has_value());
     EXPECT_EQ(e.to_string(), "t.gpsimd:1:1: error: " + hint + " (at '" + token + "')");
   }
+  // The digit check of a .word or a vector's "instruction" escapes what it quotes.
+  std::string why;
+  EXPECT_FALSE(gpsimd::word_from_hex("96\x1b", &why).has_value());
+  EXPECT_EQ(why, "'\\x1b' is not a hex digit");
+  EXPECT_FALSE(gpsimd::word_from_hex("96\xc3", &why).has_value());
+  EXPECT_EQ(why, "'\\xc3' is not a hex digit");
+  EXPECT_FALSE(gpsimd::word_from_hex("96g", &why).has_value());
+  EXPECT_EQ(why, "'g' is not a hex digit");
   Result r = run({"explain", "-e", "0x" + hex});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
