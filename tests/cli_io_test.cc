@@ -196,6 +196,14 @@ TEST(CliIo, InputOutputErrorsGiveTheSystemsReason) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
             "gpsimd asm: no/such/dir/out.bin: cannot write the file: No such file or directory\n");
+  // A .dump that cannot be written (its directory is a file).
+  write(dir + "/afile", "");
+  write(dir + "/d.gpsimd", ".dump sbuf[p=0, off=0x0] FP32 [2] -> sub/x.npy\n");
+  r = run({"run", "d.gpsimd", "--out-dir", "afile"}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(
+      r.err,
+      "gpsimd run: d.gpsimd:1: .dump: afile/sub/x.npy: cannot write the file: Not a directory\n");
   r = run({"vectors", "absent.json"}, dir);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -278,12 +280,18 @@ std::vector<uint8_t> encode_npy(const NpyArray& a) {
 
 bool write_npy(const std::string& path, const NpyArray& a, std::string* error) {
   const std::vector<uint8_t> bytes = encode_npy(a);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (f)
-    f.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!f) {
-    if (error) *error = fmt::format("{}: cannot write the file", path);
+  // stdio, so that a failure carries the system's reason.
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  bool ok = f != nullptr;
+  if (ok) {
+    ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    ok = std::fclose(f) == 0 && ok;
+  }
+  if (!ok) {
+    if (error)
+      *error = fmt::format("{}: cannot write the file: {}", path,
+                           std::strerror(errno != 0 ? errno : EIO));
     return false;
   }
   return true;
