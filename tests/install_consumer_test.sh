@@ -39,6 +39,10 @@ cmake -S "$source/examples/cpp" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$
 cmake --build "$work/cmake" >/dev/null
 "$work/cmake/sort_example" >"$work/cmake.out"
 expect "$work/cmake.out"
+# docs/cpp.md shows the whole output after "The example prints:".
+awk '/^The example prints:/ {on = 1; next} on && /^```$/ {if (open) exit; open = 1; next}
+     open {print}' "$source/docs/cpp.md" >"$work/doc.out"
+diff -u "$work/doc.out" "$work/cmake.out" || { echo "docs/cpp.md shows another output"; exit 1; }
 echo "find_package(gpsimd): ok"
 
 # pkg-config: the same source, one compiler command.
