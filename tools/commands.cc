@@ -203,7 +203,8 @@ int cmd_dis(const DisOptions& o) {
       files.push_back(std::move(f));
       continue;
     }
-    // Several files: each starts with a comment naming it, so the output still assembles.
+    // Several files: each starts with a comment naming it (a comment, so that the words
+    // of binary and hex files assemble back in order).
     if (several) fmt::print("{}# {}\n", k > 0 ? "\n" : "", in->name);
     if (in->format == Format::Asm) {
       fmt::print("{}", print_program(in->program));
