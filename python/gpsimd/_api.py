@@ -102,6 +102,9 @@ def _from_python(func, arg, x, name, allowed):
         return out
     info = np.iinfo(target)
     if a.dtype.kind == "f" and not np.all(np.isfinite(a) & (a == np.round(a))):
+        if name in ("BF16",) + _FP8:
+            raise TypeError(f"{func}: {arg}: {name} data are bit patterns ({target} integers); "
+                            f"convert values first, e.g. gpsimd.narrow({arg}, '{name}')")
         raise TypeError(f"{func}: {arg}: {target} data needs integers, got {x!r}")
     if a.size and (a.min() < info.min or a.max() > info.max):
         raise ValueError(f"{func}: {arg}: values outside {target} [{info.min}, {info.max}]; "

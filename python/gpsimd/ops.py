@@ -6,11 +6,16 @@ reads the results back. Rows are partitions: a 2-D input ``[rows, columns]`` put
 ``i`` in a partition; more than 128 rows become several instructions. Where an
 instruction's semantics allow it, long rows are split across instructions too; where
 they do not (a sort, a sequence), a row that does not fit one instruction is rejected
-with a ValueError naming the limit. Invalid parameters surface as
-:class:`gpsimd.InvalidInstruction` naming the instruction's clauses.
+with a ValueError naming the limit. Parameters the instruction validates surface as
+:class:`gpsimd.InvalidInstruction` naming its clauses; argument mistakes raise
+TypeError / ValueError naming the function and the argument.
 
-Low-precision data: FP16 is ``numpy.float16``; BF16 and FP8 travel as ``uint16`` /
-``uint8`` bit patterns (see :mod:`gpsimd.formats`).
+The dtype rule (:mod:`gpsimd._api`, shared by every function): a NumPy array's dtype
+names the gpsimd dtype (``uint16`` is UINT16); BF16 and FP8 travel as ``uint16`` /
+``uint8`` bit patterns with the dtype named (``dtype='BF16'``, ``in_dtype='FP8_E4'``;
+see :mod:`gpsimd.formats`); Python lists are int32 / float32. Every function also takes
+``strict=`` and ``return_words=`` (then it returns ``(result, words)``, the words a
+uint8 array ``(n, 64)``).
 """
 
 from __future__ import annotations

@@ -179,6 +179,9 @@ def test_python_lists():
     # With a dtype named, a list is that dtype's storage (BF16: bit patterns).
     values, _ = gpsimd.sort([0x4000, 0x3F80], dtype="BF16")
     assert values.dtype == np.uint16 and values.tolist() == [0x3F80, 0x4000]
+    with pytest.raises(TypeError, match=r"sort: x: BF16 data are bit patterns \(uint16 integers\); "
+                       r"convert values first, e.g. gpsimd.narrow\(x, 'BF16'\)"):
+        gpsimd.sort([1.5, 2.5], dtype="BF16")
     with pytest.raises(TypeError, match=r"sort: x must be numbers .*got list of <U1"):
         gpsimd.sort(["a", "b"])
     with pytest.raises(ValueError, match=r"sort: x: values outside int32"):
@@ -290,6 +293,18 @@ def test_trace_reports_accumulators_and_search_lanes():
     assert lanes[0]["before"]["match_indices"].tolist() == [0xFFFFFFFF] * 8
     assert lanes[0]["after"]["match_indices"].tolist() == list(range(8))
     assert lanes[0]["after"]["match_values"].dtype == np.uint32
+
+
+def test_trace_of_a_program_text():
+    events = []
+    m = gpsimd.Machine("v3")
+    text = ".data sbuf[p=0, off=0x0] INT32 = [5, 2, 9]\n" \
+           "Sort num_active_channels=1, in_out_dtype=(INT32, INT32), comparison=IS_LT, " \
+           "stable=1, src_mem_pattern=sbuf[p=0, off=0x0] num=[3], " \
+           "dst_mem_pattern=sbuf[p=0, off=0x40] num=[2,3]\n"
+    assert m.run(text, trace=events.append) == 1
+    assert [e["kind"] for e in events] == ["retire", "memory"]
+    assert events[1]["data"].view(np.int32).tolist() == [2, 1, 5, 0, 9, 2]
 
 
 def test_trace_callable_exceptions_propagate_and_atomic_runs_roll_back():
