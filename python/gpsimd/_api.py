@@ -15,7 +15,7 @@ import numpy as np
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
-__all__ = ["data_array", "out_dtype", "Runner", "words_array"]
+__all__ = ["data_array", "out_dtype", "number", "integer", "Runner", "words_array"]
 
 _FP8 = ("FP8_E3", "FP8_E4", "FP8_E5")
 # The NumPy name of each dtype that has a NumPy type of its own (the others are bits).
@@ -149,6 +149,24 @@ def data_array(func, arg, x, allowed, dtype=None, dtype_arg="dtype"):
         raise TypeError(f"{func}: {arg} is {what}; {func} takes "
                         f"{_takes(allowed, dtype_arg)}; {_fix(arg, a.dtype, allowed, dtype_arg)}")
     return a, inferred
+
+
+def number(func, arg, value):
+    """Return a real-number argument (a Python or NumPy number), or raise naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{func}: {arg}: expected a number, got {value!r}")
+    return value
+
+
+def integer(func, arg, value, lo=None, hi=None):
+    """Return an integer argument (a Python or NumPy integer, within [lo, hi] when given),
+    or raise naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{func}: {arg}: expected an integer, got {value!r}")
+    if lo is not None and not lo <= int(value) <= hi:
+        raise ValueError(f"{func}: {arg}: {int(value)} is outside [{lo}, {hi}]")
+    return int(value)
 
 
 def out_dtype(func, arg, dtype):

@@ -25,7 +25,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import Runner, data_array, out_dtype as _out_dtype
+from ._api import Runner, data_array, integer, number, out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_name, dtype_size, storage_dtype
 from .formats import narrow
@@ -70,15 +70,6 @@ _UFUNC_COMPARISONS = {
     np.less_equal: "IS_LE",
     np.less: "IS_LT",
 }
-
-
-def _count(value, what, lo, hi):
-    """Return an integer argument within [lo, hi], or raise naming it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what}: expected an integer, got {value!r}")
-    if not lo <= int(value) <= hi:
-        raise ValueError(f"{what}: {int(value)} is outside [{lo}, {hi}]")
-    return int(value)
 
 
 def _ceil(n, a=_ALIGN):
@@ -220,7 +211,7 @@ def range_select(
         initial = np.full(rows, start, dtype=np.float32) if not start_rows else np.asarray(
             start, dtype=np.float32)
 
-    base = np.float32(range_start)
+    base = np.float32(number(fn, "range_start", range_start))
     run = Runner(fn, generation, strict)
     m, pbytes = run.machine, run.partition_bytes()
     # Per partition: bound0 at 0, bound1 at 4, the source at 64, the destination after it.
@@ -497,7 +488,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
             f"<= {limit} for {size}-byte dtypes (sort_tensor_shapes_ok), so N <= {limit}; a "
             "sort cannot be split across instructions"
         )
-    kk = n if k is None else _count(k, "sort: k", 1, n)
+    kk = n if k is None else integer(fn, "k", k, 1, n)
     off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
     offsets = np.asarray(off_val)
     if offsets.dtype.kind not in "biu" or np.any(offsets < 0) or np.any(offsets > 0xFFFFFFFF):
@@ -637,6 +628,9 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
+    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier)
+    offset = integer(fn, "offset", offset)
+    on_false_value = number(fn, "on_false_value", on_false_value)
     data, nums = _data4d(pattern, offset, "affine_select: pattern")
     if int(np.prod(nums)) != cols:
         raise ValueError(
@@ -692,6 +686,7 @@ def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = 
            [1., 1., 1.]], dtype=float32)
     """
     a, _ = data_array("causal_mask", "scores", scores, VALID_DTYPES, in_dtype, "in_dtype")
+    number("causal_mask", "fill", fill)
     s2, _ = _rows(a, "causal_mask: scores")
     keys = s2.shape[1]
     out = affine_select([[-1, keys]], 1, s2, fill, cmp_op="ge", dtype=dtype,
@@ -724,9 +719,11 @@ def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: 
     size = dtype_size(name)
     if size is None:
         raise ValueError(f"iota: {name} has no byte size")
+    channel_multiplier = integer("iota", "channel_multiplier", channel_multiplier)
+    offset = integer("iota", "offset", offset)
     data, nums = _data4d(pattern, offset, "iota: pattern")
     count = int(np.prod(nums))
-    partitions = int(partitions)
+    partitions = integer("iota", "partitions", partitions)
     if partitions < 1:
         raise ValueError(f"iota: partitions must be >= 1, got {partitions}")
     run = Runner("iota", generation, strict)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import Runner, data_array
+from ._api import Runner, data_array, integer, number
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
 from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil
@@ -194,7 +194,8 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     rows, t = bits.shape
     v = _vals_for(vals, bits, name, "nc_match_replace8")
     size = dtype_size(name)
-    imm_bits = int(np.array(imm, dtype=np.float32).view(np.uint32))
+    imm_bits = int(np.array(number("nc_match_replace8", "imm", imm), dtype=np.float32).view(
+        np.uint32))
     out = np.zeros_like(bits)
     idx = np.zeros((rows, 8), dtype=np.uint32)
 
@@ -239,10 +240,7 @@ def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, generation: str = 
     """
     bits, name, one_d = _rows_of(tile, "topk", dtype, "tile", _MATCH_REPLACE_DTYPES)
     rows, t = bits.shape
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"topk: k must be an integer, got {k!r}")
-    if not 1 <= k <= t:
-        raise ValueError(f"topk: k = {k} must be 1..{t}")
+    k = integer("topk", "k", k, 1, t)
     st = storage_dtype(name)
     cur = bits.view(st)
     values, indices, words = [], [], []

@@ -221,7 +221,20 @@ def test_python_lists():
     (lambda: gpsimd.nc_find_index8(F32, [1.0, 2.0]), ValueError,
      "nc_find_index8: vals must be 8 values, or [rows, 8] (1 rows), got shape (2,)"),
     (lambda: gpsimd.max8([[1, 2], [3]]), ValueError, None),
-    (lambda: gpsimd.topk(F32, 2.0), TypeError, "topk: k must be an integer, got 2.0"),
+    (lambda: gpsimd.topk(F32, 2.0), TypeError, "topk: k: expected an integer, got 2.0"),
+    (lambda: gpsimd.topk(F32, 9), ValueError, "topk: k: 9 is outside [1, 8]"),
+    (lambda: gpsimd.affine_select([[-1, 8]], 1, F32, "x"), TypeError,
+     "affine_select: on_false_value: expected a number, got 'x'"),
+    (lambda: gpsimd.affine_select([[-1, 8]], 0.5, F32, 0.0), TypeError,
+     "affine_select: channel_multiplier: expected an integer, got 0.5"),
+    (lambda: gpsimd.causal_mask(F32, fill=None), TypeError,
+     "causal_mask: fill: expected a number, got None"),
+    (lambda: gpsimd.iota([[1, 4]], partitions="2"), TypeError,
+     "iota: partitions: expected an integer, got '2'"),
+    (lambda: gpsimd.nc_match_replace8(F32, F32[0], imm="0"), TypeError,
+     "nc_match_replace8: imm: expected a number, got '0'"),
+    (lambda: gpsimd.range_select(F32, ">=", "<", 0, 3, range_start=[1]), TypeError,
+     "range_select: range_start: expected a number, got [1]"),
 ])
 def test_argument_errors_name_the_function_and_argument(call, kind, message):
     with pytest.raises(kind) as info:
