@@ -6,6 +6,7 @@ import inspect
 import os
 import pathlib
 import subprocess
+import typing
 
 import numpy as np
 import pytest
@@ -377,3 +378,11 @@ def test_the_package_is_typed():
             obj = getattr(obj, part)
         hints = inspect.signature(obj)
         assert hints.return_annotation is not inspect.Signature.empty, name
+    # Every annotation of the public API resolves (no misspelt type names).
+    for name in gpsimd.__all__:
+        obj = getattr(gpsimd, name)
+        if inspect.isfunction(obj):
+            assert "return" in typing.get_type_hints(obj), name
+    for name, member in vars(gpsimd.Machine).items():
+        if inspect.isfunction(member):
+            typing.get_type_hints(member)
