@@ -57,7 +57,8 @@ class CMakeBuild(build_ext):
         subprocess.run(configure, check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", ext.target, "-j", jobs],
                        check=True)
-        built = sorted((build / "python" / "gpsimd").glob("_core*" + os.path.splitext(dest.name)[1]))
+        suffix = os.path.splitext(dest.name)[1]
+        built = sorted((build / "python" / "gpsimd").glob("_core*" + suffix))
         if len(built) != 1:
             raise RuntimeError(f"setup.py: expected one built _core module, found {built}")
         dest.parent.mkdir(parents=True, exist_ok=True)

@@ -10,12 +10,21 @@
 
 from __future__ import annotations
 
+from typing import Tuple, Union
+
 import numpy as np
 
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
-__all__ = ["data_array", "out_dtype", "number", "integer", "Runner", "words_array"]
+__all__ = ["data_array", "out_dtype", "number", "integer", "Runner", "words_array",
+           "ArrayResult", "PairResult"]
+
+#: What a function returning one array returns: the array, or ``(array, words)`` with
+#: ``return_words=True`` (words: uint8 ``(n, 64)``).
+ArrayResult = Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]
+#: The same for a function returning two arrays: ``(a, b)`` or ``((a, b), words)``.
+PairResult = Union[Tuple[np.ndarray, np.ndarray], Tuple[Tuple[np.ndarray, np.ndarray], np.ndarray]]
 
 _FP8 = ("FP8_E3", "FP8_E4", "FP8_E5")
 # The NumPy name of each dtype that has a NumPy type of its own (the others are bits).

@@ -20,12 +20,13 @@ uint8 array ``(n, 64)``).
 
 from __future__ import annotations
 
-from typing import Any, Sequence, Union
+from typing import Any, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import Runner, data_array, integer, number, out_dtype as _out_dtype
+from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
+from ._api import out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_name, dtype_size, storage_dtype
 from .formats import narrow
@@ -133,6 +134,10 @@ def _comparison(op, what):
     return op  # an ALU_OP name or code: the instruction validates it
 
 
+#: ``(out, row_max)``, or ``((out, row_max), words)`` with ``return_words=True``.
+RangeSelectResult = Union[Tuple[np.ndarray, Any], Tuple[Tuple[np.ndarray, Any], np.ndarray]]
+
+
 # ---- RangeSelect -----------------------------------------------------------------------
 
 
@@ -150,7 +155,7 @@ def range_select(
     generation: str = "v3",
     strict: bool = False,
     return_words: bool = False,
-) -> tuple[np.ndarray, np.ndarray | np.float32 | None] | tuple[tuple[np.ndarray, np.ndarray | np.float32 | None], np.ndarray]:
+) -> RangeSelectResult:
     """Return ``(out, row_max)``: a tile masked to an index range, and each row's maximum.
 
     For each row ``r`` and column ``j`` (SPEC §4.1): the index ``idx = fp32(range_start +
@@ -302,7 +307,7 @@ def _scalar_bits(value, name, what):
 def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
                          predicate: Union[bool, ArrayLike], reversed: bool = False, *,
                          dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
-                         return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                         return_words: bool = False) -> ArrayResult:
     """Return, per row, the tile where the row's predicate holds and the scalar elsewhere.
 
     SPEC §4.2: row ``r`` is ``tile[r]`` when ``bool(predicate[r]) != reversed``, else
@@ -377,7 +382,7 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
 
 
 def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: str = "v3",
-                    strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                    strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return each element's segment ``[start, end)`` (SPEC §4.3, GetSequenceBounds).
 
     Segments are maximal runs of equal adjacent ids; id 0 is padding, with start ``n``
@@ -449,7 +454,7 @@ def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: 
 
 def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | None = None,
          index_offset: Union[int, ArrayLike] = 0, *, dtype: DtypeLike = None,
-         generation: str = "v3", strict: bool = False, return_words: bool = False) -> tuple[np.ndarray, np.ndarray] | tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+         generation: str = "v3", strict: bool = False, return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: each row sorted, with the original positions.
 
     SPEC §4.4: values ascending (or ``descending``); floats by IEEE value with NaN above
@@ -585,7 +590,8 @@ def _affine_cmp(op):
 def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
                   on_true_tile: ArrayLike, on_false_value: float, cmp_op: Any = "gt",
                   offset: int = 0, dtype: DtypeLike = None, *, in_dtype: DtypeLike = None,
-                  generation: str = "v3", strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                  generation: str = "v3", strict: bool = False,
+                  return_words: bool = False) -> ArrayResult:
     """Return the tile where an affine function of the position compares against 0, and
     ``on_false_value`` elsewhere (SPEC §4.5, NKI's ``nki.isa.affine_select``).
 
@@ -672,7 +678,7 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
 
 def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = None,
                 in_dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
-                return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                return_words: bool = False) -> ArrayResult:
     """Return a score tile with every key after its query replaced by ``fill``.
 
     Row ``q`` keeps columns ``k <= q`` (``numpy.tril``'s lower triangle, diagonal
@@ -699,7 +705,7 @@ def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = 
 
 def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: int = 0,
          channel_multiplier: int = 0, *, partitions: int = 1, generation: str = "v3",
-         strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+         strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return the ramp ``offset + Σ i[d] * step[d] + p * channel_multiplier`` (SPEC §4.6,
     NKI's ``nki.isa.iota``) of each row ``p`` as an array ``[partitions, num_w, ..., num_x]``.
 

@@ -15,7 +15,8 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import Runner, data_array, out_dtype as _out_dtype
+from ._api import ArrayResult, Runner, data_array
+from ._api import out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
 from .machine import Machine
@@ -62,7 +63,8 @@ def _int32_operand(value, rows, what):
 
 def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
                        padding_val: Union[int, ArrayLike] = -1, *, dst: ArrayLike | None = None,
-                       generation: str = "v3", strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                       generation: str = "v3", strict: bool = False,
+                       return_words: bool = False) -> ArrayResult:
     """Return NKI's ``dst`` of ``nonzero_with_count``: per processed row, the positions of
     its nonzero elements plus ``index_offset``, then ``padding_val``, then the count.
 
@@ -165,7 +167,7 @@ _PRED_DTYPES = {
 def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predicate: ArrayLike,
                            reverse_pred: bool = False, *, dtype: DtypeLike = None,
                            generation: str = "v3", strict: bool = False,
-                           return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                           return_words: bool = False) -> ArrayResult:
     """Return ``dst`` with the scalar ``src`` written where ``predicate`` is true.
 
     NKI's ``tensor_copy_predicated`` with a scalar ``src`` is the CopyPredicatedScalar
@@ -262,7 +264,7 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
 
 def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], dtype: DtypeLike = "FP32",
                          negated: bool = False, *, generation: str = "v3", strict: bool = False,
-                         return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                         return_words: bool = False) -> ArrayResult:
     """Return the DVE accumulators as DveReadAccumulator reads them: each FP32 value,
     optionally negated (the sign bit flipped), converted to ``dtype``.
 

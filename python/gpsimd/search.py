@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import Runner, data_array, integer, number
+from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
 from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil
@@ -95,7 +95,7 @@ def _match_rows(bits, name, v, negated, run, word, read):
 
 
 def max8(src: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
-         strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+         strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return NKI's ``max8``: the 8 largest values of each row, largest first.
 
     SPEC §4.8: values compare as FP32 (integers rounded to nearest even, so INT32
@@ -132,7 +132,8 @@ def max8(src: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
 
 
 def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = None,
-                   generation: str = "v3", strict: bool = False, return_words: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                   generation: str = "v3", strict: bool = False,
+                   return_words: bool = False) -> ArrayResult:
     """Return NKI's ``nc_find_index8``: per row, the position of each of the 8 ``vals``
     in ``data`` (uint32; 0xFFFFFFFF where a value is not found).
 
@@ -170,7 +171,8 @@ def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = None,
 
 
 def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: DtypeLike = None,
-                      generation: str = "v3", strict: bool = False, return_words: bool = False) -> tuple[np.ndarray, np.ndarray] | tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+                      generation: str = "v3", strict: bool = False,
+                      return_words: bool = False) -> PairResult:
     """Return NKI's ``nc_match_replace8`` as ``(dst, dst_idx)``: ``data`` with the first
     unconsumed match of each of the 8 ``vals`` replaced by ``imm``, and the positions.
 
@@ -217,7 +219,7 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
 
 
 def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, generation: str = "v3",
-         strict: bool = False, return_words: bool = False) -> tuple[np.ndarray, np.ndarray] | tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+         strict: bool = False, return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: the k largest values of each row, largest first, and
     their positions, built as NKI kernels build a top-k from the search instructions.
 
