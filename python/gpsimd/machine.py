@@ -106,8 +106,9 @@ class Machine(_core.Machine):
         words that retired, in order, after they have run: every event has ``kind`` and
         ``index`` (the word's position in the program); ``'retire'`` adds
         ``instruction`` and ``word`` (64 bytes) and comes before its word's writes;
-        ``'memory'`` adds ``space``, ``partition``, ``offset`` and ``data`` (a uint8 array
-        of the bytes written, as they are after the write); ``'accumulator'`` and
+        ``'memory'`` adds ``space``, ``partition``, ``offset``, ``addr`` (their static
+        ADDR4) and ``data`` (a uint8 array of the bytes written, as they are after the
+        write); ``'accumulator'`` and
         ``'semaphore'`` add their number and ``before`` / ``after`` (uint32 bits);
         ``'match_lane'`` adds ``lane`` and ``before`` / ``after`` (dicts of the lane's
         ``match_values``, ``matched`` and ``match_indices``). An exception raised by

@@ -752,6 +752,7 @@ py::dict event_dict(const TraceEvent& e) {
       d["space"] = e.space == Space::SBUF ? "sbuf" : "psum";
       d["partition"] = e.unit;
       d["offset"] = e.offset;
+      d["addr"] = encode_static_addr(Location{e.space, e.unit, e.offset});
       d["data"] = py::array_t<uint8_t>(static_cast<py::ssize_t>(e.bytes.size()), e.bytes.data());
       break;
     }

@@ -93,6 +93,21 @@ def test_words_run_again_give_the_same_result():
     np.testing.assert_array_equal(pairs[:, 1].view(np.uint32), indices)
 
 
+def _cli():
+    cli = os.environ.get("GPSIMD_CLI")
+    if cli is None:  # the build tree's tool, next to the module
+        cli = pathlib.Path(gpsimd.__file__).resolve().parents[2] / "tools" / "gpsimd"
+    return str(cli)
+
+
+def test_returned_words_go_to_the_command_line_tool(tmp_path):
+    _, words = gpsimd.sort(np.array([2, 1], dtype=np.int32), return_words=True)
+    words.tofile(tmp_path / "k.bin")
+    out = subprocess.run([_cli(), "dis", str(tmp_path / "k.bin")], capture_output=True,
+                         text=True, check=True)
+    assert gpsimd.disassemble(words[0]) in out.stdout
+
+
 def test_topk_returns_the_words_of_every_round():
     _, words = gpsimd.topk(np.arange(20, dtype=np.float32), 10, return_words=True)
     names = [gpsimd.decode(w)["instruction"] for w in words]
@@ -273,6 +288,8 @@ def test_trace_reports_retire_memory_and_semaphore():
     assert retire["instruction"] == "Sort" and retire["word"] == SORT_WORD
     mem = events[1]
     assert (mem["space"], mem["partition"], mem["offset"]) == ("sbuf", 0, 64)
+    assert mem["addr"] == gpsimd.address("sbuf", 0, 64)
+    assert events[2]["addr"] == gpsimd.address("sbuf", 1, 64)
     assert isinstance(mem["data"], np.ndarray) and mem["data"].dtype == np.uint8
     pairs = mem["data"].view(np.uint32).reshape(3, 2)
     np.testing.assert_array_equal(pairs[:, 0].view(np.float32), [1, 2, 3])
@@ -361,10 +378,7 @@ def test_version_is_the_projects():
 
 
 def test_version_is_what_the_cli_prints():
-    cli = os.environ.get("GPSIMD_CLI")
-    if cli is None:  # the build tree's tool, next to the module
-        cli = pathlib.Path(gpsimd.__file__).resolve().parents[2] / "tools" / "gpsimd"
-    out = subprocess.run([str(cli), "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run([_cli(), "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == f"gpsimd {gpsimd.__version__}"
 
 
