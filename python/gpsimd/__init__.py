@@ -16,6 +16,8 @@ number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 >>> values, indices = gpsimd.sort(np.array([3, 1, 2], dtype=np.int32))
 >>> values, indices
 (array([1, 2, 3], dtype=int32), array([1, 2, 0], dtype=uint32))
+>>> gpsimd.__version__ == gpsimd._core.__version__
+True
 """
 
 try:
@@ -67,6 +69,9 @@ from .ops import (
 )
 from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
 from .search import max8, nc_find_index8, nc_match_replace8, topk
+
+#: The project's version (CMake's project version), the one ``gpsimd --version`` prints.
+__version__: str = _core.__version__
 
 __all__ = [
     "Machine",

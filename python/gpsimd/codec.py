@@ -5,6 +5,10 @@ a ``memoryview``, a NumPy ``uint8`` array of 64 elements or a string of 128 hex 
 Field names, enumeration names and clause names are exactly those of SPEC.md.
 """
 
+from __future__ import annotations
+
+from typing import Any, Union
+
 import numpy as np
 
 from . import _core
@@ -27,8 +31,11 @@ __all__ = [
 #: ``value``, ``allowed``, ``message``; ``as_dict()``).
 Diagnostic = _core.Diagnostic
 
+#: A word: 64 bytes (bytes, bytearray, memoryview), a uint8 array of 64, or 128 hex digits.
+WordLike = Union[bytes, bytearray, memoryview, np.ndarray, str]
 
-def word_bytes(word):
+
+def word_bytes(word: WordLike) -> bytes:
     """Return the 64 bytes of a word given as bytes-like, NumPy uint8 array or hex text.
 
     >>> word_bytes("96" + "10" + "00" * 62)[:2]
@@ -52,7 +59,7 @@ def word_bytes(word):
     return b
 
 
-def encode(instruction=None, **fields):
+def encode(instruction: str | int | None = None, **fields: Any) -> bytes:
     """Return the 64-byte word of an instruction built from its fields.
 
     ``instruction`` is a mnemonic (any case) or an opcode. Fields are named as in SPEC §4;
@@ -90,7 +97,7 @@ def encode(instruction=None, **fields):
     return _core.encode(instruction, fields)
 
 
-def decode(word):
+def decode(word: WordLike) -> dict[str, Any]:
     """Return a word's fields as a dict: ``"instruction"`` and every field by SPEC name.
 
     Enumerations come back as names (numbers when unknown), FP32 fields as
@@ -106,7 +113,7 @@ def decode(word):
     return _core.decode(word_bytes(word))
 
 
-def validate(word, generation, strict=False):
+def validate(word: WordLike, generation: str | int, strict: bool = False) -> list[Diagnostic]:
     """Return every failing validity clause of a word on a generation (empty if valid).
 
     ``strict`` adds the vendor validator's rejection of Sort top-K (SPEC §4.4).
@@ -119,7 +126,7 @@ def validate(word, generation, strict=False):
     return _core.validate(word_bytes(word), generation, strict)
 
 
-def instructions():
+def instructions() -> list[dict[str, Any]]:
     """Return the instruction table: one dict per instruction, with its field rows.
 
     >>> [(i["mnemonic"], hex(i["opcode"])) for i in instructions()][:6]
@@ -130,7 +137,7 @@ def instructions():
     return _core.instructions()
 
 
-def address(space, partition, offset):
+def address(space: str, partition: int, offset: int) -> int:
     """Return the static ADDR4 of a location (SPEC §3.4).
 
     >>> hex(address("sbuf", 2, 64)), hex(address("psum", 1, 8))
@@ -139,7 +146,7 @@ def address(space, partition, offset):
     return _core.address(space, partition, offset)
 
 
-def describe_address(addr):
+def describe_address(addr: int) -> dict[str, Any]:
     """Return what an ADDR4 names: its space, partition and offset, or its register.
 
     >>> describe_address(0x80040)
@@ -150,7 +157,7 @@ def describe_address(addr):
     return _core.describe_address(addr)
 
 
-def assemble(text, file="<input>"):
+def assemble(text: str, file: str = "<input>") -> list[bytes]:
     """Return the words of assembly text (docs/assembly.md), as a list of bytes.
 
     Raises :class:`gpsimd.AssemblyError` naming the file, line and column.
@@ -165,7 +172,7 @@ def assemble(text, file="<input>"):
     return words
 
 
-def disassemble(word):
+def disassemble(word: WordLike) -> str:
     """Return the canonical assembly text of a word of a known opcode.
 
     ``assemble(disassemble(w)) == [w]`` for every such word, invalid ones included.

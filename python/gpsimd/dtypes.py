@@ -4,7 +4,10 @@ NumPy has no BF16 or FP8 type, so those values travel as their bit patterns in
 ``uint16`` and ``uint8`` arrays; FP16 travels as ``numpy.float16``.
 """
 
+from __future__ import annotations
+
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +52,7 @@ _FROM_NUMPY = {
 FLOAT_DTYPES = ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
 
 
-def dtype_name(dtype):
+def dtype_name(dtype: Any) -> str:
     """Return the SPEC name of a dtype given by name (any case), code or NumPy type.
 
     A NumPy type means the dtype whose values it stores natively (``numpy.uint16`` is
@@ -79,7 +82,7 @@ def dtype_name(dtype):
     )
 
 
-def dtype_size(dtype):
+def dtype_size(dtype: Any) -> int | None:
     """Return the byte size of a dtype, or None for one without a size (FP4_E2, CPTC*).
 
     >>> dtype_size("bf16"), dtype_size("FP8_E5"), dtype_size("FP4_E2")
@@ -88,7 +91,7 @@ def dtype_size(dtype):
     return _core.dtype_size(_core.dtype_code(dtype_name(dtype)))
 
 
-def storage_dtype(dtype):
+def storage_dtype(dtype: Any) -> np.dtype:
     """Return the little-endian NumPy dtype that holds a dtype's values or bit patterns.
 
     >>> storage_dtype("BF16"), storage_dtype("FP16"), storage_dtype("FP8_E4")

@@ -8,7 +8,12 @@ Widening (``from_*``) is exact for numbers; a NaN keeps its sign and payload and
 the quiet bit. Scalars in give NumPy scalars out.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
 from .dtypes import dtype_name, storage_dtype
@@ -40,7 +45,7 @@ def _out(x, result):
     return result[()] if np.ndim(x) == 0 else result
 
 
-def narrow(values, dtype):
+def narrow(values: ArrayLike, dtype: Any) -> np.ndarray:
     """Return values rounded to a float dtype, in its storage type (SPEC §5).
 
     >>> narrow([1.0, -2.5, 1e10], "FP8_E4")
@@ -53,7 +58,7 @@ def narrow(values, dtype):
     return _out(x, bits.astype(storage_dtype(name).str.replace("f", "u")).view(storage_dtype(name)))
 
 
-def widen(bits, dtype):
+def widen(bits: ArrayLike, dtype: Any) -> np.ndarray:
     """Return the float32 values of a float dtype's values or bit patterns.
 
     ``bits`` is the dtype's storage (``float16`` for FP16, ``float32`` for FP32) or an
@@ -80,7 +85,7 @@ def widen(bits, dtype):
     return _out(x, _core.widen_to_fp32(name, u32).view(np.float32))
 
 
-def to_bf16(values):
+def to_bf16(values: ArrayLike) -> np.ndarray:
     """Return BF16 bit patterns (uint16) of values.
 
     >>> hex(to_bf16(1.0)), hex(to_bf16(-3.4028235e38)), hex(to_bf16(float("nan")))
@@ -89,7 +94,7 @@ def to_bf16(values):
     return narrow(values, "BF16")
 
 
-def from_bf16(bits):
+def from_bf16(bits: ArrayLike) -> np.ndarray:
     """Return the float32 values of BF16 bit patterns.
 
     >>> from_bf16(np.array([0x3F80, 0xC000, 0x7F80], dtype=np.uint16))
@@ -98,7 +103,7 @@ def from_bf16(bits):
     return widen(bits, "BF16")
 
 
-def to_fp16(values):
+def to_fp16(values: ArrayLike) -> np.ndarray:
     """Return values as float16, rounded by the model (NaN becomes 0x7E00 with its sign).
 
     >>> to_fp16([1.0, 65520.0, 2.0 ** -25])
@@ -107,7 +112,7 @@ def to_fp16(values):
     return narrow(values, "FP16")
 
 
-def from_fp16(values):
+def from_fp16(values: ArrayLike) -> np.ndarray:
     """Return the float32 values of float16 values or FP16 bit patterns (uint16).
 
     >>> from_fp16(np.array([0x3C00, 0xFC00], dtype=np.uint16))
@@ -116,7 +121,7 @@ def from_fp16(values):
     return widen(values, "FP16")
 
 
-def to_fp8_e3(values):
+def to_fp8_e3(values: ArrayLike) -> np.ndarray:
     """Return FP8_E3 bit patterns (uint8): 1-3-4, bias 3, max 15.5, with infinities.
 
     >>> to_fp8_e3([1.0, 15.5, 16.0])
@@ -125,7 +130,7 @@ def to_fp8_e3(values):
     return narrow(values, "FP8_E3")
 
 
-def from_fp8_e3(bits):
+def from_fp8_e3(bits: ArrayLike) -> np.ndarray:
     """Return the float32 values of FP8_E3 bit patterns.
 
     >>> from_fp8_e3(np.array([0x30, 0x6F, 0x01], dtype=np.uint8))
@@ -134,7 +139,7 @@ def from_fp8_e3(bits):
     return widen(bits, "FP8_E3")
 
 
-def to_fp8_e4(values):
+def to_fp8_e4(values: ArrayLike) -> np.ndarray:
     """Return FP8_E4 bit patterns (uint8): IEEE-style E4M3, bias 7, max 240, with infinities.
 
     >>> to_fp8_e4([1.0, 240.0, 248.0])
@@ -143,7 +148,7 @@ def to_fp8_e4(values):
     return narrow(values, "FP8_E4")
 
 
-def from_fp8_e4(bits):
+def from_fp8_e4(bits: ArrayLike) -> np.ndarray:
     """Return the float32 values of FP8_E4 bit patterns.
 
     >>> from_fp8_e4(np.array([0x38, 0x77, 0xF8], dtype=np.uint8))
@@ -152,7 +157,7 @@ def from_fp8_e4(bits):
     return widen(bits, "FP8_E4")
 
 
-def to_fp8_e5(values):
+def to_fp8_e5(values: ArrayLike) -> np.ndarray:
     """Return FP8_E5 bit patterns (uint8): 1-5-2, bias 15, max 57344, with infinities.
 
     >>> to_fp8_e5([1.0, 57344.0, -65536.0])
@@ -161,7 +166,7 @@ def to_fp8_e5(values):
     return narrow(values, "FP8_E5")
 
 
-def from_fp8_e5(bits):
+def from_fp8_e5(bits: ArrayLike) -> np.ndarray:
     """Return the float32 values of FP8_E5 bit patterns.
 
     >>> from_fp8_e5(np.array([0x3C, 0x7B, 0x7E], dtype=np.uint8))

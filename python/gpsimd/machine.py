@@ -1,7 +1,10 @@
 """The machine: SBUF, PSUM, registers, semaphores, accumulators and search lanes as NumPy
 views."""
 
+from __future__ import annotations
+
 import os
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
@@ -11,6 +14,9 @@ from .dtypes import storage_dtype
 from .errors import AssemblyError, Fault, InvalidInstruction, ProgramError
 
 __all__ = ["Machine"]
+
+#: A program: assembly text, one word, a sequence of words, or a uint8 array of words.
+Program = Union[str, bytes, bytearray, memoryview, np.ndarray, Sequence[Any]]
 
 
 def _program_bytes(program):
@@ -67,14 +73,15 @@ class Machine(_core.Machine):
      array([104, 105, 103, 101, 102, 100], dtype=uint32))
     """
 
-    def __init__(self, generation="v3"):
+    def __init__(self, generation: str | int = "v3") -> None:
         super().__init__(generation)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<gpsimd.Machine {self.generation}>"
 
-    def run(self, program, *, strict=False, atomic=True, fast=True, file="<input>",
-            base_dir=None):
+    def run(self, program: Program, *, strict: bool = False, atomic: bool = True,
+            fast: bool = True, file: str = "<input>", base_dir: str | os.PathLike | None = None,
+            trace: Callable[[dict[str, Any]], Any] | None = None) -> int:
         """Execute a program; return the number of words that retired.
 
         ``program`` is one word (64 bytes), a sequence of words (each bytes-like, a
@@ -95,6 +102,19 @@ class Machine(_core.Machine):
         vendor-strict validation of SPEC §4.4; ``fast=False`` runs the scalar reference
         instead of the fast kernels (same bits).
 
+        ``trace``, a callable, is called with one dict per architectural event of the
+        words that retired, in order, after they have run: every event has ``kind`` and
+        ``index`` (the word's position in the program); ``'retire'`` adds
+        ``instruction`` and ``word`` (64 bytes) and comes before its word's writes;
+        ``'memory'`` adds ``space``, ``partition``, ``offset``, ``addr`` (their static
+        ADDR4) and ``data`` (a uint8 array of the bytes written, as they are after the
+        write); ``'accumulator'`` and
+        ``'semaphore'`` add their number and ``before`` / ``after`` (uint32 bits);
+        ``'match_lane'`` adds ``lane`` and ``before`` / ``after`` (dicts of the lane's
+        ``match_values``, ``matched`` and ``match_indices``). An exception raised by
+        the callable stops the trace and propagates; with ``atomic`` the machine is
+        then as it was before the call.
+
         >>> import gpsimd
         >>> m = gpsimd.Machine()
         >>> m.run([gpsimd.encode("Sort", stable=2)])
@@ -107,7 +127,7 @@ class Machine(_core.Machine):
         if isinstance(program, str):
             base = os.getcwd() if base_dir is None else os.fspath(base_dir)
             asm_error, result, lines, words = _core._run_text(
-                self, program, file, base, strict, atomic, fast
+                self, program, file, base, strict, atomic, fast, trace
             )
             if asm_error is not None:
                 raise AssemblyError(*asm_error)
@@ -118,7 +138,7 @@ class Machine(_core.Machine):
         else:
             data = _program_bytes(program)
             retired, failed, status, diagnostics, kind, detail, _ = self._run(
-                data, strict, atomic, fast
+                data, strict, atomic, fast, trace
             )
             word = None if failed is None else data[64 * failed : 64 * failed + 64]
         if failed is None:
@@ -131,7 +151,8 @@ class Machine(_core.Machine):
         )
         raise Fault(kind, detail, failed, word, instr, source)
 
-    def view(self, space, dtype, partition, offset=0, count=None):
+    def view(self, space: str, dtype: Any, partition: int | slice | range, offset: int = 0,
+             count: int | None = None) -> np.ndarray:
         """Return a writable typed view of memory, sharing the machine's bytes.
 
         ``space`` is 'sbuf' or 'psum'; ``dtype`` a gpsimd dtype name or NumPy type (BF16
@@ -171,7 +192,8 @@ class Machine(_core.Machine):
         raw = space_array[partition, offset : offset + count * size]
         return raw.view(dt)
 
-    def sbuf_view(self, dtype, partition, offset=0, count=None):
+    def sbuf_view(self, dtype: Any, partition: int | slice | range, offset: int = 0,
+                  count: int | None = None) -> np.ndarray:
         """Return ``view('sbuf', ...)``: a writable typed view of SBUF.
 
         >>> m = Machine()
@@ -181,7 +203,8 @@ class Machine(_core.Machine):
         """
         return self.view("sbuf", dtype, partition, offset, count)
 
-    def psum_view(self, dtype, partition, offset=0, count=None):
+    def psum_view(self, dtype: Any, partition: int | slice | range, offset: int = 0,
+                  count: int | None = None) -> np.ndarray:
         """Return ``view('psum', ...)``: a writable typed view of PSUM.
 
         >>> m = Machine()
@@ -191,7 +214,7 @@ class Machine(_core.Machine):
         return self.view("psum", dtype, partition, offset, count)
 
     @property
-    def accumulator_values(self):
+    def accumulator_values(self) -> np.ndarray:
         """The 128 accumulators as a writable float32 view (of ``accumulators``).
 
         >>> Machine().accumulator_values[:3]
@@ -199,7 +222,7 @@ class Machine(_core.Machine):
         """
         return self.accumulators.view(np.float32)
 
-    def copy(self):
+    def copy(self) -> Machine:
         """Return an independent machine with the same state.
 
         >>> m = Machine("v2"); m.registers[1] = 7
@@ -211,10 +234,10 @@ class Machine(_core.Machine):
         other.load_state(self)
         return other
 
-    def __copy__(self):
+    def __copy__(self) -> Machine:
         return self.copy()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Machine:
         return self.copy()
 
 

@@ -6,19 +6,30 @@ reads the results back. Rows are partitions: a 2-D input ``[rows, columns]`` put
 ``i`` in a partition; more than 128 rows become several instructions. Where an
 instruction's semantics allow it, long rows are split across instructions too; where
 they do not (a sort, a sequence), a row that does not fit one instruction is rejected
-with a ValueError naming the limit. Invalid parameters surface as
-:class:`gpsimd.InvalidInstruction` naming the instruction's clauses.
+with a ValueError naming the limit. Parameters the instruction validates surface as
+:class:`gpsimd.InvalidInstruction` naming its clauses; argument mistakes raise
+TypeError / ValueError naming the function and the argument.
 
-Low-precision data: FP16 is ``numpy.float16``; BF16 and FP8 travel as ``uint16`` /
-``uint8`` bit patterns (see :mod:`gpsimd.formats`).
+The dtype rule (:mod:`gpsimd._api`, shared by every function): a NumPy array's dtype
+names the gpsimd dtype (``uint16`` is UINT16); BF16 and FP8 travel as ``uint16`` /
+``uint8`` bit patterns with the dtype named (``dtype='BF16'``, ``in_dtype='FP8_E4'``;
+see :mod:`gpsimd.formats`); Python lists are int32 / float32. Every function also takes
+``strict=`` and ``return_words=`` (then it returns ``(result, words)``, the words a
+uint8 array ``(n, 64)``).
 """
 
-import numpy as np
+from __future__ import annotations
 
+from typing import Any, Sequence, Tuple, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
+from ._api import out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_name, dtype_size, storage_dtype
 from .formats import narrow
-from .machine import Machine
 
 __all__ = [
     "range_select",
@@ -29,6 +40,16 @@ __all__ = [
     "iota",
     "causal_mask",
 ]
+
+#: A dtype argument: a SPEC name ('BF16', 'FP8_E4', ...), a DTYPE code or a NumPy type.
+DtypeLike = Any
+
+#: The dtypes ``is_valid_dtype`` allows (SPEC §3.3), FP32R aside.
+VALID_DTYPES = ("FP32", "FP16", "BF16", "FP8_E3", "FP8_E4", "FP8_E5", "INT8", "UINT8", "INT16",
+                "UINT16", "INT32", "UINT32")
+_RANGE_SELECT_DTYPES = ("FP32", "FP16", "BF16", "FP8_E3", "FP8_E4", "FP8_E5")
+_SORT_DTYPES = ("FP32", "FP16", "BF16", "INT16", "UINT16", "INT32", "UINT32")
+_SEQUENCE_DTYPES = ("INT32", "FP32")
 
 _PARTITIONS = 128
 _ALIGN = 64  # operands start on 64-byte boundaries
@@ -56,9 +77,8 @@ def _ceil(n, a=_ALIGN):
     return -(-n // a) * a
 
 
-def _rows(x, what):
-    """Return (2-D [rows, columns] view of x, True when x was 1-D)."""
-    a = np.asarray(x)
+def _rows(a, what):
+    """Return (2-D [rows, columns] view of the array a, True when a was 1-D)."""
     if a.ndim == 0:
         raise ValueError(f"{what}: expected an array of at least one dimension, got a scalar")
     if a.size == 0:
@@ -78,43 +98,22 @@ def _as_bits(a, name):
     return np.ascontiguousarray(a, dtype=u).view(st)
 
 
-def _check_storage(a, name, what):
-    st = storage_dtype(name)
-    ok = a.dtype.newbyteorder("=") in (
-        st.newbyteorder("="),
-        np.dtype(f"u{st.itemsize}"),
-    )
-    if not ok:
-        raise TypeError(
-            f"{what}: {name} data must be {st} (or uint{8 * st.itemsize} bit patterns), got "
-            f"{a.dtype}"
-        )
-
-
-def _tile_dtype(a, dtype, what):
-    """Return the dtype name of a tile: `dtype` (checked against a's storage) or the one
-    a's NumPy type stores."""
-    if dtype is None:
-        return dtype_name(a.dtype)
-    name = dtype_name(dtype)
-    _check_storage(a, name, what)
-    return name
-
-
-def _per_row(value, rows, dtype, what):
+def _per_row(value, rows, what):
     """Return a scalar, or an array of one value per row (for a pointer immediate)."""
-    v = np.asarray(value)
+    try:
+        v = np.asarray(value)
+    except ValueError:
+        v = np.asarray(value, dtype=object)
+    if v.dtype.kind not in "biuf":
+        raise TypeError(f"{what}: expected a number or one number per row ({rows}), got "
+                        f"{value!r}")
     if v.ndim == 0:
         return v[()], False
     v = v.reshape(-1) if v.ndim == 2 and v.shape[1] == 1 else v
     if v.shape != (rows,):
-        raise ValueError(f"{what}: expected a scalar or one value per row ({rows}), got {v.shape}")
+        raise ValueError(f"{what}: expected a scalar or one value per row ({rows}), got shape "
+                         f"{v.shape}")
     return v, True
-
-
-def _machine(generation):
-    m = Machine(generation)
-    return m, m.partition_bytes("sbuf")
 
 
 def _sbuf(partition, offset, num, step=None):
@@ -128,28 +127,35 @@ def _comparison(op, what):
     if isinstance(op, np.ufunc):
         if op in _UFUNC_COMPARISONS:
             return _UFUNC_COMPARISONS[op]
-        raise ValueError(f"{what}: numpy.{op.__name__} is not a comparison RangeSelect has")
+        raise ValueError(f"{what}: numpy.{op.__name__} is not a comparison RangeSelect has "
+                         "(numpy.equal, greater, greater_equal, less_equal, less)")
     if isinstance(op, str) and op.strip() in _COMPARISONS:
         return _COMPARISONS[op.strip()]
     return op  # an ALU_OP name or code: the instruction validates it
+
+
+#: ``(out, row_max)``, or ``((out, row_max), words)`` with ``return_words=True``.
+RangeSelectResult = Union[Tuple[np.ndarray, Any], Tuple[Tuple[np.ndarray, Any], np.ndarray]]
 
 
 # ---- RangeSelect -----------------------------------------------------------------------
 
 
 def range_select(
-    tile,
-    comp_op0,
-    comp_op1,
-    bound0,
-    bound1,
-    range_start=0,
-    out_dtype=None,
-    reduce=True,
+    tile: ArrayLike,
+    comp_op0: Any,
+    comp_op1: Any,
+    bound0: Union[float, ArrayLike],
+    bound1: Union[float, ArrayLike],
+    range_start: float = 0,
+    out_dtype: DtypeLike = None,
+    reduce: Union[bool, ArrayLike] = True,
     *,
-    in_dtype=None,
-    generation="v3",
-):
+    in_dtype: DtypeLike = None,
+    generation: str = "v3",
+    strict: bool = False,
+    return_words: bool = False,
+) -> RangeSelectResult:
     """Return ``(out, row_max)``: a tile masked to an index range, and each row's maximum.
 
     For each row ``r`` and column ``j`` (SPEC §4.1): the index ``idx = fp32(range_start +
@@ -159,8 +165,8 @@ def range_select(
     that rounding (NaNs ignored), from the DVE accumulator.
 
     - ``tile``: ``[rows, ...]`` (trailing dimensions are flattened into the index) or 1-D
-      (one row). float32 is FP32, float16 FP16, uint16 BF16 bit patterns; FP8 bit
-      patterns (uint8) need ``in_dtype`` ('FP8_E3', 'FP8_E4' or 'FP8_E5').
+      (one row). float32 is FP32, float16 FP16; BF16 and FP8 bit patterns (uint16,
+      uint8) need ``in_dtype`` ('BF16', 'FP8_E3', 'FP8_E4' or 'FP8_E5').
     - ``comp_op0``, ``comp_op1``: 'IS_EQ', 'IS_GT', 'IS_GE', 'IS_LE', 'IS_LT', the
       symbols '==', '>', '>=', '<=', '<', or numpy.equal, numpy.greater, ...
     - ``bound0``, ``bound1``: a number, or one per row (then read through a pointer).
@@ -184,30 +190,20 @@ def range_select(
     >>> mx
     array([7., 6.], dtype=float32)
     """
-    x2, one_d = _rows(tile, "range_select: tile")
-    shape = np.shape(tile)
+    fn = "range_select"
+    a, din = data_array(fn, "tile", tile, _RANGE_SELECT_DTYPES, in_dtype, "in_dtype")
+    x2, one_d = _rows(a, "range_select: tile")
+    shape = a.shape
     rows, cols = x2.shape
-    if in_dtype is None:
-        inferred = {np.dtype(np.float32): "FP32", np.dtype(np.float16): "FP16",
-                    np.dtype(np.uint16): "BF16"}.get(x2.dtype.newbyteorder("="))
-        if inferred is None:
-            raise TypeError(
-                f"range_select: tile dtype {x2.dtype} is not float32, float16 or uint16 (BF16 "
-                "bits); pass in_dtype= for FP8 bit patterns (uint8), or convert the data"
-            )
-        din = inferred
-    else:
-        din = dtype_name(in_dtype)
-        _check_storage(x2, din, "range_select: tile")
-    dout = din if out_dtype is None else dtype_name(out_dtype)
+    dout = din if out_dtype is None else _out_dtype(fn, "out_dtype", out_dtype)
     src = _as_bits(x2, din)
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"range_select: {din if isz is None else dout} has no byte size")
-    op0 = _comparison(comp_op0, "comp_op0")
-    op1 = _comparison(comp_op1, "comp_op1")
-    b0, b0_rows = _per_row(bound0, rows, np.float32, "bound0")
-    b1, b1_rows = _per_row(bound1, rows, np.float32, "bound1")
+    op0 = _comparison(comp_op0, "range_select: comp_op0")
+    op1 = _comparison(comp_op1, "range_select: comp_op1")
+    b0, b0_rows = _per_row(bound0, rows, "range_select: bound0")
+    b1, b1_rows = _per_row(bound1, rows, "range_select: bound1")
     b0 = np.asarray(b0, dtype=np.float32)
     b1 = np.asarray(b1, dtype=np.float32)
 
@@ -216,10 +212,13 @@ def range_select(
         reducing = bool(reduce)
     else:
         reducing = True
-        initial = np.broadcast_to(np.asarray(reduce, dtype=np.float32).reshape(-1), (rows,))
+        start, start_rows = _per_row(reduce, rows, "range_select: reduce")
+        initial = np.full(rows, start, dtype=np.float32) if not start_rows else np.asarray(
+            start, dtype=np.float32)
 
-    base = np.float32(range_start)
-    m, pbytes = _machine(generation)
+    base = np.float32(number(fn, "range_start", range_start))
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     # Per partition: bound0 at 0, bound1 at 4, the source at 64, the destination after it.
     src_off = _ALIGN
     width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))
@@ -270,14 +269,14 @@ def range_select(
                 bound1={"space": "sbuf", "partition": 0, "offset": 4} if b1_rows else b1[()],
                 dst_mem_pattern=_sbuf(0, dst_off, [w, 1], [1, 0]),
             )
-            m.run(word)
+            run.run(word)
             out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * osz].view(out.dtype)
         if reducing:
             row_max[r0 : r0 + r] = m.accumulator_values[:r]
     out = out.reshape(shape)
     if one_d and reducing:
         row_max = row_max[0]
-    return out, row_max
+    return run.result((out, row_max), return_words)
 
 
 # ---- TensorScalarSelect ----------------------------------------------------------------
@@ -305,8 +304,10 @@ def _scalar_bits(value, name, what):
     return v.astype(st).view(u)
 
 
-def tensor_scalar_select(tile, scalar, predicate, reversed=False, *, dtype=None,
-                         generation="v3"):
+def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
+                         predicate: Union[bool, ArrayLike], reversed: bool = False, *,
+                         dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
+                         return_words: bool = False) -> ArrayResult:
     """Return, per row, the tile where the row's predicate holds and the scalar elsewhere.
 
     SPEC §4.2: row ``r`` is ``tile[r]`` when ``bool(predicate[r]) != reversed``, else
@@ -326,19 +327,21 @@ def tensor_scalar_select(tile, scalar, predicate, reversed=False, *, dtype=None,
     array([[ 0,  1,  2,  3],
            [-1, -1, -1, -1]], dtype=int16)
     """
-    x2, _ = _rows(tile, "tensor_scalar_select: tile")
-    shape = np.shape(tile)
+    fn = "tensor_scalar_select"
+    a, name = data_array(fn, "tile", tile, VALID_DTYPES, dtype)
+    x2, _ = _rows(a, "tensor_scalar_select: tile")
+    shape = a.shape
     rows, cols = x2.shape
-    name = _tile_dtype(x2, dtype, "tensor_scalar_select: tile")
     size = dtype_size(name)
     src = _as_bits(x2, name)
-    s_val, s_rows = _per_row(scalar, rows, None, "scalar")
-    s_bits = _scalar_bits(s_val, name, "scalar")
-    p_val, p_rows = _per_row(predicate, rows, None, "predicate")
+    s_val, s_rows = _per_row(scalar, rows, "tensor_scalar_select: scalar")
+    s_bits = _scalar_bits(s_val, name, "tensor_scalar_select: scalar")
+    p_val, p_rows = _per_row(predicate, rows, "tensor_scalar_select: predicate")
     p_bits = (np.asarray(p_val) != 0).astype(f"<u{size}")
     pred_dtype = {1: "UINT8", 2: "UINT16", 4: "UINT32"}.get(size, "UINT32")
 
-    m, pbytes = _machine(generation)
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     # Per partition: the scalar at 0, the predicate at 4, the source at 64, then the dst.
     src_off = _ALIGN
     width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (2 * size))
@@ -370,47 +373,23 @@ def tensor_scalar_select(tile, scalar, predicate, reversed=False, *, dtype=None,
                 else int(p_bits),
                 dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
             )
-            m.run(word)
+            run.run(word)
             out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(out.dtype)
-    return out.reshape(shape)
+    return run.result(out.reshape(shape), return_words)
 
 
 # ---- GetSequenceBounds -----------------------------------------------------------------
 
 
-def _segment_ids(a):
-    """Return (ids as int32 or float32, dtype name); other types only when exact."""
-    if a.dtype.newbyteorder("=") == np.dtype(np.int32):
-        return np.ascontiguousarray(a, dtype="<i4"), "INT32"
-    if a.dtype.newbyteorder("=") == np.dtype(np.float32):
-        return np.ascontiguousarray(a, dtype="<f4"), "FP32"
-    if a.dtype.kind in "biu":
-        info = np.iinfo(np.int32)
-        if a.size and (a.min() < info.min or a.max() > info.max):
-            raise ValueError(
-                "sequence_bounds: ids must be INT32 or FP32 (has_valid_seq_bounds_dtype); "
-                f"these {a.dtype} ids do not fit int32"
-            )
-        return np.ascontiguousarray(a, dtype="<i4"), "INT32"
-    if a.dtype.kind == "f":
-        f = a.astype(np.float32)
-        if np.array_equal(f.astype(a.dtype), a, equal_nan=True):
-            return np.ascontiguousarray(f, dtype="<f4"), "FP32"
-        raise ValueError(
-            "sequence_bounds: ids must be INT32 or FP32 (has_valid_seq_bounds_dtype); these "
-            f"{a.dtype} ids are not exact in float32"
-        )
-    raise TypeError(f"sequence_bounds: ids must be integers or floats, got {a.dtype}")
-
-
-def sequence_bounds(ids, out_dtype=None, *, generation="v3"):
+def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: str = "v3",
+                    strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return each element's segment ``[start, end)`` (SPEC §4.3, GetSequenceBounds).
 
     Segments are maximal runs of equal adjacent ids; id 0 is padding, with start ``n``
     and end ``-1``. A 1-D ``ids`` of length n gives shape ``(2, n)`` (starts, then ends);
     ``[rows, n]`` gives ``(rows, 2, n)``, one instruction per row (the instruction runs
-    on exactly one partition). ids are int32 or float32 (other integer or float arrays
-    are converted when exact); ``out_dtype`` is int32 or float32, default the ids' type.
+    on exactly one partition). ids are int32 or float32 (a Python list of ints is int32);
+    ``out_dtype`` is int32 or float32, default the ids' type.
 
     A sequence is not split across instructions: its bounds refer to the whole of it.
     One instruction takes n up to the 2n-element destination fitting an SBUF partition
@@ -421,7 +400,8 @@ def sequence_bounds(ids, out_dtype=None, *, generation="v3"):
     array([[ 9,  1,  1,  3,  3,  3,  9,  7,  7],
            [-1,  3,  3,  6,  6,  6, -1,  9,  9]], dtype=int32)
     """
-    a = np.asarray(ids)
+    fn = "sequence_bounds"
+    a, din = data_array(fn, "ids", ids, _SEQUENCE_DTYPES)
     if a.ndim not in (1, 2):
         raise ValueError(f"sequence_bounds: ids must be 1-D or [rows, n], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -429,11 +409,12 @@ def sequence_bounds(ids, out_dtype=None, *, generation="v3"):
     rows, n = a2.shape
     if n == 0 or rows == 0:
         raise ValueError(f"sequence_bounds: ids are empty ({a.shape})")
-    src, din = _segment_ids(a2)
-    dout = din if out_dtype is None else dtype_name(out_dtype)
+    src = _as_bits(a2, din)
+    dout = din if out_dtype is None else _out_dtype(fn, "out_dtype", out_dtype)
     osz = dtype_size(dout) or 4
 
-    m, pbytes = _machine(generation)
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     limit = min(pbytes // (2 * osz), pbytes // 4, _MAX_STEP, 1 << 23)
     if n > limit:
         raise ValueError(
@@ -461,18 +442,19 @@ def sequence_bounds(ids, out_dtype=None, *, generation="v3"):
             )
             for i in range(r)
         ]
-        m.run(words, atomic=False)
+        run.run(words, atomic=False)
         out[r0 : r0 + r] = (
             m.sbuf[batch : batch + r, : 2 * n * osz].view(out.dtype).reshape(r, 2, n)
         )
-    return out[0] if one_d else out
+    return run.result(out[0] if one_d else out, return_words)
 
 
 # ---- Sort ------------------------------------------------------------------------------
 
 
-def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None,
-         generation="v3"):
+def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | None = None,
+         index_offset: Union[int, ArrayLike] = 0, *, dtype: DtypeLike = None,
+         generation: str = "v3", strict: bool = False, return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: each row sorted, with the original positions.
 
     SPEC §4.4: values ascending (or ``descending``); floats by IEEE value with NaN above
@@ -481,8 +463,9 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
     16-bit dtypes (uint16) and 2^32 for 32-bit ones (uint32). ``k`` keeps the first k
     of each sorted row (top-K). A 1-D ``x`` is one row; ``[rows, N]`` sorts each row.
 
-    dtypes: float32, float16, int16, uint16, int32, uint32, and BF16 bit patterns
-    (uint16) with ``dtype='BF16'``. One Sort takes ``N x channels <= 4096`` (16-bit) or
+    dtypes: float32, float16, int16, uint16 (UINT16: integers), int32, uint32, and BF16
+    bit patterns (uint16) with ``dtype='BF16'``; a Python list of ints is int32, of
+    floats float32. One Sort takes ``N x channels <= 4096`` (16-bit) or
     ``<= 2048`` (32-bit), so rows are batched into as many instructions as needed; a
     row longer than that cannot be sorted by the instruction (a sort does not split) and
     raises ValueError.
@@ -492,7 +475,8 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
     (array([0., 0., 1., 3., 5., 9.], dtype=float32),
      array([104, 105, 103, 101, 102, 100], dtype=uint32))
     """
-    a = np.asarray(x)
+    fn = "sort"
+    a, name = data_array(fn, "x", x, _SORT_DTYPES, dtype)
     if a.ndim not in (1, 2):
         raise ValueError(f"sort: x must be 1-D or [rows, N], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -500,11 +484,6 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
     rows, n = a2.shape
     if n == 0 or rows == 0:
         raise ValueError(f"sort: x is empty ({a.shape})")
-    if dtype is None:
-        name = dtype_name(a2.dtype)
-    else:
-        name = dtype_name(dtype)
-        _check_storage(a2, name, "sort: x")
     size = dtype_size(name)
     src = _as_bits(a2, name)
     limit = {2: 4096, 4: 2048}.get(size)
@@ -514,14 +493,15 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
             f"<= {limit} for {size}-byte dtypes (sort_tensor_shapes_ok), so N <= {limit}; a "
             "sort cannot be split across instructions"
         )
-    kk = n if k is None else int(k)
-    off_val, off_rows = _per_row(index_offset, rows, None, "index_offset")
+    kk = n if k is None else integer(fn, "k", k, 1, n)
+    off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
     offsets = np.asarray(off_val)
     if offsets.dtype.kind not in "biu" or np.any(offsets < 0) or np.any(offsets > 0xFFFFFFFF):
         raise ValueError(f"sort: index_offset must be integers in [0, 2^32), got {index_offset!r}")
     offsets = offsets.astype(np.uint32)
 
-    m, _ = _machine(generation)
+    run = Runner(fn, generation, strict)
+    m = run.machine
     channels = min(_PARTITIONS, max(1, (limit or n) // n))
     # Per partition: the index offset at 0, the source at 64, the (value, index) pairs after.
     src_off = _ALIGN
@@ -547,13 +527,13 @@ def sort(x, descending=False, stable=True, k=None, index_offset=0, *, dtype=None
             else int(offsets),
             stable=int(bool(stable)),
         )
-        m.run(word)
+        run.run(word)
         pairs = m.sbuf[:r, dst_off : dst_off + 2 * kk * size].view(index_dtype).reshape(r, kk, 2)
         values[r0 : r0 + r] = pairs[:, :, 0].view(value_dtype)
         indices[r0 : r0 + r] = pairs[:, :, 1]
     if one_d:
-        return values[0], indices[0]
-    return values, indices
+        return run.result((values[0], indices[0]), return_words)
+    return run.result((values, indices), return_words)
 
 
 # ---- AffineSelect and Iota: the ramp of SPEC §3.7 ----------------------------------------
@@ -607,8 +587,11 @@ def _affine_cmp(op):
     return op  # an AFFINE_SELECT_CMP name or code: the instruction validates it
 
 
-def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp_op="gt",
-                  offset=0, dtype=None, *, in_dtype=None, generation="v3"):
+def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
+                  on_true_tile: ArrayLike, on_false_value: float, cmp_op: Any = "gt",
+                  offset: int = 0, dtype: DtypeLike = None, *, in_dtype: DtypeLike = None,
+                  generation: str = "v3", strict: bool = False,
+                  return_words: bool = False) -> ArrayResult:
     """Return the tile where an affine function of the position compares against 0, and
     ``on_false_value`` elsewhere (SPEC §4.5, NKI's ``nki.isa.affine_select``).
 
@@ -642,14 +625,18 @@ def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp
            [  9.,  10.,  11., -99.],
            [ 13.,  14.,  15.,  16.]], dtype=float32)
     """
-    x2, _ = _rows(on_true_tile, "affine_select: on_true_tile")
-    shape = np.shape(on_true_tile)
+    fn = "affine_select"
+    a, din = data_array(fn, "on_true_tile", on_true_tile, VALID_DTYPES, in_dtype, "in_dtype")
+    x2, _ = _rows(a, "affine_select: on_true_tile")
+    shape = a.shape
     rows, cols = x2.shape
-    din = _tile_dtype(x2, in_dtype, "affine_select: on_true_tile")
-    dout = din if dtype is None else dtype_name(dtype)
+    dout = din if dtype is None else _out_dtype(fn, "dtype", dtype)
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
+    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier)
+    offset = integer(fn, "offset", offset)
+    on_false_value = number(fn, "on_false_value", on_false_value)
     data, nums = _data4d(pattern, offset, "affine_select: pattern")
     if int(np.prod(nums)) != cols:
         raise ValueError(
@@ -657,7 +644,8 @@ def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp
             f"the rows of on_true_tile have {cols}"
         )
     src = _as_bits(x2, din)
-    m, pbytes = _machine(generation)
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     src_off = _ALIGN
     dst_off = src_off + _ceil(cols * isz)
     if cols > _MAX_NUM or dst_off + cols * osz > pbytes:
@@ -683,12 +671,14 @@ def affine_select(pattern, channel_multiplier, on_true_tile, on_false_value, cmp
             dst_mem_pattern=_sbuf(0, dst_off, [cols, 1], [1, 0]),
             channel_multiplier=_wrap_int32(channel_multiplier),
         )
-        m.run(word)
+        run.run(word)
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + cols * osz].view(out.dtype)
-    return out.reshape(shape)
+    return run.result(out.reshape(shape), return_words)
 
 
-def causal_mask(scores, fill=-9984.0, *, dtype=None, generation="v3"):
+def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = None,
+                in_dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
+                return_words: bool = False) -> ArrayResult:
     """Return a score tile with every key after its query replaced by ``fill``.
 
     Row ``q`` keeps columns ``k <= q`` (``numpy.tril``'s lower triangle, diagonal
@@ -701,14 +691,21 @@ def causal_mask(scores, fill=-9984.0, *, dtype=None, generation="v3"):
            [1., 1., 0.],
            [1., 1., 1.]], dtype=float32)
     """
-    s2, _ = _rows(scores, "causal_mask: scores")
+    a, _ = data_array("causal_mask", "scores", scores, VALID_DTYPES, in_dtype, "in_dtype")
+    number("causal_mask", "fill", fill)
+    s2, _ = _rows(a, "causal_mask: scores")
     keys = s2.shape[1]
-    return affine_select([[-1, keys]], 1, np.reshape(scores, s2.shape), fill, cmp_op="ge",
-                         dtype=dtype, generation=generation).reshape(np.shape(scores))
+    out = affine_select([[-1, keys]], 1, s2, fill, cmp_op="ge", dtype=dtype,
+                        in_dtype=in_dtype, generation=generation, strict=strict,
+                        return_words=return_words)
+    if return_words:
+        return out[0].reshape(a.shape), out[1]
+    return out.reshape(a.shape)
 
 
-def iota(pattern, dtype=np.int32, offset=0, channel_multiplier=0, *, partitions=1,
-         generation="v3"):
+def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: int = 0,
+         channel_multiplier: int = 0, *, partitions: int = 1, generation: str = "v3",
+         strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return the ramp ``offset + Σ i[d] * step[d] + p * channel_multiplier`` (SPEC §4.6,
     NKI's ``nki.isa.iota``) of each row ``p`` as an array ``[partitions, num_w, ..., num_x]``.
 
@@ -724,16 +721,19 @@ def iota(pattern, dtype=np.int32, offset=0, channel_multiplier=0, *, partitions=
            [ 7,  8,  9, 10],
            [ 9, 10, 11, 12]], dtype=int32)
     """
-    name = dtype_name(dtype)
+    name = _out_dtype("iota", "dtype", dtype)
     size = dtype_size(name)
     if size is None:
         raise ValueError(f"iota: {name} has no byte size")
+    channel_multiplier = integer("iota", "channel_multiplier", channel_multiplier)
+    offset = integer("iota", "offset", offset)
     data, nums = _data4d(pattern, offset, "iota: pattern")
     count = int(np.prod(nums))
-    partitions = int(partitions)
+    partitions = integer("iota", "partitions", partitions)
     if partitions < 1:
         raise ValueError(f"iota: partitions must be >= 1, got {partitions}")
-    m, pbytes = _machine(generation)
+    run = Runner("iota", generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     if count * size > pbytes - _ALIGN:
         raise ValueError(
             f"iota: {count} {name} values do not fit one partition "
@@ -756,6 +756,6 @@ def iota(pattern, dtype=np.int32, offset=0, channel_multiplier=0, *, partitions=
             channel_multiplier=_wrap_int32(channel_multiplier),
             dst_mem_pattern=_sbuf(0, _ALIGN, dims, steps),
         )
-        m.run(word)
+        run.run(word)
         out[r0 : r0 + r] = m.sbuf[:r, _ALIGN : _ALIGN + count * size].view(out.dtype)
-    return out.reshape([partitions] + nums)
+    return run.result(out.reshape([partitions] + nums), return_words)

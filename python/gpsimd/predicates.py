@@ -8,12 +8,28 @@ and where the instruction leaves part of it untouched, the function takes the ti
 prior contents as an argument.
 """
 
-import numpy as np
+from __future__ import annotations
 
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._api import ArrayResult, Runner, data_array
+from ._api import out_dtype as _out_dtype
 from .codec import encode
-from .dtypes import dtype_name, dtype_size, storage_dtype
+from .dtypes import dtype_size, storage_dtype
 from .machine import Machine
-from .ops import _ALIGN, _MAX_NUM, _PARTITIONS, _as_bits, _ceil, _scalar_bits, _tile_dtype
+from .ops import (
+    _ALIGN,
+    _MAX_NUM,
+    _PARTITIONS,
+    VALID_DTYPES,
+    DtypeLike,
+    _as_bits,
+    _ceil,
+    _scalar_bits,
+)
 
 __all__ = ["nonzero_with_count", "tensor_copy_predicated", "dve_read_accumulator"]
 
@@ -45,7 +61,10 @@ def _int32_operand(value, rows, what):
 # ---- NonzeroWithCount ------------------------------------------------------------------
 
 
-def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generation="v3"):
+def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
+                       padding_val: Union[int, ArrayLike] = -1, *, dst: ArrayLike | None = None,
+                       generation: str = "v3", strict: bool = False,
+                       return_words: bool = False) -> ArrayResult:
     """Return NKI's ``dst`` of ``nonzero_with_count``: per processed row, the positions of
     its nonzero elements plus ``index_offset``, then ``padding_val``, then the count.
 
@@ -70,7 +89,8 @@ def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generat
     ...                           index_offset=16, padding_val=-1)
     array([17, 18, 21, -1, -1, -1, -1, -1,  3], dtype=int32)
     """
-    a = np.asarray(src)
+    fn = "nonzero_with_count"
+    a, kind = data_array(fn, "src", src, ("INT32", "FP32"))
     if a.ndim not in (1, 2):
         raise ValueError(f"nonzero_with_count: src must be 1-D or [rows, T], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -82,12 +102,6 @@ def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generat
         raise ValueError(
             f"nonzero_with_count: src has {rows} rows; one instruction covers at most "
             f"{_PARTITIONS} partitions (and processes rows 0, 16, ..., 112 of them)")
-    kind = {np.dtype(np.int32): "INT32", np.dtype(np.float32): "FP32"}.get(
-        a2.dtype.newbyteorder("="))
-    if kind is None:
-        raise TypeError(
-            f"nonzero_with_count: src dtype {a2.dtype} is not int32 or float32 (the "
-            "instruction's in_dtype is INT32 or FP32); convert it, e.g. src.astype(np.int32)")
     off, off_rows = _int32_operand(index_offset, rows, "nonzero_with_count: index_offset")
     pad, pad_rows = _int32_operand(padding_val, rows, "nonzero_with_count: padding_val")
     if dst is None:
@@ -101,8 +115,8 @@ def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generat
                 f"shape with one more column for the count), got {prior.dtype} {prior.shape}")
         prior = prior.reshape(rows, t + 1)
 
-    m = Machine(generation)
-    pbytes = m.partition_bytes("sbuf")
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     # Per partition: index_offset at 0, padding_val at 4, src at 64, dst after it.
     src_off = _ALIGN
     dst_off = src_off + _ceil(4 * t)
@@ -112,7 +126,7 @@ def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generat
             f"nonzero_with_count: a row of T = {t} elements does not fit one instruction on "
             f"{generation}: src and its T + 1 results share a {pbytes}-byte partition, so "
             f"T <= {limit}; split the row and use index_offset for the later pieces")
-    m.sbuf[:rows, src_off : src_off + 4 * t] = np.ascontiguousarray(a2).view(np.uint8)
+    m.sbuf[:rows, src_off : src_off + 4 * t] = _as_bits(a2, kind).view(np.uint8)
     m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)] = np.ascontiguousarray(
         prior, dtype="<i4").view(np.uint8)
     if off_rows:
@@ -132,9 +146,9 @@ def nonzero_with_count(src, index_offset=0, padding_val=-1, *, dst=None, generat
         padding_val=ptr(4) if pad_rows else int(pad),
         dst_mem_pattern=_sbuf3(0, dst_off, t + 1),
     )
-    m.run(word, strict=True)
+    run.run(word)
     out = m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)].view("<i4").astype(np.int32)
-    return out[0] if one_d else out
+    return run.result(out[0] if one_d else out, return_words)
 
 
 # ---- CopyPredicatedScalar --------------------------------------------------------------
@@ -150,8 +164,10 @@ _PRED_DTYPES = {
 }
 
 
-def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=None,
-                           generation="v3"):
+def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predicate: ArrayLike,
+                           reverse_pred: bool = False, *, dtype: DtypeLike = None,
+                           generation: str = "v3", strict: bool = False,
+                           return_words: bool = False) -> ArrayResult:
     """Return ``dst`` with the scalar ``src`` written where ``predicate`` is true.
 
     NKI's ``tensor_copy_predicated`` with a scalar ``src`` is the CopyPredicatedScalar
@@ -174,17 +190,14 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=Non
     >>> gpsimd.tensor_copy_predicated(scores, -9984.0, predicate=scores < 0)
     array([[ 5.000e-01,  2.000e+00, -9.984e+03,  3.000e+00]], dtype=float32)
     """
-    d = np.asarray(dst)
+    fn = "tensor_copy_predicated"
+    d, name = data_array(fn, "dst", dst, VALID_DTYPES, dtype)
     if d.ndim == 0 or d.size == 0:
         raise ValueError(f"tensor_copy_predicated: dst must be a non-empty array, got {d.shape}")
     shape = d.shape
     d2 = d.reshape(1, -1) if d.ndim == 1 else d.reshape(d.shape[0], -1)
     rows, cols = d2.shape
-    name = _tile_dtype(d2, dtype, "tensor_copy_predicated: dst")
     size = dtype_size(name)
-    if name in ("FP32R", "INT64", "UINT64") or size is None:
-        raise TypeError(f"tensor_copy_predicated: dst dtype {name} is not one the instruction "
-                        "writes (is_valid_dtype)")
     p = np.asarray(predicate)
     if p.shape != shape:
         raise ValueError(f"tensor_copy_predicated: predicate has shape {p.shape}, dst {shape}: "
@@ -210,8 +223,8 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=Non
                         f"not {name}")
     s_bits = _scalar_bits(s.reshape(-1) if per_row else s[()], name, "tensor_copy_predicated: src")
 
-    m = Machine(generation)
-    pbytes = m.partition_bytes("sbuf")
+    run = Runner(fn, generation, strict)
+    m, pbytes = run.machine, run.partition_bytes()
     # Per partition: the scalar at 0, the predicate at 64, the destination after it.
     pred_off = _ALIGN
     width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (psize + size))
@@ -240,16 +253,18 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, *, dtype=Non
                 else int(s_bits),
                 dst_mem_pattern=_sbuf3(0, dst_off, w),
             )
-            m.run(word, strict=True)
+            run.run(word)
             out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(
                 out.dtype)
-    return out.view(storage_dtype(name)).reshape(shape)
+    return run.result(out.view(storage_dtype(name)).reshape(shape), return_words)
 
 
 # ---- DveReadAccumulator ----------------------------------------------------------------
 
 
-def dve_read_accumulator(accumulators, dtype="FP32", negated=False, *, generation="v3"):
+def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], dtype: DtypeLike = "FP32",
+                         negated: bool = False, *, generation: str = "v3", strict: bool = False,
+                         return_words: bool = False) -> ArrayResult:
     """Return the DVE accumulators as DveReadAccumulator reads them: each FP32 value,
     optionally negated (the sign bit flipped), converted to ``dtype``.
 
@@ -258,7 +273,8 @@ def dve_read_accumulator(accumulators, dtype="FP32", negated=False, *, generatio
     BF16/FP16/FP8, NaNs become the canonical NaN with their sign).
 
     - ``accumulators``: a :class:`gpsimd.Machine` (all 128 of its accumulators), or up to
-      128 float32 values (e.g. ``range_select``'s ``row_max``), or their uint32 bits.
+      128 float32 values (e.g. ``range_select``'s ``row_max``; FP32 bit patterns held in
+      uint32 need ``.view(numpy.float32)``).
     - ``dtype``: FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4 or FP8_E5. The result's NumPy
       type is the dtype's storage (uint16 bit patterns for BF16, uint8 for FP8).
 
@@ -266,26 +282,22 @@ def dve_read_accumulator(accumulators, dtype="FP32", negated=False, *, generatio
     >>> gpsimd.dve_read_accumulator(np.array([1.5, -3.4028235e38], dtype=np.float32), "BF16")
     array([16320, 65408], dtype=uint16)
     """
+    fn = "dve_read_accumulator"
     if isinstance(accumulators, Machine):
         bits = np.array(accumulators.accumulators, dtype=np.uint32)
     else:
-        a = np.asarray(accumulators)
+        a, _ = data_array(fn, "accumulators", accumulators, ("FP32",), dtype_arg=None)
         if a.ndim == 0:
             a = a.reshape(1)
         if a.ndim != 1 or not 1 <= a.size <= _PARTITIONS:
             raise ValueError(f"dve_read_accumulator: expected 1 to {_PARTITIONS} accumulator "
                              f"values (one per partition), got shape {a.shape}")
-        if a.dtype.newbyteorder("=") == np.dtype(np.uint32):
-            bits = a.astype(np.uint32)
-        elif a.dtype.kind in "fiu":
-            bits = a.astype(np.float32).view(np.uint32)
-        else:
-            raise TypeError(f"dve_read_accumulator: accumulators must be float32 values or "
-                            f"uint32 bits, got {a.dtype}")
-    name = dtype_name(dtype)
+        bits = _as_bits(a, "FP32").view(np.uint32)
+    name = _out_dtype(fn, "dtype", dtype)
     size = dtype_size(name) or 4
     n = bits.size
-    m = Machine(generation)
+    run = Runner(fn, generation, strict)
+    m = run.machine
     m.accumulators[:n] = bits
     word = encode(
         "DveReadAccumulator",
@@ -295,5 +307,6 @@ def dve_read_accumulator(accumulators, dtype="FP32", negated=False, *, generatio
         num_active_channels=n,
         dst_mem_pattern={"space": "sbuf", "partition": 0, "offset": 0, "num": [1], "step": [1]},
     )
-    m.run(word, strict=True)
-    return m.sbuf[:n, :size].copy().view(storage_dtype(name)).reshape(n)
+    run.run(word)
+    return run.result(m.sbuf[:n, :size].copy().view(storage_dtype(name)).reshape(n),
+                      return_words)

@@ -18,12 +18,15 @@ A NumPy dtype names the gpsimd dtype (float32 is FP32, int32 INT32, ...); BF16 a
 bit patterns are given as unsigned integers with an explicit ``dtype``.
 """
 
-import numpy as np
+from __future__ import annotations
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
 from .codec import encode
-from .dtypes import dtype_name, dtype_size, storage_dtype
-from .machine import Machine
-from .ops import _ALIGN, _PARTITIONS, _as_bits, _ceil, _check_storage
+from .dtypes import dtype_size, storage_dtype
+from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil
 
 __all__ = ["max8", "nc_find_index8", "nc_match_replace8", "topk"]
 
@@ -33,20 +36,14 @@ MAX_ELEMENTS = 16384
 _MATCH_REPLACE_DTYPES = ("FP16", "BF16", "UINT8", "UINT16", "UINT32", "FP32", "INT32")
 
 
-def _rows_of(a, what, dtype):
+def _rows_of(x, what, dtype, arg, allowed=VALID_DTYPES):
     """Return (bits [rows, T] of the dtype's storage type, dtype name, one_d)."""
-    a = np.asarray(a)
+    a, name = data_array(what, arg, x, allowed, dtype)
     if a.ndim not in (1, 2) or a.size == 0:
-        raise ValueError(f"{what}: expected a non-empty 1-D or [rows, T] array, got {a.shape}")
+        raise ValueError(f"{what}: {arg} must be a non-empty 1-D or [rows, T] array, got shape "
+                         f"{a.shape}")
     one_d = a.ndim == 1
     a2 = a.reshape(1, -1) if one_d else a
-    if dtype is None:
-        name = dtype_name(a2.dtype)
-    else:
-        name = dtype_name(dtype)
-        _check_storage(a2, name, what)
-    if name in ("FP32R", "INT64", "UINT64") or dtype_size(name) is None:
-        raise TypeError(f"{what}: dtype {name} is not one the search instructions read")
     if a2.shape[1] > MAX_ELEMENTS:
         raise ValueError(f"{what}: {a2.shape[1]} elements per row; the search instructions "
                          f"read at most {MAX_ELEMENTS} (SPEC §4.8)")
@@ -69,38 +66,36 @@ def _load_values(m, name, vals_bits, rows, offset, negated):
 
 
 def _vals_for(vals, bits, name, what):
-    """Return the 8 values per row as bits of data's dtype: numbers are converted to its
-    storage type; unsigned integers of its width are taken as bit patterns."""
-    v = np.asarray(vals)
+    """Return the 8 values per row as bits of data's dtype, by the dtype rule with data's
+    dtype named (its storage type, or a Python list converted to it)."""
+    v, _ = data_array(what, "vals", vals, (name,), name)
     rows = bits.shape[0]
-    if v.ndim == 1:
-        v = np.broadcast_to(v, (rows, v.shape[0]))
+    if v.shape == (8,):
+        v = np.broadcast_to(v, (rows, 8))
     if v.shape != (rows, 8):
-        raise ValueError(f"{what}: vals must be 8 values, or [rows, 8] ({rows} rows), got "
-                         f"{np.asarray(vals).shape}")
-    st = np.dtype(storage_dtype(name)).newbyteorder("=")
-    if v.dtype.newbyteorder("=") not in (st, np.dtype(f"u{st.itemsize}")):
-        v = v.astype(st)
+        raise ValueError(f"{what}: vals must be 8 values, or [rows, 8] ({rows} rows), got shape "
+                         f"{v.shape}")
     return _as_bits(np.ascontiguousarray(v), name)
 
 
-def _match_rows(bits, name, v, negated, generation, word, read):
+def _match_rows(bits, name, v, negated, run, word, read):
     """Run MatchValueLoad of v (negated or positive step) then `word(r, dst_off)` on each
     block of up to 128 rows of `bits`; `read(m, r0, r, dst_off)` takes the results."""
     rows, t = bits.shape
     size = dtype_size(name)
-    m = Machine(generation)
+    m = run.machine
     val_off = _ceil(t * size)
     dst_off = val_off + _ALIGN
     for r0 in range(0, rows, _PARTITIONS):
         r = min(_PARTITIONS, rows - r0)
         m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
         load = _load_values(m, name, v[r0 : r0 + r], r, val_off, negated=negated)
-        m.run([load, word(r, dst_off)], strict=True)
+        run.run([load, word(r, dst_off)])
         read(m, r0, r, dst_off)
 
 
-def max8(src, *, dtype=None, generation="v3"):
+def max8(src: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
+         strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return NKI's ``max8``: the 8 largest values of each row, largest first.
 
     SPEC §4.8: values compare as FP32 (integers rounded to nearest even, so INT32
@@ -115,27 +110,30 @@ def max8(src, *, dtype=None, generation="v3"):
     >>> gpsimd.max8(np.array([5, -1, 9, 3, np.nan, 0.5, 100, -7, 2, 8], dtype=np.float32))
     array([100. ,   9. ,   8. ,   5. ,   3. ,   2. ,   0.5,  -1. ], dtype=float32)
     """
-    bits, name, one_d = _rows_of(src, "max8", dtype)
+    bits, name, one_d = _rows_of(src, "max8", dtype, "src")
     rows, t = bits.shape
     if t < 8:
         raise ValueError(f"max8: a row needs at least 8 elements (s4d2_bn_src_element_cnt), "
                          f"got {t}")
     size = dtype_size(name)
     out = np.zeros((rows, 8), dtype=bits.dtype)
-    m = Machine(generation)
+    run = Runner("max8", generation, strict)
+    m = run.machine
     dst_off = _ceil(t * size)
     for r0 in range(0, rows, _PARTITIONS):
         r = min(_PARTITIONS, rows - r0)
         m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
-        m.run(encode("Max8", src_mem_pattern=_tensor(0, t), in_dtype=name, out_dtype=name,
-                     num_active_channels=r,
-                     dst_mem_pattern=_tensor(dst_off + 7 * size, 8, -1, 2)), strict=True)
+        run.run(encode("Max8", src_mem_pattern=_tensor(0, t), in_dtype=name, out_dtype=name,
+                       num_active_channels=r,
+                       dst_mem_pattern=_tensor(dst_off + 7 * size, 8, -1, 2)))
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + 8 * size].view(bits.dtype)
     out = out.view(storage_dtype(name))
-    return out[0] if one_d else out
+    return run.result(out[0] if one_d else out, return_words)
 
 
-def nc_find_index8(data, vals, *, dtype=None, generation="v3"):
+def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = None,
+                   generation: str = "v3", strict: bool = False,
+                   return_words: bool = False) -> ArrayResult:
     """Return NKI's ``nc_find_index8``: per row, the position of each of the 8 ``vals``
     in ``data`` (uint32; 0xFFFFFFFF where a value is not found).
 
@@ -152,7 +150,7 @@ def nc_find_index8(data, vals, *, dtype=None, generation="v3"):
     >>> gpsimd.nc_find_index8(data, np.array([3, 8, 8, 8, 8, 8, 8, 8], dtype=np.float32))
     array([ 2,  4,  5,  6,  7,  8,  9, 10], dtype=uint32)
     """
-    bits, name, one_d = _rows_of(data, "nc_find_index8", dtype)
+    bits, name, one_d = _rows_of(data, "nc_find_index8", dtype, "data")
     rows, t = bits.shape
     if t < 8:
         raise ValueError(f"nc_find_index8: a row needs at least 8 elements, got {t}")
@@ -167,11 +165,14 @@ def nc_find_index8(data, vals, *, dtype=None, generation="v3"):
     def read(m, r0, r, dst_off):
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + 32].view("<u4")
 
-    _match_rows(bits, name, v, True, generation, find, read)
-    return out[0] if one_d else out
+    run = Runner("nc_find_index8", generation, strict)
+    _match_rows(bits, name, v, True, run, find, read)
+    return run.result(out[0] if one_d else out, return_words)
 
 
-def nc_match_replace8(data, vals, imm, *, dtype=None, generation="v3"):
+def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: DtypeLike = None,
+                      generation: str = "v3", strict: bool = False,
+                      return_words: bool = False) -> PairResult:
     """Return NKI's ``nc_match_replace8`` as ``(dst, dst_idx)``: ``data`` with the first
     unconsumed match of each of the 8 ``vals`` replaced by ``imm``, and the positions.
 
@@ -191,14 +192,12 @@ def nc_match_replace8(data, vals, imm, *, dtype=None, generation="v3"):
     >>> idx
     array([ 2, 10,  9,  8,  7,  6,  5,  4], dtype=uint32)
     """
-    bits, name, one_d = _rows_of(data, "nc_match_replace8", dtype)
-    if name not in _MATCH_REPLACE_DTYPES:
-        raise TypeError(f"nc_match_replace8: dtype {name} is not one of "
-                        f"{', '.join(_MATCH_REPLACE_DTYPES)} (match_replace_dtypes)")
+    bits, name, one_d = _rows_of(data, "nc_match_replace8", dtype, "data", _MATCH_REPLACE_DTYPES)
     rows, t = bits.shape
     v = _vals_for(vals, bits, name, "nc_match_replace8")
     size = dtype_size(name)
-    imm_bits = int(np.array(imm, dtype=np.float32).view(np.uint32))
+    imm_bits = int(np.array(number("nc_match_replace8", "imm", imm), dtype=np.float32).view(
+        np.uint32))
     out = np.zeros_like(bits)
     idx = np.zeros((rows, 8), dtype=np.uint32)
 
@@ -213,12 +212,14 @@ def nc_match_replace8(data, vals, imm, *, dtype=None, generation="v3"):
         out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + t * size].view(bits.dtype)
         idx[r0 : r0 + r] = m.match_indices[:r, ::-1]
 
-    _match_rows(bits, name, v, False, generation, replace, read)
+    run = Runner("nc_match_replace8", generation, strict)
+    _match_rows(bits, name, v, False, run, replace, read)
     out = out.view(storage_dtype(name))
-    return (out[0], idx[0]) if one_d else (out, idx)
+    return run.result((out[0], idx[0]) if one_d else (out, idx), return_words)
 
 
-def topk(tile, k, *, dtype=None, generation="v3"):
+def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, generation: str = "v3",
+         strict: bool = False, return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: the k largest values of each row, largest first, and
     their positions, built as NKI kernels build a top-k from the search instructions.
 
@@ -239,20 +240,26 @@ def topk(tile, k, *, dtype=None, generation="v3"):
     >>> values, indices
     (array([7. , 4. , 3. , 2.5], dtype=float32), array([4, 6, 8, 1], dtype=uint32))
     """
-    bits, name, one_d = _rows_of(tile, "topk", dtype)
+    bits, name, one_d = _rows_of(tile, "topk", dtype, "tile", _MATCH_REPLACE_DTYPES)
     rows, t = bits.shape
-    if not 1 <= k <= t:
-        raise ValueError(f"topk: k = {k} must be 1..{t}")
+    k = integer("topk", "k", k, 1, t)
     st = storage_dtype(name)
     cur = bits.view(st)
-    values, indices = [], []
+    values, indices, words = [], [], []
+    opts = {"dtype": name, "generation": generation, "strict": strict, "return_words": True}
     for r in range((k + 7) // 8):
-        top = max8(cur, dtype=name, generation=generation)  # largest first
+        top, w = max8(cur, **opts)  # largest first
         values.append(top)
-        indices.append(nc_find_index8(cur, top, dtype=name, generation=generation))
+        words.append(w)
+        found, w = nc_find_index8(cur, top, **opts)
+        indices.append(found)
+        words.append(w)
         if 8 * (r + 1) < k:
-            cur, _ = nc_match_replace8(cur, top, float("-inf"), dtype=name,
-                                       generation=generation)
+            (cur, _), w = nc_match_replace8(cur, top, float("-inf"), **opts)
+            words.append(w)
     vals = np.concatenate(values, axis=1)[:, :k]
     idx = np.concatenate(indices, axis=1)[:, :k]
-    return (vals[0], idx[0]) if one_d else (vals, idx)
+    result = (vals[0], idx[0]) if one_d else (vals, idx)
+    if return_words:
+        return result, np.concatenate(words)
+    return result

@@ -55,7 +55,8 @@ void bind_asm(py::module_& m) {
   m.def(
       "_run_text",
       [](Machine& machine, const std::string& text, const std::string& file,
-         const std::string& base_dir, bool strict, bool atomic, bool fast) -> py::tuple {
+         const std::string& base_dir, bool strict, bool atomic, bool fast,
+         const py::object& trace) -> py::tuple {
         AsmError err;
         std::optional<Program> program;
         {
@@ -71,13 +72,13 @@ void bind_asm(py::module_& m) {
           return apply_setup(p, mm, base_dir);
         };
         py::tuple result =
-            run_words(machine, p.words, ExecOptions{strict, nullptr, fast}, atomic, prepare);
+            run_words(machine, p.words, ExecOptions{strict, nullptr, fast}, atomic, prepare, trace);
         py::list words;
         for (const Word& w : p.words) words.append(bytes_from_word(w));
         return py::make_tuple(py::none(), result, p.word_lines, words);
       },
       py::arg("machine"), py::arg("text"), py::arg("file"), py::arg("base_dir"), py::arg("strict"),
-      py::arg("atomic"), py::arg("fast"));
+      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none());
 }
 
 }  // namespace gpsimd::python

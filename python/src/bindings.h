@@ -27,8 +27,16 @@ using Prepare = std::function<std::optional<std::string>(Machine&)>;
 // `atomic`, a failure (of `prepare` or of a word) leaves the machine as it was. Returns
 // (retired, failed index or None, status, diagnostics, fault kind or None, fault detail or
 // None, prepare error or None).
+//
+// When `trace` is a callable, the run records every trace event (execute.h's TraceSink)
+// and, once the words have run and the GIL is held again, calls trace(event) for each in
+// order, with a dict: "kind" ("retire", "memory", "accumulator", "semaphore",
+// "match_lane"), "index" (the word's position in the program) and the event's details.
+// An exception from the callable stops the delivery and propagates; with `atomic` the
+// machine is first put back as it was before the run.
 pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& opts,
-                          bool atomic, const Prepare& prepare);
+                          bool atomic, const Prepare& prepare,
+                          const pybind11::object& trace = pybind11::none());
 
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);

@@ -661,18 +661,149 @@ std::vector<Word> words_from_program(const py::bytes& program) {
 
 }  // namespace
 
-py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& opts,
-                    bool atomic, const Prepare& prepare) {
+namespace {
+
+// One trace event, recorded while the words run (GIL released) and handed to Python after.
+struct TraceEvent {
+  enum class Kind : uint8_t { Retire, Memory, Accumulator, Semaphore, MatchLane };
+  explicit TraceEvent(Kind k) : kind(k) {}
+  Kind kind;
+  std::size_t index = 0;  // the word's position in the program
+  Word word{};            // Retire
+  std::string_view mnemonic{};
+  Space space = Space::SBUF;  // Memory
+  unsigned unit = 0;          // Memory: partition; Accumulator, Semaphore, MatchLane: index
+  uint32_t offset = 0;
+  std::vector<uint8_t> bytes{};
+  uint32_t before = 0, after = 0;  // Accumulator, Semaphore
+  MatchLane lane_before{}, lane_after{};
+};
+
+class TraceRecorder : public TraceSink {
+ public:
+  std::vector<TraceEvent> events;
+
+  void retire(const Word& w, const InstrDef& def) override {
+    index_ = retired_++;
+    TraceEvent e(TraceEvent::Kind::Retire);
+    e.index = index_;
+    e.word = w;
+    e.mnemonic = def.mnemonic;
+    events.push_back(std::move(e));
+  }
+  void memory(Space s, unsigned partition, uint32_t offset,
+              std::span<const uint8_t> bytes) override {
+    TraceEvent e(TraceEvent::Kind::Memory);
+    e.index = index_;
+    e.space = s;
+    e.unit = partition;
+    e.offset = offset;
+    e.bytes.assign(bytes.begin(), bytes.end());
+    events.push_back(std::move(e));
+  }
+  void accumulator(unsigned index, uint32_t before, uint32_t after) override {
+    events.push_back(counter(TraceEvent::Kind::Accumulator, index, before, after));
+  }
+  void semaphore(unsigned index, uint32_t before, uint32_t after) override {
+    events.push_back(counter(TraceEvent::Kind::Semaphore, index, before, after));
+  }
+  void match_lane(unsigned lane, const MatchLane& before, const MatchLane& after) override {
+    TraceEvent e(TraceEvent::Kind::MatchLane);
+    e.index = index_;
+    e.unit = lane;
+    e.lane_before = before;
+    e.lane_after = after;
+    events.push_back(std::move(e));
+  }
+
+ private:
+  TraceEvent counter(TraceEvent::Kind k, unsigned unit, uint32_t before, uint32_t after) const {
+    TraceEvent e(k);
+    e.index = index_;
+    e.unit = unit;
+    e.before = before;
+    e.after = after;
+    return e;
+  }
+  std::size_t retired_ = 0;
+  std::size_t index_ = 0;
+};
+
+py::dict lane_dict(const MatchLane& l) {
+  py::dict d;
+  d["match_values"] = py::array_t<uint32_t>(8, l.mv.data());
+  d["matched"] = l.matched;
+  d["match_indices"] = py::array_t<uint32_t>(8, l.idx.data());
+  return d;
+}
+
+// Returns the Python form of a trace event (see run_words in bindings.h).
+py::dict event_dict(const TraceEvent& e) {
+  py::dict d;
+  d["index"] = e.index;
+  switch (e.kind) {
+    case TraceEvent::Kind::Retire:
+      d["kind"] = "retire";
+      d["instruction"] = std::string(e.mnemonic);
+      d["word"] = bytes_from_word(e.word);
+      break;
+    case TraceEvent::Kind::Memory: {
+      d["kind"] = "memory";
+      d["space"] = e.space == Space::SBUF ? "sbuf" : "psum";
+      d["partition"] = e.unit;
+      d["offset"] = e.offset;
+      d["addr"] = encode_static_addr(Location{e.space, e.unit, e.offset});
+      d["data"] = py::array_t<uint8_t>(static_cast<py::ssize_t>(e.bytes.size()), e.bytes.data());
+      break;
+    }
+    case TraceEvent::Kind::Accumulator:
+    case TraceEvent::Kind::Semaphore:
+      d["kind"] = e.kind == TraceEvent::Kind::Accumulator ? "accumulator" : "semaphore";
+      d[e.kind == TraceEvent::Kind::Accumulator ? "accumulator" : "semaphore"] = e.unit;
+      d["before"] = e.before;
+      d["after"] = e.after;
+      break;
+    case TraceEvent::Kind::MatchLane:
+      d["kind"] = "match_lane";
+      d["lane"] = e.unit;
+      d["before"] = lane_dict(e.lane_before);
+      d["after"] = lane_dict(e.lane_after);
+      break;
+  }
+  return d;
+}
+
+}  // namespace
+
+py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& options,
+                    bool atomic, const Prepare& prepare, const py::object& trace) {
   ProgramResult r;
   std::optional<std::string> prepare_error;
+  ExecOptions opts = options;
+  TraceRecorder recorder;
+  const bool tracing = !trace.is_none();
+  if (tracing) {
+    if (!PyCallable_Check(trace.ptr()))
+      throw py::type_error(fmt::format(
+          "Machine.run: trace must be a callable taking one event, got {}", show(trace)));
+    opts.trace = &recorder;
+  }
+  std::optional<Machine> before;
   {
     // Instructions touch only the machine's own memory, never Python objects.
     py::gil_scoped_release release;
-    std::optional<Machine> before;
-    if (atomic && (words.size() > 1 || prepare)) before.emplace(m);
+    if (atomic && (words.size() > 1 || prepare || tracing)) before.emplace(m);
     if (prepare) prepare_error = prepare(m);
     if (!prepare_error) r = run_program(m, words, opts);
     if ((prepare_error || !r.ok()) && before) copy_state(m, *before);
+  }
+  if (tracing) {
+    try {
+      for (const TraceEvent& e : recorder.events) trace(event_dict(e));
+    } catch (...) {
+      if (before) copy_state(m, *before);
+      throw;
+    }
   }
   py::object failed = py::none(), kind = py::none(), detail = py::none();
   if (r.failed) failed = py::int_(*r.failed);
@@ -815,12 +946,13 @@ PYBIND11_MODULE(_core, m) {
            })
       .def(
           "_run",
-          [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast) {
+          [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast,
+             const py::object& trace) {
             return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
-                             atomic, {});
+                             atomic, {}, trace);
           },
           py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
-          py::arg("fast") = true);
+          py::arg("fast") = true, py::arg("trace") = py::none());
 
   m.def(
       "validate",
@@ -878,6 +1010,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "describe_address", [](py::handle addr) { return location_dict(to_u32(addr, "addr")); },
       py::arg("addr"));
+  m.attr("__version__") = GPSIMD_VERSION;
   m.attr("PARTITIONS") = kPartitions;
   m.attr("PSUM_PARTITION_BYTES") = kPsumPartitionBytes;
   m.attr("REGISTERS") = kRegisters;

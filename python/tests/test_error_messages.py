@@ -98,13 +98,25 @@ CASES = [
      lambda: gpsimd.sort(np.zeros(4, dtype=np.float32), index_offset=-1), ValueError,
      "sort: index_offset must be integers in [0, 2^32), got -1"),
     ("a NumPy dtype the machine has no dtype for",
-     lambda: gpsimd.sort(np.zeros(5, dtype=np.float64)), ValueError,
-     "dtype dtype('float64'): not a gpsimd dtype (FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, "
-     "FP8_E5, INT8, UINT8, INT16, UINT16, INT32, UINT32, ...) nor a NumPy type that stores "
-     "one"),
+     lambda: gpsimd.sort(np.zeros(5, dtype=np.float64)), TypeError,
+     "sort: x is float64, which is no gpsimd dtype; sort takes float32 (FP32), float16 (FP16), "
+     "int16 (INT16), uint16 (UINT16), int32 (INT32), uint32 (UINT32), BF16 as uint16 bits "
+     "with dtype='BF16'; convert it, e.g. x.astype(numpy.float32)"),
+    ("BF16 bits not named as BF16",
+     lambda: gpsimd.range_select(np.zeros((1, 4), dtype=np.uint16), ">=", "<", 0, 2), TypeError,
+     "range_select: tile is uint16 (UINT16); range_select takes float32 (FP32), float16 "
+     "(FP16), BF16 as uint16 bits with in_dtype='BF16', FP8_E3/FP8_E4/FP8_E5 as uint8 bits "
+     "with in_dtype='FP8_E4'; pass in_dtype='BF16' if these are BF16 bits"),
     ("a select scalar that does not fit the dtype",
      lambda: gpsimd.tensor_scalar_select(np.zeros(4, dtype=np.int8), 300, 1), ValueError,
-     "scalar: 300 does not fit INT8 [-128, 127]"),
+     "tensor_scalar_select: scalar: 300 does not fit INT8 [-128, 127]"),
+    ("a per-row argument of the wrong length",
+     lambda: gpsimd.range_select(np.zeros((2, 4), np.float32), ">=", "<", 0, 2, reduce=[1, 2, 3]),
+     ValueError,
+     "range_select: reduce: expected a scalar or one value per row (2), got shape (3,)"),
+    ("a machine generation that does not exist, from a high-level function",
+     lambda: gpsimd.sort([3, 1, 2], generation="v9"), ValueError,
+     "sort: generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5'"),
 ]
 
 

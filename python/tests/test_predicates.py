@@ -50,8 +50,12 @@ def test_float_zero_rules():
 
 
 def test_errors_name_the_argument():
-    with pytest.raises(TypeError, match="nonzero_with_count: src dtype int64 is not int32"):
-        gpsimd.nonzero_with_count(np.array([1, 0, 2]))
+    with pytest.raises(TypeError, match=r"nonzero_with_count: src is int64 \(INT64\); "
+                       r"nonzero_with_count takes int32 \(INT32\), float32 \(FP32\); convert "
+                       r"it, e.g. src.astype\(numpy.int32\)"):
+        gpsimd.nonzero_with_count(np.array([1, 0, 2], dtype=np.int64))
+    # A Python list has no dtype: its ints are int32.
+    assert gpsimd.nonzero_with_count([1, 0, 2]).tolist() == [0, 2, -1, 2]
     with pytest.raises(ValueError, match="at most 128 partitions"):
         gpsimd.nonzero_with_count(np.zeros((129, 4), dtype=np.int32))
     with pytest.raises(ValueError, match="dst must be an int32 array of shape"):
@@ -130,7 +134,7 @@ def test_read_accumulator_conversions(name, negated):
     rng = np.random.default_rng(7)
     bits = rng.integers(0, 1 << 32, 128, dtype=np.uint64).astype(np.uint32)
     bits[:6] = [0xFF7FFFFF, 0x80000000, 0x7F800001, 0x3F800000, 0x00000001, 0xFF800000]
-    got = gpsimd.dve_read_accumulator(bits, name, negated=negated)
+    got = gpsimd.dve_read_accumulator(bits.view(np.float32), name, negated=negated)
     src = bits ^ np.uint32(0x80000000) if negated else bits
     if name in ("FP32", "FP32R"):
         np.testing.assert_array_equal(got.view(np.uint32), src)

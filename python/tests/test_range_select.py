@@ -49,7 +49,8 @@ def run_case(rng, rows, cols, din, dout, extra_shape=()):
     if mode == "acc":
         initial = rng.standard_normal(rows).astype(np.float32)
         reduce = initial
-    in_dtype = din if (din.startswith("FP8") or rng.random() < 0.3) else None
+    # BF16 and FP8 bits must be named (uint16 is UINT16, uint8 UINT8); the others may be.
+    in_dtype = din if (din == "BF16" or din.startswith("FP8") or rng.random() < 0.3) else None
     out, mx = gpsimd.range_select(
         x, rng.choice(OP_SPELLINGS[op0]), rng.choice(OP_SPELLINGS[op1]), lo, hi,
         range_start=start, out_dtype=dout, reduce=reduce, in_dtype=in_dtype)

@@ -114,7 +114,8 @@ def test_errors_name_the_rule():
         gpsimd.max8(np.zeros(7, np.float32))
     with pytest.raises(ValueError, match="16384"):
         gpsimd.max8(np.zeros(16385, np.float32))
-    with pytest.raises(TypeError, match="match_replace_dtypes"):
+    with pytest.raises(TypeError, match=r"nc_match_replace8: data is int16 \(INT16\); "
+                       "nc_match_replace8 takes float16"):
         gpsimd.nc_match_replace8(np.zeros(8, np.int16), np.zeros(8, np.int16), 0.0)
     with pytest.raises(ValueError, match="8 values"):
         gpsimd.nc_find_index8(np.zeros(9, np.float32), np.zeros(7, np.float32))

@@ -52,11 +52,18 @@ def test_the_longest_sequence_runs_and_one_more_is_rejected():
         gpsimd.sequence_bounds(np.ones(32768, dtype=np.int32), generation="v5")
 
 
-def test_ids_are_converted_only_when_exact():
+def test_ids_follow_the_dtype_rule():
+    # A Python list has no dtype: ints are int32 (they must fit), floats float32.
     np.testing.assert_array_equal(gpsimd.sequence_bounds([0, 5, 5]), [[3, 1, 1], [-1, 3, 3]])
-    with pytest.raises(ValueError, match="has_valid_seq_bounds_dtype"):
-        gpsimd.sequence_bounds(np.array([2**40], dtype=np.int64))
-    with pytest.raises(ValueError, match="not exact in float32"):
+    assert gpsimd.sequence_bounds([0.0, 5.0, 5.0]).dtype == np.float32
+    with pytest.raises(ValueError, match=r"sequence_bounds: ids: values outside int32"):
+        gpsimd.sequence_bounds([2**40])
+    # A NumPy array's dtype names the gpsimd dtype: nothing is converted behind the back.
+    with pytest.raises(TypeError, match=r"sequence_bounds: ids is int64 \(INT64\); "
+                       r"sequence_bounds takes int32 \(INT32\), float32 \(FP32\); convert it, "
+                       r"e.g. ids.astype\(numpy.int32\)"):
+        gpsimd.sequence_bounds(np.array([0, 1], dtype=np.int64))
+    with pytest.raises(TypeError, match="sequence_bounds: ids is float64, which is no gpsimd"):
         gpsimd.sequence_bounds(np.array([0.1], dtype=np.float64))
 
 
