@@ -183,7 +183,7 @@ TEST(Npy, ReadsTheExampleFileAndFileErrorsNameThePath) {
   EXPECT_EQ(first, 3.25f);  // row 0, element 2
 
   EXPECT_FALSE(read_npy("no/such/file.npy", &err));
-  EXPECT_EQ(err, "no/such/file.npy: cannot open the file");
+  EXPECT_EQ(err, "no/such/file.npy: cannot open the file: No such file or directory");
 
   const std::string path = GPSIMD_BINARY_DIR "/asm_npy_test_roundtrip.npy";
   NpyArray b;

@@ -110,7 +110,7 @@ std::vector<CliCase> cli_cases() {
        {{"load.gpsimd", ".load sbuf[p=0, off=0x0] <- missing.npy\n"}},
        "run load.gpsimd",
        2,
-       {"gpsimd run: load.gpsimd:1: .load: missing.npy: cannot open the file"}},
+       {"gpsimd run: load.gpsimd:1: .load: missing.npy: cannot open the file: No such file or directory"}},
       {".load of an array whose rows do not match the partitions",
        {{"rows.gpsimd", ".load sbuf[p=0..1, off=0x0] <- rows.npy\n"},
         {"rows.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }\n", 48)}},

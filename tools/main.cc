@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       "gpsimd: a bit-exact reference model of NeuronCore GPSIMD/Vector-engine instructions",
       "gpsimd"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", "gpsimd 0.1.0");
+  app.set_version_flag("--version", "gpsimd " GPSIMD_VERSION);
   app.footer(
       "Start with `gpsimd demo`. Each subcommand has --help with an example; "
       "docs/cli.md and docs/assembly.md describe them all.");

@@ -79,7 +79,7 @@ CASES = [
      lambda: gpsimd.Machine("v3").run(".load sbuf[p=0, off=0x0] <- missing.npy\n",
                                       file="l.gpsimd", base_dir="no-such-dir"),
      gpsimd.ProgramError,
-     "l.gpsimd:1: .load: no-such-dir/missing.npy: cannot open the file"),
+     "l.gpsimd:1: .load: no-such-dir/missing.npy: cannot open the file: No such file or directory"),
     ("a view in a space that does not exist",
      lambda: gpsimd.Machine("v3").view("dram", "FP32", 0), ValueError,
      "space 'dram': must be 'sbuf' or 'psum'"),

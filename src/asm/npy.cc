@@ -234,9 +234,12 @@ std::optional<NpyArray> parse_npy(std::span<const uint8_t> bytes, std::string_vi
 }
 
 std::optional<NpyArray> read_npy(const std::string& path, std::string* error) {
+  errno = 0;
   std::ifstream f(path, std::ios::binary);
   if (!f) {
-    if (error) *error = fmt::format("{}: cannot open the file", path);
+    if (error)
+      *error = fmt::format("{}: cannot open the file: {}", path,
+                           std::strerror(errno != 0 ? errno : ENOENT));
     return std::nullopt;
   }
   f.seekg(0, std::ios::end);
@@ -251,7 +254,9 @@ std::optional<NpyArray> read_npy(const std::string& path, std::string* error) {
   std::vector<uint8_t> bytes(static_cast<std::size_t>(size));
   f.read(reinterpret_cast<char*>(bytes.data()), size);
   if (!f) {
-    if (error) *error = fmt::format("{}: cannot read the file", path);
+    if (error)
+      *error = fmt::format("{}: cannot read the file: {}", path,
+                           std::strerror(errno != 0 ? errno : EIO));
     return std::nullopt;
   }
   return parse_npy(bytes, path, error);
