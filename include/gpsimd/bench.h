@@ -1,7 +1,9 @@
 // The comparison benchmark behind `gpsimd bench`: the model's fast kernels against the
-// best CPU baselines for the same work (std::stable_sort, std::sort, Highway's vqsort,
-// memcpy) and against the model's own scalar reference, measured in one process with
-// the contenders interleaved, every run's output verified against the scalar reference.
+// best CPU baselines for the same work (std::stable_sort, std::sort, Highway's vqsort
+// and Boost.Sort's pdqsort_branchless and integer_sort on packed keys, memcpy) and
+// against the model's own scalar reference, measured in one process with the
+// contenders interleaved, every run's output verified against the scalar reference.
+// docs/performance.md says how each baseline is built.
 #pragma once
 
 #include <cstdio>
@@ -22,6 +24,10 @@ struct BenchOptions {
   bool threads = true;
   // Prints the workload names and returns without measuring.
   bool list = false;
+  // Sort rows at N = 16 and 128 on all six value distributions; by default they run
+  // on random bit patterns and normally distributed numbers only (the rows at the
+  // largest N always run on all six).
+  bool all_distributions = false;
 };
 
 // Runs the benchmark and prints its table (with the method, the CPU's SIMD target and
