@@ -157,6 +157,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.1, 10000.0));
   bool no_threads = false;
   c_bench->add_flag("--no-threads", no_threads, "keep instructions on one thread");
+  c_bench->add_flag("--wall-clock", bo.wall_clock,
+                    "time samples by wall-clock time also with --no-threads (default there: "
+                    "the thread's CPU time, which ignores time other processes had the CPU)");
   c_bench->add_flag("--list", bo.list, "list the workloads and exit");
   c_bench->add_flag("--all-distributions", bo.all_distributions,
                     "also run the N=16 and N=128 Sort rows on every value distribution "

@@ -20,8 +20,12 @@ struct BenchOptions {
   // Each sample repeats the workload until it lasts at least this long.
   double min_sample_ms = 5.0;
   // Lets instructions use the worker pool (threads over partitions); the baselines
-  // always run on one thread.
+  // always run on one thread. Without it every contender runs on the calling thread,
+  // and samples are timed by that thread's CPU time (CLOCK_THREAD_CPUTIME_ID), which
+  // does not count the time other processes had the CPU; with it, by wall-clock time.
   bool threads = true;
+  // Times samples by wall-clock time even without threads.
+  bool wall_clock = false;
   // Prints the workload names and returns without measuring.
   bool list = false;
   // Sort rows at N = 16 and 128 on all six value distributions; by default they run
@@ -30,8 +34,21 @@ struct BenchOptions {
   bool all_distributions = false;
 };
 
-// Runs the benchmark and prints its table (with the method, the CPU's SIMD target and
-// every target's verdict) to `out`. Returns 0 when every run's output matched the
+// The machine a table is measured on, as the header prints it.
+struct BenchMachine {
+  std::string cpu_model;    // /proc/cpuinfo's first "model name"
+  std::string simd_target;  // the Highway target the kernels run ("AVX3", "AVX2", ...)
+  unsigned hardware_threads = 0;
+  std::string pinned_cpus;   // the calling thread's CPU affinity, as "0-3,6"
+  std::string load_average;  // /proc/loadavg's 1, 5 and 15 minute averages
+};
+BenchMachine bench_machine();
+
+// The table's header: the machine (bench_machine), the threads and the method.
+std::string bench_header(const BenchOptions& opts);
+
+// Runs the benchmark and prints its table (after bench_header, with every target's
+// verdict) to `out`. Returns 0 when every run's output matched the
 // scalar reference, 1 when some did not (the table says which), and 2 when the filter
 // matches no workload. A missed performance target is reported, not an error.
 int run_bench_suite(const BenchOptions& opts, std::FILE* out);

@@ -142,4 +142,9 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
 // out[2i + 1] = pos, pos = the low 32 bits of keys[i].
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
 
+// ---- the header -----------------------------------------------------------------------
+
+// "0-3,6": a sorted set of CPU numbers as ranges.
+std::string cpu_list(const std::vector<unsigned>& cpus);
+
 }  // namespace gpsimd::bench

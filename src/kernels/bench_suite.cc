@@ -7,6 +7,7 @@
 // reference. Contenders run interleaved, sample after sample, and each run's output is
 // compared with the scalar reference's before its time counts.
 #include <fmt/format.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +16,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -87,6 +90,18 @@ void add_program_contenders(Row& row, std::shared_ptr<Program> prog, bool with_r
                             [prog, ok] { return *ok && prog->matches(); }});
 }
 
+std::string cpu_list(const std::vector<unsigned>& cpus) {
+  std::string s;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!s.empty()) s += ',';
+    s += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
 }  // namespace bench
 
 namespace {
@@ -95,6 +110,21 @@ using namespace bench;
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The calling thread's CPU time (user + system): what it ran, without the time it waited
+// for the CPU while other processes had it.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Thread CPU time when everything runs on the calling thread (--no-threads), unless
+// wall-clock time is asked for; with the worker pool, wall-clock time (the pool's work
+// is on other threads).
+bool uses_cpu_time(const BenchOptions& opts) {
+  return !opts.threads && !opts.wall_clock;
 }
 
 double median(std::vector<double> v) {
@@ -727,22 +757,23 @@ struct Result {
 Result measure(Row& row, const BenchOptions& opts) {
   const std::size_t nc = row.contenders.size();
   Result res;
+  const auto clock = uses_cpu_time(opts) ? thread_cpu_seconds : now_seconds;
   std::vector<unsigned> reps(nc, 1);
   // Calibrate: one warm pass, then enough passes per sample to last min_sample_ms.
   for (std::size_t c = 0; c < nc; ++c) {
     row.contenders[c].run();
-    const double t0 = now_seconds();
+    const double t0 = clock();
     row.contenders[c].run();
-    const double t = std::max(now_seconds() - t0, 1e-7);
+    const double t = std::max(clock() - t0, 1e-7);
     reps[c] = std::max(1u, static_cast<unsigned>(std::ceil(opts.min_sample_ms * 1e-3 / t)));
   }
   std::vector<std::vector<double>> times(nc);
   for (unsigned s = 0; s < opts.samples; ++s) {
     for (std::size_t k = 0; k < nc; ++k) {
       const std::size_t c = (k + s) % nc;  // rotate who goes first
-      const double t0 = now_seconds();
+      const double t0 = clock();
       for (unsigned r = 0; r < reps[c]; ++r) row.contenders[c].run();
-      times[c].push_back((now_seconds() - t0) / reps[c]);
+      times[c].push_back((clock() - t0) / reps[c]);
       if (!row.contenders[c].verify()) {
         res.verified = false;
         res.failed = row.contenders[c].name;
@@ -759,6 +790,58 @@ std::string show(const Row& row, double seconds) {
 }
 
 }  // namespace
+
+BenchMachine bench_machine() {
+  BenchMachine m;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      const std::size_t v = line.find_first_not_of(" \t", line.find(':') + 1);
+      m.cpu_model = v == std::string::npos ? "" : line.substr(v);
+      break;
+    }
+  if (m.cpu_model.empty()) m.cpu_model = "unknown (no \"model name\" in /proc/cpuinfo)";
+  m.simd_target = kernels::simd_target();
+  m.hardware_threads = std::thread::hardware_concurrency();
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    std::vector<unsigned> cpus;
+    for (unsigned c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    m.pinned_cpus = cpu_list(cpus);
+  } else {
+    m.pinned_cpus = "unknown (sched_getaffinity failed)";
+  }
+  std::ifstream loadavg("/proc/loadavg");
+  std::string a, b, c;
+  if (loadavg >> a >> b >> c)
+    m.load_average = a + " " + b + " " + c;
+  else
+    m.load_average = "unknown (no /proc/loadavg)";
+  return m;
+}
+
+std::string bench_header(const BenchOptions& opts) {
+  const BenchMachine m = bench_machine();
+  return fmt::format(
+      "gpsimd bench\n"
+      "CPU:          {} ({} hardware threads)\n"
+      "SIMD target:  {} (the kernels and the baselines' key loops)\n"
+      "pinned CPUs:  {}\n"
+      "load average: {} (1, 5, 15 min, at the start)\n"
+      "threads:      instructions may use {}; baselines use 1\n"
+      "clock:        {}\n"
+      "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
+      "every run's output checked against the scalar reference.\n"
+      "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n",
+      m.cpu_model, m.hardware_threads, m.simd_target, m.pinned_cpus, m.load_average,
+      opts.threads ? kernels::pool_threads() : 1,
+      uses_cpu_time(opts)
+          ? "the thread's CPU time (user + system; waiting for the CPU is not counted)"
+          : "wall-clock time",
+      opts.samples, opts.min_sample_ms);
+}
 
 int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   // Workloads are built lazily: building one allocates and fills a machine (28 MiB).
@@ -842,14 +925,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
 
   const bool was_parallel = kernels::parallel_enabled();
   kernels::set_parallel(opts.threads);
-  fmt::print(out,
-             "gpsimd bench: SIMD target {}, {} hardware threads, instructions may use {} "
-             "thread(s); baselines use 1.\n"
-             "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
-             "every run's output checked against the scalar reference.\n"
-             "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n\n",
-             kernels::simd_target(), std::thread::hardware_concurrency(),
-             opts.threads ? kernels::pool_threads() : 1, opts.samples, opts.min_sample_ms);
+  fmt::print(out, "{}\n", bench_header(opts));
   fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10} {}\n", "workload", "gpsimd",
              "unit", "baseline", "baseline", "speedup", "time", "target", "result");
   fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10}\n", "", "", "", "", "", "",
