@@ -3,8 +3,8 @@
 // holds exactly what the scalar reference produces for the same program; a mismatch
 // turns the benchmark into an error instead of a time.
 //
-// For the side-by-side comparison with std::sort, vqsort and memcpy, see `gpsimd bench`
-// (gpsimd/bench.h); these suites are for tracking one path at a time.
+// For the side-by-side comparison with std::sort, vqsort, Boost.Sort and memcpy, see
+// `gpsimd bench` (gpsimd/bench.h); these suites are for tracking one path at a time.
 #include <benchmark/benchmark.h>
 
 #include <bit>

@@ -199,8 +199,8 @@ int main(int argc, char** argv) {
   BenchOptions bo;
   auto* c_bench = app.add_subcommand(
       "bench",
-      "Time the fast kernels against std::stable_sort, std::sort, Highway vqsort, memcpy "
-      "and the scalar reference, verifying every output");
+      "Time the fast kernels against std::stable_sort, std::sort, Highway vqsort, "
+      "Boost.Sort, memcpy and the scalar reference, verifying every output");
   c_bench->add_option("FILTER", bo.filter,
                       "run only workloads whose name contains this text (e.g. sort, fp16)");
   c_bench->add_option("--samples", bo.samples, "timed samples per contender (median reported)")
@@ -211,10 +211,20 @@ int main(int argc, char** argv) {
       ->check(number_between(0.1, 10000.0, "a time in ms"));
   bool no_threads = false;
   c_bench->add_flag("--no-threads", no_threads, "keep instructions on one thread");
+  c_bench->add_flag("--wall-clock", bo.wall_clock,
+                    "time samples by wall-clock time also with --no-threads (default there: "
+                    "the thread's CPU time, which ignores time other processes had the CPU)");
   c_bench->add_flag("--list", bo.list, "list the workloads and exit");
+  c_bench->add_flag("--all-distributions", bo.all_distributions,
+                    "also run the N=16 and N=128 Sort rows on every value distribution "
+                    "(narrow, dups16, sorted, reverse; by default only random and normal)");
   c_bench->footer(
+      "Sort rows are named 'sort <dtype> <asc|desc> N=<n> <distribution>', the distribution\n"
+      "one of random, normal, narrow, dups16, sorted, reverse.\n"
+      "Pin to one CPU for steady figures: taskset -c 1 gpsimd bench --no-threads.\n"
       "Exit status 1 when some output differs from the scalar reference.\n"
-      "Example:\n  gpsimd bench\n  gpsimd bench sort --samples 21\n  gpsimd bench --list");
+      "Example:\n  gpsimd bench\n  gpsimd bench 'sort fp32 asc N=2048' --samples 21\n"
+      "  gpsimd bench sort --all-distributions\n  gpsimd bench --list");
 
   // The subcommand is the first argument that is not an option (the tool's own options
   // take no value). `gpsimd help [SUBCOMMAND]` is --help; a name that is no subcommand

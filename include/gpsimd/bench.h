@@ -1,7 +1,9 @@
 // The comparison benchmark behind `gpsimd bench`: the model's fast kernels against the
-// best CPU baselines for the same work (std::stable_sort, std::sort, Highway's vqsort,
-// memcpy) and against the model's own scalar reference, measured in one process with
-// the contenders interleaved, every run's output verified against the scalar reference.
+// best CPU baselines for the same work (std::stable_sort, std::sort, Highway's vqsort
+// and Boost.Sort's pdqsort_branchless and integer_sort on packed keys, memcpy) and
+// against the model's own scalar reference, measured in one process with the
+// contenders interleaved, every run's output verified against the scalar reference.
+// docs/performance.md says how each baseline is built.
 #pragma once
 
 #include <cstdio>
@@ -18,14 +20,35 @@ struct BenchOptions {
   // Each sample repeats the workload until it lasts at least this long.
   double min_sample_ms = 5.0;
   // Lets instructions use the worker pool (threads over partitions); the baselines
-  // always run on one thread.
+  // always run on one thread. Without it every contender runs on the calling thread,
+  // and samples are timed by that thread's CPU time (CLOCK_THREAD_CPUTIME_ID), which
+  // does not count the time other processes had the CPU; with it, by wall-clock time.
   bool threads = true;
+  // Times samples by wall-clock time even without threads.
+  bool wall_clock = false;
   // Prints the workload names and returns without measuring.
   bool list = false;
+  // Sort rows at N = 16 and 128 on all six value distributions; by default they run
+  // on random bit patterns and normally distributed numbers only (the rows at the
+  // largest N always run on all six).
+  bool all_distributions = false;
 };
 
-// Runs the benchmark and prints its table (with the method, the CPU's SIMD target and
-// every target's verdict) to `out`. Returns 0 when every run's output matched the
+// The machine a table is measured on, as the header prints it.
+struct BenchMachine {
+  std::string cpu_model;    // /proc/cpuinfo's first "model name"
+  std::string simd_target;  // the Highway target the kernels run ("AVX3", "AVX2", ...)
+  unsigned hardware_threads = 0;
+  std::string pinned_cpus;   // the calling thread's CPU affinity, as "0-3,6"
+  std::string load_average;  // /proc/loadavg's 1, 5 and 15 minute averages
+};
+BenchMachine bench_machine();
+
+// The table's header: the machine (bench_machine), the threads and the method.
+std::string bench_header(const BenchOptions& opts);
+
+// Runs the benchmark and prints its table (after bench_header, with every target's
+// verdict) to `out`. Returns 0 when every run's output matched the
 // scalar reference, 1 when some did not (the table says which), and 2 when the filter
 // matches no workload. A missed performance target is reported, not an error.
 int run_bench_suite(const BenchOptions& opts, std::FILE* out);

@@ -1,12 +1,13 @@
-// The comparison benchmark (gpsimd/bench.h). Each workload is a program of real
-// instruction words executed through the public API, next to the baselines that do the
-// same work in the most direct way a C++ programmer would: std::stable_sort and
-// std::sort on (key, index) pairs, Highway's vqsort on packed keys (the Debian library,
-// through a persistent hwy::Sorter), memcpy of the same input bytes, and the model's
-// own scalar reference. Contenders run interleaved, sample after sample, and each run's
-// output is compared with the scalar reference's before its time counts.
+// The comparison benchmark (gpsimd/bench.h): the table, its header and method, and the
+// streaming, search and overhead rows; the Sort rows are in bench_sort.cc, the harness
+// types in bench_harness.h. Each workload is a program of real instruction words
+// executed through the public API, next to the baselines that do the same work in the
+// most direct way a C++ programmer would (memcpy of the same input bytes for the
+// streaming rows, see bench_sort.cc for the sorts) and the model's own scalar
+// reference. Contenders run interleaved, sample after sample, and each run's output is
+// compared with the scalar reference's before its time counts.
 #include <fmt/format.h>
-#include <hwy/contrib/sort/vqsort.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +16,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -30,146 +33,13 @@
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
 #include "gpsimd/validate.h"
+#include "kernels/bench_harness.h"
 #include "kernels/kernels.h"
 #include "kernels/thread_pool.h"
 #include "ops/op.h"
 
 namespace gpsimd {
-namespace {
-
-constexpr Generation kGen = Generation::V3;
-
-// ---- the data ---------------------------------------------------------------------------
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-// Random finite FP32 numbers in [-1000, 1000), a few NaNs and infinities among them.
-uint32_t random_fp32(uint64_t& s) {
-  const uint64_t r = splitmix(s);
-  if ((r & 1023) == 0) return 0x7fc00000u;
-  if ((r & 1023) == 1) return 0xff800000u;
-  const double v = (static_cast<double>(r >> 11) * 0x1p-53 - 0.5) * 2000.0;
-  return std::bit_cast<uint32_t>(static_cast<float>(v));
-}
-
-Word header(Opcode op) {
-  Word w{};
-  w[0] = static_cast<uint8_t>(op);
-  w[1] = 0x10;
-  return w;
-}
-
-TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
-                  std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
-  TensorDesc t;
-  t.addr = encode_static_addr({Space::SBUF, partition, offset});
-  t.dims = dims;
-  t.step = step;
-  t.num = num;
-  return t;
-}
-
-// ---- contenders and rows ------------------------------------------------------------
-
-struct Contender {
-  std::string name;
-  std::function<void()> run;     // one pass over the workload
-  std::function<bool()> verify;  // the pass's output equals the scalar reference's
-};
-
-enum class Goal { None, SpeedupAtLeast, TimeRatioAtMost, AbsoluteAtMost };
-
-// One comparison line of the table: ours against contender `peer`.
-struct Target {
-  std::size_t peer;
-  Goal goal;
-  double value;
-};
-
-struct Row {
-  std::string name;
-  std::string unit;                   // "ns/elem", "GB/s in", "ns/instr", "ns/word"
-  double per_run = 1;                 // elements (or bytes, instructions, words) per pass
-  bool throughput = false;            // show per_run / time (GB/s) instead of time / per_run
-  std::vector<Contender> contenders;  // [0] is the model's fast path
-  std::vector<Target> targets;
-};
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// ---- executing programs -------------------------------------------------------------
-
-// A machine with its input, the program, and the scalar reference's results.
-struct Program {
-  Machine machine{kGen};
-  std::vector<Word> words;
-  std::vector<std::pair<unsigned, std::pair<uint32_t, uint32_t>>> outputs;  // partition, [lo, hi)
-  std::vector<std::vector<uint8_t>> expected;  // the reference's bytes of each output range
-  std::array<uint32_t, kPartitions> expected_acc{};
-  bool prepared = false;  // the reference ran and every word retired
-
-  bool execute_all(bool fast) {
-    ExecOptions o;
-    o.fast = fast;
-    for (const Word& w : words)
-      if (!execute(machine, w, o).ok()) return false;
-    return true;
-  }
-  // Runs the reference once on a copy and keeps what it wrote.
-  bool prepare() {
-    Machine saved = machine;
-    if (!execute_all(false)) return false;
-    prepared = true;
-    for (auto& [p, r] : outputs) {
-      auto part = machine.partition(Space::SBUF, p);
-      expected.emplace_back(part.begin() + r.first, part.begin() + r.second);
-    }
-    expected_acc = machine.accumulators;
-    machine = std::move(saved);
-    return true;
-  }
-  bool matches() const {
-    if (!prepared) return false;
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      auto part = machine.partition(Space::SBUF, outputs[i].first);
-      if (std::memcmp(part.data() + outputs[i].second.first, expected[i].data(),
-                      expected[i].size()) != 0)
-        return false;
-    }
-    return machine.accumulators == expected_acc;
-  }
-};
-
-void add_program_contenders(Row& row, std::shared_ptr<Program> prog) {
-  // A word that does not retire fails the check (execute_all stops at it).
-  auto ok = std::make_shared<bool>(true);
-  row.contenders.push_back({"gpsimd", [prog, ok] { *ok = prog->execute_all(true) && *ok; },
-                            [prog, ok] { return *ok && prog->matches(); }});
-  row.contenders.push_back({"scalar reference",
-                            [prog, ok] { *ok = prog->execute_all(false) && *ok; },
-                            [prog, ok] { return *ok && prog->matches(); }});
-}
-
-// ---- Sort -----------------------------------------------------------------------------
-
-struct SortCase {
-  Dtype dt;
-  bool descending;
-  unsigned n;  // elements per partition
-};
+namespace bench {
 
 std::string dtype_label(Dtype dt) {
   std::string s(*dtype_name(static_cast<uint8_t>(dt)));
@@ -177,191 +47,90 @@ std::string dtype_label(Dtype dt) {
   return s;
 }
 
-// The baselines' shared state. They read the same input bytes as the instructions (in
-// the machine's SBUF, one partition apart) and write (value, index) pairs laid out like
-// the instruction's destination, into a buffer with the same partition stride, so that
-// every contender touches memory the same way.
-struct SortHost {
-  SortCase sc;
-  const uint8_t* sbuf = nullptr;
-  std::size_t stride = 0;  // bytes per partition
-  uint32_t dst_off = 0;
-  std::vector<uint8_t> out;
-  std::vector<std::vector<uint8_t>> expected;  // per partition, the reference's pairs
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  std::vector<uint64_t> keys64;
-  std::vector<uint32_t> keys32;
-  hwy::Sorter sorter;
-  bool valid = true;  // the reference ran; otherwise nothing matches
-
-  template <class T>
-  const T* in(unsigned p) const {
-    return reinterpret_cast<const T*>(sbuf + p * stride);
-  }
-  template <class T>
-  T* pairs_out(unsigned p) {
-    return reinterpret_cast<T*>(out.data() + p * stride + dst_off);
-  }
-  uint32_t key(uint32_t v) const { return detail::sort_key(sc.dt, v); }
-  bool matches() const {
-    if (!valid) return false;
-    for (unsigned p = 0; p < kPartitions; ++p)
-      if (std::memcmp(out.data() + p * stride + dst_off, expected[p].data(), expected[p].size()))
-        return false;
-    return true;
-  }
-};
-
-template <class T>
-void stable_sort_pairs(SortHost& h) {
-  const unsigned n = h.sc.n;
-  auto& pr = h.pairs;
-  pr.resize(n);
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    const T* v = h.in<T>(p);
-    for (unsigned i = 0; i < n; ++i) pr[i] = {h.key(v[i]), i};
-    if (h.sc.descending)
-      std::stable_sort(pr.begin(), pr.end(), [](auto& a, auto& b) { return a.first > b.first; });
-    else
-      std::stable_sort(pr.begin(), pr.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    T* o = h.pairs_out<T>(p);
-    for (unsigned k = 0; k < n; ++k) {
-      o[2 * k] = v[pr[k].second];
-      o[2 * k + 1] = static_cast<T>(pr[k].second);
-    }
-  }
+bool Program::execute_all(bool fast) {
+  ExecOptions o;
+  o.fast = fast;
+  for (const Word& w : words)
+    if (!execute(machine, w, o).ok()) return false;
+  return true;
 }
 
-template <class T>
-void sort_pairs(SortHost& h) {
-  const unsigned n = h.sc.n;
-  auto& pr = h.pairs;
-  pr.resize(n);
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    const T* v = h.in<T>(p);
-    for (unsigned i = 0; i < n; ++i) pr[i] = {h.key(v[i]), i};
-    // Ties by position: std::sort is not stable.
-    if (h.sc.descending)
-      std::sort(pr.begin(), pr.end(), [](auto& a, auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-    else
-      std::sort(pr.begin(), pr.end());
-    T* o = h.pairs_out<T>(p);
-    for (unsigned k = 0; k < n; ++k) {
-      o[2 * k] = v[pr[k].second];
-      o[2 * k + 1] = static_cast<T>(pr[k].second);
-    }
+bool Program::prepare() {
+  Machine saved = machine;
+  if (!execute_all(false)) return false;
+  prepared = true;
+  for (auto& [p, r] : outputs) {
+    auto part = machine.partition(Space::SBUF, p);
+    expected.emplace_back(part.begin() + r.first, part.begin() + r.second);
   }
+  expected_acc = machine.accumulators;
+  machine = std::move(saved);
+  return true;
 }
 
-// Packed keys: key' << 32 | position (16-bit dtypes: key' << 16 | position in 32 bits),
-// key' inverted for descending; hwy::Sorter sorts them ascending.
-template <class T>
-void vqsort_packed(SortHost& h) {
-  const unsigned n = h.sc.n;
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    const T* v = h.in<T>(p);
-    T* o = h.pairs_out<T>(p);
-    if constexpr (sizeof(T) == 4) {
-      auto& k = h.keys64;
-      k.resize(n);
-      const uint32_t flip = h.sc.descending ? ~0u : 0u;
-      for (unsigned i = 0; i < n; ++i) k[i] = uint64_t{h.key(v[i]) ^ flip} << 32 | i;
-      h.sorter(k.data(), n, hwy::SortAscending());
-      for (unsigned i = 0; i < n; ++i) {
-        const uint32_t pos = static_cast<uint32_t>(k[i]);
-        o[2 * i] = v[pos];
-        o[2 * i + 1] = pos;
-      }
-    } else {
-      auto& k = h.keys32;
-      k.resize(n);
-      const uint32_t flip = h.sc.descending ? 0xffffu : 0u;
-      for (unsigned i = 0; i < n; ++i) k[i] = (h.key(v[i]) ^ flip) << 16 | i;
-      h.sorter(k.data(), n, hwy::SortAscending());
-      for (unsigned i = 0; i < n; ++i) {
-        const uint32_t pos = k[i] & 0xffffu;
-        o[2 * i] = v[pos];
-        o[2 * i + 1] = static_cast<T>(pos);
-      }
-    }
+bool Program::matches() const {
+  if (!prepared) return false;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    auto part = machine.partition(Space::SBUF, outputs[i].first);
+    if (std::memcmp(part.data() + outputs[i].second.first, expected[i].data(),
+                    expected[i].size()) != 0)
+      return false;
   }
+  return machine.accumulators == expected_acc;
 }
 
-// The targets: at the largest legal N, >= 12x std::stable_sort and <= 0.8x the
-// time of vqsort; at small N, >= 4x std::sort (the other baselines are shown for context).
-Row sort_row(const SortCase& sc, bool largest_n) {
-  const unsigned size = *dtype_size(sc.dt);
-  const unsigned limit = size == 2 ? 4096 : 2048;
-  const unsigned per_instr = std::max(1u, std::min(kPartitions, limit / sc.n));
-  auto prog = std::make_shared<Program>();
-  auto host = std::make_shared<SortHost>();
-  host->sc = sc;
-  uint64_t seed = 0x5eed0000u + static_cast<uint64_t>(sc.dt) * 7 + sc.n;
-  const uint32_t mask = size == 2 ? 0xffffu : 0xffffffffu;
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (unsigned i = 0; i < sc.n; ++i) {
-      const uint32_t v = static_cast<uint32_t>(splitmix(seed)) & mask;
-      std::memcpy(part + i * size, &v, size);
-    }
-  }
-  // Source at offset 0, destination right after it; one instruction per group of
-  // partitions, as many channels as N x channels allows.
-  const uint32_t dst_off = sc.n * size;
-  for (unsigned p0 = 0; p0 < kPartitions; p0 += per_instr) {
-    const unsigned ch = std::min(per_instr, kPartitions - p0);
-    Word w = header(Opcode::Sort);
-    w[12] = static_cast<uint8_t>(ch);
-    w[14] = static_cast<uint8_t>(static_cast<uint8_t>(sc.dt) * 0x11);
-    w[15] = sc.descending ? 0x13 : 0x16;
-    store_tensor(w, 16, tensor(1, p0, 0, {1, 0, 0}, {static_cast<uint16_t>(sc.n), 1, 1}));
-    store_tensor(w, 24, tensor(2, p0, dst_off, {1, 2, 0}, {2, static_cast<uint16_t>(sc.n), 1}));
-    prog->words.push_back(w);
-  }
-  for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + 2 * sc.n * size}});
-  prog->prepare();
-  host->sbuf = prog->machine.space(Space::SBUF).data();
-  host->stride = prog->machine.partition_bytes(Space::SBUF);
-  host->dst_off = dst_off;
-  host->out.resize(kPartitions * host->stride);
-  host->expected = prog->expected;
-  host->valid = prog->prepared;
+void add_program_contenders(Row& row, std::shared_ptr<Program> prog, bool with_reference) {
+  // A word that does not retire fails the check (execute_all stops at it).
+  auto ok = std::make_shared<bool>(true);
+  row.contenders.push_back({"gpsimd", [prog, ok] { *ok = prog->execute_all(true) && *ok; },
+                            [prog, ok] { return *ok && prog->matches(); }});
+  if (!with_reference) return;
+  row.contenders.push_back({"scalar reference",
+                            [prog, ok] { *ok = prog->execute_all(false) && *ok; },
+                            [prog, ok] { return *ok && prog->matches(); }});
+}
 
-  Row row;
-  row.name =
-      fmt::format("sort {} {} N={}", dtype_label(sc.dt), sc.descending ? "desc" : "asc", sc.n);
-  row.unit = "ns/elem";
-  row.per_run = double{kPartitions} * sc.n;
-  add_program_contenders(row, prog);
-  auto verify = [host] { return host->matches(); };
-  const bool wide = size == 4;
-  {
-    row.contenders.push_back({"std::stable_sort pairs",
-                              [host, wide] {
-                                wide ? stable_sort_pairs<uint32_t>(*host)
-                                     : stable_sort_pairs<uint16_t>(*host);
-                              },
-                              verify});
-    if (largest_n) row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 12.0});
+std::string cpu_list(const std::vector<unsigned>& cpus) {
+  std::string s;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!s.empty()) s += ',';
+    s += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
+    i = j + 1;
   }
-  if (!largest_n) {
-    row.contenders.push_back(
-        {"std::sort pairs",
-         [host, wide] { wide ? sort_pairs<uint32_t>(*host) : sort_pairs<uint16_t>(*host); },
-         verify});
-    row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 4.0});
-  }
-  {
-    row.contenders.push_back(
-        {"vqsort packed keys",
-         [host, wide] { wide ? vqsort_packed<uint32_t>(*host) : vqsort_packed<uint16_t>(*host); },
-         verify});
-    if (largest_n) row.targets.push_back({row.contenders.size() - 1, Goal::TimeRatioAtMost, 0.8});
-  }
-  return row;
+  return s;
+}
+
+}  // namespace bench
+
+namespace {
+
+using namespace bench;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The calling thread's CPU time (user + system): what it ran, without the time it waited
+// for the CPU while other processes had it.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Thread CPU time when everything runs on the calling thread (--no-threads), unless
+// wall-clock time is asked for; with the worker pool, wall-clock time (the pool's work
+// is on other threads).
+bool uses_cpu_time(const BenchOptions& opts) {
+  return !opts.threads && !opts.wall_clock;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // ---- streaming instructions ---------------------------------------------------------
@@ -988,22 +757,23 @@ struct Result {
 Result measure(Row& row, const BenchOptions& opts) {
   const std::size_t nc = row.contenders.size();
   Result res;
+  const auto clock = uses_cpu_time(opts) ? thread_cpu_seconds : now_seconds;
   std::vector<unsigned> reps(nc, 1);
   // Calibrate: one warm pass, then enough passes per sample to last min_sample_ms.
   for (std::size_t c = 0; c < nc; ++c) {
     row.contenders[c].run();
-    const double t0 = now_seconds();
+    const double t0 = clock();
     row.contenders[c].run();
-    const double t = std::max(now_seconds() - t0, 1e-7);
+    const double t = std::max(clock() - t0, 1e-7);
     reps[c] = std::max(1u, static_cast<unsigned>(std::ceil(opts.min_sample_ms * 1e-3 / t)));
   }
   std::vector<std::vector<double>> times(nc);
   for (unsigned s = 0; s < opts.samples; ++s) {
     for (std::size_t k = 0; k < nc; ++k) {
       const std::size_t c = (k + s) % nc;  // rotate who goes first
-      const double t0 = now_seconds();
+      const double t0 = clock();
       for (unsigned r = 0; r < reps[c]; ++r) row.contenders[c].run();
-      times[c].push_back((now_seconds() - t0) / reps[c]);
+      times[c].push_back((clock() - t0) / reps[c]);
       if (!row.contenders[c].verify()) {
         res.verified = false;
         res.failed = row.contenders[c].name;
@@ -1021,25 +791,62 @@ std::string show(const Row& row, double seconds) {
 
 }  // namespace
 
+BenchMachine bench_machine() {
+  BenchMachine m;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      const std::size_t v = line.find_first_not_of(" \t", line.find(':') + 1);
+      m.cpu_model = v == std::string::npos ? "" : line.substr(v);
+      break;
+    }
+  if (m.cpu_model.empty()) m.cpu_model = "unknown (no \"model name\" in /proc/cpuinfo)";
+  m.simd_target = kernels::simd_target();
+  m.hardware_threads = std::thread::hardware_concurrency();
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    std::vector<unsigned> cpus;
+    for (unsigned c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    m.pinned_cpus = cpu_list(cpus);
+  } else {
+    m.pinned_cpus = "unknown (sched_getaffinity failed)";
+  }
+  std::ifstream loadavg("/proc/loadavg");
+  std::string a, b, c;
+  if (loadavg >> a >> b >> c)
+    m.load_average = a + " " + b + " " + c;
+  else
+    m.load_average = "unknown (no /proc/loadavg)";
+  return m;
+}
+
+std::string bench_header(const BenchOptions& opts) {
+  const BenchMachine m = bench_machine();
+  return fmt::format(
+      "gpsimd bench\n"
+      "CPU:          {} ({} hardware threads)\n"
+      "SIMD target:  {} (the kernels and the baselines' key loops)\n"
+      "pinned CPUs:  {}\n"
+      "load average: {} (1, 5, 15 min, at the start)\n"
+      "threads:      instructions may use {}; baselines use 1\n"
+      "clock:        {}\n"
+      "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
+      "every run's output checked against the scalar reference.\n"
+      "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n",
+      m.cpu_model, m.hardware_threads, m.simd_target, m.pinned_cpus, m.load_average,
+      opts.threads ? kernels::pool_threads() : 1,
+      uses_cpu_time(opts)
+          ? "the thread's CPU time (user + system; waiting for the CPU is not counted)"
+          : "wall-clock time",
+      opts.samples, opts.min_sample_ms);
+}
+
 int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   // Workloads are built lazily: building one allocates and fills a machine (28 MiB).
-  std::vector<std::pair<std::string, std::function<Row()>>> all;
-  const Dtype kSortDtypes[] = {Dtype::FP32, Dtype::INT32, Dtype::UINT32, Dtype::FP16,
-                               Dtype::BF16, Dtype::INT16, Dtype::UINT16};
-  for (Dtype dt : kSortDtypes) {
-    const unsigned n = *dtype_size(dt) == 2 ? 4096 : 2048;
-    for (bool desc : {false, true}) {
-      const SortCase sc{dt, desc, n};
-      all.push_back({fmt::format("sort {} {} N={}", dtype_label(dt), desc ? "desc" : "asc", n),
-                     [sc] { return sort_row(sc, true); }});
-    }
-  }
-  for (Dtype dt : {Dtype::FP32, Dtype::FP16})
-    for (unsigned n : {16u, 128u}) {
-      const SortCase sc{dt, false, n};
-      all.push_back({fmt::format("sort {} asc N={}", dtype_label(dt), n),
-                     [sc] { return sort_row(sc, false); }});
-    }
+  std::vector<Workload> all;
+  add_sort_workloads(all, opts.all_distributions);
   auto rs = [&](std::string name, Dtype in, Dtype o, int16_t step, double goal) {
     all.push_back({name, [=] { return range_select_row(name, in, o, step, goal); }});
   };
@@ -1118,14 +925,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
 
   const bool was_parallel = kernels::parallel_enabled();
   kernels::set_parallel(opts.threads);
-  fmt::print(out,
-             "gpsimd bench: SIMD target {}, {} hardware threads, instructions may use {} "
-             "thread(s); baselines use 1.\n"
-             "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
-             "every run's output checked against the scalar reference.\n"
-             "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n\n",
-             kernels::simd_target(), std::thread::hardware_concurrency(),
-             opts.threads ? kernels::pool_threads() : 1, opts.samples, opts.min_sample_ms);
+  fmt::print(out, "{}\n", bench_header(opts));
   fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10} {}\n", "workload", "gpsimd",
              "unit", "baseline", "baseline", "speedup", "time", "target", "result");
   fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10}\n", "", "", "", "", "", "",
@@ -1172,23 +972,34 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
       return "";
     };
     bool first = true;
-    auto line = [&](const std::string& peer, double peer_time, const Target* t) {
+    auto line = [&](const std::string& peer, double peer_time, const Target* t,
+                    const std::string& note = "") {
       const double speedup = peer_time > 0 ? peer_time / ours : 0;
+      std::string result = verdict(t, speedup);
+      if (!note.empty()) result += (result.empty() ? "" : " ") + note;
       fmt::print(out, "{:<40} {:>9} {:<9} {:<24} {:>9} {:>8} {:>7}  {:<10} {}\n",
                  first ? row.name : "", first ? show(row, ours) : "", first ? row.unit : "", peer,
                  peer_time > 0 ? show(row, peer_time) : "",
                  peer_time > 0 ? fmt::format("{:.2f}x", speedup) : "",
-                 peer_time > 0 ? fmt::format("{:.2f}", 1 / speedup) : "", target_text(t),
-                 verdict(t, speedup));
+                 peer_time > 0 ? fmt::format("{:.2f}", 1 / speedup) : "", target_text(t), result);
       first = false;
+    };
+    auto target_of = [&](std::size_t peer) -> const Target* {
+      const Target* t = nullptr;
+      for (const Target& x : row.targets)
+        if (x.peer == peer && x.goal != Goal::AbsoluteAtMost) t = &x;
+      return t;
     };
     for (const Target& t : row.targets)
       if (t.goal == Goal::AbsoluteAtMost) line("", 0, &t);
-    for (std::size_t c = 1; c < row.contenders.size(); ++c) {
-      const Target* t = nullptr;
-      for (const Target& x : row.targets)
-        if (x.peer == c && x.goal != Goal::AbsoluteAtMost) t = &x;
-      line(row.contenders[c].name, r.medians[c], t);
+    const std::size_t nc = row.contenders.size();
+    for (std::size_t c = 1; c < nc; ++c) line(row.contenders[c].name, r.medians[c], target_of(c));
+    // A best line: the fastest of its contenders, named after the time ratio.
+    for (std::size_t b = 0; b < row.bests.size(); ++b) {
+      const auto& of = row.bests[b].of;
+      const std::size_t win = *std::min_element(
+          of.begin(), of.end(), [&](auto x, auto y) { return r.medians[x] < r.medians[y]; });
+      line(row.bests[b].name, r.medians[win], target_of(nc + b), "= " + row.contenders[win].name);
     }
     std::fflush(out);
   }

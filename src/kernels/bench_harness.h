@@ -1,0 +1,150 @@
+// The harness of `gpsimd bench` (gpsimd/bench.h), shared by its files: bench_suite.cc
+// (the table, the streaming, search and overhead rows), bench_sort.cc (the Sort rows)
+// and bench_keys.cc (the Sort baselines' vector loops).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpsimd/execute.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/machine.h"
+#include "gpsimd/types.h"
+
+namespace gpsimd::bench {
+
+inline constexpr Generation kGen = Generation::V3;
+
+// ---- the data -------------------------------------------------------------------------
+
+inline uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+// Random finite FP32 numbers in [-1000, 1000), a few NaNs and infinities among them.
+inline uint32_t random_fp32(uint64_t& s) {
+  const uint64_t r = splitmix(s);
+  if ((r & 1023) == 0) return 0x7fc00000u;
+  if ((r & 1023) == 1) return 0xff800000u;
+  const double v = (static_cast<double>(r >> 11) * 0x1p-53 - 0.5) * 2000.0;
+  return std::bit_cast<uint32_t>(static_cast<float>(v));
+}
+
+// ---- instruction words ----------------------------------------------------------------
+
+inline Word header(Opcode op) {
+  Word w{};
+  w[0] = static_cast<uint8_t>(op);
+  w[1] = 0x10;
+  return w;
+}
+
+inline TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
+                         std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
+  TensorDesc t;
+  t.addr = encode_static_addr({Space::SBUF, partition, offset});
+  t.dims = dims;
+  t.step = step;
+  t.num = num;
+  return t;
+}
+
+// "fp32", "bf16", ...
+std::string dtype_label(Dtype dt);
+
+// ---- contenders and rows --------------------------------------------------------------
+
+struct Contender {
+  std::string name;
+  std::function<void()> run;     // one pass over the workload
+  std::function<bool()> verify;  // the pass's output equals the scalar reference's
+};
+
+enum class Goal { None, SpeedupAtLeast, TimeRatioAtMost, AbsoluteAtMost };
+
+// One comparison line of the table: ours against peer `peer`, which is contender `peer`
+// or, from row.contenders.size() on, the Best of that number minus the contenders.
+struct Target {
+  std::size_t peer;
+  Goal goal;
+  double value;
+};
+
+// A line that shows the fastest of some contenders ("best other library").
+struct Best {
+  std::string name;
+  std::vector<std::size_t> of;  // contender numbers
+};
+
+struct Row {
+  std::string name;
+  std::string unit;                   // "ns/elem", "GB/s in", "ns/instr", "ns/word"
+  double per_run = 1;                 // elements (or bytes, instructions, words) per pass
+  bool throughput = false;            // show per_run / time (GB/s) instead of time / per_run
+  std::vector<Contender> contenders;  // [0] is the model's fast path
+  std::vector<Best> bests;            // shown after the contenders
+  std::vector<Target> targets;
+};
+
+// A workload of the table: its name (what FILTER matches) and how to build its row.
+// Building a row allocates and fills a machine (28 MiB), so it happens just before the
+// row is measured.
+using Workload = std::pair<std::string, std::function<Row()>>;
+
+// ---- executing programs ---------------------------------------------------------------
+
+// A machine with its input, the program, and the scalar reference's results.
+struct Program {
+  Machine machine{kGen};
+  std::vector<Word> words;
+  std::vector<std::pair<unsigned, std::pair<uint32_t, uint32_t>>> outputs;  // partition, [lo, hi)
+  std::vector<std::vector<uint8_t>> expected;  // the reference's bytes of each output range
+  std::array<uint32_t, kPartitions> expected_acc{};
+  bool prepared = false;  // the reference ran and every word retired
+
+  bool execute_all(bool fast);
+  // Runs the reference once on a copy and keeps what it wrote.
+  bool prepare();
+  bool matches() const;
+};
+
+// The program's contenders: "gpsimd" (the fast path) and, with `with_reference`,
+// "scalar reference" (shown for context; it has no target).
+void add_program_contenders(Row& row, std::shared_ptr<Program> prog, bool with_reference = true);
+
+// ---- Sort (bench_sort.cc) -------------------------------------------------------------
+
+// Appends the Sort workloads. Without `all_distributions`, a documented subset of the
+// value distributions runs (see bench_sort.cc and docs/performance.md).
+void add_sort_workloads(std::vector<Workload>& all, bool all_distributions);
+
+// The Sort baselines' vector loops (bench_keys.cc), compiled for the kernels' SIMD
+// target. Keys are SPEC §4.4's order as unsigned numbers; packed keys put the key,
+// inverted for descending order, above the position:
+// keys[i] = key(values[i]) << 32 | i (32-bit dtypes) or key << 16 | i (16-bit ones).
+void pack_keys64(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys);
+void pack_keys32(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys);
+// keys[i] = key(values[i]), not inverted, no position.
+void sort_keys(Dtype dt, const uint32_t* values, size_t n, uint32_t* keys);
+void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
+// The (value, index) pairs of sorted 64-bit packed keys: out[2i] = values[pos],
+// out[2i + 1] = pos, pos = the low 32 bits of keys[i].
+void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
+
+// ---- the header -----------------------------------------------------------------------
+
+// "0-3,6": a sorted set of CPU numbers as ranges.
+std::string cpu_list(const std::vector<unsigned>& cpus);
+
+}  // namespace gpsimd::bench
