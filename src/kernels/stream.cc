@@ -297,6 +297,9 @@ HWY_INLINE size_t NextMark(const uint64_t* bounds, size_t q) {
   return k * 64 + static_cast<size_t>(std::countr_zero(w));
 }
 
+// A word of 64 ids with at most this many segment starts is written segment by segment.
+constexpr int kFewStarts = 6;
+
 template <bool kFpOut, bool kStream>
 void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, uint32_t* start,
                    uint32_t* end) {
@@ -327,9 +330,9 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
   VI32 base = hn::Set(di, -127);  // b0 - 127
   int32_t carry = 0;              // the last segment start before the block
   size_t next = 0;                // a segment start; the first one past q once q < next
-  size_t b0 = 0;
-  for (; b0 + N <= n; b0 += N, base = hn::Add(base, step)) {
-    const uint64_t win = BitsFrom(bounds, b0);
+  // One block of N ids at b0: `win` holds the bits from b0 on (at least 31 of them),
+  // `later` the 64 from b0 + 31 on.
+  auto block = [&](size_t b0, uint64_t win, uint64_t later) HWY_ATTR {
     const VU32 w = hn::Set(d, static_cast<uint32_t>(win));
     auto pad = [&] {
       if constexpr (kN >= 8)  // whole bytes of the bitmap (x86: little-endian words)
@@ -353,7 +356,7 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
 
     // Lanes whose segment goes on past bit 30 end at the next start after it: within
     // the 64 bits from there, or (segments longer than that) found once and kept.
-    if (const uint64_t later = BitsFrom(bounds, b0 + 31); later != 0)
+    if (later != 0)
       next = b0 + 31 + static_cast<size_t>(std::countr_zero(later));
     else if (next <= b0 + 94 && b0 + 95 <= n)
       next = NextMark(bounds, b0 + 94);
@@ -364,7 +367,62 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
                         hn::Set(di, static_cast<int32_t>(next)), en);
     en = hn::IfThenElse(pad, padding_end, en);
     PutBounds<kStream>(d, BoundsBits<kFpOut>(d, en), end + b0);
+    base = hn::Add(base, step);
+  };
+  // The ids [a, a + len) all get v: whole vectors, then the first lanes of one.
+  auto fill = [&](uint32_t* p, size_t len, VU32 v) HWY_ATTR {
+    size_t i = 0;
+    for (; i + N <= len; i += N) hn::StoreU(v, d, p + i);
+    if (i < len) hn::BlendedStore(v, hn::FirstN(d, len - i), d, p + i);
+  };
+  size_t far = 0;  // like `next`, for the runs below
+  // 64 ids (one word of bits) at a time, the words loaded once. A word with few segment
+  // starts is written a segment piece at a time (two broadcasts and a few stores each:
+  // long segments cost far less than lane work); otherwise a block at a time, the
+  // blocks' windows cut from the words with constant shifts. Then the blocks of the
+  // last partial word.
+  size_t b0 = 0;
+  for (; b0 + 64 <= n; b0 += 64) {
+    const uint64_t* wp = bounds + b0 / 64;
+    const uint64_t w0 = wp[0], w1 = wp[1], w2 = wp[2];
+    base = hn::Set(di, static_cast<int32_t>(b0) - 127);
+    if (std::popcount(w0) <= kFewStarts) {
+      const uint64_t p0 = padding[b0 / 64];
+      for (unsigned r = 0; r < 64;) {
+        const size_t a = b0 + r;
+        if ((w0 >> r) & 1) carry = static_cast<int32_t>(a);
+        // The first start after a: in this word, the next two, or further on.
+        const uint64_t rest = r == 63 ? 0 : w0 & (~uint64_t{0} << (r + 1));
+        size_t e;
+        if (rest != 0) {
+          e = b0 + static_cast<size_t>(std::countr_zero(rest));
+        } else if (w1 != 0) {
+          e = b0 + 64 + static_cast<size_t>(std::countr_zero(w1));
+        } else if (w2 != 0) {
+          e = b0 + 128 + static_cast<size_t>(std::countr_zero(w2));
+        } else {
+          if (far <= b0 + 191) far = NextMark(bounds, b0 + 191);
+          e = far;
+        }
+        const auto len = static_cast<unsigned>(std::min<size_t>(e - b0, 64)) - r;
+        const bool pad = (p0 >> r) & 1;
+        fill(start + a, len, hn::Set(d, BoundBits<kFpOut>(pad ? static_cast<int32_t>(n) : carry)));
+        fill(end + a, len, hn::Set(d, BoundBits<kFpOut>(pad ? -1 : static_cast<int32_t>(e))));
+        r += len;
+      }
+      continue;
+    }
+    for (size_t j = 0; j < 64; j += kN) {  // a constant trip count: unrolled
+      const uint64_t win = j == 0 ? w0 : (w0 >> j | w1 << (64 - j));
+      const size_t o = j + 31;  // 31 .. 79
+      const uint64_t later = o < 64    ? (w0 >> o | w1 << (64 - o))
+                             : o == 64 ? w1
+                                       : (w1 >> (o - 64) | w2 << (128 - o));
+      block(b0 + j, win, later);
+    }
   }
+  base = hn::Set(di, static_cast<int32_t>(b0) - 127);
+  for (; b0 + N <= n; b0 += N) block(b0, BitsFrom(bounds, b0), BitsFrom(bounds, b0 + 31));
   // The tail, an id at a time; `next` may lie past a start the tail needs: found again.
   next = 0;
   for (size_t i = b0; i < n; ++i) {
