@@ -153,15 +153,15 @@ const char* StridedReadKind(int64_t step) {
 //
 // Pass 1 (sequence_marks) reads the ids once and keeps two bits per id: "starts a
 // segment" and "is padding". Pass 2 (sequence_bounds_from_marks) reads only those bits
-// and writes both halves of the output left to right, 64 ids (a word of bits) at a time.
-// A word with few segment starts is written a piece of a segment at a time (broadcast,
-// store). Otherwise block by block, all lane-local: lane l of a block at b0 needs the
-// highest start bit among bits 0..l from b0 on (its segment's start) and the lowest
-// among bits l+1..30 (the next segment's start, its end, unless the segment goes on
-// past them). Both come out of integer work on the block's bits broadcast to every
-// lane: mask the lane's bits, isolate the lowest one (x & -x) where needed, and read the
-// index of the highest one off the exponent of its exact FP32 conversion. No lane
-// crosses another, and the ids are read once instead of once per half.
+// and writes both halves of the output left to right, 64 ids (a word of bits) at a time,
+// a vector block at a time, all lane-local: lane l of a block at b0 needs the highest
+// start bit among bits 0..l from b0 on (its segment's start; none: the carry from the
+// blocks before) and the lowest among bits l+1..30 (the next segment's start, its end,
+// unless the segment goes on past them). Both come out of integer work on the block's
+// bits broadcast to every lane: mask the lane's bits, isolate the lowest one (x & -x)
+// where needed, and read the index of the highest one off the exponent of its exact
+// FP32 conversion. No lane crosses another but for the carry's broadcast, and the ids
+// are read once instead of once per half.
 
 // Ids of one block compared with their neighbours: FP32 ids by IEEE equality (a NaN
 // equals nothing, -0.0 equals 0), INT32 ids by their bits.
@@ -307,8 +307,8 @@ HWY_INLINE size_t NextMark(const uint64_t* bounds, size_t q) {
 }
 
 template <bool kFpOut, bool kStream>
-void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, uint32_t* start,
-                   uint32_t* end) {
+void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, size_t from,
+                   size_t to, uint32_t* start, uint32_t* end, BoundsState& state) {
   const DU32 d;
   const DI32 di;
   const size_t N = hn::Lanes(d);
@@ -333,9 +333,9 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
   const VI32 padding_start = hn::Set(di, static_cast<int32_t>(n));
   const VI32 padding_end = hn::Set(di, -1);
   const VI32 step = hn::Set(di, static_cast<int32_t>(N));
-  VI32 base = hn::Set(di, -127);  // b0 - 127
+  VI32 base = hn::Set(di, static_cast<int32_t>(from) - 127);  // b0 - 127
   // The last segment start before the block, in every lane.
-  VI32 carry = hn::Zero(di);
+  VI32 carry = hn::Set(di, state.carry);
   struct LastLane {
     int32_t lane[kN];
   };
@@ -345,7 +345,7 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
     return t;
   }();
   const auto last_lane = hn::SetTableIndices(di, kLast.lane);
-  size_t next = 0;  // a segment start; the first one past q once q < next
+  size_t next = state.next;  // a segment start; the first one past q once q < next
   // One block of N ids at b0: `win` holds the bits from b0 on (at least 31 of them),
   // `later` the 64 from b0 + 31 on.
   auto block = [&](size_t b0, uint64_t win, uint64_t later) HWY_ATTR {
@@ -384,8 +384,8 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
   };
   // 64 ids (one word of bits) at a time, the words loaded once and the blocks' windows
   // cut from them with constant shifts; then the blocks of the last partial word.
-  size_t b0 = 0;
-  for (; b0 + 64 <= n; b0 += 64) {
+  size_t b0 = from;
+  for (; b0 + 64 <= to; b0 += 64) {
     const uint64_t* wp = bounds + b0 / 64;
     const uint64_t w0 = wp[0], w1 = wp[1], w2 = wp[2];
     for (size_t j = 0; j < 64; j += kN) {  // a constant trip count: unrolled
@@ -396,6 +396,11 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
                                        : (w1 >> (o - 64) | w2 << (128 - o));
       block(b0 + j, win, later);
     }
+  }
+  state.next = next;
+  if (to < n) {  // a piece: `to` is a multiple of 64
+    state.carry = hn::GetLane(carry);
+    return;
   }
   base = hn::Set(di, static_cast<int32_t>(b0) - 127);
   for (; b0 + N <= n; b0 += N) block(b0, BitsFrom(bounds, b0), BitsFrom(bounds, b0 + 31));
@@ -409,29 +414,31 @@ void FromMarksLoop(const uint64_t* bounds, const uint64_t* padding, size_t n, ui
     start[i] = BoundBits<kFpOut>(pad ? static_cast<int32_t>(n) : carry_scalar);
     end[i] = BoundBits<kFpOut>(pad ? -1 : static_cast<int32_t>(next));
   }
+  state.carry = carry_scalar;
+  state.next = next;
 }
 
 template <bool kStream>
-void FromMarksFor(const uint64_t* bounds, const uint64_t* padding, size_t n, bool fp_out,
-                  uint32_t* start, uint32_t* end) {
+void FromMarksFor(const uint64_t* bounds, const uint64_t* padding, size_t n, size_t from, size_t to,
+                  bool fp_out, uint32_t* start, uint32_t* end, BoundsState& state) {
   if (fp_out)
-    FromMarksLoop<true, kStream>(bounds, padding, n, start, end);
+    FromMarksLoop<true, kStream>(bounds, padding, n, from, to, start, end, state);
   else
-    FromMarksLoop<false, kStream>(bounds, padding, n, start, end);
+    FromMarksLoop<false, kStream>(bounds, padding, n, from, to, start, end, state);
 }
 
-void SequenceBoundsFromMarks(const uint64_t* bounds, const uint64_t* padding, size_t n, bool fp_out,
-                             uint32_t* start, uint32_t* end) {
+void SequenceBoundsFromMarks(const uint64_t* bounds, const uint64_t* padding, size_t n, size_t from,
+                             size_t to, bool fp_out, uint32_t* start, uint32_t* end,
+                             BoundsState& state) {
   const size_t vec_bytes = hn::Lanes(DU32()) * sizeof(uint32_t);
   const bool stream = n >= kStreamBoundsMin && StreamsPay() &&
                       reinterpret_cast<uintptr_t>(start) % vec_bytes == 0 &&
                       reinterpret_cast<uintptr_t>(end) % vec_bytes == 0;
-  if (!stream) return FromMarksFor<false>(bounds, padding, n, fp_out, start, end);
-  FromMarksFor<true>(bounds, padding, n, fp_out, start, end);
+  if (!stream) return FromMarksFor<false>(bounds, padding, n, from, to, fp_out, start, end, state);
+  FromMarksFor<true>(bounds, padding, n, from, to, fp_out, start, end, state);
   // Orders the streamed stores before whatever signals that the output is ready.
   hwy::FlushStream();
 }
-
 }  // namespace gpsimd::kernels::stream::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -454,8 +461,10 @@ void sequence_marks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* p
   HWY_DYNAMIC_DISPATCH(SequenceMarks)(ids, m, pos, prev, fp_in, bounds, padding);
 }
 void sequence_bounds_from_marks(const uint64_t* bounds, const uint64_t* padding, size_t n,
-                                bool fp_out, uint32_t* start, uint32_t* end) {
-  HWY_DYNAMIC_DISPATCH(SequenceBoundsFromMarks)(bounds, padding, n, fp_out, start, end);
+                                size_t from, size_t to, bool fp_out, uint32_t* start, uint32_t* end,
+                                BoundsState& state) {
+  HWY_DYNAMIC_DISPATCH(SequenceBoundsFromMarks)
+  (bounds, padding, n, from, to, fp_out, start, end, state);
 }
 
 }  // namespace gpsimd::kernels::stream

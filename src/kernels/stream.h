@@ -33,11 +33,18 @@ constexpr size_t marks_words(size_t n) {
 void sequence_marks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* prev, bool fp_in,
                     uint64_t* bounds, uint64_t* padding);
 
-// Then, with bit n of `bounds` set as well (the end of the last segment) and the bits
-// past it 0: start[i] = the last segment start <= i and end[i] = the first one > i, or n
-// and -1 for padding, as INT32 bit patterns or, when fp_out, FP32 patterns of the same
-// numbers.
+// Then start[i] = the last segment start <= i and end[i] = the first one > i, or n and -1
+// for padding, as INT32 bit patterns or, when fp_out, FP32 patterns of the same numbers,
+// for the ids [from, to): `from` a multiple of 64, `to` one too or n, the pieces in
+// order, `state` carried from one to the next. The bits must be there up to to + 160
+// (bits past the ids 0), with a segment start at to + 95 or later, or all of them with
+// bit n set (the end of the last segment) when to == n.
+struct BoundsState {
+  int32_t carry = 0;  // the last segment start before `from`
+  size_t next = 0;    // a segment start; the first one past some id before `from`
+};
 void sequence_bounds_from_marks(const uint64_t* bounds, const uint64_t* padding, size_t n,
-                                bool fp_out, uint32_t* start, uint32_t* end);
+                                size_t from, size_t to, bool fp_out, uint32_t* start, uint32_t* end,
+                                BoundsState& state);
 
 }  // namespace gpsimd::kernels::stream
