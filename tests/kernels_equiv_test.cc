@@ -11,11 +11,14 @@
 // widening, and for narrowing over every exponent with ties and their neighbours.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@
 #include "gpsimd/machine.h"
 #include "kernels/affine.h"
 #include "kernels/simd.h"
+#include "kernels/stream.h"
 
 namespace gpsimd {
 namespace {
@@ -155,6 +159,70 @@ TEST(KernelsEquivTest, NarrowingEdgesTiesAndRandom) {
         std::memcpy(&got, &out[i * size], size);
         ASSERT_EQ(got, narrow_from_fp32(dt, in[i]))
             << *dtype_name(static_cast<uint8_t>(dt)) << " from " << std::hex << in[i];
+      }
+    }
+  });
+}
+
+// ---- strided reads -----------------------------------------------------------------------
+
+// Pages with an inaccessible page on each side: a read past either end of what a test
+// hands out faults instead of passing unnoticed.
+class GuardedPages {
+ public:
+  explicit GuardedPages(std::size_t bytes) {
+    page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    size_ = (bytes + page_ - 1) / page_ * page_;
+    void* m = mmap(nullptr, size_ + 2 * page_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::runtime_error("mmap failed");
+    base_ = static_cast<uint8_t*>(m);
+    if (mprotect(base_ + page_, size_, PROT_READ | PROT_WRITE) != 0)
+      throw std::runtime_error("mprotect failed");
+  }
+  ~GuardedPages() { munmap(base_, size_ + 2 * page_); }
+  GuardedPages(const GuardedPages&) = delete;
+  GuardedPages& operator=(const GuardedPages&) = delete;
+  uint8_t* begin() { return base_ + page_; }
+  uint8_t* end() { return base_ + page_ + size_; }
+
+ private:
+  uint8_t* base_;
+  std::size_t page_, size_;
+};
+
+// Every small step up and down (and steps that gather), every length to 80 and some
+// longer: the elements of the walk, in walk order, with the walk's span placed against
+// the guard page above and then against the one below, so that a load past the first
+// or the last element faults.
+TEST(KernelsEquivTest, StridedReadsEveryStep) {
+  GuardedPages pages(1 << 16);
+  Rng rng(23);
+  for (std::size_t i = 0; i + 4 <= std::size_t{1} << 16; i += 4) {
+    const uint32_t v = static_cast<uint32_t>(rng.bits());
+    std::memcpy(pages.begin() + i, &v, 4);
+  }
+  for_each_target([&](bool) {
+    for (int64_t elems : {1, -1, 2, -2, 3, -3, 4, -4, 5, -7, 16}) {
+      const int64_t step = elems * 4;
+      const bool permutes = std::abs(elems) <= 4;
+      EXPECT_STREQ(kernels::stream::strided_read_kind(step), permutes ? "permute" : "gather")
+          << "step " << elems;
+      std::vector<std::size_t> lengths;
+      for (std::size_t n = 1; n <= 80; ++n) lengths.push_back(n);
+      for (std::size_t n : {127, 128, 129, 255, 1000, 1001}) lengths.push_back(n);
+      for (std::size_t n : lengths) {
+        const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 4;
+        if (span > std::size_t{1} << 16) continue;
+        for (bool at_top : {true, false}) {
+          // The lowest address of the walk's span, then ordinal 0's address.
+          const uint8_t* lo = at_top ? pages.end() - span : pages.begin();
+          const uint8_t* p = elems > 0 ? lo : lo + span - 4;
+          std::vector<uint32_t> got(n + 1, 0xdeadbeef), want(n + 1, 0xdeadbeef);
+          for (std::size_t k = 0; k < n; ++k)
+            std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 4);
+          kernels::stream::read_strided32(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << (at_top ? " top" : " bottom");
+        }
       }
     }
   });
@@ -329,6 +397,29 @@ unsigned random_channels(Rng& rng) {
   return 1 + rng.below(6);
 }
 
+// When set (by the strided-source tests), the random instruction makers below read their
+// source as one row of `count` elements `step` apart, and RangeSelect reads FP32: the
+// shape the strided reads of walk_cursor.h turn into contiguous loads and permutes.
+struct ForcedSource {
+  bool on = false;
+  int16_t step = 1;
+  uint16_t count = 1;
+};
+ForcedSource g_forced;
+
+// Replaces src by the forced row, placed in the window, when one is forced.
+void force_source(Rng& rng, TensorDesc& src, unsigned elem, const Window& win, unsigned p) {
+  if (!g_forced.on) return;
+  const uint8_t dims = src.dims;  // the instruction's tensor kind
+  src = TensorDesc{};
+  src.dims = dims;
+  src.num.fill(1);
+  src.step.fill(0);
+  src.num[0] = g_forced.count;
+  src.step[0] = g_forced.step;
+  place(rng, src, elem, win, p);
+}
+
 const Dtype kRsIn[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5,
                        Dtype::FP16,   Dtype::BF16,   Dtype::FP32};
 const Dtype kRsOut[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
@@ -339,7 +430,7 @@ Word range_select_word(Rng& rng, Machines& m, bool large) {
   w[0] = 0xbc;
   w[1] = 0x10;
   const unsigned n = large ? 128 : random_channels(rng);
-  const Dtype din = large ? Dtype::FP32 : rng.pick(kRsIn);
+  const Dtype din = large || g_forced.on ? Dtype::FP32 : rng.pick(kRsIn);
   const Dtype dout = large ? rng.pick(kRsOut) : rng.pick(kRsOut);
   Window win;
   win.bytes = large ? 32768 : 4096;
@@ -349,6 +440,7 @@ Word range_select_word(Rng& rng, Machines& m, bool large) {
   const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
   const uint64_t max_count = large ? 8000 : 600;
   TensorDesc src = random_walk(rng, 2, 0, max_count, isz, win, p);
+  force_source(rng, src, isz, win, p);
   // The destination: its own shape over the same count, sometimes in another partition
   // range, so that it may or may not overlap the sources.
   const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
@@ -421,6 +513,7 @@ Word tensor_scalar_select_word(Rng& rng, Machines& m, bool large) {
   if (!large && size == 4 && rng.chance(0.15)) win.space = Space::PSUM;
   const unsigned p = rng.below(kPartitions - n + 1);
   TensorDesc src = random_walk(rng, 3, 0, large ? 10000 : 900, size, win, p);
+  force_source(rng, src, size, win, p);
   const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
   TensorDesc dst = random_walk(rng, 3, src.count(), 0, size, win, pd);
   fill2(rng, m, win, p, pd, n, dt);
@@ -474,6 +567,7 @@ Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
   win.bytes = large ? 196608 : 4096;
   const unsigned p = rng.below(kPartitions);
   TensorDesc src = random_walk(rng, 3, 0, large ? 16000 : 300, 4, win, p);
+  force_source(rng, src, 4, win, p);
   // dst: 2 x count(src) with num_elem[2] == 2; the halves dense after each other, or
   // apart, reversed, or on top of each other.
   TensorDesc dst = random_walk(rng, 2, src.count(), 0, 4, win, p);
@@ -1121,18 +1215,27 @@ TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
   for_each_target([&](bool best) {
     Rng rng(17);
     Counts counts;
-    const int cases = best ? 24 : 8;
+    const int cases = best ? 48 : 16;
     for (int i = 0; i < cases; ++i) {
       m.touched.clear();
       const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
-      // Multiples of a vector (the streaming path) and not; short ones too.
-      const uint32_t sizes[] = {16000, 8192, 8208, 8195, 12345, 16, 100, 1000};
-      const uint32_t n = rng.pick(sizes);
+      // Dense sources, and sources every other, third or fourth id, up or down (read by
+      // contiguous loads and permutes); around the vector widths, the 64-id words of
+      // the marks, and the 4096-id chunks of the first pass.
+      const int16_t steps[] = {1, 1, 1, -1, 2, -2, 3, -3, 4, -4};
+      const int16_t step = rng.pick(steps);
+      const uint32_t sizes[] = {16000, 8192, 8208, 8195, 12345, 4095, 4096, 4097,
+                                16,    100,  1000, 63,   64,    65,   97,   129};
+      const auto stride = static_cast<uint32_t>(std::abs(step));
+      uint32_t n = rng.pick(sizes);
+      if (stride > 1) n = std::min<uint32_t>(n, 8191 * 4 / (stride + 2));
+      const uint32_t span = n * stride * 4;
       const unsigned p = rng.below(kPartitions);
       uint8_t* pa = m.a.partition(Space::SBUF, p).data();
       uint8_t* pb = m.b.partition(Space::SBUF, p).data();
       m.touched.emplace_back(Space::SBUF, p);
       const uint32_t fp_ids[] = {0x80000000u, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u};
+      const uint32_t first = step < 0 ? span - stride * 4 : 0;  // ordinal 0's offset
       uint32_t next_id = 1;
       for (uint32_t k = 0; k < n;) {
         const uint32_t lengths[] = {1, 2, 7, 15, 16, 17, 31, 33, 64, 100, 1000, 5000};
@@ -1143,30 +1246,65 @@ TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
         if (rng.chance(0.15)) id = 0;
         if (fp_in && rng.chance(0.15)) id = rng.pick(fp_ids);
         for (uint32_t e = 0; e < len; ++e, ++k) {
-          std::memcpy(pa + 4 * k, &id, 4);
-          std::memcpy(pb + 4 * k, &id, 4);
+          const uint32_t off = first + static_cast<uint32_t>(int64_t{k} * step * 4);
+          std::memcpy(pa + off, &id, 4);
+          std::memcpy(pb + off, &id, 4);
         }
       }
       Word w = sequence_bounds_head(fp_in, fp_out);
       TensorDesc src, dst;
       src.dims = 3;
-      src.step = {1, 0, 0};
+      src.step = {step, 0, 0};
       src.num = {static_cast<uint16_t>(n), 1, 1};
-      src.addr = encode_static_addr({Space::SBUF, p, 0});
+      src.addr = encode_static_addr({Space::SBUF, p, first});
       // Halves dense one after the other at a 64-byte boundary, or 4 bytes past one.
+      const uint32_t dst_off = std::max<uint32_t>(65536, (span + 63) / 64 * 64);
       dst.dims = 3;
       dst.step = {1, 0, static_cast<int16_t>(n)};
       dst.num = {static_cast<uint16_t>(n), 1, 2};
-      dst.addr = encode_static_addr({Space::SBUF, p, rng.chance(0.7) ? 65536u : 65540u});
+      dst.addr = encode_static_addr({Space::SBUF, p, dst_off + (rng.chance(0.7) ? 0u : 4u)});
       store_tensor(w, 16, src);
       store_tensor(w, 32, dst);
-      SCOPED_TRACE(testing::Message() << "case " << i << " n " << n);
+      SCOPED_TRACE(testing::Message() << "case " << i << " n " << n << " step " << step);
       run_both(m, w, counts, true);
       if (testing::Test::HasFatalFailure()) return;
     }
     EXPECT_EQ(counts.retired, cases);
   });
 }
+
+// Sources read as one row with each small step, +-1 to +-4 elements, of lengths around
+// the vector widths (odd tails, partial vectors), holding random bits and the dtype's
+// edge values (NaN, +-inf, +-0, subnormals): RangeSelect from FP32 into every output
+// dtype, TensorScalarSelect of every dtype, GetSequenceBounds.
+TEST(KernelsEquivTest, StridedSourcesEveryStep) {
+  Machines& m = machines();
+  for_each_target([&](bool best) {
+    Rng rng(29);
+    Counts counts;
+    int cases = 0;
+    const WordMaker makers[] = {range_select_word, tensor_scalar_select_word, sequence_bounds_word};
+    for (int16_t step : std::initializer_list<int16_t>{1, -1, 2, -2, 3, -3, 4, -4})
+      for (uint16_t count : std::initializer_list<uint16_t>{16, 17, 23, 31, 32, 33, 47, 48, 63, 64,
+                                                            65, 100, 129, 255}) {
+        if (!best && count % 2 == 0) continue;
+        for (WordMaker make : makers) {
+          m.touched.clear();
+          g_forced = {true, step, count};
+          const Word w = make(rng, m, false);
+          g_forced.on = false;
+          SCOPED_TRACE(testing::Message() << "step " << step << " count " << count << "\n"
+                                          << word_to_hex(w));
+          run_both(m, w, counts, cases % 16 == 0);
+          ++cases;
+          if (testing::Test::HasFatalFailure()) return;
+        }
+      }
+    EXPECT_GT(counts.retired, cases * 3 / 4) << "retired " << counts.retired << ", invalid "
+                                             << counts.invalid << ", faulted " << counts.faulted;
+  });
+}
+
 TEST(KernelsEquivTest, Sort) {
   run_random("Sort", sort_word, 14, 400, 14);
 }

@@ -22,7 +22,6 @@
 // foreach_target.h must come first: it re-includes this file once per target.
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 #include <hwy/contrib/sort/traits-inl.h>
 #include <hwy/contrib/sort/vqsort-inl.h>
@@ -807,237 +806,6 @@ size_t Lanes32() {
   return hn::Lanes(hn::ScalableTag<uint32_t>());
 }
 
-// ---- strided reads ---------------------------------------------------------------------
-
-void Gather32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
-  const DU32 d;
-  const hn::RebindToSigned<DU32> di;
-  const size_t N = hn::Lanes(d);
-  // Byte offsets from the block's first element; a partition is far below 2^31 bytes.
-  const auto offsets = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(step)));
-  const int64_t block = step * static_cast<int64_t>(N);
-  size_t i = 0;
-  // Every other element, up or down: two contiguous loads and a shuffle instead of a
-  // gather. Both loads stay inside the walk's span while another element follows the
-  // block (it lies 8 bytes beyond the block's last one, the loads 4 bytes at most).
-#if HWY_TARGET != HWY_SCALAR
-  if (step == 8 || step == -8) {
-    for (; i + N < n; i += N, p += block) {
-      if (step == 8) {
-        const VU32 lo = hn::LoadU(d, reinterpret_cast<const uint32_t*>(p));
-        const VU32 hi = hn::LoadU(d, reinterpret_cast<const uint32_t*>(p) + N);
-        hn::StoreU(hn::ConcatEven(d, hi, lo), d, reinterpret_cast<uint32_t*>(out + i * 4));
-      } else {
-        // The block's elements, lowest address first, sit at the odd positions from
-        // 4 bytes below the lowest one.
-        const uint32_t* q = reinterpret_cast<const uint32_t*>(p + block + 4);
-        const VU32 lo = hn::LoadU(d, q), hi = hn::LoadU(d, q + N);
-        hn::StoreU(hn::Reverse(d, hn::ConcatOdd(d, hi, lo)), d,
-                   reinterpret_cast<uint32_t*>(out + i * 4));
-      }
-    }
-  }
-#endif
-  for (; i + N <= n; i += N, p += block)
-    hn::StoreU(hn::GatherOffset(d, reinterpret_cast<const uint32_t*>(p), offsets), d,
-               reinterpret_cast<uint32_t*>(out + i * 4));
-  for (; i < n; ++i, p += step) std::memcpy(out + i * 4, p, 4);
-}
-
-// ---- GetSequenceBounds --------------------------------------------------------------
-
-// Ids of one block compared with their neighbours: FP32 ids by IEEE equality (a NaN
-// equals nothing, -0.0 equals 0), INT32 ids by their bits.
-template <bool kFloat>
-HWY_INLINE auto IdsEqual(DU32 d, VU32 a, VU32 b) {
-  if constexpr (kFloat) {
-    const hn::RebindToFloat<DU32> df;
-    return hn::RebindMask(d, hn::Eq(hn::BitCast(df, a), hn::BitCast(df, b)));
-  } else {
-    return hn::Eq(a, b);
-  }
-}
-template <bool kFloat>
-HWY_INLINE auto IsPadding(DU32 d, VU32 a) {
-  return IdsEqual<kFloat>(d, a, hn::Zero(d));
-}
-
-// A bound as stored: its INT32 bits, or the FP32 bits of the same number (exact: bounds
-// are below 2^24). Converted as it is stored, so FP32 output costs no extra pass.
-template <bool kFpOut>
-HWY_INLINE uint32_t BoundBits(int32_t v) {
-  if constexpr (kFpOut)
-    return std::bit_cast<uint32_t>(static_cast<float>(v));
-  else
-    return static_cast<uint32_t>(v);
-}
-template <bool kFpOut, class VI>
-HWY_INLINE VU32 BoundsBits(DU32 d, VI v) {
-  if constexpr (kFpOut)
-    return hn::BitCast(d, hn::ConvertTo(hn::RebindToFloat<DU32>(), v));
-  else
-    return hn::BitCast(d, v);
-}
-
-// Output of at least this many ids per half (64 KiB of bounds in all, more than a core's
-// L1 data cache) is written with non-temporal stores when both halves are vector-aligned:
-// it would leave L1 anyway, and bypassing the cache saves reading each line in before it
-// is overwritten (measured: GetSequenceBounds over a full partition 0.46-0.52x -> 0.54-0.57x
-// the speed of memcpy of its input bytes).
-constexpr size_t kStreamBoundsMin = 8192;
-
-// One block of bounds stored, non-temporally when kStream (p is then vector-aligned).
-template <bool kStream>
-HWY_INLINE void PutBounds(DU32 d, VU32 v, uint32_t* p) {
-  if constexpr (kStream)
-    hn::Stream(v, d, p);
-  else
-    hn::StoreU(v, d, p);
-}
-
-// start[i] is the largest segment-start position <= i (a running max of the positions
-// where a new id begins), or n for padding; end[i] the smallest segment end > i (a
-// running min from the right), or -1 for padding. Both scans run a vector at a time:
-// an in-register prefix max/min (log2(lanes) shifted steps) plus the carry from the
-// previous block.
-template <bool kFloat, bool kFpOut, bool kStream>
-void BoundsLoop(const uint32_t* s, size_t n, uint32_t* start, uint32_t* end) {
-  const DU32 d;
-  const hn::RebindToSigned<DU32> di;
-  using VI = hn::Vec<decltype(di)>;
-  const size_t N = hn::Lanes(d);
-  const VI iota = hn::Iota(di, 0);
-  const VI big = hn::Set(di, 0x7fffffff);
-  const auto padding_start = hn::Set(di, static_cast<int32_t>(n));
-  const auto padding_end = hn::Set(di, -1);
-  // Index tables for the shifted steps: lane l reads lane max(l - k, 0) (or min(l + k,
-  // N - 1)); reading lane 0 (or N - 1) again is harmless for a running max (min).
-  constexpr size_t kN = HWY_LANES(int32_t);
-  struct Tables {
-    int32_t up[6][kN], down[6][kN], last[kN], first[kN];
-    unsigned steps;
-  };
-  HWY_ALIGN static constexpr Tables kT = [] {
-    Tables t{};
-    unsigned st = 0;
-    for (size_t k = 1; k < kN; k *= 2, ++st) {
-      for (size_t l = 0; l < kN; ++l) {
-        t.up[st][l] = static_cast<int32_t>(l >= k ? l - k : 0);
-        t.down[st][l] = static_cast<int32_t>(std::min(l + k, kN - 1));
-      }
-    }
-    for (size_t l = 0; l < kN; ++l) t.last[l] = static_cast<int32_t>(kN - 1), t.first[l] = 0;
-    t.steps = st;
-    return t;
-  }();
-  HWY_DASSERT(N == kN);
-  const unsigned steps = kT.steps;
-  const auto bcast_last = hn::SetTableIndices(di, kT.last);
-  const auto bcast_first = hn::SetTableIndices(di, kT.first);
-  using Idx = std::remove_const_t<decltype(bcast_last)>;
-  Idx up_idx[6] = {bcast_last, bcast_last, bcast_last, bcast_last, bcast_last, bcast_last};
-  Idx down_idx[6] = {bcast_last, bcast_last, bcast_last, bcast_last, bcast_last, bcast_last};
-  for (unsigned k = 0; k < steps; ++k) {
-    up_idx[k] = hn::SetTableIndices(di, kT.up[k]);
-    down_idx[k] = hn::SetTableIndices(di, kT.down[k]);
-  }
-
-  // Starts, left to right. Block 0 compares lane 0 with itself shifted in from a copy.
-  VI carry = hn::Zero(di);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const VU32 v = hn::LoadU(d, s + i);
-    VU32 prev;
-    if (i == 0) {
-      HWY_ALIGN uint32_t buf[kMaxLanes];
-      buf[0] = 0;
-      std::memcpy(buf + 1, s, (N - 1) * 4);
-      prev = hn::Load(d, buf);
-    } else {
-      prev = hn::LoadU(d, s + i - 1);
-    }
-    VI b = hn::IfThenZeroElse(hn::RebindMask(di, IdsEqual<kFloat>(d, v, prev)),
-                              hn::Add(iota, hn::Set(di, static_cast<int32_t>(i))));
-    for (unsigned k = 0; k < steps; ++k) b = hn::Max(b, hn::TableLookupLanes(b, up_idx[k]));
-    b = hn::Max(b, carry);
-    carry = hn::TableLookupLanes(b, bcast_last);
-    b = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_start, b);
-    PutBounds<kStream>(d, BoundsBits<kFpOut>(d, b), start + i);
-  }
-  // Scalar tail, continuing from the carry: the same rule as the reference.
-  {
-    int32_t cur = hn::GetLane(carry);
-    for (; i < n; ++i) {
-      const bool eq =
-          i > 0 && (kFloat ? model::seq_ids_equal_fp32(s[i], s[i - 1]) : s[i] == s[i - 1]);
-      if (!eq) cur = static_cast<int32_t>(i);
-      const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[i]) : s[i] == 0;
-      start[i] = BoundBits<kFpOut>(pad ? static_cast<int32_t>(n) : cur);
-    }
-  }
-
-  // Ends, right to left: the unaligned head [0, n % N) is done last, in scalar.
-  carry = big;
-  size_t j = n;
-  for (; j >= N; j -= N) {
-    const size_t b0 = j - N;
-    const VU32 v = hn::LoadU(d, s + b0);
-    VU32 next;
-    auto boundary_mask = hn::FirstN(di, 0);
-    if (j == n) {
-      HWY_ALIGN uint32_t buf[kMaxLanes];
-      std::memcpy(buf, s + b0 + 1, (N - 1) * 4);
-      buf[N - 1] = 0;
-      next = hn::Load(d, buf);
-      // The last element always ends its segment.
-      boundary_mask = hn::Not(hn::FirstN(di, N - 1));
-    } else {
-      next = hn::LoadU(d, s + b0 + 1);
-    }
-    const auto same = hn::AndNot(boundary_mask, hn::RebindMask(di, IdsEqual<kFloat>(d, v, next)));
-    VI e = hn::IfThenElse(same, big, hn::Add(iota, hn::Set(di, static_cast<int32_t>(b0 + 1))));
-    for (unsigned k = 0; k < steps; ++k) e = hn::Min(e, hn::TableLookupLanes(e, down_idx[k]));
-    e = hn::Min(e, carry);
-    carry = hn::TableLookupLanes(e, bcast_first);
-    e = hn::IfThenElse(hn::RebindMask(di, IsPadding<kFloat>(d, v)), padding_end, e);
-    PutBounds<kStream>(d, BoundsBits<kFpOut>(d, e), end + b0);
-  }
-  {
-    int32_t cur = hn::GetLane(carry);
-    for (size_t k = j; k-- > 0;) {
-      const bool eq =
-          k + 1 < n && (kFloat ? model::seq_ids_equal_fp32(s[k], s[k + 1]) : s[k] == s[k + 1]);
-      if (!eq) cur = static_cast<int32_t>(k + 1);
-      const bool pad = kFloat ? model::seq_id_is_padding_fp32(s[k]) : s[k] == 0;
-      end[k] = BoundBits<kFpOut>(pad ? -1 : cur);
-    }
-  }
-}
-
-template <bool kStream>
-void BoundsFor(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
-               uint32_t* end) {
-  if (fp_in)
-    fp_out ? BoundsLoop<true, true, kStream>(ids, n, start, end)
-           : BoundsLoop<true, false, kStream>(ids, n, start, end);
-  else
-    fp_out ? BoundsLoop<false, true, kStream>(ids, n, start, end)
-           : BoundsLoop<false, false, kStream>(ids, n, start, end);
-}
-
-void SequenceBounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
-                    uint32_t* end) {
-  // The ends run back from n in whole blocks: aligned only when n is a multiple of them.
-  const size_t lanes = hn::Lanes(DU32()), vec_bytes = lanes * sizeof(uint32_t);
-  const bool stream = n >= kStreamBoundsMin && n % lanes == 0 &&
-                      reinterpret_cast<uintptr_t>(start) % vec_bytes == 0 &&
-                      reinterpret_cast<uintptr_t>(end) % vec_bytes == 0;
-  if (!stream) return BoundsFor<false>(ids, n, fp_in, fp_out, start, end);
-  BoundsFor<true>(ids, n, fp_in, fp_out, start, end);
-  // Orders the streamed stores before whatever signals that the output is ready.
-  hwy::FlushStream();
-}
-
 const char* TargetName() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -1063,8 +831,6 @@ HWY_EXPORT(SortColumns64);
 HWY_EXPORT(SortColumns32);
 HWY_EXPORT(Lanes64);
 HWY_EXPORT(Lanes32);
-HWY_EXPORT(Gather32);
-HWY_EXPORT(SequenceBounds);
 
 const char* target_name() {
   return HWY_DYNAMIC_DISPATCH(TargetName)();
@@ -1113,13 +879,5 @@ size_t lanes64() {
 size_t lanes32() {
   return HWY_DYNAMIC_DISPATCH(Lanes32)();
 }
-void gather32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(Gather32)(p, step, n, out);
-}
-void sequence_bounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
-                     uint32_t* end) {
-  HWY_DYNAMIC_DISPATCH(SequenceBounds)(ids, n, fp_in, fp_out, start, end);
-}
-
 }  // namespace gpsimd::kernels::simd
 #endif  // HWY_ONCE

@@ -69,13 +69,4 @@ void sort_columns32(uint32_t* rows, const uint16_t* ce, size_t nce);
 size_t lanes64();
 size_t lanes32();
 
-// out[i] = the 4 bytes at p + i * step, for n elements (a strided walk's run, step in
-// bytes, negative going down; every address in the walk is readable).
-void gather32(const uint8_t* p, int64_t step, size_t n, uint8_t* out);
-
-// GetSequenceBounds (SPEC §4.3) over n ids: start[i] and end[i] as INT32 bit patterns,
-// or as FP32 patterns of the same numbers when `fp_out`. `fp_in`: ids compare as FP32.
-void sequence_bounds(const uint32_t* ids, size_t n, bool fp_in, bool fp_out, uint32_t* start,
-                     uint32_t* end);
-
 }  // namespace gpsimd::kernels::simd

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpsimd/machine.h"
-#include "kernels/simd.h"
+#include "kernels/stream.h"
 
 namespace gpsimd::kernels {
 
@@ -130,7 +130,7 @@ class Cursor {
       return;
     }
     if constexpr (kSize == 4) {
-      if (run.count >= 16) return simd::gather32(p, run.step, run.count, out);
+      if (run.count >= 16) return stream::read_strided32(p, run.step, run.count, out);
     }
     for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(out + i * kSize, p, kSize);
   }
