@@ -158,6 +158,9 @@ TEST(CliGolden, OutputAtRealTileSizes) {
   r = run({"dis", "--annotate", "examples/sort.gpsimd"});
   EXPECT_EQ(r.status, 0) << r.err;
   expect_golden(r.out, "dis/sort_annotate.txt");
+  r = run({"check", "tests/golden/cases/rules.gpsimd"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/rules.txt");
   r = run({"dis", "--annotate", "tests/golden/cases/words.hex"});
   EXPECT_EQ(r.status, 0) << r.err;
   expect_golden(r.out, "dis/words_hex_annotate.txt");

@@ -74,10 +74,13 @@ int main(int argc, char** argv) {
                                    "assembly text");
   add_input(c_dis, &input)->required();
   add_format(c_dis, &format);
-  c_dis->add_flag("--json", dio.json,
-                  "print every word's decoded fields (with their byte offset and size) as JSON");
-  c_dis->add_flag("--annotate", dio.annotate,
-                  "print each word's 64 bytes grouped by field, with names and decoded values");
+  auto* dis_json = c_dis->add_flag(
+      "--json", dio.json,
+      "print every word's decoded fields (with their byte offset and size) as JSON");
+  c_dis
+      ->add_flag("--annotate", dio.annotate,
+                 "print each word's 64 bytes grouped by field, with names and decoded values")
+      ->excludes(dis_json);
   c_dis->footer(
       "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin && gpsimd dis sort.bin\n"
       "  gpsimd dis --json sort.bin\n"
