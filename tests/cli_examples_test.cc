@@ -298,15 +298,18 @@ TEST(CliExamples, JsonOutputs) {
 // arrays...), so that a consumer can read it without testing each element.
 void expect_uniform_arrays(const json& j, const std::string& where) {
   if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) expect_uniform_arrays(*it, where + "." + it.key());
+    for (auto it = j.begin(); it != j.end(); ++it)
+      expect_uniform_arrays(*it, where + "." + it.key());
     return;
   }
   if (!j.is_array()) return;
   for (std::size_t i = 0; i < j.size(); ++i) {
     // Integers and floats are both JSON numbers.
-    auto kind = [](const json& x) { return x.is_number() ? json::value_t::number_float : x.type(); };
-    EXPECT_EQ(kind(j[i]), kind(j[0])) << where << "[" << i << "] = " << j[i].dump()
-                                      << " but [0] = " << j[0].dump();
+    auto kind = [](const json& x) {
+      return x.is_number() ? json::value_t::number_float : x.type();
+    };
+    EXPECT_EQ(kind(j[i]), kind(j[0]))
+        << where << "[" << i << "] = " << j[i].dump() << " but [0] = " << j[0].dump();
     expect_uniform_arrays(j[i], where + "[" + std::to_string(i) + "]");
   }
 }
@@ -356,18 +359,24 @@ TEST(CliExamples, DisJsonGivesFieldOffsetsAndSizes) {
   ASSERT_EQ(r.status, 0);
   const json j = json::parse(r.out);
   const json& layout = j[0]["layout"];
-  const std::vector<std::tuple<std::string, int, int>> spec = {
-      {"header", 0, 4},        {"events", 4, 8},          {"num_active_channels", 12, 1},
-      {"index_offset_src", 13, 1}, {"in_out_dtype", 14, 1}, {"comparison", 15, 1},
-      {"src_mem_pattern", 16, 8},  {"dst_mem_pattern", 24, 12}, {"index_offset", 36, 4},
-      {"stable", 40, 1},       {"reserved1", 41, 23}};
+  const std::vector<std::tuple<std::string, int, int>> spec = {{"header", 0, 4},
+                                                               {"events", 4, 8},
+                                                               {"num_active_channels", 12, 1},
+                                                               {"index_offset_src", 13, 1},
+                                                               {"in_out_dtype", 14, 1},
+                                                               {"comparison", 15, 1},
+                                                               {"src_mem_pattern", 16, 8},
+                                                               {"dst_mem_pattern", 24, 12},
+                                                               {"index_offset", 36, 4},
+                                                               {"stable", 40, 1},
+                                                               {"reserved1", 41, 23}};
   ASSERT_EQ(layout.size(), spec.size());
   for (std::size_t i = 0; i < spec.size(); ++i) {
     EXPECT_EQ(layout[i]["field"], std::get<0>(spec[i]));
     EXPECT_EQ(layout[i]["offset"], std::get<1>(spec[i]));
     EXPECT_EQ(layout[i]["size"], std::get<2>(spec[i]));
   }
-  EXPECT_EQ(layout[0]["hex"], "96100000");     // opcode 0x96, then 0x10, then zero
+  EXPECT_EQ(layout[0]["hex"], "96100000");  // opcode 0x96, then 0x10, then zero
   EXPECT_EQ(layout[10]["hex"], std::string(46, '0'));
 }
 

@@ -145,8 +145,8 @@ TEST(CliGolden, OutputAtRealTileSizes) {
   r = run({"run", "examples/causal_tile.gpsimd", "--no-write", "--edgeitems", "2"});
   EXPECT_EQ(r.status, 0) << r.err;
   expect_golden(r.out, "run/causal_tile_edgeitems2.txt");
-  r = run({"run", "examples/range_select.gpsimd", "--no-write", "--threshold", "8",
-           "--edgeitems", "1"});
+  r = run({"run", "examples/range_select.gpsimd", "--no-write", "--threshold", "8", "--edgeitems",
+           "1"});
   EXPECT_EQ(r.status, 0) << r.err;
   expect_golden(r.out, "run/range_select_threshold8.txt");
   r = run({"run", "examples/sort.gpsimd", "--no-write", "--trace-bytes"});

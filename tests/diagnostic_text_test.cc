@@ -28,8 +28,8 @@ std::map<std::string, Diagnostic> collect() {
         for (const Diagnostic& d : validate(w, g, ValidateOptions{strict}))
           out.emplace(d.message(), d);
   };
-  const uint8_t kBytes[] = {0x00, 0x01, 0x02, 0x03, 0x07, 0x0f, 0x10, 0x11, 0x40,
-                            0x7f, 0x80, 0x81, 0xc0, 0xfe, 0xff};
+  const uint8_t kBytes[] = {0x00, 0x01, 0x02, 0x03, 0x07, 0x0f, 0x10, 0x11,
+                            0x40, 0x7f, 0x80, 0x81, 0xc0, 0xfe, 0xff};
   for (const InstrDef& def : instructions()) {
     const Word valid = valid_word(def.opcode);
     for (unsigned i = 0; i < kWordBytes; ++i)
@@ -80,9 +80,9 @@ std::vector<std::string> decimal_offsets(const std::string& text) {
 }
 
 // Phrases that describe what is wrong rather than what is allowed.
-constexpr const char* kProblemPhrases[] = {" is not ", " are ",     "touches bytes",   " needs ",
-                                           "exists on", ", not ",   "disagree",  " is set",
-                                           " is clear", " outside ", "satisfy", "=="};
+constexpr const char* kProblemPhrases[] = {" is not ",  " are ",     "touches bytes", " needs ",
+                                           "exists on", ", not ",    "disagree",      " is set",
+                                           " is clear", " outside ", "satisfy",       "=="};
 
 TEST(DiagnosticText, AllowedStatesTheRuleAndOffsetsAreHex) {
   const auto all = collect();

@@ -1224,7 +1224,8 @@ std::vector<ClauseCase> clause_cases() {
                    set_num(w, "src_mem_pattern", 0, 7);
                    set_num(w, "src_mem_pattern", 1, 1);
                  },
-                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7", "count(src) must be 8..16384"});
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7",
+                 "count(src) must be 8..16384"});
     // 16385 elements in a zero-step walk: one over the bound.
     c.push_back({pre + "src_count_16385", op,
                  [](Word& w) {
@@ -1233,7 +1234,8 @@ std::vector<ClauseCase> clause_cases() {
                  },
                  "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
     c.push_back({pre + "dst_count_9", op, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
-                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9", "count(dst) must be 8"});
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9",
+                 "count(dst) must be 8"});
     c.push_back({pre + "dst_count_16", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
                  "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 16"});
     c.push_back({pre + "even_count_one", op, [](Word& w) { set_f32(w, "even_count", 1.0f); },

@@ -219,10 +219,10 @@ std::string annotate(const Input& in, std::size_t i) {
   const Word& w = in.program.words[i];
   std::string out;
   auto d = decode(w);
-  out += fmt::format("{}: {}\n", in.where(i),
-                     d ? fmt::format("{} (opcode {:#04x}, {})", d->def->mnemonic, w[0],
-                                     d->def->struct_name)
-                       : fmt::format("unknown opcode {:#04x}", w[0]));
+  out += fmt::format(
+      "{}: {}\n", in.where(i),
+      d ? fmt::format("{} (opcode {:#04x}, {})", d->def->mnemonic, w[0], d->def->struct_name)
+        : fmt::format("unknown opcode {:#04x}", w[0]));
   auto bytes = [&](unsigned off, unsigned n) {
     std::string s;
     for (unsigned k = 0; k < n; ++k) s += fmt::format("{}{:02x}", k ? " " : "", w[off + k]);
@@ -235,9 +235,9 @@ std::string annotate(const Input& in, std::size_t i) {
   }
   for (std::size_t k = 0; k < d->def->fields.size(); ++k) {
     const FieldDef& f = d->def->fields[k];
-    const std::string range = f.size == 1 ? fmt::format("{:#04x}", f.offset)
-                                          : fmt::format("{:#04x}..{:#04x}", f.offset,
-                                                        f.offset + f.size - 1);
+    const std::string range =
+        f.size == 1 ? fmt::format("{:#04x}", f.offset)
+                    : fmt::format("{:#04x}..{:#04x}", f.offset, f.offset + f.size - 1);
     for (unsigned off = 0; off < f.size; off += kPerLine) {
       const unsigned n = std::min<unsigned>(kPerLine, f.size - off);
       if (off == 0)

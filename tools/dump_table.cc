@@ -50,9 +50,8 @@ std::vector<std::size_t> axis(std::size_t n, std::size_t first,
 }
 
 std::size_t shown(const std::vector<std::size_t>& a) {
-  return static_cast<std::size_t>(std::count_if(a.begin(), a.end(), [](std::size_t i) {
-    return i != kGap;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(a.begin(), a.end(), [](std::size_t i) { return i != kGap; }));
 }
 
 }  // namespace
@@ -114,8 +113,7 @@ std::string render_dump(const DumpResult& d, const PrintOptions& po, std::string
   const std::size_t sr = shown(r_idx), sc = shown(c_idx);
   if (sr < rows || sc < cols)
     out += fmt::format("{}({} x {} {}: showing {} of {} {} and {} of {} {})\n", indent, rows, cols,
-                       dtype_name(static_cast<uint8_t>(d.directive.dtype)).value_or("?"), sr,
-                       rows,
+                       dtype_name(static_cast<uint8_t>(d.directive.dtype)).value_or("?"), sr, rows,
                        acc     ? "accumulators"
                        : match ? "lanes"
                                : "partitions",

@@ -110,13 +110,15 @@ int main(int argc, char** argv) {
                   "in the destination's dtype)");
   c_run->add_flag("--trace-bytes", ro.trace_bytes,
                   "with the trace, print every byte each write leaves (implies --trace)");
-  c_run->add_option("--threshold", ro.print.threshold,
-                    "tables of more values than this are elided, as NumPy's printoptions "
-                    "(default 1000)")
+  c_run
+      ->add_option("--threshold", ro.print.threshold,
+                   "tables of more values than this are elided, as NumPy's printoptions "
+                   "(default 1000)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
-  c_run->add_option("--edgeitems", ro.print.edgeitems,
-                    "an elided table shows this many first and last rows and columns "
-                    "(default 3)")
+  c_run
+      ->add_option("--edgeitems", ro.print.edgeitems,
+                   "an elided table shows this many first and last rows and columns "
+                   "(default 3)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
   c_run->add_flag("--json", ro.json, "print the result (and the trace) as JSON");
   c_run->add_flag("--reference", ro.reference,

@@ -130,9 +130,8 @@ class Trace : public TraceSink {
                           {"hex", bytes_hex(bytes)}}}});
       return;
     }
-    const std::string where = fmt::format("{}[p={}, off={:#x}] {} byte{}", space_name(s),
-                                          partition, offset, bytes.size(),
-                                          bytes.size() == 1 ? "" : "s");
+    const std::string where = fmt::format("{}[p={}, off={:#x}] {} byte{}", space_name(s), partition,
+                                          offset, bytes.size(), bytes.size() == 1 ? "" : "s");
     if (!dst_) {
       // No dtype to read the bytes by: the first 32 bytes, or all of them on request.
       const std::size_t n = all_bytes_ ? bytes.size() : std::min<std::size_t>(bytes.size(), 32);
@@ -146,15 +145,15 @@ class Trace : public TraceSink {
       const int64_t o = dst_->offset(j);
       if (o < 0 || static_cast<uint64_t>(o) + dst_->walk.elem > bytes.size()) break;
       values += j ? ", " : "";
-      values += format_value(dst_->at(j), load_le(bytes.subspan(static_cast<std::size_t>(o),
-                                                               dst_->walk.elem)));
+      values += format_value(dst_->at(j),
+                             load_le(bytes.subspan(static_cast<std::size_t>(o), dst_->walk.elem)));
     }
     if (count > kTraceValues) values += fmt::format(", ... ({} more)", count - kTraceValues);
-    const std::string type = dst_->odd ? fmt::format("{} value, {} index", *dtype_name(
-                                                                        static_cast<uint8_t>(
-                                                                            dst_->dtype)),
-                                                     *dtype_name(static_cast<uint8_t>(*dst_->odd)))
-                                       : std::string(*dtype_name(static_cast<uint8_t>(dst_->dtype)));
+    const std::string type =
+        dst_->odd
+            ? fmt::format("{} value, {} index", *dtype_name(static_cast<uint8_t>(dst_->dtype)),
+                          *dtype_name(static_cast<uint8_t>(*dst_->odd)))
+            : std::string(*dtype_name(static_cast<uint8_t>(dst_->dtype)));
     fmt::print("    {}, {} element{} ({}) = [{}]\n", where, count, count == 1 ? "" : "s", type,
                values);
     if (all_bytes_) fmt::print("        bytes = {}\n", bytes_hex(bytes));
@@ -202,7 +201,8 @@ std::string state_summary(std::string_view name,
   constexpr std::size_t kFew = 4;
   std::string out;
   if (items.size() <= kFew) {
-    for (const auto& [i, v] : items) out += fmt::format("{}{}[{}] = {}", out.empty() ? "" : ", ", name, i, v);
+    for (const auto& [i, v] : items)
+      out += fmt::format("{}{}[{}] = {}", out.empty() ? "" : ", ", name, i, v);
     return out;
   }
   std::vector<std::pair<unsigned, unsigned>> ranges;
@@ -225,8 +225,7 @@ std::string state_summary(std::string_view name,
   out = fmt::format("{} of them, {}[{}] = {}... ({} more", items.size(), name, idx, vals,
                     items.size() - kFew);
   if (name == "acc")
-    out += fmt::format("; .dump acc[p={}..{}] shows all", items.front().first,
-                       items.back().first);
+    out += fmt::format("; .dump acc[p={}..{}] shows all", items.front().first, items.back().first);
   return out + ")";
 }
 
