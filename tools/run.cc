@@ -193,6 +193,28 @@ class Trace : public TraceSink {
   std::optional<DstView> dst_;  // the destination of the word being traced
 };
 
+// The indices of numbered items as ranges ("0..99,101..127"), at most `max_ranges` of them
+// then ",...".
+std::string index_ranges(const std::vector<std::pair<unsigned, std::string>>& items,
+                         std::size_t max_ranges) {
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+  for (const auto& item : items) {
+    if (!ranges.empty() && ranges.back().second + 1 == item.first)
+      ranges.back().second = item.first;
+    else
+      ranges.emplace_back(item.first, item.first);
+  }
+  std::string idx;
+  for (std::size_t k = 0; k < ranges.size() && k < max_ranges; ++k) {
+    idx += k ? "," : "";
+    idx += ranges[k].first == ranges[k].second
+               ? fmt::format("{}", ranges[k].first)
+               : fmt::format("{}..{}", ranges[k].first, ranges[k].second);
+  }
+  if (ranges.size() > max_ranges) idx += ",...";
+  return idx;
+}
+
 // One short line for a set of numbered values: "acc[0] = 1.0, acc[3] = 2.0" when there
 // are a few, else their indices as ranges and the first values:
 // "128: acc[0..127] = 1.0, 2.0, 3.0, 4.0, ... (124 more; .dump acc[p=0..127] shows all)".
@@ -205,21 +227,7 @@ std::string state_summary(std::string_view name,
       out += fmt::format("{}{}[{}] = {}", out.empty() ? "" : ", ", name, i, v);
     return out;
   }
-  std::vector<std::pair<unsigned, unsigned>> ranges;
-  for (const auto& item : items) {
-    if (!ranges.empty() && ranges.back().second + 1 == item.first)
-      ranges.back().second = item.first;
-    else
-      ranges.emplace_back(item.first, item.first);
-  }
-  std::string idx;
-  for (std::size_t k = 0; k < ranges.size() && k < kFew; ++k) {
-    idx += k ? "," : "";
-    idx += ranges[k].first == ranges[k].second
-               ? fmt::format("{}", ranges[k].first)
-               : fmt::format("{}..{}", ranges[k].first, ranges[k].second);
-  }
-  if (ranges.size() > kFew) idx += ",...";
+  const std::string idx = index_ranges(items, kFew);
   std::string vals;
   for (std::size_t k = 0; k < kFew; ++k) vals += fmt::format("{}, ", items[k].second);
   out = fmt::format("{} of them, {}[{}] = {}... ({} more", items.size(), name, idx, vals,
@@ -403,9 +411,17 @@ int cmd_run(const RunOptions& o) {
     if (m.semaphores[i] != 0) sems.emplace_back(i, std::to_string(m.semaphores[i]));
   if (!accs.empty()) fmt::print("accumulators not -inf: {}\n", state_summary("acc", accs));
   if (!sems.empty()) fmt::print("semaphores not 0: {}\n", state_summary("sem", sems));
+  // Search lanes: a line each when there are a few, else one line naming them.
+  std::vector<std::pair<unsigned, std::string>> lanes;
   for (unsigned i = 0; i < kPartitions; ++i)
-    if (!m.match[i].fresh())
-      fmt::print("search lane not fresh: match[{}] {}\n", i, lane_text(m.match[i]));
+    if (!m.match[i].fresh()) lanes.emplace_back(i, lane_text(m.match[i]));
+  if (lanes.size() <= 4) {
+    for (const auto& [i, text] : lanes)
+      fmt::print("search lane not fresh: match[{}] {}\n", i, text);
+  } else {
+    fmt::print("search lanes not fresh: {} of them, match[{}] (.dump match[p={}..{}] shows them)\n",
+               lanes.size(), index_ranges(lanes, 4), lanes.front().first, lanes.back().first);
+  }
   for (const DumpResult& d : dumps) {
     fmt::print("\n{}{}\n", print_directive(d.directive),
                d.directive.path.empty() || o.no_write ? "" : "  (written)");
