@@ -141,8 +141,8 @@ struct DumpDirective {
   Dtype dtype = Dtype::FP32;
   uint32_t count = 1;
   uint32_t step = 1;
-  std::vector<IndexRange> rows, cols;  // empty: elide like NumPy
   std::string path;
+  std::vector<IndexRange> rows, cols;  // empty: elide like NumPy
   bool operator==(const DumpDirective&) const = default;
 };
 
