@@ -128,6 +128,43 @@ TEST(AsmProgram, DumpsReadRegionsWithSteps) {
             "of the v3 PSUM partition (0x4000 bytes)");
 }
 
+// rows=[...] and cols=[...] choose what the table shows: partitions as labelled, element
+// indices, inclusive ranges; they print back canonically and never change the data read.
+TEST(AsmProgram, DumpRowsAndColsParseAndPrintBack) {
+  const Program p = parse(
+      ".dump sbuf[p=8..15, off=0x0] BF16 [512] rows=[8..9, 15] cols=[380..389, 0] -> t.npy\n"
+      ".dump acc[p=0..127] rows=[120..127]\n");
+  ASSERT_EQ(p.dumps.size(), 2u);
+  EXPECT_EQ(p.dumps[0].rows, (std::vector<IndexRange>{{8, 9}, {15, 15}}));
+  EXPECT_EQ(p.dumps[0].cols, (std::vector<IndexRange>{{380, 389}, {0, 0}}));
+  EXPECT_EQ(p.dumps[0].path, "t.npy");
+  EXPECT_EQ(p.dumps[1].rows, (std::vector<IndexRange>{{120, 127}}));
+  EXPECT_EQ(print_directive(p.dumps[0]),
+            ".dump sbuf[p=8..15, off=0x0] BF16 [512] rows=[8..9, 15] cols=[380..389, 0] -> t.npy");
+  EXPECT_EQ(print_directive(p.dumps[1]), ".dump acc[p=0..127] rows=[120..127]");
+  EXPECT_TRUE(same_program(p, parse(print_program(p))));
+}
+
+TEST(AsmProgram, DumpRowsAndColsOutsideTheDumpAreErrors) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {".dump sbuf[p=8..15, off=0x0] FP32 [4] rows=[7]",
+       "row (a partition of the dump, 8..15): 7 is out of range"},
+      {".dump sbuf[p=0, off=0x0] FP32 [4] cols=[2..4]",
+       "column (an element index of the dump, 0..3): 4 is out of range: expected 2..3"},
+      {".dump sbuf[p=0, off=0x0] FP32 [4] cols=[]", "cols=[] selects nothing"},
+      {".dump sbuf[p=0, off=0x0] FP32 [4] rows=[0] rows=[0]", "rows is given twice"},
+  };
+  for (const Case& c : cases) {
+    AsmError e;
+    EXPECT_FALSE(parse_program(c.text, "p.gpsimd", &e)) << c.text;
+    EXPECT_NE(e.to_string().find(c.message), std::string::npos) << e.to_string();
+  }
+}
+
 // `.dump match[p=A..B]`: 17 UINT32 per search lane, mv[0..7], matched, idx[0..7] (SPEC §2
 // fresh values: mv 0, matched 0, idx 0xFFFFFFFF); the printed form round-trips.
 TEST(AsmProgram, DumpsReadSearchLanes) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpsimd/npy.h"
@@ -291,6 +292,92 @@ TEST(CliExamples, JsonOutputs) {
   EXPECT_EQ(j["failure"]["fault"]["kind"], "bad-address");
   EXPECT_EQ(j["trace"][0]["retire"], 0);
   EXPECT_EQ(j["trace"].back()["semaphore"]["after"], 5);
+}
+
+// Every array in a JSON report holds values of one JSON type (numbers, strings, objects,
+// arrays...), so that a consumer can read it without testing each element.
+void expect_uniform_arrays(const json& j, const std::string& where) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      expect_uniform_arrays(*it, where + "." + it.key());
+    return;
+  }
+  if (!j.is_array()) return;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    // Integers and floats are both JSON numbers.
+    auto kind = [](const json& x) {
+      return x.is_number() ? json::value_t::number_float : x.type();
+    };
+    EXPECT_EQ(kind(j[i]), kind(j[0]))
+        << where << "[" << i << "] = " << j[i].dump() << " but [0] = " << j[0].dump();
+    expect_uniform_arrays(j[i], where + "[" + std::to_string(i) + "]");
+  }
+}
+
+TEST(CliExamples, RunJsonArraysHoldOneType) {
+  std::size_t count = 0;
+  for (const auto& e : fs::directory_iterator(kSource + "/examples")) {
+    if (e.path().extension() != ".gpsimd") continue;
+    ++count;
+    const Result r = run({"run", "--json", "--trace", "--no-write", e.path().string()});
+    ASSERT_EQ(r.status, 0) << e.path() << r.err;
+    expect_uniform_arrays(json::parse(r.out), e.path().filename().string());
+  }
+  EXPECT_GE(count, 10u);
+  for (const char* f : {"tests/golden/cases/invalid.gpsimd", "tests/golden/cases/fault.gpsimd"}) {
+    const Result r = run({"run", "--json", "--trace", f});
+    EXPECT_EQ(r.status, 1);
+    expect_uniform_arrays(json::parse(r.out), f);
+  }
+}
+
+// Float dumps: values as decimal strings that float() reads ("-inf" included), with their
+// exact bits beside them; integer dumps stay numbers.
+TEST(CliExamples, RunJsonFloatDumpsAreStringsWithBits) {
+  const Result r = run({"run", "--json", "--no-write", "examples/causal_tile.gpsimd"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& d = j["dumps"][0];
+  EXPECT_EQ(d["dtype"], "BF16");
+  EXPECT_EQ(d["shape"], json::parse("[128, 512]"));
+  // Partition 1 keeps keys 0..385 (s = j + 1 as BF16) and fills -inf after.
+  EXPECT_EQ(d["values"][1][0], "1.0");
+  EXPECT_EQ(d["values"][1][384], "384.0");  // 385 rounds to 8 significant bits
+  EXPECT_EQ(d["values"][1][385], "386.0");
+  EXPECT_EQ(d["values"][1][386], "-inf");
+  EXPECT_EQ(d["bits"][1][386], "0xff80");  // BF16 -inf
+  EXPECT_EQ(d["bits"][1][0], "0x3f80");    // BF16 1.0
+  const Result s = run({"run", "--json", "--no-write", "examples/sort.gpsimd"});
+  const json k = json::parse(s.out);
+  EXPECT_FALSE(k["dumps"][0].contains("bits"));  // INT32 values are numbers
+}
+
+// dis --json: each field's byte offset and size, as SPEC §4.4's table gives them for Sort,
+// and the field's bytes.
+TEST(CliExamples, DisJsonGivesFieldOffsetsAndSizes) {
+  const Result r = run({"dis", "--json", "examples/sort.gpsimd"});
+  ASSERT_EQ(r.status, 0);
+  const json j = json::parse(r.out);
+  const json& layout = j[0]["layout"];
+  const std::vector<std::tuple<std::string, int, int>> spec = {{"header", 0, 4},
+                                                               {"events", 4, 8},
+                                                               {"num_active_channels", 12, 1},
+                                                               {"index_offset_src", 13, 1},
+                                                               {"in_out_dtype", 14, 1},
+                                                               {"comparison", 15, 1},
+                                                               {"src_mem_pattern", 16, 8},
+                                                               {"dst_mem_pattern", 24, 12},
+                                                               {"index_offset", 36, 4},
+                                                               {"stable", 40, 1},
+                                                               {"reserved1", 41, 23}};
+  ASSERT_EQ(layout.size(), spec.size());
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    EXPECT_EQ(layout[i]["field"], std::get<0>(spec[i]));
+    EXPECT_EQ(layout[i]["offset"], std::get<1>(spec[i]));
+    EXPECT_EQ(layout[i]["size"], std::get<2>(spec[i]));
+  }
+  EXPECT_EQ(layout[0]["hex"], "96100000");  // opcode 0x96, then 0x10, then zero
+  EXPECT_EQ(layout[10]["hex"], std::string(46, '0'));
 }
 
 TEST(CliExamples, ExplainText) {

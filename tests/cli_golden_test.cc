@@ -135,6 +135,37 @@ TEST(CliGolden, ProgramsThatStop) {
   expect_golden(r.out, "check/words_hex.txt");
 }
 
+// Output at real tile sizes: a 128 x 512 BF16 dump elided like NumPy (and with chosen rows
+// and columns, and other edge items), the trace's values by dtype with a cut-off and its
+// bytes on request, the one-line accumulator summary, and the annotated words.
+TEST(CliGolden, OutputAtRealTileSizes) {
+  Result r = run({"run", "examples/causal_tile.gpsimd", "--no-write"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/causal_tile.txt");
+  r = run({"run", "examples/causal_tile.gpsimd", "--no-write", "--edgeitems", "2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/causal_tile_edgeitems2.txt");
+  r = run({"run", "examples/range_select.gpsimd", "--no-write", "--threshold", "8", "--edgeitems",
+           "1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/range_select_threshold8.txt");
+  r = run({"run", "examples/sort.gpsimd", "--no-write", "--trace-bytes"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/sort_trace_bytes.txt");
+  r = run({"run", "tests/golden/cases/acc128.gpsimd", "--no-write"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/acc128.txt");
+  r = run({"dis", "--annotate", "examples/sort.gpsimd"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "dis/sort_annotate.txt");
+  r = run({"check", "tests/golden/cases/rules.gpsimd"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/rules.txt");
+  r = run({"dis", "--annotate", "tests/golden/cases/words.hex"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "dis/words_hex_annotate.txt");
+}
+
 // Malformed inputs: each tests/golden/errors/NAME.* has NAME.err, the exact stderr; the
 // tool exits 2 and prints nothing on stdout.
 TEST(CliGolden, MalformedInputs) {

@@ -313,8 +313,8 @@ TEST(ErrorMessages, VectorLoader) {
       {one_vector(
            head +
            R"(, "memory": [{"space": "psum", "partition": 1, "offset": 16383, "hex": "0000"}])"),
-       "v.json: vector 0 ('a').memory[0]: bytes [16383, 16385) do not fit the psum partition of "
-       "v3 (16384 bytes)"},
+       "v.json: vector 0 ('a').memory[0]: bytes [0x3fff, 0x4001) must lie inside the psum "
+       "partition of v3 [0x0, 0x4000)"},
       {one_vector(head +
                   R"(, "memory": [{"space": "sbuf", "partition": 1, "offset": 0, "hex": "0g"}])"),
        "v.json: vector 0 ('a').memory[0].hex: 'g' at position 1 is not a hex digit"},

@@ -449,8 +449,8 @@ TEST(HostileJson, EnormousMemoryRangeIsRefusedWithItsExtent) {
   std::string error;
   EXPECT_FALSE(parse_vectors(text, "big.json", &error).has_value());
   EXPECT_EQ(error,
-            "big.json: vector 0 ('big').memory[0]: bytes [16, 4194320) do not fit the sbuf "
-            "partition of v3 (229376 bytes)");
+            "big.json: vector 0 ('big').memory[0]: bytes [0x10, 0x400010) must lie inside the "
+            "sbuf partition of v3 [0x0, 0x38000)");
 }
 
 TEST(HostileJson, ManyVectorsLoadInMemoryProportionalToTheFile) {

@@ -1099,7 +1099,7 @@ std::vector<ClauseCase> clause_cases() {
   c.push_back({"as_count_src", AS, [](Word& w) { set_num(w, "src_mem_pattern", 1, 1); },
                "s2d2_ts_as_valid_elem_count", "src_mem_pattern",
                "count(mask) = 8, count(src) = 4, count(dst) = 8: src disagrees",
-               "count(src) == count(dst) == count(mask)"});
+               "count(src), count(dst) and count(mask) must be equal"});
   c.push_back({"as_count_dst", AS, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 3); },
                "s2d2_ts_as_valid_elem_count", "dst_mem_pattern",
                "count(mask) = 8, count(src) = 8, count(dst) = 6: dst disagrees"});
@@ -1162,7 +1162,7 @@ std::vector<ClauseCase> clause_cases() {
                "start_addr_active_channels", "dst_mem_pattern", "127"});
   c.push_back({"iota_count", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 1, 1); },
                "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 3",
-               "count(src) == count(dst)"});
+               "count(dst) must equal count(src)"});
   c.push_back({"iota_count_dst_4d", IOTA, [](Word& w) { set_num(w, "dst_mem_pattern", 3, 2); },
                "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 12, count(src) = 6"});
   // No register escape: the counts are checked for a register-mode destination too.
@@ -1224,7 +1224,8 @@ std::vector<ClauseCase> clause_cases() {
                    set_num(w, "src_mem_pattern", 0, 7);
                    set_num(w, "src_mem_pattern", 1, 1);
                  },
-                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7", "8 <= count(src)"});
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7",
+                 "count(src) must be 8..16384"});
     // 16385 elements in a zero-step walk: one over the bound.
     c.push_back({pre + "src_count_16385", op,
                  [](Word& w) {
@@ -1233,7 +1234,8 @@ std::vector<ClauseCase> clause_cases() {
                  },
                  "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
     c.push_back({pre + "dst_count_9", op, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
-                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9", "== 8"});
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9",
+                 "count(dst) must be 8"});
     c.push_back({pre + "dst_count_16", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
                  "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 16"});
     c.push_back({pre + "even_count_one", op, [](Word& w) { set_f32(w, "even_count", 1.0f); },

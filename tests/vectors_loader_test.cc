@@ -153,10 +153,10 @@ TEST(VectorsLoader, ExactMessages) {
             "digits (3)");
 
   d = good_file();
-  d["vectors"][0]["memory"][0]["offset"] = 229375;  // V3 SBUF partitions are 229376 bytes
+  d["vectors"][0]["memory"][0]["offset"] = 229375;  // V3 SBUF partitions are 229376 (0x38000) bytes
   EXPECT_EQ(error_of(d),
-            "t.json: vector 0 ('first').memory[0]: bytes [229375, 229378) do not "
-            "fit the sbuf partition of v3 (229376 bytes)");
+            "t.json: vector 0 ('first').memory[0]: bytes [0x37fff, 0x38002) must lie "
+            "inside the sbuf partition of v3 [0x0, 0x38000)");
 
   d = good_file();
   d["vectors"][2]["expect"]["status"] = "maybe";

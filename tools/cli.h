@@ -65,9 +65,17 @@ std::string render_table(const std::vector<std::string>& headers,
                          const std::vector<std::vector<std::string>>& cells,
                          std::string_view indent = "  ");
 
-// The values of a dump as a table (at most 32 partitions x 16 elements, with a note
-// when there are more).
-std::string render_dump(const DumpResult& d, std::string_view indent = "  ");
+// How tables print, after NumPy's printoptions: a dump of more than `threshold` values
+// shows the first and last `edgeitems` rows and columns with "..." between.
+struct PrintOptions {
+  std::size_t threshold = 1000;
+  std::size_t edgeitems = 3;
+};
+
+// The values of a dump as a table in its dtype: the rows and columns its directive
+// chooses, else elided as PrintOptions say, with a note of what is left out.
+std::string render_dump(const DumpResult& d, const PrintOptions& po = {},
+                        std::string_view indent = "  ");
 
 // Subcommands; each returns the exit status. dis, check and explain take several files:
 // each is reported under its name and the status is the worst of them.
@@ -82,6 +90,7 @@ struct DisOptions {
   std::vector<std::string> inputs;
   Format format = Format::Auto;
   bool json = false;
+  bool annotate = false;  // the 64 bytes of each word grouped by field
 };
 int cmd_dis(const DisOptions& o);
 
@@ -100,7 +109,9 @@ struct RunOptions {
   std::optional<Generation> nc;
   bool strict = false;
   bool trace = false;
+  bool trace_bytes = false;  // --trace-bytes: every written byte, not the first values only
   bool json = false;
+  PrintOptions print;
   bool reference = false;
   bool no_write = false;
   std::string out_dir = ".";

@@ -122,11 +122,132 @@ json word_json(const Input& in, std::size_t i) {
   j["mnemonic"] = std::string(d->def->mnemonic);
   j["opcode"] = fmt::format("{:#04x}", w[0]);
   j["text"] = *disassemble(w);
-  json fields;
-  for (std::size_t k = 0; k < d->def->fields.size(); ++k)
-    fields[std::string(d->def->fields[k].name)] = field_json(*d, d->def->fields[k], d->values[k]);
+  json fields, layout = json::array();
+  for (std::size_t k = 0; k < d->def->fields.size(); ++k) {
+    const FieldDef& f = d->def->fields[k];
+    fields[std::string(f.name)] = field_json(*d, f, d->values[k]);
+    layout.push_back({{"field", std::string(f.name)},
+                      {"offset", f.offset},
+                      {"size", f.size},
+                      {"hex", word_to_hex(w).substr(2 * f.offset, 2 * f.size)}});
+  }
   j["fields"] = std::move(fields);
+  j["layout"] = std::move(layout);
   return j;
+}
+
+std::string enum_text(std::optional<std::string_view> name, uint64_t code) {
+  return fmt::format("{} ({:#x})", name ? *name : "unknown", code);
+}
+
+// A field's decoded value for `dis --annotate`.
+std::string field_text(const Decoded& d, const FieldDef& f, const FieldValue& v) {
+  switch (f.kind) {
+    case FieldKind::Header: {
+      const auto h = std::get<uint64_t>(v);
+      return fmt::format("{:#010x}{}", h,
+                         h == default_header(d.def->opcode) ? " (opcode, then 0x10)" : "");
+    }
+    case FieldKind::Events: {
+      const Events& e = std::get<Events>(v);
+      return fmt::format("wait_mode {} wait_idx {}, update_mode {} update_idx {}, value {}",
+                         enum_text(wait_mode_name(e.wait_mode), e.wait_mode), e.wait_idx,
+                         enum_text(update_mode_name(e.update_mode), e.update_mode), e.update_idx,
+                         e.value);
+    }
+    case FieldKind::U8:
+    case FieldKind::U32:
+      return std::to_string(std::get<uint64_t>(v));
+    case FieldKind::I32:
+      return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v))));
+    case FieldKind::Dtype:
+      return enum_text(dtype_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::AluOp:
+      return enum_text(alu_op_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::AccumCmd:
+      return enum_text(accum_cmd_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::ImmSrc:
+      return enum_text(imm_src_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::AffineCmp:
+      return enum_text(affine_select_cmp_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
+                       std::get<uint64_t>(v));
+    case FieldKind::DtypePair: {
+      const uint64_t x = std::get<uint64_t>(v);
+      return fmt::format("in {} (low nibble), out {} (high nibble)",
+                         enum_text(dtype_name(static_cast<uint8_t>(x & 0xf)), x & 0xf),
+                         enum_text(dtype_name(static_cast<uint8_t>(x >> 4)), x >> 4));
+    }
+    case FieldKind::Fp32: {
+      const auto bits = static_cast<uint32_t>(std::get<uint64_t>(v));
+      return fmt::format("{} ({:#010x})", format_fp32(bits), bits);
+    }
+    case FieldKind::ImmVal:
+      return fmt::format("{:#010x}, read as {}", std::get<uint64_t>(v),
+                         enum_text(imm_src_name(static_cast<uint8_t>(d.integer(f.src_field))),
+                                   d.integer(f.src_field)));
+    case FieldKind::Tensor:
+    case FieldKind::Data4D: {
+      const TensorDesc& t = std::get<TensorDesc>(v);
+      std::string steps, nums;
+      for (unsigned k = 0; k < t.dims; ++k) {
+        steps += fmt::format("{}{}", k ? "," : "", t.step[k]);
+        nums += fmt::format("{}{}", k ? "," : "", t.num[k]);
+      }
+      const std::string head = f.kind == FieldKind::Data4D
+                                   ? fmt::format("base {}", data_base(t))
+                                   : fmt::format("{} ({:#010x})", format_addr4(t.addr), t.addr);
+      return fmt::format("{} step=[{}] num=[{}]", head, steps, nums);
+    }
+    case FieldKind::Reserved: {
+      const auto& b = std::get<ReservedBytes>(v);
+      return std::all_of(b.begin(), b.end(), [](uint8_t x) { return x == 0; })
+                 ? "zero"
+                 : "NOT ZERO (reserved bytes must be zero)";
+    }
+  }
+  return "";
+}
+
+// `dis --annotate`: each field's bytes (offsets in hex, 8 bytes a line) beside its name
+// and decoded value, like an objdump listing.
+std::string annotate(const Input& in, std::size_t i) {
+  constexpr unsigned kPerLine = 8;
+  const Word& w = in.program.words[i];
+  std::string out;
+  auto d = decode(w);
+  out += fmt::format(
+      "{}: {}\n", in.where(i),
+      d ? fmt::format("{} (opcode {:#04x}, {})", d->def->mnemonic, w[0], d->def->struct_name)
+        : fmt::format("unknown opcode {:#04x}", w[0]));
+  auto bytes = [&](unsigned off, unsigned n) {
+    std::string s;
+    for (unsigned k = 0; k < n; ++k) s += fmt::format("{}{:02x}", k ? " " : "", w[off + k]);
+    return s;
+  };
+  if (!d) {
+    for (unsigned off = 0; off < kWordBytes; off += kPerLine)
+      out += fmt::format("  {:#04x}  {}\n", off, bytes(off, kPerLine));
+    return out;
+  }
+  for (std::size_t k = 0; k < d->def->fields.size(); ++k) {
+    const FieldDef& f = d->def->fields[k];
+    const std::string range =
+        f.size == 1 ? fmt::format("{:#04x}", f.offset)
+                    : fmt::format("{:#04x}..{:#04x}", f.offset, f.offset + f.size - 1);
+    for (unsigned off = 0; off < f.size; off += kPerLine) {
+      const unsigned n = std::min<unsigned>(kPerLine, f.size - off);
+      if (off == 0)
+        out += fmt::format("  {:<10}  {:<23}  {} = {}\n", range, bytes(f.offset, n), f.name,
+                           field_text(*d, f, d->values[k]));
+      else
+        out += fmt::format("  {:<10}  {}\n", "", bytes(f.offset + off, n));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -206,6 +327,11 @@ int cmd_dis(const DisOptions& o) {
     // Several files: each starts with a comment naming it (a comment, so that the words
     // of binary and hex files assemble back in order).
     if (several) fmt::print("{}# {}\n", k > 0 ? "\n" : "", in->name);
+    if (o.annotate) {
+      for (std::size_t i = 0; i < in->program.words.size(); ++i)
+        fmt::print("{}{}", i ? "\n" : "", annotate(*in, i));
+      continue;
+    }
     if (in->format == Format::Asm) {
       fmt::print("{}", print_program(in->program));
       continue;

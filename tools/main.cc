@@ -121,10 +121,17 @@ int main(int argc, char** argv) {
                                    "assembly text");
   add_inputs(c_dis, &inputs)->required();
   add_format(c_dis, &format);
-  c_dis->add_flag("--json", dio.json, "print every word's decoded fields as JSON");
+  auto* dis_json = c_dis->add_flag(
+      "--json", dio.json,
+      "print every word's decoded fields (with their byte offset and size) as JSON");
+  c_dis
+      ->add_flag("--annotate", dio.annotate,
+                 "print each word's 64 bytes grouped by field, with names and decoded values")
+      ->excludes(dis_json);
   c_dis->footer(
       "Example:\n  gpsimd asm examples/sort.gpsimd -o sort.bin && gpsimd dis sort.bin\n"
       "  gpsimd dis --json sort.bin\n"
+      "  gpsimd dis --annotate sort.bin        # which bytes hold which field\n"
       "  echo '0x96 0x10 ...' | gpsimd dis -       # pasted hex: 0x optional, spaces, "
       "several lines");
 
@@ -150,7 +157,21 @@ int main(int argc, char** argv) {
   add_format(c_run, &format);
   add_nc(c_run, &nc);
   c_run->add_flag("--strict", ro.strict, "vendor-strict validation (rejects Sort top-K)");
-  c_run->add_flag("--trace", ro.trace, "print one line per retired word and one per write");
+  c_run->add_flag("--trace", ro.trace,
+                  "print one line per retired word and one per write (its first 8 values, "
+                  "in the destination's dtype)");
+  c_run->add_flag("--trace-bytes", ro.trace_bytes,
+                  "with the trace, print every byte each write leaves (implies --trace)");
+  c_run
+      ->add_option("--threshold", ro.print.threshold,
+                   "tables of more values than this are elided, as NumPy's printoptions "
+                   "(default 1000)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
+  c_run
+      ->add_option("--edgeitems", ro.print.edgeitems,
+                   "an elided table shows this many first and last rows and columns "
+                   "(default 3)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
   c_run->add_flag("--json", ro.json, "print the result (and the trace) as JSON");
   c_run->add_flag("--reference", ro.reference,
                   "use the scalar reference path, not the fast "
@@ -161,7 +182,10 @@ int main(int argc, char** argv) {
   c_run->add_flag("--no-write", ro.no_write, "print the dumps but write no .npy file");
   c_run->footer(
       "Example:\n  gpsimd run examples/range_select.gpsimd --trace\n"
-      "  gpsimd run examples/sort.gpsimd --out-dir out --json");
+      "  gpsimd run examples/sort.gpsimd --out-dir out --json\n"
+      "  gpsimd run examples/causal_tile.gpsimd --no-write --edgeitems 4\n"
+      "Choose what a table shows in the program: .dump ... rows=[0..7, 120..127] "
+      "cols=[380..389]");
 
   VectorsOptions vo;
   auto* c_vec = app.add_subcommand("vectors",
@@ -307,6 +331,7 @@ int main(int argc, char** argv) {
     ro.input = input;
     ro.format = fmt_in;
     ro.nc = nc_of(nc);
+    ro.trace = ro.trace || ro.trace_bytes;
     return cmd_run(ro);
   }
   if (c_vec->parsed()) return cmd_vectors(vo);

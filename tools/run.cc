@@ -2,6 +2,8 @@
 // report (with an optional commit-log trace), and write its dumps.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +15,13 @@ namespace gpsimd::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// A little-endian element of 1..4 bytes.
+uint32_t load_le(std::span<const uint8_t> b) {
+  uint32_t v = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) v |= static_cast<uint32_t>(b[i]) << (8 * i);
+  return v;
+}
 
 std::string bytes_hex(std::span<const uint8_t> b) {
   std::string s;
@@ -39,14 +48,67 @@ std::string lane_text(const MatchLane& l) {
   return fmt::format("mv [{}] matched {:#04x} idx [{}]", mv, l.matched, idx);
 }
 
-// One line per retired word, then one per write, like a commit log.
+// How to read a destination region: its walk (from offset 0) and the dtype of each
+// ordinal. Sort writes value, index, value, index, ...: its odd ordinals are unsigned
+// indices of the values' width (SPEC §4.4).
+struct DstView {
+  Walk walk;
+  Dtype dtype = Dtype::UINT8;
+  std::optional<Dtype> odd;
+  Dtype at(uint64_t ordinal) const { return odd && ordinal % 2 ? *odd : dtype; }
+  // The byte offset of an ordinal from the walk's lowest byte.
+  int64_t offset(uint64_t j) const {
+    int64_t o = 0;
+    for (unsigned d = 0; d < walk.dims; ++d) {
+      o += static_cast<int64_t>(j % walk.num[d]) * walk.step[d];
+      j /= walk.num[d];
+    }
+    return o * walk.elem + walk.start - walk.lo();
+  }
+};
+
+// The destination of a word (dst_mem_pattern with out_dtype, in_out_dtype's output or
+// dtype), or nullopt when it has none or its dtype has no value format.
+std::optional<DstView> dst_view(const Word& w, const InstrDef& def) {
+  auto has = [&](std::string_view name) {
+    return std::any_of(def.fields.begin(), def.fields.end(),
+                       [&](const FieldDef& f) { return f.name == name; });
+  };
+  const auto dec = decode(w);
+  if (!dec || !has("dst_mem_pattern")) return std::nullopt;
+  uint64_t code = 0;
+  if (has("out_dtype"))
+    code = dec->integer("out_dtype");
+  else if (has("in_out_dtype"))
+    code = dec->integer("in_out_dtype") >> 4;
+  else if (has("dtype"))
+    code = dec->integer("dtype");
+  else
+    return std::nullopt;
+  const auto dt = static_cast<Dtype>(code);
+  const auto size = dtype_size(static_cast<uint8_t>(code));
+  if (!size || *size > 4 || !is_data_dtype(dt)) return std::nullopt;
+  DstView v;
+  v.walk = Walk::of(dec->tensor("dst_mem_pattern"), 0, *size);
+  v.dtype = dt;
+  if (def.opcode == Opcode::Sort) v.odd = *size == 2 ? Dtype::UINT16 : Dtype::UINT32;
+  return v;
+}
+
+// One line per retired word, then one per write, like a commit log. A memory write shows
+// the destination's first kTraceValues values in walk order, decoded by its dtype, and
+// with --trace-bytes every byte of the region.
+constexpr uint64_t kTraceValues = 8;
+
 class Trace : public TraceSink {
  public:
-  Trace(const Input& in, bool json_mode) : in_(in), json_(json_mode) {}
+  Trace(const Input& in, bool json_mode, bool all_bytes)
+      : in_(in), json_(json_mode), all_bytes_(all_bytes) {}
   std::size_t next_word = 0;  // the index of the word being executed
   json events = json::array();
 
-  void retire(const Word&, const InstrDef& def) override {
+  void retire(const Word& w, const InstrDef& def) override {
+    dst_ = dst_view(w, def);
     if (json_) {
       json j;
       j["retire"] = next_word;
@@ -68,8 +130,33 @@ class Trace : public TraceSink {
                           {"hex", bytes_hex(bytes)}}}});
       return;
     }
-    fmt::print("    {}[p={}, off={:#x}] {} byte{} = {}\n", space_name(s), partition, offset,
-               bytes.size(), bytes.size() == 1 ? "" : "s", bytes_hex(bytes));
+    const std::string where = fmt::format("{}[p={}, off={:#x}] {} byte{}", space_name(s), partition,
+                                          offset, bytes.size(), bytes.size() == 1 ? "" : "s");
+    if (!dst_) {
+      // No dtype to read the bytes by: the first 32 bytes, or all of them on request.
+      const std::size_t n = all_bytes_ ? bytes.size() : std::min<std::size_t>(bytes.size(), 32);
+      fmt::print("    {} = {}{}\n", where, bytes_hex(bytes.first(n)),
+                 n < bytes.size() ? fmt::format("... ({} more bytes)", bytes.size() - n) : "");
+      return;
+    }
+    const uint64_t count = dst_->walk.count();
+    std::string values;
+    for (uint64_t j = 0; j < std::min(count, kTraceValues); ++j) {
+      const int64_t o = dst_->offset(j);
+      if (o < 0 || static_cast<uint64_t>(o) + dst_->walk.elem > bytes.size()) break;
+      values += j ? ", " : "";
+      values += format_value(dst_->at(j),
+                             load_le(bytes.subspan(static_cast<std::size_t>(o), dst_->walk.elem)));
+    }
+    if (count > kTraceValues) values += fmt::format(", ... ({} more)", count - kTraceValues);
+    const std::string type =
+        dst_->odd
+            ? fmt::format("{} value, {} index", *dtype_name(static_cast<uint8_t>(dst_->dtype)),
+                          *dtype_name(static_cast<uint8_t>(*dst_->odd)))
+            : std::string(*dtype_name(static_cast<uint8_t>(dst_->dtype)));
+    fmt::print("    {}, {} element{} ({}) = [{}]\n", where, count, count == 1 ? "" : "s", type,
+               values);
+    if (all_bytes_) fmt::print("        bytes = {}\n", bytes_hex(bytes));
   }
   void accumulator(unsigned index, uint32_t before, uint32_t after) override {
     if (json_) {
@@ -102,20 +189,83 @@ class Trace : public TraceSink {
  private:
   const Input& in_;
   bool json_;
+  bool all_bytes_;
+  std::optional<DstView> dst_;  // the destination of the word being traced
 };
 
+// The indices of numbered items as ranges ("0..99,101..127"), at most `max_ranges` of them
+// then ",...".
+std::string index_ranges(const std::vector<std::pair<unsigned, std::string>>& items,
+                         std::size_t max_ranges) {
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+  for (const auto& item : items) {
+    if (!ranges.empty() && ranges.back().second + 1 == item.first)
+      ranges.back().second = item.first;
+    else
+      ranges.emplace_back(item.first, item.first);
+  }
+  std::string idx;
+  for (std::size_t k = 0; k < ranges.size() && k < max_ranges; ++k) {
+    idx += k ? "," : "";
+    idx += ranges[k].first == ranges[k].second
+               ? fmt::format("{}", ranges[k].first)
+               : fmt::format("{}..{}", ranges[k].first, ranges[k].second);
+  }
+  if (ranges.size() > max_ranges) idx += ",...";
+  return idx;
+}
+
+// One short line for a set of numbered values: "acc[0] = 1.0, acc[3] = 2.0" when there
+// are a few, else their indices as ranges and the first values:
+// "128: acc[0..127] = 1.0, 2.0, 3.0, 4.0, ... (124 more; .dump acc[p=0..127] shows all)".
+std::string state_summary(std::string_view name,
+                          const std::vector<std::pair<unsigned, std::string>>& items) {
+  constexpr std::size_t kFew = 4;
+  std::string out;
+  if (items.size() <= kFew) {
+    for (const auto& [i, v] : items)
+      out += fmt::format("{}{}[{}] = {}", out.empty() ? "" : ", ", name, i, v);
+    return out;
+  }
+  const std::string idx = index_ranges(items, kFew);
+  std::string vals;
+  for (std::size_t k = 0; k < kFew; ++k) vals += fmt::format("{}, ", items[k].second);
+  out = fmt::format("{} of them, {}[{}] = {}... ({} more", items.size(), name, idx, vals,
+                    items.size() - kFew);
+  if (name == "acc")
+    out += fmt::format("; .dump acc[p={}..{}] shows all", items.front().first, items.back().first);
+  return out + ")";
+}
+
+// A dump's values, each array of one type: integers as JSON numbers; floats (which may
+// be inf or NaN, which JSON lacks) as decimal strings that Python's float() and NumPy
+// read back ("1.5", "inf", "-inf", "nan"), with their exact bits beside them (bits_json).
+bool float_dump(const DumpResult& d) {
+  return !is_int_dtype(d.directive.dtype) && d.directive.region.kind != RegionKind::MATCH;
+}
 json values_json(const DumpResult& d) {
+  const bool fl = float_dump(d);
   json rows = json::array();
   for (const auto& r : d.values) {
     json row = json::array();
     for (uint32_t v : r) {
-      const std::string t = format_value(d.directive.dtype, v);
-      // Integers as JSON numbers; floats too unless inf/nan (which JSON lacks): text.
-      if (t.find_first_of("ixn") == std::string::npos)
-        row.push_back(json::parse(t));
-      else
-        row.push_back(t);
+      if (!fl) {
+        row.push_back(json::parse(format_value(d.directive.dtype, v)));
+        continue;
+      }
+      const float f = fp32_from_bits(to_fp32(d.directive.dtype, v));
+      row.push_back(std::isnan(f) ? std::string("nan") : format_value(d.directive.dtype, v));
     }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+json bits_json(const DumpResult& d) {
+  const unsigned digits = 2 * dtype_size(static_cast<uint8_t>(d.directive.dtype)).value_or(4);
+  json rows = json::array();
+  for (const auto& r : d.values) {
+    json row = json::array();
+    for (uint32_t v : r) row.push_back(fmt::format("{:#0{}x}", v, digits + 2));
     rows.push_back(std::move(row));
   }
   return rows;
@@ -133,7 +283,7 @@ int cmd_run(const RunOptions& o) {
     fmt::print(stderr, "gpsimd run: {}\n", *err);
     return kExitUsage;
   }
-  Trace trace(*in, o.json);
+  Trace trace(*in, o.json, o.trace_bytes);
   ExecOptions opts;
   opts.strict = o.strict;
   opts.fast = !o.reference;
@@ -232,6 +382,7 @@ int cmd_run(const RunOptions& o) {
       x["shape"] = d.array.shape;
       x["file"] = d.directive.path.empty() || o.no_write ? json(nullptr) : json(d.directive.path);
       x["values"] = values_json(d);
+      if (float_dump(d)) x["bits"] = bits_json(d);
       dj.push_back(std::move(x));
     }
     j["dumps"] = std::move(dj);
@@ -253,24 +404,28 @@ int cmd_run(const RunOptions& o) {
     if (!p.dumps.empty()) fmt::print("dumps skipped: the program did not complete\n");
     return kExitFailed;
   }
-  std::string accs;
+  std::vector<std::pair<unsigned, std::string>> accs, sems;
   for (unsigned i = 0; i < kPartitions; ++i)
-    if (m.accumulators[i] != kNegInfBits)
-      accs += fmt::format("{}acc[{}] = {}", accs.empty() ? "" : ", ", i,
-                          format_fp32(m.accumulators[i]));
-  if (!accs.empty()) fmt::print("accumulators not -inf: {}\n", accs);
-  std::string sems;
+    if (m.accumulators[i] != kNegInfBits) accs.emplace_back(i, format_fp32(m.accumulators[i]));
   for (unsigned i = 0; i < kSemaphores; ++i)
-    if (m.semaphores[i] != 0)
-      sems += fmt::format("{}sem[{}] = {}", sems.empty() ? "" : ", ", i, m.semaphores[i]);
-  if (!sems.empty()) fmt::print("semaphores not 0: {}\n", sems);
+    if (m.semaphores[i] != 0) sems.emplace_back(i, std::to_string(m.semaphores[i]));
+  if (!accs.empty()) fmt::print("accumulators not -inf: {}\n", state_summary("acc", accs));
+  if (!sems.empty()) fmt::print("semaphores not 0: {}\n", state_summary("sem", sems));
+  // Search lanes: a line each when there are a few, else one line naming them.
+  std::vector<std::pair<unsigned, std::string>> lanes;
   for (unsigned i = 0; i < kPartitions; ++i)
-    if (!m.match[i].fresh())
-      fmt::print("search lane not fresh: match[{}] {}\n", i, lane_text(m.match[i]));
+    if (!m.match[i].fresh()) lanes.emplace_back(i, lane_text(m.match[i]));
+  if (lanes.size() <= 4) {
+    for (const auto& [i, text] : lanes)
+      fmt::print("search lane not fresh: match[{}] {}\n", i, text);
+  } else {
+    fmt::print("search lanes not fresh: {} of them, match[{}] (.dump match[p={}..{}] shows them)\n",
+               lanes.size(), index_ranges(lanes, 4), lanes.front().first, lanes.back().first);
+  }
   for (const DumpResult& d : dumps) {
     fmt::print("\n{}{}\n", print_directive(d.directive),
                d.directive.path.empty() || o.no_write ? "" : "  (written)");
-    fmt::print("{}", render_dump(d));
+    fmt::print("{}", render_dump(d, o.print));
   }
   return kExitOk;
 }

@@ -127,13 +127,22 @@ using SetupDirective =
 // the values). `.dump acc[p=0..3]` dumps accumulators as FP32 (dtype FP32, count 1).
 // `.dump match[p=0..3]` dumps search lanes (SPEC §2), 17 UINT32 per lane: mv[0..7] (FP32
 // bits), matched (bit n = slot n), idx[0..7].
+// `rows=[0..7, 120..127] cols=[380..389]` choose what the printed table shows (rows are
+// partition numbers as the table labels them, cols element indices; ranges inclusive);
+// without them a large table is elided like NumPy's (head ... tail on both axes). They
+// never change the file.
 inline constexpr uint32_t kMatchDumpColumns = 17;  // mv[8], matched, idx[8]
+struct IndexRange {
+  uint32_t first = 0, last = 0;  // inclusive
+  bool operator==(const IndexRange&) const = default;
+};
 struct DumpDirective {
   Region region;
   Dtype dtype = Dtype::FP32;
   uint32_t count = 1;
   uint32_t step = 1;
   std::string path;
+  std::vector<IndexRange> rows, cols;  // empty: elide like NumPy
   bool operator==(const DumpDirective&) const = default;
 };
 

@@ -891,6 +891,39 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
         d.step = static_cast<uint32_t>(p.integer(1, 0x40000, "step (in elements)"));
       }
     }
+    // Display options: rows=[A..B, C] (partitions) and cols=[A..B] (element indices).
+    const unsigned first_row = d.region.partition;
+    const unsigned last_row = d.region.partition + d.region.partitions - 1;
+    while (const Token* t = p.peek()) {
+      if (t->kind != Tok::Ident || (t->text != "rows" && t->text != "cols")) break;
+      const bool rows = t->text == "rows";
+      auto& list = rows ? d.rows : d.cols;
+      if (!list.empty()) p.fail(*t, fmt::format("{} is given twice", t->text));
+      p.advance();
+      p.expect_punct("=", [&] { return fmt::format("after '{}'", rows ? "rows" : "cols"); });
+      const int64_t lo = rows ? first_row : 0, hi = rows ? last_row : int64_t{d.count} - 1;
+      auto what = [&] {
+        return rows ? fmt::format("row (a partition of the dump, {}..{})", lo, hi)
+                    : fmt::format("column (an element index of the dump, {}..{})", lo, hi);
+      };
+      p.expect_punct("[", [&] { return "to open the list of " + what() + " ranges"; });
+      while (!p.peek_punct("]")) {
+        IndexRange r;
+        r.first = r.last = static_cast<uint32_t>(p.integer(lo, hi, what));
+        if (p.peek_punct("..")) {
+          p.advance();
+          r.last = static_cast<uint32_t>(p.integer(r.first, hi, what));
+        }
+        list.push_back(r);
+        if (p.peek_punct(",")) {
+          p.advance();
+          continue;
+        }
+        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of ranges");
+      }
+      p.advance();
+      if (list.empty()) p.fail(*t, fmt::format("{}=[] selects nothing", rows ? "rows" : "cols"));
+    }
     if (!p.at_end()) d.path = path_token(p, "->");
     p.expect_end("the dump");
     prog.dumps.push_back(std::move(d));

@@ -251,6 +251,17 @@ std::string print_directive(const DumpDirective& d) {
   if (d.region.kind != RegionKind::ACC && d.region.kind != RegionKind::MATCH)
     s += fmt::format(" {} [{}]", dtype_text(d.dtype), d.count);
   if (d.step != 1) s += fmt::format(" step={}", d.step);
+  auto ranges = [](std::string_view name, const std::vector<IndexRange>& list) {
+    std::string t = fmt::format(" {}=[", name);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      t += i ? ", " : "";
+      t += list[i].first == list[i].last ? fmt::format("{}", list[i].first)
+                                         : fmt::format("{}..{}", list[i].first, list[i].last);
+    }
+    return t + "]";
+  };
+  if (!d.rows.empty()) s += ranges("rows", d.rows);
+  if (!d.cols.empty()) s += ranges("cols", d.cols);
   if (!d.path.empty()) s += " -> " + path_text(d.path);
   return s;
 }

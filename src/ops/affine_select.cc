@@ -71,7 +71,7 @@ void validate_affine_select(const Word& w, Generation g, const ValidateOptions&,
       (src.count() != mask.count() || dst.count() != mask.count())) {
     const CountMismatch m = count_mismatch(mask.count(), src.count(), dst.count());
     d.fail("s2d2_ts_as_valid_elem_count", m.field, m.what,
-           "count(src) == count(dst) == count(mask)");
+           "count(src), count(dst) and count(mask) must be equal");
   }
 
   check_valid_dtype(d, "s2d2_ts_as_valid_dtypes", "in_out_dtype (input, low nibble)", lo, false);

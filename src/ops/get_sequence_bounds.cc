@@ -30,7 +30,7 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   check_opcode(d, "has_get_sequence_bounds_opcode", w, Opcode::GetSequenceBounds);
   if (g == Generation::V2)
     d.fail("has_valid_nc_get_sequence_bounds", "generation", std::string(generation_name(g)),
-           "GetSequenceBounds exists on v3, v4 and v5");
+           "must be v3, v4 or v5 (the generations that have GetSequenceBounds)");
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   if (n != 1)
@@ -54,7 +54,7 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
     d.fail("s3d3_seq_bounds_element_count_check_t3d", kDst.name,
            fmt::format("{} elements, num_elem[2] = {} (src has {})", dst.count(), dst.num[2],
                        src.count()),
-           "dst must visit 2 x count(src) elements with num_elem[2] == 2");
+           "dst must visit 2 x count(src) elements, with num_elem[2] = 2");
 }
 
 // The reference loop of SPEC §4.3 over ids in walk order, as `eq` and `padding` define

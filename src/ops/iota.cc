@@ -44,7 +44,7 @@ void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink
   if (pattern.count() != dst.count())
     d.fail("d4_iota_same_src_dst_count", kDst.name,
            fmt::format("count(dst) = {}, count(src) = {}", dst.count(), pattern.count()),
-           "count(src) == count(dst)");
+           "count(dst) must equal count(src)");
 }
 
 std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out, bool fast) {

@@ -44,11 +44,12 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
   const bool src_counted = search_count_evaluated(src, in);
   if (src_counted && src.count() > kSearchMaxElements)
     d.fail("s4d4_mr_src_element_cnt", kSrc.name,
-           fmt::format("count = {} ({})", src.count(), tensor_text(src)), "count(src) <= 16384");
+           fmt::format("count = {} ({})", src.count(), tensor_text(src)),
+           "count(src) must be <= 16384");
   if (src_counted && search_count_evaluated(dst, outd) && dst.count() != src.count())
     d.fail("s4d4_mr_same_src_dst_element_cnt", kDst.name,
            fmt::format("count(dst) = {}, count(src) = {}", dst.count(), src.count()),
-           "count(dst) == count(src)");
+           "count(dst) must equal count(src)");
   check_reserved(d, "s4d4_mr_reserved_zero", w, kReserved0);
 }
 

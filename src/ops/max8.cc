@@ -42,10 +42,10 @@ void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d) {
   if (search_count_evaluated(src, in) && (src.count() < 8 || src.count() > kSearchMaxElements))
     d.fail("s4d2_bn_src_element_cnt", kSrc.name,
            fmt::format("count = {} ({})", src.count(), tensor_text(src)),
-           "8 <= count(src) <= 16384");
+           "count(src) must be 8..16384");
   if (search_count_evaluated(dst, outd) && dst.count() != 8)
     d.fail("s4d2_bn_dst_element_cnt", kDst.name,
-           fmt::format("count = {} ({})", dst.count(), tensor_text(dst)), "count(dst) == 8");
+           fmt::format("count = {} ({})", dst.count(), tensor_text(dst)), "count(dst) must be 8");
   for (const FieldDef& f : {kEvenCount, kOddCount}) {
     const uint32_t bits = load_u32(w, f.offset);
     if (fp32_from_bits(bits) != 0.0f)

@@ -35,7 +35,7 @@ void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOpti
   check_opcode(d, "has_nonzero_with_count_opcode", w, Opcode::NonzeroWithCount);
   if (g == Generation::V2)
     d.fail("has_valid_nc_nonzero_with_count", "generation", std::string(generation_name(g)),
-           "NonzeroWithCount exists on v3, v4 and v5");
+           "must be v3, v4 or v5 (the generations that have NonzeroWithCount)");
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   check_reserved(d, "s3d3_nonzero_with_count_reserved_zero", w, kReserved0);

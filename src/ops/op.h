@@ -42,6 +42,9 @@ std::string hex32(uint32_t v);                 // "0x0000abcd"
 std::string hex8(unsigned v);                  // "0xab"
 std::string dtype_text(uint8_t code);          // "FP32 (0xa)" or "0x11 (unknown)"
 std::string tensor_text(const TensorDesc& t);  // "addr=0x... step=[..] num=[..]"
+std::string hex_offset(int64_t v);             // "0x100", "-0x20"
+// The rule a static ADDR4 with this problem breaks, for a diagnostic's `allowed`.
+std::string static_addr_rule(Generation g, AddrProblem p);
 
 // How an operand may use memory.
 struct OperandRule {

@@ -32,60 +32,100 @@ std::string tensor_text(const TensorDesc& t) {
 
 namespace {
 
-std::string zero_num_problem(const TensorDesc& t) {
+// The diagnostics state the rule in `allowed`; facts about the broken operand (the bytes
+// its walk touches, its element size) go with its value.
+
+std::string zero_num_rule(const TensorDesc& t) {
   for (unsigned d = 0; d < t.dims; ++d)
     if (t.num[d] == 0) return fmt::format("num_elem[{}] must be >= 1", d);
   return {};
 }
 
-std::string location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
-                             OperandRule rule) {
+struct Problem {
+  std::string fact;  // added to the value: what the operand does
+  std::string rule;  // what is allowed
+};
+
+Problem location_problem(const Location& loc, const TensorDesc& t, unsigned elem, Generation g,
+                         OperandRule rule) {
   switch (location_issue(loc, t, elem, g, rule)) {
     case LocIssue::None:
       return {};
     case LocIssue::Psum:
-      return "must be in SBUF (this engine cannot access PSUM)";
+      return {"in PSUM", "must be in SBUF (this engine cannot access PSUM)"};
     case LocIssue::PsumWidth:
-      return fmt::format(
-          "a PSUM write needs a 4-byte dtype (INT32, UINT32, FP32, FP32R), not {} "
-          "byte(s)",
-          elem);
+      return {fmt::format("a PSUM write of {}-byte elements", elem),
+              "a PSUM write must have a 4-byte dtype (INT32, UINT32, FP32, FP32R)"};
     case LocIssue::Align:
-      return fmt::format("start offset {:#x} must be aligned to the element size {}", loc.offset,
-                         elem);
+      return {fmt::format("start offset {:#x}, {}-byte elements", loc.offset, elem),
+              "the start offset must be aligned to the element size"};
     case LocIssue::ZeroNum:
-      return zero_num_problem(t);
+      return {"", zero_num_rule(t)};
     case LocIssue::Outside: {
       const Walk w = Walk::of(t, loc.offset, elem);
       const int64_t size = loc.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
-      return fmt::format(
-          "the walk touches bytes [{}, {}), must lie inside the {} partition [0, {})", w.lo(),
-          w.hi(), space_name(loc.space), size);
+      return {fmt::format("touches bytes [{}, {})", hex_offset(w.lo()), hex_offset(w.hi())),
+              fmt::format("every byte the walk touches must lie inside the {} partition [0x0, "
+                          "{:#x})",
+                          space_name(loc.space), size)};
     }
   }
   return {};
 }
 
+std::string with_fact(std::string value, const std::string& fact) {
+  return fact.empty() ? value : value + " (" + fact + ")";
+}
+
 }  // namespace
+
+std::string hex_offset(int64_t v) {
+  return v < 0 ? fmt::format("-{:#x}", -v) : fmt::format("{:#x}", v);
+}
+
+std::string static_addr_rule(Generation g, AddrProblem p) {
+  switch (p) {
+    case AddrProblem::None:
+      break;
+    case AddrProblem::RegisterMode:
+      return "must be a static ADDR4 (bit 31 clear)";
+    case AddrProblem::ModeBits:
+      return "ADDR4 mode bits 29-30 must be 0";
+    case AddrProblem::PsumOffset:
+      return "a PSUM ADDR4's offset must be below 16 KiB (0x4000)";
+    case AddrProblem::NotPsumBits:
+      return "ADDR4 bits 25-28 must be 0 (SBUF) or place the address in the PSUM window "
+             "[0x2000000, 0x2400000)";
+    case AddrProblem::SbufOffset:
+      return fmt::format(
+          "an SBUF ADDR4's offset (bits 0-17) must be below the {} partition size {:#x}",
+          generation_name(g), sbuf_partition_bytes(g));
+  }
+  return {};
+}
 
 void check_tensor_slow(DiagSink& d, std::string_view clause, std::string_view field,
                        const TensorDesc& t, unsigned elem, Generation g, OperandRule rule) {
-  std::string why;
   if (t.register_mode()) {
-    if (!decode_register_addr(t.addr, &why)) {
-      d.fail(clause, field, tensor_text(t), "register-mode ADDR4: " + why);
+    if (t.addr & 0x7fffff00u) {
+      d.fail(clause, field, tensor_text(t), "a register-mode ADDR4's bits 8-30 must be 0");
       return;
     }
-    if (auto z = zero_num_problem(t); !z.empty()) d.fail(clause, field, tensor_text(t), z);
+    if ((t.addr & 0xffu) >= kRegisters) {
+      d.fail(clause, field, tensor_text(t),
+             fmt::format("a register-mode ADDR4 must name a register < {}", kRegisters));
+      return;
+    }
+    if (auto z = zero_num_rule(t); !z.empty()) d.fail(clause, field, tensor_text(t), z);
     return;
   }
-  auto loc = decode_static_addr(t.addr, g, &why);
-  if (!loc) {
-    d.fail(clause, field, tensor_text(t), "ADDR4 " + why);
+  const StaticAddr a = check_static_addr(t.addr, g);
+  if (a.problem != AddrProblem::None) {
+    d.fail(clause, field, tensor_text(t), static_addr_rule(g, a.problem));
     return;
   }
-  if (auto p = location_problem(*loc, t, elem, g, rule); !p.empty())
-    d.fail(clause, field, tensor_text(t), p);
+  if (auto p = location_problem(a.loc, t, elem, g, rule); !p.rule.empty())
+    d.fail(clause, field, with_fact(tensor_text(t), p.fact), p.rule);
 }
 
 void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n) {
@@ -97,21 +137,25 @@ void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition
 
 namespace {
 
-// The rules a pointer immediate's static ADDR4 must follow; empty when it holds.
-std::string pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
-                            Generation g) {
+// The rule a pointer immediate's static ADDR4 breaks (empty when it holds), and the
+// fact that breaks it.
+struct PointerProblem {
+  std::string fact, rule;
+};
+PointerProblem pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
+                               Generation g) {
   const StaticAddr a = check_static_addr(addr, g);
-  if (a.problem != AddrProblem::None)
-    return "pointer ADDR4 " + static_addr_problem_text(addr, g, a.problem);
+  if (a.problem != AddrProblem::None) return {"", "a pointer's " + static_addr_rule(g, a.problem)};
   const Location& loc = a.loc;
   if (loc.space == Space::PSUM && !allow_psum)
-    return "pointer must be in SBUF (this engine cannot access PSUM)";
+    return {"in PSUM", "a pointer must be in SBUF (this engine cannot access PSUM)"};
   if (loc.offset % width != 0)
-    return fmt::format("pointer offset {:#x} must be aligned to the immediate width {}", loc.offset,
-                       width);
+    return {fmt::format("offset {:#x}, {}-byte immediate", loc.offset, width),
+            "a pointer's offset must be aligned to the immediate's width"};
   if (loc.partition + n > kPartitions)
-    return fmt::format("pointer partitions {}..{} must all exist (< {})", loc.partition,
-                       loc.partition + n - 1, kPartitions);
+    return {fmt::format("partitions {}..{}", loc.partition, loc.partition + n - 1),
+            fmt::format("a pointer's partitions (start + num_active_channels) must be < {}",
+                        kPartitions)};
   return {};
 }
 
@@ -137,8 +181,8 @@ void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint
                            *width, 4 - *width));
       return;
     case ImmSrc::POINTER_IMMEDIATE:
-      if (auto p = pointer_problem(value, *width, allow_psum, n, g); !p.empty())
-        d.fail(kClause, field, hex32(value), p);
+      if (auto p = pointer_problem(value, *width, allow_psum, n, g); !p.rule.empty())
+        d.fail(kClause, field, with_fact(hex32(value), p.fact), p.rule);
       return;
     case ImmSrc::REG_PTR_IMMEDIATE:
       if ((value & 0xffu) >= kRegisters || (value >> 8) != 0)
@@ -182,7 +226,7 @@ void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const Fi
   for (unsigned i = 0; i < f.size; ++i) {
     if (w[f.offset + i] != 0) {
       d.fail(clause, f.name,
-             fmt::format("byte {} (word offset {}) = {}", i, f.offset + i, hex8(w[f.offset + i])),
+             fmt::format("byte {:#04x} of the word = {}", f.offset + i, hex8(w[f.offset + i])),
              "reserved bytes must be zero");
       return;
     }
@@ -214,7 +258,8 @@ Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDe
   };
   if (!loc) return fault("ADDR4 " + why);
   if (t.register_mode()) {
-    if (auto p = location_problem(*loc, t, elem, m.generation(), rule); !p.empty()) return fault(p);
+    if (auto p = location_problem(*loc, t, elem, m.generation(), rule); !p.rule.empty())
+      return fault(p.fact.empty() ? p.rule : p.fact + ", " + p.rule);
     if (loc->partition + n > model::kMaxPartitionEnd)
       return fault(fmt::format("start partition {} + {} channels must be <= {}", loc->partition, n,
                                model::kMaxPartitionEnd));
@@ -241,9 +286,10 @@ ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t 
     case ImmSrc::REG_PTR_IMMEDIATE: {
       const unsigned r = value & 0xffu;
       value = m.registers[r];
-      if (auto p = pointer_problem(value, width, allow_psum, n, m.generation()); !p.empty())
+      if (auto p = pointer_problem(value, width, allow_psum, n, m.generation()); !p.rule.empty())
         return Fault{FaultKind::BadAddress,
-                     fmt::format("{}: register {} holds {:#010x}: {}", field, r, value, p)};
+                     fmt::format("{}: register {} holds {:#010x}{}: {}", field, r, value,
+                                 p.fact.empty() ? "" : " (" + p.fact + ")", p.rule)};
       break;
     }
   }

@@ -93,7 +93,7 @@ bool range_select_compare(uint8_t op, float a, float b) {
 void validate_range_select(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
   if (g == Generation::V2)
     d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
-           "RangeSelect exists on v3, v4 and v5");
+           "must be v3, v4 or v5 (the generations that have RangeSelect)");
   check_opcode(d, "has_range_select_opcode", w, Opcode::RangeSelect);
 
   const unsigned n = w[kChannels.offset];

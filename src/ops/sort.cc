@@ -80,7 +80,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
              "num_elem[1] must equal src num_elem[0] (strict: no top-K)");
   } else if (K < 1 || K > N) {
     d.fail(kShapes, kDst.name, fmt::format("num_elem[1] = {} (src num_elem[0] = {})", K, N),
-           "num_elem[1] = K must satisfy 1 <= K <= src num_elem[0]");
+           "num_elem[1] (K) must be 1..src num_elem[0]");
   }
   if (dtype_in(kSortDtypes, din)) {
     const unsigned limit = *dtype_size(din) == 2 ? 4096 : 2048;

@@ -38,7 +38,7 @@ constexpr OpEntry kOps[] = {
 void check_header(DiagSink& d, const Word& w) {
   if (w[1] != 0x10 || w[2] != 0 || w[3] != 0)
     d.fail("has_valid_neuron_header", "header", hex32(load_u32(w, 0)),
-           "byte 1 must be 0x10 (16 words) and bytes 2-3 zero");
+           "must be the opcode, then 0x10 (16 words), then two zero bytes");
 }
 
 // SPEC §3.2.

@@ -169,8 +169,9 @@ std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::strin
     r.bytes = as_hex_bytes(require(j[i], "hex", w), w + ".hex");
     const uint64_t size = r.space == Space::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes;
     if (r.offset + uint64_t{r.bytes.size()} > size)
-      fail(w, fmt::format("bytes [{}, {}) do not fit the {} partition of {} ({} bytes)", r.offset,
-                          r.offset + r.bytes.size(), space, generation_name(g), size));
+      fail(w,
+           fmt::format("bytes [{:#x}, {:#x}) must lie inside the {} partition of {} [0x0, {:#x})",
+                       r.offset, r.offset + r.bytes.size(), space, generation_name(g), size));
     out.push_back(std::move(r));
   }
   return out;
