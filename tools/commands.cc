@@ -23,6 +23,25 @@ json enum_json(std::optional<std::string_view> name, uint64_t code) {
   return j;
 }
 
+// The name of an enumerated field's code (nullopt for an unknown code), by field kind.
+std::optional<std::string_view> enum_name(FieldKind kind, uint64_t code) {
+  const auto c = static_cast<uint8_t>(code);
+  switch (kind) {
+    case FieldKind::Dtype:
+      return dtype_name(c);
+    case FieldKind::AluOp:
+      return alu_op_name(c);
+    case FieldKind::AccumCmd:
+      return accum_cmd_name(c);
+    case FieldKind::ImmSrc:
+      return imm_src_name(c);
+    case FieldKind::AffineCmp:
+      return affine_select_cmp_name(c);
+    default:
+      return std::nullopt;
+  }
+}
+
 json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
   switch (f.kind) {
     case FieldKind::Header:
@@ -41,20 +60,11 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
     case FieldKind::U32:
       return std::get<uint64_t>(v);
     case FieldKind::Dtype:
-      return enum_json(dtype_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AluOp:
-      return enum_json(alu_op_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AccumCmd:
-      return enum_json(accum_cmd_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::ImmSrc:
-      return enum_json(imm_src_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AffineCmp:
-      return enum_json(affine_select_cmp_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
+      return enum_json(enum_name(f.kind, std::get<uint64_t>(v)), std::get<uint64_t>(v));
     case FieldKind::I32:
       return static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v)));
     case FieldKind::DtypePair: {
@@ -161,20 +171,11 @@ std::string field_text(const Decoded& d, const FieldDef& f, const FieldValue& v)
     case FieldKind::I32:
       return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v))));
     case FieldKind::Dtype:
-      return enum_text(dtype_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AluOp:
-      return enum_text(alu_op_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AccumCmd:
-      return enum_text(accum_cmd_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::ImmSrc:
-      return enum_text(imm_src_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
     case FieldKind::AffineCmp:
-      return enum_text(affine_select_cmp_name(static_cast<uint8_t>(std::get<uint64_t>(v))),
-                       std::get<uint64_t>(v));
+      return enum_text(enum_name(f.kind, std::get<uint64_t>(v)), std::get<uint64_t>(v));
     case FieldKind::DtypePair: {
       const uint64_t x = std::get<uint64_t>(v);
       return fmt::format("in {} (low nibble), out {} (high nibble)",

@@ -247,6 +247,22 @@ void sort_pairs(SortHost& h) {
 
 enum class Library { Vqsort, Pdqsort, Spreadsort };
 
+// Sorts packed keys (unique, so any sort gives the stable order) ascending with `lib`.
+template <class K>
+void sort_packed(SortHost& h, Library lib, std::vector<K>& k) {
+  switch (lib) {
+    case Library::Vqsort:
+      h.sorter(k.data(), k.size(), hwy::SortAscending());
+      break;
+    case Library::Pdqsort:
+      boost::sort::pdqsort_branchless(k.begin(), k.end());
+      break;
+    case Library::Spreadsort:
+      boost::sort::spreadsort::integer_sort(k.begin(), k.end());
+      break;
+  }
+}
+
 // Packed keys sorted ascending by `lib`, then the pairs: 32-bit dtypes by a vector
 // gather (bench_keys.cc), 16-bit ones by a scalar loop of 32-bit stores.
 template <class T>
@@ -259,33 +275,13 @@ void packed_sort(SortHost& h, Library lib) {
       auto& k = h.keys64;
       k.resize(n);
       pack_keys64(h.sc.dt, h.sc.descending, v, n, k.data());
-      switch (lib) {
-        case Library::Vqsort:
-          h.sorter(k.data(), n, hwy::SortAscending());
-          break;
-        case Library::Pdqsort:
-          boost::sort::pdqsort_branchless(k.begin(), k.end());
-          break;
-        case Library::Spreadsort:
-          boost::sort::spreadsort::integer_sort(k.begin(), k.end());
-          break;
-      }
+      sort_packed(h, lib, k);
       pairs_from_keys(k.data(), v, n, o);
     } else {
       auto& k = h.keys32;
       k.resize(n);
       pack_keys32(h.sc.dt, h.sc.descending, v, n, k.data());
-      switch (lib) {
-        case Library::Vqsort:
-          h.sorter(k.data(), n, hwy::SortAscending());
-          break;
-        case Library::Pdqsort:
-          boost::sort::pdqsort_branchless(k.begin(), k.end());
-          break;
-        case Library::Spreadsort:
-          boost::sort::spreadsort::integer_sort(k.begin(), k.end());
-          break;
-      }
+      sort_packed(h, lib, k);
       for (unsigned i = 0; i < n; ++i) {
         const uint32_t pos = k[i] & 0xffffu;
         const uint32_t pair = uint32_t{v[pos]} | pos << 16;
