@@ -693,6 +693,56 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   return w;
 }
 
+// Sort of 16-bit dtypes beyond the in-register runs (kernels/sort16.cc: packed words,
+// a presorted or reversed check, then up to two stable byte passes, each skipped when
+// all keys share the byte): N from 33 to 4096, several channels, top-K, strided and
+// reversed source walks, index offsets that wrap around 2^16, and the distributions of
+// sort32_word narrowed to 16 bits (FP16/BF16 by format.h's rounding, integers by their
+// low bits), with the 16-bit edge values (NaNs with payloads, ±0, ±inf) mixed in.
+const Dtype kSort16Dtypes[] = {Dtype::FP16, Dtype::BF16, Dtype::UINT16, Dtype::INT16};
+
+Word sort16_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort16Dtypes);
+  const bool fp = dt == Dtype::FP16 || dt == Dtype::BF16;
+  const Dtype wide = fp ? Dtype::FP32 : dt == Dtype::INT16 ? Dtype::INT32 : Dtype::UINT32;
+  constexpr unsigned kLimit = 4096;
+  const unsigned sizes[] = {33,  34,  63,   64,   65,   100,  127,  128,  129,  255, 256,
+                            257, 511, 1000, 1024, 2047, 2048, 3000, 4095, 4096, 4096};
+  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
+  const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  win.bytes = 65536;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 1, N, 0, 2, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
+  fill(rng, m, win, pd, n, dt);
+  const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
+  const unsigned mode = rng.below(11);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + (fp ? 0x10000u : 1u);  // often adjacent keys
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 2; ++j) {
+      const uint32_t w = sort32_value(rng, wide, mode, j, pool, edges);
+      uint32_t v = fp ? narrow_from_fp32(dt, w) : w & 0xffffu;
+      if (mode == 0 && rng.chance(0.05)) v = edges16[rng.below(edges16.size())];
+      const auto h = static_cast<uint16_t>(v);
+      std::memcpy(pa + 2 * j, &h, 2);
+      std::memcpy(pb + 2 * j, &h, 2);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
 // ---- AffineSelect and Iota (kernels/affine.cc) -------------------------------------------
 
 const Dtype kAffineData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
@@ -1229,6 +1279,9 @@ TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
 // Every case compares whole machines ("large" cases), on every target.
 TEST(KernelsEquivTest, Sort32LargeN) {
   run_random("Sort32LargeN", sort32_word, 15, 0, 200);
+}
+TEST(KernelsEquivTest, Sort16LargeN) {
+  run_random("Sort16LargeN", sort16_word, 24, 0, 200);
 }
 
 }  // namespace
