@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev libhwy-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev libhwy-dev libboost-dev
   python3 python3-dev python3-numpy python3-pytest pybind11-dev
   clang libclang-rt-14-dev
 )
