@@ -10,8 +10,10 @@
 //  1. Pack the words (vector loop) in position order, and count both bytes of key'
 //     (one histogram pass for both).
 //  2. Input already in order (key' never decreasing: sorted input, all equal) needs no
-//     pass; input in reverse order (key' never increasing) is read backwards, each run of
-//     equal keys forwards. Otherwise one stable scatter per byte of key', low byte
+//     pass. Up to 16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in
+//     registers by a bitonic network (bitonic-inl.h). Input in reverse order (key' never
+//     increasing) is read backwards, each run of equal keys forwards. Otherwise one
+//     stable scatter per byte of key', low byte
 //     first; a byte that all keys share is skipped (a narrow range of values, few
 //     distinct ones). Each scatter walks the two halves of the input with their own
 //     bucket cursors, two independent chains of counter increments, so that a
@@ -21,7 +23,8 @@
 //     except for ±0 and NaNs, which are read from the source), the index from the
 //     position.
 //
-// Portable Highway code: every target runs the same passes.
+// Portable Highway code: every target runs the same passes (the scalar one without the
+// network).
 #include "kernels/sort16.h"
 
 #include <algorithm>
@@ -38,6 +41,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/bitonic-inl.h"
 // clang-format on
 
 // Defined once, although foreach_target includes this file once per target.
@@ -222,6 +226,12 @@ void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uin
   uint32_t* count = s.count;
   PackWords<kDt>(values, n, flip, words);
   if (n > 1 && !Monotone<true>(words, n)) {
+#if HWY_TARGET != HWY_SCALAR
+    if (n <= bitonic::HWY_NAMESPACE::MaxKeys<uint32_t>()) {
+      bitonic::HWY_NAMESPACE::SortSmall(D(), words, n);
+      return WritePairs<kDt>(words, values, k, flip, offset, out);
+    }
+#endif
     uint32_t* tmp = s.tmp;
     if (Monotone<false>(words, n)) {
       // Runs of equal keys, last run first, each in position order.

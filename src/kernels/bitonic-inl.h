@@ -1,0 +1,152 @@
+// Bitonic sorting networks over keys held in vector registers, for Sort's channel
+// kernels (sort16.cc, sort32.cc): kR vectors of unsigned keys (32- or 64-bit lanes), kR
+// times the lane count a power of two, sorted ascending across all the lanes of all the
+// vectors, the whole network unrolled. Per-target code: include it after
+// hwy/highway.h, as Highway's own *-inl.h headers.
+//
+// Stage (k, j) of Batcher's bitonic sort compares key e with key e ^ j; the pair is
+// ascending when e & k is 0, and the lower key e (e & j == 0) keeps the smaller one
+// there. With N lanes a vector, key e = r * N + l is lane l of vector r: for j >= N the
+// partners are whole vectors (one Min and one Max for two vectors); for j < N the
+// partner is a lane of the same vector (a table lookup, then Min, Max and a blend).
+
+#if defined(GPSIMD_KERNELS_BITONIC_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GPSIMD_KERNELS_BITONIC_INL_H_
+#undef GPSIMD_KERNELS_BITONIC_INL_H_
+#else
+#define GPSIMD_KERNELS_BITONIC_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+
+HWY_BEFORE_NAMESPACE();
+namespace gpsimd::kernels::bitonic::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR  // the network needs lanes to cross
+
+// Lane l's partner l ^ 2^b, for every 2^b below the lane count of D.
+template <class D>
+struct PartnerTable {
+  using TI = hn::TFromD<hn::RebindToSigned<D>>;
+  static constexpr size_t kN = HWY_LANES(hn::TFromD<D>);
+  HWY_ALIGN static constexpr auto kTable = [] {
+    std::array<std::array<TI, kN>, 8> t{};
+    for (size_t b = 0; (size_t{1} << b) < kN; ++b)
+      for (size_t l = 0; l < kN; ++l) t[b][l] = static_cast<TI>(l ^ (size_t{1} << b));
+    return t;
+  }();
+};
+
+// Sorts the kR * N keys of v[0, kR) ascending (lane order within a vector, then vector
+// order).
+template <size_t kR, class D, class V = hn::Vec<D>>
+HWY_INLINE void Network(D d, V* v) {
+  using T = hn::TFromD<D>;
+  constexpr size_t N = HWY_LANES(T);
+  constexpr size_t kTotal = kR * N;
+  static_assert(std::has_single_bit(kTotal), "a power of two keys");
+  const V iota = hn::Iota(d, 0);
+  auto bit_clear = [&](size_t bit) {
+    return hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(bit))), hn::Zero(d));
+  };
+  constexpr size_t kLog = static_cast<size_t>(std::countr_zero(kTotal));
+  // Unrolled by request: GCC keeps some of these loops otherwise, and the vectors then
+  // live on the stack. (Counted loops over exponents: GCC does not unroll shifting ones.)
+#pragma GCC unroll 16
+  for (size_t kb = 1; kb <= kLog; ++kb) {
+    const size_t k = size_t{1} << kb;
+#pragma GCC unroll 16
+    for (size_t jb = kb; jb-- > 0;) {
+      const size_t j = size_t{1} << jb;
+      if (j >= N) {
+        const size_t jv = j / N;
+#pragma GCC unroll 16
+        for (size_t r = 0; r < kR; ++r) {
+          const size_t p = r ^ jv;
+          if (p < r) continue;
+          const V lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
+          const bool asc = ((r * N) & k) == 0;
+          v[r] = asc ? lo : hi;
+          v[p] = asc ? hi : lo;
+        }
+        continue;
+      }
+      const auto lower = bit_clear(j);
+      const auto idx = hn::SetTableIndices(d, PartnerTable<D>::kTable[jb].data());
+      // k < N: the direction changes inside a vector.
+      const auto take_min = k < N ? hn::Not(hn::Xor(lower, bit_clear(k))) : lower;
+#pragma GCC unroll 16
+      for (size_t r = 0; r < kR; ++r) {
+        const V partner = hn::TableLookupLanes(v[r], idx);
+        const V mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
+        if (k < N || ((r * N) & k) == 0)
+          v[r] = hn::IfThenElse(take_min, mn, mx);
+        else
+          v[r] = hn::IfThenElse(take_min, mx, mn);
+      }
+    }
+  }
+}
+
+// Sorts p[0, m) ascending, m <= kR * lanes, through kR registers; lanes past m hold
+// all-ones keys, which must sort last (packed keys never reach all ones: their
+// position bits never do).
+template <size_t kR, class D, class T = hn::TFromD<D>>
+HWY_INLINE void SortRegisters(D d, T* p, size_t m) {
+  constexpr size_t N = HWY_LANES(T);
+  const hn::Vec<D> pad = hn::Set(d, static_cast<T>(~T{0}));
+  hn::Vec<D> v[kR];
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * N;
+    if (at + N <= m) {
+      v[r] = hn::LoadU(d, p + at);
+    } else if (at < m) {
+      const auto mask = hn::FirstN(d, m - at);
+      v[r] = hn::IfThenElse(mask, hn::MaskedLoad(mask, d, p + at), pad);
+    } else {
+      v[r] = pad;
+    }
+  }
+  Network<kR>(d, v);
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kR; ++r) {
+    const size_t at = r * N;
+    if (at + N <= m)
+      hn::StoreU(v[r], d, p + at);
+    else if (at < m)
+      hn::BlendedStore(v[r], hn::FirstN(d, m - at), d, p + at);
+  }
+}
+
+// The most keys Sort sorts in registers: 16 vectors, which leaves registers for the
+// network's temporaries with AVX-512's 32 (AVX2's 16 spill some; still faster than
+// the alternatives measured at these sizes).
+template <class T>
+constexpr size_t MaxKeys() {
+  return 16 * HWY_LANES(T);
+}
+
+// Sorts p[0, m) ascending in registers, m <= MaxKeys<T>(), with the fewest vectors
+// that hold m keys.
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE void SortSmall(D d, T* p, size_t m) {
+  constexpr size_t N = HWY_LANES(T);
+  if (m <= N) return SortRegisters<1>(d, p, m);
+  if (m <= 2 * N) return SortRegisters<2>(d, p, m);
+  if (m <= 4 * N) return SortRegisters<4>(d, p, m);
+  if (m <= 8 * N) return SortRegisters<8>(d, p, m);
+  return SortRegisters<16>(d, p, m);
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace gpsimd::kernels::bitonic::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard
