@@ -604,12 +604,13 @@ Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
   return w;
 }
 
-// Sort of 32-bit dtypes at large N (kernels/sort32.cc: a radix pass, then sorting
-// networks, vqsort for the crowded buckets): N from 129 to the limit, several channels,
-// top-K, strided and reversed source walks, and the key distributions that change its
-// path: spread out, all equal, two or a few distinct values, sorted, reversed, a narrow
-// range (crowded buckets), a tight cluster with outliers, magnitudes over many octaves
-// (skewed), and FP32's NaNs, ±0 and ±inf.
+// Sort of 32-bit dtypes beyond the in-register runs (kernels/sort32.cc: presorted and
+// reversed checks, a bitonic network up to 64 keys, vqsort up to 128, else a radix
+// pass, then sorting networks, vqsort for the crowded buckets): N from 33 to the limit, several
+// channels, top-K, strided and reversed source walks, and the key distributions that change its
+// path: spread out, all equal, two or a few distinct values, sorted, reversed (also in runs of
+// equal values), a narrow range (crowded buckets), a tight cluster with outliers, magnitudes over
+// many octaves (skewed), and FP32's NaNs, ±0 and ±inf.
 const Dtype kSort32Dtypes[] = {Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
 // The value of slot j of a partition under distribution `mode`.
@@ -649,6 +650,10 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
     }
     case 9:  // a range a few times n wide: two or more key values per bucket
       return number(static_cast<int64_t>(rng.below(5000)));
+    case 11:  // descending with runs of equal values, long and short
+      return number(3000 - static_cast<int64_t>(j / (j % 64 < 40 ? 1 : 5)));
+    case 12:  // ascending with runs of equal values
+      return number(static_cast<int64_t>(j / 3) - 1000);
     default:  // edge values only (for FP32: NaNs with payloads, ±0, ±inf, subnormals)
       return edges[rng.below(edges.size())];
   }
@@ -657,9 +662,10 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
 Word sort32_word(Rng& rng, Machines& m, bool) {
   const Dtype dt = rng.pick(kSort32Dtypes);
   constexpr unsigned kLimit = 2048;
-  const unsigned sizes[] = {129, 130,  200,  255,  256,  257,  300,  511,  512,  513,
-                            777, 1000, 1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
-  const unsigned N = rng.chance(0.3) ? 129 + rng.below(kLimit - 128) : rng.pick(sizes);
+  const unsigned sizes[] = {33,   34,   63,   64,   65,   100,  127,  128, 129, 130,
+                            200,  255,  256,  257,  300,  511,  512,  513, 777, 1000,
+                            1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
+  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
   const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
   const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
   Window win;
@@ -671,7 +677,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
-  const unsigned mode = rng.below(11);
+  const unsigned mode = rng.below(13);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -719,7 +725,7 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
-  const unsigned mode = rng.below(11);
+  const unsigned mode = rng.below(13);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];

@@ -11,7 +11,7 @@
 //     (one histogram pass for both).
 //  2. Input already in order (key' never decreasing: sorted input, all equal) needs no
 //     pass. Up to 16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in
-//     registers by a bitonic network (bitonic-inl.h). Input in reverse order (key' never
+//     registers by a bitonic network (sort-inl.h). Input in reverse order (key' never
 //     increasing) is read backwards, each run of equal keys forwards. Otherwise one
 //     stable scatter per byte of key', low byte
 //     first; a byte that all keys share is skipped (a narrow range of values, few
@@ -41,7 +41,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
-#include "kernels/bitonic-inl.h"
+#include "kernels/sort-inl.h"
 // clang-format on
 
 // Defined once, although foreach_target includes this file once per target.
@@ -121,24 +121,6 @@ HWY_INLINE void Histograms(const uint32_t* words, size_t n, uint32_t* count) {
       ++hi[w >> 24];
     }
   }
-}
-
-// True when key' never decreases (kAscending) or never increases along the words.
-template <bool kAscending>
-HWY_INLINE bool Monotone(const uint32_t* words, size_t n) {
-  const D d;
-  const size_t N = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + N + 1 <= n; i += N) {
-    const V a = hn::ShiftRight<16>(hn::LoadU(d, words + i));
-    const V b = hn::ShiftRight<16>(hn::LoadU(d, words + i + 1));
-    if (!hn::AllFalse(d, kAscending ? hn::Gt(a, b) : hn::Lt(a, b))) return false;
-  }
-  for (; i + 1 < n; ++i) {
-    const uint32_t a = words[i] >> 16, b = words[i + 1] >> 16;
-    if (kAscending ? a > b : a < b) return false;
-  }
-  return true;
 }
 
 // One stable counting pass on the byte of key' at bit `shift` (16 or 24) of the words:
@@ -225,24 +207,17 @@ void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uin
   uint32_t* words = s.words;
   uint32_t* count = s.count;
   PackWords<kDt>(values, n, flip, words);
-  if (n > 1 && !Monotone<true>(words, n)) {
+  namespace si = sort_inl::HWY_NAMESPACE;
+  if (n > 1 && !si::Monotone<true, 16>(D(), words, n)) {
 #if HWY_TARGET != HWY_SCALAR
-    if (n <= bitonic::HWY_NAMESPACE::MaxKeys<uint32_t>()) {
-      bitonic::HWY_NAMESPACE::SortSmall(D(), words, n);
+    if (n <= si::MaxKeys<uint32_t>()) {
+      si::SortSmall(D(), words, n);
       return WritePairs<kDt>(words, values, k, flip, offset, out);
     }
 #endif
     uint32_t* tmp = s.tmp;
-    if (Monotone<false>(words, n)) {
-      // Runs of equal keys, last run first, each in position order.
-      size_t o = 0, end = n;
-      while (end > 0) {
-        size_t start = end - 1;
-        const uint32_t key = words[start] >> 16;
-        while (start > 0 && (words[start - 1] >> 16) == key) --start;
-        for (size_t j = start; j < end; ++j) tmp[o++] = words[j];
-        end = start;
-      }
+    if (si::Monotone<false, 16>(D(), words, n)) {
+      si::ReverseRuns<16>(D(), words, n, tmp);
       words = tmp;
     } else {
       Histograms(words, n, count);

@@ -1,5 +1,5 @@
-// Sort of one channel of a 32-bit dtype (SPEC §4.4), for the large N that one channel
-// may hold (129 to 2048).
+// Sort of one channel of a 32-bit dtype (SPEC §4.4), for the N that one channel may hold
+// beyond kernels/simd.cc's in-register runs (33 to 2048).
 //
 // The keys are the packed words of simd.h: key' << 32 | position, key' the value's
 // sort_key (model.h), inverted for descending order. They are unique, so sorting them
@@ -7,7 +7,10 @@
 // costs more than these passes together (about 1.8x at N = 2048, random keys):
 //
 //  1. Pack the keys (vector loop), in position order, and note the smallest and largest
-//     key'.
+//     key'. Input already in order (key' never decreasing: sorted, all equal) needs no
+//     sort; input in reverse order (key' never increasing) is read backwards, each run of
+//     equal keys forwards (sort-inl.h). Up to 64 keys are sorted in registers by a
+//     bitonic network (sort-inl.h), up to 128 by vqsort; the passes below are for more.
 //  2. One MSD radix pass: the bucket of a key is (key - min) >> shift, with the shift
 //     that spreads the range of key' over about 2n buckets; a histogram, its prefix
 //     sums and a scatter leave the keys ordered by bucket. Skewed inputs crowd a few
@@ -50,6 +53,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/sort-inl.h"
 // clang-format on
 
 // Defined once, although foreach_target includes this file once per target.
@@ -89,8 +93,10 @@ constexpr unsigned kExtraBucketBits = 1;
 // Buckets above this many keys are sorted on their own: a bucket of up to
 // kWindow / 2 + 1 keys always lies inside one of the network passes' blocks.
 constexpr uint32_t kNetBucket = kWindow / 2 + 1;
-// From here on the radix pass beats vqsort (measured down to n = 33, except near 128,
-// where vqsort's base case fits exactly); below, simd.cc's sort stays.
+// Up to here a bitonic network in registers sorts the keys; from kMinRadix on the radix
+// pass; between them vqsort, whose base case fits 128 keys exactly (measured: the
+// network over 16 vectors takes about 1.3x its time there; over 8, less than it).
+constexpr size_t kMaxNetwork = 8 * kLanes;
 constexpr size_t kMinRadix = 129;
 
 // sort_key (model.h) of FP32 patterns, 16 at once (as simd.cc's FloatKey).
@@ -176,78 +182,11 @@ struct Networks {
   HWY_INLINE V64 Merge(D64 d, V64 v) const { return Stage<0>(d, Stage<1>(d, v, lower2), lower1); }
 };
 
-// A bitonic sort of kR vectors in registers (kR * 8 keys), for the crowded buckets that
-// skewed inputs leave (vqsort's per-call costs dominate at these sizes). As simd.cc's
-// BitonicVectors: partners across vectors when j >= 8 lanes, within a vector otherwise.
-template <size_t kR>
-HWY_INLINE void BitonicVectors(D64 d, V64* v) {
-  constexpr size_t kTotal = kR * kLanes;
-  const V64 iota = hn::Iota(d, 0);
-  for (size_t k = 2; k <= kTotal; k <<= 1) {
-    for (size_t j = k >> 1; j > 0; j >>= 1) {
-      if (j >= kLanes) {
-        const size_t jv = j / kLanes;
-        for (size_t r = 0; r < kR; ++r) {
-          const size_t p = r ^ jv;
-          if (p < r) continue;
-          const V64 lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
-          const bool asc = ((r * kLanes) & k) == 0;
-          v[r] = asc ? lo : hi;
-          v[p] = asc ? hi : lo;
-        }
-        continue;
-      }
-      const auto lower = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{j})), hn::Zero(d));
-      const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{k})), hn::Zero(d));
-      const auto idx = hn::SetTableIndices(d, kPartner[__builtin_ctzll(j)]);
-      for (size_t r = 0; r < kR; ++r) {
-        const V64 partner = hn::TableLookupLanes(v[r], idx);
-        const V64 mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
-        if (k < kLanes)
-          v[r] = hn::IfThenElse(hn::Not(hn::Xor(lower, asc_lanes)), mn, mx);
-        else if (((r * kLanes) & k) == 0)
-          v[r] = hn::IfThenElse(lower, mn, mx);
-        else
-          v[r] = hn::IfThenElse(lower, mx, mn);
-      }
-    }
-  }
-}
-
-template <size_t kR>
-HWY_INLINE void SortInRegisters(uint64_t* p, size_t m) {
-  const D64 d;
-  const V64 pad = hn::Set(d, ~uint64_t{0});
-  V64 v[kR];
-  for (size_t r = 0; r < kR; ++r) {
-    const size_t at = r * kLanes;
-    if (at + kLanes <= m) {
-      v[r] = hn::LoadU(d, p + at);
-    } else if (at < m) {
-      const auto mask = hn::FirstN(d, m - at);
-      v[r] = hn::IfThenElse(mask, hn::MaskedLoad(mask, d, p + at), pad);
-    } else {
-      v[r] = pad;
-    }
-  }
-  BitonicVectors<kR>(d, v);
-  for (size_t r = 0; r < kR; ++r) {
-    const size_t at = r * kLanes;
-    if (at + kLanes <= m)
-      hn::StoreU(v[r], d, p + at);
-    else if (at < m)
-      hn::BlendedStore(v[r], hn::FirstN(d, m - at), d, p + at);
-  }
-}
-
 // A bucket too large for the networks: sorted on its own, in registers up to 64 keys,
 // else by vqsort unless it is already sorted (all equal keys, or sorted input, arrive in
 // position order).
 HWY_NOINLINE void SortBucket(uint64_t* p, size_t m) {
-  if (m <= kLanes) return SortInRegisters<1>(p, m);
-  if (m <= 2 * kLanes) return SortInRegisters<2>(p, m);
-  if (m <= 4 * kLanes) return SortInRegisters<4>(p, m);
-  if (m <= 8 * kLanes) return SortInRegisters<8>(p, m);
+  if (m <= 8 * kLanes) return sort_inl::HWY_NAMESPACE::SortSmall(D64(), p, m);
   if (std::is_sorted(p, p + m)) return;
   simd::sort_u64(p, m);
 }
@@ -422,7 +361,7 @@ HWY_INLINE bool Dominated(const uint64_t* keys, size_t n, uint64_t base, unsigne
   constexpr size_t kSamples = 32;
   HWY_ALIGN uint64_t b[kSamples];
   for (size_t i = 0; i < kSamples; ++i) b[i] = (keys[i * n / kSamples] - base) >> shift;
-  SortInRegisters<kSamples / kLanes>(b, kSamples);
+  sort_inl::HWY_NAMESPACE::SortRegisters<kSamples / kLanes>(D64(), b, kSamples);
   constexpr size_t kRun = kSamples / 4;
   for (size_t i = 0; i + kRun <= kSamples; ++i)
     if (b[i] == b[i + kRun - 1]) return true;
@@ -442,6 +381,23 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
              [](D32 d, V32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
   else
     PackKeys(values, n, flip, keys, &lo, &hi, [](D32, V32 b) { return b; });
+  namespace si = sort_inl::HWY_NAMESPACE;
+  const D64 d;
+  // Input in order (sorted, all equal): nothing to sort. In reverse order: its runs.
+  if (si::Monotone<true, 32>(d, keys, n))
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  if (si::Monotone<false, 32>(d, keys, n)) {
+    si::ReverseRuns<32>(d, keys, n, s.tmp);
+    return WritePairs<kDt>(s.tmp, values, k, flip, offset, out);
+  }
+  if (n <= kMaxNetwork) {
+    si::SortSmall(d, keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
+  if (n < kMinRadix) {
+    simd::sort_u64(keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
 
   // Padding above every key sorts to the end and stays there. The networks run over
   // `span` keys, which leaves a block of the second pass for every key.
@@ -464,7 +420,6 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
       simd::sort_u64(keys, n);
       return WritePairs<kDt>(keys, values, k, flip, offset, out);
     }
-    const D64 d;
     const D32 d32;
     const V64 base = hn::Set(d, uint64_t{lo} << 32);
     uint32_t* index = s.index;
@@ -506,7 +461,6 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
 bool SortPairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
                uint32_t offset, uint32_t* out, const Scratch* s) {
 #if HWY_TARGET <= HWY_AVX3
-  if (n < kMinRadix) return false;
   switch (dt) {
     case Dtype::FP32:
       SortPairsT<Dtype::FP32>(descending, values, n, k, offset, out, *s);

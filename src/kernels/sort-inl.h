@@ -1,5 +1,7 @@
-// Bitonic sorting networks over keys held in vector registers, for Sort's channel
-// kernels (sort16.cc, sort32.cc): kR vectors of unsigned keys (32- or 64-bit lanes), kR
+// What Sort's channel kernels (sort16.cc, sort32.cc) share, on packed words whose key'
+// is the bits from kShift up and whose position is below: the checks for input already
+// in order or in reverse order, and bitonic sorting networks over keys held in vector
+// registers: kR vectors of unsigned keys (32- or 64-bit lanes), kR
 // times the lane count a power of two, sorted ascending across all the lanes of all the
 // vectors, the whole network unrolled. Per-target code: include it after
 // hwy/highway.h, as Highway's own *-inl.h headers.
@@ -10,11 +12,11 @@
 // partners are whole vectors (one Min and one Max for two vectors); for j < N the
 // partner is a lane of the same vector (a table lookup, then Min, Max and a blend).
 
-#if defined(GPSIMD_KERNELS_BITONIC_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GPSIMD_KERNELS_BITONIC_INL_H_
-#undef GPSIMD_KERNELS_BITONIC_INL_H_
+#if defined(GPSIMD_KERNELS_SORT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GPSIMD_KERNELS_SORT_INL_H_
+#undef GPSIMD_KERNELS_SORT_INL_H_
 #else
-#define GPSIMD_KERNELS_BITONIC_INL_H_
+#define GPSIMD_KERNELS_SORT_INL_H_
 #endif
 
 #include <hwy/highway.h>
@@ -24,8 +26,53 @@
 #include <cstddef>
 
 HWY_BEFORE_NAMESPACE();
-namespace gpsimd::kernels::bitonic::HWY_NAMESPACE {
+namespace gpsimd::kernels::sort_inl::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// True when key' (the bits from kShift up) never decreases (kAscending) or never
+// increases along words[0, n).
+template <bool kAscending, int kShift, class D, class T = hn::TFromD<D>>
+HWY_INLINE bool Monotone(D d, const T* words, size_t n) {
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N + 1 <= n; i += N) {
+    const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + i));
+    const auto b = hn::ShiftRight<kShift>(hn::LoadU(d, words + i + 1));
+    if (!hn::AllFalse(d, kAscending ? hn::Gt(a, b) : hn::Lt(a, b))) return false;
+  }
+  for (; i + 1 < n; ++i) {
+    const T a = words[i] >> kShift, b = words[i + 1] >> kShift;
+    if (kAscending ? a > b : a < b) return false;
+  }
+  return true;
+}
+
+// The sorted order of words whose key' never increases: the runs of equal key' from the
+// last to the first, each in position order. A vector of words without two equal
+// neighbours (nor an equal one just before it) is a vector of runs of one: reversed
+// whole.
+template <int kShift, class D, class T = hn::TFromD<D>>
+HWY_INLINE void ReverseRuns(D d, const T* words, size_t n, T* out) {
+  const size_t N = hn::Lanes(d);
+  size_t o = 0, end = n;  // words[end, n) are done; `end` starts a run
+  while (end > 0) {
+    if (end > N) {
+      const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + end - N - 1));
+      const auto v = hn::LoadU(d, words + end - N);
+      if (hn::AllFalse(d, hn::Eq(a, hn::ShiftRight<kShift>(v)))) {
+        hn::StoreU(hn::Reverse(d, v), d, out + o);
+        o += N;
+        end -= N;
+        continue;
+      }
+    }
+    size_t start = end - 1;
+    const T key = words[start] >> kShift;
+    while (start > 0 && (words[start - 1] >> kShift) == key) --start;
+    for (size_t j = start; j < end; ++j) out[o++] = words[j];
+    end = start;
+  }
+}
 
 #if HWY_TARGET != HWY_SCALAR  // the network needs lanes to cross
 
@@ -146,7 +193,7 @@ HWY_INLINE void SortSmall(D d, T* p, size_t m) {
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
-}  // namespace gpsimd::kernels::bitonic::HWY_NAMESPACE
+}  // namespace gpsimd::kernels::sort_inl::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #endif  // include guard
