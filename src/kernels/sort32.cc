@@ -16,7 +16,9 @@
 //     sums and a scatter leave the keys ordered by bucket. Skewed inputs crowd a few
 //     buckets (normal FP32 data: the keys of small magnitudes leave most of the range
 //     empty); then the crowded buckets are split by the next key bits, in proportion to
-//     their counts, before the scatter. When the shift is 0 (a narrow range of key'),
+//     their counts, before the scatter, unless a sample of 32 keys shows no two
+//     different keys in one bucket (few distinct values: crowded buckets are runs of
+//     equal keys, which the scatter leaves in position order, i.e. sorted). When the shift is 0 (a narrow range of key'),
 //     a bucket holds a single key', its keys arrive in position order, and the scatter
 //     already leaves everything sorted. When a sample shows one bucket holding a
 //     quarter of the keys or more (many zeros, a tight cluster), counting them is one
@@ -187,7 +189,7 @@ struct Networks {
 // position order).
 HWY_NOINLINE void SortBucket(uint64_t* p, size_t m) {
   if (m <= 8 * kLanes) return sort_inl::HWY_NAMESPACE::SortSmall(D64(), p, m);
-  if (std::is_sorted(p, p + m)) return;
+  if (sort_inl::HWY_NAMESPACE::Monotone<true, 0>(D64(), p, m)) return;
   simd::sort_u64(p, m);
 }
 
@@ -354,18 +356,29 @@ HWY_INLINE void Refine(const uint64_t* keys, uint32_t* index, size_t n, const ui
   }
 }
 
-// True when one bucket holds about a quarter of the keys or more, judged from 32 keys
-// spread over the input. The radix pass then loses to vqsort: the histogram's and the
-// scatter's increments of that bucket's counter form one long dependency chain.
-HWY_INLINE bool Dominated(const uint64_t* keys, size_t n, uint64_t base, unsigned shift) {
+// What 32 keys spread over the input say about the buckets of `shift`: `dominated` when
+// one bucket holds about a quarter of the keys or more (the radix pass then loses to
+// vqsort: the histogram's and the scatter's increments of that bucket's counter form one
+// long dependency chain); `mixed` when two of the keys share a bucket but not key' (the
+// crowded buckets then hold different keys, which refining spreads; without it, crowded
+// buckets are runs of equal keys, as with few distinct values, which the scatter leaves
+// sorted).
+struct Sample {
+  bool dominated, mixed;
+};
+HWY_INLINE Sample SampleBuckets(const uint64_t* keys, size_t n, uint64_t base, unsigned shift) {
   constexpr size_t kSamples = 32;
   HWY_ALIGN uint64_t b[kSamples];
-  for (size_t i = 0; i < kSamples; ++i) b[i] = (keys[i * n / kSamples] - base) >> shift;
+  for (size_t i = 0; i < kSamples; ++i) b[i] = keys[i * n / kSamples];
   sort_inl::HWY_NAMESPACE::SortRegisters<kSamples / kLanes>(D64(), b, kSamples);
   constexpr size_t kRun = kSamples / 4;
+  auto bucket = [&](size_t i) { return (b[i] - base) >> shift; };
+  Sample r{false, false};
   for (size_t i = 0; i + kRun <= kSamples; ++i)
-    if (b[i] == b[i + kRun - 1]) return true;
-  return false;
+    if (bucket(i) == bucket(i + kRun - 1)) r.dominated = true;
+  for (size_t i = 0; i + 1 < kSamples; ++i)
+    if (bucket(i) == bucket(i + 1) && (b[i] >> 32) != (b[i + 1] >> 32)) r.mixed = true;
+  return r;
 }
 
 template <Dtype kDt>
@@ -416,7 +429,9 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
     // With shift 32 a bucket holds one key', its keys arrive in position order, and the
     // scatter leaves them sorted: nothing to refine, nor to sort after it.
     const bool exact = shift == 32;
-    if (!exact && Dominated(keys, n, uint64_t{lo} << 32, shift)) {
+    const Sample sample =
+        exact ? Sample{false, false} : SampleBuckets(keys, n, uint64_t{lo} << 32, shift);
+    if (sample.dominated) {
       simd::sort_u64(keys, n);
       return WritePairs<kDt>(keys, values, k, flip, offset, out);
     }
@@ -433,7 +448,7 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
     uint32_t* count = s.count;
     std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
     Histogram(index, n, count);
-    if (!exact && CrowdedKeys(count, buckets) > n / 16) {
+    if (sample.mixed && CrowdedKeys(count, buckets) > n / 16) {
       const size_t refined = RefineMap(count, buckets);
       Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
       buckets = refined;
