@@ -610,7 +610,8 @@ Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
 // channels, top-K, strided and reversed source walks, and the key distributions that change its
 // path: spread out, all equal, two or a few distinct values, sorted, reversed (also in runs of
 // equal values), a narrow range (crowded buckets), a tight cluster with outliers, magnitudes over
-// many octaves (skewed), and FP32's NaNs, ±0 and ±inf.
+// many octaves (skewed), uniform and about normal values (FP32's value-linear buckets),
+// and FP32's NaNs, ±0 and ±inf.
 const Dtype kSort32Dtypes[] = {Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
 // The value of slot j of a partition under distribution `mode`.
@@ -654,6 +655,17 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
       return number(3000 - static_cast<int64_t>(j / (j % 64 < 40 ? 1 : 5)));
     case 12:  // ascending with runs of equal values
       return number(static_cast<int64_t>(j / 3) - 1000);
+    case 13:  // FP32: uniform in [-1000, 1000) (value-linear buckets), some ±0; others: bits
+      if (!fp) return static_cast<uint32_t>(rng.bits());
+      if (rng.chance(0.01)) return rng.chance(0.5) ? 0x80000000u : 0u;
+      return std::bit_cast<uint32_t>(static_cast<float>(rng.below(1u << 24)) * 0x1p-23f * 1000.f -
+                                     1000.f);
+    case 14: {  // about normal: the sum of four uniforms, duplicates from coarse steps
+      int64_t sum = 0;
+      for (int t = 0; t < 4; ++t) sum += static_cast<int64_t>(rng.below(1u << 12));
+      return fp ? std::bit_cast<uint32_t>(static_cast<float>(sum - 8192) * 0x1p-10f)
+                : number(sum - 8192);
+    }
     default:  // edge values only (for FP32: NaNs with payloads, ±0, ±inf, subnormals)
       return edges[rng.below(edges.size())];
   }
@@ -677,7 +689,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
-  const unsigned mode = rng.below(13);
+  const unsigned mode = rng.below(15);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -725,7 +737,7 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
-  const unsigned mode = rng.below(13);
+  const unsigned mode = rng.below(15);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];

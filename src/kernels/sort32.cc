@@ -18,9 +18,11 @@
 //     empty); then the crowded buckets are split by the next key bits, in proportion to
 //     their counts, before the scatter, unless a sample of 32 keys shows no two
 //     different keys in one bucket (few distinct values: crowded buckets are runs of
-//     equal keys, which the scatter leaves in position order, i.e. sorted). When the shift is 0 (a narrow range of key'),
-//     a bucket holds a single key', its keys arrive in position order, and the scatter
-//     already leaves everything sorted. When a sample shows one bucket holding a
+//     equal keys, which the scatter leaves in position order, i.e. sorted). FP32 values
+//     that are all finite may get buckets linear in the value instead (see Linear),
+//     when the sample finds them less crowded (uniform and normal data). When the shift is 0 (a
+//     narrow range of key'), a bucket holds a single key', its keys arrive in position order, and
+//     the scatter already leaves everything sorted. When a sample shows one bucket holding a
 //     quarter of the keys or more (many zeros, a tight cluster), counting them is one
 //     long dependency chain, and vqsort sorts the keys instead.
 //  3. Every key is now inside its bucket's final range. Buckets of up to 3 keys are
@@ -40,6 +42,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -356,30 +359,55 @@ HWY_INLINE void Refine(const uint64_t* keys, uint32_t* index, size_t n, const ui
   }
 }
 
-// What 32 keys spread over the input say about the buckets of `shift`: `dominated` when
-// one bucket holds about a quarter of the keys or more (the radix pass then loses to
-// vqsort: the histogram's and the scatter's increments of that bucket's counter form one
-// long dependency chain); `mixed` when two of the keys share a bucket but not key' (the
-// crowded buckets then hold different keys, which refining spreads; without it, crowded
-// buckets are runs of equal keys, as with few distinct values, which the scatter leaves
-// sorted).
+// What 32 keys spread over the input say about a choice of buckets (bucket_of: packed
+// key to bucket): `dominated` when one bucket holds about a quarter of the keys or more
+// (the radix pass then loses to vqsort: the histogram's and the scatter's increments of
+// that bucket's counter form one long dependency chain); `mixed`, how many neighbours
+// in key order share a bucket but not key' (crowded buckets then hold different keys,
+// which refining spreads; without any, crowded buckets are runs of equal keys, as with
+// few distinct values, which the scatter leaves sorted).
 struct Sample {
-  bool dominated, mixed;
+  bool dominated;
+  unsigned mixed;
 };
-HWY_INLINE Sample SampleBuckets(const uint64_t* keys, size_t n, uint64_t base, unsigned shift) {
+template <class BucketOf>
+HWY_INLINE Sample SampleBuckets(const uint64_t* keys, size_t n, BucketOf bucket_of) {
   constexpr size_t kSamples = 32;
   HWY_ALIGN uint64_t b[kSamples];
   for (size_t i = 0; i < kSamples; ++i) b[i] = keys[i * n / kSamples];
   sort_inl::HWY_NAMESPACE::SortRegisters<kSamples / kLanes>(D64(), b, kSamples);
   constexpr size_t kRun = kSamples / 4;
-  auto bucket = [&](size_t i) { return (b[i] - base) >> shift; };
-  Sample r{false, false};
+  Sample r{false, 0};
   for (size_t i = 0; i + kRun <= kSamples; ++i)
-    if (bucket(i) == bucket(i + kRun - 1)) r.dominated = true;
+    if (bucket_of(b[i]) == bucket_of(b[i + kRun - 1])) r.dominated = true;
   for (size_t i = 0; i + 1 < kSamples; ++i)
-    if (bucket(i) == bucket(i + 1) && (b[i] >> 32) != (b[i + 1] >> 32)) r.mixed = true;
+    if (bucket_of(b[i]) == bucket_of(b[i + 1]) && (b[i] >> 32) != (b[i + 1] >> 32)) ++r.mixed;
   return r;
 }
+
+// FP32 buckets linear in the value instead of key': floor((y - ymin) * scale), at most
+// `last`, with y the value, negated for descending order. Monotone in key' (rounding is),
+// so a bucket still holds a range of keys; for values spread evenly (uniform, and the
+// middle of normal data) they crowd far less than key' buckets, whose width doubles with
+// every octave of magnitude. Only for finite values (no NaN, no infinity).
+struct Linear {
+  float ymin, scale;
+  uint32_t last, flip;
+  // The value of key' (the inverse of sort_key; ±0 read as +0).
+  static float Value(uint32_t key) {
+    const uint32_t bits =
+        key >= 0x80000000u ? key - 0x80000000u : 0x80000000u | (0x80000000u - key);
+    return std::bit_cast<float>(bits);
+  }
+  float Y(uint32_t key) const {
+    const float x = Value(key ^ flip);
+    return flip ? -x : x;
+  }
+  uint32_t operator()(uint64_t key) const {
+    const float t = (Y(static_cast<uint32_t>(key >> 32)) - ymin) * scale;
+    return std::min(static_cast<uint32_t>(t), last);
+  }
+};
 
 template <Dtype kDt>
 void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uint32_t offset,
@@ -429,26 +457,67 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
     // With shift 32 a bucket holds one key', its keys arrive in position order, and the
     // scatter leaves them sorted: nothing to refine, nor to sort after it.
     const bool exact = shift == 32;
-    const Sample sample =
-        exact ? Sample{false, false} : SampleBuckets(keys, n, uint64_t{lo} << 32, shift);
+    const uint64_t base64 = uint64_t{lo} << 32;
+    Sample sample{false, 0};
+    if (!exact)
+      sample = SampleBuckets(keys, n, [&](uint64_t key) { return (key - base64) >> shift; });
+    // FP32: value-linear buckets instead, when the sample finds them less crowded.
+    bool linear = false;
+    Linear lin{};
+    if constexpr (kDt == Dtype::FP32) {
+      if (!exact && sample.mixed > 0) {
+        lin.flip = flip;
+        const float ymin = lin.Y(lo), ymax = lin.Y(hi);
+        const float range = ymax - ymin;
+        if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0) {
+          const size_t b = size_t{1} << bucket_bits;
+          lin.ymin = ymin;
+          lin.scale = static_cast<float>(b) / range;
+          lin.last = static_cast<uint32_t>(b - 1);
+          const Sample ls = SampleBuckets(keys, n, lin);
+          if (ls.mixed < sample.mixed) {
+            linear = true;
+            sample = ls;
+            buckets = b;
+          }
+        }
+      }
+    }
     if (sample.dominated) {
       simd::sort_u64(keys, n);
       return WritePairs<kDt>(keys, values, k, flip, offset, out);
     }
     const D32 d32;
-    const V64 base = hn::Set(d, uint64_t{lo} << 32);
     uint32_t* index = s.index;
-    for (size_t i = 0; i < n; i += 2 * kLanes) {
-      const V64 b0 =
-          hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
-      const V64 b1 = hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i + kLanes), base),
-                                        static_cast<int>(shift));
-      hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
+    if (linear) {
+      const hn::RebindToFloat<D32> df;
+      const hn::RebindToSigned<D32> di;
+      const auto ymin = hn::Set(df, lin.ymin), scale = hn::Set(df, lin.scale);
+      const V32 last = hn::Set(d32, lin.last);
+      for (size_t i = 0; i < n; i += 2 * kLanes) {
+        // (Lanes past n read as 0; their buckets are not used.)
+        const V32 raw = i + 2 * kLanes <= n
+                            ? hn::LoadU(d32, values + i)
+                            : hn::MaskedLoad(hn::FirstN(d32, n - i), d32, values + i);
+        auto y = hn::BitCast(df, raw);
+        if (flip) y = hn::Neg(y);
+        const auto t = hn::Mul(hn::Sub(y, ymin), scale);
+        hn::StoreU(hn::Min(hn::BitCast(d32, hn::ConvertTo(di, t)), last), d32, index + i);
+      }
+    } else {
+      const V64 base = hn::Set(d, base64);
+      for (size_t i = 0; i < n; i += 2 * kLanes) {
+        const V64 b0 =
+            hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
+        const V64 b1 = hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i + kLanes), base),
+                                          static_cast<int>(shift));
+        hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
+      }
     }
     uint32_t* count = s.count;
     std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
     Histogram(index, n, count);
-    if (sample.mixed && CrowdedKeys(count, buckets) > n / 16) {
+    if (!linear && sample.mixed > 0 && CrowdedKeys(count, buckets) > n / 16) {
       const size_t refined = RefineMap(count, buckets);
       Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
       buckets = refined;
