@@ -43,7 +43,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "kernels/simd.h"
@@ -445,96 +444,91 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
   const size_t span = (n + kLanes - 1) / kLanes * kLanes + kLanes;
   uint64_t* tmp = s.tmp;
   std::fill(tmp + n, tmp + span, ~uint64_t{0});
-  if (lo == hi) {
-    // All keys equal: position order is the sorted order.
-    std::memcpy(tmp, keys, n * sizeof(uint64_t));
-  } else {
-    // Step 2. The range of key' in bit_width(n - 1) + kExtraBucketBits bits.
-    const unsigned bucket_bits = static_cast<unsigned>(std::bit_width(n - 1)) + kExtraBucketBits;
-    const unsigned range_bits = static_cast<unsigned>(std::bit_width(hi - lo));
-    const unsigned shift = 32 + (range_bits > bucket_bits ? range_bits - bucket_bits : 0);
-    size_t buckets = ((uint64_t{hi} - lo) << 32 >> shift) + 1;
-    // With shift 32 a bucket holds one key', its keys arrive in position order, and the
-    // scatter leaves them sorted: nothing to refine, nor to sort after it.
-    const bool exact = shift == 32;
-    const uint64_t base64 = uint64_t{lo} << 32;
-    Sample sample{false, 0};
-    if (!exact)
-      sample = SampleBuckets(keys, n, [&](uint64_t key) { return (key - base64) >> shift; });
-    // FP32: value-linear buckets instead, when the sample finds them less crowded.
-    bool linear = false;
-    Linear lin{};
-    if constexpr (kDt == Dtype::FP32) {
-      if (!exact && sample.mixed > 0) {
-        lin.flip = flip;
-        const float ymin = lin.Y(lo), ymax = lin.Y(hi);
-        const float range = ymax - ymin;
-        if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0) {
-          const size_t b = size_t{1} << bucket_bits;
-          lin.ymin = ymin;
-          lin.scale = static_cast<float>(b) / range;
-          lin.last = static_cast<uint32_t>(b - 1);
-          const Sample ls = SampleBuckets(keys, n, lin);
-          if (ls.mixed < sample.mixed) {
-            linear = true;
-            sample = ls;
-            buckets = b;
-          }
+  // (All keys equal, lo == hi, is input in order: handled above.)
+  // Step 2. The range of key' in bit_width(n - 1) + kExtraBucketBits bits.
+  const unsigned bucket_bits = static_cast<unsigned>(std::bit_width(n - 1)) + kExtraBucketBits;
+  const unsigned range_bits = static_cast<unsigned>(std::bit_width(hi - lo));
+  const unsigned shift = 32 + (range_bits > bucket_bits ? range_bits - bucket_bits : 0);
+  size_t buckets = ((uint64_t{hi} - lo) << 32 >> shift) + 1;
+  // With shift 32 a bucket holds one key', its keys arrive in position order, and the
+  // scatter leaves them sorted: nothing to refine, nor to sort after it.
+  const bool exact = shift == 32;
+  const uint64_t base64 = uint64_t{lo} << 32;
+  Sample sample{false, 0};
+  if (!exact)
+    sample = SampleBuckets(keys, n, [&](uint64_t key) { return (key - base64) >> shift; });
+  // FP32: value-linear buckets instead, when the sample finds them less crowded.
+  bool linear = false;
+  Linear lin{};
+  if constexpr (kDt == Dtype::FP32) {
+    if (!exact && sample.mixed > 0) {
+      lin.flip = flip;
+      const float ymin = lin.Y(lo), ymax = lin.Y(hi);
+      const float range = ymax - ymin;
+      if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0) {
+        const size_t b = size_t{1} << bucket_bits;
+        lin.ymin = ymin;
+        lin.scale = static_cast<float>(b) / range;
+        lin.last = static_cast<uint32_t>(b - 1);
+        const Sample ls = SampleBuckets(keys, n, lin);
+        if (ls.mixed < sample.mixed) {
+          linear = true;
+          sample = ls;
+          buckets = b;
         }
       }
     }
-    if (sample.dominated) {
-      simd::sort_u64(keys, n);
-      return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
+  if (sample.dominated) {
+    simd::sort_u64(keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
+  const D32 d32;
+  uint32_t* index = s.index;
+  if (linear) {
+    const hn::RebindToFloat<D32> df;
+    const hn::RebindToSigned<D32> di;
+    const auto ymin = hn::Set(df, lin.ymin), scale = hn::Set(df, lin.scale);
+    const V32 last = hn::Set(d32, lin.last);
+    for (size_t i = 0; i < n; i += 2 * kLanes) {
+      // (Lanes past n read as 0; their buckets are not used.)
+      const V32 raw = i + 2 * kLanes <= n ? hn::LoadU(d32, values + i)
+                                          : hn::MaskedLoad(hn::FirstN(d32, n - i), d32, values + i);
+      auto y = hn::BitCast(df, raw);
+      if (flip) y = hn::Neg(y);
+      const auto t = hn::Mul(hn::Sub(y, ymin), scale);
+      hn::StoreU(hn::Min(hn::BitCast(d32, hn::ConvertTo(di, t)), last), d32, index + i);
     }
-    const D32 d32;
-    uint32_t* index = s.index;
-    if (linear) {
-      const hn::RebindToFloat<D32> df;
-      const hn::RebindToSigned<D32> di;
-      const auto ymin = hn::Set(df, lin.ymin), scale = hn::Set(df, lin.scale);
-      const V32 last = hn::Set(d32, lin.last);
-      for (size_t i = 0; i < n; i += 2 * kLanes) {
-        // (Lanes past n read as 0; their buckets are not used.)
-        const V32 raw = i + 2 * kLanes <= n
-                            ? hn::LoadU(d32, values + i)
-                            : hn::MaskedLoad(hn::FirstN(d32, n - i), d32, values + i);
-        auto y = hn::BitCast(df, raw);
-        if (flip) y = hn::Neg(y);
-        const auto t = hn::Mul(hn::Sub(y, ymin), scale);
-        hn::StoreU(hn::Min(hn::BitCast(d32, hn::ConvertTo(di, t)), last), d32, index + i);
-      }
-    } else {
-      const V64 base = hn::Set(d, base64);
-      for (size_t i = 0; i < n; i += 2 * kLanes) {
-        const V64 b0 =
-            hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
-        const V64 b1 = hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i + kLanes), base),
-                                          static_cast<int>(shift));
-        hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
-      }
+  } else {
+    const V64 base = hn::Set(d, base64);
+    for (size_t i = 0; i < n; i += 2 * kLanes) {
+      const V64 b0 =
+          hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
+      const V64 b1 = hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i + kLanes), base),
+                                        static_cast<int>(shift));
+      hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
     }
-    uint32_t* count = s.count;
+  }
+  uint32_t* count = s.count;
+  std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
+  Histogram(index, n, count);
+  if (!linear && sample.mixed > 0 && CrowdedKeys(count, buckets) > n / 16) {
+    const size_t refined = RefineMap(count, buckets);
+    Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
+    buckets = refined;
     std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
     Histogram(index, n, count);
-    if (!linear && sample.mixed > 0 && CrowdedKeys(count, buckets) > n / 16) {
-      const size_t refined = RefineMap(count, buckets);
-      Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
-      buckets = refined;
-      std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
-      Histogram(index, n, count);
-    }
-    const size_t nbig = PrefixSums(count, buckets, s.big);
-    Scatter(keys, index, n, count, tmp);
-    if (!exact) {
-      for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
-      // Step 3.
-      const Networks net;
-      for (size_t i = 0; i < span; i += kLanes)
-        hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
-      for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
-        hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
-    }
+  }
+  const size_t nbig = PrefixSums(count, buckets, s.big);
+  Scatter(keys, index, n, count, tmp);
+  if (!exact) {
+    for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
+    // Step 3.
+    const Networks net;
+    for (size_t i = 0; i < span; i += kLanes)
+      hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
+    for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
+      hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
   }
   WritePairs<kDt>(tmp, values, k, flip, offset, out);
 }
