@@ -47,30 +47,52 @@ HWY_INLINE bool Monotone(D d, const T* words, size_t n) {
   return true;
 }
 
-// The sorted order of words whose key' never increases: the runs of equal key' from the
-// last to the first, each in position order. A vector of words without two equal
-// neighbours (nor an equal one just before it) is a vector of runs of one: reversed
-// whole.
+// The words reversed when no two neighbours have equal key' (returns true), else
+// nothing (false).
 template <int kShift, class D, class T = hn::TFromD<D>>
-HWY_INLINE void ReverseRuns(D d, const T* words, size_t n, T* out) {
+HWY_INLINE bool ReverseStrict(D d, const T* words, size_t n, T* out) {
   const size_t N = hn::Lanes(d);
-  size_t o = 0, end = n;  // words[end, n) are done; `end` starts a run
-  while (end > 0) {
-    if (end > N) {
-      const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + end - N - 1));
-      const auto v = hn::LoadU(d, words + end - N);
-      if (hn::AllFalse(d, hn::Eq(a, hn::ShiftRight<kShift>(v)))) {
-        hn::StoreU(hn::Reverse(d, v), d, out + o);
-        o += N;
-        end -= N;
-        continue;
-      }
-    }
-    size_t start = end - 1;
-    const T key = words[start] >> kShift;
-    while (start > 0 && (words[start - 1] >> kShift) == key) --start;
-    for (size_t j = start; j < end; ++j) out[o++] = words[j];
-    end = start;
+  size_t i = 0;
+  for (; i + N + 1 <= n; i += N) {
+    const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + i));
+    const auto b = hn::ShiftRight<kShift>(hn::LoadU(d, words + i + 1));
+    if (!hn::AllFalse(d, hn::Eq(a, b))) return false;
+  }
+  for (; i + 1 < n; ++i)
+    if ((words[i] >> kShift) == (words[i + 1] >> kShift)) return false;
+  size_t o = 0;
+  for (; o + N <= n; o += N)
+    hn::StoreU(hn::Reverse(d, hn::LoadU(d, words + n - o - N)), d, out + o);
+  for (; o < n; ++o) out[o] = words[n - 1 - o];
+  return true;
+}
+
+// The sorted order of words whose key' never increases: the runs of equal key' from the
+// last to the first, each in position order. Without two equal neighbours that is the
+// words reversed, a vector at a time. Otherwise word p goes to n - end(p) + p - start(p),
+// with [start(p), end(p)) its run (the later runs' keys are smaller and come first):
+// `start` (n entries of scratch) from a forward pass, `end` on the way back, both
+// branch-free, whatever the lengths of the runs.
+template <int kShift, class D, class T = hn::TFromD<D>>
+HWY_INLINE void ReverseRuns(D d, const T* words, size_t n, T* out, uint32_t* start) {
+  if (ReverseStrict<kShift>(d, words, n, out)) return;
+  // Selections by mask, not branches: run boundaries follow the data.
+  auto differ = [&](size_t a, size_t b) -> uint32_t {
+    return 0u - static_cast<uint32_t>((words[a] >> kShift) != (words[b] >> kShift));
+  };
+  uint32_t s = 0;
+  start[0] = 0;
+  for (size_t p = 1; p < n; ++p) {
+    const uint32_t m = differ(p, p - 1);
+    s = (s & ~m) | (static_cast<uint32_t>(p) & m);
+    start[p] = s;
+  }
+  uint32_t end = static_cast<uint32_t>(n);
+  out[(n - 1) - start[n - 1]] = words[n - 1];
+  for (size_t p = n - 1; p-- > 0;) {
+    const uint32_t m = differ(p, p + 1);
+    end = (end & ~m) | (static_cast<uint32_t>(p + 1) & m);
+    out[n - end + p - start[p]] = words[p];
   }
 }
 

@@ -10,10 +10,11 @@
 //  1. Pack the words (vector loop) in position order, and count both bytes of key'
 //     (one histogram pass for both).
 //  2. Input already in order (key' never decreasing: sorted input, all equal) needs no
-//     pass. Up to 16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in
-//     registers by a bitonic network (sort-inl.h). Input in reverse order (key' never
-//     increasing) is read backwards, each run of equal keys forwards. Otherwise one
-//     stable scatter per byte of key', low byte
+//     pass; input in strictly reverse order is reversed by vector. Other inputs of up to
+//     16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in registers by a
+//     bitonic network (sort-inl.h). Larger inputs in reverse order (key' never
+//     increasing) are read backwards, each run of equal keys forwards (sort-inl.h,
+//     branch-free). Otherwise one stable scatter per byte of key', low byte
 //     first; a byte that all keys share is skipped (a narrow range of values, few
 //     distinct ones). Each scatter walks the two halves of the input with their own
 //     bucket cursors, two independent chains of counter increments, so that a
@@ -55,6 +56,7 @@ struct Scratch {
   uint32_t* words;  // n packed words, padded by a vector
   uint32_t* tmp;    // as many
   uint32_t* count;  // 4 x 256 counters: (low, high byte) x (first, second half)
+  uint32_t* start;  // n: the start of each word's run, for reversed input
 };
 
 }  // namespace gpsimd::kernels::sort16
@@ -209,15 +211,20 @@ void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uin
   PackWords<kDt>(values, n, flip, words);
   namespace si = sort_inl::HWY_NAMESPACE;
   if (n > 1 && !si::Monotone<true, 16>(D(), words, n)) {
+    uint32_t* tmp = s.tmp;
+    const bool reversed = si::Monotone<false, 16>(D(), words, n);
 #if HWY_TARGET != HWY_SCALAR
     if (n <= si::MaxKeys<uint32_t>()) {
-      si::SortSmall(D(), words, n);
+      if (reversed && si::ReverseStrict<16>(D(), words, n, tmp)) {
+        words = tmp;
+      } else {
+        si::SortSmall(D(), words, n);
+      }
       return WritePairs<kDt>(words, values, k, flip, offset, out);
     }
 #endif
-    uint32_t* tmp = s.tmp;
-    if (si::Monotone<false, 16>(D(), words, n)) {
-      si::ReverseRuns<16>(D(), words, n, tmp);
+    if (reversed) {
+      si::ReverseRuns<16>(D(), words, n, tmp, s.start);
       words = tmp;
     } else {
       Histograms(words, n, count);
@@ -267,7 +274,7 @@ namespace gpsimd::kernels::sort16 {
 HWY_EXPORT(SortPairs);
 
 namespace {
-thread_local std::vector<uint32_t> t_words, t_tmp, t_count;
+thread_local std::vector<uint32_t> t_words, t_tmp, t_count, t_start;
 uint32_t* grow(std::vector<uint32_t>& v, std::size_t n) {
   if (v.size() < n) v.resize(n);
   return v.data();
@@ -277,7 +284,8 @@ uint32_t* grow(std::vector<uint32_t>& v, std::size_t n) {
 void sort_pairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
                 uint16_t offset, uint16_t* out) {
   // Padded by the widest vector (16 lanes of 32 bits).
-  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 1024)};
+  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 1024),
+                  grow(t_start, n + 16)};
   HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s);
 }
 

@@ -427,7 +427,7 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
   if (si::Monotone<true, 32>(d, keys, n))
     return WritePairs<kDt>(keys, values, k, flip, offset, out);
   if (si::Monotone<false, 32>(d, keys, n)) {
-    si::ReverseRuns<32>(d, keys, n, s.tmp);
+    si::ReverseRuns<32>(d, keys, n, s.tmp, s.index);
     return WritePairs<kDt>(s.tmp, values, k, flip, offset, out);
   }
   if (n <= kMaxNetwork) {
