@@ -196,7 +196,7 @@ void BM_SortChannels(benchmark::State& state) {
 
 void Args(benchmark::internal::Benchmark* b) {
   for (int mode : {0, 1, 2, 3})
-    for (int64_t n : {128, 2048, 4096}) {
+    for (int64_t n : {128, 256, 512, 1024, 2048, 4096}) {
       if (mode < 2 && n == 4096) continue;
       for (int dist = 0; dist < 7; ++dist)
         for (int who = 0; who < 4; ++who) b->Args({mode, n, dist, who});
