@@ -7,9 +7,10 @@
 // costs more than these passes together (about 1.8x at N = 2048, random keys):
 //
 //  1. Pack the keys (vector loop), in position order, and note the smallest and largest
-//     key'. Input already in order (key' never decreasing: sorted, all equal) needs no
-//     sort; input in reverse order (key' never increasing) is read backwards, each run of
-//     equal keys forwards (sort-inl.h). Up to 64 keys are sorted in registers by a
+//     key'. Input already in order (key' never decreasing: sorted, all equal) or in
+//     strictly reverse order is found from the values before that and written as it is;
+//     input in reverse order with runs of equal keys is read backwards, each run forwards
+//     (sort-inl.h). Up to 64 keys are sorted in registers by a
 //     bitonic network (sort-inl.h), up to 128 by vqsort; the passes below are for more.
 //  2. One MSD radix pass: the bucket of a key is (key - min) >> shift, with the shift
 //     that spreads the range of key' over about 2n buckets; a histogram, its prefix
@@ -408,24 +409,80 @@ struct Linear {
   }
 };
 
+// Sorted input (key' never decreasing: +1) or strictly reverse-sorted input (key' always
+// decreasing: -1), found from the values directly, before any key is packed; else 0.
+template <class KeyFn>
+HWY_INLINE int InputOrder(const uint32_t* values, size_t n, uint32_t flip, KeyFn key) {
+  const D32 d;
+  const V32 vflip = hn::Set(d, flip);
+  constexpr size_t N = 2 * kLanes;
+  bool up = true, down = true;
+  size_t i = 0;
+  for (; (up || down) && i + N + 1 <= n; i += N) {
+    const V32 a = hn::Xor(key(d, hn::LoadU(d, values + i)), vflip);
+    const V32 b = hn::Xor(key(d, hn::LoadU(d, values + i + 1)), vflip);
+    up = up && hn::AllFalse(d, hn::Gt(a, b));
+    down = down && hn::AllTrue(d, hn::Gt(a, b));
+  }
+  for (; (up || down) && i + 1 < n; ++i) {
+    const uint32_t a = hn::GetLane(hn::Xor(key(d, hn::Set(d, values[i])), vflip));
+    const uint32_t b = hn::GetLane(hn::Xor(key(d, hn::Set(d, values[i + 1])), vflip));
+    up = up && a <= b;
+    down = down && a > b;
+  }
+  return up ? 1 : down ? -1 : 0;
+}
+
+// The first k pairs of the values in position order (kReverse: in reverse position
+// order), 8 at a time: value low, position + offset high.
+template <bool kReverse>
+HWY_INLINE void WriteInOrder(const uint32_t* values, size_t n, size_t k, uint32_t offset,
+                             uint32_t* out) {
+  const D64 d;
+  const hn::Half<D32> dh;
+  const D32 d32;
+  // Positions + offset, a running vector (Iota at a varying start builds its lanes
+  // through memory).
+  const V64 step = hn::Set(d, kReverse ? uint64_t{0} - kLanes : uint64_t{kLanes});
+  V64 pos = kReverse ? hn::Sub(hn::Set(d, uint64_t{n - 1} + offset), hn::Iota(d, 0))
+                     : hn::Add(hn::Iota(d, 0), hn::Set(d, uint64_t{offset}));
+  size_t i = 0;
+  for (; i + kLanes <= k; i += kLanes) {
+    const V64 value =
+        kReverse ? hn::PromoteTo(d, hn::Reverse(dh, hn::LoadU(dh, values + n - i - kLanes)))
+                 : hn::PromoteTo(d, hn::LoadU(dh, values + i));
+    hn::StoreU(hn::BitCast(d32, hn::Or(hn::ShiftLeft<32>(pos), value)), d32, out + 2 * i);
+    pos = hn::Add(pos, step);
+  }
+  for (; i < k; ++i) {
+    const size_t p = kReverse ? n - 1 - i : i;
+    out[2 * i] = values[p];
+    out[2 * i + 1] = static_cast<uint32_t>(p) + offset;
+  }
+}
+
 template <Dtype kDt>
 void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uint32_t offset,
                 uint32_t* out, const Scratch& s) {
   const uint32_t flip = descending ? ~0u : 0u;
   uint64_t* keys = s.keys;
+  auto key = [](D32 d, V32 b) {
+    if constexpr (kDt == Dtype::FP32)
+      return Fp32Key(d, b);
+    else if constexpr (kDt == Dtype::INT32)
+      return hn::Xor(b, hn::Set(d, 0x80000000u));
+    else
+      return b;
+  };
+  // Input in order (sorted, all equal) or strictly reversed: written as it is.
+  const int order = InputOrder(values, n, flip, key);
+  if (order > 0) return WriteInOrder<false>(values, n, k, offset, out);
+  if (order < 0) return WriteInOrder<true>(values, n, k, offset, out);
   uint32_t lo, hi;
-  if constexpr (kDt == Dtype::FP32)
-    PackKeys(values, n, flip, keys, &lo, &hi, [](D32 d, V32 b) { return Fp32Key(d, b); });
-  else if constexpr (kDt == Dtype::INT32)
-    PackKeys(values, n, flip, keys, &lo, &hi,
-             [](D32 d, V32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
-  else
-    PackKeys(values, n, flip, keys, &lo, &hi, [](D32, V32 b) { return b; });
+  PackKeys(values, n, flip, keys, &lo, &hi, key);
   namespace si = sort_inl::HWY_NAMESPACE;
   const D64 d;
-  // Input in order (sorted, all equal): nothing to sort. In reverse order: its runs.
-  if (si::Monotone<true, 32>(d, keys, n))
-    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  // Input in reverse order with runs of equal keys: the runs (sort-inl.h).
   if (si::Monotone<false, 32>(d, keys, n)) {
     si::ReverseRuns<32>(d, keys, n, s.tmp, s.index);
     return WritePairs<kDt>(s.tmp, values, k, flip, offset, out);
