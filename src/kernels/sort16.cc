@@ -175,7 +175,7 @@ HWY_INLINE void WritePairs(const uint32_t* words, const uint16_t* values, size_t
       value = hn::IfThenElse(hn::Gt(key, mid), hn::Sub(key, mid), hn::Or(hn::Sub(mid, key), mid));
       const auto ambiguous = hn::Or(hn::Eq(key, mid), hn::Eq(key, low));
       if (!hn::AllFalse(d, ambiguous)) {
-        HWY_ALIGN uint32_t p[hn::MaxLanes(d)], v[hn::MaxLanes(d)];
+        HWY_ALIGN uint32_t p[hn::MaxLanes(D())], v[hn::MaxLanes(D())];
         hn::Store(pos, d, p);
         hn::Store(value, d, v);
         for (size_t l = 0; l < m; ++l) {
@@ -189,7 +189,7 @@ HWY_INLINE void WritePairs(const uint32_t* words, const uint16_t* values, size_t
     if (m == N) {
       hn::StoreU(pair, d, o);
     } else {
-      HWY_ALIGN uint32_t tail[hn::MaxLanes(d)];
+      HWY_ALIGN uint32_t tail[hn::MaxLanes(D())];
       hn::Store(pair, d, tail);
       std::memcpy(o, tail, m * sizeof(uint32_t));
     }
