@@ -7,7 +7,8 @@
 //
 //   build/release/bench/sort_kernels_bench --benchmark_filter='/2048/'
 //
-// range(0): 0 FP32 ascending, 1 FP32 descending, 2 BF16 ascending, 3 BF16 descending;
+// range(0): 0/1 FP32 ascending/descending, 2/3 BF16, 4/5 INT32 (the values times 10^6),
+// 6/7 FP16;
 // range(1): N; range(2): the distribution (see kDistributions); range(3): the contender
 // (0 gpsimd, 1 vqsort, 2 pdqsort_branchless, 3 spreadsort). Every contender's output is
 // checked against gpsimd's before it reports a time.
@@ -15,6 +16,7 @@
 #include <hwy/contrib/sort/vqsort.h>
 
 #include <algorithm>
+#include <bit>
 #include <boost/sort/pdqsort/pdqsort.hpp>
 #include <boost/sort/spreadsort/integer_sort.hpp>
 #include <cmath>
@@ -23,6 +25,7 @@
 #include <random>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/sort16.h"
 #include "kernels/sort32.h"
@@ -86,21 +89,28 @@ std::vector<uint32_t> make_values(int dist, size_t n) {
   return v;
 }
 
-inline uint32_t key32(uint32_t b) {
+// The dtype's sort_key (model.h), inlined: FP32/INT32 on 32 bits, BF16/FP16 on 16.
+inline uint32_t key32(Dtype dt, uint32_t b) {
+  if (dt == Dtype::INT32) return b ^ 0x80000000u;
   const uint32_t mag = b & 0x7fffffffu;
   const uint32_t k = (b & 0x80000000u) ? 0x80000000u - mag : 0x80000000u + mag;
   return mag > 0x7f800000u ? ~0u : k;
 }
-inline uint32_t key16(uint32_t b) {
+inline uint32_t key16(Dtype dt, uint32_t b) {
+  const uint32_t inf = dt == Dtype::FP16 ? 0x7c00u : 0x7f80u;
   const uint32_t mag = b & 0x7fffu;
   const uint32_t k = (b & 0x8000u) ? 0x8000u - mag : 0x8000u + mag;
-  return mag > 0x7f80u ? 0xffffu : k;
+  return mag > inf ? 0xffffu : k;
 }
 
 template <class Sort>
-void channel32(const uint32_t* v, size_t n, bool desc, uint64_t* keys, uint32_t* out, Sort sort) {
+void channel32(Dtype dt, const uint32_t* v, size_t n, bool desc, uint64_t* keys, uint32_t* out,
+               Sort sort) {
   const uint32_t flip = desc ? ~0u : 0u;
-  for (size_t i = 0; i < n; ++i) keys[i] = uint64_t{key32(v[i]) ^ flip} << 32 | i;
+  if (dt == Dtype::INT32)
+    for (size_t i = 0; i < n; ++i) keys[i] = uint64_t{key32(Dtype::INT32, v[i]) ^ flip} << 32 | i;
+  else
+    for (size_t i = 0; i < n; ++i) keys[i] = uint64_t{key32(Dtype::FP32, v[i]) ^ flip} << 32 | i;
   sort(keys, n);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t p = static_cast<uint32_t>(keys[i]);
@@ -109,9 +119,14 @@ void channel32(const uint32_t* v, size_t n, bool desc, uint64_t* keys, uint32_t*
   }
 }
 template <class Sort>
-void channel16(const uint16_t* v, size_t n, bool desc, uint32_t* keys, uint16_t* out, Sort sort) {
+void channel16(Dtype dt, const uint16_t* v, size_t n, bool desc, uint32_t* keys, uint16_t* out,
+               Sort sort) {
   const uint32_t flip = desc ? 0xffffu : 0u;
-  for (size_t i = 0; i < n; ++i) keys[i] = (key16(v[i]) ^ flip) << 16 | static_cast<uint32_t>(i);
+  auto pack = [&](Dtype t) {
+    for (size_t i = 0; i < n; ++i)
+      keys[i] = (key16(t, v[i]) ^ flip) << 16 | static_cast<uint32_t>(i);
+  };
+  dt == Dtype::FP16 ? pack(Dtype::FP16) : pack(Dtype::BF16);
   sort(keys, n);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t p = keys[i] & 0xffffu;
@@ -125,10 +140,19 @@ void BM_SortChannels(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(1));
   const int dist = static_cast<int>(state.range(2));
   const int who = static_cast<int>(state.range(3));
-  const bool desc = mode & 1, half = mode >= 2;
-  const std::vector<uint32_t> v32 = make_values(dist, n);
+  static constexpr Dtype kDtypes[] = {Dtype::FP32, Dtype::BF16, Dtype::INT32, Dtype::FP16};
+  const Dtype dt = kDtypes[mode / 2];
+  const bool desc = mode & 1, half = dt == Dtype::BF16 || dt == Dtype::FP16;
+  std::vector<uint32_t> v32 = make_values(dist, n);
   std::vector<uint16_t> v16(v32.size());
-  for (size_t i = 0; i < v32.size(); ++i) v16[i] = static_cast<uint16_t>(v32[i] >> 16);  // BF16
+  for (size_t i = 0; i < v32.size(); ++i) {
+    if (dt == Dtype::BF16) v16[i] = static_cast<uint16_t>(v32[i] >> 16);
+    if (dt == Dtype::FP16) v16[i] = static_cast<uint16_t>(gpsimd::narrow_from_fp32(dt, v32[i]));
+  }
+  // INT32: the values times 10^6, rounded (random bits stay bits).
+  if (dt == Dtype::INT32 && dist != 6)
+    for (uint32_t& x : v32)
+      x = static_cast<uint32_t>(static_cast<int32_t>(std::lrint(std::bit_cast<float>(x) * 1e6f)));
   std::vector<uint32_t> out(kChannels * 2 * n), want(kChannels * 2 * n);
   std::vector<uint64_t> k64(n + 16);
   std::vector<uint32_t> k32(n + 16);
@@ -140,18 +164,18 @@ void BM_SortChannels(benchmark::State& state) {
         uint32_t* oc = o + c * 2 * n;
         switch (contender) {
           case 0:
-            sort32::sort_pairs(Dtype::FP32, desc, v, n, n, 0, oc);
+            sort32::sort_pairs(dt, desc, v, n, n, 0, oc);
             break;
           case 1:
-            channel32(v, n, desc, k64.data(), oc,
+            channel32(dt, v, n, desc, k64.data(), oc,
                       [&](uint64_t* k, size_t m) { sorter(k, m, hwy::SortAscending()); });
             break;
           case 2:
-            channel32(v, n, desc, k64.data(), oc,
+            channel32(dt, v, n, desc, k64.data(), oc,
                       [](uint64_t* k, size_t m) { boost::sort::pdqsort_branchless(k, k + m); });
             break;
           default:
-            channel32(v, n, desc, k64.data(), oc, [](uint64_t* k, size_t m) {
+            channel32(dt, v, n, desc, k64.data(), oc, [](uint64_t* k, size_t m) {
               boost::sort::spreadsort::integer_sort(k, k + m);
             });
         }
@@ -160,18 +184,18 @@ void BM_SortChannels(benchmark::State& state) {
         uint16_t* oc = reinterpret_cast<uint16_t*>(o) + c * 2 * n;
         switch (contender) {
           case 0:
-            sort16::sort_pairs(Dtype::BF16, desc, v, n, n, 0, oc);
+            sort16::sort_pairs(dt, desc, v, n, n, 0, oc);
             break;
           case 1:
-            channel16(v, n, desc, k32.data(), oc,
+            channel16(dt, v, n, desc, k32.data(), oc,
                       [&](uint32_t* k, size_t m) { sorter(k, m, hwy::SortAscending()); });
             break;
           case 2:
-            channel16(v, n, desc, k32.data(), oc,
+            channel16(dt, v, n, desc, k32.data(), oc,
                       [](uint32_t* k, size_t m) { boost::sort::pdqsort_branchless(k, k + m); });
             break;
           default:
-            channel16(v, n, desc, k32.data(), oc, [](uint32_t* k, size_t m) {
+            channel16(dt, v, n, desc, k32.data(), oc, [](uint32_t* k, size_t m) {
               boost::sort::spreadsort::integer_sort(k, k + m);
             });
         }
@@ -190,14 +214,15 @@ void BM_SortChannels(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kChannels * n));
   static const char* kWho[] = {"gpsimd", "vqsort", "pdqsort_branchless", "spreadsort"};
-  static const char* kMode[] = {"fp32_asc", "fp32_desc", "bf16_asc", "bf16_desc"};
+  static const char* kMode[] = {"fp32_asc",  "fp32_desc",  "bf16_asc", "bf16_desc",
+                                "int32_asc", "int32_desc", "fp16_asc", "fp16_desc"};
   state.SetLabel(std::string(kMode[mode]) + " " + kDistributions[dist] + " " + kWho[who]);
 }
 
 void Args(benchmark::internal::Benchmark* b) {
-  for (int mode : {0, 1, 2, 3})
+  for (int mode = 0; mode < 8; ++mode)
     for (int64_t n : {128, 256, 512, 1024, 2048, 4096}) {
-      if (mode < 2 && n == 4096) continue;
+      if ((mode < 2 || mode == 4 || mode == 5) && n == 4096) continue;
       for (int dist = 0; dist < 7; ++dist)
         for (int who = 0; who < 4; ++who) b->Args({mode, n, dist, who});
     }

@@ -655,6 +655,8 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
       return number(3000 - static_cast<int64_t>(j / (j % 64 < 40 ? 1 : 5)));
     case 12:  // ascending with runs of equal values
       return number(static_cast<int64_t>(j / 3) - 1000);
+    case 15:  // descending, an equal pair now and then
+      return number(5000 - int64_t{j} * 3 + (j % 97 == 0 ? 3 : 0));
     case 13:  // FP32: uniform in [-1000, 1000) (value-linear buckets), some ±0; others: bits
       if (!fp) return static_cast<uint32_t>(rng.bits());
       if (rng.chance(0.01)) return rng.chance(0.5) ? 0x80000000u : 0u;
@@ -689,7 +691,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
-  const unsigned mode = rng.below(15);
+  const unsigned mode = rng.below(16);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -737,7 +739,7 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
-  const unsigned mode = rng.below(15);
+  const unsigned mode = rng.below(16);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];

@@ -47,35 +47,73 @@ HWY_INLINE bool Monotone(D d, const T* words, size_t n) {
   return true;
 }
 
-// The words reversed when no two neighbours have equal key' (returns true), else
-// nothing (false).
+// How many neighbours in words[0, n) have equal key'.
 template <int kShift, class D, class T = hn::TFromD<D>>
-HWY_INLINE bool ReverseStrict(D d, const T* words, size_t n, T* out) {
+HWY_INLINE size_t EqualNeighbours(D d, const T* words, size_t n) {
   const size_t N = hn::Lanes(d);
-  size_t i = 0;
+  size_t count = 0, i = 0;
   for (; i + N + 1 <= n; i += N) {
     const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + i));
     const auto b = hn::ShiftRight<kShift>(hn::LoadU(d, words + i + 1));
-    if (!hn::AllFalse(d, hn::Eq(a, b))) return false;
+    count += hn::CountTrue(d, hn::Eq(a, b));
   }
-  for (; i + 1 < n; ++i)
-    if ((words[i] >> kShift) == (words[i + 1] >> kShift)) return false;
+  for (; i + 1 < n; ++i) count += (words[i] >> kShift) == (words[i + 1] >> kShift);
+  return count;
+}
+
+// out = words reversed, a vector at a time.
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE void ReverseWords(D d, const T* words, size_t n, T* out) {
+  const size_t N = hn::Lanes(d);
   size_t o = 0;
   for (; o + N <= n; o += N)
     hn::StoreU(hn::Reverse(d, hn::LoadU(d, words + n - o - N)), d, out + o);
   for (; o < n; ++o) out[o] = words[n - 1 - o];
+}
+
+// The words reversed when no two neighbours have equal key' (returns true), else
+// nothing (false).
+template <int kShift, class D, class T = hn::TFromD<D>>
+HWY_INLINE bool ReverseStrict(D d, const T* words, size_t n, T* out) {
+  if (EqualNeighbours<kShift>(d, words, n) != 0) return false;
+  ReverseWords(d, words, n, out);
   return true;
 }
 
 // The sorted order of words whose key' never increases: the runs of equal key' from the
 // last to the first, each in position order. Without two equal neighbours that is the
-// words reversed, a vector at a time. Otherwise word p goes to n - end(p) + p - start(p),
-// with [start(p), end(p)) its run (the later runs' keys are smaller and come first):
-// `start` (n entries of scratch) from a forward pass, `end` on the way back, both
-// branch-free, whatever the lengths of the runs.
+// words reversed. With a few, the words are reversed a vector at a time where a vector
+// (and the word before it) holds no two equal neighbours, else one run at a time. With
+// many, word p goes to n - end(p) + p - start(p), with [start(p), end(p)) its run (the
+// later runs' keys are smaller and come first): `start` (n entries of scratch) from a
+// forward pass, `end` on the way back, both branch-free, whatever the lengths of the
+// runs.
 template <int kShift, class D, class T = hn::TFromD<D>>
 HWY_INLINE void ReverseRuns(D d, const T* words, size_t n, T* out, uint32_t* start) {
-  if (ReverseStrict<kShift>(d, words, n, out)) return;
+  const size_t equal = EqualNeighbours<kShift>(d, words, n);
+  if (equal == 0) return ReverseWords(d, words, n, out);
+  const size_t N = hn::Lanes(d);
+  if (equal * 4 * N < n) {
+    size_t o = 0, end = n;  // words[end, n) are done; `end` starts a run
+    while (end > 0) {
+      if (end > N) {
+        const auto a = hn::ShiftRight<kShift>(hn::LoadU(d, words + end - N - 1));
+        const auto v = hn::LoadU(d, words + end - N);
+        if (hn::AllFalse(d, hn::Eq(a, hn::ShiftRight<kShift>(v)))) {
+          hn::StoreU(hn::Reverse(d, v), d, out + o);
+          o += N;
+          end -= N;
+          continue;
+        }
+      }
+      size_t first = end - 1;
+      const T key = words[first] >> kShift;
+      while (first > 0 && (words[first - 1] >> kShift) == key) --first;
+      for (size_t j = first; j < end; ++j) out[o++] = words[j];
+      end = first;
+    }
+    return;
+  }
   // Selections by mask, not branches: run boundaries follow the data.
   auto differ = [&](size_t a, size_t b) -> uint32_t {
     return 0u - static_cast<uint32_t>((words[a] >> kShift) != (words[b] >> kShift));
