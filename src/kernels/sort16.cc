@@ -13,8 +13,8 @@
 //     pass; input in strictly reverse order is reversed by vector. Other inputs of up to
 //     16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in registers by a
 //     bitonic network (sort-inl.h). Larger inputs in reverse order (key' never
-//     increasing) are read backwards, each run of equal keys forwards (sort-inl.h,
-//     branch-free). Otherwise one stable scatter per byte of key', low byte
+//     increasing) are read backwards, each run of equal keys forwards (sort-inl.h).
+//     Otherwise one stable scatter per byte of key', low byte
 //     first; a byte that all keys share is skipped (a narrow range of values, few
 //     distinct ones). Each scatter walks the two halves of the input with their own
 //     bucket cursors, two independent chains of counter increments, so that a
