@@ -698,12 +698,14 @@ Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
   return w;
 }
 
-// Sort of 32-bit dtypes at large N (kernels/sort32.cc: a radix pass, then sorting
-// networks, vqsort for the crowded buckets): N from 129 to the limit, several channels,
-// top-K, strided and reversed source walks, and the key distributions that change its
-// path: spread out, all equal, two or a few distinct values, sorted, reversed, a narrow
-// range (crowded buckets), a tight cluster with outliers, magnitudes over many octaves
-// (skewed), and FP32's NaNs, ±0 and ±inf.
+// Sort of 32-bit dtypes beyond the in-register runs (kernels/sort32.cc: presorted and
+// reversed checks, a bitonic network up to 64 keys, vqsort up to 128, else a radix
+// pass, then sorting networks, vqsort for the crowded buckets): N from 33 to the limit, several
+// channels, top-K, strided and reversed source walks, and the key distributions that change its
+// path: spread out, all equal, two or a few distinct values, sorted, reversed (also in runs of
+// equal values), a narrow range (crowded buckets), a tight cluster with outliers, magnitudes over
+// many octaves (skewed), uniform and about normal values (FP32's value-linear buckets),
+// and FP32's NaNs, ±0 and ±inf.
 const Dtype kSort32Dtypes[] = {Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
 // The value of slot j of a partition under distribution `mode`.
@@ -743,6 +745,23 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
     }
     case 9:  // a range a few times n wide: two or more key values per bucket
       return number(static_cast<int64_t>(rng.below(5000)));
+    case 11:  // descending with runs of equal values, long and short
+      return number(3000 - static_cast<int64_t>(j / (j % 64 < 40 ? 1 : 5)));
+    case 12:  // ascending with runs of equal values
+      return number(static_cast<int64_t>(j / 3) - 1000);
+    case 15:  // descending, an equal pair now and then
+      return number(5000 - int64_t{j} * 3 + (j % 97 == 0 ? 3 : 0));
+    case 13:  // FP32: uniform in [-1000, 1000) (value-linear buckets), some ±0; others: bits
+      if (!fp) return static_cast<uint32_t>(rng.bits());
+      if (rng.chance(0.01)) return rng.chance(0.5) ? 0x80000000u : 0u;
+      return std::bit_cast<uint32_t>(static_cast<float>(rng.below(1u << 24)) * 0x1p-23f * 1000.f -
+                                     1000.f);
+    case 14: {  // about normal: the sum of four uniforms, duplicates from coarse steps
+      int64_t sum = 0;
+      for (int t = 0; t < 4; ++t) sum += static_cast<int64_t>(rng.below(1u << 12));
+      return fp ? std::bit_cast<uint32_t>(static_cast<float>(sum - 8192) * 0x1p-10f)
+                : number(sum - 8192);
+    }
     default:  // edge values only (for FP32: NaNs with payloads, ±0, ±inf, subnormals)
       return edges[rng.below(edges.size())];
   }
@@ -751,9 +770,10 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
 Word sort32_word(Rng& rng, Machines& m, bool) {
   const Dtype dt = rng.pick(kSort32Dtypes);
   constexpr unsigned kLimit = 2048;
-  const unsigned sizes[] = {129, 130,  200,  255,  256,  257,  300,  511,  512,  513,
-                            777, 1000, 1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
-  const unsigned N = rng.chance(0.3) ? 129 + rng.below(kLimit - 128) : rng.pick(sizes);
+  const unsigned sizes[] = {33,   34,   63,   64,   65,   100,  127,  128, 129, 130,
+                            200,  255,  256,  257,  300,  511,  512,  513, 777, 1000,
+                            1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
+  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
   const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
   const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
   Window win;
@@ -765,7 +785,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
-  const unsigned mode = rng.below(11);
+  const unsigned mode = rng.below(16);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -782,6 +802,56 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   }
   Word w = sort_fields(rng, n, dt, src, dst);
   // Offsets that wrap around 2^32.
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 16-bit dtypes beyond the in-register runs (kernels/sort16.cc: packed words,
+// a presorted or reversed check, then up to two stable byte passes, each skipped when
+// all keys share the byte): N from 33 to 4096, several channels, top-K, strided and
+// reversed source walks, index offsets that wrap around 2^16, and the distributions of
+// sort32_word narrowed to 16 bits (FP16/BF16 by format.h's rounding, integers by their
+// low bits), with the 16-bit edge values (NaNs with payloads, ±0, ±inf) mixed in.
+const Dtype kSort16Dtypes[] = {Dtype::FP16, Dtype::BF16, Dtype::UINT16, Dtype::INT16};
+
+Word sort16_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort16Dtypes);
+  const bool fp = dt == Dtype::FP16 || dt == Dtype::BF16;
+  const Dtype wide = fp ? Dtype::FP32 : dt == Dtype::INT16 ? Dtype::INT32 : Dtype::UINT32;
+  constexpr unsigned kLimit = 4096;
+  const unsigned sizes[] = {33,  34,  63,   64,   65,   100,  127,  128,  129,  255, 256,
+                            257, 511, 1000, 1024, 2047, 2048, 3000, 4095, 4096, 4096};
+  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
+  const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  win.bytes = 65536;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 1, N, 0, 2, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
+  fill(rng, m, win, pd, n, dt);
+  const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
+  const unsigned mode = rng.below(16);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + (fp ? 0x10000u : 1u);  // often adjacent keys
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 2; ++j) {
+      const uint32_t w = sort32_value(rng, wide, mode, j, pool, edges);
+      uint32_t v = fp ? narrow_from_fp32(dt, w) : w & 0xffffu;
+      if (mode == 0 && rng.chance(0.05)) v = edges16[rng.below(edges16.size())];
+      const auto h = static_cast<uint16_t>(v);
+      std::memcpy(pa + 2 * j, &h, 2);
+      std::memcpy(pb + 2 * j, &h, 2);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
   store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
@@ -1367,6 +1437,9 @@ TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
 // Every case compares whole machines ("large" cases), on every target.
 TEST(KernelsEquivTest, Sort32LargeN) {
   run_random("Sort32LargeN", sort32_word, 15, 0, 200);
+}
+TEST(KernelsEquivTest, Sort16LargeN) {
+  run_random("Sort16LargeN", sort16_word, 24, 0, 200);
 }
 
 }  // namespace

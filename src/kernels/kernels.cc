@@ -12,6 +12,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/simd.h"
+#include "kernels/sort16.h"
 #include "kernels/sort32.h"
 #include "kernels/stream.h"
 #include "kernels/walk_cursor.h"
@@ -64,7 +65,7 @@ Interval pass_interval(uint64_t count, float base, uint8_t op, float bound) {
 
 thread_local std::vector<uint32_t> t_y;
 thread_local std::vector<uint8_t> t_in, t_out;
-thread_local std::vector<uint32_t> t_values, t_keys32, t_result;
+thread_local std::vector<uint32_t> t_values, t_result;
 thread_local std::vector<uint64_t> t_bounds, t_padding;
 
 }  // namespace
@@ -225,15 +226,8 @@ bool sort_channel(Dtype dt, bool descending, const uint8_t* partition, const Wal
     sort32::sort_pairs(dt, descending, reinterpret_cast<const uint32_t*>(values), n, k, offset,
                        reinterpret_cast<uint32_t*>(res));
   } else {
-    const uint16_t* v = reinterpret_cast<const uint16_t*>(values);
-    uint32_t* keys = scratch(t_keys32, n);
-    simd::pack_sort16(dt, descending, v, n, keys);
-    uint16_t* r = reinterpret_cast<uint16_t*>(res);
-    for (unsigned i = 0; i < k; ++i) {
-      const uint32_t p = keys[i] & 0xffffu;
-      r[2 * i] = v[p];
-      r[2 * i + 1] = static_cast<uint16_t>(p + offset);
-    }
+    sort16::sort_pairs(dt, descending, reinterpret_cast<const uint16_t*>(values), n, k,
+                       static_cast<uint16_t>(offset), reinterpret_cast<uint16_t*>(res));
   }
   if (!o) write_run(dc, size, dst, 2 * uint64_t{k}, res);
   return true;

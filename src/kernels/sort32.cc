@@ -1,5 +1,5 @@
-// Sort of one channel of a 32-bit dtype (SPEC §4.4), for the large N that one channel
-// may hold (129 to 2048).
+// Sort of one channel of a 32-bit dtype (SPEC §4.4), for the N that one channel may hold
+// beyond kernels/simd.cc's in-register runs (33 to 2048).
 //
 // The keys are the packed words of simd.h: key' << 32 | position, key' the value's
 // sort_key (model.h), inverted for descending order. They are unique, so sorting them
@@ -7,15 +7,23 @@
 // costs more than these passes together (about 1.8x at N = 2048, random keys):
 //
 //  1. Pack the keys (vector loop), in position order, and note the smallest and largest
-//     key'.
+//     key'. Input already in order (key' never decreasing: sorted, all equal) or in
+//     strictly reverse order is found from the values before that and written as it is;
+//     input in reverse order with runs of equal keys is read backwards, each run forwards
+//     (sort-inl.h). Up to 64 keys are sorted in registers by a
+//     bitonic network (sort-inl.h), up to 128 by vqsort; the passes below are for more.
 //  2. One MSD radix pass: the bucket of a key is (key - min) >> shift, with the shift
 //     that spreads the range of key' over about 2n buckets; a histogram, its prefix
 //     sums and a scatter leave the keys ordered by bucket. Skewed inputs crowd a few
 //     buckets (normal FP32 data: the keys of small magnitudes leave most of the range
 //     empty); then the crowded buckets are split by the next key bits, in proportion to
-//     their counts, before the scatter. When the shift is 0 (a narrow range of key'),
-//     a bucket holds a single key', its keys arrive in position order, and the scatter
-//     already leaves everything sorted. When a sample shows one bucket holding a
+//     their counts, before the scatter, unless a sample of 32 keys shows no two
+//     different keys in one bucket (few distinct values: crowded buckets are runs of
+//     equal keys, which the scatter leaves in position order, i.e. sorted). FP32 values
+//     that are all finite may get buckets linear in the value instead (see Linear),
+//     when the sample finds them less crowded (uniform and normal data). When the shift is 0 (a
+//     narrow range of key'), a bucket holds a single key', its keys arrive in position order, and
+//     the scatter already leaves everything sorted. When a sample shows one bucket holding a
 //     quarter of the keys or more (many zeros, a tight cluster), counting them is one
 //     long dependency chain, and vqsort sorts the keys instead.
 //  3. Every key is now inside its bucket's final range. Buckets of up to 3 keys are
@@ -35,7 +43,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
+#include <cmath>
 #include <vector>
 
 #include "kernels/simd.h"
@@ -50,6 +58,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/sort-inl.h"
 // clang-format on
 
 // Defined once, although foreach_target includes this file once per target.
@@ -89,8 +98,10 @@ constexpr unsigned kExtraBucketBits = 1;
 // Buckets above this many keys are sorted on their own: a bucket of up to
 // kWindow / 2 + 1 keys always lies inside one of the network passes' blocks.
 constexpr uint32_t kNetBucket = kWindow / 2 + 1;
-// From here on the radix pass beats vqsort (measured down to n = 33, except near 128,
-// where vqsort's base case fits exactly); below, simd.cc's sort stays.
+// Up to here a bitonic network in registers sorts the keys; from kMinRadix on the radix
+// pass; between them vqsort, whose base case fits 128 keys exactly (measured: the
+// network over 16 vectors takes about 1.3x its time there; over 8, less than it).
+constexpr size_t kMaxNetwork = 8 * kLanes;
 constexpr size_t kMinRadix = 129;
 
 // sort_key (model.h) of FP32 patterns, 16 at once (as simd.cc's FloatKey).
@@ -176,79 +187,12 @@ struct Networks {
   HWY_INLINE V64 Merge(D64 d, V64 v) const { return Stage<0>(d, Stage<1>(d, v, lower2), lower1); }
 };
 
-// A bitonic sort of kR vectors in registers (kR * 8 keys), for the crowded buckets that
-// skewed inputs leave (vqsort's per-call costs dominate at these sizes). As simd.cc's
-// BitonicVectors: partners across vectors when j >= 8 lanes, within a vector otherwise.
-template <size_t kR>
-HWY_INLINE void BitonicVectors(D64 d, V64* v) {
-  constexpr size_t kTotal = kR * kLanes;
-  const V64 iota = hn::Iota(d, 0);
-  for (size_t k = 2; k <= kTotal; k <<= 1) {
-    for (size_t j = k >> 1; j > 0; j >>= 1) {
-      if (j >= kLanes) {
-        const size_t jv = j / kLanes;
-        for (size_t r = 0; r < kR; ++r) {
-          const size_t p = r ^ jv;
-          if (p < r) continue;
-          const V64 lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
-          const bool asc = ((r * kLanes) & k) == 0;
-          v[r] = asc ? lo : hi;
-          v[p] = asc ? hi : lo;
-        }
-        continue;
-      }
-      const auto lower = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{j})), hn::Zero(d));
-      const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, uint64_t{k})), hn::Zero(d));
-      const auto idx = hn::SetTableIndices(d, kPartner[__builtin_ctzll(j)]);
-      for (size_t r = 0; r < kR; ++r) {
-        const V64 partner = hn::TableLookupLanes(v[r], idx);
-        const V64 mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
-        if (k < kLanes)
-          v[r] = hn::IfThenElse(hn::Not(hn::Xor(lower, asc_lanes)), mn, mx);
-        else if (((r * kLanes) & k) == 0)
-          v[r] = hn::IfThenElse(lower, mn, mx);
-        else
-          v[r] = hn::IfThenElse(lower, mx, mn);
-      }
-    }
-  }
-}
-
-template <size_t kR>
-HWY_INLINE void SortInRegisters(uint64_t* p, size_t m) {
-  const D64 d;
-  const V64 pad = hn::Set(d, ~uint64_t{0});
-  V64 v[kR];
-  for (size_t r = 0; r < kR; ++r) {
-    const size_t at = r * kLanes;
-    if (at + kLanes <= m) {
-      v[r] = hn::LoadU(d, p + at);
-    } else if (at < m) {
-      const auto mask = hn::FirstN(d, m - at);
-      v[r] = hn::IfThenElse(mask, hn::MaskedLoad(mask, d, p + at), pad);
-    } else {
-      v[r] = pad;
-    }
-  }
-  BitonicVectors<kR>(d, v);
-  for (size_t r = 0; r < kR; ++r) {
-    const size_t at = r * kLanes;
-    if (at + kLanes <= m)
-      hn::StoreU(v[r], d, p + at);
-    else if (at < m)
-      hn::BlendedStore(v[r], hn::FirstN(d, m - at), d, p + at);
-  }
-}
-
 // A bucket too large for the networks: sorted on its own, in registers up to 64 keys,
 // else by vqsort unless it is already sorted (all equal keys, or sorted input, arrive in
 // position order).
 HWY_NOINLINE void SortBucket(uint64_t* p, size_t m) {
-  if (m <= kLanes) return SortInRegisters<1>(p, m);
-  if (m <= 2 * kLanes) return SortInRegisters<2>(p, m);
-  if (m <= 4 * kLanes) return SortInRegisters<4>(p, m);
-  if (m <= 8 * kLanes) return SortInRegisters<8>(p, m);
-  if (std::is_sorted(p, p + m)) return;
+  if (m <= 8 * kLanes) return sort_inl::HWY_NAMESPACE::SortSmall(D64(), p, m);
+  if (sort_inl::HWY_NAMESPACE::Monotone<true, 0>(D64(), p, m)) return;
   simd::sort_u64(p, m);
 }
 
@@ -415,18 +359,106 @@ HWY_INLINE void Refine(const uint64_t* keys, uint32_t* index, size_t n, const ui
   }
 }
 
-// True when one bucket holds about a quarter of the keys or more, judged from 32 keys
-// spread over the input. The radix pass then loses to vqsort: the histogram's and the
-// scatter's increments of that bucket's counter form one long dependency chain.
-HWY_INLINE bool Dominated(const uint64_t* keys, size_t n, uint64_t base, unsigned shift) {
+// What 32 keys spread over the input say about a choice of buckets (bucket_of: packed
+// key to bucket): `dominated` when one bucket holds about a quarter of the keys or more
+// (the radix pass then loses to vqsort: the histogram's and the scatter's increments of
+// that bucket's counter form one long dependency chain); `mixed`, how many neighbours
+// in key order share a bucket but not key' (crowded buckets then hold different keys,
+// which refining spreads; without any, crowded buckets are runs of equal keys, as with
+// few distinct values, which the scatter leaves sorted).
+struct Sample {
+  bool dominated;
+  unsigned mixed;
+};
+template <class BucketOf>
+HWY_INLINE Sample SampleBuckets(const uint64_t* keys, size_t n, BucketOf bucket_of) {
   constexpr size_t kSamples = 32;
   HWY_ALIGN uint64_t b[kSamples];
-  for (size_t i = 0; i < kSamples; ++i) b[i] = (keys[i * n / kSamples] - base) >> shift;
-  SortInRegisters<kSamples / kLanes>(b, kSamples);
+  for (size_t i = 0; i < kSamples; ++i) b[i] = keys[i * n / kSamples];
+  sort_inl::HWY_NAMESPACE::SortRegisters<kSamples / kLanes>(D64(), b, kSamples);
   constexpr size_t kRun = kSamples / 4;
+  Sample r{false, 0};
   for (size_t i = 0; i + kRun <= kSamples; ++i)
-    if (b[i] == b[i + kRun - 1]) return true;
-  return false;
+    if (bucket_of(b[i]) == bucket_of(b[i + kRun - 1])) r.dominated = true;
+  for (size_t i = 0; i + 1 < kSamples; ++i)
+    if (bucket_of(b[i]) == bucket_of(b[i + 1]) && (b[i] >> 32) != (b[i + 1] >> 32)) ++r.mixed;
+  return r;
+}
+
+// FP32 buckets linear in the value instead of key': floor((y - ymin) * scale), at most
+// `last`, with y the value, negated for descending order. Monotone in key' (rounding is),
+// so a bucket still holds a range of keys; for values spread evenly (uniform, and the
+// middle of normal data) they crowd far less than key' buckets, whose width doubles with
+// every octave of magnitude. Only for finite values (no NaN, no infinity).
+struct Linear {
+  float ymin, scale;
+  uint32_t last, flip;
+  // The value of key' (the inverse of sort_key; ±0 read as +0).
+  static float Value(uint32_t key) {
+    const uint32_t bits =
+        key >= 0x80000000u ? key - 0x80000000u : 0x80000000u | (0x80000000u - key);
+    return std::bit_cast<float>(bits);
+  }
+  float Y(uint32_t key) const {
+    const float x = Value(key ^ flip);
+    return flip ? -x : x;
+  }
+  uint32_t operator()(uint64_t key) const {
+    const float t = (Y(static_cast<uint32_t>(key >> 32)) - ymin) * scale;
+    return std::min(static_cast<uint32_t>(t), last);
+  }
+};
+
+// Sorted input (key' never decreasing: +1) or strictly reverse-sorted input (key' always
+// decreasing: -1), found from the values directly, before any key is packed; else 0.
+template <class KeyFn>
+HWY_INLINE int InputOrder(const uint32_t* values, size_t n, uint32_t flip, KeyFn key) {
+  const D32 d;
+  const V32 vflip = hn::Set(d, flip);
+  constexpr size_t N = 2 * kLanes;
+  bool up = true, down = true;
+  size_t i = 0;
+  for (; (up || down) && i + N + 1 <= n; i += N) {
+    const V32 a = hn::Xor(key(d, hn::LoadU(d, values + i)), vflip);
+    const V32 b = hn::Xor(key(d, hn::LoadU(d, values + i + 1)), vflip);
+    up = up && hn::AllFalse(d, hn::Gt(a, b));
+    down = down && hn::AllTrue(d, hn::Gt(a, b));
+  }
+  for (; (up || down) && i + 1 < n; ++i) {
+    const uint32_t a = hn::GetLane(hn::Xor(key(d, hn::Set(d, values[i])), vflip));
+    const uint32_t b = hn::GetLane(hn::Xor(key(d, hn::Set(d, values[i + 1])), vflip));
+    up = up && a <= b;
+    down = down && a > b;
+  }
+  return up ? 1 : down ? -1 : 0;
+}
+
+// The first k pairs of the values in position order (kReverse: in reverse position
+// order), 8 at a time: value low, position + offset high.
+template <bool kReverse>
+HWY_INLINE void WriteInOrder(const uint32_t* values, size_t n, size_t k, uint32_t offset,
+                             uint32_t* out) {
+  const D64 d;
+  const hn::Half<D32> dh;
+  const D32 d32;
+  // Positions + offset, a running vector (Iota at a varying start builds its lanes
+  // through memory).
+  const V64 step = hn::Set(d, kReverse ? uint64_t{0} - kLanes : uint64_t{kLanes});
+  V64 pos = kReverse ? hn::Sub(hn::Set(d, uint64_t{n - 1} + offset), hn::Iota(d, 0))
+                     : hn::Add(hn::Iota(d, 0), hn::Set(d, uint64_t{offset}));
+  size_t i = 0;
+  for (; i + kLanes <= k; i += kLanes) {
+    const V64 value =
+        kReverse ? hn::PromoteTo(d, hn::Reverse(dh, hn::LoadU(dh, values + n - i - kLanes)))
+                 : hn::PromoteTo(d, hn::LoadU(dh, values + i));
+    hn::StoreU(hn::BitCast(d32, hn::Or(hn::ShiftLeft<32>(pos), value)), d32, out + 2 * i);
+    pos = hn::Add(pos, step);
+  }
+  for (; i < k; ++i) {
+    const size_t p = kReverse ? n - 1 - i : i;
+    out[2 * i] = values[p];
+    out[2 * i + 1] = static_cast<uint32_t>(p) + offset;
+  }
 }
 
 template <Dtype kDt>
@@ -434,40 +466,98 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
                 uint32_t* out, const Scratch& s) {
   const uint32_t flip = descending ? ~0u : 0u;
   uint64_t* keys = s.keys;
+  auto key = [](D32 d, V32 b) {
+    if constexpr (kDt == Dtype::FP32)
+      return Fp32Key(d, b);
+    else if constexpr (kDt == Dtype::INT32)
+      return hn::Xor(b, hn::Set(d, 0x80000000u));
+    else
+      return b;
+  };
+  // Input in order (sorted, all equal) or strictly reversed: written as it is.
+  const int order = InputOrder(values, n, flip, key);
+  if (order > 0) return WriteInOrder<false>(values, n, k, offset, out);
+  if (order < 0) return WriteInOrder<true>(values, n, k, offset, out);
   uint32_t lo, hi;
-  if constexpr (kDt == Dtype::FP32)
-    PackKeys(values, n, flip, keys, &lo, &hi, [](D32 d, V32 b) { return Fp32Key(d, b); });
-  else if constexpr (kDt == Dtype::INT32)
-    PackKeys(values, n, flip, keys, &lo, &hi,
-             [](D32 d, V32 b) { return hn::Xor(b, hn::Set(d, 0x80000000u)); });
-  else
-    PackKeys(values, n, flip, keys, &lo, &hi, [](D32, V32 b) { return b; });
+  PackKeys(values, n, flip, keys, &lo, &hi, key);
+  namespace si = sort_inl::HWY_NAMESPACE;
+  const D64 d;
+  // Input in reverse order with runs of equal keys: the runs (sort-inl.h).
+  if (si::Monotone<false, 32>(d, keys, n)) {
+    si::ReverseRuns<32>(d, keys, n, s.tmp, s.index);
+    return WritePairs<kDt>(s.tmp, values, k, flip, offset, out);
+  }
+  if (n <= kMaxNetwork) {
+    si::SortSmall(d, keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
+  if (n < kMinRadix) {
+    simd::sort_u64(keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
 
   // Padding above every key sorts to the end and stays there. The networks run over
   // `span` keys, which leaves a block of the second pass for every key.
   const size_t span = (n + kLanes - 1) / kLanes * kLanes + kLanes;
   uint64_t* tmp = s.tmp;
   std::fill(tmp + n, tmp + span, ~uint64_t{0});
-  if (lo == hi) {
-    // All keys equal: position order is the sorted order.
-    std::memcpy(tmp, keys, n * sizeof(uint64_t));
-  } else {
-    // Step 2. The range of key' in bit_width(n - 1) + kExtraBucketBits bits.
-    const unsigned bucket_bits = static_cast<unsigned>(std::bit_width(n - 1)) + kExtraBucketBits;
-    const unsigned range_bits = static_cast<unsigned>(std::bit_width(hi - lo));
-    const unsigned shift = 32 + (range_bits > bucket_bits ? range_bits - bucket_bits : 0);
-    size_t buckets = ((uint64_t{hi} - lo) << 32 >> shift) + 1;
-    // With shift 32 a bucket holds one key', its keys arrive in position order, and the
-    // scatter leaves them sorted: nothing to refine, nor to sort after it.
-    const bool exact = shift == 32;
-    if (!exact && Dominated(keys, n, uint64_t{lo} << 32, shift)) {
-      simd::sort_u64(keys, n);
-      return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  // (All keys equal, lo == hi, is input in order: handled above.)
+  // Step 2. The range of key' in bit_width(n - 1) + kExtraBucketBits bits.
+  const unsigned bucket_bits = static_cast<unsigned>(std::bit_width(n - 1)) + kExtraBucketBits;
+  const unsigned range_bits = static_cast<unsigned>(std::bit_width(hi - lo));
+  const unsigned shift = 32 + (range_bits > bucket_bits ? range_bits - bucket_bits : 0);
+  size_t buckets = ((uint64_t{hi} - lo) << 32 >> shift) + 1;
+  // With shift 32 a bucket holds one key', its keys arrive in position order, and the
+  // scatter leaves them sorted: nothing to refine, nor to sort after it.
+  const bool exact = shift == 32;
+  const uint64_t base64 = uint64_t{lo} << 32;
+  Sample sample{false, 0};
+  if (!exact)
+    sample = SampleBuckets(keys, n, [&](uint64_t key) { return (key - base64) >> shift; });
+  // FP32: value-linear buckets instead, when the sample finds them less crowded.
+  bool linear = false;
+  Linear lin{};
+  if constexpr (kDt == Dtype::FP32) {
+    if (!exact && sample.mixed > 0) {
+      lin.flip = flip;
+      const float ymin = lin.Y(lo), ymax = lin.Y(hi);
+      const float range = ymax - ymin;
+      if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0) {
+        const size_t b = size_t{1} << bucket_bits;
+        lin.ymin = ymin;
+        lin.scale = static_cast<float>(b) / range;
+        lin.last = static_cast<uint32_t>(b - 1);
+        const Sample ls = SampleBuckets(keys, n, lin);
+        if (ls.mixed < sample.mixed) {
+          linear = true;
+          sample = ls;
+          buckets = b;
+        }
+      }
     }
-    const D64 d;
-    const D32 d32;
-    const V64 base = hn::Set(d, uint64_t{lo} << 32);
-    uint32_t* index = s.index;
+  }
+  if (sample.dominated) {
+    simd::sort_u64(keys, n);
+    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+  }
+  const D32 d32;
+  uint32_t* index = s.index;
+  if (linear) {
+    const hn::RebindToFloat<D32> df;
+    const hn::RebindToSigned<D32> di;
+    const auto ymin = hn::Set(df, lin.ymin), scale = hn::Set(df, lin.scale);
+    const V32 last = hn::Set(d32, lin.last);
+    for (size_t i = 0; i < n; i += 2 * kLanes) {
+      // (Lanes past n read as 0; their buckets are not used.)
+      const V32 raw = i + 2 * kLanes <= n ? hn::LoadU(d32, values + i)
+                                          : hn::MaskedLoad(hn::FirstN(d32, n - i), d32, values + i);
+      auto y = hn::BitCast(df, raw);
+      if (flip) y = hn::Neg(y);
+      const auto t = hn::Mul(hn::Sub(y, ymin), scale);
+      hn::StoreU(hn::Min(hn::BitCast(d32, hn::ConvertTo(di, t)), last), d32, index + i);
+    }
+  } else {
+    const V64 base = hn::Set(d, base64);
     for (size_t i = 0; i < n; i += 2 * kLanes) {
       const V64 b0 =
           hn::ShiftRightSame(hn::Sub(hn::LoadU(d, keys + i), base), static_cast<int>(shift));
@@ -475,27 +565,27 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
                                         static_cast<int>(shift));
       hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, b1), hn::BitCast(d32, b0)), d32, index + i);
     }
-    uint32_t* count = s.count;
+  }
+  uint32_t* count = s.count;
+  std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
+  Histogram(index, n, count);
+  if (!linear && sample.mixed > 0 && CrowdedKeys(count, buckets) > n / 16) {
+    const size_t refined = RefineMap(count, buckets);
+    Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
+    buckets = refined;
     std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
     Histogram(index, n, count);
-    if (!exact && CrowdedKeys(count, buckets) > n / 16) {
-      const size_t refined = RefineMap(count, buckets);
-      Refine(keys, index, n, count, uint64_t{lo} << 32, shift);
-      buckets = refined;
-      std::fill_n(count, (buckets + 15) / 16 * 16, 0u);
-      Histogram(index, n, count);
-    }
-    const size_t nbig = PrefixSums(count, buckets, s.big);
-    Scatter(keys, index, n, count, tmp);
-    if (!exact) {
-      for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
-      // Step 3.
-      const Networks net;
-      for (size_t i = 0; i < span; i += kLanes)
-        hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
-      for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
-        hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
-    }
+  }
+  const size_t nbig = PrefixSums(count, buckets, s.big);
+  Scatter(keys, index, n, count, tmp);
+  if (!exact) {
+    for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
+    // Step 3.
+    const Networks net;
+    for (size_t i = 0; i < span; i += kLanes)
+      hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
+    for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
+      hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
   }
   WritePairs<kDt>(tmp, values, k, flip, offset, out);
 }
@@ -506,7 +596,6 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
 bool SortPairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
                uint32_t offset, uint32_t* out, const Scratch* s) {
 #if HWY_TARGET <= HWY_AVX3
-  if (n < kMinRadix) return false;
   switch (dt) {
     case Dtype::FP32:
       SortPairsT<Dtype::FP32>(descending, values, n, k, offset, out, *s);

@@ -1,0 +1,293 @@
+// Sort of one channel of a 16-bit dtype (SPEC §4.4), for the N that one channel may hold
+// beyond kernels/simd.cc's in-register runs (33 to 4096).
+//
+// The keys are the packed words of simd.h: key' << 16 | position, key' the value's
+// sort_key (model.h) in 16 bits, inverted for descending order. They are unique, and
+// sorting them by key' alone with a stable method keeps equal keys in position order,
+// which is SPEC's order. With only 16 bits of key', a least-significant-digit radix
+// sort does it in at most two stable counting passes, whatever the distribution:
+//
+//  1. Pack the words (vector loop) in position order, and count both bytes of key'
+//     (one histogram pass for both).
+//  2. Input already in order (key' never decreasing: sorted input, all equal) needs no
+//     pass; input in strictly reverse order is reversed by vector. Other inputs of up to
+//     16 vectors of words (256 with AVX-512, 128 with AVX2) are sorted in registers by a
+//     bitonic network (sort-inl.h). Larger inputs in reverse order (key' never
+//     increasing) are read backwards, each run of equal keys forwards (sort-inl.h).
+//     Otherwise one stable scatter per byte of key', low byte
+//     first; a byte that all keys share is skipped (a narrow range of values, few
+//     distinct ones). Each scatter walks the two halves of the input with their own
+//     bucket cursors, two independent chains of counter increments, so that a
+//     bucket that takes many keys in a row (long runs, few distinct values) does not
+//     serialise the pass.
+//  3. Write the pairs (vector loop): the value back from key' (sort_key is a bijection
+//     except for ±0 and NaNs, which are read from the source), the index from the
+//     position.
+//
+// Portable Highway code: every target runs the same passes (the scalar one without the
+// network).
+#include "kernels/sort16.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/sort16.cc"
+// The same targets as simd.cc.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#endif
+// foreach_target.h must come first: it re-includes this file once per target.
+// clang-format off
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include "kernels/sort-inl.h"
+// clang-format on
+
+// Defined once, although foreach_target includes this file once per target.
+#ifndef GPSIMD_KERNELS_SORT16_SCRATCH
+#define GPSIMD_KERNELS_SORT16_SCRATCH
+namespace gpsimd::kernels::sort16 {
+
+// Per-thread scratch, grown by the dispatcher (HWY_ONCE part below) and handed to the
+// per-target code, so a warm call allocates nothing.
+struct Scratch {
+  uint32_t* words;  // n packed words, padded by a vector
+  uint32_t* tmp;    // as many
+  uint32_t* count;  // 4 x 256 counters: (low, high byte) x (first, second half)
+  uint32_t* start;  // n: the start of each word's run, for reversed input
+};
+
+}  // namespace gpsimd::kernels::sort16
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace gpsimd::kernels::sort16::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<uint32_t>;
+using V = hn::Vec<D>;
+
+// The 16-bit sort_key (model.h) of the dtype, on 32-bit lanes holding 16-bit patterns.
+// kInf: the float's infinity pattern, 0 for the integers.
+template <Dtype kDt>
+HWY_INLINE V Key(D d, V b) {
+  if constexpr (kDt == Dtype::UINT16) {
+    return b;
+  } else if constexpr (kDt == Dtype::INT16) {
+    return hn::Xor(b, hn::Set(d, 0x8000u));
+  } else {
+    constexpr uint32_t kInf = kDt == Dtype::FP16 ? 0x7c00u : 0x7f80u;
+    const V mid = hn::Set(d, 0x8000u);
+    const V mag = hn::And(b, hn::Set(d, 0x7fffu));
+    const V k = hn::IfThenElse(hn::TestBit(b, mid), hn::Sub(mid, mag), hn::Add(mid, mag));
+    return hn::IfThenElse(hn::Gt(mag, hn::Set(d, kInf)), hn::Set(d, 0xffffu), k);
+  }
+}
+
+// Step 1: words[i] = key'(values[i]) << 16 | i.
+template <Dtype kDt>
+HWY_INLINE void PackWords(const uint16_t* values, size_t n, uint32_t flip, uint32_t* words) {
+  const D d;
+  const hn::Rebind<uint16_t, D> d16;
+  const size_t N = hn::Lanes(d);
+  const V vflip = hn::Set(d, flip);
+  V pos = hn::Iota(d, 0);
+  const V step = hn::Set(d, static_cast<uint32_t>(N));
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const V key = hn::Xor(Key<kDt>(d, hn::PromoteTo(d, hn::LoadU(d16, values + i))), vflip);
+    hn::StoreU(hn::Or(hn::ShiftLeft<16>(key), pos), d, words + i);
+    pos = hn::Add(pos, step);
+  }
+  for (; i < n; ++i) {
+    const V key = hn::Xor(Key<kDt>(d, hn::Set(d, uint32_t{values[i]})), vflip);
+    words[i] = (hn::GetLane(key) << 16) | static_cast<uint32_t>(i);
+  }
+}
+
+// The histograms of both bytes of key' for each half of the words (count[0..255]: low
+// byte, first half; 256: high byte, first half; 512 and 768: the same for the second
+// half).
+HWY_INLINE void Histograms(const uint32_t* words, size_t n, uint32_t* count) {
+  std::fill_n(count, 1024, 0u);
+  const size_t half = n / 2;
+  for (size_t h = 0; h < 2; ++h) {
+    uint32_t* lo = count + 512 * h;
+    uint32_t* hi = lo + 256;
+    const size_t end = h == 0 ? half : n;
+    for (size_t j = h == 0 ? 0 : half; j < end; ++j) {
+      const uint32_t w = words[j];
+      ++lo[(w >> 16) & 0xff];
+      ++hi[w >> 24];
+    }
+  }
+}
+
+// One stable counting pass on the byte of key' at bit `shift` (16 or 24) of the words:
+// the first half of src from the bucket starts, the second half from the starts plus
+// the first half's counts. first/second: the byte's histograms of the two halves.
+HWY_INLINE void Scatter(const uint32_t* src, size_t n, unsigned shift, const uint32_t* first,
+                        const uint32_t* second, uint32_t* dst) {
+  uint32_t a[256], b[256];
+  uint32_t sum = 0;
+  for (unsigned v = 0; v < 256; ++v) {
+    a[v] = sum;
+    b[v] = sum + first[v];
+    sum += first[v] + second[v];
+  }
+  const size_t half = n / 2;
+  const uint32_t* s2 = src + half;
+  // The two halves interleaved: two independent chains of increments.
+  for (size_t i = 0; i < half; ++i) {
+    const uint32_t w1 = src[i], w2 = s2[i];
+    dst[a[(w1 >> shift) & 0xff]++] = w1;
+    dst[b[(w2 >> shift) & 0xff]++] = w2;
+  }
+  for (size_t i = 2 * half; i < n; ++i) {
+    const uint32_t w = src[i];
+    dst[b[(w >> shift) & 0xff]++] = w;
+  }
+}
+
+// Step 3: the pairs of words[0, k), `N` at a time; out holds u16 pairs, i.e. one u32 per
+// pair (value low, index high).
+template <Dtype kDt>
+HWY_INLINE void WritePairs(const uint32_t* words, const uint16_t* values, size_t k, uint32_t flip,
+                           uint16_t offset, uint16_t* out) {
+  const D d;
+  const size_t N = hn::Lanes(d);
+  const V low = hn::Set(d, 0xffffu), vflip = hn::Set(d, flip), voff = hn::Set(d, offset);
+  const V mid = hn::Set(d, 0x8000u);
+  auto pairs = [&](const uint32_t* w, uint32_t* o, size_t m) {
+    const V word = hn::LoadU(d, w);
+    const V pos = hn::And(word, low);
+    const V key = hn::Xor(hn::ShiftRight<16>(word), vflip);
+    V value;
+    if constexpr (kDt == Dtype::UINT16) {
+      value = key;
+    } else if constexpr (kDt == Dtype::INT16) {
+      value = hn::Xor(key, mid);
+    } else {
+      // key' above the middle: +mag; below: -(middle - key'). The middle itself is ±0 and
+      // the top is any NaN: those are read from the source.
+      value = hn::IfThenElse(hn::Gt(key, mid), hn::Sub(key, mid), hn::Or(hn::Sub(mid, key), mid));
+      const auto ambiguous = hn::Or(hn::Eq(key, mid), hn::Eq(key, low));
+      if (!hn::AllFalse(d, ambiguous)) {
+        HWY_ALIGN uint32_t p[hn::MaxLanes(D())], v[hn::MaxLanes(D())];
+        hn::Store(pos, d, p);
+        hn::Store(value, d, v);
+        for (size_t l = 0; l < m; ++l) {
+          const uint32_t kk = (w[l] >> 16) ^ flip;
+          if (kk == 0x8000u || kk == 0xffffu) v[l] = values[p[l]];
+        }
+        value = hn::Load(d, v);
+      }
+    }
+    const V pair = hn::Or(hn::ShiftLeft<16>(hn::Add(pos, voff)), value);
+    if (m == N) {
+      hn::StoreU(pair, d, o);
+    } else {
+      HWY_ALIGN uint32_t tail[hn::MaxLanes(D())];
+      hn::Store(pair, d, tail);
+      std::memcpy(o, tail, m * sizeof(uint32_t));
+    }
+  };
+  // Pairs are 4-byte units; out may be only 2-byte aligned, so stores are unaligned and
+  // addressed through memcpy-safe uint32_t lanes (StoreU).
+  uint32_t* o = reinterpret_cast<uint32_t*>(out);
+  size_t i = 0;
+  for (; i + N <= k; i += N) pairs(words + i, o + i, N);
+  if (i < k) pairs(words + i, o + i, k - i);  // the words are padded by a vector
+}
+
+template <Dtype kDt>
+void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uint16_t offset,
+                uint16_t* out, const Scratch& s) {
+  const uint32_t flip = descending ? 0xffffu : 0u;
+  uint32_t* words = s.words;
+  uint32_t* count = s.count;
+  PackWords<kDt>(values, n, flip, words);
+  namespace si = sort_inl::HWY_NAMESPACE;
+  if (n > 1 && !si::Monotone<true, 16>(D(), words, n)) {
+    uint32_t* tmp = s.tmp;
+    const bool reversed = si::Monotone<false, 16>(D(), words, n);
+#if HWY_TARGET != HWY_SCALAR
+    if (n <= si::MaxKeys<uint32_t>()) {
+      if (reversed && si::ReverseStrict<16>(D(), words, n, tmp)) {
+        words = tmp;
+      } else {
+        si::SortSmall(D(), words, n);
+      }
+      return WritePairs<kDt>(words, values, k, flip, offset, out);
+    }
+#endif
+    if (reversed) {
+      si::ReverseRuns<16>(D(), words, n, tmp, s.start);
+      words = tmp;
+    } else {
+      Histograms(words, n, count);
+      bool moved = false;
+      for (unsigned byte = 0; byte < 2; ++byte) {
+        uint32_t* first = count + 256 * byte;
+        uint32_t* second = first + 512;
+        const unsigned shift = 16 + 8 * byte;
+        const uint32_t any = (words[0] >> shift) & 0xff;
+        if (first[any] + second[any] == n) continue;  // every key has this byte
+        if (moved) {
+          // The halves hold other keys now: count the first one again.
+          for (unsigned v = 0; v < 256; ++v) second[v] += first[v];
+          std::fill_n(first, 256, 0u);
+          for (size_t j = 0; j < n / 2; ++j) ++first[words[j] >> shift];
+          for (unsigned v = 0; v < 256; ++v) second[v] -= first[v];
+        }
+        Scatter(words, n, shift, first, second, tmp);
+        std::swap(words, tmp);
+        moved = true;
+      }
+    }
+  }
+  WritePairs<kDt>(words, values, k, flip, offset, out);
+}
+
+void SortPairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
+               uint16_t offset, uint16_t* out, const Scratch* s) {
+  switch (dt) {
+    case Dtype::FP16:
+      return SortPairsT<Dtype::FP16>(descending, values, n, k, offset, out, *s);
+    case Dtype::BF16:
+      return SortPairsT<Dtype::BF16>(descending, values, n, k, offset, out, *s);
+    case Dtype::INT16:
+      return SortPairsT<Dtype::INT16>(descending, values, n, k, offset, out, *s);
+    default:
+      return SortPairsT<Dtype::UINT16>(descending, values, n, k, offset, out, *s);
+  }
+}
+
+}  // namespace gpsimd::kernels::sort16::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gpsimd::kernels::sort16 {
+
+HWY_EXPORT(SortPairs);
+
+namespace {
+thread_local std::vector<uint32_t> t_words, t_tmp, t_count, t_start;
+uint32_t* grow(std::vector<uint32_t>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+}  // namespace
+
+void sort_pairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
+                uint16_t offset, uint16_t* out) {
+  // Padded by the widest vector (16 lanes of 32 bits).
+  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 1024),
+                  grow(t_start, n + 16)};
+  HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s);
+}
+
+}  // namespace gpsimd::kernels::sort16
+#endif  // HWY_ONCE
