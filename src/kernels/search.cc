@@ -184,8 +184,8 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
 // element's FP32 pattern.
 template <class D, class Keys, class Load, class InRange, class Less, class Fp32>
 HWY_INLINE void MatchScan(D d, size_t n, uint64_t j0, detail::MatchCore& core,
-                          std::vector<uint32_t>* hits, Keys&& keys, Load&& load,
-                          InRange&& in_range, Less&& less, Fp32&& fp32) {
+                          std::vector<uint32_t>* hits, Keys&& keys, Load&& load, InRange&& in_range,
+                          Less&& less, Fp32&& fp32) {
   using V = hn::Vec<D>;
   using T = hn::TFromD<D>;
   constexpr size_t N = hn::MaxLanes(d);
@@ -404,7 +404,8 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
   } else if (is_float_dtype(out)) {
     simd::narrow_from_fp32(out, top.data(), 8, bytes);
   } else {
-    for (unsigned k = 0; k < 8; ++k) detail::store_elem(bytes + k * size, size, from_fp32(out, top[k]));
+    for (unsigned k = 0; k < 8; ++k)
+      detail::store_elem(bytes + k * size, size, from_fp32(out, top[k]));
   }
   Cursor dc(Rows::of(dst_walk));
   if (size == 4)
