@@ -467,12 +467,18 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
   if (reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
   const uint64_t t = src.count();
   const unsigned size = *dtype_size(out);
-  uint8_t* bytes = scratch(t_out, t * size);
+  // Equal dtypes are built straight in a dense destination, else in a buffer written
+  // along the destination walk at the end.
+  const bool same = in == out && in != Dtype::FP16;
+  Cursor probe(Rows::of(dst_walk));
+  uint8_t* direct = same ? probe.direct(dst, t) : nullptr;
+  if (reinterpret_cast<uintptr_t>(direct) % size != 0) direct = nullptr;
+  uint8_t* bytes = direct ? direct : scratch(t_out, t * size);
   std::vector<uint32_t>& hits = t_hits;
   hits.clear();
   detail::MatchCore core(before);
   Cursor c(Rows::of(src));
-  if (in == out && in != Dtype::FP16) {
+  if (same) {
     // FP32 through FP32 is its own bits; BF16 too but for NaNs, which come back as the
     // canonical NaN with their sign (SPEC §5). The match core runs on the copy (the
     // NaNs it changed match nothing).
@@ -520,6 +526,7 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
     simd::narrow_from_fp32(out, y, t, bytes);
   }
   after = core.lane();
+  if (direct) return true;
   Cursor dc(Rows::of(dst_walk));
   if (size == 4)
     dc.write<4>(dst, t, bytes);
