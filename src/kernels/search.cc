@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <vector>
 
@@ -67,15 +66,19 @@ inline uint32_t Gate(const uint32_t* top, uint32_t bound) {
 // or above it, the common case, costs a compare; the rare passing elements are inserted
 // in scalar code, which raises the gate. To start with a high gate rather than -inf, a
 // first pass over a prefix takes the maxima of kGroups groups of elements (kGroups / N
-// vectors of group maxima): their 8th largest is reached by at least 8 elements, so no
-// element below it is among the 8 largest.
+// vectors of group maxima). Grouped by four, they give the maxima of 8 disjoint sets of
+// elements; the smallest of those is reached by at least 8 elements, so no element below
+// it is among the 8 largest (a little lower than the 8th largest group maximum, which
+// std::nth_element found at three times the cost).
 constexpr size_t kGroups = 32;
 constexpr size_t kPrefix = 1024;
 
 template <typename T>
-T EighthLargest(T* g) {
-  std::nth_element(g, g + 7, g + kGroups, std::greater<T>());
-  return g[7];
+T LowerBound8(const T* g) {
+  T b = std::max(std::max(g[0], g[1]), std::max(g[2], g[3]));
+  for (size_t k = 4; k < kGroups; k += 4)
+    b = std::min(b, std::max(std::max(g[k], g[k + 1]), std::max(g[k + 2], g[k + 3])));
+  return b;
 }
 
 // Calls hit(j) for each set lane j of `m` (at most 64 lanes).
@@ -110,7 +113,7 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
       }
     HWY_ALIGN float g[kGroups];
     for (size_t a = 0; a < A; ++a) hn::Store(acc[a], df, g + a * N);
-    bound = model::max8_order_key(bits_from_fp32(EighthLargest(g)));
+    bound = model::max8_order_key(bits_from_fp32(LowerBound8(g)));
   }
   auto gate = [&] { return hn::BitCast(df, hn::Set(du, PatternOfKey(Gate(top, bound)))); };
   VF t = gate();
@@ -155,7 +158,7 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
       for (size_t a = 0; a < A; ++a) acc[a] = hn::Max(acc[a], key(i + a * N));
     HWY_ALIGN uint16_t g[kGroups];
     for (size_t a = 0; a < A; ++a) hn::Store(acc[a], d, g + a * N);
-    const uint32_t k = EighthLargest(g);
+    const uint32_t k = LowerBound8(g);
     // Below 0xfe: fewer than 8 groups hold a number, and -inf bounds nothing.
     if (k >= 0xfe) bound = (k - 0x7f) << 16;
   }
