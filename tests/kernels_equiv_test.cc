@@ -1180,7 +1180,7 @@ TEST(KernelsEquivTest, Sort) {
 // One of a few shapes of a row of t FP32 values: distinct random (a top-k round's data),
 // ascending (every vector raises Max8's gate), descending, one value (with ±0), only ±0,
 // mostly NaN (signalling, quiet, either sign), mostly -inf with fewer than 8 numbers,
-// three values (ties), random with the largest at the end.
+// three values (ties; +inf or ±0 among them), random with the largest at the end.
 std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
   const unsigned shape = rng.below(9);
   auto number = [&] {
@@ -1190,7 +1190,8 @@ std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
   const uint32_t nans[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u,
                            0x7fffffffu, 0xffffffffu, 0x7f810000u, 0xff810000u};
   const uint32_t one = rng.chance(0.3) ? (rng.chance(0.5) ? 0u : 0x80000000u) : number();
-  const uint32_t three[] = {number(), number(), rng.chance(0.5) ? 0u : 0x80000000u};
+  const uint32_t three[] = {number(), rng.chance(0.5) ? 0x7f800000u : number(),
+                            rng.chance(0.5) ? 0u : 0x80000000u};
   std::vector<uint32_t> v(t);
   for (uint64_t i = 0; i < t; ++i) {
     const float x = static_cast<float>(i) - static_cast<float>(t) / 2;
@@ -1229,7 +1230,7 @@ std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
 
 // Max8, FindIndex8, MatchReplace8 or MatchValueLoad over dense rows of every length
 // around the vector widths and the chunk size, FP32, BF16 or FP16, shaped as above; the
-// lanes hold the row's largest values (as in a top-k round) or edge keys (±0, NaN,
+// lanes hold the row's largest values (as in a top-k round) or edge keys (±0, ±inf, NaN,
 // duplicates, values not in the row, BF16 keys with a nonzero low half), sometimes with
 // flags set; MatchReplace8 sometimes in place.
 Word search_rows_word(Rng& rng, Machines& m, bool large) {
@@ -1273,7 +1274,7 @@ Word search_rows_word(Rng& rng, Machines& m, bool large) {
       if (rng.chance(0.1)) {
         const uint32_t edge[] = {0u,          0x80000000u, 0x7fc00000u,
                                  0x3f800001u, 0x12345678u, bits_from_fp32(5000.0f),
-                                 l.mv[0]};
+                                 0x7f800000u, 0xff800000u, l.mv[0]};
         l.mv[s] = rng.pick(edge);
       }
     }
