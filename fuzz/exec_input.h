@@ -1,17 +1,20 @@
 // The input format of fuzz_execute: a configuration byte, one instruction word and a list
-// of records that set registers, semaphores, accumulators and a few memory windows.
+// of records that set registers, semaphores, accumulators, search lanes and a few memory
+// windows.
 // Every byte string is a valid input (short inputs are zero-padded, unknown tags wrap),
 // so the fuzzer never wastes an execution on a rejected input.
 //
 //   byte 0      bits 0-1: generation (0 = V2 .. 3 = V5), bit 2: strict validation
 //   bytes 1-64  the instruction word
-//   records     tag byte, taken modulo 5:
+//   records     tag byte, taken modulo 6:
 //     0 register     [index % 64] [u32 value]
 //     1 semaphore    [index]      [u32 value]
 //     2 accumulator  [index % 128][u32 FP32 bits]
 //     3 memory       [space: bit 7 PSUM, bits 0-6 partition] [u32 offset % partition size]
 //                    [u8 length] [length bytes]
 //     4 memory fill  [space] [u32 offset] [u16 length] [u8 n] [n pattern bytes, repeated]
+//     5 search lane  [lane % 128] [u8 matched flags] [8 x u32 match value (FP32 bits)]
+//                    [8 x u32 index]
 // Memory ranges are clipped at the end of their partition; all u16/u32 are little-endian.
 // Memory records stop being applied after kMaxMemoryBytes, which keeps the machine's
 // footprint small.
@@ -36,6 +39,7 @@ struct ExecInput {
   bool strict = false;
   Word word{};
   std::vector<std::pair<unsigned, uint32_t>> registers, semaphores, accumulators;
+  std::vector<std::pair<unsigned, MatchLane>> match;  // search lanes (the rest fresh)
   std::vector<MemoryRange> memory;
 };
 
@@ -56,7 +60,7 @@ inline ExecInput parse_exec_input(const uint8_t* data, std::size_t size) {
   for (uint8_t& b : in.word) b = byte();
   std::size_t mem_bytes = 0;
   while (pos < size) {
-    const unsigned tag = byte() % 5u;
+    const unsigned tag = byte() % 6u;
     switch (tag) {
       case 0: {
         const unsigned i = byte() % kRegisters;
@@ -71,6 +75,15 @@ inline ExecInput parse_exec_input(const uint8_t* data, std::size_t size) {
       case 2: {
         const unsigned i = byte() % kPartitions;
         in.accumulators.emplace_back(i, u32());
+        break;
+      }
+      case 5: {
+        const unsigned i = byte() % kPartitions;
+        MatchLane l;
+        l.matched = byte();
+        for (uint32_t& v : l.mv) v = u32();
+        for (uint32_t& v : l.idx) v = u32();
+        in.match.emplace_back(i, l);
         break;
       }
       default: {
@@ -131,6 +144,13 @@ inline std::vector<uint8_t> encode_exec_input(const ExecInput& in) {
     out.push_back(2);
     out.push_back(static_cast<uint8_t>(i));
     u32(v);
+  }
+  for (const auto& [i, l] : in.match) {
+    out.push_back(5);
+    out.push_back(static_cast<uint8_t>(i));
+    out.push_back(l.matched);
+    for (uint32_t v : l.mv) u32(v);
+    for (uint32_t v : l.idx) u32(v);
   }
   for (const MemoryRange& r : in.memory) {
     for (std::size_t k = 0; k < r.bytes.size(); k += 255) {

@@ -1,7 +1,8 @@
-// Executes arbitrary words on a machine whose registers, semaphores, accumulators and a few
-// memory windows come from the input (format: exec_input.h), and checks:
+// Executes arbitrary words on a machine whose registers, semaphores, accumulators, search
+// lanes and a few memory windows come from the input (format: exec_input.h), and checks:
 //  - all or nothing: an invalid or faulting word leaves the machine as it was;
-//  - the trace reports every write of a retired word (memory, accumulators, semaphores);
+//  - the trace reports every write of a retired word (memory, accumulators, semaphores,
+//    search lanes);
 //  - the fast kernels (ExecOptions.fast) give the reference's result and state bit for bit;
 //  - execute() reports exactly validate()'s diagnostics for an invalid word.
 //
@@ -45,27 +46,31 @@ struct Region {
 
 // Records every trace event with the bytes written.
 struct Event {
-  enum Kind { Retire, Memory, Accumulator, Semaphore } kind;
+  enum Kind { Retire, Memory, Accumulator, Semaphore, Lane } kind;
   Space space = Space::SBUF;
-  unsigned index = 0;  // partition, accumulator or semaphore
+  unsigned index = 0;  // partition, accumulator, semaphore or search lane
   uint32_t offset = 0, before = 0, after = 0;
   std::vector<uint8_t> bytes;
+  MatchLane lane_before{}, lane_after{};
   bool operator==(const Event&) const = default;
 };
 class Recorder : public TraceSink {
  public:
   std::vector<Event> events;
   void retire(const Word& w, const InstrDef&) override {
-    events.push_back(Event{Event::Retire, Space::SBUF, 0, 0, 0, 0, {w.begin(), w.end()}});
+    events.push_back(Event{Event::Retire, Space::SBUF, 0, 0, 0, 0, {w.begin(), w.end()}, {}, {}});
   }
   void memory(Space s, unsigned p, uint32_t offset, std::span<const uint8_t> b) override {
-    events.push_back(Event{Event::Memory, s, p, offset, 0, 0, {b.begin(), b.end()}});
+    events.push_back(Event{Event::Memory, s, p, offset, 0, 0, {b.begin(), b.end()}, {}, {}});
   }
   void accumulator(unsigned i, uint32_t before, uint32_t after) override {
-    events.push_back(Event{Event::Accumulator, Space::SBUF, i, 0, before, after, {}});
+    events.push_back(Event{Event::Accumulator, Space::SBUF, i, 0, before, after, {}, {}, {}});
   }
   void semaphore(unsigned i, uint32_t before, uint32_t after) override {
-    events.push_back(Event{Event::Semaphore, Space::SBUF, i, 0, before, after, {}});
+    events.push_back(Event{Event::Semaphore, Space::SBUF, i, 0, before, after, {}, {}, {}});
+  }
+  void match_lane(unsigned lane, const MatchLane& before, const MatchLane& after) override {
+    events.push_back(Event{Event::Lane, Space::SBUF, lane, 0, 0, 0, {}, before, after});
   }
 };
 
@@ -151,12 +156,14 @@ struct Snapshot {
   std::array<uint32_t, kRegisters> registers{};
   std::array<uint32_t, kSemaphores> semaphores{};
   std::array<uint32_t, kPartitions> accumulators{};
+  std::array<MatchLane, kPartitions> match{};
 
   // Copies the state and the regions' bytes (reusing this snapshot's buffers).
   void take(const Machine& m, const std::vector<Region>& rs) {
     registers = m.registers;
     semaphores = m.semaphores;
     accumulators = m.accumulators;
+    match = m.match;
     regions = rs;
     std::size_t total = 0;
     for (const Region& r : regions) total += r.hi - r.lo;
@@ -198,6 +205,13 @@ struct Snapshot {
                             e.before, semaphores[e.index]);
           semaphores[e.index] = e.after;
           break;
+        case Event::Lane:
+          GPSIMD_FUZZ_CHECK(match[e.index] == e.lane_before,
+                            "trace: search lane {} before differs from the machine's", e.index);
+          GPSIMD_FUZZ_CHECK(!(e.lane_before == e.lane_after),
+                            "trace: search lane {} reported without a change", e.index);
+          match[e.index] = e.lane_after;
+          break;
       }
     }
   }
@@ -214,6 +228,8 @@ struct Snapshot {
       if (m.accumulators[i] != accumulators[i])
         return fmt::format("accumulator {}: expected {:#x}, machine {:#x}", i, accumulators[i],
                            m.accumulators[i]);
+    for (unsigned i = 0; i < kPartitions; ++i)
+      if (!(m.match[i] == match[i])) return fmt::format("search lane {} differs", i);
     std::size_t at = 0;
     for (const Region& r : regions) {
       auto p = m.partition(r.space, r.partition);
@@ -236,6 +252,7 @@ void restore(Machine& m, const std::vector<Region>& dirty) {
   m.registers.fill(0);
   m.semaphores.fill(0);
   m.accumulators.fill(kNegInfBits);
+  m.match.fill(MatchLane{});
 }
 
 void written_regions(const std::vector<Event>& events, std::vector<Region>& out) {
@@ -300,6 +317,7 @@ void run_one(const uint8_t* data, std::size_t size) {
     for (auto [i, v] : in.registers) m->registers[i] = v;
     for (auto [i, v] : in.semaphores) m->semaphores[i] = v;
     for (auto [i, v] : in.accumulators) m->accumulators[i] = v;
+    for (const auto& [i, l] : in.match) m->match[i] = l;
     for (const MemoryRange& r : in.memory)
       std::memcpy(m->partition(r.space, r.partition).data() + r.offset, r.bytes.data(),
                   r.bytes.size());

@@ -38,8 +38,8 @@ inline bool all_zero(const uint8_t* p, std::size_t n) {
   return true;
 }
 
-// Returns an empty string when registers and semaphores are zero and accumulators -inf,
-// as on a fresh machine, else what differs first.
+// Returns an empty string when registers and semaphores are zero, accumulators -inf and
+// search lanes fresh, as on a fresh machine, else what differs first.
 inline std::string fresh_state_problem_small(const Machine& m) {
   for (unsigned i = 0; i < kRegisters; ++i)
     if (m.registers[i] != 0) return fmt::format("register {} is {:#010x}", i, m.registers[i]);
@@ -48,11 +48,14 @@ inline std::string fresh_state_problem_small(const Machine& m) {
   for (unsigned i = 0; i < kPartitions; ++i)
     if (m.accumulators[i] != kNegInfBits)
       return fmt::format("accumulator {} is {:#010x}", i, m.accumulators[i]);
+  for (unsigned i = 0; i < kPartitions; ++i)
+    if (!m.match[i].fresh()) return fmt::format("search lane {} is not fresh", i);
   return {};
 }
 
 // Returns an empty string when the machine is in the state of a fresh one (memory,
-// registers, semaphores zero, accumulators -inf), else what differs first.
+// registers, semaphores zero, accumulators -inf, search lanes fresh), else what differs
+// first.
 inline std::string fresh_state_problem(const Machine& m) {
   for (Space s : {Space::SBUF, Space::PSUM}) {
     for (unsigned p = 0; p < kPartitions; ++p) {

@@ -241,6 +241,7 @@ int main(int argc, char** argv) {
       in.registers.assign(v.registers.begin(), v.registers.end());
       in.semaphores.assign(v.semaphores.begin(), v.semaphores.end());
       in.accumulators.assign(v.accumulators.begin(), v.accumulators.end());
+      in.match.assign(v.match_state.begin(), v.match_state.end());
       in.memory = v.memory;
       execute.add(bytes_of(gpsimd::fuzz::encode_exec_input(in)));
       vectors.add(nlohmann::json{{"format", "gpsimd-vectors/1"},

@@ -1383,6 +1383,153 @@ TEST(KernelsEquivTest, Sort) {
 // Every source dtype (floats through the kernels, integers through the reference), ties
 // and NaNs, walks of 8 to 16384 elements in SBUF and PSUM, lanes with match values from
 // the source, NaN and -0.0 keys, and flags left set by an earlier search.
+// ---- search rows shaped for the fast paths' gates and filters ----
+
+// One of a few shapes of a row of t FP32 values: distinct random (a top-k round's data),
+// ascending (every vector raises Max8's gate), descending, one value (with ±0), only ±0,
+// mostly NaN (signalling, quiet, either sign), mostly -inf with fewer than 8 numbers,
+// three values (ties; +inf or ±0 among them), random with the largest at the end.
+std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
+  const unsigned shape = rng.below(9);
+  auto number = [&] {
+    return bits_from_fp32(
+        static_cast<float>((static_cast<double>(rng.bits() >> 11) * 0x1p-53 - 0.5) * 2000.0));
+  };
+  const uint32_t nans[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u,
+                           0x7fffffffu, 0xffffffffu, 0x7f810000u, 0xff810000u};
+  const uint32_t one = rng.chance(0.3) ? (rng.chance(0.5) ? 0u : 0x80000000u) : number();
+  const uint32_t three[] = {number(), rng.chance(0.5) ? 0x7f800000u : number(),
+                            rng.chance(0.5) ? 0u : 0x80000000u};
+  std::vector<uint32_t> v(t);
+  for (uint64_t i = 0; i < t; ++i) {
+    const float x = static_cast<float>(i) - static_cast<float>(t) / 2;
+    switch (shape) {
+      case 0:
+        v[i] = number();
+        break;
+      case 1:
+        v[i] = bits_from_fp32(x);
+        break;
+      case 2:
+        v[i] = bits_from_fp32(-x);
+        break;
+      case 3:
+        v[i] = one;
+        break;
+      case 4:
+        v[i] = rng.chance(0.5) ? 0u : 0x80000000u;
+        break;
+      case 5:
+        v[i] = rng.chance(0.8) ? rng.pick(nans) : number();
+        break;
+      case 6:
+        v[i] = rng.below(static_cast<uint32_t>(t)) < 6 ? number() : 0xff800000u;
+        break;
+      case 7:
+        v[i] = rng.pick(three);
+        break;
+      default:
+        v[i] = i + 8 >= t ? bits_from_fp32(2000.0f + x) : number();
+        break;
+    }
+  }
+  return v;
+}
+
+// Max8, FindIndex8, MatchReplace8 or MatchValueLoad over dense rows of every length
+// around the vector widths and the chunk size, FP32, BF16 or FP16, shaped as above; the
+// lanes hold the row's largest values (as in a top-k round) or edge keys (±0, ±inf, NaN,
+// duplicates, values not in the row, BF16 keys with a nonzero low half), sometimes with
+// flags set; MatchReplace8 sometimes in place.
+Word search_rows_word(Rng& rng, Machines& m, bool large) {
+  const uint8_t ops[] = {0x6c, 0x6e, 0x6f, 0x6d};
+  const uint8_t op = rng.pick(ops);
+  const Dtype dts[] = {Dtype::FP32, Dtype::BF16, Dtype::FP16};
+  const Dtype dt = rng.chance(0.45) ? Dtype::FP32 : rng.chance(0.8) ? Dtype::BF16 : rng.pick(dts);
+  const unsigned size = *dtype_size(dt);
+  const uint64_t lengths[] = {8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 511, 512, 513, 1024, 1100};
+  uint64_t t = large ? 4096 + rng.below(16384 - 4096 + 1) : rng.pick(lengths);
+  if (op == 0x6d) t = 8;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const uint32_t off = rng.below(4) * size;  // odd starts too
+  // The destination right after the source when both fit the compared first 16 KiB.
+  uint32_t dst_off = static_cast<uint32_t>((off + t * size + 127) / 64 * 64);
+  if (dst_off + t * 4 > 16384) dst_off = 65536 + 64;
+  for (unsigned c = 0; c < n; ++c) {
+    const std::vector<uint32_t> v = search_row_values(rng, t);
+    std::vector<uint32_t> row(t);
+    for (uint64_t i = 0; i < t; ++i)
+      row[i] = size == 4 ? v[i] : dt == Dtype::BF16 ? v[i] >> 16 : from_fp32(dt, v[i]);
+    for (Machine* mm : {&m.a, &m.b}) {
+      uint8_t* part = mm->partition(Space::SBUF, p + c).data();
+      for (uint64_t i = 0; i < t; ++i) std::memcpy(part + off + i * size, &row[i], size);
+      std::memset(part + dst_off, 0x5a, t * 4);
+    }
+    m.touched.emplace_back(Space::SBUF, p + c);
+    // Lanes: the row's 8 largest values, or edge keys.
+    std::vector<uint32_t> widened(t);
+    for (uint64_t i = 0; i < t; ++i) widened[i] = to_fp32(dt, row[i]);
+    std::vector<uint32_t> top = widened;
+    std::erase_if(top, model::max8_is_nan);
+    std::sort(top.begin(), top.end(), [](uint32_t a, uint32_t b) {
+      return model::max8_order_key(a) > model::max8_order_key(b);
+    });
+    MatchLane l;
+    for (unsigned s = 0; s < 8; ++s) {
+      l.mv[s] =
+          s < top.size() && rng.chance(0.8) ? top[s] : widened[rng.below(static_cast<uint32_t>(t))];
+      if (rng.chance(0.1)) {
+        const uint32_t edge[] = {0u,          0x80000000u, 0x7fc00000u,
+                                 0x3f800001u, 0x12345678u, bits_from_fp32(5000.0f),
+                                 0x7f800000u, 0xff800000u, l.mv[0]};
+        l.mv[s] = rng.pick(edge);
+      }
+    }
+    if (rng.chance(0.2)) {
+      l.matched = static_cast<uint8_t>(rng.bits());
+      for (unsigned s = 0; s < 8; ++s)
+        if ((l.matched >> s) & 1u) l.idx[s] = rng.below(20000);
+    }
+    m.a.match[p + c] = m.b.match[p + c] = l;
+  }
+  auto dense = [&](uint8_t dims, uint32_t at, uint64_t count) {
+    TensorDesc d;
+    d.addr = encode_static_addr({Space::SBUF, p, at});
+    d.dims = dims;
+    d.step = {1, 0, 0, 0};
+    d.num = {static_cast<uint16_t>(count), 1, 1, 1};
+    return d;
+  };
+  Word w{};
+  w[0] = op;
+  w[1] = 0x10;
+  if (op == 0x6d) {
+    store_tensor(w, 16, dense(2, off, 8));
+    w[32] = static_cast<uint8_t>(dt);
+    w[34] = static_cast<uint8_t>(n);
+    return w;
+  }
+  store_tensor(w, 12, dense(4, off, t));
+  w[32] = static_cast<uint8_t>(dt);
+  w[34] = static_cast<uint8_t>(n);
+  if (op == 0x6f) {
+    const Dtype out = rng.chance(0.7) ? dt : rng.pick(dts);
+    w[33] = static_cast<uint8_t>(out);
+    const uint32_t imms[] = {0xff800000u, 0x7fc00000u, 0u, bits_from_fp32(-1.5f), 0x7f800001u};
+    store_u32(w, 40, rng.pick(imms));
+    store_tensor(w, 44, dense(4, out == dt && rng.chance(0.3) ? off : dst_off, t));
+  } else {
+    w[33] = static_cast<uint8_t>(op == 0x6e ? (rng.chance(0.5) ? Dtype::UINT16 : Dtype::UINT32)
+                                            : rng.pick(dts));
+    store_tensor(w, 48, dense(2, dst_off, 8));
+  }
+  return w;
+}
+
+TEST(KernelsEquivTest, SearchRows) {
+  run_random("SearchRows", search_rows_word, 24, 900, 24);
+}
 TEST(KernelsEquivTest, Max8) {
   run_random("Max8", max8_word, 21, 600, 8);
 }

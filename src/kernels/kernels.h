@@ -70,9 +70,10 @@ bool copy_predicated(uint8_t* dst, const Walk& dst_walk, const uint8_t* partitio
                      unsigned pred_size, unsigned size, bool write_when, uint32_t scalar);
 
 // Max8 (SPEC §4.8), one channel: the 8 largest source values as FP32 (NaNs left out,
-// -0.0 < +0.0), ascending, -inf filling the low end. In search.cc.
-bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
-                  std::array<uint32_t, 8>& top);
+// -0.0 < +0.0), ascending, -inf filling the low end, converted to `out` and stored along
+// the destination walk. In search.cc.
+bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out, uint8_t* dst,
+                  const Walk& dst_walk);
 
 // The match core of FindIndex8 and MatchReplace8 (SPEC §4.9), one channel: `after` is the
 // lane `before` after the source walk; when `hits` is not null, the ordinals of the

@@ -1,15 +1,17 @@
-// Fast paths of the DVE search instructions (SPEC §4.8-§4.10). Sources are read in
-// chunks and widened to FP32 bits. Max8 keeps a lane's top 8 as order keys beside a
-// threshold (the 8th largest so far): a block of vectors whose maximum key does not
-// pass it, the common case, costs a max and one compare; the rare passing elements
-// are inserted in scalar code. FindIndex8 and MatchReplace8 compare a block against
-// every open match value at once and leave the rare matches to the scalar match core.
+// Fast paths of the DVE search instructions (SPEC §4.8-§4.10). Max8 scans a lane's
+// elements once against a gate, the smallest key that could still change its top 8
+// (found first from the maxima of groups of a prefix, then raised by every insertion):
+// a vector with no element at the gate, the common case, costs a compare; the rare
+// passing elements are inserted in scalar code. BF16 compares in 16 bits. FindIndex8
+// and MatchReplace8 compare a block against every open match value at once and leave
+// the rare matches to the scalar match core.
 // Compiled once per SIMD target (Highway's foreach_target) and dispatched at run time.
 #include "ops/search.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "gpsimd/format.h"
@@ -42,135 +44,287 @@ inline void Insert(uint32_t* top, uint32_t key) {
   top[i] = key;
 }
 
-// The per-lane top 8 (keys, T[0] largest .. T[7] smallest; 0 = empty) after a vector of
-// keys: a compare-exchange chain, skipped when no lane's key passes its lane's T[7].
-template <class D, class V>
-HWY_INLINE void FoldLanes(D d, V k, V* T) {
-  if (hn::AllFalse(d, hn::Gt(k, T[7]))) return;
-  for (int j = 0; j < 8; ++j) {
-    const V hi = hn::Max(T[j], k);
-    k = hn::Min(T[j], k);
-    T[j] = hi;
-  }
+// The FP32 pattern of an order key (the inverse of model.h's max8_order_key).
+inline uint32_t PatternOfKey(uint32_t key) {
+  return (key >> 31) ? key & 0x7fffffffu : ~key;
+}
+inline uint32_t KeyOfPattern(uint32_t bits) {
+  return model::max8_is_nan(bits) ? 0 : model::max8_order_key(bits);
 }
 
-// Order keys of FP32 patterns (model.h's max8_order_key; a NaN is key 0, below every
-// number, which the caller turns into the -inf fill).
-template <class D, class V>
-HWY_INLINE V KeyOf(D d, V b) {
-  const auto sign = hn::Set(d, 0x80000000u);
-  const auto neg = hn::Ne(hn::And(b, sign), hn::Zero(d));
-  const auto k = hn::IfThenElse(neg, hn::Not(b), hn::Or(b, sign));
-  return hn::IfThenZeroElse(hn::Gt(hn::And(b, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u)),
-                            k);
+// -inf's key: the keys below it are NaNs'.
+constexpr uint32_t kNegInfKey = model::max8_order_key(0xff800000u);
+
+// The smallest key an element needs to change top[0..8): above top[0] once it is full,
+// and at least `bound` (a key that at least 8 elements of the stream reach).
+inline uint32_t Gate(const uint32_t* top, uint32_t bound) {
+  const uint32_t g = std::max(bound, kNegInfKey);
+  return top[0] != 0 ? std::max(g, top[0] + 1) : g;
 }
 
-// Merges the lanes' top 8 into top[0..8) (ascending; top[0] is the threshold): eight
-// times the largest of the lanes' heads, popping it from the first lane that holds it.
-template <class D, class V>
-HWY_INLINE void MergeLanes(D d, const V* T, uint32_t* top) {
-  V t[8];
-  for (int j = 0; j < 8; ++j) t[j] = T[j];
-  for (int k = 0; k < 8; ++k) {
-    const V m = hn::MaxOfLanes(d, t[0]);
-    const uint32_t key = hn::GetLane(m);
-    if (key <= top[0]) return;  // no later head is larger
-    Insert(top, key);
-    const size_t lane = hn::FindKnownFirstTrue(d, hn::Eq(t[0], m));
-    const auto pop = hn::Eq(hn::Iota(d, 0), hn::Set(d, static_cast<uint32_t>(lane)));
-    for (int j = 0; j < 7; ++j) t[j] = hn::IfThenElse(pop, t[j + 1], t[j]);
-    t[7] = hn::IfThenZeroElse(pop, t[7]);
-  }
+// A stream of n elements is scanned once against the gate: a vector with no element at
+// or above it, the common case, costs a compare; the rare passing elements are inserted
+// in scalar code, which raises the gate. To start with a high gate rather than -inf, a
+// first pass over a prefix takes the maxima of kGroups groups of elements (kGroups / N
+// vectors of group maxima). Grouped by four, they give the maxima of 8 disjoint sets of
+// elements; the smallest of those is reached by at least 8 elements, so no element below
+// it is among the 8 largest (a little lower than the 8th largest group maximum, which
+// std::nth_element found at three times the cost).
+constexpr size_t kGroups = 32;
+constexpr size_t kPrefix = 1024;
+
+template <typename T>
+T LowerBound8(const T* g) {
+  T b = std::max(std::max(g[0], g[1]), std::max(g[2], g[3]));
+  for (size_t k = 4; k < kGroups; k += 4)
+    b = std::min(b, std::max(std::max(g[k], g[k + 1]), std::max(g[k + 2], g[k + 3])));
+  return b;
 }
 
-// The fold of a stream of key vectors: the lanes' top 8 behind a global threshold g,
-// a lower bound of the 8th largest key so far (the 8th largest of the lanes' keys,
-// refreshed now and then). A block of four vectors with no key above g, the common case
-// once the stream is under way, costs three maxima and one compare; a key at or below g
-// cannot be among the 8 largest (an equal key has equal bits: the multiset is the same).
-template <class D>
-class Folder {
- public:
-  using V = hn::Vec<D>;
-  explicit Folder(D d) : d_(d) {
-    for (V& t : T_) t = hn::Zero(d);
-  }
-  template <class Load>
-  void Run(size_t n, Load&& load) {
-    const size_t N = hn::Lanes(d_);
-    size_t i = 0;
-    for (; i + 4 * N <= n; i += 4 * N) {
-      const V k0 = load(i), k1 = load(i + N), k2 = load(i + 2 * N), k3 = load(i + 3 * N);
-      const V m = hn::Max(hn::Max(k0, k1), hn::Max(k2, k3));
-      if (hn::AllFalse(d_, hn::Gt(m, hn::Set(d_, g_)))) continue;
-      FoldLanes(d_, k0, T_);
-      FoldLanes(d_, k1, T_);
-      FoldLanes(d_, k2, T_);
-      FoldLanes(d_, k3, T_);
-      if (++folds_ % 8 == 0) Refresh();
-    }
-    for (; i + N <= n; i += N) FoldLanes(d_, load(i), T_);
-    tail_ = i;
-  }
-  size_t tail() const { return tail_; }
-  void Merge(uint32_t* top) const { MergeLanes(d_, T_, top); }
+// Calls hit(j) for each set lane j of `m` (at most 64 lanes).
+template <class D, class M, class F>
+HWY_INLINE void ForEachLane(D d, M m, F&& hit) {
+  uint8_t bytes[8] = {};
+  hn::StoreMaskBits(d, m, bytes);
+  uint64_t bits;
+  std::memcpy(&bits, bytes, 8);
+  for (; bits != 0; bits &= bits - 1) hit(static_cast<size_t>(__builtin_ctzll(bits)));
+}
 
- private:
-  void Refresh() {
-    uint32_t t[8] = {};
-    MergeLanes(d_, T_, t);
-    g_ = t[0];
-  }
-  D d_;
-  V T_[8];
-  uint32_t g_ = 0;
-  size_t folds_ = 0, tail_ = 0;
-};
-
-// Folds n FP32 patterns into top[0..8): the 8 largest order keys.
+// Folds n FP32 patterns into top[0..8) (ascending keys; 0 = empty). The vectors compare
+// as floats: an ordered compare leaves NaNs out, and -0.0 == +0.0 only makes the set
+// of passing elements larger; the scalar insertion decides exactly.
 void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
-  const hn::ScalableTag<uint32_t> d;
-  Folder<decltype(d)> f(d);
-  f.Run(n, [&](size_t i) { return KeyOf(d, hn::LoadU(d, bits + i)); });
-  f.Merge(top);
-  for (size_t i = f.tail(); i < n; ++i)
-    Insert(top, model::max8_is_nan(bits[i]) ? 0 : model::max8_order_key(bits[i]));
-}
-
-// Top8 of n BF16 patterns, widened in registers (a number's FP32 pattern is its BF16
-// pattern << 16; NaNs are left out, so their quieting does not matter).
-void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
-  const hn::ScalableTag<uint32_t> d;
-  const hn::Rebind<uint16_t, decltype(d)> d16;
-  Folder<decltype(d)> f(d);
-  f.Run(n, [&](size_t i) {
-    return KeyOf(d, hn::ShiftLeft<16>(hn::PromoteTo(d, hn::LoadU(d16, half + i))));
-  });
-  f.Merge(top);
-  for (size_t i = f.tail(); i < n; ++i) {
-    const uint32_t b = uint32_t{half[i]} << 16;
-    Insert(top, model::max8_is_nan(b) ? 0 : model::max8_order_key(b));
-  }
-}
-
-// The first index i in [0, n) whose FP32 value equals (IEEE) one of keys[0..nk), or n.
-size_t FirstMatch(const uint32_t* bits, size_t n, const uint32_t* keys, unsigned nk) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
-  const size_t N = hn::Lanes(df);
-  hn::Vec<decltype(df)> k[8];
-  for (unsigned s = 0; s < 8; ++s) k[s] = hn::BitCast(df, hn::Set(du, keys[s < nk ? s : 0]));
+  using VF = hn::Vec<decltype(df)>;
+  constexpr size_t N = hn::MaxLanes(df);
+  constexpr size_t A = N >= kGroups ? 1 : kGroups / N;
+  auto load = [&](size_t i) { return hn::BitCast(df, hn::LoadU(du, bits + i)); };
+  uint32_t bound = 0;
+  if (top[0] == 0 && N * A == kGroups && n >= 2 * kGroups) {
+    const size_t p = std::min(n, kPrefix) / kGroups * kGroups;
+    VF acc[A];
+    for (size_t a = 0; a < A; ++a) acc[a] = hn::Set(df, -std::numeric_limits<float>::infinity());
+    for (size_t i = 0; i < p; i += kGroups)
+      for (size_t a = 0; a < A; ++a) {
+        const VF v = load(i + a * N);
+        acc[a] = hn::IfThenElse(hn::Gt(v, acc[a]), v, acc[a]);
+      }
+    HWY_ALIGN float g[kGroups];
+    for (size_t a = 0; a < A; ++a) hn::Store(acc[a], df, g + a * N);
+    bound = model::max8_order_key(bits_from_fp32(LowerBound8(g)));
+  }
+  auto gate = [&] { return hn::BitCast(df, hn::Set(du, PatternOfKey(Gate(top, bound)))); };
+  VF t = gate();
   size_t i = 0;
   for (; i + N <= n; i += N) {
-    const auto v = hn::BitCast(df, hn::LoadU(du, bits + i));
-    auto hit = hn::Eq(v, k[0]);
-    for (unsigned s = 1; s < nk; ++s) hit = hn::Or(hit, hn::Eq(v, k[s]));
-    if (!hn::AllFalse(df, hit)) return i + static_cast<size_t>(hn::FindKnownFirstTrue(df, hit));
+    const auto pass = hn::Ge(load(i), t);
+    if (HWY_LIKELY(hn::AllFalse(df, pass))) continue;
+    ForEachLane(df, pass, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
+    t = gate();
+  }
+  for (; i < n; ++i) Insert(top, KeyOfPattern(bits[i]));
+}
+
+// Top8 of n BF16 patterns, compared in 16 bits. The 16-bit order key of a pattern b
+// (b | 0x8000 when positive, ~b when negative) is the high half of the 32-bit key of b << 16,
+// whose low half is 0 (positive) or 0xffff (negative). Adding 0x7f (mod 2^16) moves the
+// positive NaNs' keys (above +inf's, 0xff80) to the bottom, below the negative NaNs', and
+// those below -inf's: a key of 0xfe or more is a number's, in order.
+inline uint32_t Gate16(uint32_t gate) {
+  uint32_t k = gate >> 16;
+  if (((k << 16) | (k >= 0x8000 ? 0u : 0xffffu)) < gate) ++k;
+  return k + 0x7f;  // <= 0xff80 + 0x7f: the gate is at most +inf's key + 1
+}
+
+void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  using V = hn::Vec<decltype(d)>;
+  constexpr size_t N = hn::MaxLanes(d);
+  constexpr size_t A = N >= kGroups ? 1 : kGroups / N;
+  auto key = [&](size_t i) {
+    const V b = hn::LoadU(d, half + i);
+    const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
+    return hn::Add(hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000}))), hn::Set(d, uint16_t{0x7f}));
+  };
+  uint32_t bound = 0;
+  if (top[0] == 0 && N * A == kGroups && n >= 2 * kGroups) {
+    const size_t p = std::min(n, kPrefix) / kGroups * kGroups;
+    V acc[A];
+    for (size_t a = 0; a < A; ++a) acc[a] = hn::Zero(d);
+    for (size_t i = 0; i < p; i += kGroups)
+      for (size_t a = 0; a < A; ++a) acc[a] = hn::Max(acc[a], key(i + a * N));
+    HWY_ALIGN uint16_t g[kGroups];
+    for (size_t a = 0; a < A; ++a) hn::Store(acc[a], d, g + a * N);
+    const uint32_t k = LowerBound8(g);
+    // Below 0xfe: fewer than 8 groups hold a number, and -inf bounds nothing.
+    if (k >= 0xfe) bound = (k - 0x7f) << 16;
+  }
+  // Gt(k, gate - 1): the gate is at least 0xfe.
+  auto gate = [&] { return hn::Set(d, static_cast<uint16_t>(Gate16(Gate(top, bound)) - 1)); };
+  V t = gate();
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto pass = hn::Gt(key(i), t);
+    if (HWY_LIKELY(hn::AllFalse(d, pass))) continue;
+    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+    t = gate();
+  }
+  for (; i < n; ++i) Insert(top, KeyOfPattern(uint32_t{half[i]} << 16));
+}
+
+// The match core (SPEC §4.9) over n elements with ordinals j0 + i. A vector is first
+// tested against the range of the open slots' keys (two compares; when the keys are a
+// row's largest values, as in a top-k round, almost no vector is in range), then
+// compared with every key at once (eight compares, the keys repeated to fill them, or
+// sixteen); the elements equal to one, rare, are offered to the core in scalar code,
+// which may close a slot (the keys are taken again when they let through an element
+// that no slot takes). `Keys` gives a lane's keys (0 when
+// none is left) and returns their count, `Load` a vector of elements, `InRange(v, lo,
+// hi)` the lanes between two keys, `Lo`/`Hi` the smaller/larger of two keys, `Fp32` an
+// element's FP32 pattern.
+template <class D, class Keys, class Load, class InRange, class Less, class Fp32>
+HWY_INLINE void MatchScan(D d, size_t n, uint64_t j0, detail::MatchCore& core,
+                          std::vector<uint32_t>* hits, Keys&& keys, Load&& load, InRange&& in_range,
+                          Less&& less, Fp32&& fp32) {
+  using V = hn::Vec<D>;
+  using T = hn::TFromD<D>;
+  constexpr size_t N = hn::MaxLanes(d);
+  T k[16];
+  unsigned nk = 0;
+  V kv[16], lo = hn::Zero(d), hi = hn::Zero(d);
+  auto refresh = [&] {
+    nk = keys(k);
+    if (nk == 0) return;
+    T kl = k[0], kh = k[0];
+    for (unsigned s = 1; s < nk; ++s) {
+      if (less(k[s], kl)) kl = k[s];
+      if (less(kh, k[s])) kh = k[s];
+    }
+    lo = hn::Set(d, kl);
+    hi = hn::Set(d, kh);
+    const unsigned fill = nk <= 8 ? 8 : 16;
+    for (unsigned s = nk; s < fill; ++s) k[s] = k[0];
+    for (unsigned s = 0; s < fill; ++s) kv[s] = hn::Set(d, k[s]);
+    nk = fill;
+  };
+  refresh();
+  size_t i = 0;
+  for (; nk != 0 && i + N <= n; i += N) {
+    const V v = load(i);
+    if (HWY_LIKELY(hn::AllFalse(d, in_range(v, lo, hi)))) continue;
+    auto hit = hn::Or(hn::Or(hn::Or(hn::Eq(v, kv[0]), hn::Eq(v, kv[1])),
+                             hn::Or(hn::Eq(v, kv[2]), hn::Eq(v, kv[3]))),
+                      hn::Or(hn::Or(hn::Eq(v, kv[4]), hn::Eq(v, kv[5])),
+                             hn::Or(hn::Eq(v, kv[6]), hn::Eq(v, kv[7]))));
+    if (nk == 16)
+      for (unsigned s = 8; s < 16; ++s) hit = hn::Or(hit, hn::Eq(v, kv[s]));
+    if (hn::AllFalse(d, hit)) continue;
+    bool consumed = false;
+    ForEachLane(d, hit, [&](size_t j) {
+      if (core.offer(static_cast<uint32_t>(j0 + i + j), fp32(i + j))) {
+        if (hits) hits->push_back(static_cast<uint32_t>(j0 + i + j));
+        consumed = true;
+      }
+    });
+    // A closed slot's key stays in the test until it lets through an element no slot
+    // takes: the test only has to let through every element an open slot would take.
+    if (core.done()) return;
+    if (!consumed) refresh();
+  }
+  if (nk == 0) return;  // no element can match
+  for (; i < n && !core.done(); ++i)
+    if (core.offer(static_cast<uint32_t>(j0 + i), fp32(i)) && hits)
+      hits->push_back(static_cast<uint32_t>(j0 + i));
+}
+
+// The open slots' FP32 match values (NaNs match nothing and are left out).
+inline unsigned OpenKeys32(const detail::MatchCore& core, uint32_t* k) {
+  const MatchLane& l = core.lane();
+  unsigned nk = 0;
+  for (unsigned s = 0; s < 8; ++s)
+    if (core.open(s)) k[nk++] = l.mv[s];
+  return nk;
+}
+
+// n FP32 patterns, compared as floats: IEEE equality, as the core's (a NaN is in no
+// range and equals nothing; -0.0 == +0.0).
+void MatchFp32(const uint32_t* e, size_t n, uint64_t j0, detail::MatchCore& core,
+               std::vector<uint32_t>* hits) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  using VF = hn::Vec<decltype(df)>;
+  MatchScan(
+      df, n, j0, core, hits,
+      [&](float* k) {
+        uint32_t b[8];
+        const unsigned nk = OpenKeys32(core, b);
+        std::memcpy(k, b, nk * 4);
+        return nk;
+      },
+      [&](size_t i) { return hn::BitCast(df, hn::LoadU(du, e + i)); },
+      [](VF v, VF lo, VF hi) { return hn::And(hn::Ge(v, lo), hn::Ge(hi, v)); },
+      [](float a, float b) { return a < b; }, [&](size_t i) { return e[i]; });
+}
+
+// The 16-bit order key of a BF16 pattern (b | 0x8000 when positive, ~b when negative).
+template <class D, class V>
+HWY_INLINE V OrderKey16(D d, V b) {
+  const hn::RebindToSigned<D> di;
+  const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
+  return hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000})));
+}
+inline uint16_t OrderKey16(uint16_t b) {
+  return static_cast<uint16_t>((b >> 15) ? ~b : b | 0x8000u);
+}
+
+// n BF16 patterns, compared in 16 bits: an element's FP32 value is its pattern << 16, so
+// a match value with a nonzero low half equals none, and one with a zero low half equals
+// exactly the element with its high half as pattern, or, for ±0, either zero. The range
+// test compares order keys (a NaN's lies outside every range of numbers).
+void MatchBf16(const uint16_t* e, size_t n, uint64_t j0, detail::MatchCore& core,
+               std::vector<uint32_t>* hits) {
+  const hn::ScalableTag<uint16_t> d;
+  using V = hn::Vec<decltype(d)>;
+  MatchScan(
+      d, n, j0, core, hits,
+      [&](uint16_t* k) {
+        uint32_t b[8];
+        const unsigned nb = OpenKeys32(core, b);
+        unsigned nk = 0;
+        for (unsigned s = 0; s < nb; ++s) {
+          if ((b[s] & 0xffffu) != 0) continue;
+          k[nk++] = static_cast<uint16_t>(b[s] >> 16);
+          if ((b[s] & 0x7fffffffu) == 0) k[nk++] = static_cast<uint16_t>((b[s] >> 16) ^ 0x8000u);
+        }
+        return nk;
+      },
+      [&](size_t i) { return hn::LoadU(d, e + i); },
+      [&](V v, V lo, V hi) {
+        // lo <= key <= hi as key - lo <= hi - lo (unsigned).
+        const V klo = OrderKey16(d, lo);
+        return hn::Not(hn::Gt(hn::Sub(OrderKey16(d, v), klo), hn::Sub(OrderKey16(d, hi), klo)));
+      },
+      [](uint16_t a, uint16_t b) { return OrderKey16(a) < OrderKey16(b); },
+      [&](size_t i) { return uint32_t{e[i]} << 16; });
+}
+
+// out[i] = in[i], but a NaN (magnitude above `inf`) becomes `nan` with its sign: a
+// 16-bit float through FP32 and back (SPEC §5).
+void CanonicalNan16(const uint16_t* in, size_t n, uint16_t inf, uint16_t nan, uint16_t* out) {
+  const hn::ScalableTag<uint16_t> d;
+  const size_t N = hn::Lanes(d);
+  const auto vinf = hn::Set(d, inf), vnan = hn::Set(d, nan), mag = hn::Set(d, uint16_t{0x7fff});
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto v = hn::LoadU(d, in + i);
+    const auto is_nan = hn::Gt(hn::And(v, mag), vinf);
+    hn::StoreU(hn::IfThenElse(is_nan, hn::Or(hn::AndNot(mag, v), vnan), v), d, out + i);
   }
   for (; i < n; ++i)
-    for (unsigned s = 0; s < nk; ++s)
-      if (model::match_equal(bits[i], keys[s])) return i;
-  return n;
+    out[i] = (in[i] & 0x7fffu) > inf ? static_cast<uint16_t>((in[i] & 0x8000u) | nan) : in[i];
 }
 
 }  // namespace gpsimd::kernels::search::HWY_NAMESPACE
@@ -181,7 +335,9 @@ namespace gpsimd::kernels {
 namespace search {
 HWY_EXPORT(Top8);
 HWY_EXPORT(Top8Bf16);
-HWY_EXPORT(FirstMatch);
+HWY_EXPORT(MatchFp32);
+HWY_EXPORT(MatchBf16);
+HWY_EXPORT(CanonicalNan16);
 }  // namespace search
 
 namespace {
@@ -211,8 +367,8 @@ const uint32_t* read_fp32(Cursor& c, const uint8_t* partition, Dtype dt, uint64_
 
 }  // namespace
 
-bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
-                  std::array<uint32_t, 8>& top) {
+bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out, uint8_t* dst,
+                  const Walk& dst_walk) {
   if (!can_widen(in)) return false;
   // In-place FP32 rows are only 4-aligned when the partition is (validated offsets).
   if (in == Dtype::FP32 && reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
@@ -231,46 +387,64 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in,
     }
     j += m;
   }
+  std::array<uint32_t, 8> top;
   for (unsigned k = 0; k < 8; ++k) {
     const uint32_t key = keys[k];
     top[k] = key == 0 ? model::kMax8Fill : (key >> 31) ? key & 0x7fffffffu : ~key;
   }
+  // The eight values converted at once: the float dtypes through the SIMD narrowing,
+  // the integer ones element by element.
+  const unsigned size = *dtype_size(out);
+  uint8_t bytes[8 * 4];
+  if (out == Dtype::FP32 || out == Dtype::FP32R) {
+    std::memcpy(bytes, top.data(), sizeof top);
+  } else if (out == Dtype::BF16 && in == Dtype::BF16) {
+    // BF16 values (and -inf) are exact in BF16: narrowing drops the zero low half.
+    for (unsigned k = 0; k < 8; ++k) {
+      const auto h = static_cast<uint16_t>(top[k] >> 16);
+      std::memcpy(bytes + 2 * k, &h, 2);
+    }
+  } else if (is_float_dtype(out)) {
+    simd::narrow_from_fp32(out, top.data(), 8, bytes);
+  } else {
+    for (unsigned k = 0; k < 8; ++k)
+      detail::store_elem(bytes + k * size, size, from_fp32(out, top[k]));
+  }
+  Cursor dc(Rows::of(dst_walk));
+  if (size == 4)
+    dc.write<4>(dst, 8, bytes);
+  else if (size == 2)
+    dc.write<2>(dst, 8, bytes);
+  else
+    dc.write<1>(dst, 8, bytes);
   return true;
 }
 
 namespace {
 
-// The match core over n FP32 patterns e[0..n), ordinals j0 + i: blocks without a key
-// among the open slots' match values are skipped in registers.
-void scan(detail::MatchCore& core, const uint32_t* e, size_t n, uint64_t j0,
-          std::vector<uint32_t>* hits) {
-  std::array<uint32_t, 8> open{};
-  unsigned nk = 0;
-  auto refresh = [&] {
-    nk = 0;
-    const MatchLane& l = core.lane();
-    for (unsigned s = 0; s < 8; ++s)
-      if (!((l.matched >> s) & 1u) && !model::max8_is_nan(l.mv[s])) open[nk++] = l.mv[s];
-  };
-  refresh();
-  const auto first = HWY_DYNAMIC_DISPATCH(search::FirstMatch);
-  for (size_t i = 0; i < n && nk > 0;) {
-    i += first(e + i, n - i, open.data(), nk);
-    if (i >= n) break;
-    if (core.offer(static_cast<uint32_t>(j0 + i), e[i])) {
-      if (hits) hits->push_back(static_cast<uint32_t>(j0 + i));
-      refresh();
-    }
-    ++i;
-  }
-}
-
 bool is_float_io(Dtype dt) {
   return dt == Dtype::FP32 || dt == Dtype::BF16 || dt == Dtype::FP16;
 }
 
+// The match core over the next m source elements (ordinals j0 on): BF16 compared in 16
+// bits in place, the other float dtypes as FP32 patterns. False when the BF16 elements
+// are not 2-aligned.
+bool match_chunk(Cursor& c, const uint8_t* partition, Dtype in, uint64_t m, uint64_t j0,
+                 detail::MatchCore& core, std::vector<uint32_t>* hits) {
+  if (in == Dtype::BF16) {
+    const uint8_t* raw = c.read<2>(partition, m, scratch(t_raw, kChunk * 2));
+    if (reinterpret_cast<uintptr_t>(raw) % 2 != 0) return false;
+    HWY_DYNAMIC_DISPATCH(search::MatchBf16)
+    (reinterpret_cast<const uint16_t*>(raw), m, j0, core, hits);
+  } else {
+    HWY_DYNAMIC_DISPATCH(search::MatchFp32)(read_fp32(c, partition, in, m), m, j0, core, hits);
+  }
+  return true;
+}
+
 thread_local std::vector<uint32_t> t_all;
 thread_local std::vector<uint8_t> t_out;
+thread_local std::vector<uint32_t> t_hits;
 
 }  // namespace
 
@@ -282,7 +456,7 @@ bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const Ma
   Cursor c(Rows::of(src));
   for (uint64_t j = 0, t = src.count(); j < t && !core.done();) {
     const uint64_t m = std::min(kChunk, t - j);
-    scan(core, read_fp32(c, partition, in, m), m, j, hits);
+    if (!match_chunk(c, partition, in, m, j, core, hits)) return false;
     j += m;
   }
   after = core.lane();
@@ -295,50 +469,67 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
   if (!is_float_io(in) || !is_float_io(out)) return false;
   if (reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
   const uint64_t t = src.count();
-  uint32_t* y = scratch(t_all, t);
-  Cursor c(Rows::of(src));
-  for (uint64_t j = 0; j < t;) {
-    const uint64_t m = std::min(kChunk, t - j);
-    if (in == Dtype::FP32) {
-      const uint8_t* raw = c.read<4>(partition, m, reinterpret_cast<uint8_t*>(y + j));
-      if (raw != reinterpret_cast<uint8_t*>(y + j)) std::memcpy(y + j, raw, m * 4);
-    } else {  // widened straight into place
-      simd::widen_to_fp32(in, c.read<2>(partition, m, scratch(t_raw, kChunk * 2)), m, y + j);
-    }
-    j += m;
-  }
-  detail::MatchCore core(before);
-  thread_local std::vector<uint32_t> hits;
-  hits.clear();
-  scan(core, y, t, 0, &hits);
-  after = core.lane();
   const unsigned size = *dtype_size(out);
-  uint8_t* bytes = scratch(t_out, t * size);
-  if (in == out && size == 2) {
-    // A 16-bit float through FP32 and back is its own bits, but for NaNs, which come
-    // back as the canonical NaN with their sign (SPEC §5): no rounding to do.
-    const MiniFloatFormat& f = *minifloat_format(out);
-    const auto inf = static_cast<uint16_t>(((1u << f.exp_bits) - 1) << f.man_bits);
-    const auto nan = static_cast<uint16_t>(f.canonical_nan);
-    Cursor sc(Rows::of(src));
-    auto* o = reinterpret_cast<uint16_t*>(bytes);
+  // Equal dtypes are built straight in a dense destination, else in a buffer written
+  // along the destination walk at the end.
+  const bool same = in == out && in != Dtype::FP16;
+  Cursor probe(Rows::of(dst_walk));
+  uint8_t* direct = same ? probe.direct(dst, t) : nullptr;
+  if (reinterpret_cast<uintptr_t>(direct) % size != 0) direct = nullptr;
+  uint8_t* bytes = direct ? direct : scratch(t_out, t * size);
+  std::vector<uint32_t>& hits = t_hits;
+  hits.clear();
+  detail::MatchCore core(before);
+  Cursor c(Rows::of(src));
+  if (same) {
+    // FP32 through FP32 is its own bits; BF16 too but for NaNs, which come back as the
+    // canonical NaN with their sign (SPEC §5). The match core runs on the copy (the
+    // NaNs it changed match nothing).
+    const auto canonical = HWY_DYNAMIC_DISPATCH(search::CanonicalNan16);
+    const MiniFloatFormat* f = in == Dtype::BF16 ? minifloat_format(in) : nullptr;
     for (uint64_t j = 0; j < t;) {
       const uint64_t m = std::min(kChunk, t - j);
-      const uint8_t* raw = sc.read<2>(partition, m, scratch(t_raw, kChunk * 2));
-      for (uint64_t i = 0; i < m; ++i) {
-        uint16_t v;
-        std::memcpy(&v, raw + 2 * i, 2);
-        o[j + i] = (v & 0x7fffu) > inf ? static_cast<uint16_t>((v & 0x8000u) | nan) : v;
+      if (f) {
+        const uint8_t* raw = c.read<2>(partition, m, scratch(t_raw, kChunk * 2));
+        uint16_t* o = reinterpret_cast<uint16_t*>(bytes) + j;
+        if (reinterpret_cast<uintptr_t>(raw) % 2 != 0) {
+          std::memcpy(o, raw, m * 2);
+          raw = reinterpret_cast<const uint8_t*>(o);
+        }
+        canonical(reinterpret_cast<const uint16_t*>(raw), m,
+                  static_cast<uint16_t>(((1u << f->exp_bits) - 1) << f->man_bits),
+                  static_cast<uint16_t>(f->canonical_nan), o);
+        if (!core.done()) HWY_DYNAMIC_DISPATCH(search::MatchBf16)(o, m, j, core, &hits);
+      } else {
+        uint32_t* o = reinterpret_cast<uint32_t*>(bytes) + j;
+        const uint8_t* raw = c.read<4>(partition, m, reinterpret_cast<uint8_t*>(o));
+        if (raw != reinterpret_cast<uint8_t*>(o)) std::memcpy(o, raw, m * 4);
+        if (!core.done()) HWY_DYNAMIC_DISPATCH(search::MatchFp32)(o, m, j, core, &hits);
       }
       j += m;
     }
-    const auto r = static_cast<uint16_t>(narrow_from_fp32(out, immediate));
-    for (uint32_t i : hits) o[i] = r;
+    const uint32_t r = narrow_from_fp32(out, immediate);
+    for (uint32_t i : hits) std::memcpy(bytes + std::size_t{i} * size, &r, size);
   } else {
-    // from_fp32(immediate) where consumed, from_fp32(element) elsewhere: one narrowing.
+    // Every element widened to FP32, the consumed ones replaced by the immediate, then
+    // one narrowing: from_fp32(immediate) where consumed, from_fp32(element) elsewhere.
+    uint32_t* y = scratch(t_all, t);
+    for (uint64_t j = 0; j < t;) {
+      const uint64_t m = std::min(kChunk, t - j);
+      if (in == Dtype::FP32) {
+        const uint8_t* raw = c.read<4>(partition, m, reinterpret_cast<uint8_t*>(y + j));
+        if (raw != reinterpret_cast<uint8_t*>(y + j)) std::memcpy(y + j, raw, m * 4);
+      } else {
+        simd::widen_to_fp32(in, c.read<2>(partition, m, scratch(t_raw, kChunk * 2)), m, y + j);
+      }
+      if (!core.done()) HWY_DYNAMIC_DISPATCH(search::MatchFp32)(y + j, m, j, core, &hits);
+      j += m;
+    }
     for (uint32_t i : hits) y[i] = immediate;
     simd::narrow_from_fp32(out, y, t, bytes);
   }
+  after = core.lane();
+  if (direct) return true;
   Cursor dc(Rows::of(dst_walk));
   if (size == 4)
     dc.write<4>(dst, t, bytes);

@@ -31,7 +31,7 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
   const Operand& src = io.src;
 
-  std::array<MatchLane, kPartitions> lanes;
+  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
   run_search_channels(io, fast, io.in_size, [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     const MatchLane& before = m.match[src.partition(c)];

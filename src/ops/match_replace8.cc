@@ -61,7 +61,7 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(io.dout, immediate);
 
-  std::array<MatchLane, kPartitions> lanes;
+  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
   run_search_channels(io, fast, io.in_size + io.out_size, [&](unsigned c) {
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     const MatchLane& before = m.match[src.partition(c)];

@@ -2,7 +2,11 @@
 // match values of lane src partition + c, walk ordinal k into slot 7 - k, and re-arm the
 // lane (no slot matched, every index 0xFFFFFFFF). Writes no memory (SPEC §4.7).
 #include <array>
+#include <cstring>
+#include <vector>
 
+#include "kernels/simd.h"
+#include "kernels/walk_cursor.h"
 #include "ops/op.h"
 #include "ops/search.h"
 
@@ -43,21 +47,46 @@ void validate_match_value_load(const Word& w, Generation g, const ValidateOption
     check_reserved(d, "s2_bn_reserved_zero", w, f);
 }
 
-std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, Writer& out, bool) {
+std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, Writer& out,
+                                              bool fast) {
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
   Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, kRead, n);
   if (auto* f = std::get_if<Fault>(&rs)) return *f;
   const Operand& src = std::get<Operand>(rs);
+  // The fast path widens the float elements of every channel with one SIMD call.
+  thread_local std::vector<uint8_t> raw;
+  thread_local std::vector<uint32_t> widened;
+  const bool batch = fast && is_float_dtype(dtype);
+  if (batch) {
+    raw.resize(std::size_t{n} * 8 * size);
+    widened.resize(std::size_t{n} * 8);
+    const kernels::Rows rows = kernels::Rows::of(src.walk);
+    for (unsigned c = 0; c < n; ++c) {
+      const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+      uint8_t* o = raw.data() + std::size_t{c} * 8 * size;
+      if (rows.dense())
+        std::memcpy(o, in + rows.start, 8 * size);
+      else
+        src.walk.for_each(
+            [&](uint64_t k, uint32_t off) { std::memcpy(o + k * size, in + off, size); });
+    }
+    kernels::simd::widen_to_fp32(dtype, raw.data(), std::size_t{n} * 8, widened.data());
+  }
   for (unsigned c = 0; c < n; ++c) {
     const unsigned lane = src.partition(c);
     const uint8_t* in = m.partition(src.loc.space, lane).data();
     MatchLane state;  // re-armed: no slot matched, every index 0xFFFFFFFF
-    src.walk.for_each([&](uint64_t k, uint32_t off) {
-      state.mv[model::match_value_slot(static_cast<unsigned>(k))] =
-          search_to_fp32(dtype, load_elem(in + off, size));
-    });
+    if (batch) {
+      for (unsigned k = 0; k < 8; ++k)
+        state.mv[model::match_value_slot(k)] = widened[std::size_t{c} * 8 + k];
+    } else {
+      src.walk.for_each([&](uint64_t k, uint32_t off) {
+        state.mv[model::match_value_slot(static_cast<unsigned>(k))] =
+            search_to_fp32(dtype, load_elem(in + off, size));
+      });
+    }
     out.set_match_lane(lane, state);
   }
   return std::nullopt;

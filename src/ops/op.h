@@ -310,7 +310,7 @@ class Writer {
     unsigned index;
     MatchLane state;
   };
-  std::vector<Lane> lanes_;
+  InlineVector<Lane, kPartitions> lanes_;  // at most one per lane
 };
 
 // ---- per-instruction entry points (one file each under src/ops/) -----------------------

@@ -78,6 +78,8 @@ class MatchCore {
       if (model::max8_is_nan(lane.mv[n])) open_ &= static_cast<uint8_t>(~(1u << n));
   }
   bool done() const { return open_ == 0; }
+  // True when slot n can still take an element (not matched, not NaN).
+  bool open(unsigned n) const { return (open_ >> n) & 1u; }
   bool offer(uint32_t i, uint32_t e) {
     for (uint8_t rest = open_; rest != 0; rest &= static_cast<uint8_t>(rest - 1)) {
       const unsigned n = static_cast<unsigned>(__builtin_ctz(rest));
