@@ -1447,7 +1447,8 @@ Word search_rows_word(Rng& rng, Machines& m, bool large) {
   const Dtype dts[] = {Dtype::FP32, Dtype::BF16, Dtype::FP16};
   const Dtype dt = rng.chance(0.45) ? Dtype::FP32 : rng.chance(0.8) ? Dtype::BF16 : rng.pick(dts);
   const unsigned size = *dtype_size(dt);
-  const uint64_t lengths[] = {8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 511, 512, 513, 1024, 1100};
+  const uint64_t lengths[] = {8,  9,  15, 16,  17,  31,  33,  48,   63,
+                              64, 65, 96, 100, 511, 512, 513, 1024, 1100};
   uint64_t t = large ? 4096 + rng.below(16384 - 4096 + 1) : rng.pick(lengths);
   if (op == 0x6d) t = 8;
   const unsigned n = large ? 128 : random_channels(rng);

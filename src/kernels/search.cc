@@ -91,6 +91,22 @@ HWY_INLINE void ForEachLane(D d, M m, F&& hit) {
   for (; bits != 0; bits &= bits - 1) hit(static_cast<size_t>(__builtin_ctzll(bits)));
 }
 
+// Calls hit(j) for each set lane j of `m0` and hit(N + j) for each of `m1` (N lanes
+// each, 2N at most 64), in one loop: one loop exit to mispredict rather than two.
+template <class D, class M, class F>
+HWY_INLINE void ForEachLane2(D d, M m0, M m1, F&& hit) {
+  constexpr size_t N = hn::MaxLanes(d);
+  static_assert(2 * N <= 64);
+  uint8_t b0[8] = {}, b1[8] = {};
+  hn::StoreMaskBits(d, m0, b0);
+  hn::StoreMaskBits(d, m1, b1);
+  uint64_t lo, hi;
+  std::memcpy(&lo, b0, 8);
+  std::memcpy(&hi, b1, 8);
+  for (uint64_t bits = lo | hi << N; bits != 0; bits &= bits - 1)
+    hit(static_cast<size_t>(__builtin_ctzll(bits)));
+}
+
 // Folds n FP32 patterns into top[0..8) (ascending keys; 0 = empty). The vectors compare
 // as floats: an ordered compare leaves NaNs out, and -0.0 == +0.0 only makes the set
 // of passing elements larger; the scalar insertion decides exactly.
@@ -104,13 +120,22 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
   uint32_t bound = 0;
   if (top[0] == 0 && N * A == kGroups && n >= 2 * kGroups) {
     const size_t p = std::min(n, kPrefix) / kGroups * kGroups;
-    VF acc[A];
-    for (size_t a = 0; a < A; ++a) acc[a] = hn::Set(df, -std::numeric_limits<float>::infinity());
-    for (size_t i = 0; i < p; i += kGroups)
+    // Two running maxima per vector of groups (even and odd blocks of kGroups), merged
+    // at the end: half the dependency chain of one.
+    VF acc[A], acc2[A];
+    auto fold = [](VF v, VF m) { return hn::IfThenElse(hn::Gt(v, m), v, m); };
+    for (size_t a = 0; a < A; ++a)
+      acc[a] = acc2[a] = hn::Set(df, -std::numeric_limits<float>::infinity());
+    size_t i = 0;
+    for (; i + 2 * kGroups <= p; i += 2 * kGroups)
       for (size_t a = 0; a < A; ++a) {
-        const VF v = load(i + a * N);
-        acc[a] = hn::IfThenElse(hn::Gt(v, acc[a]), v, acc[a]);
+        acc[a] = fold(load(i + a * N), acc[a]);
+        acc2[a] = fold(load(i + kGroups + a * N), acc2[a]);
       }
+    for (size_t a = 0; a < A; ++a) {
+      if (i < p) acc[a] = fold(load(i + a * N), acc[a]);
+      acc[a] = fold(acc2[a], acc[a]);
+    }
     HWY_ALIGN float g[kGroups];
     for (size_t a = 0; a < A; ++a) hn::Store(acc[a], df, g + a * N);
     bound = model::max8_order_key(bits_from_fp32(LowerBound8(g)));
@@ -118,6 +143,17 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
   auto gate = [&] { return hn::BitCast(df, hn::Set(du, PatternOfKey(Gate(top, bound)))); };
   VF t = gate();
   size_t i = 0;
+  if constexpr (2 * N <= 64) {
+    // Two vectors per test: half the branches (a passing vector is rare, and where it
+    // is, its branch mispredicts); the second vector's test uses the gate as it was
+    // before the first's insertions, which lets more through, never less.
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto p0 = hn::Ge(load(i), t), p1 = hn::Ge(load(i + N), t);
+      if (HWY_LIKELY(hn::AllFalse(df, hn::Or(p0, p1)))) continue;
+      ForEachLane2(df, p0, p1, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
+      t = gate();
+    }
+  }
   for (; i + N <= n; i += N) {
     const auto pass = hn::Ge(load(i), t);
     if (HWY_LIKELY(hn::AllFalse(df, pass))) continue;
@@ -166,6 +202,16 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
   auto gate = [&] { return hn::Set(d, static_cast<uint16_t>(Gate16(Gate(top, bound)) - 1)); };
   V t = gate();
   size_t i = 0;
+  if constexpr (2 * N <= 64) {
+    // Two vectors per test, as in Top8.
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto p0 = hn::Gt(key(i), t), p1 = hn::Gt(key(i + N), t);
+      if (HWY_LIKELY(hn::AllFalse(d, hn::Or(p0, p1)))) continue;
+      ForEachLane2(d, p0, p1,
+                   [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+      t = gate();
+    }
+  }
   for (; i + N <= n; i += N) {
     const auto pass = hn::Gt(key(i), t);
     if (HWY_LIKELY(hn::AllFalse(d, pass))) continue;
@@ -418,6 +464,21 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
   else
     dc.write<1>(dst, 8, bytes);
   return true;
+}
+
+void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
+                       const Walk& dst_walk) {
+  Cursor dc(Rows::of(dst_walk));
+  if (out_size == 4) {
+    uint32_t v[8];
+    for (unsigned k = 0; k < 8; ++k) v[k] = model::find_index8_value(lane.idx[k], 4);
+    dc.write<4>(dst, 8, reinterpret_cast<const uint8_t*>(v));
+  } else {
+    uint16_t v[8];
+    for (unsigned k = 0; k < 8; ++k)
+      v[k] = static_cast<uint16_t>(model::find_index8_value(lane.idx[k], 2));
+    dc.write<2>(dst, 8, reinterpret_cast<const uint8_t*>(v));
+  }
 }
 
 namespace {
