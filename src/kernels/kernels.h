@@ -81,6 +81,12 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
 bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const MatchLane& before,
                    MatchLane& after, std::vector<uint32_t>* hits);
 
+// FindIndex8's destination (SPEC §4.9), one channel: the lane's eight indices as
+// `out_size`-byte integers (model::find_index8_value), slot k at ordinal k of the
+// destination walk, written as runs rather than byte by byte. In search.cc.
+void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
+                       const Walk& dst_walk);
+
 // MatchReplace8 (SPEC §4.10), one channel of float dtypes (FP32, BF16, FP16 in and out):
 // the match core as match_channel, then every element through FP32 to `out`, the
 // consumed ones replaced by the FP32 `immediate`, stored along the destination walk.

@@ -37,6 +37,10 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
     const MatchLane& before = m.match[src.partition(c)];
     if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lanes[c], nullptr))
       lanes[c] = match_lane_reference(in, src.walk, io.din, before);
+    if (fast) {
+      kernels::find_index8_store(lanes[c], io.out_size, io.dst_bytes[c], io.dwalk);
+      return;
+    }
     io.dwalk.for_each([&](uint64_t k, uint32_t off) {
       store_elem(io.dst_bytes[c] + off, io.out_size,
                  model::find_index8_value(lanes[c].idx[k], io.out_size));

@@ -392,10 +392,14 @@ void Writer::commit(TraceSink* trace) {
     if (trace) trace->accumulator(i, before, bits);
   }
   for (const Lane& l : lanes_) {
+    if (!trace) {  // unchanged lanes are left out of the trace only
+      m_.match[l.index] = l.state;
+      continue;
+    }
     const MatchLane before = m_.match[l.index];
     if (before == l.state) continue;
     m_.match[l.index] = l.state;
-    if (trace) trace->match_lane(l.index, before, l.state);
+    trace->match_lane(l.index, before, l.state);
   }
 }
 
