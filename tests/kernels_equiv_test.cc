@@ -660,11 +660,30 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   return w;
 }
 
+// The index offsets of a Sort word of n channels: an instruction immediate (0 or one that
+// wraps), or now and then one per channel read from SBUF.
+void sort_offsets(Rng& rng, Machines& m, Word& w, unsigned n) {
+  if (rng.chance(0.2)) {
+    w[13] = 1;
+    const uint32_t off = rng.below(4096 / 4) * 4;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = static_cast<uint32_t>(rng.bits());
+      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      m.touched.emplace_back(Space::SBUF, pp + c);
+    }
+  } else {
+    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  }
+}
+
 // Sort of contiguous runs of up to 32 elements, the shape kernels/simd.cc sorts in
-// registers channel after channel: every N from 1 to 32, K <= N, destinations mostly
-// dense. "At end" cases put the sources at the very end of the last partitions, where
-// the kernel must not read past the run (it copies it first); they compare whole
-// machines.
+// registers channel after channel (one-vector runs two channels at a time): every N from
+// 1 to 32, K <= N, destinations mostly dense, offsets sometimes one per channel. "At end" cases put
+// the sources at the very end of the last partitions, where the kernel must not read past the run
+// (it copies it first); they compare whole machines.
 Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
   const Dtype dt = rng.pick(kSortDtypes);
   const unsigned size = *dtype_size(dt);
@@ -693,7 +712,7 @@ Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
   }
   const TensorDesc dst = sort_dst(rng, K, size, win, p);
   Word w = sort_fields(rng, n, dt, src, dst);
-  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  sort_offsets(rng, m, w, n);
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
 }
@@ -803,6 +822,58 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   Word w = sort_fields(rng, n, dt, src, dst);
   // Offsets that wrap around 2^32.
   store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 32-bit dtypes in runs of up to 16 elements, dense: kernels/simd.cc packs them
+// into 32 bits (dropping low key bits when the keys differ in too many), sorts two
+// channels at a time and falls back to 64-bit keys for a channel whose order the
+// dropped bits would break. Each channel draws its own distribution (sort32_word's, or
+// a cluster of keys that differ only in their lowest bits with a far outlier, which
+// forces the fallback), so a pair mixes both outcomes; any number of channels (odd
+// counts leave one alone), top-K, offsets that wrap or differ by channel, NaN, ±0 and
+// ±inf among the edges.
+Word sort_narrow_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort32Dtypes);
+  const unsigned N = 1 + rng.below(16);
+  const unsigned n = rng.chance(0.3)   ? 128
+                     : rng.chance(0.5) ? 1 + rng.below(5)
+                                       : 1 + rng.below(128);
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  place(rng, src, 4, win, p);
+  const TensorDesc dst = sort_dst(rng, K, 4, win, p);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    const unsigned mode = rng.below(20);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + 1;
+    const uint32_t base = static_cast<uint32_t>(rng.bits());
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 4; ++j) {
+      uint32_t v;
+      if (mode < 16)
+        v = sort32_value(rng, dt, mode, j, pool, edges);
+      else if (rng.chance(0.15))  // the outlier: the keys then differ in all 32 bits
+        v = rng.chance(0.5) ? base ^ 0x80000000u : edges[rng.below(edges.size())];
+      else  // the cluster: only the lowest 1 to 4 bits differ
+        v = base ^ static_cast<uint32_t>(rng.below(2u << (mode - 16)));
+      std::memcpy(pa + 4 * j, &v, 4);
+      std::memcpy(pb + 4 * j, &v, 4);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n);
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
 }
@@ -1550,6 +1621,9 @@ TEST(KernelsEquivTest, CopyPredicatedScalar) {
 }
 TEST(KernelsEquivTest, SortSmallRuns) {
   run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
+}
+TEST(KernelsEquivTest, SortNarrowRuns) {
+  run_random("SortNarrowRuns", sort_narrow_word, 29, 600, 40);
 }
 TEST(KernelsEquivTest, AffineSelect) {
   run_random("AffineSelect", affine_select_word, 18, 600, 8);

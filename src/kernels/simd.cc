@@ -26,6 +26,7 @@
 #include <hwy/contrib/sort/traits-inl.h>
 #include <hwy/contrib/sort/vqsort-inl.h>
 #include <hwy/contrib/sort/vqsort.h>
+#include "kernels/sort-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -352,69 +353,14 @@ void PackKeys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uin
   Pack16Loop(values, n, descending, keys, SortKeyOf{dt});
 }
 
-// A bitonic sorting network over kR vectors held in registers (kR * lanes keys), for
-// the small sorts where any call overhead would dominate. Lanes past the keys hold the
-// largest value, which no packed key reaches (its position bits are never all ones),
-// so they sort last. kR and the lane count are compile-time constants, and the whole
-// network is unrolled.
+#if HWY_TARGET != HWY_SCALAR  // the network needs lanes to cross
+
+// The bitonic network over kR vectors in registers (sort-inl.h), for the small sorts
+// where any call overhead would dominate. Lanes past the keys hold the largest value,
+// which no packed key reaches (its position bits are never all ones), so they sort last.
 template <size_t kR, class D, class V = hn::Vec<D>>
 HWY_INLINE void BitonicVectors(D d, V* v) {
-  using T = hn::TFromD<D>;
-  const hn::RebindToSigned<D> di;
-  using TI = hn::TFromD<decltype(di)>;
-  constexpr size_t N = HWY_LANES(T);
-  constexpr size_t kTotal = kR * N;
-  // Partner tables: lane l reads lane l ^ j, for j = 1, 2, 4, ... < N.
-  HWY_ALIGN static constexpr auto kPartner = [] {
-    std::array<std::array<TI, N>, 8> t{};
-    for (size_t b = 0; (size_t{1} << b) < N; ++b)
-      for (size_t l = 0; l < N; ++l) t[b][l] = static_cast<TI>(l ^ (size_t{1} << b));
-    return t;
-  }();
-  const V iota = hn::Iota(d, 0);
-  // Unrolled by request: without it GCC keeps some of these loops, and the vectors
-  // then live on the stack.
-  // (Counted loops over the exponents: GCC does not count shifting loops, nor unroll them.)
-  constexpr size_t kLog = static_cast<size_t>(std::countr_zero(kTotal));
-#pragma GCC unroll 16
-  for (size_t kb = 1; kb <= kLog; ++kb) {
-    const size_t k = size_t{1} << kb;
-#pragma GCC unroll 16
-    for (size_t jb = kb; jb-- > 0;) {
-      const size_t j = size_t{1} << jb;
-      if (j >= N) {
-        // Partners are whole vectors; the direction is the same across a vector.
-        const size_t jv = j / N;
-#pragma GCC unroll 16
-        for (size_t r = 0; r < kR; ++r) {
-          const size_t p = r ^ jv;
-          if (p < r) continue;
-          const V lo = hn::Min(v[r], v[p]), hi = hn::Max(v[r], v[p]);
-          const bool asc = ((r * N) & k) == 0;
-          v[r] = asc ? lo : hi;
-          v[p] = asc ? hi : lo;
-        }
-        continue;
-      }
-      const auto partner_idx = hn::SetTableIndices(d, kPartner[jb].data());
-      const auto lower = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(j))), hn::Zero(d));
-      const auto asc_lanes = hn::Eq(hn::And(iota, hn::Set(d, static_cast<T>(k))), hn::Zero(d));
-#pragma GCC unroll 16
-      for (size_t r = 0; r < kR; ++r) {
-        // Ascending where bit k of the key's index is clear (per lane when k < N).
-        const V partner = hn::TableLookupLanes(v[r], partner_idx);
-        const V mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
-        // The lower lane of a pair keeps the min when ascending, the upper lane the max.
-        if (k < N) {
-          v[r] = hn::IfThenElse(hn::Not(hn::Xor(lower, asc_lanes)), mn, mx);
-        } else if (((r * N) & k) == 0) {
-          v[r] = hn::IfThenElse(lower, mn, mx);
-        } else {
-          v[r] = hn::IfThenElse(lower, mx, mn);
-        }
-      }
-    }
-  }
+  sort_inl::HWY_NAMESPACE::Network<kR>(d, v);
 }
 
 template <size_t kR, class D, class T = hn::TFromD<D>>
@@ -459,6 +405,8 @@ HWY_INLINE bool SortSmall(T* keys, size_t n) {
     return false;
   return true;
 }
+
+#endif  // HWY_TARGET != HWY_SCALAR
 
 // vqsort's algorithm (Highway's vqsort-inl.h) compiled into this file, entered below
 // its public Sort(): that one zeroes an 8 KiB buffer and seeds its pivot sampler from the
@@ -535,46 +483,61 @@ HWY_INLINE const T* RunSource(const uint8_t* src, size_t n, size_t row_bytes, si
   return copy;
 }
 
-// 32-bit dtypes, a run that fits one vector: the keys packed into 32 bits instead of
-// 64, which halves the network. Packed = (key' without the bits all keys share, shifted
-// right to leave room) << log2(lanes) | position. When the keys differ in fewer bits
-// than there is room for, the packing keeps them whole and the order is exact.
-// Otherwise it drops low bits, and the order is exact unless two keys agree on the bits
-// kept but not on the others: then the full keys do not come out non-decreasing, which
-// is checked, and the caller sorts the run on 64-bit keys instead (returns false).
+// One channel's run on the narrow path (SortRun32Narrow below), between its phases: the values,
+// their full keys', the packed words (sorted by the network in place) and the bits dropped.
+struct Narrow32 {
+  VU32 x, full, v;
+  int shift;
+};
+
 template <class KeyFn>
-HWY_INLINE bool SortRun32Narrow(const uint8_t* src, size_t n, size_t k, uint32_t offset,
-                                bool descending, size_t readable, uint8_t* dst, KeyFn key) {
+HWY_INLINE Narrow32 NarrowPack(const uint8_t* src, size_t n, bool descending, size_t readable,
+                               KeyFn key) {
   const DU32 d;
   const hn::RebindToSigned<DU32> di;
   constexpr size_t L = HWY_LANES(uint32_t);
   constexpr int kPosBits = std::countr_zero(L);
   HWY_ALIGN uint32_t copy[L] = {};
   const uint32_t* in = RunSource(src, n, L * 4, 1, readable, copy);
-  const VU32 x = hn::LoadU(d, in);
+  Narrow32 r;
+  r.x = hn::LoadU(d, in);
   const VU32 past = PastRun(d, 0, n);
-  const VU32 full = hn::Xor(key(d, x), hn::Set(d, descending ? ~0u : 0u));
+  r.full = hn::Xor(key(d, r.x), hn::Set(d, descending ? ~0u : 0u));
   // The highest bit in which some key differs from key 0: the highest bit of the
   // largest difference.
-  const VU32 first = hn::TableLookupLanes(full, hn::IndicesFromVec(d, hn::Zero(di)));
-  const uint32_t spread = hn::GetLane(hn::MaxOfLanes(d, hn::AndNot(past, hn::Xor(full, first))));
+  const VU32 first = hn::TableLookupLanes(r.full, hn::IndicesFromVec(d, hn::Zero(di)));
+  const uint32_t spread = hn::GetLane(hn::MaxOfLanes(d, hn::AndNot(past, hn::Xor(r.full, first))));
   const int width = std::bit_width(spread);  // keys differ only in their low `width` bits
-  const int shift = std::max(0, width - (32 - kPosBits));
+  r.shift = std::max(0, width - (32 - kPosBits));
   const uint32_t low = width == 32 ? ~0u : (1u << width) - 1;
-  const VU32 kept = hn::ShiftRightSame(hn::And(full, hn::Set(d, low)), shift);
-  VU32 v = hn::Or(hn::Or(hn::ShiftLeft<kPosBits>(kept), hn::Iota(d, 0)), past);
-  BitonicVectors<1>(d, &v);
-  const VU32 pos = hn::And(v, hn::Set(d, L - 1));
-  if (shift > 0) {
-    HWY_ALIGN static constexpr auto kNext = [] {
-      std::array<int32_t, L> t{};
-      for (size_t l = 0; l < L; ++l) t[l] = static_cast<int32_t>(std::min(l + 1, L - 1));
-      return t;
-    }();
-    const VU32 sorted = hn::TableLookupLanes(full, hn::IndicesFromVec(d, hn::BitCast(di, pos)));
-    const VU32 next = hn::TableLookupLanes(sorted, hn::SetTableIndices(d, kNext.data()));
-    if (!hn::AllFalse(d, hn::And(hn::FirstN(d, n - 1), hn::Gt(sorted, next)))) return false;
-  }
+  const VU32 kept = hn::ShiftRightSame(hn::And(r.full, hn::Set(d, low)), r.shift);
+  r.v = hn::Or(hn::Or(hn::ShiftLeft<kPosBits>(kept), hn::Iota(d, 0)), past);
+  return r;
+}
+
+// After the network: false when dropping bits broke the order of the full keys.
+HWY_INLINE bool NarrowInOrder(const Narrow32& r, size_t n) {
+  if (r.shift == 0) return true;
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  HWY_ALIGN static constexpr auto kNext = [] {
+    std::array<int32_t, L> t{};
+    for (size_t l = 0; l < L; ++l) t[l] = static_cast<int32_t>(std::min(l + 1, L - 1));
+    return t;
+  }();
+  const VU32 pos = hn::And(r.v, hn::Set(d, L - 1));
+  const VU32 sorted = hn::TableLookupLanes(r.full, hn::IndicesFromVec(d, hn::BitCast(di, pos)));
+  const VU32 next = hn::TableLookupLanes(sorted, hn::SetTableIndices(d, kNext.data()));
+  return hn::AllFalse(d, hn::And(hn::FirstN(d, n - 1), hn::Gt(sorted, next)));
+}
+
+// The first k (value, position + offset) pairs of a sorted narrow run.
+HWY_INLINE void NarrowStore(const Narrow32& r, size_t k, uint32_t offset, uint8_t* dst) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  const VU32 pos = hn::And(r.v, hn::Set(d, L - 1));
   // (value, position + offset) pairs in order: InterleaveLower/Upper pair lanes within
   // 128-bit blocks, so first move sorted pairs 2b, 2b + 1 and L/2 + 2b, L/2 + 2b + 1 into
   // block b; the lower interleave is then pairs 0 .. L/2 - 1, the upper the rest.
@@ -588,23 +551,40 @@ HWY_INLINE bool SortRun32Narrow(const uint8_t* src, size_t n, size_t k, uint32_t
     return t;
   }();
   const VU32 order = hn::TableLookupLanes(pos, hn::SetTableIndices(d, kPairs.data()));
-  const VU32 value = hn::TableLookupLanes(x, hn::IndicesFromVec(d, hn::BitCast(di, order)));
+  const VU32 value = hn::TableLookupLanes(r.x, hn::IndicesFromVec(d, hn::BitCast(di, order)));
   const VU32 index = hn::Add(order, hn::Set(d, offset));
   auto* out = reinterpret_cast<uint32_t*>(dst);
   const VU32 halves[2] = {hn::InterleaveLower(d, value, index),
                           hn::InterleaveUpper(d, value, index)};
   for (size_t h = 0; h < 2 && h * L / 2 < k; ++h)
     StoreFirst(d, halves[h], out + h * L, 2 * (k - h * L / 2));
+}
+
+// 32-bit dtypes, a run that fits one vector: the keys packed into 32 bits instead of
+// 64, which halves the network. Packed = (key' without the bits all keys share, shifted
+// right to leave room) << log2(lanes) | position. When the keys differ in fewer bits
+// than there is room for, the packing keeps them whole and the order is exact.
+// Otherwise it drops low bits, and the order is exact unless two keys agree on the bits
+// kept but not on the others: then the full keys do not come out non-decreasing, which
+// is checked, and the caller sorts the run on 64-bit keys instead (returns false).
+template <class KeyFn>
+HWY_INLINE bool SortRun32Narrow(const uint8_t* src, size_t n, size_t k, uint32_t offset,
+                                bool descending, size_t readable, uint8_t* dst, KeyFn key) {
+  Narrow32 r = NarrowPack(src, n, descending, readable, key);
+  BitonicVectors<1>(DU32(), &r.v);
+  if (!NarrowInOrder(r, n)) return false;
+  NarrowStore(r, k, offset, dst);
   return true;
 }
 
 // 32-bit dtypes: kRows vectors of values, each zipped into two vectors of packed keys
 // (key' << 32 | position, in a lane order of their own: each key carries its position),
 // sorted by the bitonic network, then each position looks its value up again.
-template <size_t kRows, class KeyFn>
+// kTryNarrow: one row tries SortRun32Narrow first (false where that has failed already).
+template <size_t kRows, bool kTryNarrow = true, class KeyFn>
 HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
                           size_t readable, uint8_t* dst, KeyFn key) {
-  if constexpr (kRows == 1) {
+  if constexpr (kRows == 1 && kTryNarrow) {
     if (SortRun32Narrow(src, n, k, offset, descending, readable, dst, key)) return;
   }
   const DU32 d;
@@ -699,6 +679,42 @@ HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offse
   }
 }
 
+// 16-bit dtypes, a run that fits one vector, in phases as Narrow32 (for two channels at
+// a time): the values widened and the packed keys, sorted by the network in place.
+struct Run16 {
+  VU32 wide, v;
+};
+
+template <class KeyFn>
+HWY_INLINE Run16 Pack16(const uint8_t* src, size_t n, bool descending, size_t readable, KeyFn key) {
+  const DU32 d;
+  const hn::Rebind<uint16_t, DU32> d16;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  HWY_ALIGN uint16_t copy[L] = {};
+  const uint16_t* in = RunSource(src, n, L * 2, 1, readable, copy);
+  Run16 r;
+  r.wide = hn::PromoteTo(d, hn::LoadU(d16, in));
+  const VU32 flip = hn::Set(d, descending ? 0xffff0000u : 0u);
+  const VU32 kk = hn::Xor(hn::ShiftLeft<16>(key(d, r.wide)), flip);
+  r.v = hn::Or(hn::Or(kk, hn::Iota(d, 0)), PastRun(d, 0, n));
+  return r;
+}
+
+// The first k (value, position + offset) pairs of a sorted Run16.
+HWY_INLINE void Store16(const Run16& r, size_t k, uint32_t offset, uint8_t* dst) {
+  const DU32 d;
+  const hn::RebindToSigned<DU32> di;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  const VU32 pos = hn::And(r.v, hn::Set(d, 0xffffu));
+  // Lanes past k are not stored, but may hold the padding's all-ones position: keep
+  // their lookups inside the vector too.
+  const VU32 lane = hn::And(pos, hn::Set(d, L - 1));
+  const VU32 value = hn::TableLookupLanes(r.wide, hn::IndicesFromVec(d, hn::BitCast(di, lane)));
+  // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
+  const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, hn::Set(d, offset))));
+  StoreFirst(d, pair, reinterpret_cast<uint32_t*>(dst), k);
+}
+
 template <size_t kRows, bool kWide, class KeyFn>
 HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel* ch, size_t count,
                           uint32_t src_off, uint32_t dst_off, size_t readable, KeyFn key) {
@@ -707,7 +723,47 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
   constexpr size_t kAhead = 4;
   for (size_t c = 0; c < std::min(count, kAhead); ++c)
     __builtin_prefetch(ch[c].partition + src_off);
-  for (size_t c = 0; c < count; ++c) {
+  size_t c = 0;
+  if constexpr (kWide && kRows == 1) {
+    // Two runs at a time (here and below): their networks are chains of dependent
+    // steps, and two independent chains side by side keep more of the vector units busy.
+    const DU32 d;
+    for (; c + 2 <= count; c += 2) {
+      for (size_t a = c + kAhead; a < std::min(count, c + kAhead + 2); ++a) {
+        __builtin_prefetch(ch[a].partition + src_off);
+        __builtin_prefetch(ch[a].dst + dst_off, 1);
+      }
+      Narrow32 r0 = NarrowPack(ch[c].partition + src_off, n, descending, readable, key);
+      Narrow32 r1 = NarrowPack(ch[c + 1].partition + src_off, n, descending, readable, key);
+      BitonicVectors<1>(d, &r0.v);
+      BitonicVectors<1>(d, &r1.v);
+      auto finish = [&](const Narrow32& r, const SortChannel& x) {
+        if (NarrowInOrder(r, n))
+          NarrowStore(r, k, x.offset, x.dst + dst_off);
+        else
+          SortRun32<1, false>(x.partition + src_off, n, k, x.offset, descending, readable,
+                              x.dst + dst_off, key);
+      };
+      finish(r0, ch[c]);
+      finish(r1, ch[c + 1]);
+    }
+  }
+  if constexpr (!kWide && kRows == 1) {
+    const DU32 d;
+    for (; c + 2 <= count; c += 2) {
+      for (size_t a = c + kAhead; a < std::min(count, c + kAhead + 2); ++a) {
+        __builtin_prefetch(ch[a].partition + src_off);
+        __builtin_prefetch(ch[a].dst + dst_off, 1);
+      }
+      Run16 r0 = Pack16(ch[c].partition + src_off, n, descending, readable, key);
+      Run16 r1 = Pack16(ch[c + 1].partition + src_off, n, descending, readable, key);
+      BitonicVectors<1>(d, &r0.v);
+      BitonicVectors<1>(d, &r1.v);
+      Store16(r0, k, ch[c].offset, ch[c].dst + dst_off);
+      Store16(r1, k, ch[c + 1].offset, ch[c + 1].dst + dst_off);
+    }
+  }
+  for (; c < count; ++c) {
     if (c + kAhead < count) {
       __builtin_prefetch(ch[c + kAhead].partition + src_off);
       __builtin_prefetch(ch[c + kAhead].dst + dst_off, 1);

@@ -149,6 +149,26 @@ struct PartnerTable {
   }();
 };
 
+// Lane l of v moved to lane l ^ 2^jb (2^jb < N): a shuffle within 128-bit blocks, a swap
+// of neighbouring blocks or of the two halves where the pattern is one of those (one
+// instruction with less latency than a table lookup across the vector), else the table
+// lookup. jb is a constant once Network's loops are unrolled, and so is the choice.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Partner(D d, V v, size_t jb) {
+  using T = hn::TFromD<D>;
+  constexpr size_t N = HWY_LANES(T);
+  const size_t bytes = sizeof(T) << jb;
+  if constexpr (sizeof(T) == 4) {
+    if (bytes == 4) return hn::Shuffle2301(v);
+    if (bytes == 8) return hn::Shuffle1032(v);
+  } else {
+    if (bytes == 8) return hn::Shuffle01(v);
+  }
+  if (bytes == 16 && N * sizeof(T) >= 32) return hn::SwapAdjacentBlocks(v);
+  if (2 * (size_t{1} << jb) == N) return hn::ConcatLowerUpper(d, v, v);
+  return hn::TableLookupLanes(v, hn::SetTableIndices(d, PartnerTable<D>::kTable[jb].data()));
+}
+
 // Sorts the kR * N keys of v[0, kR) ascending (lane order within a vector, then vector
 // order).
 template <size_t kR, class D, class V = hn::Vec<D>>
@@ -184,12 +204,11 @@ HWY_INLINE void Network(D d, V* v) {
         continue;
       }
       const auto lower = bit_clear(j);
-      const auto idx = hn::SetTableIndices(d, PartnerTable<D>::kTable[jb].data());
       // k < N: the direction changes inside a vector.
       const auto take_min = k < N ? hn::Not(hn::Xor(lower, bit_clear(k))) : lower;
 #pragma GCC unroll 16
       for (size_t r = 0; r < kR; ++r) {
-        const V partner = hn::TableLookupLanes(v[r], idx);
+        const V partner = Partner(d, v[r], jb);
         const V mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
         if (k < N || ((r * N) & k) == 0)
           v[r] = hn::IfThenElse(take_min, mn, mx);
