@@ -619,6 +619,31 @@ unsigned sort_limit(Dtype dt) {
   return *dtype_size(dt) == 2 ? 4096 : 2048;  // N x channels
 }
 
+// The index offsets of a Sort word of n channels: an instruction immediate (0 or one that
+// wraps), or now and then one per channel read from SBUF (within the first `bytes` of
+// the partitions).
+void sort_offsets(Rng& rng, Machines& m, Word& w, unsigned n, uint32_t bytes = 4096) {
+  if (rng.chance(0.2)) {
+    w[13] = 1;
+    const uint32_t off = rng.below(bytes / 4) * 4;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = static_cast<uint32_t>(rng.bits());
+      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      m.touched.emplace_back(Space::SBUF, pp + c);
+    }
+  } else {
+    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  }
+}
+
+// Sort of contiguous runs of up to 32 elements, the shape kernels/simd.cc sorts in
+// registers channel after channel (one-vector runs two channels at a time): every N from
+// 1 to 32, K <= N, destinations mostly dense, offsets sometimes one per channel. "At end" cases put
+// the sources at the very end of the last partitions, where the kernel must not read past the run
+// (it copies it first); they compare whole machines.
 Word sort_word(Rng& rng, Machines& m, bool large) {
   const Dtype dt = rng.pick(kSortDtypes);
   const unsigned size = *dtype_size(dt);
@@ -642,48 +667,11 @@ Word sort_word(Rng& rng, Machines& m, bool large) {
   const TensorDesc dst = sort_dst(rng, K, size, win, pd);
   fill2(rng, m, win, p, pd, n, dt, rng.chance(0.5));
   Word w = sort_fields(rng, n, dt, src, dst);
-  if (rng.chance(0.2)) {
-    w[13] = 1;
-    const uint32_t off = rng.below(win.bytes / 4) * 4;
-    const unsigned pp = rng.below(kPartitions - n + 1);
-    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
-    for (unsigned c = 0; c < n; ++c) {
-      const uint32_t v = static_cast<uint32_t>(rng.bits());
-      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
-      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
-      m.touched.emplace_back(Space::SBUF, pp + c);
-    }
-  } else {
-    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
-  }
+  sort_offsets(rng, m, w, n, win.bytes);
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
 }
 
-// The index offsets of a Sort word of n channels: an instruction immediate (0 or one that
-// wraps), or now and then one per channel read from SBUF.
-void sort_offsets(Rng& rng, Machines& m, Word& w, unsigned n) {
-  if (rng.chance(0.2)) {
-    w[13] = 1;
-    const uint32_t off = rng.below(4096 / 4) * 4;
-    const unsigned pp = rng.below(kPartitions - n + 1);
-    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
-    for (unsigned c = 0; c < n; ++c) {
-      const uint32_t v = static_cast<uint32_t>(rng.bits());
-      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
-      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
-      m.touched.emplace_back(Space::SBUF, pp + c);
-    }
-  } else {
-    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
-  }
-}
-
-// Sort of contiguous runs of up to 32 elements, the shape kernels/simd.cc sorts in
-// registers channel after channel (one-vector runs two channels at a time): every N from
-// 1 to 32, K <= N, destinations mostly dense, offsets sometimes one per channel. "At end" cases put
-// the sources at the very end of the last partitions, where the kernel must not read past the run
-// (it copies it first); they compare whole machines.
 Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
   const Dtype dt = rng.pick(kSortDtypes);
   const unsigned size = *dtype_size(dt);

@@ -723,16 +723,21 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
   constexpr size_t kAhead = 4;
   for (size_t c = 0; c < std::min(count, kAhead); ++c)
     __builtin_prefetch(ch[c].partition + src_off);
+  // Before sorting channels c .. c + m - 1: the source and destination of the m channels
+  // kAhead further on.
+  auto prefetch_ahead = [&](size_t c, size_t m) {
+    for (size_t a = c + kAhead; a < std::min(count, c + kAhead + m); ++a) {
+      __builtin_prefetch(ch[a].partition + src_off);
+      __builtin_prefetch(ch[a].dst + dst_off, 1);
+    }
+  };
   size_t c = 0;
   if constexpr (kWide && kRows == 1) {
     // Two runs at a time (here and below): their networks are chains of dependent
     // steps, and two independent chains side by side keep more of the vector units busy.
     const DU32 d;
     for (; c + 2 <= count; c += 2) {
-      for (size_t a = c + kAhead; a < std::min(count, c + kAhead + 2); ++a) {
-        __builtin_prefetch(ch[a].partition + src_off);
-        __builtin_prefetch(ch[a].dst + dst_off, 1);
-      }
+      prefetch_ahead(c, 2);
       Narrow32 r0 = NarrowPack(ch[c].partition + src_off, n, descending, readable, key);
       Narrow32 r1 = NarrowPack(ch[c + 1].partition + src_off, n, descending, readable, key);
       BitonicVectors<1>(d, &r0.v);
@@ -751,10 +756,7 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
   if constexpr (!kWide && kRows == 1) {
     const DU32 d;
     for (; c + 2 <= count; c += 2) {
-      for (size_t a = c + kAhead; a < std::min(count, c + kAhead + 2); ++a) {
-        __builtin_prefetch(ch[a].partition + src_off);
-        __builtin_prefetch(ch[a].dst + dst_off, 1);
-      }
+      prefetch_ahead(c, 2);
       Run16 r0 = Pack16(ch[c].partition + src_off, n, descending, readable, key);
       Run16 r1 = Pack16(ch[c + 1].partition + src_off, n, descending, readable, key);
       BitonicVectors<1>(d, &r0.v);
@@ -764,10 +766,7 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
     }
   }
   for (; c < count; ++c) {
-    if (c + kAhead < count) {
-      __builtin_prefetch(ch[c + kAhead].partition + src_off);
-      __builtin_prefetch(ch[c + kAhead].dst + dst_off, 1);
-    }
+    prefetch_ahead(c, 1);
     if constexpr (kWide)
       SortRun32<kRows>(ch[c].partition + src_off, n, k, ch[c].offset, descending, readable,
                        ch[c].dst + dst_off, key);
