@@ -161,8 +161,9 @@ std::string as_program(const gpsimd::TestVector& v) {
   if (!v.expect.memory.empty()) {
     const MemoryRange& r = v.expect.memory.front();
     p.dumps.push_back(
-        DumpDirective{region(r), Dtype::UINT8,
-                      static_cast<uint32_t>(std::min<std::size_t>(r.bytes.size(), 64)), 1, ""});
+        DumpDirective{.region = region(r),
+                      .dtype = Dtype::UINT8,
+                      .count = static_cast<uint32_t>(std::min<std::size_t>(r.bytes.size(), 64))});
   }
   return print_program(p);
 }
