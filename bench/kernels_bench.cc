@@ -4,7 +4,7 @@
 // turns the benchmark into an error instead of a time.
 //
 // For the side-by-side comparison with std::sort, vqsort, Boost.Sort and memcpy, see
-// `gpsimd bench` (gpsimd/bench.h); these suites are for tracking one path at a time.
+// `gpsimd bench` (suite/bench.h); these suites are for tracking one path at a time.
 #include <benchmark/benchmark.h>
 
 #include <bit>
@@ -15,33 +15,14 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
+#include "suite/harness.h"
 
 namespace gpsimd {
 namespace {
 
-uint64_t next(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
+using bench::header;
+using bench::tensor;
 
-TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
-                  std::array<int16_t, kMaxDims> step, std::array<uint16_t, kMaxDims> num) {
-  TensorDesc t;
-  t.addr = encode_static_addr({Space::SBUF, partition, offset});
-  t.dims = dims;
-  t.step = step;
-  t.num = num;
-  return t;
-}
-
-Word header(Opcode op) {
-  Word w{};
-  w[0] = static_cast<uint8_t>(op);
-  w[1] = 0x10;
-  return w;
-}
 
 // A machine with random SBUF bytes where the program reads, the program, and the
 // reference's final machine to compare with.
@@ -54,7 +35,7 @@ struct Setup {
     for (unsigned p = 0; p < kPartitions; ++p) {
       uint8_t* part = machine.partition(Space::SBUF, p).data();
       for (uint32_t i = 0; i + 4 <= bytes; i += 4) {
-        uint32_t v = static_cast<uint32_t>(next(seed));
+        uint32_t v = static_cast<uint32_t>(bench::splitmix(seed));
         if (finite_fp32) v = std::bit_cast<uint32_t>(static_cast<float>(v % 2000) - 1000.0f);
         std::memcpy(part + i, &v, 4);
       }
@@ -192,7 +173,7 @@ void BM_GetSequenceBounds(benchmark::State& state) {
     uint8_t* part = s.machine.partition(Space::SBUF, p).data();
     uint32_t id = 0;
     for (uint32_t i = 0; i < count; ++i) {
-      if (next(seed) % 16 == 0) id = id + 1 + static_cast<uint32_t>(next(seed) % 2);
+      if (bench::splitmix(seed) % 16 == 0) id = id + 1 + static_cast<uint32_t>(bench::splitmix(seed) % 2);
       const uint32_t v = fp ? std::bit_cast<uint32_t>(static_cast<float>(id)) : id;
       std::memcpy(part + 4 * i, &v, 4);
     }

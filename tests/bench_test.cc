@@ -1,5 +1,5 @@
 // `gpsimd bench`'s header (the machine a table was measured on) and its workload list.
-#include "gpsimd/bench.h"
+#include "suite/bench.h"
 
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "gpsimd/format.h"
-#include "kernels/bench_harness.h"
+#include "suite/harness.h"
 #include "kernels/kernels.h"
 
 namespace gpsimd {
@@ -170,7 +170,7 @@ TEST(BenchWorkloads, SortRowsNameTheirDistribution) {
   EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12) << rows;
 }
 
-// ---- the Sort baselines' vector loops (bench_keys.cc), on every SIMD target -----------
+// ---- the Sort baselines' vector loops (baseline_keys.cc), on every SIMD target -----------
 
 template <class F>
 void for_each_target(F f) {

@@ -16,6 +16,18 @@ for f in include/gpsimd/machine.h include/gpsimd/execute.h "$lib/libgpsimd.a" \
   [ -f "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
 done
 
+# The installed library carries no benchmark and no baseline: `gpsimd bench` and its peers
+# (std::stable_sort pairs, vqsort and Boost.Sort on packed keys) are bench/suite's own
+# library, linked only by the tool. No symbol of gpsimd::bench, of its entry points or of
+# Boost may be in libgpsimd.a.
+bench_symbols="$(nm -C "$prefix/$lib/libgpsimd.a" 2>/dev/null |
+  grep -E 'gpsimd::bench|run_bench_suite|bench_header|BenchOptions|boost::' || true)"
+if [ -n "$bench_symbols" ]; then
+  echo "libgpsimd.a holds benchmark code:"
+  echo "$bench_symbols" | head -20
+  exit 1
+fi
+
 # The expected output: SPEC §4.4's example ([9,3,5,1,0,0] ascending, index_offset 100)
 # and the rules a word with stable=2 and comparison=0 breaks.
 expect() {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "gpsimd/bench.h"
+#include "suite/bench.h"
 
 namespace {
 

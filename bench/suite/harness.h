@@ -1,6 +1,6 @@
-// The harness of `gpsimd bench` (gpsimd/bench.h), shared by its files: bench_suite.cc
-// (the table, the streaming, search and overhead rows), bench_sort.cc (the Sort rows)
-// and bench_keys.cc (the Sort baselines' vector loops).
+// The harness of `gpsimd bench` (suite/bench.h), shared by its files: suite.cc
+// (the table, the streaming, search and overhead rows), sort_rows.cc (the Sort rows)
+// and baseline_keys.cc (the Sort baselines' vector loops).
 #pragma once
 
 #include <array>
@@ -123,13 +123,13 @@ struct Program {
 // "scalar reference" (shown for context; it has no target).
 void add_program_contenders(Row& row, std::shared_ptr<Program> prog, bool with_reference = true);
 
-// ---- Sort (bench_sort.cc) -------------------------------------------------------------
+// ---- Sort (sort_rows.cc) -------------------------------------------------------------
 
 // Appends the Sort workloads. Without `all_distributions`, a documented subset of the
-// value distributions runs (see bench_sort.cc and docs/performance.md).
+// value distributions runs (see sort_rows.cc and docs/performance.md).
 void add_sort_workloads(std::vector<Workload>& all, bool all_distributions);
 
-// The Sort baselines' vector loops (bench_keys.cc), compiled for the kernels' SIMD
+// The Sort baselines' vector loops (baseline_keys.cc), compiled for the kernels' SIMD
 // target. Keys are SPEC §4.4's order as unsigned numbers; packed keys put the key,
 // inverted for descending order, above the position:
 // keys[i] = key(values[i]) << 32 | i (32-bit dtypes) or key << 16 | i (16-bit ones).

@@ -1,9 +1,9 @@
-// The comparison benchmark (gpsimd/bench.h): the table, its header and method, and the
-// streaming, search and overhead rows; the Sort rows are in bench_sort.cc, the harness
-// types in bench_harness.h. Each workload is a program of real instruction words
+// The comparison benchmark (suite/bench.h): the table, its header and method, and the
+// streaming, search and overhead rows; the Sort rows are in sort_rows.cc, the harness
+// types in harness.h. Each workload is a program of real instruction words
 // executed through the public API, next to the baselines that do the same work in the
 // most direct way a C++ programmer would (memcpy of the same input bytes for the
-// streaming rows, see bench_sort.cc for the sorts) and the model's own scalar
+// streaming rows, see sort_rows.cc for the sorts) and the model's own scalar
 // reference. Contenders run interleaved, sample after sample, and each run's output is
 // compared with the scalar reference's before its time counts.
 #include <fmt/format.h>
@@ -26,14 +26,14 @@
 #include <utility>
 #include <vector>
 
-#include "gpsimd/bench.h"
+#include "suite/bench.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
 #include "gpsimd/validate.h"
-#include "kernels/bench_harness.h"
+#include "suite/harness.h"
 #include "kernels/kernels.h"
 #include "kernels/thread_pool.h"
 #include "ops/op.h"

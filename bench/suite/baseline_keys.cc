@@ -1,15 +1,15 @@
-// The baselines' key and pair loops of `gpsimd bench` (kernels/bench_harness.h), written
-// with Highway ops and compiled once per SIMD target by foreach_target, like simd.cc,
+// The baselines' key and pair loops of `gpsimd bench` (suite/harness.h), written
+// with Highway ops and compiled once per SIMD target by foreach_target, like the kernels,
 // so that a baseline builds its keys with the same vector width as the kernels it is
 // compared with. They are the bench's own code: nothing here calls into the kernels or
 // the model, and the bench checks each baseline's output against the scalar reference.
 #include <cstring>
 
-#include "kernels/bench_harness.h"
+#include "suite/harness.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/bench_keys.cc"
-// The same targets as simd.cc: AVX-512, AVX2 and the portable baseline.
+#define HWY_TARGET_INCLUDE "suite/baseline_keys.cc"
+// The same targets as the kernels: AVX-512, AVX2 and the portable baseline.
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #endif

@@ -1,4 +1,4 @@
-// The Sort rows of `gpsimd bench` (gpsimd/bench.h): Sort instruction words through
+// The Sort rows of `gpsimd bench` (suite/bench.h): Sort instruction words through
 // execute() against the ways a C++ programmer sorts the same values and gets the same
 // (value, index) pairs, each done the best way a user of that library would:
 //  - std::stable_sort and std::sort on (key, index) pairs;
@@ -7,7 +7,7 @@
 //    a persistent hwy::Sorter, by Boost.Sort's pdqsort_branchless and by its spreadsort
 //    integer_sort.
 // Every baseline reads the values from the same SBUF bytes as the instruction, builds its
-// keys with vector code compiled for the kernels' SIMD target (bench_keys.cc, no calls
+// keys with vector code compiled for the kernels' SIMD target (baseline_keys.cc, no calls
 // into the model or the kernels), and writes (value, index) pairs in the instruction's
 // destination layout; the pairs are compared with the scalar reference's after every
 // sample.
@@ -26,7 +26,7 @@
 
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
-#include "kernels/bench_harness.h"
+#include "suite/harness.h"
 
 namespace gpsimd::bench {
 namespace {
@@ -264,7 +264,7 @@ void sort_packed(SortHost& h, Library lib, std::vector<K>& k) {
 }
 
 // Packed keys sorted ascending by `lib`, then the pairs: 32-bit dtypes by a vector
-// gather (bench_keys.cc), 16-bit ones by a scalar loop of 32-bit stores.
+// gather (baseline_keys.cc), 16-bit ones by a scalar loop of 32-bit stores.
 template <class T>
 void packed_sort(SortHost& h, Library lib) {
   const unsigned n = h.sc.n;
