@@ -26,7 +26,8 @@
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
 #include "kernels/affine.h"
-#include "kernels/simd.h"
+#include "kernels/convert.h"
+#include "kernels/sort_network.h"
 #include "kernels/stream.h"
 
 namespace gpsimd {
@@ -639,7 +640,7 @@ void sort_offsets(Rng& rng, Machines& m, Word& w, unsigned n, uint32_t bytes = 4
   }
 }
 
-// Sort of contiguous runs of up to 32 elements, the shape kernels/simd.cc sorts in
+// Sort of contiguous runs of up to 32 elements, the shape kernels/sort_network.cc sorts in
 // registers channel after channel (one-vector runs two channels at a time): every N from
 // 1 to 32, K <= N, destinations mostly dense, offsets sometimes one per channel. "At end" cases put
 // the sources at the very end of the last partitions, where the kernel must not read past the run
@@ -814,7 +815,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   return w;
 }
 
-// Sort of 32-bit dtypes in runs of up to 16 elements, dense: kernels/simd.cc packs them
+// Sort of 32-bit dtypes in runs of up to 16 elements, dense: kernels/sort_network.cc packs them
 // into 32 bits (dropping low key bits when the keys differ in too many), sorts two
 // channels at a time and falls back to 64-bit keys for a channel whose order the
 // dropped bits would break. Each channel draws its own distribution (sort32_word's, or

@@ -1,5 +1,5 @@
 // The affine family's kernels (affine.h). The vector loops are compiled once per SIMD
-// target by Highway's foreach_target and picked at run time, like simd.cc's; the
+// target by Highway's foreach_target and picked at run time, like convert.cc's; the
 // walk handling below them runs once (HWY_ONCE).
 #include "kernels/affine.h"
 
@@ -9,7 +9,7 @@
 
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
-#include "kernels/simd.h"
+#include "kernels/convert.h"
 #include "kernels/walk_cursor.h"
 
 #undef HWY_TARGET_INCLUDE

@@ -17,7 +17,8 @@
 
 #include "gpsimd/machine.h"
 #include "gpsimd/types.h"
-#include "kernels/simd.h"
+#include "kernels/convert.h"
+#include "kernels/sort_network.h"
 #include "kernels/thread_pool.h"
 
 namespace gpsimd::kernels {

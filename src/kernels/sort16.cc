@@ -1,7 +1,7 @@
 // Sort of one channel of a 16-bit dtype (SPEC §4.4), for the N that one channel may hold
-// beyond kernels/simd.cc's in-register runs (33 to 4096).
+// beyond kernels/sort_network.cc's in-register runs (33 to 4096).
 //
-// The keys are the packed words of simd.h: key' << 16 | position, key' the value's
+// The keys are the packed words of sort_network.h: key' << 16 | position, key' the value's
 // sort_key (model.h) in 16 bits, inverted for descending order. They are unique, and
 // sorting them by key' alone with a stable method keeps equal keys in position order,
 // which is SPEC's order. With only 16 bits of key', a least-significant-digit radix
@@ -34,7 +34,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort16.cc"
-// The same targets as simd.cc.
+// The same targets as convert.cc.
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #endif

@@ -1,7 +1,7 @@
 // Sort of one channel of a 32-bit dtype (SPEC §4.4), for the N that one channel may hold
-// beyond kernels/simd.cc's in-register runs (33 to 2048).
+// beyond kernels/sort_network.cc's in-register runs (33 to 2048).
 //
-// The keys are the packed words of simd.h: key' << 32 | position, key' the value's
+// The keys are the packed words of sort_network.h: key' << 32 | position, key' the value's
 // sort_key (model.h), inverted for descending order. They are unique, so sorting them
 // ascending gives SPEC's order, ties in increasing position. vqsort on 2048 of them
 // costs more than these passes together (about 1.8x at N = 2048, random keys):
@@ -46,11 +46,11 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/simd.h"
+#include "kernels/sort_network.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort32.cc"
-// The same targets as simd.cc.
+// The same targets as convert.cc.
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #endif
@@ -104,7 +104,7 @@ constexpr uint32_t kNetBucket = kWindow / 2 + 1;
 constexpr size_t kMaxNetwork = 8 * kLanes;
 constexpr size_t kMinRadix = 129;
 
-// sort_key (model.h) of FP32 patterns, 16 at once (as simd.cc's FloatKey).
+// sort_key (model.h) of FP32 patterns, 16 at once (as sort_network.cc's FloatKey).
 HWY_INLINE V32 Fp32Key(D32 d, V32 b) {
   const V32 mid = hn::Set(d, 0x80000000u);
   const V32 mag = hn::And(b, hn::Set(d, 0x7fffffffu));

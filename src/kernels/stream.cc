@@ -4,14 +4,18 @@
 // same rule, and the equivalence tests compare the whole against src/ops/.
 #include "kernels/stream.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <vector>
 
 #include "gpsimd/model.h"
+#include "kernels/kernels.h"
+#include "kernels/walk_cursor.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/stream.cc"
-// AVX-512, AVX2 and the portable baseline, as in simd.cc.
+// AVX-512, AVX2 and the portable baseline, as in convert.cc.
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #endif
@@ -468,4 +472,66 @@ void sequence_bounds_from_marks(const uint64_t* bounds, const uint64_t* padding,
 }
 
 }  // namespace gpsimd::kernels::stream
+
+namespace gpsimd::kernels {
+namespace {
+
+thread_local std::vector<uint32_t> t_values, t_result;
+thread_local std::vector<uint64_t> t_bounds, t_padding;
+
+}  // namespace
+
+bool sequence_bounds(const uint8_t* partition, const Walk& src, bool fp_in, bool fp_out,
+                     uint8_t* dst, const Walk& dst_walk) {
+  const uint64_t n = src.count();
+  Cursor dc(Rows::of(dst_walk));
+  uint8_t* o = dc.direct(dst, 2 * n);
+  uint32_t* start = o ? reinterpret_cast<uint32_t*>(o) : scratch(t_result, 2 * n);
+  // The two passes of stream.h run interleaved, a piece at a time, so that reading the
+  // ids and writing the bounds overlap: the bits of a piece of ids (read in place when
+  // dense), then the bounds of the ids whose bits are all known (up to 160 ids back
+  // from the last one read, and 95 before the last segment start seen; all at the end).
+  const std::size_t words = stream::marks_words(n);
+  uint64_t* bounds = scratch(t_bounds, words);
+  uint64_t* padding = scratch(t_padding, words);
+  std::fill_n(bounds + n / 64, 3, 0);  // the words past the ids' ones stay 0
+  std::fill_n(padding + n / 64, 3, 0);
+  Cursor sc(Rows::of(src));
+  constexpr uint64_t kPiece = 2048;  // ids: 8 KiB of them, 16 KiB of bounds
+  uint8_t* buf = reinterpret_cast<uint8_t*>(scratch(t_values, kPiece));
+  stream::BoundsState state;
+  uint32_t prev = 0;
+  uint64_t marked = 0, done = 0, last_start = 0;
+  while (done < n) {
+    if (marked < n) {
+      const uint64_t m = std::min(kPiece, n - marked);  // a multiple of 64 but the last
+      // Element offsets are 4-aligned (validated), so in-place ids are uint32_t-aligned.
+      const uint32_t* ids = reinterpret_cast<const uint32_t*>(sc.read<4>(partition, m, buf));
+      stream::sequence_marks(ids, m, marked, marked > 0 ? &prev : nullptr, fp_in, bounds, padding);
+      prev = ids[m - 1];
+      for (uint64_t k = (marked + m - 1) / 64 + 1; k-- > marked / 64;)
+        if (bounds[k] != 0) {
+          last_start = k * 64 + 63 - static_cast<uint64_t>(std::countl_zero(bounds[k]));
+          break;
+        }
+      marked += m;
+      if (marked == n) bounds[n / 64] |= uint64_t{1} << (n % 64);
+    }
+    uint64_t to = n;
+    if (marked < n) {
+      const uint64_t safe =
+          std::min(marked >= 160 ? marked - 160 : 0, last_start >= 95 ? last_start - 95 : 0);
+      to = std::max(done, safe / 64 * 64);
+    }
+    if (to > done) {
+      stream::sequence_bounds_from_marks(bounds, padding, n, done, to, fp_out, start, start + n,
+                                         state);
+      done = to;
+    }
+  }
+  if (!o) dc.write<4>(dst, 2 * n, reinterpret_cast<const uint8_t*>(start));
+  return true;
+}
+
+}  // namespace gpsimd::kernels
 #endif  // HWY_ONCE

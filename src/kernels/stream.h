@@ -1,6 +1,6 @@
 // The streaming family's vector loops: strided reads of a walk's runs and
 // GetSequenceBounds. Compiled once per x86 SIMD generation (Highway's foreach_target) and
-// chosen at run time for the CPU, like simd.h's; each produces exactly the bits of the
+// chosen at run time for the CPU, like convert.h's; each produces exactly the bits of the
 // scalar reference it replaces.
 #pragma once
 

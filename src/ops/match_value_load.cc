@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/simd.h"
+#include "kernels/convert.h"
 #include "kernels/walk_cursor.h"
 #include "ops/op.h"
 #include "ops/search.h"
