@@ -27,6 +27,7 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/npy.h"
 #include "gpsimd/vectors.h"
+#include "ops/op.h"
 
 namespace fs = std::filesystem;
 using gpsimd::Word;
@@ -181,19 +182,11 @@ int main(int argc, char** argv) {
       npy(out / "npy", ".npy");
   write_dicts(out);
 
-  // The conformance vectors and those of next/ (SPEC §7): the words of instructions not
-  // modelled yet are still good decode and assemble seeds.
+  // The conformance vectors, those of its folders (SPEC §7: next/, engines/, ...): the
+  // words of instructions not modelled yet are still good decode and assemble seeds.
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(argv[2]))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  // The pending vectors of SPEC §7 seed too, once their instruction is in the table.
-  if (fs::is_directory(fs::path(argv[2]) / "next"))
-    for (const auto& e : fs::directory_iterator(fs::path(argv[2]) / "next"))
-      if (e.path().extension() == ".json") files.push_back(e.path());
-  for (const fs::path& dir : {fs::path(argv[2]), fs::path(argv[2]) / "next"})
-    if (fs::is_directory(dir))
-      for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".json") files.push_back(e.path());
+  for (const auto& e : fs::recursive_directory_iterator(argv[2]))
+    if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
   if (argc > 3 && fs::is_directory(argv[3]))
     for (const auto& e : fs::recursive_directory_iterator(argv[3])) {
       if (!e.is_regular_file()) continue;
@@ -232,7 +225,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < parsed->vectors.size(); ++i) {
       const gpsimd::TestVector& v = parsed->vectors[i];
       if (gpsimd::find_instruction(v.instruction[0]) == nullptr &&
-          f.parent_path().filename() == "next")
+          f.parent_path() != fs::path(argv[2]))
         continue;  // pending: its instruction is not modelled yet
       decode.add(std::string(v.instruction.begin(), v.instruction.end()));
       gpsimd::fuzz::ExecInput in;
@@ -251,6 +244,21 @@ int main(int argc, char** argv) {
       assemble.add(as_program(v));
     }
   }
+  // Every instruction's sample word (its op file's), in two partitions: a valid word of
+  // each row even where no vector or example has one.
+  for (const gpsimd::InstrDef& def : gpsimd::instructions())
+    for (unsigned p : {0u, 17u}) {
+      const gpsimd::Word w = gpsimd::detail::semantics(def).sample(p);
+      decode.add(std::string(w.begin(), w.end()));
+      gpsimd::fuzz::ExecInput in;
+      in.gen = gpsimd::Generation::V3;
+      in.word = w;
+      execute.add(bytes_of(gpsimd::fuzz::encode_exec_input(in)));
+      gpsimd::Program prog;
+      prog.nc = gpsimd::Generation::V3;
+      prog.words.push_back(w);
+      assemble.add(gpsimd::print_program(prog));
+    }
   std::printf("seeds: %zu decode, %zu execute, %zu vectors, %zu assemble, %zu npy in %s\n",
               decode.size(), execute.size(), vectors.size(), assemble.size(), npy.size(),
               out.c_str());

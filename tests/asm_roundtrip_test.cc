@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,11 +15,17 @@
 #include "gpsimd/asm.h"
 #include "gpsimd/format.h"
 #include "gpsimd/validate.h"
+#include "table_coverage.h"
 
 namespace gpsimd {
 namespace {
 
-constexpr uint8_t kOpcodes[] = {0x96, 0x98, 0x9b, 0xbc, 0xbe, 0xe8, 0xf2, 0x6c, 0x6d, 0x6e, 0x6f};
+// The opcodes of every row of the instruction table.
+const std::vector<uint8_t> kOpcodes = [] {
+  std::vector<uint8_t> out;
+  for (const InstrDef& d : instructions()) out.push_back(static_cast<uint8_t>(d.opcode));
+  return out;
+}();
 
 // Bytes that hit the interesting cases more often than uniform noise does: zero (the
 // defaults), small codes (enumerations), and edges.
@@ -354,17 +361,108 @@ Word valid_dve_read_accumulator(Gen& g) {
   return w;
 }
 
+// SPEC §4.7: eight values per lane, any data dtype.
+Word valid_match_value_load(Gen& g) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr std::array<uint16_t, kMaxDims> kShapes[] = {
+      {1, 8, 0, 0}, {2, 4, 0, 0}, {4, 2, 0, 0}, {8, 1, 0, 0}};
+  Word w{};
+  w[0] = 0x6d;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kData);
+  store_tensor(w, 16, g.tensor(2, g.pick(kShapes), n, *dtype_size(dt), g.below(2)));
+  w[32] = dt;
+  w[34] = static_cast<uint8_t>(n);
+  return w;
+}
+
+// SPEC §4.8, §4.9: S4D2_BN, at least 8 source elements, 8 destination elements.
+Word valid_s4d2_bn(Gen& g, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kIndex[] = {0x5, 0x9};  // FindIndex8: UINT16, UINT32
+  static constexpr std::array<uint16_t, kMaxDims> kDst[] = {{8, 1, 0, 0}, {2, 4, 0, 0}};
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t in = g.pick(kData);
+  const uint8_t out = opcode == 0x6e ? g.pick(kIndex) : g.pick(kData);
+  const std::array<uint16_t, kMaxDims> src{static_cast<uint16_t>(8 + g.below(9)),
+                                           static_cast<uint16_t>(1 + g.below(2)), 1, 1};
+  store_tensor(w, 12, g.tensor(4, src, n, *dtype_size(in), g.below(2)));
+  w[32] = in;
+  w[33] = out;
+  w[34] = static_cast<uint8_t>(n);
+  const unsigned osize = *dtype_size(out);
+  store_tensor(w, 48, g.tensor(2, g.pick(kDst), n, osize, osize == 4 && g.below(2)));
+  return w;
+}
+Word valid_max8(Gen& g) {
+  return valid_s4d2_bn(g, 0x6c);
+}
+Word valid_find_index8(Gen& g) {
+  return valid_s4d2_bn(g, 0x6e);
+}
+
+// SPEC §4.10: the match-replace dtypes, equal source and destination counts.
+Word valid_match_replace8(Gen& g) {
+  static constexpr uint8_t kData[] = {0x7, 0x6, 0x3, 0x5, 0x9, 0xa, 0x8};
+  Word w{};
+  w[0] = 0x6f;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t in = g.pick(kData), out = g.pick(kData);
+  const auto num = g.nums(4);
+  store_tensor(w, 12, g.tensor(4, num, n, *dtype_size(in), g.below(2)));
+  w[32] = in;
+  w[33] = out;
+  w[34] = static_cast<uint8_t>(n);
+  store_u32(w, 40, static_cast<uint32_t>(g.rng()));
+  const unsigned osize = *dtype_size(out);
+  const std::array<uint16_t, kMaxDims> dnum{num[3], num[2], num[1], num[0]};
+  store_tensor(w, 44, g.tensor(4, dnum, n, osize, osize == 4 && g.below(2)));
+  return w;
+}
+
+// A generator of valid words for every table row.
+const std::map<std::string_view, Word (*)(Gen&)>& makers() {
+  static const std::map<std::string_view, Word (*)(Gen&)> m = {
+      {"RangeSelect", valid_range_select},
+      {"TensorScalarSelect", valid_tensor_scalar_select},
+      {"GetSequenceBounds", valid_get_sequence_bounds},
+      {"Sort", valid_sort},
+      {"AffineSelect", valid_affine_select},
+      {"Iota", valid_iota},
+      {"NonzeroWithCount", valid_nonzero_with_count},
+      {"CopyPredicatedScalar", valid_copy_predicated_scalar},
+      {"DveReadAccumulator", valid_dve_read_accumulator},
+      {"MatchValueLoad", valid_match_value_load},
+      {"Max8", valid_max8},
+      {"FindIndex8", valid_find_index8},
+      {"MatchReplace8", valid_match_replace8},
+  };
+  return m;
+}
+
+TEST(AsmRoundTrip, EveryInstructionHasAGenerator) {
+  std::vector<std::string_view> names;
+  for (const auto& [name, fn] : makers()) names.push_back(name);
+  test_coverage::expect_table("RandomValidInstructions' generators", names);
+}
+
 TEST(AsmRoundTrip, RandomValidInstructions) {
   Gen g{std::mt19937(77)};
-  Word (*const makers[])(Gen&) = {valid_range_select,        valid_tensor_scalar_select,
-                                  valid_get_sequence_bounds, valid_sort,
-                                  valid_affine_select,       valid_iota,
-                                  valid_nonzero_with_count,  valid_copy_predicated_scalar,
-                                  valid_dve_read_accumulator};
-  for (int i = 0; i < 9000; ++i) {
-    const Word w = makers[i % std::size(makers)](g);
+  std::vector<Word (*)(Gen&)> fns;
+  for (const auto& [name, fn] : makers()) fns.push_back(fn);
+  for (int i = 0; i < 13000; ++i) {
+    const Word w = fns[static_cast<std::size_t>(i) % fns.size()](g);
     const Diagnostics d = validate(w, Generation::V3);
-    ASSERT_TRUE(d.empty()) << "the generator built an invalid word: " << d.front().message();
+    ASSERT_TRUE(d.empty()) << "the generator built an invalid word: " << d.front().message() << "\n"
+                           << word_to_hex(w);
     SCOPED_TRACE(i);
     expect_roundtrip(w);
     if (HasFatalFailure()) return;

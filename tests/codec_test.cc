@@ -73,7 +73,8 @@ TEST_P(CodecRow, DecodedValuesAreTheBytesOfEachField) {
           EXPECT_EQ(e.value, le_at(w, f.offset + 4, 4));
           break;
         }
-        case FieldKind::Tensor: {
+        case FieldKind::Tensor:
+        case FieldKind::Data4D: {  // a DATA4D holds its int32 base where a tensor has ADDR4
           const TensorDesc& t = std::get<TensorDesc>(v);
           EXPECT_EQ(t.dims, f.dims);
           EXPECT_EQ(t.addr, le_at(w, f.offset, 4));
@@ -98,8 +99,8 @@ TEST_P(CodecRow, DecodedValuesAreTheBytesOfEachField) {
   }
 }
 
-// decode() reads the four tables with decoders unrolled at compile time; a row that is
-// not one of them (here a copy of the table) takes the generic loop. Both agree.
+// decode() reads the table's rows with decoders unrolled at compile time; a row that is
+// not one of them (here a copy of the table's) takes the generic loop. Both agree.
 TEST_P(CodecRow, UnrolledDecoderMatchesTheGenericOne) {
   const InstrDef& def = instruction(GetParam());
   const std::vector<FieldDef> copy(def.fields.begin(), def.fields.end());
@@ -137,12 +138,14 @@ TEST_P(CodecRow, EncodingOneChangedFieldTouchesOnlyItsBytes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, CodecRow,
-                         ::testing::Values(Opcode::RangeSelect, Opcode::TensorScalarSelect,
-                                           Opcode::GetSequenceBounds, Opcode::Sort,
-                                           Opcode::NonzeroWithCount, Opcode::CopyPredicatedScalar,
-                                           Opcode::DveReadAccumulator, Opcode::MatchValueLoad,
-                                           Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8),
+// Every row of the instruction table.
+std::vector<Opcode> table_opcodes() {
+  std::vector<Opcode> out;
+  for (const InstrDef& d : instructions()) out.push_back(d.opcode);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CodecRow, ::testing::ValuesIn(table_opcodes()),
                          [](const auto& p) { return std::string(instruction(p.param).mnemonic); });
 
 TEST(Codec, DecodeOfUnknownOpcodeIsNullopt) {

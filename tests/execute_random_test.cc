@@ -24,6 +24,7 @@
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
 #include "reference_model.h"
+#include "table_coverage.h"
 
 namespace {
 
@@ -1156,6 +1157,19 @@ TEST(ExecuteRandom, AffineSelect) {
 TEST(ExecuteRandom, Iota) {
   run_random("Iota", gen_iota, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
              0x7e);
+}
+
+// Every table row has a random comparison (a test of its name above), and the reference
+// model implements every row's opcode.
+TEST(ExecuteRandomCoverage, EveryInstructionIsCompared) {
+  gpsimd::test_coverage::expect_table("ExecuteRandom tests",
+                                      gpsimd::test_coverage::tests_of("ExecuteRandom"));
+  std::vector<std::string_view> modelled;
+  for (uint8_t op : rm::kModelled) {
+    const gpsimd::InstrDef* d = gpsimd::find_instruction(op);
+    modelled.push_back(d ? d->mnemonic : std::string_view("(unknown opcode)"));
+  }
+  gpsimd::test_coverage::expect_table("reference_model.h kModelled", modelled);
 }
 
 // The reference's own conversions against values worked out by hand from SPEC §5, so that

@@ -25,6 +25,7 @@
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
 #include "reference_model.h"
+#include "table_coverage.h"
 
 namespace {
 
@@ -2652,5 +2653,10 @@ TEST(Search, FaultsChangeNothingAndLanesAreTraced) {
 }
 
 }  // namespace search
+
+// Every table row has hand-checked effects: a test suite of its name in this file.
+TEST(ExecuteCoverage, EveryInstructionHasHandCheckedEffects) {
+  gpsimd::test_coverage::expect_suite_per_row();
+}
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "kernels/convert.h"
 #include "kernels/sort_network.h"
 #include "kernels/stream.h"
+#include "table_coverage.h"
 
 namespace gpsimd {
 namespace {
@@ -1645,6 +1646,17 @@ TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
     }
   });
 }
+// Every table row with a fast path has an equivalence test of its name here.
+TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
+  std::vector<std::string_view> named;
+  for (std::string_view t : test_coverage::tests_of("KernelsEquivTest"))
+    if (find_instruction(t)) named.push_back(t);
+  test_coverage::expect_table(
+      "KernelsEquivTest", named,
+      {{"MatchValueLoad", "its fast path is convert.cc's widening (WideningEveryPattern)"},
+       {"DveReadAccumulator", "no fast path: one element per channel"}});
+}
+
 // Every case compares whole machines ("large" cases), on every target.
 TEST(KernelsEquivTest, Sort32LargeN) {
   run_random("Sort32LargeN", sort32_word, 15, 0, 200);

@@ -50,6 +50,14 @@ inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSe
                          kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
                          kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b, kMax8 = 0x6c,
                          kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f;
+// The opcodes execute() below implements (a test checks them against the table).
+inline constexpr uint8_t kModelled[] = {kRangeSelect,        kTensorScalarSelect,
+                                        kGetSequenceBounds,  kSort,
+                                        kAffineSelect,       kIota,
+                                        kNonzeroWithCount,   kCopyPredicatedScalar,
+                                        kDveReadAccumulator, kMax8,
+                                        kMatchValueLoad,     kFindIndex8,
+                                        kMatchReplace8};
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {

@@ -104,19 +104,12 @@ std::vector<std::string> clauses_of(const Diagnostics& d) {
   return c;
 }
 
-const std::vector<Opcode> kOpcodes = {Opcode::RangeSelect,
-                                      Opcode::TensorScalarSelect,
-                                      Opcode::GetSequenceBounds,
-                                      Opcode::Sort,
-                                      Opcode::AffineSelect,
-                                      Opcode::Iota,
-                                      Opcode::NonzeroWithCount,
-                                      Opcode::CopyPredicatedScalar,
-                                      Opcode::DveReadAccumulator,
-                                      Opcode::MatchValueLoad,
-                                      Opcode::Max8,
-                                      Opcode::FindIndex8,
-                                      Opcode::MatchReplace8};
+// Every row of the instruction table.
+const std::vector<Opcode> kOpcodes = [] {
+  std::vector<Opcode> out;
+  for (const InstrDef& d : instructions()) out.push_back(d.opcode);
+  return out;
+}();
 
 std::string op_name(const ::testing::TestParamInfo<Opcode>& info) {
   return mnemonic(info.param);
@@ -1307,6 +1300,15 @@ TEST_P(ClauseFailsAlone, OnEveryGeneration) {
 
 INSTANTIATE_TEST_SUITE_P(Spec, ClauseFailsAlone, ::testing::ValuesIn(clause_cases()),
                          [](const auto& p) { return p.param.name; });
+
+// Every table row has clauses failing alone above (its opcode clause is tested by
+// PerInstruction.OpcodeClauseFailsAloneUnderValidateAs, over every row).
+TEST(ClauseCoverage, EveryInstructionHasClausesFailingAlone) {
+  std::map<Opcode, std::set<std::string>> clauses;
+  for (const ClauseCase& c : clause_cases()) clauses[c.op].insert(c.clause);
+  for (const InstrDef& d : instructions())
+    EXPECT_GE(clauses[d.opcode].size(), 3u) << d.mnemonic << " has too few clause cases";
+}
 
 // ---- clauses that cannot fail alone: SPEC ties them to another clause ----------------------
 

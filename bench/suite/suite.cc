@@ -26,17 +26,17 @@
 #include <utility>
 #include <vector>
 
-#include "suite/bench.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
 #include "gpsimd/validate.h"
-#include "suite/harness.h"
 #include "kernels/kernels.h"
 #include "kernels/thread_pool.h"
 #include "ops/op.h"
+#include "suite/bench.h"
+#include "suite/harness.h"
 
 namespace gpsimd {
 namespace bench {
@@ -569,150 +569,24 @@ Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double 
 
 // ---- per-instruction overhead and decode + validate ---------------------------------
 
-// One channel, 16 elements in partition `p`: the word for the overhead rows.
-Word overhead_word(Opcode op, unsigned p, std::string* what) {
-  Word w = header(op);
-  switch (op) {
-    case Opcode::RangeSelect:
-      *what = "RangeSelect fp32";
-      w[12] = 1;
-      w[13] = 0xaa;
-      w[15] = 0x08;
-      store_u32(w, 20, 0xff7fffffu);
-      store_tensor(w, 24, tensor(2, p, 0, {1, 0, 0}, {16, 1, 1}));
-      w[36] = 0x14;
-      w[37] = 0x16;
-      store_u32(w, 44, std::bit_cast<uint32_t>(12.0f));
-      store_tensor(w, 48, tensor(2, p, 256, {1, 0, 0}, {16, 1, 1}));
-      break;
-    case Opcode::TensorScalarSelect:
-      *what = "TensorScalarSelect fp32";
-      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
-      w[33] = 1;
-      w[34] = 0x0a;
-      w[35] = 0x09;
-      store_u32(w, 44, 1);
-      store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
-      break;
-    case Opcode::GetSequenceBounds:
-      *what = "GetSequenceBounds int32";
-      w[12] = 1;
-      w[14] = w[15] = 0x08;
-      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
-      store_tensor(w, 32, tensor(3, p, 256, {1, 16, 0}, {16, 1, 2}));
-      break;
-    case Opcode::Sort:
-      *what = "Sort fp32";
-      w[12] = 1;
-      w[14] = 0xaa;
-      w[15] = 0x16;
-      store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
-      store_tensor(w, 24, tensor(2, p, 256, {1, 2, 0}, {2, 16, 1}));
-      break;
-    case Opcode::AffineSelect: {
-      *what = "AffineSelect fp32";
-      w[12] = 1;
-      w[13] = 0xaa;
-      TensorDesc mask = tensor(4, p, 0, {-1, 0, 0, 0}, {16, 1, 1, 1});
-      mask.addr = 8;  // the base: keep ordinals 0..7
-      store_tensor(w, 16, mask);
-      store_tensor(w, 36, tensor(2, p, 0, {1, 0}, {16, 1}));
-      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {16, 1}));
-      break;
-    }
-    case Opcode::Iota: {
-      *what = "Iota int32";
-      TensorDesc ramp = tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1});
-      ramp.addr = 5;  // the base
-      store_tensor(w, 12, ramp);
-      w[33] = 0x08;
-      w[34] = 1;
-      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
-      break;
-    }
-    case Opcode::NonzeroWithCount:
-      *what = "NonzeroWithCount int32";
-      w[12] = 1;
-      w[13] = w[14] = 0x08;
-      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
-      store_u32(w, 40, 0xffffffffu);
-      store_tensor(w, 44, tensor(3, p, 256, {1, 0, 0}, {17, 1, 1}));
-      break;
-    case Opcode::CopyPredicatedScalar:
-      *what = "CopyPredicatedScalar fp32";
-      store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {16, 1, 1}));
-      w[32] = 0x08;
-      w[33] = 1;
-      w[34] = 1;
-      w[41] = w[42] = 0x0a;
-      store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
-      store_tensor(w, 48, tensor(3, p, 256, {1, 0, 0}, {16, 1, 1}));
-      break;
-    case Opcode::MatchValueLoad:
-      *what = "MatchValueLoad fp32";
-      store_tensor(w, 16, tensor(2, p, 0, {1, 0}, {8, 1}));
-      w[32] = 0x0a;
-      w[34] = 1;
-      break;
-    case Opcode::Max8:
-    case Opcode::FindIndex8:
-      *what = op == Opcode::Max8 ? "Max8 fp32" : "FindIndex8 fp32";
-      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
-      w[32] = 0x0a;
-      w[33] = op == Opcode::Max8 ? 0x0a : 0x09;
-      w[34] = 1;
-      store_tensor(w, 48, tensor(2, p, 256, {1, 0}, {8, 1}));
-      break;
-    case Opcode::MatchReplace8:
-      *what = "MatchReplace8 fp32";
-      store_tensor(w, 12, tensor(4, p, 0, {1, 0, 0, 0}, {16, 1, 1, 1}));
-      w[32] = w[33] = 0x0a;
-      w[34] = 1;
-      store_u32(w, 40, std::bit_cast<uint32_t>(-9984.0f));
-      store_tensor(w, 44, tensor(4, p, 256, {1, 0, 0, 0}, {16, 1, 1, 1}));
-      break;
-    case Opcode::DveReadAccumulator:
-      *what = "DveReadAccumulator fp32";
-      store_u32(w, 28, 1);
-      w[32] = 0x0a;
-      w[34] = 1;
-      store_tensor(w, 44, tensor(1, p, 256, {1, 0, 0}, {1, 1, 1}));
-      break;
-  }
-  return w;
-}
-
-constexpr Opcode kOps[] = {Opcode::RangeSelect,
-                           Opcode::TensorScalarSelect,
-                           Opcode::GetSequenceBounds,
-                           Opcode::Sort,
-                           Opcode::AffineSelect,
-                           Opcode::Iota,
-                           Opcode::NonzeroWithCount,
-                           Opcode::CopyPredicatedScalar,
-                           Opcode::DveReadAccumulator,
-                           Opcode::MatchValueLoad,
-                           Opcode::Max8,
-                           Opcode::FindIndex8,
-                           Opcode::MatchReplace8};
-
-// One channel, 16 elements, through execute().
-Row overhead_row(Opcode op) {
+// One channel, 16 elements, through execute(): each instruction's sample word (its op
+// file's, one channel in partition 3), the same word many times.
+Row overhead_row(const InstrDef& def) {
   auto prog = std::make_shared<Program>();
   uint64_t seed = 45;
   uint8_t* part = prog->machine.partition(Space::SBUF, 3).data();
   for (uint32_t i = 0; i < 64; ++i) {
-    const uint32_t v = op == Opcode::GetSequenceBounds ? 1 + i / 5 : random_fp32(seed);
+    const uint32_t v = random_fp32(seed);
     std::memcpy(part + i * 4, &v, 4);
   }
-  std::string what;
-  const Word w = overhead_word(op, 3, &what);
+  const detail::OpSemantics& ops = detail::semantics(def);
+  const Word w = ops.sample(3);
   constexpr unsigned kRepeat = 1000;  // a pass: the same word many times
   for (unsigned i = 0; i < kRepeat; ++i) prog->words.push_back(w);
   prog->outputs.push_back({3, {256, 256 + 128}});
   prog->prepare();
   Row row;
-  row.name = fmt::format("execute() {} 1ch x 16", what);
+  row.name = fmt::format("execute() {} 1ch x 16", ops.sample_label);
   row.unit = "ns/instr";
   row.per_run = kRepeat;
   add_program_contenders(row, prog);
@@ -720,12 +594,12 @@ Row overhead_row(Opcode op) {
   return row;
 }
 
-// 512 valid words, the instructions in turn, over all partitions.
+// 512 valid words, the instructions' sample words in turn, over all partitions.
 std::vector<Word> bench_words() {
   std::vector<Word> words;
-  std::string what;
+  const auto rows = instructions();
   for (unsigned i = 0; i < 512; ++i)
-    words.push_back(overhead_word(kOps[i % std::size(kOps)], (i / 4) % 128, &what));
+    words.push_back(detail::semantics(rows[i % rows.size()]).sample((i / 4) % 128));
   return words;
 }
 
@@ -910,11 +784,9 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
           const double goal = op == Opcode::Max8 ? 0.5 : 0.3;
           all.push_back({name, [=] { return search_row(name, op, dt, n, goal, ascending); }});
         }
-  for (Opcode op : kOps) {
-    std::string what;
-    overhead_word(op, 0, &what);
-    all.push_back({fmt::format("execute() {} 1ch x 16", what), [op] { return overhead_row(op); }});
-  }
+  for (const InstrDef& def : instructions())
+    all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
+                   [&def] { return overhead_row(def); }});
   all.push_back(
       {"validate(), one thread", [] { return decode_validate_row(bench_words(), false); }});
   all.push_back({"decode() + validate(), one thread",

@@ -42,6 +42,14 @@ enum class Opcode : uint8_t {
 };
 
 enum class Engine : uint8_t { DVE, POOL };
+
+namespace detail {
+// What an instruction does (src/ops/op.h): its clauses, its effect, what `explain` says
+// about it and the valid word tools start from. Each instruction's op file defines one,
+// and its table row points to it, so the row and the op file are the two places that
+// hold an instruction.
+struct OpSemantics;
+}  // namespace detail
 std::string_view engine_name(Engine e);
 
 enum class FieldKind : uint8_t {
@@ -64,14 +72,42 @@ enum class FieldKind : uint8_t {
 };
 std::string_view field_kind_name(FieldKind k);
 
+// How an IMM_VAL field read as INSTRUCTION_IMMEDIATE is written in assembly text (SPEC
+// §3.5 says how each instruction reads its immediates).
+enum class ImmText : uint8_t {
+  U32,      // an unsigned 32-bit integer (Sort's index_offset)
+  I32,      // a signed 32-bit integer (NonzeroWithCount's INT32 operands)
+  Fp32,     // an FP32 number (RangeSelect's bounds)
+  DtypeOf,  // a value of the dtype held by another field (`dtype_field`)
+};
+
 struct FieldDef {
   std::string_view name;
   uint8_t offset;
   uint8_t size;
   FieldKind kind;
-  uint8_t dims = 0;              // Tensor, Data4D: number of dimensions
-  std::string_view src_field{};  // ImmVal: the IMM_SRC field that says how to read it
+  uint8_t dims = 0;                 // Tensor, Data4D: number of dimensions
+  std::string_view src_field{};     // ImmVal: the IMM_SRC field that says how to read it
+  ImmText imm_text = ImmText::U32;  // ImmVal: how its instruction immediate is written
+  std::string_view dtype_field{};   // ImmText::DtypeOf: the field holding its dtype
+  // An integer-valued field the assembly text may omit gets this value (docs/assembly.md:
+  // the one legal value, or the identity choice). Header, events and reserved rows always
+  // have defaults; every other field without one is required.
+  bool has_default = false;
+  uint64_t default_value = 0;
 };
+// A row whose instruction immediate is written as `t` (with its dtype in `dtype_field`).
+constexpr FieldDef imm_text(FieldDef f, ImmText t, std::string_view dtype_field = {}) {
+  f.imm_text = t;
+  f.dtype_field = dtype_field;
+  return f;
+}
+// A row the assembly text may omit, and the value it then gets.
+constexpr FieldDef with_default(FieldDef f, uint64_t default_value) {
+  f.has_default = true;
+  f.default_value = default_value;
+  return f;
+}
 
 struct InstrDef {
   Opcode opcode;
@@ -80,6 +116,13 @@ struct InstrDef {
   Engine engine;
   uint8_t generation_mask;  // bit g set when the instruction exists on Vg
   std::span<const FieldDef> fields;
+  // The vendor's name of the clause that checks byte 0 ("has_sort_opcode"): it fails when
+  // a word is validated as this instruction and its opcode byte names another.
+  std::string_view opcode_clause;
+  // True when vendor-strict validation (ValidateOptions::strict) adds a clause to this
+  // instruction's (SPEC §4.4: Sort's top-K); strict mode changes no other instruction.
+  bool strict_adds_clauses;
+  const detail::OpSemantics* semantics;  // defined in src/ops/<snake_case mnemonic>.cc
 
   bool exists_on(Generation g) const { return (generation_mask >> static_cast<unsigned>(g)) & 1u; }
 };
@@ -101,45 +144,49 @@ inline constexpr FieldDef kHeader{"header", 0, 4, K::Header};
 inline constexpr FieldDef kEvents{"events", 4, 8, K::Events};
 
 // SPEC §4.1, S2D2_RS.
+extern const detail::OpSemantics kRangeSelectOps;
 inline constexpr std::array kRangeSelect = {
     kHeader,
     kEvents,
     FieldDef{"num_active_channels", 12, 1, K::U8},
     FieldDef{"in_out_dtype", 13, 1, K::DtypePair},
-    FieldDef{"reduce_cmd", 14, 1, K::AccumCmd},
-    FieldDef{"reduce_op", 15, 1, K::AluOp},
-    FieldDef{"base", 16, 4, K::Fp32},
-    FieldDef{"fill_val", 20, 4, K::Fp32},
+    with_default(FieldDef{"reduce_cmd", 14, 1, K::AccumCmd}, 0),
+    with_default(FieldDef{"reduce_op", 15, 1, K::AluOp}, 0x08),
+    with_default(FieldDef{"base", 16, 4, K::Fp32}, 0),
+    with_default(FieldDef{"fill_val", 20, 4, K::Fp32}, 0xff7fffffu),
     FieldDef{"src_mem_pattern", 24, tensor_bytes(2), K::Tensor, 2},
     FieldDef{"comp_op0", 36, 1, K::AluOp},
     FieldDef{"comp_op1", 37, 1, K::AluOp},
     FieldDef{"bound0_src", 38, 1, K::ImmSrc},
     FieldDef{"bound1_src", 39, 1, K::ImmSrc},
-    FieldDef{"bound0", 40, 4, K::ImmVal, 0, "bound0_src"},
-    FieldDef{"bound1", 44, 4, K::ImmVal, 0, "bound1_src"},
+    imm_text(FieldDef{"bound0", 40, 4, K::ImmVal, 0, "bound0_src"}, ImmText::Fp32),
+    imm_text(FieldDef{"bound1", 44, 4, K::ImmVal, 0, "bound1_src"}, ImmText::Fp32),
     FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
     FieldDef{"reserved1", 60, 4, K::Reserved},
 };
 
 // SPEC §4.2, S3D3_TS_SELECT.
+extern const detail::OpSemantics kTensorScalarSelectOps;
 inline constexpr std::array kTensorScalarSelect = {
     kHeader,
     kEvents,
     FieldDef{"reserved0", 12, 4, K::Reserved},
     FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"reversed_pred", 32, 1, K::U8},
+    with_default(FieldDef{"reversed_pred", 32, 1, K::U8}, 0),
     FieldDef{"num_active_channels", 33, 1, K::U8},
     FieldDef{"dtype", 34, 1, K::Dtype},
     FieldDef{"pred_imm_dtype", 35, 1, K::Dtype},
     FieldDef{"reserved1", 36, 2, K::Reserved},
     FieldDef{"src1_imm_src", 38, 1, K::ImmSrc},
     FieldDef{"pred_imm_src", 39, 1, K::ImmSrc},
-    FieldDef{"src1_imm", 40, 4, K::ImmVal, 0, "src1_imm_src"},
-    FieldDef{"pred_imm", 44, 4, K::ImmVal, 0, "pred_imm_src"},
+    imm_text(FieldDef{"src1_imm", 40, 4, K::ImmVal, 0, "src1_imm_src"}, ImmText::DtypeOf, "dtype"),
+    imm_text(FieldDef{"pred_imm", 44, 4, K::ImmVal, 0, "pred_imm_src"}, ImmText::DtypeOf,
+             "pred_imm_dtype"),
     FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
 };
 
 // SPEC §4.3, S3D3_SEQ_BOUNDS.
+extern const detail::OpSemantics kGetSequenceBoundsOps;
 inline constexpr std::array kGetSequenceBounds = {
     kHeader,
     kEvents,
@@ -153,6 +200,7 @@ inline constexpr std::array kGetSequenceBounds = {
 };
 
 // SPEC §4.4, S1D2_SORT.
+extern const detail::OpSemantics kSortOps;
 inline constexpr std::array kSort = {
     kHeader,
     kEvents,
@@ -162,12 +210,13 @@ inline constexpr std::array kSort = {
     FieldDef{"comparison", 15, 1, K::AluOp},
     FieldDef{"src_mem_pattern", 16, tensor_bytes(1), K::Tensor, 1},
     FieldDef{"dst_mem_pattern", 24, tensor_bytes(2), K::Tensor, 2},
-    FieldDef{"index_offset", 36, 4, K::ImmVal, 0, "index_offset_src"},
-    FieldDef{"stable", 40, 1, K::U8},
+    with_default(FieldDef{"index_offset", 36, 4, K::ImmVal, 0, "index_offset_src"}, 0),
+    with_default(FieldDef{"stable", 40, 1, K::U8}, 0),
     FieldDef{"reserved1", 41, 23, K::Reserved},
 };
 
 // SPEC §4.5, S2D2_TS_AS. No reserved bytes.
+extern const detail::OpSemantics kAffineSelectOps;
 inline constexpr std::array kAffineSelect = {
     kHeader,
     kEvents,
@@ -182,6 +231,7 @@ inline constexpr std::array kAffineSelect = {
 };
 
 // SPEC §4.6, D4_IOTA.
+extern const detail::OpSemantics kIotaOps;
 inline constexpr std::array kIota = {
     kHeader,
     kEvents,
@@ -196,22 +246,24 @@ inline constexpr std::array kIota = {
 };
 
 // SPEC §4.7, S2_BN. imm1, imm0_ptr and imm0_src are unused and must be zero.
+extern const detail::OpSemantics kMatchValueLoadOps;
 inline constexpr std::array kMatchValueLoad = {
     kHeader,
     kEvents,
     FieldDef{"reserved0", 12, 4, K::Reserved},
     FieldDef{"src_mem_pattern", 16, tensor_bytes(2), K::Tensor, 2},
-    FieldDef{"imm1", 28, 4, K::U32},
+    with_default(FieldDef{"imm1", 28, 4, K::U32}, 0),
     FieldDef{"dtype", 32, 1, K::Dtype},
     FieldDef{"reserved1", 33, 1, K::Reserved},
     FieldDef{"num_active_channels", 34, 1, K::U8},
     FieldDef{"reserved2", 35, 9, K::Reserved},
-    FieldDef{"imm0_ptr", 44, 4, K::U32},
-    FieldDef{"imm0_src", 48, 1, K::U8},
+    with_default(FieldDef{"imm0_ptr", 44, 4, K::U32}, 0),
+    with_default(FieldDef{"imm0_src", 48, 1, K::U8}, 0),
     FieldDef{"reserved3", 49, 15, K::Reserved},
 };
 
 // SPEC §4.8, S4D2_BN: Max8, and FindIndex8 (SPEC §4.9) with the same layout.
+extern const detail::OpSemantics kMax8Ops;
 inline constexpr std::array kMax8 = {
     kHeader,
     kEvents,
@@ -220,14 +272,16 @@ inline constexpr std::array kMax8 = {
     FieldDef{"out_dtype", 33, 1, K::Dtype},
     FieldDef{"num_active_channels", 34, 1, K::U8},
     FieldDef{"reserved0", 35, 5, K::Reserved},
-    FieldDef{"even_count", 40, 4, K::Fp32},
-    FieldDef{"odd_count", 44, 4, K::Fp32},
+    with_default(FieldDef{"even_count", 40, 4, K::Fp32}, 0),
+    with_default(FieldDef{"odd_count", 44, 4, K::Fp32}, 0),
     FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
     FieldDef{"reserved1", 60, 4, K::Reserved},
 };
+extern const detail::OpSemantics kFindIndex8Ops;
 inline constexpr auto& kFindIndex8 = kMax8;
 
 // SPEC §4.10, S4D4_MR.
+extern const detail::OpSemantics kMatchReplace8Ops;
 inline constexpr std::array kMatchReplace8 = {
     kHeader,
     kEvents,
@@ -241,6 +295,7 @@ inline constexpr std::array kMatchReplace8 = {
 };
 
 // SPEC §4.11, S3D3_NONZERO_WITH_COUNT. in_dtype and out_dtype are two bytes, not a pair.
+extern const detail::OpSemantics kNonzeroWithCountOps;
 inline constexpr std::array kNonzeroWithCount = {
     kHeader,
     kEvents,
@@ -249,39 +304,44 @@ inline constexpr std::array kNonzeroWithCount = {
     FieldDef{"out_dtype", 14, 1, K::Dtype},
     FieldDef{"index_offset_src", 15, 1, K::ImmSrc},
     FieldDef{"src_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"index_offset", 32, 4, K::ImmVal, 0, "index_offset_src"},
+    with_default(
+        imm_text(FieldDef{"index_offset", 32, 4, K::ImmVal, 0, "index_offset_src"}, ImmText::I32),
+        0),
     FieldDef{"padding_val_src", 36, 1, K::ImmSrc},
     FieldDef{"reserved0", 37, 3, K::Reserved},
-    FieldDef{"padding_val", 40, 4, K::ImmVal, 0, "padding_val_src"},
+    imm_text(FieldDef{"padding_val", 40, 4, K::ImmVal, 0, "padding_val_src"}, ImmText::I32),
     FieldDef{"dst_mem_pattern", 44, tensor_bytes(3), K::Tensor, 3},
     FieldDef{"reserved1", 60, 4, K::Reserved},
 };
 
 // SPEC §4.12, S3D3_CP_PRED_SCALAR.
+extern const detail::OpSemantics kCopyPredicatedScalarOps;
 inline constexpr std::array kCopyPredicatedScalar = {
     kHeader,
     kEvents,
     FieldDef{"reserved0", 12, 4, K::Reserved},
     FieldDef{"pred_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
     FieldDef{"pred_dtype", 32, 1, K::Dtype},
-    FieldDef{"reversed_pred", 33, 1, K::U8},
+    with_default(FieldDef{"reversed_pred", 33, 1, K::U8}, 0),
     FieldDef{"num_active_channels", 34, 1, K::U8},
     FieldDef{"reserved1", 35, 6, K::Reserved},
     FieldDef{"in_dtype", 41, 1, K::Dtype},
     FieldDef{"out_dtype", 42, 1, K::Dtype},
     FieldDef{"src0_imm_src", 43, 1, K::ImmSrc},
-    FieldDef{"src0_imm", 44, 4, K::ImmVal, 0, "src0_imm_src"},
+    imm_text(FieldDef{"src0_imm", 44, 4, K::ImmVal, 0, "src0_imm_src"}, ImmText::DtypeOf,
+             "in_dtype"),
     FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
 };
 
 // SPEC §4.13, D1_RD.
+extern const detail::OpSemantics kDveReadAccumulatorOps;
 inline constexpr std::array kDveReadAccumulator = {
     kHeader,
     kEvents,
     FieldDef{"reserved0", 12, 16, K::Reserved},
-    FieldDef{"dst_element_count", 28, 4, K::U32},
+    with_default(FieldDef{"dst_element_count", 28, 4, K::U32}, 1),
     FieldDef{"dtype", 32, 1, K::Dtype},
-    FieldDef{"negated", 33, 1, K::U8},
+    with_default(FieldDef{"negated", 33, 1, K::U8}, 0),
     FieldDef{"num_active_channels", 34, 1, K::U8},
     FieldDef{"reserved1", 35, 9, K::Reserved},
     FieldDef{"dst_mem_pattern", 44, tensor_bytes(1), K::Tensor, 1},
@@ -291,31 +351,41 @@ inline constexpr std::array kDveReadAccumulator = {
 using G = Generation;
 inline constexpr std::array kInstructions = {
     InstrDef{Opcode::RangeSelect, "RangeSelect", "S2D2_RS", Engine::DVE,
-             gen_mask({G::V3, G::V4, G::V5}), kRangeSelect},
+             gen_mask({G::V3, G::V4, G::V5}), kRangeSelect, "has_range_select_opcode", false,
+             &kRangeSelectOps},
     InstrDef{Opcode::TensorScalarSelect, "TensorScalarSelect", "S3D3_TS_SELECT", Engine::DVE,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarSelect},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarSelect,
+             "has_tensor_scalar_select_opcode", false, &kTensorScalarSelectOps},
     InstrDef{Opcode::GetSequenceBounds, "GetSequenceBounds", "S3D3_SEQ_BOUNDS", Engine::POOL,
-             gen_mask({G::V3, G::V4, G::V5}), kGetSequenceBounds},
+             gen_mask({G::V3, G::V4, G::V5}), kGetSequenceBounds, "has_get_sequence_bounds_opcode",
+             false, &kGetSequenceBoundsOps},
     InstrDef{Opcode::Sort, "Sort", "S1D2_SORT", Engine::POOL,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kSort, "has_sort_opcode", true, &kSortOps},
     InstrDef{Opcode::AffineSelect, "AffineSelect", "S2D2_TS_AS", Engine::POOL,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kAffineSelect},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kAffineSelect, "has_s2d2_ts_as_opcode", false,
+             &kAffineSelectOps},
     InstrDef{Opcode::Iota, "Iota", "D4_IOTA", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
-             kIota},
+             kIota, "has_iota_opcode", false, &kIotaOps},
     InstrDef{Opcode::MatchValueLoad, "MatchValueLoad", "S2_BN", Engine::DVE,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchValueLoad},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchValueLoad, "has_match_value_load_opcode",
+             false, &kMatchValueLoadOps},
     InstrDef{Opcode::Max8, "Max8", "S4D2_BN", Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}),
-             kMax8},
+             kMax8, "has_max8_opcode", false, &kMax8Ops},
     InstrDef{Opcode::FindIndex8, "FindIndex8", "S4D2_BN", Engine::DVE,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kFindIndex8},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kFindIndex8, "has_find_index8_opcode", false,
+             &kFindIndex8Ops},
     InstrDef{Opcode::MatchReplace8, "MatchReplace8", "S4D4_MR", Engine::DVE,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchReplace8},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kMatchReplace8, "has_match_replace8_opcode",
+             false, &kMatchReplace8Ops},
     InstrDef{Opcode::NonzeroWithCount, "NonzeroWithCount", "S3D3_NONZERO_WITH_COUNT", Engine::POOL,
-             gen_mask({G::V3, G::V4, G::V5}), kNonzeroWithCount},
+             gen_mask({G::V3, G::V4, G::V5}), kNonzeroWithCount, "has_nonzero_with_count_opcode",
+             false, &kNonzeroWithCountOps},
     InstrDef{Opcode::CopyPredicatedScalar, "CopyPredicatedScalar", "S3D3_CP_PRED_SCALAR",
-             Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}), kCopyPredicatedScalar},
+             Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}), kCopyPredicatedScalar,
+             "has_copy_predicated_scalar_opcode", false, &kCopyPredicatedScalarOps},
     InstrDef{Opcode::DveReadAccumulator, "DveReadAccumulator", "D1_RD", Engine::DVE,
-             gen_mask({G::V2, G::V3, G::V4, G::V5}), kDveReadAccumulator},
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kDveReadAccumulator,
+             "has_dve_read_accumulator_opcode", false, &kDveReadAccumulatorOps},
 };
 }  // namespace table
 

@@ -19,17 +19,16 @@ inline constexpr std::array<std::string_view, 5> kEventFields = {
     "wait_mode", "wait_idx", "update_mode", "update_idx", "value"};
 
 // The default value of an integer-valued field that may be omitted, or nullopt when the
-// field is required. Header, Events and Reserved rows always have defaults (the
-// default header, all NONE/0, all zero); these are the other optional fields, keyed by
-// the SPEC's field names.
+// field is required (the table row's with_default). Header, Events and Reserved rows
+// always have defaults (the default header, all NONE/0, all zero).
 std::optional<uint64_t> integer_default(const FieldDef& f);
 
 // How an instruction immediate (IMM_VAL read as INSTRUCTION_IMMEDIATE) is written in
-// text: as an FP32 number (RangeSelect's bounds), an unsigned 32-bit integer (Sort's
-// index_offset), a signed one (NonzeroWithCount's INT32 index_offset and padding_val),
-// or a value of the dtype named by another field (TensorScalarSelect: src1_imm has
-// `dtype`, pred_imm has `pred_imm_dtype`; CopyPredicatedScalar: src0_imm has
-// `in_dtype`). Unlisted fields are raw unsigned 32-bit integers.
+// text, as its table row says (FieldDef::imm_text): an FP32 number (RangeSelect's
+// bounds), an unsigned 32-bit integer (Sort's index_offset), a signed one
+// (NonzeroWithCount's INT32 index_offset and padding_val), or a value of the dtype named
+// by another field (TensorScalarSelect: src1_imm has `dtype`, pred_imm has
+// `pred_imm_dtype`; CopyPredicatedScalar: src0_imm has `in_dtype`).
 struct ImmType {
   enum Kind { Fp32, U32, I32, DtypeOf } kind = U32;
   std::string_view dtype_field;  // DtypeOf: the field holding the dtype

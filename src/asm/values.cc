@@ -105,42 +105,21 @@ std::optional<uint32_t> parse_fp32(std::string_view text, std::string* why) {
 }
 
 std::optional<uint64_t> integer_default(const FieldDef& f) {
-  struct Default {
-    std::string_view name;
-    uint64_t value;
-  };
-  // SPEC §4: fill_val, reduce_op, dst_element_count and the search instructions' imm1,
-  // imm0_ptr, imm0_src, even_count and odd_count have one legal value each; the
-  // others are the identity choices (no reduce, index base 0, no reversal, unstable sort
-  // allowed, index offset 0, not negated).
-  static constexpr Default kDefaults[] = {
-      {"fill_val", 0xff7fffffu},
-      {"reduce_op", 0x08},
-      {"reduce_cmd", 0},
-      {"base", 0},
-      {"reversed_pred", 0},
-      {"stable", 0},
-      {"index_offset", 0},
-      {"negated", 0},
-      {"dst_element_count", 1},
-      // SPEC §4.7, §4.8: unused or zero-only fields of the search instructions.
-      {"imm1", 0},
-      {"imm0_ptr", 0},
-      {"imm0_src", 0},
-      {"even_count", 0},
-      {"odd_count", 0},
-  };
-  for (const Default& d : kDefaults)
-    if (d.name == f.name) return d.value;
-  return std::nullopt;
+  if (!f.has_default) return std::nullopt;
+  return f.default_value;
 }
 
-ImmType imm_type(const InstrDef& def, const FieldDef& f) {
-  if (f.name == "bound0" || f.name == "bound1") return {ImmType::Fp32, {}};
-  if (f.name == "src1_imm") return {ImmType::DtypeOf, "dtype"};
-  if (f.name == "pred_imm") return {ImmType::DtypeOf, "pred_imm_dtype"};
-  if (f.name == "src0_imm") return {ImmType::DtypeOf, "in_dtype"};
-  if (def.opcode == Opcode::NonzeroWithCount) return {ImmType::I32, {}};
+ImmType imm_type(const InstrDef&, const FieldDef& f) {
+  switch (f.imm_text) {
+    case gpsimd::ImmText::Fp32:
+      return {ImmType::Fp32, {}};
+    case gpsimd::ImmText::I32:
+      return {ImmType::I32, {}};
+    case gpsimd::ImmText::DtypeOf:
+      return {ImmType::DtypeOf, f.dtype_field};
+    case gpsimd::ImmText::U32:
+      break;
+  }
   return {ImmType::U32, {}};
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <functional>
 
 #include "common/check.h"
 
@@ -193,11 +194,11 @@ void read_into(FieldValue& v, const Word& w, const PaddedWord& p, const FieldDef
   }
 }
 
-// read_into() for field I of a table known at compile time: kind, offset and size are
-// constants, so each field is a few fixed loads and stores with no dispatch.
-template <const auto& kFields, std::size_t I>
+// read_into() for field J of table row I, known at compile time: kind, offset and size
+// are constants, so each field is a few fixed loads and stores with no dispatch.
+template <std::size_t I, std::size_t J>
 inline void read_fixed(FieldValue& v, const Word& w, const PaddedWord& p) {
-  constexpr FieldDef f = kFields[I];
+  constexpr FieldDef f = table::kInstructions[I].fields[J];
   if constexpr (f.kind == FieldKind::Events) {
     v.emplace<Events>(load_events(w, f.offset));
   } else if constexpr (f.kind == FieldKind::Tensor || f.kind == FieldKind::Data4D) {
@@ -212,13 +213,22 @@ inline void read_fixed(FieldValue& v, const Word& w, const PaddedWord& p) {
   }
 }
 
-template <const auto& kFields>
-void read_all(Decoded& d, const Word& w, const PaddedWord& p) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (read_fixed<kFields, I>(d.values.emplace_back(), w, p), ...);
+// Every field of table row I, unrolled.
+template <std::size_t I>
+void read_row(Decoded& d, const Word& w, const PaddedWord& p) {
+  constexpr std::size_t kFields = table::kInstructions[I].fields.size();
+  [&]<std::size_t... J>(std::index_sequence<J...>) {
+    (read_fixed<I, J>(d.values.emplace_back(), w, p), ...);
   }
-  (std::make_index_sequence<kFields.size()>{});
+  (std::make_index_sequence<kFields>{});
 }
+
+// One unrolled reader per table row, in table order.
+using RowReader = void (*)(Decoded&, const Word&, const PaddedWord&);
+constexpr auto kRowReaders = []<std::size_t... I>(std::index_sequence<I...>) {
+  return std::array<RowReader, sizeof...(I)>{&read_row<I>...};
+}
+(std::make_index_sequence<table::kInstructions.size()>{});
 
 }  // namespace
 
@@ -230,21 +240,13 @@ FieldValue read_field(const Word& w, const FieldDef& f) {
 
 Decoded::Decoded(const InstrDef& d, const Word& w) noexcept : def(&d) {
   const PaddedWord p = padded(w);
-  // The tables are known at compile time; their decoders are unrolled. A row built
+  // The table's rows are known at compile time; their decoders are unrolled. A row built
   // elsewhere (tests) takes the generic loop, which reads the same way.
-  const FieldDef* fields = d.fields.data();
-  if (fields == table::kRangeSelect.data()) {
-    read_all<table::kRangeSelect>(*this, w, p);
-  } else if (fields == table::kTensorScalarSelect.data()) {
-    read_all<table::kTensorScalarSelect>(*this, w, p);
-  } else if (fields == table::kGetSequenceBounds.data()) {
-    read_all<table::kGetSequenceBounds>(*this, w, p);
-  } else if (fields == table::kSort.data()) {
-    read_all<table::kSort>(*this, w, p);
-  } else if (fields == table::kAffineSelect.data()) {
-    read_all<table::kAffineSelect>(*this, w, p);
-  } else if (fields == table::kIota.data()) {
-    read_all<table::kIota>(*this, w, p);
+  // (std::less orders any two pointers; the built-in < only those into one array.)
+  const InstrDef* first = table::kInstructions.data();
+  const InstrDef* end = first + table::kInstructions.size();
+  if (!std::less<const InstrDef*>{}(&d, first) && std::less<const InstrDef*>{}(&d, end)) {
+    kRowReaders[static_cast<std::size_t>(&d - first)](*this, w, p);
   } else {
     for (const FieldDef& f : d.fields) read_into(values.emplace_back(), w, p, f);
   }

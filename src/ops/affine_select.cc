@@ -7,6 +7,7 @@
 
 #include "kernels/affine.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -49,7 +50,6 @@ CountMismatch count_mismatch(uint64_t mask, uint64_t src, uint64_t dst) {
 }  // namespace
 
 void validate_affine_select(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_s2d2_ts_as_opcode", w, Opcode::AffineSelect);
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 
@@ -140,4 +140,58 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   return std::nullopt;
 }
 
+namespace {
+
+void explain_affine_select(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pair = d.integer("in_out_dtype");
+  const uint64_t din = pair & 0xf, dout = pair >> 4;
+  const auto mult = static_cast<int32_t>(u32(d, "channel_multiplier"));
+  const unsigned reg = u32(d, "fill_reg");
+  const uint8_t mode = static_cast<uint8_t>(d.integer("fill_mode"));
+  static constexpr std::string_view kCmp[] = {"> 0", ">= 0", "== 0", "!= 0"};
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
+  const uint32_t fill = model::affine_select_fill(static_cast<uint8_t>(dout), m.registers[reg]);
+  x.line("register",
+         fmt::format("fill_reg = reg({}) = {:#010x} (FP32 {}), written as {} "
+                     "bits {:#x}",
+                     reg, m.registers[reg], format_fp32(m.registers[reg]), dtype_str(dout), fill));
+  x.line("ramp", "mask_pattern: m = " + ramp_text(d.tensor("mask_pattern"), mult));
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  const bool ints = is_int_dtype(static_cast<Dtype>(din)) || is_int_dtype(static_cast<Dtype>(dout));
+  const std::string conv =
+      din == dout ? fmt::format("copied bit for bit ({})", dtype_str(din))
+                  : fmt::format("converted from {} to {} through FP32 (round to nearest even{})",
+                                dtype_str(din), dtype_str(dout),
+                                ints ? "; integer results saturate, NaN becomes 0" : "");
+  x.line("effect", fmt::format("pairs the ramp, the source and the destination by ordinal j: where "
+                               "m {} ({}) the source element is {}; elsewhere the destination gets "
+                               "the fill value.",
+                               kCmp[mode & 3], affine_select_cmp_name(mode).value_or("?"), conv));
+}
+
+Word sample_affine_select(unsigned p) {
+  Word w = header_word(Opcode::AffineSelect);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_out_dtype"), 0xaa);  // FP32 -> FP32, fill_mode GT
+  TensorDesc mask = sample_tensor(4, p, 0, 16);  // m = 8 - j: keeps ordinals 0..7
+  mask.addr = 8;
+  mask.step = {-1, 0, 0, 0};
+  put_tensor(w, field_of(F, "mask_pattern"), mask);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(2, p, 0, 16));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kAffineSelectOps = {
+    detail::validate_affine_select, detail::execute_affine_select, detail::explain_affine_select,
+    detail::sample_affine_select, "AffineSelect fp32"};
+}  // namespace gpsimd

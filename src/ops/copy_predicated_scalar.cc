@@ -8,6 +8,7 @@
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -32,7 +33,6 @@ constexpr OperandRule kRead{true, false}, kWrite{true, true};  // DVE: SBUF or P
 
 void validate_copy_predicated_scalar(const Word& w, Generation g, const ValidateOptions&,
                                      DiagSink& d) {
-  check_opcode(d, "has_copy_predicated_scalar_opcode", w, Opcode::CopyPredicatedScalar);
   check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved1);
 
@@ -121,4 +121,48 @@ std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine
   return std::nullopt;
 }
 
+namespace {
+
+void explain_copy_predicated_scalar(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pdt = d.integer("pred_dtype"), din = d.integer("in_dtype");
+  const unsigned width = dtype_size(static_cast<uint8_t>(din)).value_or(4);
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "pred_mem_pattern"), d.tensor("pred_mem_pattern"), pdt, n, m));
+  const uint32_t s0 = u32(d, "src0_imm");
+  x.line("immediate", imm_text(row(d, "src0_imm"), d.integer("src0_imm_src"), s0, dtype_str(din),
+                               width, format_value(static_cast<Dtype>(din), s0), n, m));
+  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
+                               d.integer("out_dtype"), n, m));
+  const bool reversed = d.integer("reversed_pred") != 0;
+  x.line("effect",
+         fmt::format("element j of the destination gets the scalar where predicate element j is "
+                     "{} (reversed_pred = {}; NKI's reverse_pred={} is this), and keeps its old "
+                     "bytes elsewhere; bits are copied, never converted.",
+                     reversed ? "nonzero" : "zero", reversed ? 1 : 0, reversed ? "False" : "True"));
+}
+
+Word sample_copy_predicated_scalar(unsigned p) {
+  Word w = header_word(Opcode::CopyPredicatedScalar);
+  put_tensor(w, field_of(F, "pred_mem_pattern"), sample_tensor(3, p, 0, 16));
+  put_u8(w, field_of(F, "pred_dtype"), 0x08);  // INT32 predicates
+  put_u8(w, field_of(F, "reversed_pred"), 1);  // write where the predicate is nonzero
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
+  put_u8(w, field_of(F, "out_dtype"), 0x0a);
+  put_u32(w, field_of(F, "src0_imm"), 0xc61c0000u);  // -9984.0
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(3, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kCopyPredicatedScalarOps = {
+    detail::validate_copy_predicated_scalar, detail::execute_copy_predicated_scalar,
+    detail::explain_copy_predicated_scalar, detail::sample_copy_predicated_scalar,
+    "CopyPredicatedScalar fp32"};
+}  // namespace gpsimd

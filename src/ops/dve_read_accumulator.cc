@@ -6,6 +6,7 @@
 
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -29,7 +30,6 @@ constexpr OperandRule kWrite{true, true};  // DVE: SBUF or PSUM
 
 void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOptions&,
                                    DiagSink& d) {
-  check_opcode(d, "has_dve_read_accumulator_opcode", w, Opcode::DveReadAccumulator);
   const uint8_t dtype = w[kDtype.offset];
   check_dtype_in(d, "dve_read_accumulator_type_check", kDtype.name, dtype, kDtypes);
   const unsigned n = w[kChannels.offset];
@@ -68,4 +68,45 @@ std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& 
   return std::nullopt;
 }
 
+namespace {
+
+void explain_dve_read_accumulator(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("dtype");
+  const TensorDesc& dst = d.tensor("dst_mem_pattern");
+  x.line("channels", channels_text(n));
+  const ResolvedAddr r = resolve_addr(dst.addr, m);
+  x.line("reads", r.loc ? fmt::format("the FP32 accumulators of {} (the destination's partitions)",
+                                      parts_text(r.loc->partition, n))
+                        : std::string("the accumulators of the destination's partitions"));
+  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), dst, dt, n, m));
+  const bool negated = d.integer("negated") != 0;
+  const bool exact =
+      dt == static_cast<uint64_t>(Dtype::FP32) || dt == static_cast<uint64_t>(Dtype::FP32R);
+  x.line(
+      "effect",
+      fmt::format("channel c writes {}accumulator (start partition + c) as {}{} at the start "
+                  "offset of its partition; the accumulators are unchanged.",
+                  negated ? "the negated (sign bit flipped) " : "", dtype_str(dt),
+                  exact ? " (its 32 bits)" : " (rounded to nearest even; -FLT_MAX becomes -inf)"));
+}
+
+Word sample_dve_read_accumulator(unsigned p) {
+  Word w = header_word(Opcode::DveReadAccumulator);
+  put_u32(w, field_of(F, "dst_element_count"), 1);
+  put_u8(w, field_of(F, "dtype"), 0x0a);  // FP32
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(1, p, 256, 1));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kDveReadAccumulatorOps = {
+    detail::validate_dve_read_accumulator, detail::execute_dve_read_accumulator,
+    detail::explain_dve_read_accumulator, detail::sample_dve_read_accumulator,
+    "DveReadAccumulator fp32"};
+}  // namespace gpsimd

@@ -106,7 +106,7 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
     return r;
   }
   detail::Writer writer(m);
-  if (auto f = detail::find_op(def.opcode)->execute(w, m, writer, opts.fast)) {
+  if (auto f = detail::semantics(def).execute(w, m, writer, opts.fast)) {
     GPSIMD_CHECK(!writer.touched());  // faults come before the first write
     r.status = Status::Faulted;
     r.fault = std::move(f);

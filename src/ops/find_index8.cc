@@ -5,6 +5,7 @@
 #include <array>
 
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 #include "ops/search.h"
 
@@ -21,7 +22,6 @@ constexpr DtypeSet kIndexDtypes = {Dtype::UINT16, Dtype::UINT32};
 }  // namespace
 
 void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_find_index8_opcode", w, Opcode::FindIndex8);
   validate_s4d2_bn(w, g, d);
   check_dtype_in(d, "has_find_index8_dst_type", kOutDtype.name, w[kOutDtype.offset], kIndexDtypes);
 }
@@ -50,4 +50,35 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
   return std::nullopt;
 }
 
+namespace {
+
+void explain_find_index8(const Decoded& d, const Machine& m, Explainer& x) {
+  explain_match_operands(d, m, x);
+  x.line("effect",
+         "each source element, in walk order and as FP32, is taken by the lowest slot "
+         "not yet matched whose match value equals it (NaN equals nothing, -0.0 == "
+         "+0.0); that slot records the element's ordinal and is marked matched. Then "
+         "destination ordinal n gets slot n's index (0xFFFFFFFF, or 0xFFFF as UINT16, "
+         "when it found nothing). Matched flags stay set until the next "
+         "MatchValueLoad.");
+}
+
+Word sample_find_index8(unsigned p) {
+  Word w = header_word(Opcode::FindIndex8);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
+  put_u8(w, field_of(F, "in_dtype"), 0x0a);   // FP32
+  put_u8(w, field_of(F, "out_dtype"), 0x09);  // UINT32 indices
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kFindIndex8Ops = {
+    detail::validate_find_index8, detail::execute_find_index8, detail::explain_find_index8,
+    detail::sample_find_index8, "FindIndex8 fp32"};
+}  // namespace gpsimd

@@ -7,6 +7,7 @@
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -27,7 +28,6 @@ constexpr DtypeSet kBoundsDtypes = {Dtype::INT32, Dtype::FP32};
 
 void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOptions&,
                                   DiagSink& d) {
-  check_opcode(d, "has_get_sequence_bounds_opcode", w, Opcode::GetSequenceBounds);
   if (g == Generation::V2)
     d.fail("has_valid_nc_get_sequence_bounds", "generation", std::string(generation_name(g)),
            "must be v3, v4 or v5 (the generations that have GetSequenceBounds)");
@@ -127,4 +127,46 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
   return std::nullopt;
 }
 
+namespace {
+
+void explain_get_sequence_bounds(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  const uint64_t count = d.tensor("src_mem_pattern").count();
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  x.line(
+      "effect",
+      fmt::format("the {} segment ids (compared as {}) form runs of equal adjacent ids; id 0 is "
+                  "padding. Ordinals 0..{} of the destination get each element's run start, "
+                  "ordinals {}..{} its run end (exclusive); padding gets start {} and end -1. "
+                  "Written as {}.",
+                  count, dtype_str(din), count - 1, count, 2 * count - 1, count, dtype_str(dout)));
+}
+
+Word sample_get_sequence_bounds(unsigned p) {
+  Word w = header_word(Opcode::GetSequenceBounds);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_dtype"), 0x08);   // INT32 ids
+  put_u8(w, field_of(F, "out_dtype"), 0x08);  // INT32 bounds
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(3, p, 0, 16));
+  TensorDesc dst = sample_tensor(3, p, 256, 16);  // 16 starts, then 16 ends
+  dst.step = {1, 16, 0, 0};
+  dst.num = {16, 1, 2, 1};
+  put_tensor(w, field_of(F, "dst_mem_pattern"), dst);
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kGetSequenceBoundsOps = {
+    detail::validate_get_sequence_bounds, detail::execute_get_sequence_bounds,
+    detail::explain_get_sequence_bounds, detail::sample_get_sequence_bounds,
+    "GetSequenceBounds int32"};
+}  // namespace gpsimd

@@ -4,6 +4,7 @@
 
 #include "kernels/affine.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -24,7 +25,6 @@ constexpr OperandRule kDstRule{false, true};  // POOL: SBUF only
 }  // namespace
 
 void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_iota_opcode", w, Opcode::Iota);
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved0);
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved1);
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved2);
@@ -83,4 +83,48 @@ std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out, 
   return std::nullopt;
 }
 
+namespace {
+
+void explain_iota(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("out_dtype");
+  const auto mult = static_cast<int32_t>(u32(d, "channel_multiplier"));
+  x.line("channels", channels_text(n));
+  x.line("ramp", "src_data_pattern: v = " + ramp_text(d.tensor("src_data_pattern"), mult));
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool is_int = is_int_dtype(static_cast<Dtype>(dt));
+  x.line("effect",
+         fmt::format(
+             "reads nothing; writes ramp value j of channel c to destination ordinal j, {}.",
+             is_int ? fmt::format("as {}: {}", dtype_str(dt),
+                                  dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                      ? std::string("the int32's 32 bits")
+                                      : fmt::format("the low {} bits of the int32",
+                                                    8 * *dtype_size(static_cast<uint8_t>(dt))))
+                    : fmt::format("as {}: int32 to FP32 rounded to nearest even{}", dtype_str(dt),
+                                  dtype_size(static_cast<uint8_t>(dt)).value_or(4) == 4
+                                      ? ""
+                                      : ", then rounded again to the narrow format")));
+}
+
+Word sample_iota(unsigned p) {
+  Word w = header_word(Opcode::Iota);
+  TensorDesc ramp = sample_tensor(4, p, 0, 16);  // 5, 6, ..., 20
+  ramp.addr = 5;
+  put_tensor(w, field_of(F, "src_data_pattern"), ramp);
+  put_u8(w, field_of(F, "out_dtype"), 0x08);  // INT32
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(4, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kIotaOps = {detail::validate_iota, detail::execute_iota,
+                                             detail::explain_iota, detail::sample_iota,
+                                             "Iota int32"};
+}  // namespace gpsimd

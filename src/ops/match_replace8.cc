@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 #include "ops/search.h"
 
@@ -28,7 +29,6 @@ constexpr DtypeSet kDtypes = {Dtype::FP16,   Dtype::BF16, Dtype::UINT8, Dtype::U
 }  // namespace
 
 void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_match_replace8_opcode", w, Opcode::MatchReplace8);
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
@@ -85,4 +85,35 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
   return std::nullopt;
 }
 
+namespace {
+
+void explain_match_replace8(const Decoded& d, const Machine& m, Explainer& x) {
+  explain_match_operands(d, m, x);
+  x.line("effect",
+         fmt::format("the match of FindIndex8 (lowest free slot with an equal match value takes "
+                     "each element, in walk order); destination ordinal i gets the immediate {} "
+                     "where element i was taken, and element i through FP32 elsewhere. The "
+                     "lane's flags and indices are updated.",
+                     format_value(Dtype::FP32, u32(d, "immediate"))));
+}
+
+Word sample_match_replace8(unsigned p) {
+  Word w = header_word(Opcode::MatchReplace8);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
+  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
+  put_u8(w, field_of(F, "out_dtype"), 0x0a);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u32(w, field_of(F, "immediate"), 0xc61c0000u);  // -9984.0
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(4, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kMatchReplace8Ops = {
+    detail::validate_match_replace8, detail::execute_match_replace8, detail::explain_match_replace8,
+    detail::sample_match_replace8, "MatchReplace8 fp32"};
+}  // namespace gpsimd

@@ -7,6 +7,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/walk_cursor.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 #include "ops/search.h"
 
@@ -30,7 +31,6 @@ constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
 }  // namespace
 
 void validate_match_value_load(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_match_value_load_opcode", w, Opcode::MatchValueLoad);
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const uint8_t dtype = w[kDtype.offset];
@@ -92,4 +92,34 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
   return std::nullopt;
 }
 
+namespace {
+
+void explain_match_value_load(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  x.line("channels", channels_text(n));
+  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("dtype"), n, m));
+  x.line("writes", lanes_text(src, n, m) + "; no memory");
+  x.line("effect",
+         "source ordinal k, converted to FP32, becomes match value mv[7 - k] (the slots "
+         "load in reverse: ordinal 0 is slot 7); the lane is re-armed: no slot "
+         "matched, every index 0xFFFFFFFF.");
+}
+
+Word sample_match_value_load(unsigned p) {
+  Word w = header_word(Opcode::MatchValueLoad);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(2, p, 0, 8));
+  put_u8(w, field_of(F, "dtype"), 0x0a);  // FP32
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kMatchValueLoadOps = {
+    detail::validate_match_value_load, detail::execute_match_value_load,
+    detail::explain_match_value_load, detail::sample_match_value_load, "MatchValueLoad fp32"};
+}  // namespace gpsimd

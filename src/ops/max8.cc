@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 #include "ops/search.h"
 
@@ -98,7 +99,6 @@ std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values) {
 }
 
 void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_max8_opcode", w, Opcode::Max8);
   validate_s4d2_bn(w, g, d);
 }
 
@@ -124,4 +124,38 @@ std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, 
   return std::nullopt;
 }
 
+namespace {
+
+void explain_max8(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  x.line("channels", channels_text(n));
+  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"),
+                              d.integer("in_dtype"), n, m));
+  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
+                               d.integer("out_dtype"), n, m));
+  x.line("effect",
+         "channel c writes the 8 largest source values (compared as FP32, NaNs left "
+         "out, -0.0 below +0.0, -inf filling in when fewer than 8 remain) smallest "
+         "first: destination ordinal 0 gets the 8th largest, ordinal 7 the largest. "
+         "The search state is not used.");
+}
+
+Word sample_max8(unsigned p) {
+  Word w = header_word(Opcode::Max8);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
+  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
+  put_u8(w, field_of(F, "out_dtype"), 0x0a);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kMax8Ops = {detail::validate_max8, detail::execute_max8,
+                                             detail::explain_max8, detail::sample_max8,
+                                             "Max8 fp32"};
+}  // namespace gpsimd

@@ -7,6 +7,7 @@
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -32,7 +33,6 @@ constexpr OperandRule kRead{false, false}, kWrite{false, true};  // POOL: SBUF o
 }  // namespace
 
 void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  check_opcode(d, "has_nonzero_with_count_opcode", w, Opcode::NonzeroWithCount);
   if (g == Generation::V2)
     d.fail("has_valid_nc_nonzero_with_count", "generation", std::string(generation_name(g)),
            "must be v3, v4 or v5 (the generations that have NonzeroWithCount)");
@@ -120,4 +120,73 @@ std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m,
   return std::nullopt;
 }
 
+namespace {
+
+void explain_nonzero_with_count(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  const TensorDesc& dst = d.tensor("dst_mem_pattern");
+  const uint64_t count = src.count();
+  // The channels that run: c % 16 == 0, counted from the start partitions.
+  std::string chans, src_parts, dst_parts;
+  unsigned processed = 0;
+  const ResolvedAddr rs = resolve_addr(src.addr, m), rd = resolve_addr(dst.addr, m);
+  for (unsigned c = 0; c < n; ++c) {
+    if (!model::nonzero_channel_processed(c)) continue;
+    const std::string sep = processed++ ? ", " : "";
+    chans += sep + std::to_string(c);
+    if (rs.loc) src_parts += sep + std::to_string(rs.loc->partition + c);
+    if (rd.loc) dst_parts += sep + std::to_string(rd.loc->partition + c);
+  }
+  std::string where;
+  if (rs.loc && rd.loc)
+    where = src_parts == dst_parts
+                ? fmt::format(", on partition{} {}", processed == 1 ? "" : "s", src_parts)
+                : fmt::format(", reading partition{0} {1} and writing partition{0} {2}",
+                              processed == 1 ? "" : "s", src_parts, dst_parts);
+  x.line("channels",
+         fmt::format("{} ({}), of which only every 16th runs (one per GpSimd core): c = {}{}. The "
+                     "other {} read and write nothing{}",
+                     n, n == 1 ? std::string("c = 0") : fmt::format("c = 0..{}", n - 1), chans,
+                     where, n - processed,
+                     n > processed ? " (their addresses and pointers are still checked)" : ""));
+  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
+  const uint32_t off = u32(d, "index_offset"), pad = u32(d, "padding_val");
+  x.line("immediate", imm_text(row(d, "index_offset"), d.integer("index_offset_src"), off, "INT32",
+                               4, std::to_string(static_cast<int32_t>(off)), n, m));
+  x.line("immediate", imm_text(row(d, "padding_val"), d.integer("padding_val_src"), pad, "INT32", 4,
+                               std::to_string(static_cast<int32_t>(pad)), n, m));
+  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), dst, dout, n, m));
+  x.line("effect",
+         fmt::format("a running channel writes, in order, j + index_offset for every source "
+                     "ordinal j whose element is nonzero ({}), then padding_val in the remaining "
+                     "slots up to ordinal {}, then the number of nonzero elements at ordinal {}; "
+                     "all as INT32.",
+                     din == static_cast<uint64_t>(Dtype::FP32)
+                         ? "FP32: x != 0, so -0.0 is zero and NaN is nonzero"
+                         : "INT32: any bit set",
+                     count - 1, count));
+}
+
+Word sample_nonzero_with_count(unsigned p) {
+  Word w = header_word(Opcode::NonzeroWithCount);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_dtype"), 0x08);   // INT32
+  put_u8(w, field_of(F, "out_dtype"), 0x08);  // INT32
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(3, p, 0, 16));
+  put_u32(w, field_of(F, "padding_val"), 0xffffffffu);  // -1
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(3, p, 256, 17));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kNonzeroWithCountOps = {
+    detail::validate_nonzero_with_count, detail::execute_nonzero_with_count,
+    detail::explain_nonzero_with_count, detail::sample_nonzero_with_count,
+    "NonzeroWithCount int32"};
+}  // namespace gpsimd

@@ -313,54 +313,59 @@ class Writer {
   InlineVector<Lane, kPartitions> lanes_;  // at most one per lane
 };
 
-// ---- per-instruction entry points (one file each under src/ops/) -----------------------
+// ---- an instruction's semantics (its op file, pointed to by its table row) -------------
 
+class Explainer;  // src/ops/explain.h
+
+// An instruction's own clauses (header, events and the opcode clause are common).
 using ValidateFn = void (*)(const Word&, Generation, const ValidateOptions&, DiagSink&);
+// Resolve, check faults, read, write through the Writer (SPEC §4's execution rule).
 using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, Writer&, bool fast);
+// What a valid word reads, writes and computes on the machine's state, for `explain`.
+using ExplainFn = void (*)(const Decoded&, const Machine&, Explainer&);
+// A valid word of one channel in `partition`: 16 source elements at offset 0 (8 for
+// MatchValueLoad, none for Iota, the accumulator for DveReadAccumulator), the
+// destination at offset 256. It validates clean on every generation where the
+// instruction exists, in default and strict mode. Tools, fuzzers and the bench start
+// from it.
+using SampleFn = Word (*)(unsigned partition);
 
-struct OpEntry {
-  Opcode opcode;
-  ValidateFn validate;  // the instruction's own clauses (header and events are common)
-  ExecuteFn execute;    // resolve, check faults, read, write through the Writer
+struct OpSemantics {
+  ValidateFn validate;
+  ExecuteFn execute;
+  ExplainFn explain;
+  SampleFn sample;
+  std::string_view sample_label;  // what the sample word is: "RangeSelect fp32"
 };
 
-void validate_range_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_range_select(const Word&, const Machine&, Writer&, bool fast);
-void validate_tensor_scalar_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_tensor_scalar_select(const Word&, const Machine&, Writer&, bool fast);
-void validate_get_sequence_bounds(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_get_sequence_bounds(const Word&, const Machine&, Writer&, bool fast);
-void validate_sort(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_sort(const Word&, const Machine&, Writer&, bool fast);
-void validate_affine_select(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_affine_select(const Word&, const Machine&, Writer&, bool fast);
-void validate_iota(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_iota(const Word&, const Machine&, Writer&, bool fast);
-void validate_match_value_load(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_match_value_load(const Word&, const Machine&, Writer&, bool fast);
-void validate_max8(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_max8(const Word&, const Machine&, Writer&, bool fast);
-void validate_find_index8(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_find_index8(const Word&, const Machine&, Writer&, bool fast);
-void validate_match_replace8(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_match_replace8(const Word&, const Machine&, Writer&, bool fast);
-void validate_nonzero_with_count(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_nonzero_with_count(const Word&, const Machine&, Writer&, bool fast);
-void validate_copy_predicated_scalar(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_copy_predicated_scalar(const Word&, const Machine&, Writer&,
-                                                    bool fast);
-void validate_dve_read_accumulator(const Word&, Generation, const ValidateOptions&, DiagSink&);
-std::optional<Fault> execute_dve_read_accumulator(const Word&, const Machine&, Writer&, bool fast);
+// The semantics of a table row.
+inline const OpSemantics& semantics(const InstrDef& def) {
+  return *def.semantics;
+}
+
+// ---- sample words -------------------------------------------------------------------
+
+// A word with only the header (SPEC §3.1) of `op`.
+Word header_word(Opcode op);
+// A static SBUF tensor descriptor of `dims` dimensions in `partition` at `offset`:
+// `count` contiguous elements along dimension 0, every other dimension one element.
+TensorDesc sample_tensor(unsigned dims, unsigned partition, uint32_t offset, uint16_t count);
+inline void put_u8(Word& w, const FieldDef& f, uint8_t v) {
+  store_u8(w, f.offset, v);
+}
+inline void put_u32(Word& w, const FieldDef& f, uint32_t v) {
+  store_u32(w, f.offset, v);
+}
+inline void put_tensor(Word& w, const FieldDef& f, const TensorDesc& t) {
+  store_tensor(w, f.offset, t);
+}
 
 // Reference helpers an instruction file exports for its fast kernels and tests.
 float range_select_index(float base, uint32_t j);  // fp32(base + j), one rounding
 bool range_select_compare(uint8_t op, float a, float b);
 uint32_t sort_key(Dtype dt, uint32_t bits);  // an unsigned key of SPEC §4.4's order
 
-// Returns the entry for an opcode, or nullptr.
-const OpEntry* find_op(Opcode op);
-
-// The opcode clause every instruction has (has_range_select_opcode, ...).
-void check_opcode(DiagSink& d, std::string_view clause, const Word& w, Opcode op);
+// The opcode clause every instruction has (its table row's opcode_clause).
+void check_opcode(DiagSink& d, const Word& w, const InstrDef& def);
 
 }  // namespace gpsimd::detail

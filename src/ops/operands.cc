@@ -233,10 +233,25 @@ void reserved_fail(DiagSink& d, std::string_view clause, const Word& w, const Fi
   }
 }
 
-void check_opcode(DiagSink& d, std::string_view clause, const Word& w, Opcode op) {
-  if (w[0] != static_cast<uint8_t>(op))
-    d.fail(clause, "header", hex8(w[0]),
-           fmt::format("opcode must be {}", hex8(static_cast<unsigned>(op))));
+void check_opcode(DiagSink& d, const Word& w, const InstrDef& def) {
+  if (w[0] != static_cast<uint8_t>(def.opcode))
+    d.fail(def.opcode_clause, "header", hex8(w[0]),
+           fmt::format("opcode must be {}", hex8(static_cast<unsigned>(def.opcode))));
+}
+
+Word header_word(Opcode op) {
+  Word w{};
+  store_u32(w, 0, default_header(op));
+  return w;
+}
+
+TensorDesc sample_tensor(unsigned dims, unsigned partition, uint32_t offset, uint16_t count) {
+  TensorDesc t;
+  t.addr = encode_static_addr({Space::SBUF, partition, offset});
+  t.dims = static_cast<uint8_t>(dims);
+  t.step = {1, 0, 0, 0};
+  t.num = {count, 1, 1, 1};
+  return t;
 }
 
 // ---- execution --------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -94,7 +95,6 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
   if (g == Generation::V2)
     d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
            "must be v3, v4 or v5 (the generations that have RangeSelect)");
-  check_opcode(d, "has_range_select_opcode", w, Opcode::RangeSelect);
 
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
@@ -249,4 +249,81 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   return std::nullopt;
 }
 
+namespace {
+
+void explain_range_select(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t pair = d.integer("in_out_dtype");
+  const uint64_t din = pair & 0xf, dout = pair >> 4;
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  x.line("channels", channels_text(n));
+  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
+  for (std::string_view b : {"bound0", "bound1"}) {
+    const uint32_t v = u32(d, b);
+    x.line("immediate",
+           imm_text(row(d, b), d.integer(row(d, b).src_field), v, "FP32", 4, format_fp32(v), n, m));
+  }
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  const float base = fp32_from_bits(u32(d, "base"));
+  const uint64_t count = src.count();
+  const uint32_t fill_out = narrow_from_fp32(static_cast<Dtype>(dout), 0xff7fffffu);
+  x.line("effect",
+         fmt::format(
+             "element j of channel c passes when (base + j) {} bound0 and (base + j) {} "
+             "bound1, with base = {}, so the indices run {} .. {}. A passing element {}; "
+             "the others become -FLT_MAX{}.",
+             op_text(d.integer("comp_op0")), op_text(d.integer("comp_op1")),
+             format_fp32(u32(d, "base")), format_fp32(bits_from_fp32(base)),
+             format_fp32(bits_from_fp32(base + static_cast<float>(count - 1))),
+             conversion_text(din, dout),
+             fill_out == 0xff7fffffu
+                 ? std::string()
+                 : fmt::format(", which is {} in {}",
+                               format_value(static_cast<Dtype>(dout), fill_out), dtype_str(dout))));
+  const ResolvedAddr r = resolve_addr(src.addr, m);
+  const std::string accs =
+      r.loc ? fmt::format("accumulators {}..{}", r.loc->partition, r.loc->partition + n - 1)
+            : std::string("the source partitions' accumulators");
+  switch (d.integer("reduce_cmd")) {
+    case 0:
+      x.line("reduce", "none (IDLE): the accumulators are unchanged");
+      break;
+    case 2:
+      x.line("reduce", fmt::format("writes {}: acc = max(acc, max over j of the FP32 "
+                                   "results before conversion) (ACCUMULATE)",
+                                   accs));
+      break;
+    case 3:
+      x.line("reduce", fmt::format("writes {}: acc = max over j of the FP32 results "
+                                   "before conversion (ZERO_ACCUMULATE)",
+                                   accs));
+      break;
+    default:
+      break;
+  }
+}
+
+Word sample_range_select(unsigned p) {
+  Word w = header_word(Opcode::RangeSelect);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_out_dtype"), 0xaa);  // FP32 -> FP32
+  put_u8(w, field_of(F, "reduce_op"), 0x08);     // MAX (reduce_cmd IDLE)
+  put_u32(w, field_of(F, "fill_val"), 0xff7fffffu);
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(2, p, 0, 16));
+  put_u8(w, field_of(F, "comp_op0"), 0x14);  // index >= bound0 (0.0)
+  put_u8(w, field_of(F, "comp_op1"), 0x16);  // index < bound1 (12.0)
+  put_u32(w, field_of(F, "bound1"), 0x41400000u);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kRangeSelectOps = {
+    detail::validate_range_select, detail::execute_range_select, detail::explain_range_select,
+    detail::sample_range_select, "RangeSelect fp32"};
+}  // namespace gpsimd

@@ -11,6 +11,7 @@
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
 #include "kernels/thread_pool.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -122,5 +123,17 @@ inline MatchLane match_lane_reference(const uint8_t* in, const Walk& src, Dtype 
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits; reordered), ascending,
 // -inf filling the low end.
 std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values);
+
+// FindIndex8 and MatchReplace8: the channels, the source, the lanes and the destination.
+inline void explain_match_operands(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const TensorDesc& src = d.tensor("src_mem_pattern");
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("in_dtype"), n, m));
+  x.line("reads", lanes_text(src, n, m));
+  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
+                               d.integer("out_dtype"), n, m));
+}
 
 }  // namespace gpsimd::detail

@@ -9,6 +9,7 @@
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -51,7 +52,6 @@ uint32_t sort_key(Dtype dt, uint32_t bits) {
 }
 
 void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
-  check_opcode(d, "has_sort_opcode", w, Opcode::Sort);
   const uint8_t din = w[kDtypes.offset] & 0xf, dout = w[kDtypes.offset] >> 4;
   if (din != dout || !dtype_in(kSortDtypes, din))
     d.fail("sort_dtypes_ok", kDtypes.name,
@@ -175,4 +175,51 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, 
   return std::nullopt;
 }
 
+namespace {
+
+void explain_sort(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("in_out_dtype") & 0xf;
+  const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
+  const unsigned N = d.tensor("src_mem_pattern").num[0];
+  const unsigned K = d.tensor("dst_mem_pattern").num[1];
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), dt, n, m));
+  const uint32_t off = u32(d, "index_offset");
+  x.line("immediate", imm_text(row(d, "index_offset"), d.integer("index_offset_src"), off, "UINT32",
+                               4, std::to_string(off), n, m));
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool desc = d.integer("comparison") == static_cast<uint64_t>(AluOp::IS_GT);
+  x.line("effect",
+         fmt::format("sorts the {} values of each partition {} and writes the first {}{} as "
+                     "pairs: ordinal 2k gets the k-th value (bits unchanged), ordinal 2k+1 its "
+                     "original position + index_offset as a {}-bit unsigned integer. Equal values "
+                     "keep increasing position.",
+                     N, desc ? "descending (IS_GT)" : "ascending (IS_LT)", K,
+                     K < N ? fmt::format(" (top-K: K = {} < N = {})", K, N) : "", 8 * width));
+}
+
+Word sample_sort(unsigned p) {
+  Word w = header_word(Opcode::Sort);
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "in_out_dtype"), 0xaa);  // FP32
+  put_u8(w, field_of(F, "comparison"), 0x16);    // IS_LT: ascending
+  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(1, p, 0, 16));
+  TensorDesc dst = sample_tensor(2, p, 256, 2);  // 16 (value, index) pairs
+  dst.step = {1, 2, 0, 0};
+  dst.num = {2, 16, 1, 1};
+  put_tensor(w, field_of(F, "dst_mem_pattern"), dst);
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kSortOps = {detail::validate_sort, detail::execute_sort,
+                                             detail::explain_sort, detail::sample_sort,
+                                             "Sort fp32"};
+}  // namespace gpsimd

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "ops/explain.h"
 #include "ops/op.h"
 
 namespace gpsimd::detail {
@@ -30,7 +31,6 @@ constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
 void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOptions&,
                                    DiagSink& d) {
-  check_opcode(d, "has_tensor_scalar_select_opcode", w, Opcode::TensorScalarSelect);
   check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved1);
 
@@ -145,4 +145,52 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   return std::nullopt;
 }
 
+namespace {
+
+void explain_tensor_scalar_select(const Decoded& d, const Machine& m, Explainer& x) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t dt = d.integer("dtype"), pdt = d.integer("pred_imm_dtype");
+  const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
+  const unsigned pwidth = dtype_size(static_cast<uint8_t>(pdt)).value_or(4);
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src0_mem_pattern"), d.tensor("src0_mem_pattern"), dt, n, m));
+  const uint32_t s1 = u32(d, "src1_imm"), pr = u32(d, "pred_imm");
+  x.line("immediate", imm_text(row(d, "src1_imm"), d.integer("src1_imm_src"), s1, dtype_str(dt),
+                               width, format_value(static_cast<Dtype>(dt), s1), n, m));
+  x.line("immediate", imm_text(row(d, "pred_imm"), d.integer("pred_imm_src"), pr, dtype_str(pdt),
+                               pwidth, format_value(static_cast<Dtype>(pdt), pr), n, m));
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dt, n, m));
+  const bool reversed = d.integer("reversed_pred") != 0;
+  std::string effect = fmt::format(
+      "channel c copies src0 where its predicate is {} and writes the scalar to every element "
+      "otherwise (reversed_pred = {}); bits are copied, never converted.",
+      reversed ? "zero" : "nonzero", reversed ? 1 : 0);
+  if (d.integer("pred_imm_src") == 0)
+    effect += (pr != 0) != reversed ? " Here every channel copies src0."
+                                    : " Here every channel writes the scalar.";
+  x.line("effect", effect);
+}
+
+Word sample_tensor_scalar_select(unsigned p) {
+  Word w = header_word(Opcode::TensorScalarSelect);
+  put_tensor(w, field_of(F, "src0_mem_pattern"), sample_tensor(3, p, 0, 16));
+  put_u8(w, field_of(F, "num_active_channels"), 1);
+  put_u8(w, field_of(F, "dtype"), 0x0a);           // FP32
+  put_u8(w, field_of(F, "pred_imm_dtype"), 0x09);  // UINT32
+  put_u32(w, field_of(F, "pred_imm"), 1);          // take the tensor
+  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(3, p, 256, 16));
+  return w;
+}
+
+}  // namespace
+
 }  // namespace gpsimd::detail
+
+namespace gpsimd {
+const detail::OpSemantics table::kTensorScalarSelectOps = {
+    detail::validate_tensor_scalar_select, detail::execute_tensor_scalar_select,
+    detail::explain_tensor_scalar_select, detail::sample_tensor_scalar_select,
+    "TensorScalarSelect fp32"};
+}  // namespace gpsimd

@@ -19,22 +19,6 @@ bool has_clause(const Diagnostics& d, std::string_view clause) {
 namespace detail {
 namespace {
 
-constexpr OpEntry kOps[] = {
-    {Opcode::RangeSelect, validate_range_select, execute_range_select},
-    {Opcode::TensorScalarSelect, validate_tensor_scalar_select, execute_tensor_scalar_select},
-    {Opcode::GetSequenceBounds, validate_get_sequence_bounds, execute_get_sequence_bounds},
-    {Opcode::Sort, validate_sort, execute_sort},
-    {Opcode::AffineSelect, validate_affine_select, execute_affine_select},
-    {Opcode::Iota, validate_iota, execute_iota},
-    {Opcode::MatchValueLoad, validate_match_value_load, execute_match_value_load},
-    {Opcode::Max8, validate_max8, execute_max8},
-    {Opcode::FindIndex8, validate_find_index8, execute_find_index8},
-    {Opcode::MatchReplace8, validate_match_replace8, execute_match_replace8},
-    {Opcode::NonzeroWithCount, validate_nonzero_with_count, execute_nonzero_with_count},
-    {Opcode::CopyPredicatedScalar, validate_copy_predicated_scalar, execute_copy_predicated_scalar},
-    {Opcode::DveReadAccumulator, validate_dve_read_accumulator, execute_dve_read_accumulator},
-};
-
 void check_header(DiagSink& d, const Word& w) {
   if (w[1] != 0x10 || w[2] != 0 || w[3] != 0)
     d.fail("has_valid_neuron_header", "header", hex32(load_u32(w, 0)),
@@ -69,12 +53,6 @@ void check_events(DiagSink& d, const Word& w) {
 
 }  // namespace
 
-const OpEntry* find_op(Opcode op) {
-  for (const OpEntry& e : kOps)
-    if (e.opcode == op) return &e;
-  return nullptr;
-}
-
 }  // namespace detail
 
 Diagnostics validate_as(const InstrDef& def, const Word& w, Generation g,
@@ -83,7 +61,8 @@ Diagnostics validate_as(const InstrDef& def, const Word& w, Generation g,
   detail::DiagSink d(out, def.mnemonic);
   detail::check_header(d, w);
   detail::check_events(d, w);
-  detail::find_op(def.opcode)->validate(w, g, opts, d);
+  detail::check_opcode(d, w, def);
+  detail::semantics(def).validate(w, g, opts, d);
   return out;
 }
 
