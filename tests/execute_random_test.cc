@@ -325,6 +325,33 @@ class Builder {
     return loc;
   }
 
+  // One operand of place_pair: its walk, space and element size, and how the walk is
+  // made: `dims` dimensions over `count` elements with random steps (shape()), or `make`
+  // when it is set.
+  struct Operand {
+    rm::Tensor& t;
+    Space space;
+    unsigned elem;
+    unsigned dims = 1;
+    uint64_t count = 1;
+    std::function<rm::Tensor()> make = {};
+  };
+  struct PlacedPair {
+    rm::Loc src, dst;
+  };
+  // The source and destination of an instruction on n channels, in nearby partitions: the
+  // source's first channel anywhere, the destination's on it, a few partitions away or
+  // anywhere (overlapping channels are interesting). Both walks are made, then both placed
+  // (each sometimes held by a register). Returns their static locations.
+  PlacedPair place_pair(unsigned n, const Operand& src, const Operand& dst) {
+    const unsigned ps = start_partition(n), pd = near_partition(ps, n);
+    for (const Operand* o : {&src, &dst})
+      o->t = o->make ? o->make() : shape(o->dims, o->count, o->elem, o->space);
+    const rm::Loc sl = place(src.t, src.space, ps, n, src.elem, true);
+    const rm::Loc dl = place(dst.t, dst.space, pd, n, dst.elem, true);
+    return {sl, dl};
+  }
+
   // An immediate operand: src code and field value. A pointer gets `values(c)` stored
   // for each channel c, in SBUF (or PSUM when `psum_ok`).
   std::pair<uint8_t, uint32_t> immediate(unsigned width, unsigned p_hint, unsigned n, bool psum_ok,
@@ -459,11 +486,11 @@ Word gen_range_select(Builder& b) {
   x.channels = static_cast<uint8_t>(n);
   const Space ss = b.space(30);
   const Space ds = b.space(osz == 4 ? 30 : 0);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(2, count, isz, ss);
-  x.dst = b.shape(2, count, osz, ds);
-  const rm::Loc sl = b.place(x.src, ss, ps, n, isz, true);
-  b.place(x.dst, ds, pd, n, osz, true);
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = 2, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = 2, .count = count})
+          .src;
+  const unsigned ps = sl.partition;
 
   // base: 0, integers, fractions, subnormals, -0, and values where base + j rounds.
   const double room = 16777216.0 - static_cast<double>(count);
@@ -555,11 +582,11 @@ Word gen_tensor_scalar_select(Builder& b) {
   x.channels = static_cast<uint8_t>(n);
   const Space ss = b.space(30);
   const Space ds = b.space(size == 4 ? 30 : 0);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src0 = b.shape(3, count, size, ss);
-  x.dst = b.shape(3, count, size, ds);
-  const rm::Loc sl = b.place(x.src0, ss, ps, n, size, true);
-  b.place(x.dst, ds, pd, n, size, true);
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src0, .space = ss, .elem = size, .dims = 3, .count = count},
+                   {.t = x.dst, .space = ds, .elem = size, .dims = 3, .count = count})
+          .src;
+  const unsigned ps = sl.partition;
   x.reversed_pred = static_cast<uint8_t>(r.in(0, 1));
   auto scalar = [&](unsigned) { return random_value(r, x.dtype); };
   std::tie(x.src1_imm_src, x.src1_imm) = b.immediate(size, ps, n, true, scalar(0), scalar);
@@ -587,14 +614,16 @@ Word gen_get_sequence_bounds(Builder& b) {
   x.in = r.pick<uint8_t>({rm::dt::INT32, rm::dt::FP32});
   x.out = r.pick<uint8_t>({rm::dt::INT32, rm::dt::FP32});
   const uint64_t count = b.count(1024);
-  const unsigned ps = b.start_partition(1), pd = b.near_partition(ps, 1);
-  // (The destination holds 2 x count elements.)
-  x.src = b.shape(3, count, 4, Space::SBUF);
-  rm::Tensor half = b.shape(2, count, 4, Space::SBUF);
-  x.dst = rm::tensor3(0, half.step[0], half.num[0], half.step[1], half.num[1],
-                      r.chance(50) ? static_cast<int>(count) : static_cast<int>(r.in(-64, 64)), 2);
-  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, 1, 4, true);
-  b.place(x.dst, Space::SBUF, pd, 1, 4, true);
+  // The destination holds 2 x count elements: a walk of count, twice along a third dimension.
+  auto bounds = [&] {
+    const rm::Tensor half = b.shape(2, count, 4, Space::SBUF);
+    return rm::tensor3(0, half.step[0], half.num[0], half.step[1], half.num[1],
+                       r.chance(50) ? static_cast<int>(count) : static_cast<int>(r.in(-64, 64)), 2);
+  };
+  const rm::Loc sl =
+      b.place_pair(1, {.t = x.src, .space = Space::SBUF, .elem = 4, .dims = 3, .count = count},
+                   {.t = x.dst, .space = Space::SBUF, .elem = 4, .make = bounds})
+          .src;
 
   // Ids in runs, from a small pool: padding (0, and -0.0 for FP32), NaNs, repeats.
   const bool fp = x.in == rm::dt::FP32;
@@ -634,11 +663,15 @@ Word gen_sort(Builder& b) {
   x.channels = static_cast<uint8_t>(n);
   x.comparison = r.pick<uint8_t>({rm::op::IS_LT, rm::op::IS_GT});
   x.stable = static_cast<uint8_t>(r.in(0, 1));
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(1, nn, size, Space::SBUF);
-  x.dst = r.chance(60) ? rm::tensor2(0, 1, 2, 2, k) : b.shape_nums(2, {2, k, 1}, size, Space::SBUF);
-  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, n, size, true);
-  b.place(x.dst, Space::SBUF, pd, n, size, true);
+  auto pairs = [&] {  // K (value, index) pairs, usually dense
+    return r.chance(60) ? rm::tensor2(0, 1, 2, 2, k)
+                        : b.shape_nums(2, {2, k, 1}, size, Space::SBUF);
+  };
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = Space::SBUF, .elem = size, .dims = 1, .count = nn},
+                   {.t = x.dst, .space = Space::SBUF, .elem = size, .make = pairs})
+          .src;
+  const unsigned ps = sl.partition;
   auto offset = [&](unsigned) {
     return r.pick<uint32_t>(
         {0u, r.u32(), 0xffffu - r.uin(0, 8), 0xffffffffu - r.uin(0, 8), r.u32() & 0xffff, 100u});
@@ -689,11 +722,10 @@ Word gen_affine_select(Builder& b) {
   const unsigned n = b.channels();
   const uint64_t count = b.count(std::max(1u, 8192 / n));
   x.channels = static_cast<uint8_t>(n);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(2, count, isz, Space::SBUF);
-  x.dst = b.shape(2, count, osz, Space::SBUF);
-  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, n, isz, true);
-  b.place(x.dst, Space::SBUF, pd, n, osz, true);
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = Space::SBUF, .elem = isz, .dims = 2, .count = count},
+                   {.t = x.dst, .space = Space::SBUF, .elem = osz, .dims = 2, .count = count})
+          .src;
   x.mask = random_pattern(b, count);
   x.channel_multiplier = random_multiplier(r);
   x.fill_mode = static_cast<uint8_t>(r.in(0, 3));
@@ -757,11 +789,11 @@ Word gen_nonzero_with_count(Builder& b) {
   const unsigned n = b.channels();
   const uint64_t count = b.count(std::max(1u, 16384 / n));
   x.channels = static_cast<uint8_t>(n);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(3, count, 4, Space::SBUF);
-  x.dst = b.shape(3, count + 1, 4, Space::SBUF);
-  const rm::Loc sl = b.place(x.src, Space::SBUF, ps, n, 4, true);
-  b.place(x.dst, Space::SBUF, pd, n, 4, true);
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = Space::SBUF, .elem = 4, .dims = 3, .count = count},
+                   {.t = x.dst, .space = Space::SBUF, .elem = 4, .dims = 3, .count = count + 1})
+          .src;
+  const unsigned ps = sl.partition;
   auto offset = [&](unsigned) {
     return r.pick<uint32_t>({0u, 16u, r.u32(), 0xffffffffu - r.uin(0, 8), r.u32() & 0xffff});
   };
@@ -793,14 +825,13 @@ Word gen_copy_predicated_scalar(Builder& b) {
   x.channels = static_cast<uint8_t>(n);
   const Space ps_space = b.space(30);
   const Space ds = b.space(size == 4 ? 30 : 0);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.pred = b.shape(3, count, psize, ps_space);
-  x.dst = b.shape(3, count, size, ds);
-  const rm::Loc pl = b.place(x.pred, ps_space, ps, n, psize, true);
-  const rm::Loc dl = b.place(x.dst, ds, pd, n, size, true);
+  const auto [pl, dl] =
+      b.place_pair(n, {.t = x.pred, .space = ps_space, .elem = psize, .dims = 3, .count = count},
+                   {.t = x.dst, .space = ds, .elem = size, .dims = 3, .count = count});
   x.reversed_pred = static_cast<uint8_t>(r.in(0, 1));
   auto scalar = [&](unsigned) { return random_value(r, x.dtype); };
-  std::tie(x.src0_imm_src, x.src0_imm) = b.immediate(size, pd, n, true, scalar(0), scalar);
+  std::tie(x.src0_imm_src, x.src0_imm) =
+      b.immediate(size, dl.partition, n, true, scalar(0), scalar);
   // The old destination first (it shows what is not written), then the predicate, which
   // wins where the two overlap.
   b.fill(x.dst, dl, n, size, [&] { return random_value(r, x.dtype); });
@@ -919,11 +950,9 @@ Word gen_s4d2(Builder& b, uint8_t opcode) {
   x.channels = static_cast<uint8_t>(n);
   const Space ss = b.space(30);
   const Space ds = b.space(osz == 4 ? 30 : 0);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(4, count, isz, ss);
-  x.dst = b.shape(2, 8, osz, ds);
-  const rm::Loc sl = b.place(x.src, ss, ps, n, isz, true);
-  const rm::Loc dl = b.place(x.dst, ds, pd, n, osz, true);
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = 4, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = 2, .count = 8});
   const std::vector<uint32_t> pool = value_pool(r, x.in);
   if (opcode == rm::kFindIndex8) random_lanes(b, sl.partition, n, x.in, pool);
   b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
@@ -953,11 +982,9 @@ Word gen_match_replace8(Builder& b) {
   x.channels = static_cast<uint8_t>(n);
   const Space ss = b.space(30);
   const Space ds = b.space(osz == 4 ? 30 : 0);
-  const unsigned ps = b.start_partition(n), pd = b.near_partition(ps, n);
-  x.src = b.shape(4, count, isz, ss);
-  x.dst = b.shape(4, count, osz, ds);
-  const rm::Loc sl = b.place(x.src, ss, ps, n, isz, true);
-  const rm::Loc dl = b.place(x.dst, ds, pd, n, osz, true);
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = 4, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = 4, .count = count});
   x.immediate = r.chance(50) ? random_value(r, rm::dt::FP32) : r.u32();
   const std::vector<uint32_t> pool = value_pool(r, x.in);
   random_lanes(b, sl.partition, n, x.in, pool);

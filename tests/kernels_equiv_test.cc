@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -776,21 +777,36 @@ uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint3
   }
 }
 
+// The shape of a Sort word beyond the in-register runs (sort32_word, sort16_word): N above
+// 32 (one of `sizes`, or any up to `limit`), one channel or several (N x channels within
+// `limit`), top-K, a strided or reversed source walk in a 64 KiB window, the destination
+// mostly on the source's partitions.
+struct LargeSortShape {
+  unsigned N, n, K;
+  Window win;
+  unsigned p, pd;  // the source's and the destination's first partitions
+  TensorDesc src, dst;
+};
+LargeSortShape large_sort_shape(Rng& rng, unsigned limit, std::span<const unsigned> sizes,
+                                unsigned elem) {
+  LargeSortShape s;
+  s.N = rng.chance(0.3) ? 33 + rng.below(limit - 32) : sizes[rng.below(sizes.size())];
+  s.n = rng.chance(0.5) ? 1 : 1 + rng.below(limit / s.N);
+  s.K = rng.chance(0.6) ? s.N : 1 + rng.below(s.N);
+  s.win.bytes = 65536;
+  s.p = rng.below(kPartitions - s.n + 1);
+  s.src = random_walk(rng, 1, s.N, 0, elem, s.win, s.p);
+  s.pd = rng.chance(0.7) ? s.p : rng.below(kPartitions - s.n + 1);
+  s.dst = sort_dst(rng, s.K, elem, s.win, s.pd);
+  return s;
+}
+
 Word sort32_word(Rng& rng, Machines& m, bool) {
   const Dtype dt = rng.pick(kSort32Dtypes);
-  constexpr unsigned kLimit = 2048;
-  const unsigned sizes[] = {33,   34,   63,   64,   65,   100,  127,  128, 129, 130,
-                            200,  255,  256,  257,  300,  511,  512,  513, 777, 1000,
-                            1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
-  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
-  const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
-  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
-  Window win;
-  win.bytes = 65536;
-  const unsigned p = rng.below(kPartitions - n + 1);
-  TensorDesc src = random_walk(rng, 1, N, 0, 4, win, p);
-  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
-  const TensorDesc dst = sort_dst(rng, K, 4, win, pd);
+  static constexpr unsigned kSizes[] = {33,   34,   63,   64,   65,   100,  127,  128, 129, 130,
+                                        200,  255,  256,  257,  300,  511,  512,  513, 777, 1000,
+                                        1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
+  const auto [N, n, K, win, p, pd, src, dst] = large_sort_shape(rng, 2048, kSizes, 4);
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
@@ -880,18 +896,10 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   const Dtype dt = rng.pick(kSort16Dtypes);
   const bool fp = dt == Dtype::FP16 || dt == Dtype::BF16;
   const Dtype wide = fp ? Dtype::FP32 : dt == Dtype::INT16 ? Dtype::INT32 : Dtype::UINT32;
-  constexpr unsigned kLimit = 4096;
-  const unsigned sizes[] = {33,  34,  63,   64,   65,   100,  127,  128,  129,  255, 256,
-                            257, 511, 1000, 1024, 2047, 2048, 3000, 4095, 4096, 4096};
-  const unsigned N = rng.chance(0.3) ? 33 + rng.below(kLimit - 32) : rng.pick(sizes);
-  const unsigned n = rng.chance(0.5) ? 1 : 1 + rng.below(kLimit / N);
-  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
-  Window win;
-  win.bytes = 65536;
-  const unsigned p = rng.below(kPartitions - n + 1);
-  TensorDesc src = random_walk(rng, 1, N, 0, 2, win, p);
-  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
-  const TensorDesc dst = sort_dst(rng, K, 2, win, pd);
+  static constexpr unsigned kSizes[] = {33,   34,   63,   64,   65,   100,  127,
+                                        128,  129,  255,  256,  257,  511,  1000,
+                                        1024, 2047, 2048, 3000, 4095, 4096, 4096};
+  const auto [N, n, K, win, p, pd, src, dst] = large_sort_shape(rng, 4096, kSizes, 2);
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
   const unsigned mode = rng.below(16);
