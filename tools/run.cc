@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gpsimd/execute.h"
+#include "gpsimd/explain.h"
 #include "gpsimd/format.h"
 
 namespace gpsimd::cli {
@@ -67,31 +68,16 @@ struct DstView {
   }
 };
 
-// The destination of a word (dst_mem_pattern with out_dtype, in_out_dtype's output or
-// dtype), or nullopt when it has none or its dtype has no value format.
-std::optional<DstView> dst_view(const Word& w, const InstrDef& def) {
-  auto has = [&](std::string_view name) {
-    return std::any_of(def.fields.begin(), def.fields.end(),
-                       [&](const FieldDef& f) { return f.name == name; });
-  };
+// The destination of a word, its walk and the dtypes of its ordinals (explain.h), or
+// nullopt when it has none or its dtype has no value format.
+std::optional<DstView> dst_view(const Word& w) {
+  const auto dtypes = destination_dtypes(w);
+  if (!dtypes) return std::nullopt;
   const auto dec = decode(w);
-  if (!dec || !has("dst_mem_pattern")) return std::nullopt;
-  uint64_t code = 0;
-  if (has("out_dtype"))
-    code = dec->integer("out_dtype");
-  else if (has("in_out_dtype"))
-    code = dec->integer("in_out_dtype") >> 4;
-  else if (has("dtype"))
-    code = dec->integer("dtype");
-  else
-    return std::nullopt;
-  const auto dt = static_cast<Dtype>(code);
-  const auto size = dtype_size(static_cast<uint8_t>(code));
-  if (!size || *size > 4 || !is_data_dtype(dt)) return std::nullopt;
   DstView v;
-  v.walk = Walk::of(dec->tensor("dst_mem_pattern"), 0, *size);
-  v.dtype = dt;
-  if (def.opcode == Opcode::Sort) v.odd = *size == 2 ? Dtype::UINT16 : Dtype::UINT32;
+  v.walk = Walk::of(dec->tensor("dst_mem_pattern"), 0, *dtype_size(dtypes->dtype));
+  v.dtype = dtypes->dtype;
+  v.odd = dtypes->odd;
   return v;
 }
 
@@ -108,7 +94,7 @@ class Trace : public TraceSink {
   json events = json::array();
 
   void retire(const Word& w, const InstrDef& def) override {
-    dst_ = dst_view(w, def);
+    dst_ = dst_view(w);
     if (json_) {
       json j;
       j["retire"] = next_word;

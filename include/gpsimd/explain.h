@@ -4,6 +4,8 @@
 // formats the lines.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +24,16 @@ struct ExplainLine {
 // events do. Empty for an unknown opcode. The lines say nothing about validity or faults:
 // validate() and execute() tell those.
 std::vector<ExplainLine> explain(const Word& w, const Machine& m);
+
+// How the values a word writes to its destination (`dst_mem_pattern`) read: the dtype of
+// each ordinal (`odd` for the odd ordinals when they differ: Sort writes value, index,
+// value, index, ...). nullopt when the word has no destination tensor or its dtype has
+// no value format.
+struct DestinationDtypes {
+  Dtype dtype = Dtype::UINT8;
+  std::optional<Dtype> odd;
+  Dtype at(uint64_t ordinal) const { return odd && ordinal % 2 ? *odd : dtype; }
+};
+std::optional<DestinationDtypes> destination_dtypes(const Word& w);
 
 }  // namespace gpsimd

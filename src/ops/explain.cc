@@ -198,4 +198,26 @@ std::vector<ExplainLine> explain(const Word& w, const Machine& m) {
   return lines;
 }
 
+std::optional<DestinationDtypes> destination_dtypes(const Word& w) {
+  auto d = decode(w);
+  if (!d) return std::nullopt;
+  if (const auto fn = detail::semantics(*d->def).destination) return fn(*d);
+  const auto& fields = d->def->fields;
+  auto has = [&](std::string_view name) { return find_field(fields, name) != nullptr; };
+  if (!has("dst_mem_pattern")) return std::nullopt;
+  uint64_t code = 0;
+  if (has("out_dtype"))
+    code = d->integer("out_dtype");
+  else if (has("in_out_dtype"))
+    code = d->integer("in_out_dtype") >> 4;
+  else if (has("dtype"))
+    code = d->integer("dtype");
+  else
+    return std::nullopt;
+  const auto dt = static_cast<Dtype>(code);
+  const auto size = dtype_size(static_cast<uint8_t>(code));
+  if (!size || *size > 4 || !is_data_dtype(dt)) return std::nullopt;
+  return DestinationDtypes{dt, std::nullopt};
+}
+
 }  // namespace gpsimd

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpsimd/execute.h"
+#include "gpsimd/explain.h"
 #include "gpsimd/inline_vector.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
@@ -329,13 +330,17 @@ using ExplainFn = void (*)(const Decoded&, const Machine&, Explainer&);
 // instruction exists, in default and strict mode. Tools, fuzzers and the bench start
 // from it.
 using SampleFn = Word (*)(unsigned partition);
+// The dtypes of the destination's ordinals, where the generic rule (the destination's
+// out_dtype, in_out_dtype's output or dtype for every ordinal) does not hold.
+using DestinationFn = std::optional<DestinationDtypes> (*)(const Decoded&);
 
 struct OpSemantics {
   ValidateFn validate;
   ExecuteFn execute;
   ExplainFn explain;
   SampleFn sample;
-  std::string_view sample_label;  // what the sample word is: "RangeSelect fp32"
+  std::string_view sample_label;        // what the sample word is: "RangeSelect fp32"
+  DestinationFn destination = nullptr;  // nullptr: the generic rule
 };
 
 // The semantics of a table row.

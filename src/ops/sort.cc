@@ -214,12 +214,21 @@ Word sample_sort(unsigned p) {
   return w;
 }
 
+// The destination holds value, index, value, index, ...: the indices are unsigned integers
+// of the dtype's width (SPEC §4.4).
+std::optional<DestinationDtypes> destination_sort(const Decoded& d) {
+  const auto dt = static_cast<uint8_t>(d.integer("in_out_dtype") >> 4);
+  const auto size = dtype_size(dt);
+  if (!size || *size > 4 || !is_data_dtype(static_cast<Dtype>(dt))) return std::nullopt;
+  return DestinationDtypes{static_cast<Dtype>(dt), *size == 2 ? Dtype::UINT16 : Dtype::UINT32};
+}
+
 }  // namespace
 
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
 const detail::OpSemantics table::kSortOps = {detail::validate_sort, detail::execute_sort,
-                                             detail::explain_sort, detail::sample_sort,
-                                             "Sort fp32"};
+                                             detail::explain_sort,  detail::sample_sort,
+                                             "Sort fp32",           detail::destination_sort};
 }  // namespace gpsimd
