@@ -433,8 +433,8 @@ int cmd_vectors(const VectorsOptions& o) {
     if (auto p = pending_instruction(*vf)) {
       // SPEC §7: counted and shown, never run and never passed.
       pending += vf->vectors.size();
-      fmt::print("PENDING {}: {} vector{} of {} ({:#04x}), which gpsimd does not model yet\n", f,
-                 vf->vectors.size(), vf->vectors.size() == 1 ? "" : "s", p->mnemonic, p->opcode);
+      fmt::print("PENDING {}: {} vector{} of {}, which gpsimd does not model yet\n", f,
+                 vf->vectors.size(), vf->vectors.size() == 1 ? "" : "s", p->text());
       continue;
     }
     for (const auto& v : vf->vectors) {

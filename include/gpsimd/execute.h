@@ -15,8 +15,14 @@
 
 namespace gpsimd {
 
-enum class FaultKind : uint8_t { BadAddress, ShapeMismatch, SyncWouldBlock, TooLarge };
-// "bad-address", "shape-mismatch", "sync-would-block", "too-large".
+enum class FaultKind : uint8_t {
+  BadAddress,
+  ShapeMismatch,
+  SyncWouldBlock,
+  TooLarge,
+  UnsupportedOp,  // SPEC §3.8.3, §3.9: the model does not implement it on this engine
+};
+// "bad-address", "shape-mismatch", "sync-would-block", "too-large", "unsupported-op".
 std::string_view fault_name(FaultKind k);
 std::optional<FaultKind> parse_fault(std::string_view s);
 
@@ -59,6 +65,9 @@ struct ExecOptions {
   bool strict = false;         // vendor-strict validation (SPEC §4.4)
   TraceSink* trace = nullptr;  // optional observer of the writes
   bool fast = true;            // use the fast kernels (bit-identical to the reference)
+  // The engine input (SPEC §3.9) of the instructions of §4.14-§4.17; nullopt: the
+  // opcode's default. The other instructions ignore it.
+  std::optional<Engine> engine = std::nullopt;
 };
 
 // Executes one word on the machine.

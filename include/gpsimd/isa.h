@@ -41,7 +41,22 @@ enum class Opcode : uint8_t {
   NonzeroWithCount = 0xf2,
 };
 
-enum class Engine : uint8_t { DVE, POOL };
+// The engines (SPEC §3.9): DVE (Vector), POOL (GpSimd) and ACT (Scalar/Activation), in
+// the order SPEC lists them (§8.3's round-robin order).
+enum class Engine : uint8_t { DVE, POOL, ACT };
+inline constexpr std::array<Engine, 3> kAllEngines = {Engine::DVE, Engine::POOL, Engine::ACT};
+// "DVE", "POOL", "ACT".
+std::string_view engine_name(Engine e);
+// "dve", "pool", "act": the names of SPEC §7's "engine" key and of `--engine`.
+std::string_view engine_id(Engine e);
+// Parses exactly "dve", "pool" or "act" (SPEC §7); nullopt for anything else.
+std::optional<Engine> parse_engine_id(std::string_view s);
+// Parses an engine as a person may write it: "dve", "pool", "act" in any case, or NKI's
+// names ("vector", "gpsimd", "scalar", also "activation"). nullopt otherwise.
+std::optional<Engine> parse_engine(std::string_view s);
+// What the lenient parser accepts, for error messages.
+inline constexpr std::string_view kEngineNamesText =
+    "dve, pool or act (NKI's vector, gpsimd, scalar)";
 
 namespace detail {
 // What an instruction does (src/ops/op.h): its clauses, its effect, what `explain` says
@@ -50,7 +65,6 @@ namespace detail {
 // hold an instruction.
 struct OpSemantics;
 }  // namespace detail
-std::string_view engine_name(Engine e);
 
 enum class FieldKind : uint8_t {
   Header,     // 4 bytes: opcode, length in 32-bit words, two zero bytes (kept raw)
@@ -113,6 +127,8 @@ struct InstrDef {
   Opcode opcode;
   std::string_view mnemonic;     // spelled as in SPEC: "RangeSelect"
   std::string_view struct_name;  // the vendor's operand struct: "S2D2_RS"
+  // The engine it runs on (SPEC §1); for an instruction that takes the engine as an input
+  // (`engine_input`, SPEC §3.9: §4.14-§4.17), the opcode's default engine.
   Engine engine;
   uint8_t generation_mask;  // bit g set when the instruction exists on Vg
   std::span<const FieldDef> fields;
@@ -123,6 +139,15 @@ struct InstrDef {
   // instruction's (SPEC §4.4: Sort's top-K); strict mode changes no other instruction.
   bool strict_adds_clauses;
   const detail::OpSemantics* semantics;  // defined in src/ops/<snake_case mnemonic>.cc
+  // SPEC §3.9: the engine is an input of validation and execution (any of the three may
+  // be given; `engine` applies when none is). False: the instruction runs on `engine` and
+  // ignores the engine input.
+  bool engine_input = false;
+
+  // The engine a word of this instruction runs on, given the engine input (if any).
+  Engine engine_for(std::optional<Engine> input) const {
+    return engine_input && input ? *input : engine;
+  }
 
   bool exists_on(Generation g) const { return (generation_mask >> static_cast<unsigned>(g)) & 1u; }
 };
@@ -416,7 +441,7 @@ struct SpecifiedInstr {
   uint8_t opcode;
   std::string_view mnemonic;
 };
-inline constexpr std::array<SpecifiedInstr, 13> kSpecifiedInstructions = {{
+inline constexpr std::array<SpecifiedInstr, 21> kSpecifiedInstructions = {{
     {0xbc, "RangeSelect"},
     {0x98, "TensorScalarSelect"},
     {0xbe, "GetSequenceBounds"},
@@ -430,6 +455,14 @@ inline constexpr std::array<SpecifiedInstr, 13> kSpecifiedInstructions = {{
     {0xf2, "NonzeroWithCount"},
     {0xe8, "CopyPredicatedScalar"},
     {0x9b, "DveReadAccumulator"},
+    {0x41, "TensorTensorArith"},
+    {0x51, "TensorTensorBitvec"},
+    {0x43, "TensorScalarArith"},
+    {0x53, "TensorScalarBitvec"},
+    {0x44, "TensorScalarPtrArith"},
+    {0x54, "TensorScalarPtrBitvec"},
+    {0x46, "Copy"},
+    {0x47, "Cast"},
 }};
 // Returns the SPEC mnemonic of an opcode, modelled or not; nullopt when SPEC has none.
 constexpr std::optional<std::string_view> specified_mnemonic(uint8_t opcode) {

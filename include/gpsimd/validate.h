@@ -2,6 +2,7 @@
 // clause name, with the field, its value and what is allowed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ using Diagnostics = std::vector<Diagnostic>;
 struct ValidateOptions {
   // Vendor-strict mode: adds the host validator's rejection of Sort top-K (SPEC §4.4).
   bool strict = false;
+  // The engine input (SPEC §3.9): the engine an instruction of §4.14-§4.17 is validated
+  // for (its PSUM rule); nullopt: the opcode's default. The other instructions ignore it.
+  std::optional<Engine> engine = std::nullopt;
 };
 
 // Returns every failing clause of the word for the generation (empty when valid).

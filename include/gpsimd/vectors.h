@@ -35,6 +35,7 @@ struct TestVector {
   std::string name;
   Generation nc = Generation::V3;
   bool strict = false;
+  std::optional<Engine> engine;  // SPEC §7 "engine" (§3.9); nullopt: the opcode's default
   Word instruction{};
   std::map<unsigned, uint32_t> registers, semaphores, accumulators;
   std::map<unsigned, MatchLane> match_state;  // search lanes not named are fresh
@@ -54,13 +55,19 @@ std::optional<VectorFile> parse_vectors(const std::string& json_text, const std:
 // Reads and parses a vector file.
 std::optional<VectorFile> load_vectors(const std::string& path, std::string* error);
 
-// SPEC §7: the vectors of an instruction that is not modelled yet are pending, reported
-// but never run. A file is pending when all its vectors carry one opcode that SPEC
-// specifies (kSpecifiedInstructions) and the instruction table does not have; returns
-// that instruction. nullopt when the file counts, in full: then every vector must pass.
-// (A file that tests unknown opcodes, such as 0x97, is not pending: SPEC names no
-// instruction for them, and the vectors expect has_known_opcode.)
-std::optional<SpecifiedInstr> pending_instruction(const VectorFile& f);
+// SPEC §7: the vectors of instructions that are not modelled yet are pending, reported
+// but never run. A file is pending when every opcode its vectors carry is one SPEC
+// specifies (kSpecifiedInstructions) and none is in the instruction table (a file may
+// hold several opcodes of one family: it counts, in full, as soon as one of them is
+// modelled). The result names the file's instructions. nullopt when the file counts:
+// then every vector must pass. (A file that tests unknown opcodes, such as 0x97, is not
+// pending: SPEC names no instruction for them, and the vectors expect has_known_opcode.)
+struct PendingFile {
+  std::vector<SpecifiedInstr> instructions;  // in the order the vectors first use them
+  // "TensorTensorArith (0x41), TensorTensorBitvec (0x51)".
+  std::string text() const;
+};
+std::optional<PendingFile> pending_instruction(const VectorFile& f);
 
 // Puts a vector's initial state on a machine (which must be fresh and of its generation).
 void apply_initial_state(Machine& m, const TestVector& v);

@@ -13,7 +13,43 @@
 namespace gpsimd {
 
 std::string_view engine_name(Engine e) {
-  return e == Engine::DVE ? "DVE" : "POOL";
+  switch (e) {
+    case Engine::DVE:
+      return "DVE";
+    case Engine::POOL:
+      return "POOL";
+    case Engine::ACT:
+      return "ACT";
+  }
+  return "?";
+}
+
+std::string_view engine_id(Engine e) {
+  switch (e) {
+    case Engine::DVE:
+      return "dve";
+    case Engine::POOL:
+      return "pool";
+    case Engine::ACT:
+      return "act";
+  }
+  return "?";
+}
+
+std::optional<Engine> parse_engine_id(std::string_view s) {
+  for (Engine e : kAllEngines)
+    if (engine_id(e) == s) return e;
+  return std::nullopt;
+}
+
+std::optional<Engine> parse_engine(std::string_view s) {
+  std::string lower(s);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (auto e = parse_engine_id(lower)) return e;
+  if (lower == "vector") return Engine::DVE;
+  if (lower == "gpsimd") return Engine::POOL;
+  if (lower == "scalar" || lower == "activation") return Engine::ACT;
+  return std::nullopt;
 }
 
 std::string_view field_kind_name(FieldKind k) {

@@ -84,7 +84,8 @@ void validate_affine_select(const Word& w, Generation g, const ValidateOptions&,
 }
 
 std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writer& out,
-                                           bool fast) {
+                                           const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const uint8_t lo = in_dtype(w), hi = out_dtype(w);
   const unsigned in_size = *dtype_size(lo), out_size = *dtype_size(hi);

@@ -61,7 +61,8 @@ void validate_copy_predicated_scalar(const Word& w, Generation g, const Validate
 }
 
 std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine& m, Writer& out,
-                                                    bool fast) {
+                                                    const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const unsigned psize = *dtype_size(w[kPredDtype.offset]);
   const unsigned size = *dtype_size(w[kOutDtype.offset]);

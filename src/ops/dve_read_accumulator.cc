@@ -49,7 +49,7 @@ void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOp
 }
 
 std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& m, Writer& out,
-                                                  bool) {
+                                                  const ExecEnv&) {
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);

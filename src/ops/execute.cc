@@ -17,13 +17,15 @@ std::string_view fault_name(FaultKind k) {
       return "sync-would-block";
     case FaultKind::TooLarge:
       return "too-large";
+    case FaultKind::UnsupportedOp:
+      return "unsupported-op";
   }
   return "?";
 }
 
 std::optional<FaultKind> parse_fault(std::string_view s) {
   for (FaultKind k : {FaultKind::BadAddress, FaultKind::ShapeMismatch, FaultKind::SyncWouldBlock,
-                      FaultKind::TooLarge})
+                      FaultKind::TooLarge, FaultKind::UnsupportedOp})
     if (fault_name(k) == s) return k;
   return std::nullopt;
 }
@@ -93,7 +95,7 @@ void update_semaphore(Machine& m, const Events& e, TraceSink* trace) {
 
 ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
   ExecResult r;
-  r.diagnostics = validate(w, m.generation(), ValidateOptions{opts.strict});
+  r.diagnostics = validate(w, m.generation(), ValidateOptions{opts.strict, opts.engine});
   if (!r.diagnostics.empty()) {
     r.status = Status::Invalid;
     return r;
@@ -106,7 +108,8 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
     return r;
   }
   detail::Writer writer(m);
-  if (auto f = detail::semantics(def).execute(w, m, writer, opts.fast)) {
+  const detail::ExecEnv env{def.engine_for(opts.engine), opts.fast};
+  if (auto f = detail::semantics(def).execute(w, m, writer, env)) {
     GPSIMD_CHECK(!writer.touched());  // faults come before the first write
     r.status = Status::Faulted;
     r.fault = std::move(f);

@@ -26,7 +26,9 @@ void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, D
   check_dtype_in(d, "has_find_index8_dst_type", kOutDtype.name, w[kOutDtype.offset], kIndexDtypes);
 }
 
-std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out, bool fast) {
+std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out,
+                                         const ExecEnv& env) {
+  const bool fast = env.fast;
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
   const Operand& src = io.src;

@@ -85,7 +85,8 @@ std::vector<int32_t> sequence_bounds(const std::vector<uint32_t>& s, Eq eq, Pad 
 }
 
 std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m, Writer& out,
-                                                 bool fast) {
+                                                 const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
 

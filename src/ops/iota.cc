@@ -47,7 +47,9 @@ void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink
            "count(dst) must equal count(src)");
 }
 
-std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out, bool fast) {
+std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out,
+                                  const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const uint8_t dtype = w[kOutDtype.offset];
   const unsigned size = *dtype_size(dtype);

@@ -54,7 +54,8 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
 }
 
 std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Writer& out,
-                                            bool fast) {
+                                            const ExecEnv& env) {
+  const bool fast = env.fast;
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
   const Operand& src = io.src;

@@ -48,7 +48,8 @@ void validate_match_value_load(const Word& w, Generation g, const ValidateOption
 }
 
 std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, Writer& out,
-                                              bool fast) {
+                                              const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);

@@ -102,7 +102,9 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink
   validate_s4d2_bn(w, g, d);
 }
 
-std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out, bool fast) {
+std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
+                                  const ExecEnv& env) {
+  const bool fast = env.fast;
   SearchIo io;
   if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
   const Operand& src = io.src;

@@ -77,7 +77,8 @@ void nonzero_with_count(const std::vector<uint32_t>& s, bool fp, uint32_t index_
 }
 
 std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m, Writer& out,
-                                                bool fast) {
+                                                const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
 

@@ -319,9 +319,16 @@ class Writer {
 class Explainer;  // src/ops/explain.h
 
 // An instruction's own clauses (header, events and the opcode clause are common).
+// `opts.engine` is always set: the engine the word is validated for (SPEC §3.9).
 using ValidateFn = void (*)(const Word&, Generation, const ValidateOptions&, DiagSink&);
-// Resolve, check faults, read, write through the Writer (SPEC §4's execution rule).
-using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, Writer&, bool fast);
+// What execution knows besides the word and the machine.
+struct ExecEnv {
+  Engine engine;  // the engine the word runs on (SPEC §3.9: the input, or its row's)
+  bool fast;      // use the fast kernels
+};
+// Check unsupported-op (SPEC §3.9), resolve, check faults, read, write through the
+// Writer (SPEC §4's execution rule, after validation and the wait).
+using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, Writer&, const ExecEnv&);
 // What a valid word reads, writes and computes on the machine's state, for `explain`.
 using ExplainFn = void (*)(const Decoded&, const Machine&, Explainer&);
 // A valid word of one channel in `partition`: 16 source elements at offset 0 (8 for

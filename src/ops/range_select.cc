@@ -145,7 +145,9 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 
-std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out, bool fast) {
+std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out,
+                                          const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const Dtype din = static_cast<Dtype>(in_dtype(w)), dout = static_cast<Dtype>(out_dtype(w));
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);

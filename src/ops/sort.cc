@@ -96,7 +96,9 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 
-std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out, bool fast) {
+std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
+                                  const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dt = static_cast<Dtype>(w[kDtypes.offset] & 0xf);
   const unsigned size = *dtype_size(dt);

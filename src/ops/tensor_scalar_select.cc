@@ -70,7 +70,8 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
 }
 
 std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& m, Writer& out,
-                                                  bool fast) {
+                                                  const ExecEnv& env) {
+  const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);

@@ -62,7 +62,9 @@ Diagnostics validate_as(const InstrDef& def, const Word& w, Generation g,
   detail::check_header(d, w);
   detail::check_events(d, w);
   detail::check_opcode(d, w, def);
-  detail::semantics(def).validate(w, g, opts, d);
+  ValidateOptions resolved = opts;
+  resolved.engine = def.engine_for(opts.engine);  // SPEC §3.9
+  detail::semantics(def).validate(w, g, resolved, d);
   return out;
 }
 

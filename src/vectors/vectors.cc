@@ -189,6 +189,13 @@ TestVector parse_one(const json& v, const std::string& where) {
     if (!it->is_boolean()) fail(w + ".strict", fmt::format("{} must be true or false", it->dump()));
     t.strict = it->get<bool>();
   }
+  if (auto it = v.find("engine"); it != v.end()) {
+    // SPEC §7: exactly "dve", "pool" or "act"; another string, a number or null makes the
+    // vector malformed.
+    const auto e = it->is_string() ? parse_engine_id(it->get<std::string>()) : std::nullopt;
+    if (!e) fail(w + ".engine", fmt::format("{} must be \"dve\", \"pool\" or \"act\"", it->dump()));
+    t.engine = e;
+  }
   std::string why;
   auto word = word_from_hex(as_string(require(v, "instruction", w), w + ".instruction"), &why);
   if (!word) fail(w + ".instruction", why);
@@ -323,14 +330,25 @@ std::optional<VectorFile> load_vectors(const std::string& path, std::string* err
   return parse_vectors(ss.str(), path, error);
 }
 
-std::optional<SpecifiedInstr> pending_instruction(const VectorFile& f) {
+std::string PendingFile::text() const {
+  std::string out;
+  for (const SpecifiedInstr& s : instructions)
+    out += fmt::format("{}{} ({:#04x})", out.empty() ? "" : ", ", s.mnemonic, s.opcode);
+  return out;
+}
+
+std::optional<PendingFile> pending_instruction(const VectorFile& f) {
   if (f.vectors.empty()) return std::nullopt;
-  const uint8_t op = f.vectors.front().instruction[0];
-  for (const TestVector& v : f.vectors)
-    if (v.instruction[0] != op) return std::nullopt;
-  const auto mnemonic = specified_mnemonic(op);
-  if (!mnemonic || find_instruction(op) != nullptr) return std::nullopt;
-  return SpecifiedInstr{op, *mnemonic};
+  PendingFile p;
+  for (const TestVector& v : f.vectors) {
+    const uint8_t op = v.instruction[0];
+    const auto mnemonic = specified_mnemonic(op);
+    if (!mnemonic || find_instruction(op) != nullptr) return std::nullopt;
+    if (std::none_of(p.instructions.begin(), p.instructions.end(),
+                     [&](const SpecifiedInstr& s) { return s.opcode == op; }))
+      p.instructions.push_back(SpecifiedInstr{op, *mnemonic});
+  }
+  return p;
 }
 
 void apply_initial_state(Machine& m, const TestVector& v) {
@@ -530,6 +548,7 @@ VectorOutcome run_vector(const TestVector& v, const ExecOptions& base, CompareSc
   apply_initial_state(m, v);
   ExecOptions opts = base;
   opts.strict = v.strict;
+  opts.engine = v.engine;
   PartitionSet touched;
   touched.all = scope == CompareScope::Whole;
   for (const MemoryRange& r : v.memory) touched.mark(r.space, r.partition);
