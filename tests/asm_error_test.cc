@@ -57,9 +57,9 @@ TEST(AsmErrors, Instructions) {
             "e.gpsimd:1:1: error: Sort is missing required fields: in_out_dtype, "
             "src_mem_pattern, dst_mem_pattern (at 'Sort')");
   EXPECT_EQ(error_of("Sort comparison=IS_NOPE"),
-            "e.gpsimd:1:17: error: unknown ALU op for comparison: expected one of MAX, IS_EQ, "
-            "IS_GT, IS_GE, IS_LE, IS_LT, IS_GT_INT, IS_LT_INT, IS_GT_UINT, IS_LT_UINT, or a code "
-            "0..255 (at 'IS_NOPE')");
+            "e.gpsimd:1:17: error: unknown ALU op for comparison: expected an ALU_OP name of SPEC "
+            "§3.8 (docs/assembly.md lists "
+            "them: IS_LT, ADD, BITWISE_AND, ...) or a code 0..255 (at 'IS_NOPE')");
   EXPECT_EQ(error_of("Sort num_active_channels="),
             "e.gpsimd:1:26: error: expected a value for 'num_active_channels' (at end of line)");
 }
@@ -198,9 +198,9 @@ TEST(AsmErrors, Lexical) {
   // Errors on continuation lines carry their own line and column.
   EXPECT_EQ(error_of("\nSort num_active_channels=1,\n    in_out_dtype=(FP32, FP32),\n"
                      "    comparison=IS_SORTED\n"),
-            "e.gpsimd:4:16: error: unknown ALU op for comparison: expected one of MAX, IS_EQ, "
-            "IS_GT, IS_GE, IS_LE, IS_LT, IS_GT_INT, IS_LT_INT, IS_GT_UINT, IS_LT_UINT, or a code "
-            "0..255 (at 'IS_SORTED')");
+            "e.gpsimd:4:16: error: unknown ALU op for comparison: expected an ALU_OP name of SPEC "
+            "§3.8 (docs/assembly.md lists "
+            "them: IS_LT, ADD, BITWISE_AND, ...) or a code 0..255 (at 'IS_SORTED')");
 }
 
 TEST(AsmErrors, AssembleReportsTheSameError) {

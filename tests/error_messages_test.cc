@@ -110,7 +110,8 @@ std::vector<CliCase> cli_cases() {
        {{"load.gpsimd", ".load sbuf[p=0, off=0x0] <- missing.npy\n"}},
        "run load.gpsimd",
        2,
-       {"gpsimd run: load.gpsimd:1: .load: missing.npy: cannot open the file: No such file or directory"}},
+       {"gpsimd run: load.gpsimd:1: .load: missing.npy: cannot open the file: No such file or "
+        "directory"}},
       {".load of an array whose rows do not match the partitions",
        {{"rows.gpsimd", ".load sbuf[p=0..1, off=0x0] <- rows.npy\n"},
         {"rows.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }\n", 48)}},
@@ -216,8 +217,9 @@ TEST(ErrorMessages, Assembler) {
        "t.gpsimd:1:26: error: num_active_channels: 300 is out of range: expected 0..255 (at "
        "'300')"},
       {"Sort num_active_channels=1, comparison=IS_FOO",
-       "t.gpsimd:1:40: error: unknown ALU op for comparison: expected one of MAX, IS_EQ, IS_GT, "
-       "IS_GE, IS_LE, IS_LT, IS_GT_INT, IS_LT_INT, IS_GT_UINT, IS_LT_UINT, or a code 0..255 (at "
+       "t.gpsimd:1:40: error: unknown ALU op for comparison: expected an ALU_OP name of SPEC §3.8 "
+       "(docs/assembly.md lists "
+       "them: IS_LT, ADD, BITWISE_AND, ...) or a code 0..255 (at "
        "'IS_FOO')"},
       {"Sort num_active_channels=1, in_out_dtype=(FP33, FP32)",
        "t.gpsimd:1:43: error: unknown dtype for in_out_dtype: expected one of INVALID, UINT64, "

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "gpsimd/alu_ops.h"
 #include "gpsimd/model.h"
 
 namespace gpsimd {
@@ -89,19 +90,13 @@ std::optional<Dtype> parse_dtype(std::string_view s);
 // True for the floating-point dtypes that have a defined conversion (SPEC §5).
 bool is_float_dtype(Dtype d);
 
-// ALU_OP (SPEC §3.3).
+// ALU_OP (SPEC §3.3, §3.8): every op of alu_ops.h; alu.h holds its table and predicates.
 enum class AluOp : uint8_t {
-  MAX = 0x08,
-  IS_EQ = 0x12,
-  IS_GT = 0x13,
-  IS_GE = 0x14,
-  IS_LE = 0x15,
-  IS_LT = 0x16,
-  IS_GT_INT = 0xD1,
-  IS_LT_INT = 0xD4,
-  IS_GT_UINT = 0xD7,
-  IS_LT_UINT = 0xDA,
+#define GPSIMD_ALU_ENUMERATOR(name, code, gen, classes) name = code,
+  GPSIMD_ALU_OPS(GPSIMD_ALU_ENUMERATOR)
+#undef GPSIMD_ALU_ENUMERATOR
 };
+// The op's name ("IS_GT"), whatever the generation; nullopt for a value no generation has.
 std::optional<std::string_view> alu_op_name(uint8_t code);
 std::optional<AluOp> parse_alu_op(std::string_view s);
 

@@ -552,6 +552,11 @@ class InstructionParser {
         }
       }
     }
+    if (f.kind == FieldKind::AluOp)  // 65 names: the list is docs/assembly.md's
+      p_.fail(t, fmt::format("unknown ALU op for {}: expected an ALU_OP name of SPEC §3.8 "
+                             "(docs/assembly.md lists them: IS_LT, ADD, BITWISE_AND, ...) or a "
+                             "code 0..{}",
+                             f.name, max));
     p_.fail(t, fmt::format("unknown {} for {}: expected one of {}, or a code 0..{}", info.what,
                            f.name, enum_names(info, max), max));
   }

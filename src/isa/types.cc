@@ -1,8 +1,12 @@
 // Names of the enumerations of SPEC §3.3, and the per-generation geometry of SPEC §2.
 #include "gpsimd/types.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
+
+#include "gpsimd/alu.h"
 
 namespace gpsimd {
 namespace {
@@ -39,11 +43,6 @@ constexpr NamedCode kDtypes[] = {
     {0xF, "FP8_E5"},  {0x10, "FP4_E2"}, {0x19, "CPTC1"}, {0x1A, "CPTC2"}, {0x1B, "CPTC3"},
     {0x1C, "CPTC4"},  {0x1D, "CPTC5"},  {0x1E, "CPTC6"}, {0x1F, "CPTC7"},
 };
-constexpr NamedCode kAluOps[] = {
-    {0x08, "MAX"},        {0x12, "IS_EQ"},      {0x13, "IS_GT"},     {0x14, "IS_GE"},
-    {0x15, "IS_LE"},      {0x16, "IS_LT"},      {0xD1, "IS_GT_INT"}, {0xD4, "IS_LT_INT"},
-    {0xD7, "IS_GT_UINT"}, {0xDA, "IS_LT_UINT"},
-};
 constexpr NamedCode kAccumCmds[] = {
     {0, "IDLE"}, {1, "ZERO"}, {2, "ACCUMULATE"}, {3, "ZERO_ACCUMULATE"}, {4, "LOAD_ACCUMULATE"},
 };
@@ -63,6 +62,39 @@ std::optional<E> parse_as(const NamedCode (&t)[N], std::string_view s) {
 }
 
 }  // namespace
+
+namespace alu {
+
+const OpRow* find_op(std::string_view name) {
+  for (const OpRow& r : kOps)
+    if (iequals(r.name, name)) return &r;
+  return nullptr;
+}
+
+std::string enumerators_text(Generation g) {
+  std::string ranges;
+  const OpRow* first = nullptr;
+  const OpRow* last = nullptr;
+  auto flush = [&] {
+    if (!first) return;
+    ranges += fmt::format("{}{:#04x}", ranges.empty() ? "" : ", ", first->code);
+    if (last != first) ranges += fmt::format("-{:#04x}", last->code);
+  };
+  for (const OpRow& r : kOps) {
+    if (static_cast<unsigned>(g) < r.first_generation) continue;
+    if (last && r.code == last->code + 1) {
+      last = &r;
+      continue;
+    }
+    flush();
+    first = last = &r;
+  }
+  flush();
+  return fmt::format("the {} ALU_OP values of {}: {}", enumerator_count(g), generation_name(g),
+                     ranges);
+}
+
+}  // namespace alu
 
 std::string_view generation_name(Generation g) {
   switch (g) {
@@ -107,10 +139,12 @@ bool is_float_dtype(Dtype d) {
 }
 
 std::optional<std::string_view> alu_op_name(uint8_t code) {
-  return name_of(kAluOps, code);
+  if (const alu::OpRow* r = alu::find_op(code)) return r->name;
+  return std::nullopt;
 }
 std::optional<AluOp> parse_alu_op(std::string_view s) {
-  return parse_as<AluOp>(kAluOps, s);
+  if (const alu::OpRow* r = alu::find_op(s)) return static_cast<AluOp>(r->code);
+  return std::nullopt;
 }
 std::optional<std::string_view> accum_cmd_name(uint8_t code) {
   return name_of(kAccumCmds, code);
