@@ -194,4 +194,9 @@ def test_copies_reset_and_bad_programs():
         m.run(b"\x96" * 65)
     with pytest.raises(ValueError, match="generation"):
         gpsimd.Machine("v9")
-    assert repr(m) == "<gpsimd.Machine v5>"
+    # The repr summarises the state as .dump would (issue: it named only the generation).
+    text = repr(m)
+    assert text.startswith("gpsimd.Machine('v5')\n")
+    assert "sbuf          128 x 262144 bytes: nonzero in partitions 3, bytes 0x3..0x3" in text
+    assert "psum          128 x 16384 bytes: zero" in text
+    assert repr(gpsimd.Machine("v5")) == "gpsimd.Machine('v5'): fresh"
