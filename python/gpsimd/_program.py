@@ -129,11 +129,13 @@ class Recording:
             note = ""  # the note goes with the first word of a call
 
     def text(self, words: Iterable[bytes] | None = None, load_names: dict[int, str] | None = None,
-             dump_names: dict[int, str] | None = None) -> str:
+             dump_names: dict[int, str] | None = None, inline_limit: int | None = None) -> str:
         """Return the program as assembly text for ``gpsimd run``: ``.nc``, the initial
         state (``.reg``, ``.acc``, then ``.load`` of the files named in ``load_names``
         by load index, ``.data`` for the others), the words (disassembled, each call's
-        note as a comment) and a ``.dump`` per result."""
+        note as a comment) and a ``.dump`` per result. With ``inline_limit``, data of
+        more bytes than that are only named in a comment (for reading; ``save`` writes
+        them as files)."""
         lines = [f"# {self.title}" if self.title else "# a program recorded by gpsimd",
                  f".nc {self.generation}"]
         for r in sorted(self.registers):
@@ -144,6 +146,10 @@ class Recording:
         for i, ld in enumerate(self.loads):
             if i in load_names:
                 lines.append(f".load {ld.region()} <- {load_names[i]}")
+            elif inline_limit is not None and ld.data.size > inline_limit:
+                rows, n = ld.data.shape
+                lines.append(f"# .load {ld.region()} <- {rows} x {n} bytes of "
+                             f"{ld.name or 'data'} (save() writes them to a .npy file)")
             else:
                 dtype, rows = _values_text(ld.data, ld.offset)
                 lines.append(f".data {ld.region()} {dtype} = [{rows}]")
