@@ -177,9 +177,16 @@ class Recording:
             name = f"{stem}.in{i}.npy"
             np.save(path.parent / name, np.ascontiguousarray(ld.data, dtype=np.uint8))
             load_names[i] = name
-        dump_names = {i: f"{stem}.{d.name or f'out{i}'}.npy" for i, d in enumerate(self.dumps)}
+        dump_names = {i: self.dump_file(stem, i) for i in range(len(self.dumps))}
         path.write_text(self.text(words, load_names, dump_names))
         return path
+
+    def dump_file(self, stem: str, i: int) -> str:
+        """Return the file ``save`` names for dump ``i``: ``<stem>.<name>.npy``, with the
+        dump's index added when several dumps share a name (one a block of rows)."""
+        name = self.dumps[i].name or f"out{i}"
+        shared = sum(d.name == self.dumps[i].name for d in self.dumps) > 1
+        return f"{stem}.{name}.{i}.npy" if shared else f"{stem}.{name}.npy"
 
     def fresh_machine(self) -> Any:
         """Return a new machine with this program's initial state applied."""
