@@ -322,3 +322,26 @@ def test_return_words_refuses_what_one_machine_cannot_replay():
                        "own bytes"):
         gpsimd.causal_mask(big, return_words=True)
     assert gpsimd.causal_mask(big).shape == (300, 20000)  # without it, the blocks reuse bytes
+
+
+@pytest.mark.parametrize("name", HIGH_LEVEL)
+def test_a_call_leaves_its_pooled_scratch_machine_fresh(name):
+    CALLS[name]()
+    m = gpsimd._api.acquire("test", "v3")  # the machine the call gave back
+    try:
+        assert m == gpsimd.Machine("v3")
+    finally:
+        gpsimd._api.release(m)
+
+
+def test_a_failing_call_leaves_its_scratch_machine_fresh_too():
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    with pytest.raises(gpsimd.InvalidInstruction, match="sort_tensor_shapes_ok"):
+        gpsimd.sort(x, k=2, strict=True)
+    with pytest.raises(gpsimd.InvalidInstruction, match="has_valid_total_index_range"):
+        gpsimd.range_select(x, ">=", "<", 0, 4, range_start=-1)
+    m = gpsimd._api.acquire("test", "v3")
+    try:
+        assert m == gpsimd.Machine("v3")
+    finally:
+        gpsimd._api.release(m)

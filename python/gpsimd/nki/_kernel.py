@@ -15,6 +15,7 @@ import functools
 import os
 import pathlib
 import re
+import threading
 from enum import Enum
 from typing import Any, Callable
 
@@ -31,8 +32,16 @@ __all__ = ["Program", "Tile", "current", "jit"]
 _ALIGN = 64  # tiles start on 64-byte boundaries of their partitions
 _PARTITIONS = 128
 
-# The programs being built, innermost last (``with Program():`` and ``@jit`` push one).
-_STACK: list["Program"] = []
+# The programs being built in each thread, innermost last (``with Program():`` and
+# ``@jit`` push one).
+_LOCAL = threading.local()
+
+
+def _stack() -> list["Program"]:
+    stack = getattr(_LOCAL, "stack", None)
+    if stack is None:
+        stack = _LOCAL.stack = []
+    return stack
 
 
 def current(call: str = "gpsimd.nki") -> "Program":
@@ -47,11 +56,12 @@ def current(call: str = "gpsimd.nki") -> "Program":
     ...
     RuntimeError: gpsimd.nki: no gpsimd.nki program is being built; call it inside a kernel decorated with @gpsimd.nki.jit, or inside `with gpsimd.nki.Program():`
     """
-    if not _STACK:
+    stack = _stack()
+    if not stack:
         raise RuntimeError(
             f"{call}: no gpsimd.nki program is being built; call it inside a kernel decorated "
             "with @gpsimd.nki.jit, or inside `with gpsimd.nki.Program():`")
-    return _STACK[-1]
+    return stack[-1]
 
 
 def _error(call: str, argument: str | None, reason: str) -> NkiValidationError:
@@ -358,11 +368,11 @@ class Program:
         self._names: set[str] = set()
 
     def __enter__(self) -> "Program":
-        _STACK.append(self)
+        _stack().append(self)
         return self
 
     def __exit__(self, *exc: Any) -> bool:
-        _STACK.remove(self)
+        _stack().remove(self)
         return False
 
     # -- allocation -------------------------------------------------------------------
