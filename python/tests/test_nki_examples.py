@@ -499,6 +499,9 @@ def test_tiles_slice_into_access_patterns():
         np.testing.assert_array_equal(t[..., 4].numpy(), full[..., 4])
         v = t[:, 1:5, 2:8:2]
         assert v.shape == (4, 4, 3) and "grid[0:4, 1:5, 2:8:2]" in repr(v)
+        assert repr(v).splitlines()[0] == ("grid[0:4, 1:5, 2:8:2]: int32 (4, 4, 3) in "
+                                           "sbuf[p=0..3, off=0x30] step [10, 2]")
+        assert v._repr_html_().startswith("<pre>grid[0:4, 1:5, 2:8:2]: int32")
         top = nl.ndarray((4, 8), dtype=nl.int32)
         nisa.max8(dst=top, src=v)  # a strided 2-D source walk
         np.testing.assert_array_equal(top.numpy(), -np.sort(-full[:, 1:5, 2:8:2].reshape(4, -1),
