@@ -259,7 +259,8 @@ def range_select(
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)
             # bound0 at +0, bound1 at +4 (one per row, pointers), the row maxima at +32.
-            bounds_off = run.block(36) if fits or r0 == 0 else bounds_off
+            if fits or r0 == 0:
+                bounds_off = run.block(36)
             if b0_rows:
                 run.load(0, bounds_off, b0[r0 : r0 + r].reshape(r, 1), name="bound0")
             if b1_rows:
@@ -396,7 +397,8 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
         run.result_shape("out", (rows, cols), out.dtype)
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)
-            imm_off = run.block(8) if fits or r0 == 0 else imm_off
+            if fits or r0 == 0:
+                imm_off = run.block(8)
             if s_rows:
                 run.load(0, imm_off, s_bits[r0 : r0 + r].reshape(r, 1), name="scalar")
             if p_rows:

@@ -232,7 +232,8 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
         run.result_shape("dst", (rows, cols), out.dtype)
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)
-            imm_off = run.block(size) if fits or r0 == 0 else imm_off
+            if fits or r0 == 0:
+                imm_off = run.block(size)
             if per_row:
                 run.load(0, imm_off, s_bits[r0 : r0 + r].reshape(r, 1), name="src")
             for c0 in range(0, cols, width):
