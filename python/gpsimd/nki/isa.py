@@ -300,9 +300,10 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
         data = np.asarray(src)
         want = dst.dtype.storage
         if data.dtype.newbyteorder("=") != want:
+            bits = dst.dtype.gpsimd_dtype in ("BF16", "FP8_E3", "FP8_E4", "FP8_E5")
             raise _error(call, "src", f"is {data.dtype}, {dst._expr} holds {dst.dtype} "
-                         f"({want} {'bit patterns' if dst.dtype.gpsimd_dtype in ('BF16', 'FP8_E3', 'FP8_E4', 'FP8_E5') else 'values'}); "
-                         "a DMA's dtype conversion is not modelled: convert first")
+                         f"({want} {'bit patterns' if bits else 'values'}); a DMA's dtype "
+                         "conversion is not modelled: convert first")
         if data.size != dst.size:
             raise _error(call, "src", f"has {data.size} elements, {dst._expr} {dst.size}: "
                          "the element counts must match")
