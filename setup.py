@@ -67,7 +67,7 @@ class CMakeBuild(build_ext):
 
 setup(
     version=project_version(),
-    packages=["gpsimd"],
+    packages=["gpsimd", "gpsimd.nki"],
     package_dir={"": "python"},
     package_data={"gpsimd": ["py.typed", "*.pyi"]},
     ext_modules=[CMakeExtension("gpsimd._core", target="gpsimd_python")],

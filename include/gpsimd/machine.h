@@ -75,10 +75,11 @@ class Machine {
   uint64_t hash() const;
 
  private:
-  // Memory blocks are cache-line aligned inside a larger calloc block; `shift` finds
-  // its start again.
+  // Memory blocks are fresh anonymous mappings (page aligned, zero until written, and
+  // only the pages an instruction touches are ever backed); `bytes` is the mapping's
+  // length, for unmapping it.
   struct FreeDeleter {
-    std::size_t shift = 0;
+    std::size_t bytes = 0;
     void operator()(uint8_t* p) const;
   };
   using Buffer = std::unique_ptr<uint8_t[], FreeDeleter>;

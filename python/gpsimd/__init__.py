@@ -10,6 +10,10 @@ High level, NumPy in and out, each running the real instruction on a scratch mac
 :func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`,
 :func:`max8`, :func:`nc_find_index8`, :func:`nc_match_replace8`, :func:`topk`;
 number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
+``return_words=True`` gives the :class:`Words` that replay the call on one fresh machine.
+
+NKI kernels: :mod:`gpsimd.nki` (``import gpsimd.nki.isa as nisa``, ``import
+gpsimd.nki.language as nl``): NKI's own calls, bit-exact, building one program.
 
 >>> import gpsimd
 >>> import numpy as np
@@ -42,7 +46,9 @@ from .codec import (
     word_bytes,
 )
 from .dtypes import FLOAT_DTYPES, dtype_name, dtype_size, storage_dtype
-from .errors import AssemblyError, Fault, GpsimdError, InvalidInstruction, ProgramError
+from ._program import Words
+from .errors import (AssemblyError, Fault, GpsimdError, InvalidInstruction, NkiValidationError,
+                     ProgramError)
 from .formats import (
     from_bf16,
     from_fp8_e3,
@@ -120,4 +126,6 @@ __all__ = [
     "Fault",
     "AssemblyError",
     "ProgramError",
+    "NkiValidationError",
+    "Words",
 ]

@@ -5,7 +5,9 @@
   explicitly; nothing is guessed (:func:`data_array`);
 - Python lists and numbers, which have no dtype (:func:`data_array` too);
 - errors that name the function and the argument;
-- ``strict=`` and ``return_words=`` (:class:`Runner`).
+- the dtype arguments: ``dtype=`` is always the *result's* dtype, ``in_dtype=`` the
+  input's (:func:`in_out`, :func:`same_dtype`); a bare integer is never a dtype;
+- ``strict=`` and ``return_words=`` (:class:`Runner`), on pooled scratch machines.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from typing import Tuple, Union
 
 import numpy as np
 
+from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
-__all__ = ["data_array", "out_dtype", "number", "integer", "Runner", "words_array",
-           "ArrayResult", "PairResult"]
+__all__ = ["data_array", "out_dtype", "dtype_arg", "same_dtype", "in_out", "number", "integer",
+           "Runner", "words_array", "ArrayResult", "PairResult"]
 
 #: What a function returning one array returns: the array, or ``(array, words)`` with
 #: ``return_words=True`` (words: uint8 ``(n, 64)``).
@@ -27,6 +30,7 @@ ArrayResult = Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]
 PairResult = Union[Tuple[np.ndarray, np.ndarray], Tuple[Tuple[np.ndarray, np.ndarray], np.ndarray]]
 
 _FP8 = ("FP8_E3", "FP8_E4", "FP8_E5")
+_ALIGN = 64  # operands start on 64-byte boundaries
 # The NumPy name of each dtype that has a NumPy type of its own (the others are bits).
 _NUMPY_NAME = {name: np.dtype(t).name for t, name in _FROM_NUMPY.items()}
 _NUMPY_NAME["FP32R"] = "float32"
@@ -134,6 +138,9 @@ def data_array(func, arg, x, allowed, dtype=None, dtype_arg="dtype"):
     """
     name = None
     if dtype is not None:
+        if isinstance(dtype, (bool, np.bool_, int, np.integer)):
+            raise TypeError(f"{func}: {dtype_arg}={dtype!r}: a bare integer is not a dtype; "
+                            "name it ('UINT16', 'BF16', numpy.float32, ...)")
         try:
             name = dtype_name(dtype)
         except ValueError:
@@ -178,8 +185,13 @@ def integer(func, arg, value, lo=None, hi=None):
     return int(value)
 
 
-def out_dtype(func, arg, dtype):
-    """Return the dtype name of an output-dtype argument, or raise naming it."""
+def dtype_arg(func, arg, dtype):
+    """Return the gpsimd name of a dtype argument: a name ('BF16', NKI's 'bfloat16'), a
+    NumPy type or an NKI dtype object. A bare integer is never a dtype here (it is the
+    low-level DTYPE code only for :func:`gpsimd.dtype_name`): it raises TypeError."""
+    if isinstance(dtype, (bool, np.bool_, int, np.integer)):
+        raise TypeError(f"{func}: {arg}={dtype!r}: a bare integer is not a dtype; name it "
+                        "('UINT16', 'BF16', numpy.float32, ...)")
     try:
         return dtype_name(dtype)
     except ValueError:
@@ -187,36 +199,252 @@ def out_dtype(func, arg, dtype):
                          "FP16, FP8_E4, INT32, ...) nor a NumPy type that stores one") from None
 
 
+def out_dtype(func, arg, dtype):
+    """Return the dtype name of an output-dtype argument, or raise naming it."""
+    return dtype_arg(func, arg, dtype)
+
+
+def same_dtype(func, dtype, in_dtype):
+    """Return the data's dtype for a function whose result has its input's dtype: named
+    by ``dtype=`` (the result's dtype, in every function) or ``in_dtype=`` (the input's),
+    which must then agree; None when neither is given."""
+    names = {a: dtype_arg(func, a, v) for a, v in (("dtype", dtype), ("in_dtype", in_dtype))
+             if v is not None}
+    if len(set(names.values())) > 1:
+        raise ValueError(f"{func}: dtype={names['dtype']!r} and in_dtype={names['in_dtype']!r} "
+                         f"disagree; {func}'s result has its input's dtype, so give one")
+    return next(iter(names.values()), None)
+
+
+def in_out(func, arg, x, allowed, in_dtype, dtype, allowed_out=None):
+    """Return ``(array, input dtype, result dtype)`` for a function whose result dtype
+    may differ from its input's: ``in_dtype=`` names the input (by the dtype rule of
+    :func:`data_array`), ``dtype=`` the result (default: the input's).
+
+    A ``dtype=`` of BF16 or FP8 with an unsigned-integer input of the same width and no
+    ``in_dtype`` is refused: such code meant, in an earlier gpsimd, that the input holds
+    those bits; now the input would silently be read as integers."""
+    a, din = data_array(func, arg, x, allowed, in_dtype, "in_dtype")
+    dout = din if dtype is None else dtype_arg(func, "dtype", dtype)
+    if (dtype is not None and in_dtype is None and dout in ("BF16",) + _FP8
+            and din == f"UINT{8 * storage_dtype(dout).itemsize}"):
+        raise TypeError(f"{func}: dtype='{dout}' names the result's dtype; {arg} is "
+                        f"{a.dtype}, read as {din} integers. If {arg} holds {dout} bit "
+                        f"patterns, pass in_dtype='{dout}' (in every gpsimd function dtype= "
+                        "is the result's dtype and in_dtype= the input's)")
+    if allowed_out is not None and dout not in allowed_out:
+        raise TypeError(f"{func}: dtype='{dout}' is not a result dtype {func} has; it has "
+                        f"{', '.join(allowed_out)}")
+    return a, din, dout
+
+
 def words_array(words):
     """Return words (bytes each) as a NumPy uint8 array of shape (n, 64)."""
     return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(-1, 64).copy()
 
 
-class Runner:
-    """The scratch machine of one high-level call: runs its words with the call's
-    ``strict`` and keeps them, for ``return_words``."""
+# ---- scratch machines ---------------------------------------------------------------------
 
-    def __init__(self, func, generation, strict):
+# Idle scratch machines by generation. A high-level call takes one, marks every byte it
+# or its instructions write, and gives it back reset (only the marked bytes are zeroed),
+# so that a call on a small tile costs microseconds, not a 28 MiB machine. A machine is
+# only ever used by one call at a time (list.pop/append are atomic under the GIL).
+_POOL = {}
+_POOL_LIMIT = 4
+_GENERATIONS = {}
+
+
+def _generation(func, generation):
+    key = (type(generation), generation) if isinstance(generation, (str, int)) else None
+    name = _GENERATIONS.get(key) if key is not None else None
+    if name is None:
+        try:
+            name = Machine(generation).generation
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{func}: {e}") from None
+        if key is not None:
+            _GENERATIONS[key] = name
+    return name
+
+
+def acquire(func, generation):
+    """Return a fresh scratch machine of a generation (and its dirty ranges)."""
+    gen = _generation(func, generation)
+    idle = _POOL.setdefault(gen, [])
+    try:
+        m = idle.pop()
+    except IndexError:
+        m = Machine(gen)
+        m._scratch_dirty = DirtyRanges()
+    return m
+
+
+def release(m):
+    """Give a scratch machine back, fresh again."""
+    m._scratch_dirty.reset(m)
+    idle = _POOL.setdefault(m.generation, [])
+    if len(idle) < _POOL_LIMIT:
+        idle.append(m)
+
+
+class NoRoom(ValueError):
+    """A call's operands do not fit one SBUF partition together."""
+
+
+class Runner:
+    """The scratch machine of one high-level call: a fresh machine from the pool, an
+    allocator of partition bytes, the words run with the call's ``strict``, and, with
+    ``return_words``, the recording of the call's program (its inputs as initial state,
+    its words, where its results are).
+
+    Use it as a context manager: the machine goes back to the pool, reset, on exit.
+
+    Layout: ``alloc()`` takes bytes that stay the call's for its whole run; ``block()``
+    takes the bytes one block of rows (or columns) needs. Blocks get their own bytes
+    while the partition holds them all, so that the recorded words replay on one
+    machine; when it does not, a call without ``return_words`` reuses the blocks' bytes
+    (each block's results are read before the next loads), and a call with it raises
+    ValueError: no stream of words could reproduce it on one machine."""
+
+    def __init__(self, func, generation, strict, return_words=False):
         self.func = func
         self.strict = bool(strict)
-        try:
-            self.machine = Machine(generation)
-        except ValueError as e:
-            raise ValueError(f"{func}: {e}") from None
+        self.machine = acquire(func, generation)
+        self._dirty = self.machine._scratch_dirty
+        self.pbytes = self.machine.partition_bytes("sbuf")
+        self.record = Recording(self.machine.generation, title=f"gpsimd.{func}") \
+            if return_words else None
         self.words = []
+        self._top = 0  # next free byte of every partition
+        self._blocks = None  # where the first block started
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        release(self.machine)
+        return False
 
     def partition_bytes(self):
-        return self.machine.partition_bytes("sbuf")
+        return self.pbytes
 
-    def run(self, words, atomic=True):
+    # -- layout -----------------------------------------------------------------------
+
+    def alloc(self, *sizes, align=_ALIGN):
+        """Return the offsets of regions of these byte sizes (per partition), for the
+        whole call."""
+        offsets = []
+        top = self._top
+        for n in sizes:
+            top = -(-top // align) * align
+            offsets.append(top)
+            top += int(n)
+        if top > self.pbytes:
+            raise NoRoom(f"{self.func}: its operands need {top} bytes of each partition, more "
+                         f"than the {self.pbytes} of an SBUF partition on "
+                         f"{self.machine.generation}")
+        self._top = top
+        return offsets if len(offsets) != 1 else offsets[0]
+
+    def block(self, *sizes):
+        """Return the offsets of one block's regions (see the class)."""
+        if self._blocks is None:
+            self._blocks = self._top
+        try:
+            return self.alloc(*sizes)
+        except NoRoom:
+            if self._top == self._blocks:
+                raise
+            if self.record is not None:
+                raise ValueError(
+                    f"{self.func}: with return_words=True every block of the call keeps its "
+                    f"own bytes, so that its words replay on one fresh machine, and these "
+                    f"inputs need more than the {self.pbytes} bytes of an SBUF partition on "
+                    f"{self.machine.generation}; call it on fewer rows (128 a call) or "
+                    "without return_words") from None
+            self._top = self._blocks  # reuse: the previous blocks' results are read
+            return self.alloc(*sizes)
+
+    # -- state ------------------------------------------------------------------------
+
+    def load(self, first, offset, data, space="sbuf", name=""):
+        """Write rows of ``data`` (any dtype; C order) to partitions ``first, ...`` at
+        ``offset``: a call's input, recorded as initial state."""
+        raw = np.ascontiguousarray(data)
+        raw = raw.reshape(raw.shape[0], -1).view(np.uint8)
+        rows, n = raw.shape
+        mem = self.machine.sbuf if space == "sbuf" else self.machine.psum
+        mem[first : first + rows, offset : offset + n] = raw
+        self._dirty.mark(space, first, rows, offset, offset + n)
+        if self.record is not None:
+            self.record.loads.append(Load(space, first, offset, raw.copy(), name))
+
+    def set_register(self, index, bits):
+        self.machine.registers[index] = bits
+        if self.record is not None:
+            self.record.registers[index] = int(bits)
+
+    def set_accumulators(self, first, bits):
+        bits = np.asarray(bits, dtype=np.uint32).reshape(-1)
+        self.machine.accumulators[first : first + bits.size] = bits
+        if self.record is not None:
+            for i, b in enumerate(bits):
+                self.record.accumulators[first + i] = int(b)
+
+    def run(self, words, atomic=False):
+        """Run words on the scratch machine (a failure raises as Machine.run does; the
+        machine is reset when the call ends)."""
         if isinstance(words, (bytes, bytearray)):
             words = [bytes(words)]
-        words = [bytes(w) for w in words]
         self.words.extend(words)
-        return self.machine.run(words, strict=self.strict, atomic=atomic)
+        if self.record is not None:
+            self.record.add_words(words)
+        return self.machine._run_words(words, strict=self.strict, atomic=atomic,
+                                       dirty=self._dirty)
 
-    def result(self, value, return_words):
+    def layout(self, total):
+        """Return True when ``total`` bytes of each partition (every block's own
+        regions) fit the partition after what is allocated: then every block gets its own
+        bytes. Otherwise the blocks reuse one set of regions, which ``return_words``
+        cannot replay: it raises ValueError then."""
+        if -(-self._top // _ALIGN) * _ALIGN + total <= self.pbytes:
+            return True
+        if self.record is not None:
+            raise ValueError(
+                f"{self.func}: with return_words=True every block of the call keeps its own "
+                f"bytes, so that its words replay on one fresh machine, and these inputs "
+                f"need {total} bytes of each partition, more than the {self.pbytes} of an "
+                f"SBUF partition on {self.machine.generation}; call it on less data at a "
+                "time (128 rows a call) or without return_words")
+        return False
+
+    def result_shape(self, name, shape, dtype):
+        """Declare a result that dumps (``read(into=...)``) make up."""
+        if self.record is not None:
+            self.record.shapes[name] = (tuple(shape), np.dtype(dtype))
+
+    def read(self, first, rows, offset, count, dtype, name=None, step=1, space="sbuf",
+             into=None):
+        """Return (a copy of) ``count`` elements of ``dtype`` per partition, ``step``
+        apart, from partitions ``first .. first + rows - 1``; with ``name`` also a result
+        of the recording (``into``: the index of the part it is of a declared result)."""
+        dt = storage_dtype(dtype)
+        nbytes = ((count - 1) * step + 1) * dt.itemsize if count else 0
+        mem = self.machine.sbuf if space == "sbuf" else self.machine.psum
+        raw = mem[first : first + rows, offset : offset + nbytes]
+        out = np.ascontiguousarray(raw).view(dt)[:, ::step].copy()
+        if name is not None and self.record is not None:
+            self.record.dumps.append(Dump(name, space, first, rows, offset, dtype_name(dtype),
+                                          count, step, into))
+        return out
+
+    def result_dump(self, name, space, first, rows, into=None):
+        """Record accumulators (space 'acc') or search lanes ('match') as a result."""
+        if self.record is not None:
+            self.record.dumps.append(Dump(name, space, first, rows, into=into))
+
+    def result(self, value, return_words=None):
         """Return ``value``, or ``(value, words)`` with ``return_words``."""
-        if return_words:
-            return value, words_array(self.words)
+        if self.record is not None:
+            return value, Words(self.words, self.record)
         return value

@@ -48,6 +48,9 @@ _FROM_NUMPY = {
     np.dtype(np.uint64): "UINT64",
 }
 
+# NKI's names of the dtypes NumPy has no type for (the others are NumPy's names too).
+_NKI_NAMES = {"bfloat16": "BF16", "float8_e4m3": "FP8_E4", "float8_e5m2": "FP8_E5"}
+
 #: The float dtypes with a defined conversion (SPEC §5).
 FLOAT_DTYPES = ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
 
@@ -58,10 +61,24 @@ def dtype_name(dtype: Any) -> str:
     A NumPy type means the dtype whose values it stores natively (``numpy.uint16`` is
     UINT16; BF16 bit patterns must be named).
 
+    NKI's dtype names (``gpsimd.nki.language.bfloat16``, or the string ``"bfloat16"``)
+    name the same dtypes: ``float8_e4m3`` is FP8_E4 (IEEE-style, with infinities) and
+    ``float8_e5m2`` FP8_E5.
+
     >>> dtype_name("bf16"), dtype_name(0xE), dtype_name(np.float16), dtype_name("float32")
     ('BF16', 'FP8_E4', 'FP16', 'FP32')
+    >>> dtype_name("bfloat16"), dtype_name("float8_e4m3")
+    ('BF16', 'FP8_E4')
     """
+    nki_dtype = getattr(dtype, "gpsimd_dtype", False)  # a gpsimd.nki.language dtype
+    if nki_dtype is not False:
+        if nki_dtype is None:
+            raise ValueError(f"dtype {dtype!r}: an NKI dtype gpsimd has no dtype for")
+        return nki_dtype
     if isinstance(dtype, str):
+        nki = _NKI_NAMES.get(str(dtype))
+        if nki is not None:
+            return nki
         code = _core.dtype_code(dtype)
         if code is not None:
             return _core.dtype_name(code)

@@ -4,7 +4,8 @@ Every one derives from :class:`GpsimdError`. An invalid instruction is also a
 ``ValueError`` and a fault also a ``RuntimeError``, so generic handlers catch them too.
 """
 
-__all__ = ["GpsimdError", "InvalidInstruction", "Fault", "AssemblyError", "ProgramError"]
+__all__ = ["GpsimdError", "InvalidInstruction", "Fault", "AssemblyError", "ProgramError",
+           "NkiValidationError"]
 
 
 def _where(index, name, source):
@@ -119,3 +120,35 @@ class ProgramError(GpsimdError, ValueError):
     ...     print(e)
     k.s: the program is for v5 (.nc), the machine is v3
     """
+
+
+class NkiValidationError(InvalidInstruction):
+    """A :mod:`gpsimd.nki` call broke a rule: NKI's ``nki.isa.NkiValidationError``.
+
+    Attributes: ``call`` (e.g. ``'nisa.max8'``), ``argument`` (the NKI argument, e.g.
+    ``'src'``, or None), ``clauses`` and ``diagnostics`` (the vendor clauses gpsimd's
+    validation reports, empty when the call was refused before building a word) and
+    ``reason``. Nothing ran: the machine and the program are unchanged. It is also a
+    :class:`InvalidInstruction` (and a ``ValueError``).
+
+    >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl, gpsimd.nki as nki
+    >>> with nki.Program():
+    ...     t = nl.ndarray((1, 4), dtype=nl.float32)
+    ...     d = nl.ndarray((1, 8), dtype=nl.float32)
+    ...     try:
+    ...         nisa.max8(dst=d, src=t)
+    ...     except nisa.NkiValidationError as e:
+    ...         print(e.call, e.argument, e.clauses)
+    nisa.max8 src ['s4d2_bn_src_element_cnt']
+    """
+
+    def __init__(self, call, argument, reason, diagnostics=()):
+        self.call = call
+        self.argument = argument
+        self.reason = reason
+        self.diagnostics = list(diagnostics)
+        self.index = None
+        self.word = None
+        self.generation = None
+        self.source = None
+        ValueError.__init__(self, f"{call}: {argument + ': ' if argument else ''}{reason}")

@@ -77,7 +77,31 @@ class Machine(_core.Machine):
         super().__init__(generation)
 
     def __repr__(self) -> str:
-        return f"<gpsimd.Machine {self.generation}>"
+        """A summary of the state, as the command-line tool's ``.dump`` would show it:
+        which partitions and bytes of SBUF and PSUM hold nonzero bytes, the registers,
+        semaphores, accumulators and search lanes that are not fresh (long lists are
+        elided, as NumPy elides arrays).
+
+        >>> m = Machine("v2")
+        >>> print(m)
+        gpsimd.Machine('v2'): fresh
+        >>> m.sbuf_view("FP32", slice(0, 4), 64, 2)[:] = 1.0
+        >>> m.registers[3] = 7
+        >>> print(m)
+        gpsimd.Machine('v2')
+          sbuf          128 x 196608 bytes: nonzero in partitions 0..3, bytes 0x42..0x47
+          psum          128 x 16384 bytes: zero
+          registers     r3 = 0x00000007
+          semaphores    zero
+          accumulators  -inf
+          search lanes  fresh
+        """
+        return "\n".join(_summary(self, html=False))
+
+    def _repr_html_(self) -> str:
+        rows = _summary(self, html=True)
+        return f"<b>{rows[0]}</b>" + ("<table>" + "".join(rows[1:]) + "</table>" if rows[1:]
+                                      else "")
 
     def run(self, program: Program, *, strict: bool = False, atomic: bool = True,
             fast: bool = True, file: str = "<input>", base_dir: str | os.PathLike | None = None,
@@ -144,12 +168,28 @@ class Machine(_core.Machine):
         if failed is None:
             return retired
         source = None if lines is None else f"{file}:{lines[failed]}"
+        self._raise_failure(status, diagnostics, kind, detail, failed, word, source)
+
+    def _raise_failure(self, status, diagnostics, kind, detail, failed, word, source=None):
         if status == "invalid":
             raise InvalidInstruction(diagnostics, failed, word, self.generation, source)
         instr = next(
             (i["mnemonic"] for i in _core.instructions() if i["opcode"] == word[0]), None
         )
         raise Fault(kind, detail, failed, word, instr, source)
+
+    def _run_words(self, words: Sequence[bytes], *, strict: bool = False, atomic: bool = True,
+                   dirty: Any = None) -> int:
+        # Machine.run for a list of 64-byte words, marking writes in `dirty` (the
+        # high-level functions' and gpsimd.nki's path: no conversions, no trace).
+        data = b"".join(words)
+        retired, failed, status, diagnostics, kind, detail, _ = self._run(
+            data, strict, atomic, True, None, dirty
+        )
+        if failed is None:
+            return retired
+        word = data[64 * failed : 64 * failed + 64]
+        self._raise_failure(status, diagnostics, kind, detail, failed, word)
 
     def view(self, space: str, dtype: Any, partition: int | slice | range, offset: int = 0,
              count: int | None = None) -> np.ndarray:
@@ -243,3 +283,68 @@ class Machine(_core.Machine):
 
 # Machines compare by state and are mutable, so they are not hashable.
 Machine.__hash__ = None
+
+
+def _ranges(idx: np.ndarray, edge: int = 3) -> str:
+    """Return sorted indices as runs 'a..b, c', elided to `edge` runs each side."""
+    runs = []
+    start = prev = None
+    for i in (int(v) for v in idx):
+        if start is None:
+            start = prev = i
+        elif i == prev + 1:
+            prev = i
+        else:
+            runs.append((start, prev))
+            start = prev = i
+    if start is not None:
+        runs.append((start, prev))
+    text = [f"{a}" if a == b else f"{a}..{b}" for a, b in runs]
+    if len(text) > 2 * edge:
+        text = text[:edge] + ["..."] + text[-edge:]
+    return ", ".join(text)
+
+
+def _listing(items: list[str], edge: int = 3) -> str:
+    if len(items) > 2 * edge:
+        items = items[:edge] + [f"... ({len(items) - 2 * edge} more)"] + items[-edge:]
+    return ", ".join(items)
+
+
+def _summary(m: Machine, html: bool) -> list[str]:
+    """The lines of a machine's repr: a title, then one (label, text) row per part, or
+    just the title with ': fresh' when nothing differs from a fresh machine."""
+    rows = []
+    for name in ("sbuf", "psum"):
+        mem = getattr(m, name)
+        nz_rows = np.flatnonzero(mem.any(axis=1))
+        head = f"{mem.shape[0]} x {mem.shape[1]} bytes: "
+        if nz_rows.size == 0:
+            rows.append((name, head + "zero", False))
+            continue
+        cols = np.flatnonzero(mem[nz_rows].any(axis=0))
+        rows.append((name, head + f"nonzero in partitions {_ranges(nz_rows)}, bytes "
+                     f"{cols[0]:#x}..{cols[-1]:#x}", True))
+    for name, arr, fmt in (("registers", m.registers, "r{} = {:#010x}"),
+                           ("semaphores", m.semaphores, "s{} = {:#010x}")):
+        nz = np.flatnonzero(arr)
+        rows.append((name, _listing([fmt.format(int(i), int(arr[i])) for i in nz]) or "zero",
+                     nz.size > 0))
+    acc = np.asarray(m.accumulators)
+    odd = np.flatnonzero(acc != 0xFF800000)
+    vals = acc.view(np.float32)
+    rows.append(("accumulators",
+                 ("-inf but " if odd.size else "-inf")
+                 + _listing([f"p{i} = {float(vals[i])!r} ({int(acc[i]):#010x})" for i in odd]),
+                 odd.size > 0))
+    fresh = ((np.asarray(m.match_values) == 0).all(axis=1) & (np.asarray(m.matched) == 0)
+             & (np.asarray(m.match_indices) == 0xFFFFFFFF).all(axis=1))
+    lanes = np.flatnonzero(~fresh)
+    rows.append(("search lanes", f"fresh but lanes {_ranges(lanes)}" if lanes.size else "fresh",
+                 lanes.size > 0))
+    title = f"gpsimd.Machine({m.generation!r})"
+    if not any(changed for _, _, changed in rows):
+        return [title + ": fresh"]
+    if html:
+        return [title] + [f"<tr><td>{label}</td><td>{text}</td></tr>" for label, text, _ in rows]
+    return [title] + [f"  {label:<13} {text}" for label, text, _ in rows]

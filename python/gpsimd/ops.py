@@ -12,10 +12,15 @@ TypeError / ValueError naming the function and the argument.
 
 The dtype rule (:mod:`gpsimd._api`, shared by every function): a NumPy array's dtype
 names the gpsimd dtype (``uint16`` is UINT16); BF16 and FP8 travel as ``uint16`` /
-``uint8`` bit patterns with the dtype named (``dtype='BF16'``, ``in_dtype='FP8_E4'``;
-see :mod:`gpsimd.formats`); Python lists are int32 / float32. Every function also takes
-``strict=`` and ``return_words=`` (then it returns ``(result, words)``, the words a
-uint8 array ``(n, 64)``).
+``uint8`` bit patterns with the dtype named (see :mod:`gpsimd.formats`); Python lists
+are int32 / float32. ``dtype=`` is always the **result's** dtype and ``in_dtype=`` the
+**input's**, both keyword-only; a bare integer is never a dtype. Every function also
+takes ``strict=`` and ``return_words=`` (then it returns ``(result, words)``: the
+:class:`gpsimd.Words` that, run in order on one fresh machine holding the call's
+inputs, reproduce the result).
+
+The scratch machines are pooled: a call takes a fresh one and gives it back reset (only
+the bytes it wrote are cleared), so a call on a small tile costs microseconds.
 """
 
 from __future__ import annotations
@@ -25,10 +30,10 @@ from typing import Any, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
-from ._api import out_dtype as _out_dtype
+from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, in_out, integer,
+                   number, same_dtype)
 from .codec import encode
-from .dtypes import dtype_name, dtype_size, storage_dtype
+from .dtypes import dtype_size, storage_dtype
 from .formats import narrow
 
 __all__ = [
@@ -41,7 +46,8 @@ __all__ = [
     "causal_mask",
 ]
 
-#: A dtype argument: a SPEC name ('BF16', 'FP8_E4', ...), a DTYPE code or a NumPy type.
+#: A dtype argument: a SPEC name ('BF16', 'FP8_E4', ...), NKI's name ('bfloat16'), an NKI
+#: dtype object (gpsimd.nki.language.bfloat16) or a NumPy type; never a bare integer.
 DtypeLike = Any
 
 #: The dtypes ``is_valid_dtype`` allows (SPEC §3.3), FP32R aside.
@@ -123,7 +129,13 @@ def _sbuf(partition, offset, num, step=None):
     return t
 
 
+def _ptr(offset, partition=0):
+    return {"space": "sbuf", "partition": partition, "offset": offset}
+
+
 def _comparison(op, what):
+    if getattr(op, "alu_op", None) is not None:  # gpsimd.nki.language.greater_equal, ...
+        return op.alu_op
     if isinstance(op, np.ufunc):
         if op in _UFUNC_COMPARISONS:
             return _UFUNC_COMPARISONS[op]
@@ -132,6 +144,10 @@ def _comparison(op, what):
     if isinstance(op, str) and op.strip() in _COMPARISONS:
         return _COMPARISONS[op.strip()]
     return op  # an ALU_OP name or code: the instruction validates it
+
+
+def _parts(r0, r, c0=None, w=None):
+    return (slice(r0, r0 + r),) if c0 is None else (slice(r0, r0 + r), slice(c0, c0 + w))
 
 
 #: ``(out, row_max)``, or ``((out, row_max), words)`` with ``return_words=True``.
@@ -148,9 +164,9 @@ def range_select(
     bound0: Union[float, ArrayLike],
     bound1: Union[float, ArrayLike],
     range_start: float = 0,
-    out_dtype: DtypeLike = None,
-    reduce: Union[bool, ArrayLike] = True,
     *,
+    reduce: Union[bool, ArrayLike] = True,
+    dtype: DtypeLike = None,
     in_dtype: DtypeLike = None,
     generation: str = "v3",
     strict: bool = False,
@@ -161,23 +177,26 @@ def range_select(
     For each row ``r`` and column ``j`` (SPEC §4.1): the index ``idx = fp32(range_start +
     j)`` passes when ``comp_op0(idx, bound0[r])`` and ``comp_op1(idx, bound1[r])``; then
     ``out[r, j] = tile[r, j]``, otherwise ``-FLT_MAX`` (which is ``-inf`` once rounded to
-    a narrower ``out_dtype``). ``row_max[r]`` is the maximum of the FP32 results before
+    a narrower ``dtype``). ``row_max[r]`` is the maximum of the FP32 results before
     that rounding (NaNs ignored), from the DVE accumulator.
 
     - ``tile``: ``[rows, ...]`` (trailing dimensions are flattened into the index) or 1-D
       (one row). float32 is FP32, float16 FP16; BF16 and FP8 bit patterns (uint16,
       uint8) need ``in_dtype`` ('BF16', 'FP8_E3', 'FP8_E4' or 'FP8_E5').
     - ``comp_op0``, ``comp_op1``: 'IS_EQ', 'IS_GT', 'IS_GE', 'IS_LE', 'IS_LT', the
-      symbols '==', '>', '>=', '<=', '<', or numpy.equal, numpy.greater, ...
+      symbols '==', '>', '>=', '<=', '<', numpy.equal, numpy.greater, ..., or NKI's
+      ``nl.equal``, ``nl.greater``, ... (:mod:`gpsimd.nki.language`).
     - ``bound0``, ``bound1``: a number, or one per row (then read through a pointer).
     - ``range_start``: the index of column 0 (RangeSelect's ``base``).
-    - ``out_dtype``: FP32, FP32R, FP16, BF16 or FP8_*; default the input's dtype.
+    - ``dtype``: the result's dtype: FP32, FP32R, FP16, BF16 or FP8_*; default the
+      input's.
     - ``reduce``: True (row_max from ZERO_ACCUMULATE), False (reduce_cmd IDLE, row_max
       is None) or one starting value per row (ACCUMULATE onto it). For a 1-D tile,
       row_max is a float32 scalar.
 
     Rows beyond 128 and columns beyond one partition become several instructions; a
-    column tile's ``base`` continues the index and ACCUMULATE carries the maximum.
+    column tile's ``base`` continues the index and ACCUMULATE carries the maximum
+    (with more than 128 rows, a DveReadAccumulator writes each block's maxima to SBUF).
 
     >>> import numpy as np, gpsimd
     >>> x = np.array([[1, 7, 3, 5, 2, 8], [4, 4, 9, 0, 6, 1]], dtype=np.float32)
@@ -191,11 +210,10 @@ def range_select(
     array([7., 6.], dtype=float32)
     """
     fn = "range_select"
-    a, din = data_array(fn, "tile", tile, _RANGE_SELECT_DTYPES, in_dtype, "in_dtype")
+    a, din, dout = in_out(fn, "tile", tile, _RANGE_SELECT_DTYPES, in_dtype, dtype)
     x2, one_d = _rows(a, "range_select: tile")
     shape = a.shape
     rows, cols = x2.shape
-    dout = din if out_dtype is None else _out_dtype(fn, "out_dtype", out_dtype)
     src = _as_bits(x2, din)
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
@@ -217,66 +235,92 @@ def range_select(
             start, dtype=np.float32)
 
     base = np.float32(number(fn, "range_start", range_start))
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    # Per partition: bound0 at 0, bound1 at 4, the source at 64, the destination after it.
-    src_off = _ALIGN
-    width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))
-    while width > 1 and src_off + _ceil(width * isz) + width * osz > pbytes:
-        width -= 1
-    dst_off = src_off + _ceil(width * isz)
-
+    blocks = -(-rows // _PARTITIONS)
+    if blocks > 1 and initial is not None and return_words:
+        raise ValueError(
+            "range_select: with return_words=True and reduce= start values, rows beyond 128 "
+            "would need the accumulators loaded again between blocks, which no instruction "
+            "does; call it on 128 rows at a time")
     out = np.empty((rows, cols), dtype=storage_dtype(dout))
     row_max = np.empty(rows, dtype=np.float32) if reducing else None
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        if b0_rows:
-            m.sbuf_view(np.float32, slice(0, r), 0, 1)[:, 0] = b0[r0 : r0 + r]
-        if b1_rows:
-            m.sbuf_view(np.float32, slice(0, r), 4, 1)[:, 0] = b1[r0 : r0 + r]
-        if initial is not None:
-            m.accumulator_values[:r] = initial[r0 : r0 + r]
-        for c0 in range(0, cols, width):
-            w = min(width, cols - c0)
-            tile_base = np.float32(float(base) + c0)
-            if c0 and float(tile_base) != float(base) + c0:
-                raise ValueError(
-                    f"range_select: the row is split at column {c0}, and range_start "
-                    f"{float(base)!r} + {c0} is not exact in FP32, so the split instructions "
-                    "would not compute the same indices; use an integer range_start"
-                )
-            m.sbuf[:r, src_off : src_off + w * isz] = src[r0 : r0 + r, c0 : c0 + w].view(np.uint8)
-            if not reducing:
-                cmd = "IDLE"
-            elif c0 == 0 and initial is None:
-                cmd = "ZERO_ACCUMULATE"
-            else:
-                cmd = "ACCUMULATE"
-            word = encode(
-                "RangeSelect",
-                num_active_channels=r,
-                in_out_dtype=(din, dout),
-                reduce_cmd=cmd,
-                reduce_op="MAX",
-                base=tile_base,
-                fill_val=_NEG_FLT_MAX,
-                src_mem_pattern=_sbuf(0, src_off, [w, 1], [1, 0]),
-                comp_op0=op0,
-                comp_op1=op1,
-                bound0_src="POINTER_IMMEDIATE" if b0_rows else "INSTRUCTION_IMMEDIATE",
-                bound1_src="POINTER_IMMEDIATE" if b1_rows else "INSTRUCTION_IMMEDIATE",
-                bound0={"space": "sbuf", "partition": 0, "offset": 0} if b0_rows else b0[()],
-                bound1={"space": "sbuf", "partition": 0, "offset": 4} if b1_rows else b1[()],
-                dst_mem_pattern=_sbuf(0, dst_off, [w, 1], [1, 0]),
-            )
-            run.run(word)
-            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * osz].view(out.dtype)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (isz + osz))
+        while width > 1 and 2 * _ALIGN + _ceil(width * isz) + width * osz > pbytes:
+            width -= 1
+        tiles = -(-cols // width)
+        w_last = cols - (tiles - 1) * width
+        per_tile = (tiles - 1) * (_ceil(width * isz) + _ceil(width * osz)) + \
+            _ceil(w_last * isz) + _ceil(w_last * osz)
+        fits = run.layout(blocks * (_ALIGN + (_ALIGN if blocks > 1 else 0) + per_tile))
+        run.result_shape("out", (rows, cols), out.dtype)
         if reducing:
-            row_max[r0 : r0 + r] = m.accumulator_values[:r]
-    out = out.reshape(shape)
-    if one_d and reducing:
-        row_max = row_max[0]
-    return run.result((out, row_max), return_words)
+            run.result_shape("row_max", (rows, 1), np.float32)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            # bound0 at +0, bound1 at +4 (one per row, pointers), the row maxima at +32.
+            if fits or r0 == 0:
+                bounds_off = run.block(36)
+            if b0_rows:
+                run.load(0, bounds_off, b0[r0 : r0 + r].reshape(r, 1), name="bound0")
+            if b1_rows:
+                run.load(0, bounds_off + 4, b1[r0 : r0 + r].reshape(r, 1), name="bound1")
+            if initial is not None:
+                run.set_accumulators(0, initial[r0 : r0 + r].view(np.uint32))
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    src_off, dst_off = run.block(w * isz, w * osz)
+                tile_base = np.float32(float(base) + c0)
+                if c0 and float(tile_base) != float(base) + c0:
+                    raise ValueError(
+                        f"range_select: the row is split at column {c0}, and range_start "
+                        f"{float(base)!r} + {c0} is not exact in FP32, so the split "
+                        "instructions would not compute the same indices; use an integer "
+                        "range_start")
+                run.load(0, src_off, src[r0 : r0 + r, c0 : c0 + w], name="tile")
+                if not reducing:
+                    cmd = "IDLE"
+                elif c0 == 0 and initial is None:
+                    cmd = "ZERO_ACCUMULATE"
+                else:
+                    cmd = "ACCUMULATE"
+                run.run(encode(
+                    "RangeSelect",
+                    num_active_channels=r,
+                    in_out_dtype=(din, dout),
+                    reduce_cmd=cmd,
+                    reduce_op="MAX",
+                    base=tile_base,
+                    fill_val=_NEG_FLT_MAX,
+                    src_mem_pattern=_sbuf(0, src_off, [w, 1], [1, 0]),
+                    comp_op0=op0,
+                    comp_op1=op1,
+                    bound0_src="POINTER_IMMEDIATE" if b0_rows else "INSTRUCTION_IMMEDIATE",
+                    bound1_src="POINTER_IMMEDIATE" if b1_rows else "INSTRUCTION_IMMEDIATE",
+                    bound0=_ptr(bounds_off) if b0_rows else b0[()],
+                    bound1=_ptr(bounds_off + 4) if b1_rows else b1[()],
+                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1], [1, 0]),
+                ))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
+                                                         into=("out", _parts(r0, r, c0, w)))
+            if not reducing:
+                continue
+            if blocks == 1:
+                row_max[:r] = np.array(run.machine.accumulator_values[:r])
+                run.result_dump("row_max", "acc", 0, r, into=("row_max", _parts(0, r)))
+                continue
+            # Later blocks reuse the accumulators: write this block's maxima to SBUF.
+            acc_off = bounds_off + 32
+            run.run(encode("DveReadAccumulator", dst_element_count=1, dtype="FP32",
+                           num_active_channels=r,
+                           dst_mem_pattern={**_ptr(acc_off), "num": [1], "step": [1]}))
+            row_max[r0 : r0 + r] = run.read(0, r, acc_off, 1, "FP32", "row_max",
+                                            into=("row_max", _parts(r0, r)))[:, 0]
+        out = out.reshape(shape)
+        if one_d and reducing:
+            row_max = row_max[0]
+        return run.result((out, row_max))
 
 
 # ---- TensorScalarSelect ----------------------------------------------------------------
@@ -306,7 +350,8 @@ def _scalar_bits(value, name, what):
 
 def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
                          predicate: Union[bool, ArrayLike], reversed: bool = False, *,
-                         dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
+                         dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+                         generation: str = "v3", strict: bool = False,
                          return_words: bool = False) -> ArrayResult:
     """Return, per row, the tile where the row's predicate holds and the scalar elsewhere.
 
@@ -315,7 +360,7 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
 
     - ``tile``: ``[rows, ...]`` or 1-D (one row), of any dtype the instruction moves:
       float32, float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns (uint16/uint8)
-      with ``dtype`` naming them.
+      with ``in_dtype`` (or ``dtype``: the result has the tile's dtype) naming them.
     - ``scalar``: a number, or one per row (read through a pointer). A NumPy value of
       the tile's storage type is taken bit for bit; other numbers are converted to the
       dtype (floats with the model's rounding; integers must fit).
@@ -328,7 +373,7 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
            [-1, -1, -1, -1]], dtype=int16)
     """
     fn = "tensor_scalar_select"
-    a, name = data_array(fn, "tile", tile, VALID_DTYPES, dtype)
+    a, name = data_array(fn, "tile", tile, VALID_DTYPES, same_dtype(fn, dtype, in_dtype))
     x2, _ = _rows(a, "tensor_scalar_select: tile")
     shape = a.shape
     rows, cols = x2.shape
@@ -340,48 +385,51 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
     p_bits = (np.asarray(p_val) != 0).astype(f"<u{size}")
     pred_dtype = {1: "UINT8", 2: "UINT16", 4: "UINT32"}.get(size, "UINT32")
 
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    # Per partition: the scalar at 0, the predicate at 4, the source at 64, then the dst.
-    src_off = _ALIGN
-    width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (2 * size))
-    while width > 1 and src_off + 2 * _ceil(width * size) > pbytes:
-        width -= 1
-    dst_off = src_off + _ceil(width * size)
     out = np.empty((rows, cols), dtype=src.dtype)
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        if s_rows:
-            m.sbuf[:r, 0:size] = s_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
-        if p_rows:
-            m.sbuf[:r, 4 : 4 + size] = p_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
-        for c0 in range(0, cols, width):
-            w = min(width, cols - c0)
-            m.sbuf[:r, src_off : src_off + w * size] = src[r0 : r0 + r, c0 : c0 + w].view(np.uint8)
-            word = encode(
-                "TensorScalarSelect",
-                src0_mem_pattern=_sbuf(0, src_off, [w, 1, 1], [1, 0, 0]),
-                reversed_pred=int(bool(reversed)),
-                num_active_channels=r,
-                dtype=name,
-                pred_imm_dtype=pred_dtype,
-                src1_imm_src="POINTER_IMMEDIATE" if s_rows else "INSTRUCTION_IMMEDIATE",
-                pred_imm_src="POINTER_IMMEDIATE" if p_rows else "INSTRUCTION_IMMEDIATE",
-                src1_imm={"space": "sbuf", "partition": 0, "offset": 0} if s_rows
-                else int(s_bits),
-                pred_imm={"space": "sbuf", "partition": 0, "offset": 4} if p_rows
-                else int(p_bits),
-                dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
-            )
-            run.run(word)
-            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(out.dtype)
-    return run.result(out.reshape(shape), return_words)
+    blocks = -(-rows // _PARTITIONS)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (2 * size))
+        while width > 1 and _ALIGN + 2 * _ceil(width * size) > pbytes:
+            width -= 1
+        tiles = -(-cols // width)
+        fits = run.layout(blocks * (_ALIGN + tiles * 2 * _ceil(width * size)))
+        run.result_shape("out", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                imm_off = run.block(8)
+            if s_rows:
+                run.load(0, imm_off, s_bits[r0 : r0 + r].reshape(r, 1), name="scalar")
+            if p_rows:
+                run.load(0, imm_off + 4, p_bits[r0 : r0 + r].reshape(r, 1), name="predicate")
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    src_off, dst_off = run.block(w * size, w * size)
+                run.load(0, src_off, src[r0 : r0 + r, c0 : c0 + w], name="tile")
+                run.run(encode(
+                    "TensorScalarSelect",
+                    src0_mem_pattern=_sbuf(0, src_off, [w, 1, 1], [1, 0, 0]),
+                    reversed_pred=int(bool(reversed)),
+                    num_active_channels=r,
+                    dtype=name,
+                    pred_imm_dtype=pred_dtype,
+                    src1_imm_src="POINTER_IMMEDIATE" if s_rows else "INSTRUCTION_IMMEDIATE",
+                    pred_imm_src="POINTER_IMMEDIATE" if p_rows else "INSTRUCTION_IMMEDIATE",
+                    src1_imm=_ptr(imm_off) if s_rows else int(s_bits),
+                    pred_imm=_ptr(imm_off + 4) if p_rows else int(p_bits),
+                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
+                ))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "out",
+                                                         into=("out", _parts(r0, r, c0, w)))
+        return run.result(out.reshape(shape))
 
 
 # ---- GetSequenceBounds -----------------------------------------------------------------
 
 
-def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: str = "v3",
+def sequence_bounds(ids: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
                     strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return each element's segment ``[start, end)`` (SPEC §4.3, GetSequenceBounds).
 
@@ -389,7 +437,7 @@ def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: 
     and end ``-1``. A 1-D ``ids`` of length n gives shape ``(2, n)`` (starts, then ends);
     ``[rows, n]`` gives ``(rows, 2, n)``, one instruction per row (the instruction runs
     on exactly one partition). ids are int32 or float32 (a Python list of ints is int32);
-    ``out_dtype`` is int32 or float32, default the ids' type.
+    ``dtype``, the result's dtype, is int32 or float32, default the ids' type.
 
     A sequence is not split across instructions: its bounds refer to the whole of it.
     One instruction takes n up to the 2n-element destination fitting an SBUF partition
@@ -401,7 +449,7 @@ def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: 
            [-1,  3,  3,  6,  6,  6, -1,  9,  9]], dtype=int32)
     """
     fn = "sequence_bounds"
-    a, din = data_array(fn, "ids", ids, _SEQUENCE_DTYPES)
+    a, din, dout = in_out(fn, "ids", ids, _SEQUENCE_DTYPES, None, dtype)
     if a.ndim not in (1, 2):
         raise ValueError(f"sequence_bounds: ids must be 1-D or [rows, n], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -410,43 +458,45 @@ def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: 
     if n == 0 or rows == 0:
         raise ValueError(f"sequence_bounds: ids are empty ({a.shape})")
     src = _as_bits(a2, din)
-    dout = din if out_dtype is None else _out_dtype(fn, "out_dtype", out_dtype)
     osz = dtype_size(dout) or 4
 
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    limit = min(pbytes // (2 * osz), pbytes // 4, _MAX_STEP, 1 << 23)
-    if n > limit:
-        raise ValueError(
-            f"sequence_bounds: {n} ids do not fit one GetSequenceBounds on {m.generation}: "
-            f"it runs on one partition (num_active_channels = 1), its 2n-element "
-            f"destination must fit a {pbytes}-byte SBUF partition with the ends "
-            f"step_elem <= {_MAX_STEP} elements after the starts, and 2n <= 2^24 (the walk "
-            f"limit), so n <= {limit}; a sequence cannot be split, because its bounds "
-            "refer to the whole sequence"
-        )
-    # Up to 64 rows per program: row i's ids in partition i, its bounds in partition 64+i.
-    batch = _PARTITIONS // 2
-    out = np.empty((rows, 2, n), dtype=storage_dtype(dout))
-    for r0 in range(0, rows, batch):
-        r = min(batch, rows - r0)
-        m.sbuf[:r, : n * 4] = src[r0 : r0 + r].view(np.uint8)
-        words = [
-            encode(
-                "GetSequenceBounds",
-                num_active_channels=1,
-                in_dtype=din,
-                out_dtype=dout,
-                src_mem_pattern=_sbuf(i, 0, [n, 1, 1], [1, 0, 0]),
-                dst_mem_pattern=_sbuf(batch + i, 0, [n, 1, 2], [1, 0, n]),
-            )
-            for i in range(r)
-        ]
-        run.run(words, atomic=False)
-        out[r0 : r0 + r] = (
-            m.sbuf[batch : batch + r, : 2 * n * osz].view(out.dtype).reshape(r, 2, n)
-        )
-    return run.result(out[0] if one_d else out, return_words)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        limit = min(pbytes // (2 * osz), pbytes // 4, _MAX_STEP, 1 << 23)
+        if n > limit:
+            raise ValueError(
+                f"sequence_bounds: {n} ids do not fit one GetSequenceBounds on "
+                f"{run.machine.generation}: it runs on one partition (num_active_channels = "
+                f"1), its 2n-element destination must fit a {pbytes}-byte SBUF partition "
+                f"with the ends step_elem <= {_MAX_STEP} elements after the starts, and 2n "
+                f"<= 2^24 (the walk limit), so n <= {limit}; a sequence cannot be split, "
+                "because its bounds refer to the whole sequence")
+        # Up to 64 rows a batch: row i's ids in partition i, its bounds in partition 64+i.
+        batch = _PARTITIONS // 2
+        region = max(4 * n, 2 * n * osz)
+        batches = -(-rows // batch)
+        fits = run.layout(batches * _ceil(region))
+        out = np.empty((rows, 2, n), dtype=storage_dtype(dout))
+        run.result_shape("bounds", (rows, 2 * n), out.dtype)
+        for r0 in range(0, rows, batch):
+            r = min(batch, rows - r0)
+            if fits or r0 == 0:
+                off = run.block(region)
+            run.load(0, off, src[r0 : r0 + r], name="ids")
+            run.run([
+                encode(
+                    "GetSequenceBounds",
+                    num_active_channels=1,
+                    in_dtype=din,
+                    out_dtype=dout,
+                    src_mem_pattern=_sbuf(i, off, [n, 1, 1], [1, 0, 0]),
+                    dst_mem_pattern=_sbuf(batch + i, off, [n, 1, 2], [1, 0, n]),
+                )
+                for i in range(r)
+            ])
+            out[r0 : r0 + r] = run.read(batch, r, off, 2 * n, dout, "bounds",
+                                        into=("bounds", _parts(r0, r))).reshape(r, 2, n)
+        return run.result(out[0] if one_d else out)
 
 
 # ---- Sort ------------------------------------------------------------------------------
@@ -454,7 +504,8 @@ def sequence_bounds(ids: ArrayLike, out_dtype: DtypeLike = None, *, generation: 
 
 def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | None = None,
          index_offset: Union[int, ArrayLike] = 0, *, dtype: DtypeLike = None,
-         generation: str = "v3", strict: bool = False, return_words: bool = False) -> PairResult:
+         in_dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
+         return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: each row sorted, with the original positions.
 
     SPEC §4.4: values ascending (or ``descending``); floats by IEEE value with NaN above
@@ -464,11 +515,11 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
     of each sorted row (top-K). A 1-D ``x`` is one row; ``[rows, N]`` sorts each row.
 
     dtypes: float32, float16, int16, uint16 (UINT16: integers), int32, uint32, and BF16
-    bit patterns (uint16) with ``dtype='BF16'``; a Python list of ints is int32, of
-    floats float32. One Sort takes ``N x channels <= 4096`` (16-bit) or
-    ``<= 2048`` (32-bit), so rows are batched into as many instructions as needed; a
-    row longer than that cannot be sorted by the instruction (a sort does not split) and
-    raises ValueError.
+    bit patterns (uint16) with ``in_dtype='BF16'`` (or ``dtype='BF16'``: the values keep
+    the input's dtype); a Python list of ints is int32, of floats float32. One Sort
+    takes ``N x channels <= 4096`` (16-bit) or ``<= 2048`` (32-bit), so rows are
+    batched into as many instructions as needed; a row longer than that cannot be
+    sorted by the instruction (a sort does not split) and raises ValueError.
 
     >>> import numpy as np, gpsimd
     >>> gpsimd.sort(np.array([9, 3, 5, 1, 0, 0], dtype=np.float32), index_offset=100)
@@ -476,7 +527,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
      array([104, 105, 103, 101, 102, 100], dtype=uint32))
     """
     fn = "sort"
-    a, name = data_array(fn, "x", x, _SORT_DTYPES, dtype)
+    a, name = data_array(fn, "x", x, _SORT_DTYPES, same_dtype(fn, dtype, in_dtype))
     if a.ndim not in (1, 2):
         raise ValueError(f"sort: x must be 1-D or [rows, N], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -500,40 +551,42 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
         raise ValueError(f"sort: index_offset must be integers in [0, 2^32), got {index_offset!r}")
     offsets = offsets.astype(np.uint32)
 
-    run = Runner(fn, generation, strict)
-    m = run.machine
     channels = min(_PARTITIONS, max(1, (limit or n) // n))
-    # Per partition: the index offset at 0, the source at 64, the (value, index) pairs after.
-    src_off = _ALIGN
-    dst_off = src_off + _ceil(n * size)
     value_dtype = src.dtype
     index_dtype = np.dtype(f"<u{size}")
-    values = np.empty((rows, max(kk, 0)), dtype=value_dtype)
-    indices = np.empty((rows, max(kk, 0)), dtype=index_dtype)
-    for r0 in range(0, rows, channels):
-        r = min(channels, rows - r0)
-        m.sbuf[:r, src_off : src_off + n * size] = src[r0 : r0 + r].view(np.uint8)
-        if off_rows:
-            m.sbuf_view(np.uint32, slice(0, r), 0, 1)[:, 0] = offsets[r0 : r0 + r]
-        word = encode(
-            "Sort",
-            num_active_channels=r,
-            index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
-            in_out_dtype=(name, name),
-            comparison="IS_GT" if descending else "IS_LT",
-            src_mem_pattern=_sbuf(0, src_off, [n], [1]),
-            dst_mem_pattern=_sbuf(0, dst_off, [2, kk], [1, 2]),
-            index_offset={"space": "sbuf", "partition": 0, "offset": 0} if off_rows
-            else int(offsets),
-            stable=int(bool(stable)),
-        )
-        run.run(word)
-        pairs = m.sbuf[:r, dst_off : dst_off + 2 * kk * size].view(index_dtype).reshape(r, kk, 2)
-        values[r0 : r0 + r] = pairs[:, :, 0].view(value_dtype)
-        indices[r0 : r0 + r] = pairs[:, :, 1]
-    if one_d:
-        return run.result((values[0], indices[0]), return_words)
-    return run.result((values, indices), return_words)
+    values = np.empty((rows, kk), dtype=value_dtype)
+    indices = np.empty((rows, kk), dtype=index_dtype)
+    with Runner(fn, generation, strict, return_words) as run:
+        batches = -(-rows // channels)
+        fits = run.layout(batches * (_ALIGN + _ceil(n * size) + _ceil(2 * kk * size)))
+        run.result_shape("values", (rows, kk), value_dtype)
+        run.result_shape("indices", (rows, kk), index_dtype)
+        for r0 in range(0, rows, channels):
+            r = min(channels, rows - r0)
+            if fits or r0 == 0:
+                off_off, src_off, dst_off = run.block(4, n * size, 2 * kk * size)
+            run.load(0, src_off, src[r0 : r0 + r], name="x")
+            if off_rows:
+                run.load(0, off_off, offsets[r0 : r0 + r].reshape(r, 1), name="index_offset")
+            run.run(encode(
+                "Sort",
+                num_active_channels=r,
+                index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
+                in_out_dtype=(name, name),
+                comparison="IS_GT" if descending else "IS_LT",
+                src_mem_pattern=_sbuf(0, src_off, [n], [1]),
+                dst_mem_pattern=_sbuf(0, dst_off, [2, kk], [1, 2]),
+                index_offset=_ptr(off_off) if off_rows else int(offsets),
+                stable=int(bool(stable)),
+            ))
+            part = _parts(r0, r)
+            values[r0 : r0 + r] = run.read(0, r, dst_off, kk, name, "values", step=2,
+                                           into=("values", part))
+            indices[r0 : r0 + r] = run.read(0, r, dst_off + size, kk, f"UINT{8 * size}",
+                                            "indices", step=2, into=("indices", part))
+        if one_d:
+            return run.result((values[0], indices[0]))
+        return run.result((values, indices))
 
 
 # ---- AffineSelect and Iota: the ramp of SPEC §3.7 ----------------------------------------
@@ -558,16 +611,19 @@ def _data4d(pattern, offset, what):
     ``[[step_w, num_w], [step_z, num_z], [step_y, num_y], [step_x, num_x]]``); the last
     pair is dimension 0, the innermost.
     """
-    pairs = [list(p) for p in pattern]
+    try:
+        pairs = [list(p) for p in pattern]
+    except TypeError:
+        raise TypeError(f"{what}: expected a list of [step, num] pairs, outermost first; got "
+                        f"{pattern!r}") from None
     if not 1 <= len(pairs) <= 4 or any(len(p) != 2 for p in pairs):
         raise ValueError(
             f"{what}: expected one to four [step, num] pairs, outermost first; got {pattern!r}"
         )
+    fn, arg = what.split(": ", 1) if ": " in what else (what, "pattern")
     for step, num in pairs:
-        if not -32768 <= int(step) <= 32767:
-            raise ValueError(f"{what}: step {step} is outside int16 [-32768, 32767]")
-        if not 1 <= int(num) <= _MAX_NUM:
-            raise ValueError(f"{what}: num {num} is outside [1, {_MAX_NUM}]")
+        integer(fn, f"{arg} step", step, -32768, 32767)
+        integer(fn, f"{arg} num", num, 1, _MAX_NUM)
     inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
     data = {
         "base": _wrap_int32(offset),
@@ -578,6 +634,12 @@ def _data4d(pattern, offset, what):
 
 
 def _affine_cmp(op):
+    if getattr(op, "affine_cmp", None) is not None:  # gpsimd.nki.language.equal, ...
+        return op.affine_cmp
+    if getattr(op, "alu_op", None) is not None:
+        raise ValueError(f"cmp_op: nl.{op.__name__} has no AffineSelect fill_mode (GT, GE, EQ, "
+                         "NE); negate the pattern, offset and channel_multiplier and use "
+                         "nl.greater or nl.greater_equal")
     if isinstance(op, np.ufunc):
         if op in _UFUNC_AFFINE_CMP:
             return _UFUNC_AFFINE_CMP[op]
@@ -588,12 +650,13 @@ def _affine_cmp(op):
 
 
 def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
-                  on_true_tile: ArrayLike, on_false_value: float, cmp_op: Any = "gt",
-                  offset: int = 0, dtype: DtypeLike = None, *, in_dtype: DtypeLike = None,
+                  on_true_tile: ArrayLike, on_false_value: float, cmp_op: Any = "eq",
+                  offset: int = 0, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
                   generation: str = "v3", strict: bool = False,
                   return_words: bool = False) -> ArrayResult:
     """Return the tile where an affine function of the position compares against 0, and
-    ``on_false_value`` elsewhere (SPEC §4.5, NKI's ``nki.isa.affine_select``).
+    ``on_false_value`` elsewhere (SPEC §4.5): NKI's ``nki.isa.affine_select`` without its
+    ``dst``, in its argument order, with its default comparison ``equal``.
 
     For row ``p`` (a partition) and position ``j`` of the row in the pattern's walk, the
     value ``m = offset + Σ i[d] * step[d] + p * channel_multiplier`` (int32, wrapping) is
@@ -608,11 +671,12 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
       BF16 and FP8 bit patterns (uint16, uint8) need ``in_dtype``.
     - ``on_false_value``: a number, held as an FP32 (the fill register) and converted to
       ``dtype``.
-    - ``cmp_op``: 'gt', 'ge', 'eq', 'ne', the symbols '>', '>=', '==', '!=', or
-      numpy.greater, numpy.greater_equal, numpy.equal, numpy.not_equal.
+    - ``cmp_op``: 'eq' (the default, NKI's ``nl.equal``), 'ne', 'gt', 'ge', the symbols
+      '==', '!=', '>', '>=', numpy.equal, numpy.not_equal, numpy.greater,
+      numpy.greater_equal, or NKI's ``nl.equal``, ... (:mod:`gpsimd.nki.language`).
     - ``offset``: the ramp's base (int32).
-    - ``dtype``: the output dtype (a NumPy type or a SPEC name such as 'BF16', 'FP32R');
-      default the input's.
+    - ``dtype``: the result's dtype (a NumPy type or a SPEC name such as 'BF16',
+      'FP32R'); default the input's.
 
     More than 128 rows become several instructions (the row index keeps counting, so
     row 130 has p = 130); a row must fit one instruction.
@@ -624,18 +688,23 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
            [  5.,   6., -99., -99.],
            [  9.,  10.,  11., -99.],
            [ 13.,  14.,  15.,  16.]], dtype=float32)
+    >>> gpsimd.affine_select([[-1, 4]], 1, x, 0.0)   # NKI's default: keep m == 0, j == p
+    array([[ 1.,  0.,  0.,  0.],
+           [ 0.,  6.,  0.,  0.],
+           [ 0.,  0., 11.,  0.],
+           [ 0.,  0.,  0., 16.]], dtype=float32)
     """
     fn = "affine_select"
-    a, din = data_array(fn, "on_true_tile", on_true_tile, VALID_DTYPES, in_dtype, "in_dtype")
+    a, din, dout = in_out(fn, "on_true_tile", on_true_tile, VALID_DTYPES, in_dtype, dtype)
     x2, _ = _rows(a, "affine_select: on_true_tile")
     shape = a.shape
     rows, cols = x2.shape
-    dout = din if dtype is None else _out_dtype(fn, "dtype", dtype)
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
-    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier)
-    offset = integer(fn, "offset", offset)
+    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier,
+                                 -(1 << 31), (1 << 31) - 1)
+    offset = integer(fn, "offset", offset, -(1 << 31), (1 << 31) - 1)
     on_false_value = number(fn, "on_false_value", on_false_value)
     data, nums = _data4d(pattern, offset, "affine_select: pattern")
     if int(np.prod(nums)) != cols:
@@ -643,37 +712,40 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
             f"affine_select: the pattern has {int(np.prod(nums))} positions (nums {nums}), "
             f"the rows of on_true_tile have {cols}"
         )
-    src = _as_bits(x2, din)
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    src_off = _ALIGN
-    dst_off = src_off + _ceil(cols * isz)
-    if cols > _MAX_NUM or dst_off + cols * osz > pbytes:
-        raise ValueError(
-            f"affine_select: a row of {cols} elements does not fit one instruction (at most "
-            f"{min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))} {din} -> {dout} elements)"
-        )
-    m.registers[0] = np.float32(on_false_value).view(np.uint32)
     cmp = _affine_cmp(cmp_op)
+    src = _as_bits(x2, din)
     out = np.empty((rows, cols), dtype=storage_dtype(dout))
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        m.sbuf[:r, src_off : src_off + cols * isz] = src[r0 : r0 + r].view(np.uint8)
-        mask = dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier)))
-        word = encode(
-            "AffineSelect",
-            num_active_channels=r,
-            in_out_dtype=(din, dout),
-            fill_mode=cmp,
-            fill_reg=0,
-            mask_pattern=mask,
-            src_mem_pattern=_sbuf(0, src_off, [cols, 1], [1, 0]),
-            dst_mem_pattern=_sbuf(0, dst_off, [cols, 1], [1, 0]),
-            channel_multiplier=_wrap_int32(channel_multiplier),
-        )
-        run.run(word)
-        out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + cols * osz].view(out.dtype)
-    return run.result(out.reshape(shape), return_words)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        if cols > _MAX_NUM or 2 * _ALIGN + _ceil(cols * isz) + cols * osz > pbytes:
+            raise ValueError(
+                f"affine_select: a row of {cols} elements does not fit one instruction (at "
+                f"most {min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))} {din} -> {dout} "
+                "elements)")
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (_ceil(cols * isz) + _ceil(cols * osz)))
+        run.set_register(0, int(np.float32(on_false_value).view(np.uint32)))
+        run.result_shape("out", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, dst_off = run.block(cols * isz, cols * osz)
+            run.load(0, src_off, src[r0 : r0 + r], name="on_true_tile")
+            mask = dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier)))
+            run.run(encode(
+                "AffineSelect",
+                num_active_channels=r,
+                in_out_dtype=(din, dout),
+                fill_mode=cmp,
+                fill_reg=0,
+                mask_pattern=mask,
+                src_mem_pattern=_sbuf(0, src_off, [cols, 1], [1, 0]),
+                dst_mem_pattern=_sbuf(0, dst_off, [cols, 1], [1, 0]),
+                channel_multiplier=_wrap_int32(channel_multiplier),
+            ))
+            out[r0 : r0 + r] = run.read(0, r, dst_off, cols, dout, "out",
+                                        into=("out", _parts(r0, r)))
+        return run.result(out.reshape(shape))
 
 
 def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = None,
@@ -683,7 +755,8 @@ def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = 
 
     Row ``q`` keeps columns ``k <= q`` (``numpy.tril``'s lower triangle, diagonal
     included): one AffineSelect with ``m = q - k``, GE, i.e. pattern ``[[-1, keys]]``,
-    channel_multiplier 1.
+    channel_multiplier 1. ``dtype`` is the result's dtype, ``in_dtype`` names BF16/FP8
+    score bits.
 
     >>> import numpy as np, gpsimd
     >>> gpsimd.causal_mask(np.ones((3, 3), dtype=np.float32), fill=0.0)
@@ -703,42 +776,41 @@ def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = 
     return out.reshape(a.shape)
 
 
-def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: int = 0,
-         channel_multiplier: int = 0, *, partitions: int = 1, generation: str = "v3",
+def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: int = 0, *,
+         partitions: int = 1, dtype: DtypeLike = np.int32, generation: str = "v3",
          strict: bool = False, return_words: bool = False) -> ArrayResult:
-    """Return the ramp ``offset + Σ i[d] * step[d] + p * channel_multiplier`` (SPEC §4.6,
-    NKI's ``nki.isa.iota``) of each row ``p`` as an array ``[partitions, num_w, ..., num_x]``.
+    """Return the ramp ``offset + Σ i[d] * step[d] + p * channel_multiplier`` (SPEC §4.6)
+    of each row ``p`` as an array ``[partitions, num_w, ..., num_x]``: NKI's
+    ``nki.isa.iota(dst, pattern, offset, channel_multiplier)`` without its ``dst``, in
+    its argument order (``dst``'s partition count and dtype are ``partitions`` and
+    ``dtype``).
 
     - ``pattern``: ``[[step, num], ...]`` outermost first, up to four pairs.
-    - ``dtype``: the output dtype (a NumPy type, or a SPEC name: 'BF16' and 'FP8_*' come
-      back as bit patterns). Integer outputs keep the low bits of the int32 value (INT8
-      of 300 is 44); float outputs round to FP32, then to the narrower format.
     - ``offset``, ``channel_multiplier``: int32, the arithmetic wraps around 2^32.
+    - ``dtype`` (keyword-only): the result's dtype (a NumPy type, or a SPEC name: 'BF16'
+      and 'FP8_*' come back as bit patterns). Integer outputs keep the low bits of the
+      int32 value (INT8 of 300 is 44); float outputs round to FP32, then to the narrower
+      format.
 
     >>> import gpsimd
-    >>> gpsimd.iota([[1, 4]], offset=5, channel_multiplier=2, partitions=3)
+    >>> gpsimd.iota([[1, 4]], 5, 2, partitions=3)
     array([[ 5,  6,  7,  8],
            [ 7,  8,  9, 10],
            [ 9, 10, 11, 12]], dtype=int32)
     """
-    name = _out_dtype("iota", "dtype", dtype)
+    fn = "iota"
+    name = dtype_arg(fn, "dtype", dtype)
     size = dtype_size(name)
     if size is None:
         raise ValueError(f"iota: {name} has no byte size")
-    channel_multiplier = integer("iota", "channel_multiplier", channel_multiplier)
-    offset = integer("iota", "offset", offset)
+    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier,
+                                 -(1 << 31), (1 << 31) - 1)
+    offset = integer(fn, "offset", offset, -(1 << 31), (1 << 31) - 1)
     data, nums = _data4d(pattern, offset, "iota: pattern")
     count = int(np.prod(nums))
-    partitions = integer("iota", "partitions", partitions)
+    partitions = integer(fn, "partitions", partitions)
     if partitions < 1:
         raise ValueError(f"iota: partitions must be >= 1, got {partitions}")
-    run = Runner("iota", generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    if count * size > pbytes - _ALIGN:
-        raise ValueError(
-            f"iota: {count} {name} values do not fit one partition "
-            f"(at most {(pbytes - _ALIGN) // size})"
-        )
     # The destination: dense, with the pattern's shape (dimension 0 innermost).
     dims = data["num"]
     steps = [int(np.prod(dims[:d])) for d in range(4)]
@@ -746,16 +818,29 @@ def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: 
         raise ValueError(f"iota: the dense steps {steps} do not fit int16")
     steps = [s if n > 1 else 0 for s, n in zip(steps, dims)]
     out = np.empty((partitions, count), dtype=storage_dtype(name))
-    for r0 in range(0, partitions, _PARTITIONS):
-        r = min(_PARTITIONS, partitions - r0)
-        word = encode(
-            "Iota",
-            src_data_pattern=dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier))),
-            out_dtype=name,
-            num_active_channels=r,
-            channel_multiplier=_wrap_int32(channel_multiplier),
-            dst_mem_pattern=_sbuf(0, _ALIGN, dims, steps),
-        )
-        run.run(word)
-        out[r0 : r0 + r] = m.sbuf[:r, _ALIGN : _ALIGN + count * size].view(out.dtype)
-    return run.result(out.reshape([partitions] + nums), return_words)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        if count * size > pbytes - _ALIGN:
+            raise ValueError(
+                f"iota: {count} {name} values do not fit one partition "
+                f"(at most {(pbytes - _ALIGN) // size})"
+            )
+        blocks = -(-partitions // _PARTITIONS)
+        fits = run.layout(blocks * _ceil(count * size))
+        run.result_shape("out", (partitions, count), out.dtype)
+        for r0 in range(0, partitions, _PARTITIONS):
+            r = min(_PARTITIONS, partitions - r0)
+            if fits or r0 == 0:
+                dst_off = run.block(count * size)
+            run.run(encode(
+                "Iota",
+                src_data_pattern=dict(data, base=_wrap_int32(data["base"]
+                                                             + r0 * int(channel_multiplier))),
+                out_dtype=name,
+                num_active_channels=r,
+                channel_multiplier=_wrap_int32(channel_multiplier),
+                dst_mem_pattern=_sbuf(0, dst_off, dims, steps),
+            ))
+            out[r0 : r0 + r] = run.read(0, r, dst_off, count, name, "out",
+                                        into=("out", _parts(r0, r)))
+        return run.result(out.reshape([partitions] + nums))

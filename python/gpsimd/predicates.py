@@ -5,7 +5,8 @@ scratch :class:`gpsimd.Machine` and reads the results back; rows are partitions.
 names and argument order are NKI's (``nki.isa.nonzero_with_count``,
 ``nki.isa.tensor_copy_predicated``); NKI's output tile ``dst`` is the return value,
 and where the instruction leaves part of it untouched, the function takes the tile's
-prior contents as an argument.
+prior contents as an argument. ``dtype=`` is the result's dtype (keyword-only, as in
+every function).
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, Runner, data_array
-from ._api import out_dtype as _out_dtype
+from ._api import ArrayResult, Runner, data_array, dtype_arg, same_dtype
 from .codec import encode
-from .dtypes import dtype_size, storage_dtype
 from .machine import Machine
+from .dtypes import dtype_size, storage_dtype
 from .ops import (
     _ALIGN,
     _MAX_NUM,
@@ -28,6 +28,8 @@ from .ops import (
     DtypeLike,
     _as_bits,
     _ceil,
+    _parts,
+    _ptr,
     _scalar_bits,
 )
 
@@ -90,7 +92,7 @@ def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
     array([17, 18, 21, -1, -1, -1, -1, -1,  3], dtype=int32)
     """
     fn = "nonzero_with_count"
-    a, kind = data_array(fn, "src", src, ("INT32", "FP32"))
+    a, kind = data_array(fn, "src", src, ("INT32", "FP32"), dtype_arg=None)
     if a.ndim not in (1, 2):
         raise ValueError(f"nonzero_with_count: src must be 1-D or [rows, T], got shape {a.shape}")
     one_d = a.ndim == 1
@@ -115,59 +117,48 @@ def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
                 f"shape with one more column for the count), got {prior.dtype} {prior.shape}")
         prior = prior.reshape(rows, t + 1)
 
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    # Per partition: index_offset at 0, padding_val at 4, src at 64, dst after it.
-    src_off = _ALIGN
-    dst_off = src_off + _ceil(4 * t)
-    if t + 1 > _MAX_NUM or dst_off + 4 * (t + 1) > pbytes:
-        limit = min(_MAX_NUM - 1, (pbytes - 3 * _ALIGN) // 8)
-        raise ValueError(
-            f"nonzero_with_count: a row of T = {t} elements does not fit one instruction on "
-            f"{generation}: src and its T + 1 results share a {pbytes}-byte partition, so "
-            f"T <= {limit}; split the row and use index_offset for the later pieces")
-    m.sbuf[:rows, src_off : src_off + 4 * t] = _as_bits(a2, kind).view(np.uint8)
-    m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)] = np.ascontiguousarray(
-        prior, dtype="<i4").view(np.uint8)
-    if off_rows:
-        m.sbuf_view(np.uint32, slice(0, rows), 0, 1)[:, 0] = off
-    if pad_rows:
-        m.sbuf_view(np.uint32, slice(0, rows), 4, 1)[:, 0] = pad
-    ptr = lambda o: {"space": "sbuf", "partition": 0, "offset": o}  # noqa: E731
-    word = encode(
-        "NonzeroWithCount",
-        num_active_channels=rows,
-        in_dtype=kind,
-        out_dtype="INT32",
-        index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
-        src_mem_pattern=_sbuf3(0, src_off, t),
-        index_offset=ptr(0) if off_rows else int(off),
-        padding_val_src="POINTER_IMMEDIATE" if pad_rows else "INSTRUCTION_IMMEDIATE",
-        padding_val=ptr(4) if pad_rows else int(pad),
-        dst_mem_pattern=_sbuf3(0, dst_off, t + 1),
-    )
-    run.run(word)
-    out = m.sbuf[:rows, dst_off : dst_off + 4 * (t + 1)].view("<i4").astype(np.int32)
-    return run.result(out[0] if one_d else out, return_words)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        if t + 1 > _MAX_NUM or 3 * _ALIGN + _ceil(4 * t) + 4 * (t + 1) > pbytes:
+            limit = min(_MAX_NUM - 1, (pbytes - 3 * _ALIGN) // 8)
+            raise ValueError(
+                f"nonzero_with_count: a row of T = {t} elements does not fit one instruction "
+                f"on {run.machine.generation}: src and its T + 1 results share a "
+                f"{pbytes}-byte partition, so T <= {limit}; split the row and use "
+                "index_offset for the later pieces")
+        # Per partition: index_offset at +0, padding_val at +4, then src, then dst.
+        imm_off, src_off, dst_off = run.alloc(8, 4 * t, 4 * (t + 1))
+        run.load(0, src_off, _as_bits(a2, kind), name="src")
+        run.load(0, dst_off, np.ascontiguousarray(prior, dtype="<i4"), name="dst")
+        if off_rows:
+            run.load(0, imm_off, off.reshape(rows, 1), name="index_offset")
+        if pad_rows:
+            run.load(0, imm_off + 4, pad.reshape(rows, 1), name="padding_val")
+        run.run(encode(
+            "NonzeroWithCount",
+            num_active_channels=rows,
+            in_dtype=kind,
+            out_dtype="INT32",
+            index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
+            src_mem_pattern=_sbuf3(0, src_off, t),
+            index_offset=_ptr(imm_off) if off_rows else int(off),
+            padding_val_src="POINTER_IMMEDIATE" if pad_rows else "INSTRUCTION_IMMEDIATE",
+            padding_val=_ptr(imm_off + 4) if pad_rows else int(pad),
+            dst_mem_pattern=_sbuf3(0, dst_off, t + 1),
+        ))
+        out = run.read(0, rows, dst_off, t + 1, "INT32", "dst").astype(np.int32)
+        return run.result(out[0] if one_d else out)
 
 
 # ---- CopyPredicatedScalar --------------------------------------------------------------
 
-_PRED_DTYPES = {
-    np.dtype(np.bool_): "UINT8",
-    np.dtype(np.uint8): "UINT8",
-    np.dtype(np.uint16): "UINT16",
-    np.dtype(np.uint32): "UINT32",
-    np.dtype(np.int8): "INT8",
-    np.dtype(np.int16): "INT16",
-    np.dtype(np.int32): "INT32",
-}
+_PRED_DTYPES = ("UINT8", "UINT16", "UINT32", "INT8", "INT16", "INT32")
 
 
 def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predicate: ArrayLike,
                            reverse_pred: bool = False, *, dtype: DtypeLike = None,
-                           generation: str = "v3", strict: bool = False,
-                           return_words: bool = False) -> ArrayResult:
+                           in_dtype: DtypeLike = None, generation: str = "v3",
+                           strict: bool = False, return_words: bool = False) -> ArrayResult:
     """Return ``dst`` with the scalar ``src`` written where ``predicate`` is true.
 
     NKI's ``tensor_copy_predicated`` with a scalar ``src`` is the CopyPredicatedScalar
@@ -178,12 +169,14 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     are written unchanged. ``dst`` itself is not modified: the result is a new array.
 
     - ``dst``: ``[rows, ...]`` or 1-D, of any dtype the instruction moves (float32,
-      float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns with ``dtype``).
+      float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns named by ``in_dtype``
+      or ``dtype``: the result has ``dst``'s dtype).
     - ``src``: a number (a Python float needs a float dtype, an int an integer one; it is
       converted to the dtype as SPEC §5 says), a NumPy scalar of dst's storage type (taken
       bit for bit), or ``[rows, 1]`` values, one per row (read through a pointer). A
       tensor ``src`` is another instruction, which gpsimd does not model.
-    - ``predicate``: the shape of ``dst``; bool, uint8/16/32 or int8/16/32.
+    - ``predicate``: the shape of ``dst``; bool, uint8/16/32 or int8/16/32 (a Python list
+      of ints is int32, as everywhere).
 
     >>> import numpy as np, gpsimd
     >>> scores = np.array([[0.5, 2.0, -1.0, 3.0]], dtype=np.float32)
@@ -191,24 +184,29 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     array([[ 5.000e-01,  2.000e+00, -9.984e+03,  3.000e+00]], dtype=float32)
     """
     fn = "tensor_copy_predicated"
-    d, name = data_array(fn, "dst", dst, VALID_DTYPES, dtype)
+    d, name = data_array(fn, "dst", dst, VALID_DTYPES, same_dtype(fn, dtype, in_dtype))
     if d.ndim == 0 or d.size == 0:
         raise ValueError(f"tensor_copy_predicated: dst must be a non-empty array, got {d.shape}")
     shape = d.shape
     d2 = d.reshape(1, -1) if d.ndim == 1 else d.reshape(d.shape[0], -1)
     rows, cols = d2.shape
     size = dtype_size(name)
-    p = np.asarray(predicate)
+    if isinstance(predicate, np.ndarray) and predicate.dtype == np.bool_:
+        p, pname = predicate.astype(np.uint8), "UINT8"
+    elif (isinstance(predicate, (list, tuple)) and np.asarray(predicate).dtype == np.bool_):
+        p, pname = np.asarray(predicate).astype(np.uint8), "UINT8"
+    else:
+        try:
+            p, pname = data_array(fn, "predicate", predicate, _PRED_DTYPES, dtype_arg=None)
+        except TypeError:
+            raise TypeError(f"tensor_copy_predicated: predicate dtype "
+                            f"{np.asarray(predicate).dtype} is not bool, uint8/16/32 or "
+                            "int8/16/32 (float predicates are invalid)") from None
     if p.shape != shape:
         raise ValueError(f"tensor_copy_predicated: predicate has shape {p.shape}, dst {shape}: "
                          "they must be equal")
-    pname = _PRED_DTYPES.get(p.dtype.newbyteorder("="))
-    if pname is None:
-        raise TypeError(f"tensor_copy_predicated: predicate dtype {p.dtype} is not bool, "
-                        "uint8/16/32 or int8/16/32 (float predicates are invalid)")
     psize = dtype_size(pname)
-    p2 = np.ascontiguousarray(p.reshape(rows, cols)).view(f"<u{psize}") if p.dtype != np.bool_ \
-        else p.reshape(rows, cols).astype(np.uint8)
+    p2 = np.ascontiguousarray(p.reshape(rows, cols)).view(f"<u{psize}")
 
     s = np.asarray(src)
     per_row = s.ndim == 2 and s.shape == (rows, 1)
@@ -223,47 +221,49 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
                         f"not {name}")
     s_bits = _scalar_bits(s.reshape(-1) if per_row else s[()], name, "tensor_copy_predicated: src")
 
-    run = Runner(fn, generation, strict)
-    m, pbytes = run.machine, run.partition_bytes()
-    # Per partition: the scalar at 0, the predicate at 64, the destination after it.
-    pred_off = _ALIGN
-    width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (psize + size))
     out = np.ascontiguousarray(_as_bits(d2, name)).copy()
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        if per_row:
-            m.sbuf[:r, 0:size] = s_bits[r0 : r0 + r].reshape(r, 1).view(np.uint8)
-        for c0 in range(0, cols, width):
-            w = min(width, cols - c0)
-            dst_off = pred_off + _ceil(w * psize)
-            m.sbuf[:r, pred_off : pred_off + w * psize] = p2[r0 : r0 + r, c0 : c0 + w].view(
-                np.uint8)
-            m.sbuf[:r, dst_off : dst_off + w * size] = np.ascontiguousarray(
-                out[r0 : r0 + r, c0 : c0 + w]).view(np.uint8)
-            word = encode(
-                "CopyPredicatedScalar",
-                pred_mem_pattern=_sbuf3(0, pred_off, w),
-                pred_dtype=pname,
-                reversed_pred=0 if reverse_pred else 1,
-                num_active_channels=r,
-                in_dtype=name,
-                out_dtype=name,
-                src0_imm_src="POINTER_IMMEDIATE" if per_row else "INSTRUCTION_IMMEDIATE",
-                src0_imm={"space": "sbuf", "partition": 0, "offset": 0} if per_row
-                else int(s_bits),
-                dst_mem_pattern=_sbuf3(0, dst_off, w),
-            )
-            run.run(word)
-            out[r0 : r0 + r, c0 : c0 + w] = m.sbuf[:r, dst_off : dst_off + w * size].view(
-                out.dtype)
-    return run.result(out.view(storage_dtype(name)).reshape(shape), return_words)
+    blocks = -(-rows // _PARTITIONS)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (psize + size))
+        tiles = -(-cols // width)
+        fits = run.layout(blocks * (_ALIGN + tiles * (_ceil(width * psize)
+                                                     + _ceil(width * size))))
+        run.result_shape("dst", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                imm_off = run.block(size)
+            if per_row:
+                run.load(0, imm_off, s_bits[r0 : r0 + r].reshape(r, 1), name="src")
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    pred_off, dst_off = run.block(w * psize, w * size)
+                run.load(0, pred_off, p2[r0 : r0 + r, c0 : c0 + w], name="predicate")
+                run.load(0, dst_off, out[r0 : r0 + r, c0 : c0 + w], name="dst")
+                run.run(encode(
+                    "CopyPredicatedScalar",
+                    pred_mem_pattern=_sbuf3(0, pred_off, w),
+                    pred_dtype=pname,
+                    reversed_pred=0 if reverse_pred else 1,
+                    num_active_channels=r,
+                    in_dtype=name,
+                    out_dtype=name,
+                    src0_imm_src="POINTER_IMMEDIATE" if per_row else "INSTRUCTION_IMMEDIATE",
+                    src0_imm=_ptr(imm_off) if per_row else int(s_bits),
+                    dst_mem_pattern=_sbuf3(0, dst_off, w),
+                ))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "dst",
+                                                         into=("dst", _parts(r0, r, c0, w)))
+        return run.result(out.view(storage_dtype(name)).reshape(shape))
 
 
 # ---- DveReadAccumulator ----------------------------------------------------------------
 
 
-def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], dtype: DtypeLike = "FP32",
-                         negated: bool = False, *, generation: str = "v3", strict: bool = False,
+def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], *, dtype: DtypeLike = "FP32",
+                         negated: bool = False, generation: str = "v3", strict: bool = False,
                          return_words: bool = False) -> ArrayResult:
     """Return the DVE accumulators as DveReadAccumulator reads them: each FP32 value,
     optionally negated (the sign bit flipped), converted to ``dtype``.
@@ -275,11 +275,13 @@ def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], dtype: DtypeLi
     - ``accumulators``: a :class:`gpsimd.Machine` (all 128 of its accumulators), or up to
       128 float32 values (e.g. ``range_select``'s ``row_max``; FP32 bit patterns held in
       uint32 need ``.view(numpy.float32)``).
-    - ``dtype``: FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4 or FP8_E5. The result's NumPy
-      type is the dtype's storage (uint16 bit patterns for BF16, uint8 for FP8).
+    - ``dtype`` (keyword-only): the result's dtype: FP32, FP32R, BF16, FP16, FP8_E3,
+      FP8_E4 or FP8_E5. The result's NumPy type is the dtype's storage (uint16 bit
+      patterns for BF16, uint8 for FP8).
 
     >>> import numpy as np, gpsimd
-    >>> gpsimd.dve_read_accumulator(np.array([1.5, -3.4028235e38], dtype=np.float32), "BF16")
+    >>> gpsimd.dve_read_accumulator(np.array([1.5, -3.4028235e38], dtype=np.float32),
+    ...                             dtype="BF16")
     array([16320, 65408], dtype=uint16)
     """
     fn = "dve_read_accumulator"
@@ -293,20 +295,18 @@ def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], dtype: DtypeLi
             raise ValueError(f"dve_read_accumulator: expected 1 to {_PARTITIONS} accumulator "
                              f"values (one per partition), got shape {a.shape}")
         bits = _as_bits(a, "FP32").view(np.uint32)
-    name = _out_dtype(fn, "dtype", dtype)
+    name = dtype_arg(fn, "dtype", dtype)
     size = dtype_size(name) or 4
     n = bits.size
-    run = Runner(fn, generation, strict)
-    m = run.machine
-    m.accumulators[:n] = bits
-    word = encode(
-        "DveReadAccumulator",
-        dst_element_count=1,
-        dtype=name,
-        negated=int(bool(negated)),
-        num_active_channels=n,
-        dst_mem_pattern={"space": "sbuf", "partition": 0, "offset": 0, "num": [1], "step": [1]},
-    )
-    run.run(word)
-    return run.result(m.sbuf[:n, :size].copy().view(storage_dtype(name)).reshape(n),
-                      return_words)
+    with Runner(fn, generation, strict, return_words) as run:
+        dst_off = run.alloc(size)
+        run.set_accumulators(0, bits)
+        run.run(encode(
+            "DveReadAccumulator",
+            dst_element_count=1,
+            dtype=name,
+            negated=int(bool(negated)),
+            num_active_channels=n,
+            dst_mem_pattern={**_ptr(dst_off), "num": [1], "step": [1]},
+        ))
+        return run.result(run.read(0, n, dst_off, 1, name, "out").reshape(n))

@@ -15,7 +15,8 @@ sorting afterwards:
   then MatchReplace8; ``dst_idx[k]`` is the lane's ``idx[7 - k]``.
 
 A NumPy dtype names the gpsimd dtype (float32 is FP32, int32 INT32, ...); BF16 and FP8
-bit patterns are given as unsigned integers with an explicit ``dtype``.
+bit patterns are given as unsigned integers with ``in_dtype`` naming them. ``dtype=`` is
+the result's dtype (Max8's and MatchReplace8's ``out_dtype``, FindIndex8's index dtype).
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
+from ._api import ArrayResult, PairResult, Runner, data_array, in_out, integer, number, same_dtype
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
-from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil
+from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil, _parts
 
 __all__ = ["max8", "nc_find_index8", "nc_match_replace8", "topk"]
 
@@ -34,11 +35,13 @@ __all__ = ["max8", "nc_find_index8", "nc_match_replace8", "topk"]
 MAX_ELEMENTS = 16384
 
 _MATCH_REPLACE_DTYPES = ("FP16", "BF16", "UINT8", "UINT16", "UINT32", "FP32", "INT32")
+_MAX8_OUT = VALID_DTYPES + ("FP32R",)
+_INDEX_DTYPES = ("UINT16", "UINT32")
+_NAN_BITS = 0x7FC00000  # topk's knock-out: Max8 leaves NaNs out, FindIndex8 never matches one
 
 
-def _rows_of(x, what, dtype, arg, allowed=VALID_DTYPES):
-    """Return (bits [rows, T] of the dtype's storage type, dtype name, one_d)."""
-    a, name = data_array(what, arg, x, allowed, dtype)
+def _rows_of(what, a, arg):
+    """Return (a 2-D [rows, T], one_d) of a search input, checking its shape."""
     if a.ndim not in (1, 2) or a.size == 0:
         raise ValueError(f"{what}: {arg} must be a non-empty 1-D or [rows, T] array, got shape "
                          f"{a.shape}")
@@ -47,7 +50,7 @@ def _rows_of(x, what, dtype, arg, allowed=VALID_DTYPES):
     if a2.shape[1] > MAX_ELEMENTS:
         raise ValueError(f"{what}: {a2.shape[1]} elements per row; the search instructions "
                          f"read at most {MAX_ELEMENTS} (SPEC §4.8)")
-    return _as_bits(a2, name), name, one_d
+    return a2, one_d
 
 
 def _tensor(offset, num, step=1, dims=4):
@@ -56,20 +59,18 @@ def _tensor(offset, num, step=1, dims=4):
     return {"space": "sbuf", "partition": 0, "offset": offset, "num": nums, "step": steps}
 
 
-def _load_values(m, name, vals_bits, rows, offset, negated):
+def _load_word(name, rows, offset, negated):
     """MatchValueLoad of 8 values per row from `offset`: negated walks vals[7 - k]."""
     size = dtype_size(name)
-    m.sbuf[:rows, offset : offset + 8 * size] = np.ascontiguousarray(vals_bits).view(np.uint8)
     start = offset + 7 * size if negated else offset
     return encode("MatchValueLoad", src_mem_pattern=_tensor(start, 8, -1 if negated else 1, 2),
                   dtype=name, num_active_channels=rows)
 
 
-def _vals_for(vals, bits, name, what):
+def _vals_for(vals, rows, name, what):
     """Return the 8 values per row as bits of data's dtype, by the dtype rule with data's
     dtype named (its storage type, or a Python list converted to it)."""
     v, _ = data_array(what, "vals", vals, (name,), name)
-    rows = bits.shape[0]
     if v.shape == (8,):
         v = np.broadcast_to(v, (rows, 8))
     if v.shape != (rows, 8):
@@ -78,24 +79,9 @@ def _vals_for(vals, bits, name, what):
     return _as_bits(np.ascontiguousarray(v), name)
 
 
-def _match_rows(bits, name, v, negated, run, word, read):
-    """Run MatchValueLoad of v (negated or positive step) then `word(r, dst_off)` on each
-    block of up to 128 rows of `bits`; `read(m, r0, r, dst_off)` takes the results."""
-    rows, t = bits.shape
-    size = dtype_size(name)
-    m = run.machine
-    val_off = _ceil(t * size)
-    dst_off = val_off + _ALIGN
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
-        load = _load_values(m, name, v[r0 : r0 + r], r, val_off, negated=negated)
-        run.run([load, word(r, dst_off)])
-        read(m, r0, r, dst_off)
-
-
-def max8(src: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
-         strict: bool = False, return_words: bool = False) -> ArrayResult:
+def max8(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+         generation: str = "v3", strict: bool = False,
+         return_words: bool = False) -> ArrayResult:
     """Return NKI's ``max8``: the 8 largest values of each row, largest first.
 
     SPEC §4.8: values compare as FP32 (integers rounded to nearest even, so INT32
@@ -103,85 +89,108 @@ def max8(src: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
     are kept, and a row with fewer than 8 numbers is filled with -inf. Max8 writes the
     8 smallest first; the destination walks down from slot 7, as NKI's compiler emits it.
 
-    - ``src``: ``[rows, T]`` (rows <= 128, 8 <= T <= 16384) or 1-D.
-    - ``dtype``: needed for BF16/FP8 bit patterns given as unsigned integers.
+    - ``src``: ``[rows, T]`` (8 <= T <= 16384; more than 128 rows become several
+      instructions) or 1-D. BF16/FP8 bit patterns need ``in_dtype``.
+    - ``dtype``: the result's dtype (Max8's ``out_dtype``: any valid dtype, FP32R
+      included), default the input's; the values go through FP32 to it (§5).
 
     >>> import numpy as np, gpsimd
     >>> gpsimd.max8(np.array([5, -1, 9, 3, np.nan, 0.5, 100, -7, 2, 8], dtype=np.float32))
     array([100. ,   9. ,   8. ,   5. ,   3. ,   2. ,   0.5,  -1. ], dtype=float32)
+    >>> gpsimd.max8(np.arange(10, dtype=np.int32), dtype="FP32")
+    array([9., 8., 7., 6., 5., 4., 3., 2.], dtype=float32)
     """
-    bits, name, one_d = _rows_of(src, "max8", dtype, "src")
+    fn = "max8"
+    a, name, out = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype, _MAX8_OUT)
+    a2, one_d = _rows_of(fn, a, "src")
+    bits = _as_bits(a2, name)
     rows, t = bits.shape
     if t < 8:
         raise ValueError(f"max8: a row needs at least 8 elements (s4d2_bn_src_element_cnt), "
                          f"got {t}")
-    size = dtype_size(name)
-    out = np.zeros((rows, 8), dtype=bits.dtype)
-    run = Runner("max8", generation, strict)
-    m = run.machine
-    dst_off = _ceil(t * size)
-    for r0 in range(0, rows, _PARTITIONS):
-        r = min(_PARTITIONS, rows - r0)
-        m.sbuf[:r, : t * size] = bits[r0 : r0 + r].view(np.uint8)
-        run.run(encode("Max8", src_mem_pattern=_tensor(0, t), in_dtype=name, out_dtype=name,
-                       num_active_channels=r,
-                       dst_mem_pattern=_tensor(dst_off + 7 * size, 8, -1, 2)))
-        out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + 8 * size].view(bits.dtype)
-    out = out.view(storage_dtype(name))
-    return run.result(out[0] if one_d else out, return_words)
+    size, osz = dtype_size(name), dtype_size(out)
+    result = np.zeros((rows, 8), dtype=storage_dtype(out))
+    with Runner(fn, generation, strict, return_words) as run:
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (_ceil(t * size) + _ALIGN))
+        run.result_shape("values", (rows, 8), result.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, dst_off = run.block(t * size, 8 * osz)
+            run.load(0, src_off, bits[r0 : r0 + r], name="src")
+            run.run(encode("Max8", src_mem_pattern=_tensor(src_off, t), in_dtype=name,
+                           out_dtype=out, num_active_channels=r,
+                           dst_mem_pattern=_tensor(dst_off + 7 * osz, 8, -1, 2)))
+            result[r0 : r0 + r] = run.read(0, r, dst_off, 8, out, "values",
+                                           into=("values", _parts(r0, r)))
+        return run.result(result[0] if one_d else result)
 
 
-def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = None,
-                   generation: str = "v3", strict: bool = False,
+def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = "UINT32",
+                   in_dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
                    return_words: bool = False) -> ArrayResult:
     """Return NKI's ``nc_find_index8``: per row, the position of each of the 8 ``vals``
-    in ``data`` (uint32; 0xFFFFFFFF where a value is not found).
+    in ``data`` (0xFFFFFFFF, or 0xFFFF for UINT16, where a value is not found).
 
     SPEC §4.9: MatchValueLoad with a negated step (``mv[n] = vals[n]``) then FindIndex8.
     Each element is taken by the lowest slot whose value equals it (FP32 equality: NaN
     finds nothing, -0.0 finds +0.0) and is consumed, so duplicate vals take ascending
     positions in ascending columns.
 
-    - ``data``: ``[rows, T]`` (rows <= 128, 8 <= T <= 16384) or 1-D.
+    - ``data``: ``[rows, T]`` (8 <= T <= 16384) or 1-D; BF16/FP8 bits need ``in_dtype``.
     - ``vals``: 8 values, or ``[rows, 8]``, of data's dtype.
+    - ``dtype``: the result's (index) dtype, UINT32 (NKI's default) or UINT16.
 
     >>> import numpy as np, gpsimd
     >>> data = np.array([1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8], dtype=np.float32)
     >>> gpsimd.nc_find_index8(data, np.array([3, 8, 8, 8, 8, 8, 8, 8], dtype=np.float32))
     array([ 2,  4,  5,  6,  7,  8,  9, 10], dtype=uint32)
     """
-    bits, name, one_d = _rows_of(data, "nc_find_index8", dtype, "data")
+    fn = "nc_find_index8"
+    a, name, out = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype, _INDEX_DTYPES)
+    a2, one_d = _rows_of(fn, a, "data")
+    bits = _as_bits(a2, name)
     rows, t = bits.shape
     if t < 8:
         raise ValueError(f"nc_find_index8: a row needs at least 8 elements, got {t}")
-    v = _vals_for(vals, bits, name, "nc_find_index8")
-    out = np.zeros((rows, 8), dtype=np.uint32)
-
-    def find(r, dst_off):
-        return encode("FindIndex8", src_mem_pattern=_tensor(0, t), in_dtype=name,
-                      out_dtype="UINT32", num_active_channels=r,
-                      dst_mem_pattern=_tensor(dst_off, 8, 1, 2))
-
-    def read(m, r0, r, dst_off):
-        out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + 32].view("<u4")
-
-    run = Runner("nc_find_index8", generation, strict)
-    _match_rows(bits, name, v, True, run, find, read)
-    return run.result(out[0] if one_d else out, return_words)
+    v = _vals_for(vals, rows, name, fn)
+    size, osz = dtype_size(name), dtype_size(out)
+    result = np.zeros((rows, 8), dtype=storage_dtype(out))
+    with Runner(fn, generation, strict, return_words) as run:
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (_ceil(t * size) + 2 * _ALIGN))
+        run.result_shape("indices", (rows, 8), result.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, val_off, dst_off = run.block(t * size, 8 * size, 8 * osz)
+            run.load(0, src_off, bits[r0 : r0 + r], name="data")
+            run.load(0, val_off, v[r0 : r0 + r], name="vals")
+            run.run([_load_word(name, r, val_off, negated=True),
+                     encode("FindIndex8", src_mem_pattern=_tensor(src_off, t), in_dtype=name,
+                            out_dtype=out, num_active_channels=r,
+                            dst_mem_pattern=_tensor(dst_off, 8, 1, 2))])
+            result[r0 : r0 + r] = run.read(0, r, dst_off, 8, out, "indices",
+                                           into=("indices", _parts(r0, r)))
+        return run.result(result[0] if one_d else result)
 
 
 def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: DtypeLike = None,
-                      generation: str = "v3", strict: bool = False,
+                      in_dtype: DtypeLike = None, generation: str = "v3", strict: bool = False,
                       return_words: bool = False) -> PairResult:
     """Return NKI's ``nc_match_replace8`` as ``(dst, dst_idx)``: ``data`` with the first
     unconsumed match of each of the 8 ``vals`` replaced by ``imm``, and the positions.
 
     SPEC §4.10: MatchValueLoad with a positive step (``mv[7 - k] = vals[k]``) then
-    MatchReplace8; ``dst_idx[k]`` is the lane's ``idx[7 - k]`` (0xFFFFFFFF: not found).
-    Every element passes through FP32 (a BF16 signalling NaN comes back quiet).
+    MatchReplace8; ``dst_idx[k]`` is the lane's ``idx[7 - k]`` (0xFFFFFFFF: not found),
+    read from the search state. Every element passes through FP32 (a BF16 signalling
+    NaN comes back quiet).
 
-    - ``data``: ``[rows, T]`` or 1-D of FP16, BF16, UINT8, UINT16, UINT32, FP32 or INT32.
+    - ``data``: ``[rows, T]`` or 1-D of FP16, BF16, UINT8, UINT16, UINT32, FP32 or INT32
+      (BF16 bits need ``in_dtype``).
     - ``vals``: 8 values or ``[rows, 8]``; ``imm``: a float (FP32).
+    - ``dtype``: the result's dtype (MatchReplace8's ``out_dtype``), default the input's.
 
     >>> import numpy as np, gpsimd
     >>> data = np.array([1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8], dtype=np.float32)
@@ -192,47 +201,75 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     >>> idx
     array([ 2, 10,  9,  8,  7,  6,  5,  4], dtype=uint32)
     """
-    bits, name, one_d = _rows_of(data, "nc_match_replace8", dtype, "data", _MATCH_REPLACE_DTYPES)
+    fn = "nc_match_replace8"
+    a, name, out = in_out(fn, "data", data, _MATCH_REPLACE_DTYPES, in_dtype, dtype,
+                          _MATCH_REPLACE_DTYPES)
+    a2, one_d = _rows_of(fn, a, "data")
+    bits = _as_bits(a2, name)
     rows, t = bits.shape
-    v = _vals_for(vals, bits, name, "nc_match_replace8")
-    size = dtype_size(name)
-    imm_bits = int(np.array(number("nc_match_replace8", "imm", imm), dtype=np.float32).view(
-        np.uint32))
-    out = np.zeros_like(bits)
+    v = _vals_for(vals, rows, name, fn)
+    size, osz = dtype_size(name), dtype_size(out)
+    imm_bits = int(np.array(number(fn, "imm", imm), dtype=np.float32).view(np.uint32))
+    result = np.zeros((rows, t), dtype=storage_dtype(out))
     idx = np.zeros((rows, 8), dtype=np.uint32)
+    blocks = -(-rows // _PARTITIONS)
+    if blocks > 1 and return_words:
+        raise ValueError(
+            "nc_match_replace8: with return_words=True, dst_idx is read from the search "
+            "lanes, which a later block of rows would overwrite (no instruction writes them "
+            "to memory); call it on 128 rows at a time")
+    with Runner(fn, generation, strict, return_words) as run:
+        fits = run.layout(blocks * (_ceil(t * size) + _ALIGN + _ceil(t * osz)))
+        run.result_shape("dst", (rows, t), result.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, val_off, dst_off = run.block(t * size, 8 * size, t * osz)
+            run.load(0, src_off, bits[r0 : r0 + r], name="data")
+            run.load(0, val_off, v[r0 : r0 + r], name="vals")
+            word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(src_off, t),
+                                    in_dtype=name, out_dtype=out, num_active_channels=r,
+                                    immediate=0.0, dst_mem_pattern=_tensor(dst_off, t)))
+            word[40:44] = imm_bits.to_bytes(4, "little")  # the FP32 bits, NaN payloads too
+            run.run([_load_word(name, r, val_off, negated=False), bytes(word)])
+            result[r0 : r0 + r] = run.read(0, r, dst_off, t, out, "dst",
+                                           into=("dst", _parts(r0, r)))
+            idx[r0 : r0 + r] = np.array(run.machine.match_indices[:r, ::-1])
+        run.result_dump("lanes", "match", 0, min(rows, _PARTITIONS))
+        return run.result((result[0], idx[0]) if one_d else (result, idx))
 
-    def replace(r, dst_off):
-        word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(0, t), in_dtype=name,
-                                out_dtype=name, num_active_channels=r, immediate=0.0,
-                                dst_mem_pattern=_tensor(dst_off, t)))
-        word[40:44] = imm_bits.to_bytes(4, "little")  # the FP32 bits, NaN payloads too
-        return bytes(word)
 
-    def read(m, r0, r, dst_off):
-        out[r0 : r0 + r] = m.sbuf[:r, dst_off : dst_off + t * size].view(bits.dtype)
-        idx[r0 : r0 + r] = m.match_indices[:r, ::-1]
-
-    run = Runner("nc_match_replace8", generation, strict)
-    _match_rows(bits, name, v, False, run, replace, read)
-    out = out.view(storage_dtype(name))
-    return run.result((out[0], idx[0]) if one_d else (out, idx), return_words)
-
-
-def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, generation: str = "v3",
-         strict: bool = False, return_words: bool = False) -> PairResult:
+def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+         generation: str = "v3", strict: bool = False, return_words: bool = False) -> PairResult:
     """Return ``(values, indices)``: the k largest values of each row, largest first, and
-    their positions, built as NKI kernels build a top-k from the search instructions.
+    their positions (uint32), built as NKI kernels build a top-k from the search
+    instructions, all on one machine.
 
-    Each round of 8 runs Max8 (the next 8 largest), FindIndex8 for their positions on
-    the row as that round sees it, and MatchReplace8 to replace them by -inf for the
-    next round. Values follow Max8's rules (NaNs left out, -0.0 below +0.0, FP32
-    comparison). **Ties:** equal values come in ascending position order, within a round
-    and across rounds (earlier positions are replaced first). A row whose values run
-    out (NaNs, or k beyond its numbers) gives -inf values; their indices are then those
-    of the replaced elements or 0xFFFFFFFF, so keep k within a row's finite values.
+    Each round of 8 runs Max8 (the next 8 largest, as FP32 keys), a MatchValueLoad of
+    them and FindIndex8 for their positions on the row as that round sees it, then
+    (unless it is the last round) another MatchValueLoad and MatchReplace8, which writes
+    the row as FP32 with the found elements knocked out as NaN: Max8 leaves NaNs out and
+    FindIndex8 never matches one, so a knocked-out element, like a NaN of the data, is
+    never taken again, and no value of the data can be mistaken for the knock-out.
 
-    - ``tile``: ``[rows, T]`` or 1-D, of a MatchReplace8 dtype (float32 for instance).
-    - ``k``: 1 <= k <= T.
+    - **Values are the row's elements at the indices**, bit for bit (``tile[r,
+      indices[r]]``): value and index always agree. (Max8's keys are the same numbers,
+      except that FP32 equality finds a -0.0 for a +0.0 key, and that integers beyond
+      2^24 compare rounded.)
+    - **Order**: by value, largest first, comparing as FP32; equal values (+0.0 and -0.0
+      included) in ascending position order, within a round and across rounds. This is
+      NumPy's ``argsort(-x, kind="stable")`` with NaNs left out.
+    - **-inf** is a value like any other.
+    - **NaN is never selected.** A row with fewer than k non-NaN values fills its last
+      columns with ``indices = 0xFFFFFFFF`` and ``values = -inf`` (the lowest value of
+      an integer dtype), Max8's fill.
+
+    - ``tile``: ``[rows, T]`` (1 <= k <= T <= 16384) or 1-D, of a MatchReplace8 input
+      dtype: FP32, FP16, BF16 (bits with ``in_dtype``), INT32, UINT32, UINT16, UINT8.
+    - ``dtype``: the values' dtype, which is the input's (naming it like ``in_dtype``).
+    - ``return_words=True``: the words, run in order on one fresh machine holding the
+      tile, leave the indices (result ``indices``) and Max8's keys (``keys``, FP32) in
+      SBUF; the values are the tile at those indices.
 
     >>> import numpy as np, gpsimd
     >>> logits = np.array([0.1, 2.5, -1.0, 2.5, 7.0, 0.3, 4.0, 1.0, 3.0, 2.5], np.float32)
@@ -240,26 +277,75 @@ def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, generation: str = 
     >>> values, indices
     (array([7. , 4. , 3. , 2.5], dtype=float32), array([4, 6, 8, 1], dtype=uint32))
     """
-    bits, name, one_d = _rows_of(tile, "topk", dtype, "tile", _MATCH_REPLACE_DTYPES)
+    fn = "topk"
+    a, name = data_array(fn, "tile", tile, _MATCH_REPLACE_DTYPES, same_dtype(fn, dtype, in_dtype))
+    a2, one_d = _rows_of(fn, a, "tile")
+    bits = _as_bits(a2, name)
     rows, t = bits.shape
-    k = integer("topk", "k", k, 1, t)
-    st = storage_dtype(name)
-    cur = bits.view(st)
-    values, indices, words = [], [], []
-    opts = {"dtype": name, "generation": generation, "strict": strict, "return_words": True}
-    for r in range((k + 7) // 8):
-        top, w = max8(cur, **opts)  # largest first
-        values.append(top)
-        words.append(w)
-        found, w = nc_find_index8(cur, top, **opts)
-        indices.append(found)
-        words.append(w)
-        if 8 * (r + 1) < k:
-            (cur, _), w = nc_match_replace8(cur, top, float("-inf"), **opts)
-            words.append(w)
-    vals = np.concatenate(values, axis=1)[:, :k]
-    idx = np.concatenate(indices, axis=1)[:, :k]
-    result = (vals[0], idx[0]) if one_d else (vals, idx)
-    if return_words:
-        return result, np.concatenate(words)
-    return result
+    k = integer(fn, "k", k, 1, t)
+    size = dtype_size(name)
+    rounds = -(-k // 8)
+    keys = np.zeros((rows, 8 * rounds), dtype=np.float32)
+    found = np.zeros((rows, 8 * rounds), dtype=np.uint32)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        blocks = -(-rows // _PARTITIONS)
+        results = 2 * _ceil(32 * rounds)  # the keys and the indices of every round
+        work = 0 if rounds == 1 else _ceil(4 * t)
+        # The input, two FP32 working copies (ping-pong) or one (knocked out in place).
+        two = _ceil(t * size) + 2 * work + results <= pbytes
+        per_block = _ceil(t * size) + (2 if two else 1) * work + results
+        fits = run.layout(blocks * per_block)
+        run.result_shape("keys", (rows, 8 * rounds), np.float32)
+        run.result_shape("indices", (rows, 8 * rounds), np.uint32)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, keys_off, idx_off, w0, w1 = run.block(
+                    t * size, 32 * rounds, 32 * rounds, work, work if two else 0)
+                if not two:
+                    w1 = w0
+            run.load(0, src_off, bits[r0 : r0 + r], name="tile")
+            cur, cur_dtype = src_off, name
+            words = []
+            for i in range(rounds):
+                kv, ix = keys_off + 32 * i, idx_off + 32 * i
+                words.append(encode("Max8", src_mem_pattern=_tensor(cur, t), in_dtype=cur_dtype,
+                                    out_dtype="FP32", num_active_channels=r,
+                                    dst_mem_pattern=_tensor(kv + 28, 8, -1, 2)))
+                words.append(_load_word("FP32", r, kv, negated=True))  # mv[n] = key n
+                words.append(encode("FindIndex8", src_mem_pattern=_tensor(cur, t),
+                                    in_dtype=cur_dtype, out_dtype="UINT32", num_active_channels=r,
+                                    dst_mem_pattern=_tensor(ix, 8, 1, 2)))
+                if i + 1 < rounds:
+                    nxt = w0 if (i % 2 == 0) else w1
+                    words.append(_load_word("FP32", r, kv, negated=True))  # re-arm the slots
+                    word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(cur, t),
+                                            in_dtype=cur_dtype, out_dtype="FP32",
+                                            num_active_channels=r, immediate=0.0,
+                                            dst_mem_pattern=_tensor(nxt, t)))
+                    word[40:44] = _NAN_BITS.to_bytes(4, "little")
+                    words.append(bytes(word))
+                    cur, cur_dtype = nxt, "FP32"
+            run.run(words)
+            part = _parts(r0, r)
+            keys[r0 : r0 + r] = run.read(0, r, keys_off, 8 * rounds, "FP32", "keys",
+                                         into=("keys", part))
+            found[r0 : r0 + r] = run.read(0, r, idx_off, 8 * rounds, "UINT32", "indices",
+                                          into=("indices", part))
+        # Max8 writes smallest first; its destination walks down from slot 7, so each
+        # round's 8 keys sit largest first, as its FindIndex8 columns do (mv[n] = key n).
+        idx = found[:, :k]
+        valid = idx != 0xFFFFFFFF
+        st = storage_dtype(name)
+        if st.kind == "f":
+            fill = np.array(-np.inf, dtype=st)
+        elif name == "BF16":
+            fill = np.array(0xFF80, dtype=st)
+        else:
+            fill = np.array(np.iinfo(st).min, dtype=st)
+        vals = np.where(valid, np.take_along_axis(bits, np.where(valid, idx, 0).astype(np.intp),
+                                                  axis=1), fill).astype(st)
+        vals = vals.view(storage_dtype(name))
+        result = (vals[0], idx[0]) if one_d else (vals, idx)
+        return run.result(result)

@@ -3,9 +3,11 @@
 
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpsimd/execute.h"
@@ -18,6 +20,28 @@ namespace gpsimd::python {
 Word word_from_bytes(const pybind11::bytes& b);
 // Returns the 64 bytes of a word.
 pybind11::bytes bytes_from_word(const Word& w);
+
+// The bytes of a machine's memory that may differ from a fresh machine's, kept as one
+// byte range per partition and space: what a scratch machine needs to forget between
+// uses without clearing 28 MiB. Writes by instructions are marked through the trace
+// sink of run_words; writes made from Python are marked with mark().
+class DirtyRanges {
+ public:
+  // Marks bytes [lo, hi) of partitions [first, first + count) of a space.
+  void mark(Space s, unsigned first, unsigned count, uint32_t lo, uint32_t hi);
+  // Puts the machine back to a fresh machine's state, provided every byte that differs
+  // from zero is marked: zeroes the marked ranges, then the registers and semaphores,
+  // the accumulators to -inf and the search lanes fresh; forgets the marks.
+  void reset(Machine& m);
+  // The marked ranges as (space, partition, lo, hi), in space and partition order.
+  std::vector<std::tuple<Space, unsigned, uint32_t, uint32_t>> ranges() const;
+
+ private:
+  struct Range {
+    uint32_t lo = 0, hi = 0;  // empty when hi == 0
+  };
+  std::array<std::array<Range, kPartitions>, 2> ranges_{};
+};
 
 // Work done on the machine before a program's words run (with the GIL released); returns
 // an error message when it cannot be done, and then the machine must be unchanged.
@@ -34,9 +58,12 @@ using Prepare = std::function<std::optional<std::string>(Machine&)>;
 // "match_lane"), "index" (the word's position in the program) and the event's details.
 // An exception from the callable stops the delivery and propagates; with `atomic` the
 // machine is first put back as it was before the run.
+//
+// With `dirty`, every memory write of the words is also marked there.
 pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& opts,
                           bool atomic, const Prepare& prepare,
-                          const pybind11::object& trace = pybind11::none());
+                          const pybind11::object& trace = pybind11::none(),
+                          DirtyRanges* dirty = nullptr);
 
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);

@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -775,8 +776,83 @@ py::dict event_dict(const TraceEvent& e) {
 
 }  // namespace
 
+void DirtyRanges::mark(Space s, unsigned first, unsigned count, uint32_t lo, uint32_t hi) {
+  if (lo >= hi) return;
+  auto& space = ranges_[s == Space::SBUF ? 0 : 1];
+  for (unsigned p = first; p < first + count && p < kPartitions; ++p) {
+    Range& r = space[p];
+    if (r.hi == 0) {
+      r = {lo, hi};
+    } else {
+      r.lo = std::min(r.lo, lo);
+      r.hi = std::max(r.hi, hi);
+    }
+  }
+}
+
+void DirtyRanges::reset(Machine& m) {
+  for (Space s : {Space::SBUF, Space::PSUM}) {
+    auto& space = ranges_[s == Space::SBUF ? 0 : 1];
+    const uint32_t limit = m.partition_bytes(s);
+    for (unsigned p = 0; p < kPartitions; ++p) {
+      Range& r = space[p];
+      if (r.hi == 0) continue;
+      const uint32_t hi = std::min(r.hi, limit);
+      if (r.lo < hi) std::memset(m.partition(s, p).data() + r.lo, 0, hi - r.lo);
+      r = {};
+    }
+  }
+  m.registers.fill(0);
+  m.semaphores.fill(0);
+  m.accumulators.fill(kNegInfBits);
+  m.match.fill(MatchLane{});
+}
+
+std::vector<std::tuple<Space, unsigned, uint32_t, uint32_t>> DirtyRanges::ranges() const {
+  std::vector<std::tuple<Space, unsigned, uint32_t, uint32_t>> out;
+  for (Space s : {Space::SBUF, Space::PSUM})
+    for (unsigned p = 0; p < kPartitions; ++p) {
+      const Range& r = ranges_[s == Space::SBUF ? 0 : 1][p];
+      if (r.hi != 0) out.emplace_back(s, p, r.lo, r.hi);
+    }
+  return out;
+}
+
+namespace {
+
+// Marks every memory write in a DirtyRanges and passes every event on to `inner`, when
+// there is one (a recorder for Python's trace callable).
+class DirtySink : public TraceSink {
+ public:
+  DirtySink(DirtyRanges& dirty, TraceSink* inner) : dirty_(dirty), inner_(inner) {}
+  void retire(const Word& w, const InstrDef& def) override {
+    if (inner_) inner_->retire(w, def);
+  }
+  void memory(Space s, unsigned partition, uint32_t offset,
+              std::span<const uint8_t> bytes) override {
+    dirty_.mark(s, partition, 1, offset, offset + static_cast<uint32_t>(bytes.size()));
+    if (inner_) inner_->memory(s, partition, offset, bytes);
+  }
+  void accumulator(unsigned index, uint32_t before, uint32_t after) override {
+    if (inner_) inner_->accumulator(index, before, after);
+  }
+  void semaphore(unsigned index, uint32_t before, uint32_t after) override {
+    if (inner_) inner_->semaphore(index, before, after);
+  }
+  void match_lane(unsigned lane, const MatchLane& before, const MatchLane& after) override {
+    if (inner_) inner_->match_lane(lane, before, after);
+  }
+
+ private:
+  DirtyRanges& dirty_;
+  TraceSink* inner_;
+};
+
+}  // namespace
+
 py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& options,
-                    bool atomic, const Prepare& prepare, const py::object& trace) {
+                    bool atomic, const Prepare& prepare, const py::object& trace,
+                    DirtyRanges* dirty) {
   ProgramResult r;
   std::optional<std::string> prepare_error;
   ExecOptions opts = options;
@@ -788,6 +864,8 @@ py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOption
           "Machine.run: trace must be a callable taking one event, got {}", show(trace)));
     opts.trace = &recorder;
   }
+  std::optional<DirtySink> dirty_sink;
+  if (dirty != nullptr) opts.trace = &dirty_sink.emplace(*dirty, opts.trace);
   std::optional<Machine> before;
   {
     // Instructions touch only the machine's own memory, never Python objects.
@@ -947,12 +1025,44 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "_run",
           [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast,
-             const py::object& trace) {
+             const py::object& trace, DirtyRanges* dirty) {
             return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
-                             atomic, {}, trace);
+                             atomic, {}, trace, dirty);
           },
           py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
-          py::arg("fast") = true, py::arg("trace") = py::none());
+          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none());
+
+  py::class_<DirtyRanges>(
+      m, "DirtyRanges",
+      "The bytes of a scratch machine's memory that may differ from zero: one range per "
+      "partition and space, marked by Machine._run(dirty=...) for instruction writes and by "
+      "mark() for writes made from Python. reset(machine) makes the machine fresh again "
+      "by zeroing only those ranges.")
+      .def(py::init<>())
+      .def(
+          "mark",
+          [](DirtyRanges& d, const std::string& space, py::handle first, py::handle count,
+             py::handle lo, py::handle hi) {
+            const auto p = static_cast<unsigned>(to_int(first, "mark: first", 0, kPartitions - 1));
+            const auto n = static_cast<unsigned>(to_int(count, "mark: count", 0, kPartitions - p));
+            const auto l = to_u32(lo, "mark: lo");
+            const auto h = to_u32(hi, "mark: hi");
+            d.mark(to_space(space), p, n, l, h);
+          },
+          py::arg("space"), py::arg("first"), py::arg("count"), py::arg("lo"), py::arg("hi"),
+          "Marks bytes [lo, hi) of partitions [first, first + count) of 'sbuf' or 'psum'.")
+      .def("reset", &DirtyRanges::reset, py::arg("machine"),
+           "Zeroes the marked ranges of the machine, resets its registers, semaphores, "
+           "accumulators (-inf) and search lanes, and forgets the marks.")
+      .def(
+          "ranges",
+          [](const DirtyRanges& d) {
+            py::list out;
+            for (auto [s, p, lo, hi] : d.ranges())
+              out.append(py::make_tuple(std::string(space_name(s)), p, lo, hi));
+            return out;
+          },
+          "The marked ranges as (space, partition, lo, hi) tuples.");
 
   m.def(
       "validate",

@@ -27,7 +27,7 @@ CALLS = {
     "iota": lambda **kw: gpsimd.iota([[1, 8]], **kw),
     "nonzero_with_count": lambda **kw: gpsimd.nonzero_with_count(F32, **kw),
     "tensor_copy_predicated": lambda **kw: gpsimd.tensor_copy_predicated(F32, 0.0, F32 > 2, **kw),
-    "dve_read_accumulator": lambda **kw: gpsimd.dve_read_accumulator(F32[0], "BF16", **kw),
+    "dve_read_accumulator": lambda **kw: gpsimd.dve_read_accumulator(F32[0], dtype="BF16", **kw),
     "max8": lambda **kw: gpsimd.max8(F32, **kw),
     "nc_find_index8": lambda **kw: gpsimd.nc_find_index8(F32, F32[0], **kw),
     "nc_match_replace8": lambda **kw: gpsimd.nc_match_replace8(F32, F32[0], -1.0, **kw),
@@ -228,8 +228,8 @@ def test_python_lists():
     (lambda: gpsimd.tensor_scalar_select(F32, 1.0, [True, False]), ValueError,
      "tensor_scalar_select: predicate: expected a scalar or one value per row (1), got shape "
      "(2,)"),
-    (lambda: gpsimd.sequence_bounds([0, 1], out_dtype="INT33"), ValueError,
-     "sequence_bounds: out_dtype='INT33' is not a gpsimd dtype name (FP32, BF16, FP16, FP8_E4, "
+    (lambda: gpsimd.sequence_bounds([0, 1], dtype="INT33"), ValueError,
+     "sequence_bounds: dtype='INT33' is not a gpsimd dtype name (FP32, BF16, FP16, FP8_E4, "
      "INT32, ...) nor a NumPy type that stores one"),
     (lambda: gpsimd.iota([[1, 4]], dtype="FP9"), ValueError,
      "iota: dtype='FP9' is not a gpsimd dtype name (FP32, BF16, FP16, FP8_E4, INT32, ...) nor a "

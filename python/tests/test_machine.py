@@ -194,4 +194,17 @@ def test_copies_reset_and_bad_programs():
         m.run(b"\x96" * 65)
     with pytest.raises(ValueError, match="generation"):
         gpsimd.Machine("v9")
-    assert repr(m) == "<gpsimd.Machine v5>"
+    # The repr summarises the state as .dump would (issue: it named only the generation).
+    text = repr(m)
+    assert text.startswith("gpsimd.Machine('v5')\n")
+    assert "sbuf          128 x 262144 bytes: nonzero in partitions 3, bytes 0x3..0x3" in text
+    assert "psum          128 x 16384 bytes: zero" in text
+    assert repr(gpsimd.Machine("v5")) == "gpsimd.Machine('v5'): fresh"
+    html = m._repr_html_()  # for notebooks: the same rows as a table
+    assert html.startswith("<b>gpsimd.Machine('v5')</b><table>") and "<td>sbuf</td>" in html
+    big = gpsimd.Machine("v3")
+    big.sbuf[::2, 5] = 1  # 64 runs of partitions: elided as NumPy elides
+    big.registers[:] = np.arange(64)
+    text = repr(big)
+    assert "nonzero in partitions 0, 2, 4, ..., 122, 124, 126, bytes 0x5..0x5" in text
+    assert "r1 = 0x00000001, r2 = 0x00000002, r3 = 0x00000003, ... (57 more)" in text

@@ -134,7 +134,7 @@ def test_read_accumulator_conversions(name, negated):
     rng = np.random.default_rng(7)
     bits = rng.integers(0, 1 << 32, 128, dtype=np.uint64).astype(np.uint32)
     bits[:6] = [0xFF7FFFFF, 0x80000000, 0x7F800001, 0x3F800000, 0x00000001, 0xFF800000]
-    got = gpsimd.dve_read_accumulator(bits.view(np.float32), name, negated=negated)
+    got = gpsimd.dve_read_accumulator(bits.view(np.float32), dtype=name, negated=negated)
     src = bits ^ np.uint32(0x80000000) if negated else bits
     if name in ("FP32", "FP32R"):
         np.testing.assert_array_equal(got.view(np.uint32), src)
@@ -143,7 +143,7 @@ def test_read_accumulator_conversions(name, negated):
 
 
 def test_fresh_machine_reads_minus_inf():
-    got = gpsimd.dve_read_accumulator(gpsimd.Machine(), "BF16")
+    got = gpsimd.dve_read_accumulator(gpsimd.Machine(), dtype="BF16")
     assert got.tolist() == [0xFF80] * 128
 
 

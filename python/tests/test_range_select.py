@@ -53,7 +53,7 @@ def run_case(rng, rows, cols, din, dout, extra_shape=()):
     in_dtype = din if (din == "BF16" or din.startswith("FP8") or rng.random() < 0.3) else None
     out, mx = gpsimd.range_select(
         x, rng.choice(OP_SPELLINGS[op0]), rng.choice(OP_SPELLINGS[op1]), lo, hi,
-        range_start=start, out_dtype=dout, reduce=reduce, in_dtype=in_dtype)
+        range_start=start, dtype=dout, reduce=reduce, in_dtype=in_dtype)
 
     cmd = {"zero": "ZERO_ACCUMULATE", "idle": "IDLE", "acc": "ACCUMULATE"}[mode]
     acc0 = None if initial is None else initial.view(np.uint32)
@@ -93,7 +93,7 @@ def test_rows_longer_than_a_partition_are_split(din, dout, cols):
     x = random_data(rng, din, (rows, cols))
     lo = np.array([100, 28_000, 0], dtype=np.float32)
     hi = np.array([65_600, 30_000, cols + 9], dtype=np.float32)
-    out, mx = gpsimd.range_select(x, ">=", "<", lo, hi, range_start=9, out_dtype=dout,
+    out, mx = gpsimd.range_select(x, ">=", "<", lo, hi, range_start=9, dtype=dout,
                                   in_dtype=din)
     want, want_acc = ref.range_select(x, din, dout, "IS_GE", "IS_LT", lo, hi, 9,
                                       "ZERO_ACCUMULATE")
@@ -110,7 +110,7 @@ def test_one_row_gives_a_scalar_max():
 def test_fill_becomes_minus_inf_in_bf16_while_the_max_stays_minus_flt_max():
     # SPEC §4.1: the reduction sees the FP32 -FLT_MAX before the down-conversion.
     x = np.ones((2, 4), dtype=np.float32)
-    out, mx = gpsimd.range_select(x, "IS_LT", "IS_LT", -1, -1, out_dtype="BF16")
+    out, mx = gpsimd.range_select(x, "IS_LT", "IS_LT", -1, -1, dtype="BF16")
     np.testing.assert_array_equal(out, np.full((2, 4), 0xFF80, dtype=np.uint16))
     np.testing.assert_array_equal(mx.view(np.uint32), [0xFF7FFFFF, 0xFF7FFFFF])
 
@@ -125,7 +125,7 @@ def test_invalid_parameters_name_the_clauses():
     with pytest.raises(gpsimd.InvalidInstruction, match="has_valid_nc_rs"):
         gpsimd.range_select(x, "IS_GE", "IS_LT", 0, 1, generation="v2")
     with pytest.raises(gpsimd.InvalidInstruction, match="is_valid_fp_dtype_datapath"):
-        gpsimd.range_select(x, "IS_GE", "IS_LT", 0, 1, out_dtype="INT32")
+        gpsimd.range_select(x, "IS_GE", "IS_LT", 0, 1, dtype="INT32")
     with pytest.raises(TypeError, match="in_dtype"):
         gpsimd.range_select(np.zeros((1, 2), dtype=np.uint8), "IS_GE", "IS_LT", 0, 1)
     with pytest.raises(ValueError, match="one value per row"):

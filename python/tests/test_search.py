@@ -51,7 +51,7 @@ def test_max8_rules_nan_zero_fill_and_int_rounding():
     assert gpsimd.max8(ints).tolist() == [16777216, 16777216, 5, 4, 3, 2, 1, 0]
     # BF16 bit patterns with an explicit dtype: 1.0 0x3F80, 2.0 0x4000, -1.0 0xBF80.
     bf = np.array([0x3F80, 0x4000, 0xBF80, 0, 0, 0, 0, 0, 0x7FC0], dtype=np.uint16)
-    out = gpsimd.max8(bf, dtype="BF16")
+    out = gpsimd.max8(bf, in_dtype="BF16")
     assert out.tolist() == [0x4000, 0x3F80, 0, 0, 0, 0, 0, 0xBF80]
 
 

@@ -25,7 +25,7 @@ def test_random_rows(seed):
     if in_type == np.float32 and rng.random() < 0.5:
         ids[rng.random(ids.shape) < 0.05] = np.nan  # each NaN is its own segment
         ids[rng.random(ids.shape) < 0.05] = -0.0  # padding
-    got = gpsimd.sequence_bounds(ids, out_dtype=out_type)
+    got = gpsimd.sequence_bounds(ids, dtype=out_type)
     want_type = {None: in_type, "FP32": np.float32, "int32": np.int32}.get(out_type, out_type)
     assert got.shape == (rows, 2, n) and got.dtype == want_type
     want = np.stack([ref.sequence_bounds(row) for row in ids])
@@ -69,6 +69,6 @@ def test_ids_follow_the_dtype_rule():
 
 def test_invalid_parameters_name_the_clauses():
     with pytest.raises(gpsimd.InvalidInstruction, match="has_valid_seq_bounds_dtype"):
-        gpsimd.sequence_bounds(np.ones(4, dtype=np.int32), out_dtype="INT16")
+        gpsimd.sequence_bounds(np.ones(4, dtype=np.int32), dtype="INT16")
     with pytest.raises(gpsimd.InvalidInstruction, match="has_valid_nc_get_sequence_bounds"):
         gpsimd.sequence_bounds(np.ones(4, dtype=np.int32), generation="v2")

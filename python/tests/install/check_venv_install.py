@@ -28,7 +28,12 @@ assert gpsimd.__version__ == version, (gpsimd.__version__, version)
 assert (where.parent / "py.typed").is_file() and (where.parent / "_core.pyi").is_file()
 values, indices = gpsimd.sort(np.array([[3, 1, 2]], dtype=np.float32), descending=True)
 assert values.tolist() == [[3.0, 2.0, 1.0]] and indices.tolist() == [[0, 2, 1]]
-print(f"gpsimd {gpsimd.__version__} from {where.parent}: sort ok")
+import gpsimd.nki as nki, gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
+with nki.Program():
+    t = nl.ndarray((1, 4), dtype=nl.int32)
+    nisa.iota(t, [[1, 4]], 2)
+    assert t.numpy().tolist() == [[2, 3, 4, 5]]
+print(f"gpsimd {gpsimd.__version__} from {where.parent}: sort and gpsimd.nki ok")
 """
 
 

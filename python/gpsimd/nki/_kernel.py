@@ -1,0 +1,682 @@
+"""The program a gpsimd.nki kernel builds, and the tiles it lives in.
+
+A :class:`Program` is one machine and one stream of instruction words: every
+``nki.isa`` call appends its word(s) and runs them at once, so a tile's contents are
+there to read (``tile.numpy()``) after each call. Tiles are partition-major regions of
+the machine's SBUF or PSUM; slicing a tile gives a view, which is what an instruction's
+tensor descriptor (SPEC §3.5) describes. Data from NumPy (HBM) is not an instruction:
+``dma_copy`` into a tile becomes the program's initial state, which is only possible
+while no instruction has touched those bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pathlib
+import re
+import threading
+from enum import Enum
+from typing import Any, Callable
+
+import numpy as np
+
+from .._program import Dump, Load, Recording, Words
+from ..codec import decode, disassemble, validate
+from ..dtypes import dtype_name, dtype_size, storage_dtype
+from ..errors import Fault, InvalidInstruction, NkiValidationError
+from ..machine import Machine
+
+__all__ = ["Program", "Tile", "current", "jit"]
+
+_ALIGN = 64  # tiles start on 64-byte boundaries of their partitions
+_PARTITIONS = 128
+
+# The programs being built in each thread, innermost last (``with Program():`` and
+# ``@jit`` push one).
+_LOCAL = threading.local()
+
+
+def _stack() -> list["Program"]:
+    stack = getattr(_LOCAL, "stack", None)
+    if stack is None:
+        stack = _LOCAL.stack = []
+    return stack
+
+
+def current(call: str = "gpsimd.nki") -> "Program":
+    """Return the program being built, or raise naming the call that needs one.
+
+    >>> import gpsimd.nki as nki
+    >>> with nki.Program("v2") as p:
+    ...     nki.current() is p
+    True
+    >>> nki.current()
+    Traceback (most recent call last):
+    ...
+    RuntimeError: gpsimd.nki: no gpsimd.nki program is being built; call it inside a kernel decorated with @gpsimd.nki.jit, or inside `with gpsimd.nki.Program():`
+    """
+    stack = _stack()
+    if not stack:
+        raise RuntimeError(
+            f"{call}: no gpsimd.nki program is being built; call it inside a kernel decorated "
+            "with @gpsimd.nki.jit, or inside `with gpsimd.nki.Program():`")
+    return stack[-1]
+
+
+def _error(call: str, argument: str | None, reason: str) -> NkiValidationError:
+    return NkiValidationError(call, argument, reason)
+
+
+class Tile:
+    """An SBUF or PSUM tile of a :class:`Program` (NKI's ``NkiTensor`` on chip), or a view
+    of one: partitions ``[start_partition, start_partition + shape[0])`` and, within each
+    of them, the elements of a strided pattern from a byte offset.
+
+    ``shape``, ``dtype`` (an NKI dtype, e.g. ``nl.bfloat16``), ``buffer`` (``nl.sbuf`` or
+    ``nl.psum``); ``t[a:b, ...]`` is a view (the partition dimension takes a slice of
+    step 1; free dimensions take integers and slices, negative steps included);
+    ``t.numpy()`` copies its contents out (BF16 and FP8 as bit patterns: ``uint16``,
+    ``uint8``). ``repr`` shows where it lives and its values, elided like NumPy.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
+    >>> with nki.Program():
+    ...     t = nl.ndarray((2, 4), dtype=nl.int32, name="ramp")
+    ...     nisa.iota(t, [[1, 4]], 10, channel_multiplier=100)
+    ...     print(t[:, 1:3])
+    ramp[0:2, 1:3]: int32 (2, 2) in sbuf[p=0..1, off=0x4] step [1]
+    [[ 11  12]
+     [111 112]]
+    """
+
+    def __init__(self, program: "Program", space: str, dtype: Any, start_partition: int,
+                 partitions: int, offset: int, dims: list[tuple[int, int]], name: str,
+                 root: "Tile | None" = None, expr: str | None = None) -> None:
+        self.program = program
+        self.space = space
+        self.dtype = dtype
+        self.gpsimd_dtype = dtype_name(dtype)
+        self.elem = dtype_size(self.gpsimd_dtype)
+        self.start_partition = start_partition
+        self.partitions = partitions
+        self.offset = offset
+        self.dims = list(dims)  # free dimensions, outermost first: (step in elements, num)
+        self.name = name
+        self.root = root or self
+        self._expr = expr or name
+
+    # -- NKI's tensor attributes ------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.partitions,) + tuple(n for _, n in self.dims)
+
+    @property
+    def ndim(self) -> int:
+        return 1 + len(self.dims)
+
+    @property
+    def buffer(self) -> Any:
+        from . import language
+
+        return language.sbuf if self.space == "sbuf" else language.psum
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    def _free_count(self) -> int:
+        """The number of elements per partition."""
+        return int(np.prod([n for _, n in self.dims])) if self.dims else 1
+
+    def __getitem__(self, key: Any) -> "Tile":
+        call = f"{self._expr}[...]"
+        if not isinstance(key, tuple):
+            key = (key,)
+        if any(k is Ellipsis for k in key):
+            i = next(i for i, k in enumerate(key) if k is Ellipsis)
+            fill = self.ndim - (len(key) - 1)
+            key = key[:i] + (slice(None),) * fill + key[i + 1:]
+        if len(key) > self.ndim:
+            raise IndexError(f"{call}: {len(key)} indices for a tile of {self.ndim} dimensions")
+        key = key + (slice(None),) * (self.ndim - len(key))
+        texts = []
+        pk = key[0]
+        if not isinstance(pk, slice):
+            raise IndexError(f"{call}: the partition dimension takes a slice (t[{pk}:{pk}+1]), "
+                             "an instruction reads whole partitions")
+        p_lo, p_hi, p_step = pk.indices(self.partitions)
+        if p_step != 1 or p_hi <= p_lo:
+            raise IndexError(f"{call}: the partition slice must be non-empty with step 1, "
+                             f"got {pk}")
+        texts.append(f"{p_lo}:{p_hi}")
+        offset = self.offset
+        dims = []
+        for k, (step, num) in zip(key[1:], self.dims):
+            if isinstance(k, slice):
+                lo, hi, st = k.indices(num)
+                n = len(range(lo, hi, st))
+                if n == 0:
+                    raise IndexError(f"{call}: the slice {k} of a dimension of {num} is empty")
+                offset += lo * step * self.elem
+                dims.append((step * st, n))
+                texts.append(f"{lo}:{hi}" + (f":{st}" if st != 1 else ""))
+            elif isinstance(k, (int, np.integer)):
+                i = int(k) + num if int(k) < 0 else int(k)
+                if not 0 <= i < num:
+                    raise IndexError(f"{call}: index {int(k)} is out of a dimension of {num}")
+                offset += i * step * self.elem
+                texts.append(str(i))
+            else:
+                raise IndexError(f"{call}: free dimensions take integers and slices, got {k!r}")
+        return Tile(self.program, self.space, self.dtype, self.start_partition + p_lo,
+                    p_hi - p_lo, offset, dims, self.name, self.root,
+                    f"{self.root.name}[{', '.join(texts)}]")
+
+    # -- where it is ------------------------------------------------------------------
+
+    def _extent(self) -> tuple[int, int]:
+        """Return the lowest and one-past-highest byte any element touches (per partition)."""
+        lo = hi = 0
+        for step, num in self.dims:
+            if step < 0:
+                lo += step * (num - 1)
+            else:
+                hi += step * (num - 1)
+        return self.offset + lo * self.elem, self.offset + hi * self.elem + self.elem
+
+    def _box(self) -> tuple[str, int, int, int, int]:
+        lo, hi = self._extent()
+        return (self.space, self.start_partition, self.start_partition + self.partitions, lo, hi)
+
+    def region(self) -> str:
+        """Return where the view starts, as assembly writes a region.
+
+        >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+        >>> with nki.Program():
+        ...     t = nl.ndarray((8, 16), dtype=nl.int16)
+        >>> t[2:4, 4:].region()
+        'sbuf[p=2..3, off=0x8]'
+        """
+        last = self.start_partition + self.partitions - 1
+        parts = f"p={self.start_partition}" if last == self.start_partition else \
+            f"p={self.start_partition}..{last}"
+        return f"{self.space}[{parts}, off={self.offset:#x}]"
+
+    def _descriptor(self, call: str, arg: str, dims: int, reverse: bool = False,
+                   shape: list[int] | None = None) -> dict[str, Any]:
+        """Return the tensor descriptor (an encode() dict) of a TENSOR{dims}D that walks
+        this view in its element order (reversed: last element first), merging
+        contiguous dimensions; ``shape`` (innermost first) forces the nums."""
+        free = [(s, n) for s, n in self.dims if n != 1]
+        merged: list[tuple[int, int]] = []
+        for step, num in free:  # outermost first
+            if merged and merged[-1][0] == step * num:
+                outer_step, outer_num = merged.pop()
+                merged.append((step, outer_num * num))
+            else:
+                merged.append((step, num))
+        inner = merged[::-1] or [(1, 1)]  # innermost first
+        if shape is not None:
+            inner = _reshape(inner, shape)
+            if inner is None:
+                raise _error(call, arg, f"{self._expr} (shape {self.shape}) cannot be walked as "
+                             f"the {len(shape)}-D pattern {shape[::-1]} the instruction needs")
+        if len(inner) > dims:
+            raise _error(call, arg, f"{self._expr} has {len(inner)} free dimensions that do not "
+                         f"merge (shape {self.shape}); the instruction's operand is a "
+                         f"TENSOR{dims}D, which walks at most {dims}")
+        offset = self.offset
+        if reverse:
+            for step, num in inner:
+                offset += step * (num - 1) * self.elem
+            inner = [(-s, n) for s, n in inner]
+        for step, num in inner:
+            if not -32768 <= step <= 32767:
+                raise _error(call, arg, f"{self._expr}: a step of {step} elements does not fit "
+                             "a descriptor's int16 step_elem")
+            if num > 65535:
+                raise _error(call, arg, f"{self._expr}: {num} elements in one dimension do not "
+                             "fit a descriptor's uint16 num_elem (at most 65535)")
+        inner = inner + [(0, 1)] * (dims - len(inner))
+        return {"space": self.space, "partition": self.start_partition, "offset": offset,
+                "step": [s if n != 1 else 0 for s, n in inner], "num": [n for _, n in inner]}
+
+    def _address(self) -> dict[str, Any]:
+        """The static address of the view's first element (a pointer immediate)."""
+        return {"space": self.space, "partition": self.start_partition, "offset": self.offset}
+
+    # -- contents ---------------------------------------------------------------------
+
+    def _view(self) -> np.ndarray:
+        m = self.program.machine
+        mem = m.sbuf if self.space == "sbuf" else m.psum
+        st = storage_dtype(self.gpsimd_dtype)
+        typed = mem.view(st)
+        row = typed.strides[0]
+        start = typed[self.start_partition:, self.offset // self.elem:]
+        return np.lib.stride_tricks.as_strided(
+            start, shape=self.shape, strides=(row,) + tuple(s * self.elem for s, _ in self.dims),
+            writeable=True)
+
+    def numpy(self) -> np.ndarray:
+        """Return a copy of the contents, ``shape`` shaped, in the dtype's NumPy storage
+        (BF16 and FP8 as bit patterns, ``uint16`` / ``uint8``).
+
+        >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.language as nl
+        >>> with nki.Program():
+        ...     t = nl.full((2, 3), 1.5, dtype=nl.bfloat16)
+        ...     bits = t.numpy()
+        >>> bits.dtype, gpsimd.from_bf16(bits)[0]
+        (dtype('uint16'), array([1.5, 1.5, 1.5], dtype=float32))
+        """
+        return np.array(self._view())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __repr__(self) -> str:
+        steps = [s for s, _ in self.dims]
+        head = (f"{self._expr}: {self.dtype} {self.shape} in {self.region()}"
+                + (f" step {steps}" if self.dims and self is not self.root else ""))
+        return head + "\n" + np.array2string(self.numpy(), threshold=256, edgeitems=3)
+
+    def _repr_html_(self) -> str:
+        return ("<pre>" + repr(self).replace("&", "&amp;").replace("<", "&lt;")
+                .replace(">", "&gt;") + "</pre>")
+
+
+def _reshape(inner: list[tuple[int, int]], shape: list[int]) -> list[tuple[int, int]] | None:
+    """Return the walk `inner` (innermost first) as dimensions of the nums `shape`
+    (innermost first), when each new dimension lies within one old one; else None."""
+    dims = iter([(s, n) for s, n in inner if n != 1])
+    cur = next(dims, None)
+    out = []
+    for want in shape:
+        if want == 1:
+            out.append((0, 1))
+            continue
+        if cur is None or cur[1] % want:
+            return None
+        step, left = cur
+        out.append((step, want))
+        cur = (step * want, left // want) if left // want > 1 else next(dims, None)
+    return out if cur is None else None
+
+
+def _note_arg(value: Any) -> str:
+    if isinstance(value, Tile):
+        return value._expr
+    if value is Ellipsis:
+        return "..."
+    if isinstance(value, Enum):
+        return f"nisa.{type(value).__name__}.{value.name}"
+    if callable(value) and hasattr(value, "__name__"):
+        mod = "nl." if getattr(value, "is_nki_op", False) else ""
+        return mod + value.__name__
+    return repr(value)
+
+
+class Program:
+    """One machine and the program NKI calls build on it.
+
+    Every ``gpsimd.nki.isa`` call inside ``with Program():`` (or inside a kernel
+    decorated with :func:`jit`) validates its word(s) (an invalid one raises
+    :class:`gpsimd.nki.isa.NkiValidationError`, and nothing runs), runs them on
+    ``machine`` and appends them to the program. ``nl.ndarray`` allocates tiles in its
+    SBUF and PSUM, and ``nisa.dma_copy`` of NumPy data into a tile becomes the program's
+    initial state.
+
+    - ``words``: the words as :class:`gpsimd.Words` (their ``replay()`` runs them on a
+      fresh machine from the initial state);
+    - ``assembly()`` / ``print(program)``: the program as assembly text, each call's
+      words under a comment naming it;
+    - ``save(path)``: the text (initial data as ``.npy`` files, a ``.dump`` of every
+      tile) for ``gpsimd run``, which reproduces the final state;
+    - ``replay()``: a fresh machine after the program ran from its initial state; it
+      equals ``machine`` (``program.replay() == program.machine``);
+    - ``trace()``: the trace events of a replay; ``explain()``: each word in words.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> import gpsimd.nki.isa as nisa
+    >>> with nki.Program("v3") as p:
+    ...     x = nl.ndarray((2, 8), dtype=nl.float32, name="x")
+    ...     nisa.dma_copy(dst=x, src=np.arange(16, dtype=np.float32).reshape(2, 8))
+    ...     top = nl.ndarray((2, 8), dtype=nl.float32, name="top")
+    ...     nisa.max8(dst=top, src=x)
+    >>> top.numpy()[:, :3]
+    array([[ 7.,  6.,  5.],
+           [15., 14., 13.]], dtype=float32)
+    >>> p.words.shape, p.replay() == p.machine
+    ((1, 64), True)
+    >>> print(p.assembly().splitlines()[3])
+    # nisa.max8(dst=top, src=x)
+    """
+
+    def __init__(self, generation: str | int = "v3", *, strict: bool = False,
+                 name: str = "kernel") -> None:
+        self.machine = Machine(generation)
+        self.generation = self.machine.generation
+        self.strict = bool(strict)
+        self.name = name
+        self.recording = Recording(self.generation, title=f"gpsimd.nki program {name}")
+        self.tiles: list[Tile] = []
+        self._top = {"sbuf": 0, "psum": 0}
+        self._touched: list[tuple[str, int, int, int, int]] = []
+        self._fill_registers: dict[int, int] = {}
+        self._names: set[str] = set()
+
+    def __enter__(self) -> "Program":
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        _stack().remove(self)
+        return False
+
+    # -- allocation -------------------------------------------------------------------
+
+    def _unique(self, name: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", name) or "t"
+        if base[0].isdigit():
+            base = "t" + base
+        candidate, i = base, 1
+        while candidate in self._names:
+            candidate, i = f"{base}_{i}", i + 1
+        self._names.add(candidate)
+        return candidate
+
+    def _allocate(self, call: str, shape: tuple[int, ...], dtype: Any, space: str, name: str,
+                 address: Any = None) -> Tile:
+        """Return a new tile: ``shape[0]`` partitions from partition 0 (or ``address``'s
+        first), the rest dense in C order from the next free 64-byte boundary (or
+        ``address``'s second)."""
+        shape = tuple(int(n) for n in shape)
+        if len(shape) < 1 or any(n < 1 for n in shape):
+            raise _error(call, "shape", f"{shape}: an on-chip tile has a partition dimension "
+                         "and every dimension at least 1")
+        if shape[0] > _PARTITIONS:
+            raise _error(call, "shape", f"{shape}: the partition dimension (first) is at most "
+                         f"{_PARTITIONS}")
+        elem = dtype_size(dtype_name(dtype))
+        per_partition = int(np.prod(shape[1:], dtype=np.int64)) * elem
+        pbytes = self.machine.partition_bytes(space)
+        if address is None:
+            first = 0
+            offset = -(-self._top[space] // _ALIGN) * _ALIGN
+        else:
+            try:
+                first, offset = (int(v) for v in address)
+            except (TypeError, ValueError):
+                raise _error(call, "address", f"{address!r}: expected (partition_offset, "
+                             "free_offset)") from None
+            if not 0 <= first <= _PARTITIONS - shape[0] or offset < 0 or offset % elem:
+                raise _error(call, "address", f"{address!r}: the partitions must fit 0..127 and "
+                             f"the offset be a non-negative multiple of {elem}")
+        if offset + per_partition > pbytes:
+            raise _error(call, "shape", f"{shape} needs {per_partition} bytes of each "
+                         f"partition at offset {offset:#x}; a {space.upper()} partition of "
+                         f"{self.generation} has {pbytes}")
+        if address is None:
+            self._top[space] = offset + per_partition
+        dims = []
+        step = 1
+        for n in reversed(shape[1:]):
+            dims.append((step, n))
+            step *= n
+        tile = Tile(self, space, dtype, first, shape[0], offset, dims[::-1],
+                    self._unique(name or f"t{len(self.tiles)}"))
+        self.tiles.append(tile)
+        return tile
+
+    # -- the initial state ------------------------------------------------------------
+
+    def _touched_by(self, box: tuple[str, int, int, int, int]) -> bool:
+        s, p0, p1, lo, hi = box
+        return any(s == t[0] and p0 < t[2] and t[1] < p1 and lo < t[4] and t[3] < hi
+                   for t in self._touched)
+
+    def _initial(self, call: str, tile: Tile, data: np.ndarray) -> None:
+        """Write ``data`` (the tile's shape, its storage dtype) into a tile as initial
+        state: refused once an instruction of the program has touched those bytes."""
+        if self._touched_by(tile._box()):
+            raise NotImplementedError(
+                f"{call}: {tile._expr} shares bytes with an operand of an instruction this "
+                "program already ran; a DMA transfer is not an instruction of the model, so "
+                "gpsimd.nki writes it as the program's initial state, which can only hold "
+                "bytes no instruction has touched yet: write into a fresh tile")
+        view = tile._view()
+        view[...] = data
+        lo, hi = tile._extent()
+        # The bytes of the view's partitions and extent, as they now are.
+        mem = self.machine.sbuf if tile.space == "sbuf" else self.machine.psum
+        p0, p1 = tile.start_partition, tile.start_partition + tile.partitions
+        raw = np.array(mem[p0:p1, lo:hi])
+        self.recording.loads.append(Load(tile.space, p0, lo, raw, tile.root.name))
+
+    def _fill_register(self, bits: int) -> int:
+        """Return a register holding these 32 bits from the start (AffineSelect's fill)."""
+        bits = int(bits) & 0xFFFFFFFF
+        if bits not in self._fill_registers:
+            r = len(self._fill_registers)
+            if r >= 64:
+                raise _error("nisa.affine_select", "on_false_value",
+                             "a program holds at most 64 different fill values (one register "
+                             "each, set in its initial state)")
+            self._fill_registers[bits] = r
+            self.machine.registers[r] = bits
+            self.recording.registers[r] = bits
+        return self._fill_registers[bits]
+
+    # -- running ----------------------------------------------------------------------
+
+    def _emit(self, call: str, words: list[bytes], arguments: Any,
+             reads: list[Tile], writes: list[Tile], note: str) -> None:
+        """Validate, run and record the words of one call, all or nothing.
+
+        ``arguments`` maps each word's instruction fields to the NKI arguments they come
+        from (one dict, or one per word), for the errors; ``reads`` and ``writes`` are the
+        call's operands."""
+        if isinstance(arguments, dict):
+            arguments = [arguments] * len(words)
+        for w, args in zip(words, arguments):
+            diags = validate(w, self.generation, self.strict)
+            if diags:
+                raise _invalid(call, diags, args)
+        m = self.machine
+        saved = None
+        if len(words) > 1:  # keep what the first words may change, to undo a late fault
+            saved = (np.array(m.accumulators), np.array(m.match_values), np.array(m.matched),
+                     np.array(m.match_indices), np.array(m.semaphores),
+                     [(t, np.array(t._view())) for t in writes])
+        try:
+            for w in words:
+                m._run_words([w], strict=self.strict)
+        except (InvalidInstruction, Fault):
+            if saved is not None:  # the call is all or nothing, as a word is
+                m.accumulators[:], m.match_values[:], m.matched[:] = saved[0], saved[1], saved[2]
+                m.match_indices[:], m.semaphores[:] = saved[3], saved[4]
+                for t, data in saved[5]:
+                    t._view()[...] = data
+            raise
+        self.recording.add_words(words, note)
+        for t in list(reads) + list(writes):
+            self._touched.append(t._box())
+
+    # -- the program ------------------------------------------------------------------
+
+    def _dumps(self) -> list[Dump]:
+        dumps = []
+        for t in self.tiles:
+            lo, hi = t._extent()
+            dumps.append(Dump(t.name, t.space, t.start_partition, t.partitions, lo, "UINT8",
+                              hi - lo))
+        return dumps
+
+    def _recording(self) -> Recording:
+        self.recording.dumps = self._dumps()
+        return self.recording
+
+    @property
+    def words(self) -> Words:
+        """The words so far, as :class:`gpsimd.Words` that know the initial state and
+        dump every tile."""
+        rec = self._recording()
+        return Words(rec.words, rec)
+
+    def assembly(self, inline_limit: int | None = None) -> str:
+        """Return the program as assembly text: ``.nc``, the initial state (``.reg``,
+        ``.data``), the words under comments naming their calls, a ``.dump`` per tile.
+        With ``inline_limit``, initial data of more bytes than that are named in a
+        comment only (``save`` writes them to files); without it the text is complete.
+
+        >>> import gpsimd, gpsimd.nki as nki, gpsimd.nki.language as nl
+        >>> import gpsimd.nki.isa as nisa
+        >>> with nki.Program() as p:
+        ...     nisa.iota(nl.ndarray((1, 4), dtype=nl.int32, name="r"), [[1, 4]], 7)
+        >>> print(p.assembly())
+        # gpsimd.nki program kernel
+        .nc v3
+        # nisa.iota(dst=r, pattern=[[1, 4]], offset=7, channel_multiplier=0)
+        Iota src_data_pattern=7 step=[1,0,0,0] num=[4,1,1,1], out_dtype=INT32, ...
+        .dump sbuf[p=0, off=0x0] UINT8 [16]
+        >>> gpsimd.Machine().run(p.assembly())
+        1
+        """
+        return self._recording().text(inline_limit=inline_limit)
+
+    def __str__(self) -> str:
+        return self.assembly(inline_limit=256)
+
+    def save(self, path: str | os.PathLike) -> pathlib.Path:
+        """Write the program for ``gpsimd run``: the text at ``path``, the initial data
+        as ``.npy`` files next to it (``.load``), and a ``.dump`` of each tile's bytes to
+        ``<stem>.<tile>.npy``. Returns the path.
+
+        >>> import tempfile, pathlib, gpsimd.nki as nki, gpsimd.nki.language as nl
+        >>> import gpsimd.nki.isa as nisa
+        >>> with nki.Program() as p:
+        ...     nisa.iota(nl.ndarray((4, 8), dtype=nl.int32, name="r"), [[1, 8]], 0, 1)
+        >>> d = tempfile.mkdtemp()
+        >>> p.save(pathlib.Path(d) / "k.gpsimd").read_text().splitlines()[-1]
+        '.dump sbuf[p=0..3, off=0x0] UINT8 [32] -> k.r.npy'
+        """
+        return self._recording().save(path)
+
+    def replay(self, **run_options: Any) -> Machine:
+        """Return a fresh machine after the program's words ran on its initial state
+        (``Machine.run``'s options apply): it equals ``machine``.
+
+        >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+        >>> import gpsimd.nki.isa as nisa
+        >>> with nki.Program() as p:
+        ...     x = nl.ndarray((1, 8), dtype=nl.float32)
+        ...     nisa.dma_copy(dst=x, src=np.arange(8, dtype=np.float32)[None])
+        ...     nisa.max8(dst=nl.ndarray((1, 8), dtype=nl.float32), src=x)
+        >>> p.replay() == p.machine
+        True
+        """
+        return self._recording().replay(**run_options)
+
+    def trace(self) -> list[dict[str, Any]]:
+        """Return the trace events (``Machine.run(trace=...)``) of a replay.
+
+        >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
+        >>> with nki.Program() as p:
+        ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32), [[1, 4]], 0)
+        >>> [(e["kind"], e.get("partition")) for e in p.trace()]
+        [('retire', None), ('memory', 0), ('memory', 1)]
+        """
+        events: list[dict[str, Any]] = []
+        self._recording().replay(trace=events.append)
+        return events
+
+    def explain(self) -> str:
+        """Return, for every call, the call, then each of its words: the instruction,
+        its operands (memory region, element counts) and its assembly text. (``gpsimd
+        explain`` on the saved program says more, word by word.)
+
+        >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
+        >>> with nki.Program() as p:
+        ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32, name="r"), [[1, 4]], 0)
+        >>> print(p.explain())
+        nisa.iota(dst=r, pattern=[[1, 4]], offset=0, channel_multiplier=0)
+          word 0: Iota
+            dst_mem_pattern: sbuf partition 0 offset 0x0, num [4, 1, 1, 1] step [1, 0, 0, 0] (4 elements a channel)
+            Iota src_data_pattern=0 ...
+        """
+        lines = []
+        rec = self.recording
+        for i, w in enumerate(rec.words):
+            if rec.notes[i]:
+                lines.append(rec.notes[i])
+            f = decode(w)
+            lines.append(f"  word {i}: {f['instruction']}")
+            for key, v in f.items():
+                if isinstance(v, dict) and "num" in v and "space" in v:
+                    count = int(np.prod(v["num"]))
+                    lines.append(f"    {key}: {v['space']} partition {v['partition']} offset "
+                                 f"{v['offset']:#x}, num {v['num']} step {v['step']} "
+                                 f"({count} elements a channel)")
+            lines.append("    " + disassemble(w).replace("\n", "\n    "))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        names = ", ".join(f"{t.name} {t.dtype}{list(t.shape)}" for t in self.tiles[:8])
+        more = f", ... ({len(self.tiles) - 8} more)" if len(self.tiles) > 8 else ""
+        return (f"gpsimd.nki.Program({self.generation!r}, name={self.name!r}): "
+                f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
+
+
+def _invalid(call: str, diagnostics: list[Any], arguments: dict[str, str]) -> NkiValidationError:
+    """The NkiValidationError of a word that failed validation: each clause with the NKI
+    argument its field comes from."""
+    parts = []
+    first_arg = None
+    for d in diagnostics:
+        arg = arguments.get(d.field)
+        if arg is None:
+            base = d.field.split(".")[0]
+            arg = arguments.get(base)
+        if first_arg is None and arg is not None:
+            first_arg = arg
+        where = f"{arg} ({d.field})" if arg else f"({d.field})"
+        parts.append(f"{where}: {d.clause}: {d.message.split(': ', 2)[-1]}")
+    err = NkiValidationError(call, first_arg, f"the {diagnostics[0].instruction} word is "
+                             "invalid: " + "; ".join(parts), diagnostics)
+    return err
+
+
+def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int = "v3",
+        strict: bool = False, **nki_options: Any) -> Any:
+    """Decorate an NKI kernel: each call builds a fresh :class:`Program` (on
+    ``generation``), runs the kernel in it and returns the kernel's result; the
+    program of the last call is ``kernel.program``. NKI's own ``jit`` options (``mode``,
+    ``platform_target``, ...) are accepted and change nothing here.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> import gpsimd.nki.isa as nisa
+    >>> @nki.jit
+    ... def ramp(n):
+    ...     t = nl.ndarray((1, n), dtype=nl.int32)
+    ...     nisa.iota(t, [[1, n]], offset=0)
+    ...     out = nl.ndarray((1, n), dtype=nl.int32, buffer=nl.shared_hbm)
+    ...     nisa.dma_copy(dst=out, src=t)
+    ...     return out
+    >>> ramp(5)
+    array([[0, 1, 2, 3, 4]], dtype=int32)
+    >>> len(ramp.program.words)
+    1
+    """
+    if kernel is None:
+        return functools.partial(jit, generation=generation, strict=strict, **nki_options)
+
+    @functools.wraps(kernel)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with Program(generation, strict=strict, name=kernel.__name__) as p:
+            run.program = p
+            return kernel(*args, **kwargs)
+
+    run.program = None
+    return run

@@ -1,0 +1,1041 @@
+"""``gpsimd.nki.isa``: NKI's ``nki.isa``, bit-exact on gpsimd's instructions.
+
+Import it as NKI code does: ``import gpsimd.nki.isa as nisa``. Every function has the
+name, argument order, keyword names and defaults of the public ``nki.isa`` of NKI 0.3.0
+(the ``nki/api/nki/isa/__init__.py`` stubs of aws-neuron-sdk, Neuron SDK 2.29.0):
+destination first, written in place (``nisa.max8(dst, src)``).
+
+The calls gpsimd models build the instruction words NKI's compiler emits (SPEC §4),
+validate them (an invalid word raises :class:`NkiValidationError` naming the call, the
+argument and the vendor clause, and nothing runs), run them on the program's machine
+and append them to the program (:class:`gpsimd.nki.Program`):
+
+=========================  =====================================================
+``iota``                   Iota (0x7e)
+``affine_select``          AffineSelect (0x92), the fill in a register
+``range_select``           RangeSelect (0xbc), then DveReadAccumulator (0x9b)
+                           into ``reduce_res``
+``max8``                   Max8 (0x6c), destination walked down from slot 7
+``nc_find_index8``         MatchValueLoad (0x6d, negated step) + FindIndex8 (0x6e)
+``nc_match_replace8``      MatchValueLoad (0x6d) + MatchReplace8 (0x6f)
+``nonzero_with_count``     NonzeroWithCount (0xf2)
+``tensor_copy_predicated`` CopyPredicatedScalar (0xe8), a scalar ``src``
+``sequence_bounds``        GetSequenceBounds (0xbe)
+``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
+                           a tile to NumPy reads it
+=========================  =====================================================
+
+Every other ``nki.isa`` call raises NotImplementedError naming the instruction it
+would be; ``tensor_tensor``, ``tensor_scalar`` and ``tensor_copy`` say that their
+instructions (TensorTensor, TensorScalar, Copy/Cast; SPEC §4.14-§4.17) are not modelled
+yet. Nothing is ever approximated.
+
+>>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+>>> import gpsimd.nki.language as nl
+>>> with nki.Program():
+...     t = nl.ndarray((2, 4), dtype=nl.float32)
+...     nisa.iota(t, [[1, 4]], 0, channel_multiplier=4)
+...     print(t.numpy())
+[[0. 1. 2. 3.]
+ [4. 5. 6. 7.]]
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from .. import ops as _ops
+from .._api import integer as _integer
+from ..codec import encode, instructions
+from ..errors import NkiValidationError
+from . import language as nl
+from ._kernel import Tile, _error, _note_arg, current
+from .language import equal, maximum
+
+__all__ = [
+    "engine", "reduce_cmd", "dge_mode", "oob_mode", "matmul_perf_mode", "nc_version",
+    "dma_engine", "NkiValidationError", "VirtualRegister", "tensor_engine", "vector_engine",
+    "scalar_engine", "gpsimd_engine", "unknown_engine", "get_nc_version", "dma_copy",
+    "tensor_copy", "memset", "tensor_copy_predicated", "nc_matmul", "nc_matmul_mx",
+    "nc_transpose", "dma_transpose", "tensor_tensor", "tensor_scalar", "tensor_reduce",
+    "tensor_partition_reduce", "tensor_scalar_cumulative", "activation", "activation_reduce",
+    "activate2", "iota", "affine_select", "local_gather", "nc_n_gather", "bn_stats", "bn_aggr",
+    "tensor_tensor_scan", "nc_stream_shuffle", "rng", "dropout", "set_rng_seed",
+    "rand_set_state", "rand_get_state", "rand2", "exponential", "reciprocal", "max8",
+    "sequence_bounds", "scalar_tensor_tensor", "tensor_scalar_reduce", "core_barrier",
+    "dma_compute", "quantize_mx", "range_select", "select_reduce", "sendrecv",
+    "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
+    "nc_match_replace8", "nonzero_with_count",
+]
+
+
+class engine(Enum):
+    """Neuron Device engines."""
+
+    tensor = 1
+    vector = 5
+    scalar = 2
+    gpsimd = 3
+    dma = 4
+    sync = 6
+    unknown = 0
+
+
+class reduce_cmd(Enum):
+    """Engine register reduce commands (gpsimd: RangeSelect's ACCUM_CMD, same numbers)."""
+
+    idle = 0
+    reset = 1
+    reduce = 2
+    reset_reduce = 3
+    load_reduce = 4
+
+
+class dge_mode(Enum):
+    """Descriptor Generation Engine mode (no effect on a gpsimd dma_copy)."""
+
+    unknown = 0
+    swdge = 1
+    hwdge = 2
+    none = 3
+
+
+class oob_mode(Enum):
+    """Out-of-bounds access mode (gpsimd's dma_copy has no indirect access)."""
+
+    error = 0
+    skip = 1
+
+
+class matmul_perf_mode(Enum):
+    """Performance mode for matmul (not modelled)."""
+
+    none = 0
+    double_row = 1
+
+
+class nc_version(Enum):
+    """NeuronCore version: gen2 is gpsimd's v2, gen3 v3, gen4 v4."""
+
+    gen2 = 2
+    gen3 = 3
+    gen4 = 4
+
+
+class dma_engine(Enum):
+    """DMA transfer engine (not modelled)."""
+
+    dma = 0
+    gpsimd_dma = 1
+
+
+class VirtualRegister:
+    """NKI's virtual register; gpsimd models no register instructions (register_alloc and
+    the others raise NotImplementedError)."""
+
+    def __init__(self, state: Any = None, frozen: bool = False) -> None:
+        raise NotImplementedError("nisa.VirtualRegister: gpsimd.nki models no sequencer "
+                                  "register instructions")
+
+
+tensor_engine = engine.tensor
+vector_engine = engine.vector
+scalar_engine = engine.scalar
+gpsimd_engine = engine.gpsimd
+unknown_engine = engine.unknown
+
+# The queue engine of each engine enum (SPEC §3.9), for the instructions that take one.
+_QUEUE = {engine.vector: "dve", engine.gpsimd: "pool", engine.scalar: "act"}
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+
+def _tile(call: str, arg: str, x: Any, program: Any) -> Tile:
+    if isinstance(x, Tile):
+        if x.program is not program:
+            raise _error(call, arg, f"{x._expr} is a tile of another program")
+        return x
+    if isinstance(x, np.ndarray):
+        raise _error(call, arg, "a NumPy array is HBM; the instruction reads SBUF/PSUM tiles: "
+                     "nisa.dma_copy it into an nl.ndarray(..., buffer=nl.sbuf) first")
+    raise _error(call, arg, f"expected a tile (nl.ndarray(..., buffer=nl.sbuf)), got "
+                 f"{type(x).__name__}")
+
+
+def _same_partitions(call: str, pairs: list[tuple[str, Tile]]) -> int:
+    first_arg, first = pairs[0]
+    for arg, t in pairs[1:]:
+        if t.partitions != first.partitions:
+            raise _error(call, arg, f"{t._expr} has {t.partitions} partitions, {first_arg} "
+                         f"{first.partitions}: the partition dimensions must be the same size")
+    return first.partitions
+
+
+def _int(call: str, arg: str, value: Any, lo: int, hi: int) -> int:
+    try:
+        return _integer(call, arg, value, lo, hi)
+    except (TypeError, ValueError) as e:
+        raise _error(call, arg, str(e).split(f"{arg}: ", 1)[-1]) from None
+
+
+def _fp32(call: str, arg: str, value: Any) -> np.float32:
+    if isinstance(value, np.float32):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise _error(call, arg, f"expected a number (an FP32 value), got {value!r}")
+    return np.float32(value)
+
+
+def _note(call: str, **args: Any) -> str:
+    return f"{call}(" + ", ".join(f"{k}={_note_arg(v)}" for k, v in args.items()) + ")"
+
+
+def _wrap_errors(call: str, arg: str, fn: Any, *a: Any) -> Any:
+    try:
+        return fn(*a)
+    except (TypeError, ValueError) as e:
+        raise _error(call, arg, str(e).split(": ", 1)[-1]) from None
+
+
+def _not_modelled(instruction: str) -> Any:
+    """Make a stub's signature a call that raises NotImplementedError naming the
+    instruction (after checking its arguments as the stub would), with its help."""
+
+    def wrap(fn: Any) -> Any:
+        sig = inspect.signature(fn)
+        message = (f"nisa.{fn.__name__} is {instruction}, which gpsimd does not model "
+                   "(SPEC §1 lists the modelled instructions)")
+        required = [q for q in sig.parameters.values() if q.default is q.empty]
+
+        @functools.wraps(fn)
+        def raising(*args: Any, **kwargs: Any) -> Any:
+            sig.bind(*args, **kwargs)  # a wrong call is a TypeError, as with NKI's stub
+            raise NotImplementedError(message)
+
+        raising.__doc__ = (
+            f"NKI's ``nki.isa.{fn.__name__}``: {instruction}. gpsimd does not model it; the "
+            "call raises NotImplementedError.\n\n"
+            "    >>> import gpsimd.nki.isa as nisa\n"
+            f"    >>> nisa.{fn.__name__}({', '.join('None' for _ in required)})\n"
+            "    Traceback (most recent call last):\n    ...\n"
+            f"    NotImplementedError: {message}\n")
+        return raising
+
+    return wrap
+
+
+def _pending(call: str, mnemonics: tuple[str, ...], spec: str) -> NotImplementedError:
+    known = {i["mnemonic"] for i in instructions()}
+    which = " / ".join(mnemonics)
+    if all(m in known for m in mnemonics):
+        return NotImplementedError(f"nisa.{call} is {which} ({spec}); the model has them, but "
+                                   "gpsimd.nki does not build their words yet")
+    return NotImplementedError(f"nisa.{call} is {which} ({spec}), which gpsimd does not model "
+                               "yet")
+
+
+# ---- machine-wide ---------------------------------------------------------------------------
+
+
+def get_nc_version():
+    """Returns the nc_version of the current target context: the program's generation
+    (v2 is gen2, v3 gen3, v4 gen4; None for v5, which NKI's nc_version has no member for).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> with nki.Program("v2"):
+    ...     nisa.get_nc_version()
+    <nc_version.gen2: 2>
+    """
+    gen = current("nisa.get_nc_version").generation
+    return {"v2": nc_version.gen2, "v3": nc_version.gen3, "v4": nc_version.gen4}.get(gen)
+
+
+# ---- data movement --------------------------------------------------------------------------
+
+
+def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode.unknown,
+             engine=engine.unknown, name=None):
+    """Copy data from ``src`` to ``dst``: NumPy arrays stand for HBM.
+
+    - NumPy to a tile: the data become the program's **initial state** (a DMA transfer
+      is no instruction of the model): written into the machine now, and into the
+      program text as ``.data``/``.load``, so that a replay starts from them. Only bytes
+      no instruction of the program has touched yet can be initial state, so a tile an
+      instruction already read or wrote raises NotImplementedError (write a fresh tile).
+    - A tile to NumPy: the tile's contents, copied into the array.
+    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA) is not modelled.
+
+    The element counts must match (the data are taken in C order) and so must the
+    dtypes, by their NumPy storage: BF16 and FP8 tiles hold ``uint16``/``uint8`` bit
+    patterns (``gpsimd.to_bf16``). A DMA's own dtype conversion (through FP32) is not
+    modelled: a mismatch raises NkiValidationError. ``priority``, ``oob_mode``,
+    ``dge_mode`` and ``engine`` change nothing here.
+
+    >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program() as p:
+    ...     t = nl.ndarray((2, 3), dtype=nl.bfloat16)
+    ...     nisa.dma_copy(dst=t, src=gpsimd.to_bf16(np.ones((2, 3))))
+    ...     out = nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
+    ...     nisa.dma_copy(dst=out, src=t)
+    >>> gpsimd.from_bf16(out)
+    array([[1., 1., 1.],
+           [1., 1., 1.]], dtype=float32)
+    >>> p.recording.loads[0].region()
+    'sbuf[p=0..1, off=0x0]'
+    """
+    call = "nisa.dma_copy"
+    if isinstance(dst, Tile) and isinstance(src, Tile):
+        raise NotImplementedError(f"{call}: a DMA between on-chip tiles ({src._expr} to "
+                                  f"{dst._expr}) is not modelled; use nisa.tensor_copy when "
+                                  "Copy lands, or copy through NumPy")
+    if isinstance(dst, Tile):
+        data = np.asarray(src)
+        want = dst.dtype.storage
+        if data.dtype.newbyteorder("=") != want:
+            bits = dst.dtype.gpsimd_dtype in ("BF16", "FP8_E3", "FP8_E4", "FP8_E5")
+            raise _error(call, "src", f"is {data.dtype}, {dst._expr} holds {dst.dtype} "
+                         f"({want} {'bit patterns' if bits else 'values'}); a DMA's dtype "
+                         "conversion is not modelled: convert first")
+        if data.size != dst.size:
+            raise _error(call, "src", f"has {data.size} elements, {dst._expr} {dst.size}: "
+                         "the element counts must match")
+        dst.program._initial(call, dst, data.reshape(dst.shape))
+        return None
+    if not isinstance(dst, np.ndarray):
+        raise _error(call, "dst", f"expected a tile or a NumPy array, got {type(dst).__name__}")
+    data = src.numpy() if isinstance(src, Tile) else np.asarray(src)
+    if data.dtype.newbyteorder("=") != dst.dtype.newbyteorder("="):
+        raise _error(call, "dst", f"is {dst.dtype}, src holds {data.dtype}; a DMA's dtype "
+                     "conversion is not modelled: make dst of the src's storage dtype")
+    if data.size != dst.size:
+        raise _error(call, "dst", f"has {dst.size} elements, src {data.size}: the element "
+                     "counts must match")
+    dst[...] = data.reshape(dst.shape)
+    return None
+
+
+def tensor_copy(dst, src, engine=engine.unknown, name=None):
+    """Copy a tile on chip: Copy (0x46) / Cast (0x47), SPEC §4.16-§4.17 (not modelled yet).
+
+    >>> import gpsimd.nki.isa as nisa
+    >>> nisa.tensor_copy(None, None)
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: nisa.tensor_copy is Copy / Cast (SPEC §4.16-§4.17), which gpsimd does not model yet
+    """
+    raise _pending("tensor_copy", ("Copy", "Cast"), "SPEC §4.16-§4.17")
+
+
+@_not_modelled("a Vector/GpSimd memset instruction (nl.zeros and nl.full write a fresh "
+               "tile's initial state instead)")
+def memset(dst, value, engine=engine.unknown, name=None):
+    ...
+
+
+# ---- the modelled instructions --------------------------------------------------------------
+
+
+def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
+    """Generate a constant literal pattern into SBUF using GpSimd Engine: Iota (0x7e).
+
+    ``dst[channel_id, w, z, y, x] = offset + channel_id * channel_multiplier + w * step_w +
+    z * step_z + y * step_y + x * step_x`` in int32 (wrapping), converted to ``dst``'s
+    dtype (SPEC §4.6: integers keep the low bits, floats round through FP32).
+    ``pattern`` is ``[[step_w, num_w], ..., [step_x, num_x]]`` (up to four pairs,
+    outermost first); its element count must be ``dst``'s per partition. ``dst`` must
+    be in SBUF.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     d = nl.ndarray((3, 1), dtype=nl.int32)
+    ...     nisa.iota(d, [[0, 1]], offset=5, channel_multiplier=2)
+    ...     print(d.numpy().ravel())
+    [5 7 9]
+    """
+    call = "nisa.iota"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    offset = _int(call, "offset", offset, -(1 << 31), (1 << 31) - 1)
+    cm = _int(call, "channel_multiplier", channel_multiplier, -(1 << 31), (1 << 31) - 1)
+    data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
+    word = encode("Iota", src_data_pattern=data, out_dtype=dst.gpsimd_dtype,
+                  num_active_channels=dst.partitions, channel_multiplier=cm,
+                  dst_mem_pattern=dst._descriptor(call, "dst", 4))
+    p._emit(call, [word], [{"src_data_pattern": "pattern", "dst_mem_pattern": "dst",
+                           "out_dtype": "dst", "num_active_channels": "dst",
+                           "channel_multiplier": "channel_multiplier"}], [], [dst],
+           _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
+    return None
+
+
+def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value, cmp_op=equal,
+                  offset=0, name=None):
+    """Select between ``on_true_tile`` and ``on_false_value`` by an affine predicate:
+    AffineSelect (0x92).
+
+    ``affine_value = offset + channel_id * channel_multiplier + Σ i * step`` over the
+    pattern (as :func:`iota`), ``dst = on_true_tile`` where ``cmp_op(affine_value, 0)``,
+    else ``on_false_value`` (an FP32, held in a register of the program's initial
+    state, converted to ``dst``'s dtype). ``cmp_op`` is ``nl.equal`` (the default),
+    ``nl.not_equal``, ``nl.greater`` or ``nl.greater_equal`` (AffineSelect's fill_mode
+    EQ, NE, GT, GE; ``nl.less`` has no fill mode: negate the pattern). A different input
+    dtype converts through FP32 (SPEC §4.5). Both tiles must be in SBUF.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     s = nl.ndarray((3, 3), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=s, src=np.ones((3, 3), np.float32))
+    ...     m = nl.ndarray((3, 3), dtype=nl.float32)
+    ...     # keep col <= row: affine value row - col >= 0
+    ...     nisa.affine_select(m, [[-1, 3]], 1, s, -9984.0, cmp_op=nl.greater_equal)
+    ...     print(m.numpy())
+    [[ 1.000e+00 -9.984e+03 -9.984e+03]
+     [ 1.000e+00  1.000e+00 -9.984e+03]
+     [ 1.000e+00  1.000e+00  1.000e+00]]
+    """
+    call = "nisa.affine_select"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "on_true_tile", on_true_tile, p)
+    channels = _same_partitions(call, [("dst", dst), ("on_true_tile", src)])
+    offset = _int(call, "offset", offset, -(1 << 31), (1 << 31) - 1)
+    cm = _int(call, "channel_multiplier", channel_multiplier, -(1 << 31), (1 << 31) - 1)
+    data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
+    cmp = _wrap_errors(call, "cmp_op", _ops._affine_cmp, cmp_op)
+    fill = _fp32(call, "on_false_value", on_false_value)
+    reg = p._fill_register(int(fill.view(np.uint32)))
+    word = encode("AffineSelect", num_active_channels=channels,
+                  in_out_dtype=(src.gpsimd_dtype, dst.gpsimd_dtype), fill_mode=cmp, fill_reg=reg,
+                  mask_pattern=data, src_mem_pattern=src._descriptor(call, "on_true_tile", 2),
+                  dst_mem_pattern=dst._descriptor(call, "dst", 2), channel_multiplier=cm)
+    p._emit(call, [word], [{"mask_pattern": "pattern", "src_mem_pattern": "on_true_tile",
+                           "dst_mem_pattern": "dst", "in_out_dtype": "on_true_tile/dst",
+                           "fill_mode": "cmp_op", "fill_reg": "on_false_value",
+                           "num_active_channels": "dst",
+                           "channel_multiplier": "channel_multiplier"}], [src], [dst],
+           _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
+                 on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
+    return None
+
+
+_REDUCE_CMD = {reduce_cmd.idle: "IDLE", reduce_cmd.reset: "ZERO", reduce_cmd.reduce: "ACCUMULATE",
+               reduce_cmd.reset_reduce: "ZERO_ACCUMULATE",
+               reduce_cmd.load_reduce: "LOAD_ACCUMULATE"}
+
+
+def _reduce_op(call: str, op: Any) -> str:
+    if op in (np.max, np.amax, np.maximum):
+        return "MAX"
+    name = getattr(op, "tensor_op", None)
+    if name is None:
+        raise _error(call, "reduce_op", f"{op!r} is not an NKI operator (nl.maximum)")
+    return name
+
+
+def _bound(call: str, arg: str, value: Any, program: Any, channels: int):
+    """Return (bound_src, bound field value, tile or None) of a bound: a number (an FP32
+    instruction immediate) or a [P, 1] FP32 tile (a pointer: channel c reads partition
+    start + c)."""
+    if isinstance(value, Tile):
+        t = _tile(call, arg, value, program)
+        if t.partitions != channels or t._free_count() != 1:
+            raise _error(call, arg, f"{t._expr} has shape {t.shape}; a bound tile has one "
+                         f"element in each of the {channels} partitions")
+        if t.dtype.gpsimd_dtype != "FP32":
+            raise _error(call, arg, f"{t._expr} is {t.dtype}; bound tiles must be float32 "
+                         "(the instruction reads them as FP32)")
+        return "POINTER_IMMEDIATE", t._address(), t
+    return "INSTRUCTION_IMMEDIATE", _fp32(call, arg, value), None
+
+
+def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
+                 reduce_cmd=reduce_cmd.reset_reduce, reduce_res=None, reduce_op=maximum,
+                 range_start=0, on_false_value=..., name=None):
+    """Select elements by their free-dimension index and reduce with max: RangeSelect
+    (0xbc, NeuronCore-v3 and newer).
+
+    ``idx = range_start + j`` (FP32) passes when ``comp_op0(idx, bound0)`` and
+    ``comp_op1(idx, bound1)``; ``dst[j]`` is then ``on_true_tile[j]``, else
+    ``on_false_value``, which must be ``nl.fp32.min`` (the default ``...`` means it).
+    The row maximum of the FP32 results goes to the accumulators by ``reduce_cmd``
+    (``reset_reduce``: ZERO_ACCUMULATE, ``reduce``: ACCUMULATE, ``idle``: unchanged; the
+    others are invalid), and, with ``reduce_res`` (a ``[P, 1]`` tile starting at
+    ``on_true_tile``'s partition), a DveReadAccumulator writes them there in its dtype.
+    The comparisons are ``nl.equal``, ``nl.greater``, ``nl.greater_equal``,
+    ``nl.less``, ``nl.less_equal`` (or the NumPy ufuncs); ``reduce_op`` ``nl.maximum``;
+    a bound is a number or a ``[P, 1]`` float32 tile.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     x = nl.ndarray((1, 6), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=np.array([[5, 1, 4, 2, 3, 0]], np.float32))
+    ...     y, mx = nl.ndarray((1, 6), dtype=nl.float32), nl.ndarray((1, 1), dtype=nl.float32)
+    ...     nisa.range_select(dst=y, on_true_tile=x, comp_op0=nl.greater_equal,
+    ...                       comp_op1=nl.less, bound0=1.0, bound1=4.0, reduce_res=mx)
+    ...     print(y.numpy()[0, 1:4], mx.numpy())
+    [1. 4. 2.] [[4.]]
+    """
+    call = "nisa.range_select"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "on_true_tile", on_true_tile, p)
+    channels = _same_partitions(call, [("dst", dst), ("on_true_tile", src)])
+    op0 = _wrap_errors(call, "comp_op0", _ops._comparison, comp_op0, "comp_op0")
+    op1 = _wrap_errors(call, "comp_op1", _ops._comparison, comp_op1, "comp_op1")
+    if reduce_cmd not in _REDUCE_CMD:
+        raise _error(call, "reduce_cmd", f"{reduce_cmd!r} is not an nisa.reduce_cmd")
+    red = _reduce_op(call, reduce_op)
+    base = _fp32(call, "range_start", range_start)
+    fill = np.float32(nl.fp32.min) if on_false_value is ... else _fp32(call, "on_false_value",
+                                                                     on_false_value)
+    b0_src, b0, t0 = _bound(call, "bound0", bound0, p, channels)
+    b1_src, b1, t1 = _bound(call, "bound1", bound1, p, channels)
+    words = [encode("RangeSelect", num_active_channels=channels,
+                    in_out_dtype=(src.gpsimd_dtype, dst.gpsimd_dtype),
+                    reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=red, base=base, fill_val=fill,
+                    src_mem_pattern=src._descriptor(call, "on_true_tile", 2), comp_op0=op0,
+                    comp_op1=op1, bound0_src=b0_src, bound1_src=b1_src, bound0=b0, bound1=b1,
+                    dst_mem_pattern=dst._descriptor(call, "dst", 2))]
+    arguments = [{"src_mem_pattern": "on_true_tile", "dst_mem_pattern": "dst",
+                  "in_out_dtype": "on_true_tile/dst", "reduce_cmd": "reduce_cmd",
+                  "reduce_op": "reduce_op", "base": "range_start", "fill_val": "on_false_value",
+                  "comp_op0": "comp_op0", "comp_op1": "comp_op1", "bound0": "bound0",
+                  "bound1": "bound1", "bound0_src": "bound0", "bound1_src": "bound1",
+                  "num_active_channels": "dst"}]
+    writes = [dst]
+    if reduce_res is not None:
+        res = _tile(call, "reduce_res", reduce_res, p)
+        if res.partitions != channels or res._free_count() != 1:
+            raise _error(call, "reduce_res", f"{res._expr} has shape {res.shape}; it holds one "
+                         f"element in each of the {channels} partitions")
+        if res.start_partition != src.start_partition:
+            raise _error(call, "reduce_res", f"{res._expr} starts at partition "
+                         f"{res.start_partition}, on_true_tile at {src.start_partition}: the "
+                         "accumulators are per partition, so they must start at the same one")
+        words.append(encode("DveReadAccumulator", dst_element_count=1, dtype=res.gpsimd_dtype,
+                            num_active_channels=channels,
+                            dst_mem_pattern=res._descriptor(call, "reduce_res", 1)))
+        arguments.append({"dtype": "reduce_res", "dst_mem_pattern": "reduce_res",
+                          "num_active_channels": "reduce_res"})
+        writes.append(res)
+    reads = [src] + [t for t in (t0, t1) if t is not None]
+    p._emit(call, words, arguments, reads, writes,
+           _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0, comp_op1=comp_op1,
+                 bound0=bound0, bound1=bound1, reduce_cmd=reduce_cmd, reduce_res=reduce_res,
+                 reduce_op=reduce_op, range_start=range_start, on_false_value=on_false_value))
+    return None
+
+
+def max8(dst, src, name=None):
+    """Find the 8 largest values in each partition of the source tile: Max8 (0x6c).
+
+    Values compare as FP32 (NaNs left out, -0.0 below +0.0, a partition with fewer than
+    8 numbers filled with -inf) and are written in descending order, converted to
+    ``dst``'s dtype: Max8 writes smallest first, and ``dst`` is walked down from its
+    last element, as NKI's compiler emits it (SPEC §4.8). ``src`` reads 8..16384
+    elements per partition; ``dst`` is ``[P, 8]``.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     x = nl.ndarray((1, 10), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=np.array([[5, -1, 9, 3, np.nan, .5, 100, -7, 2, 8]],
+    ...                                       np.float32))
+    ...     top = nl.ndarray((1, 8), dtype=nl.float32)
+    ...     nisa.max8(dst=top, src=x)
+    ...     print(top.numpy())
+    [[100.    9.    8.    5.    3.    2.    0.5  -1. ]]
+    """
+    call = "nisa.max8"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "src", src, p)
+    channels = _same_partitions(call, [("dst", dst), ("src", src)])
+    word = encode("Max8", src_mem_pattern=src._descriptor(call, "src", 4),
+                  in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                  num_active_channels=channels,
+                  dst_mem_pattern=dst._descriptor(call, "dst", 2, reverse=True))
+    p._emit(call, [word], [{"src_mem_pattern": "src", "dst_mem_pattern": "dst", "in_dtype": "src",
+                           "out_dtype": "dst", "num_active_channels": "dst"}], [src], [dst],
+           _note(call, dst=dst, src=src))
+    return None
+
+
+def _vals_tile(call: str, vals: Any, data: Tile, program: Any) -> Tile:
+    v = _tile(call, "vals", vals, program)
+    if v.partitions != data.partitions or v.start_partition != data.start_partition:
+        raise _error(call, "vals", f"{v._expr} covers partitions {v.start_partition}.."
+                     f"{v.start_partition + v.partitions - 1}, data "
+                     f"{data.start_partition}..{data.start_partition + data.partitions - 1}: "
+                     "each partition's search lane holds its own 8 values, so they must be "
+                     "the same partitions")
+    return v
+
+
+def nc_find_index8(dst, data, vals, name=None):
+    """Find indices of the 8 given vals in each partition of the data tensor:
+    MatchValueLoad (0x6d) of ``vals`` walked from its last element (``mv[n] =
+    vals[n]``), then FindIndex8 (0x6e) over ``data``.
+
+    Column ``n`` of ``dst`` is the position of the first unconsumed element equal to
+    ``vals[n]`` (FP32 equality: NaN matches nothing, -0.0 equals +0.0), so duplicate
+    vals take ascending positions in ascending columns; a value not found gives the
+    all-ones sentinel (0xFFFFFFFF, or 0xFFFF for a uint16 ``dst``). ``dst`` is uint32 or
+    uint16, ``[P, 8]``; ``data`` holds 8..16384 elements per partition.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     d = nl.ndarray((1, 11), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=d, src=np.array([[1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8]], np.float32))
+    ...     v = nl.ndarray((1, 8), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=v, src=np.array([[3, 8, 8, 8, 8, 8, 8, 8]], np.float32))
+    ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
+    ...     nisa.nc_find_index8(dst=idx, data=d, vals=v)
+    ...     print(idx.numpy())
+    [[ 2  4  5  6  7  8  9 10]]
+    """
+    call = "nisa.nc_find_index8"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data = _tile(call, "data", data, p)
+    channels = _same_partitions(call, [("dst", dst), ("data", data)])
+    v = _vals_tile(call, vals, data, p)
+    words = [encode("MatchValueLoad", src_mem_pattern=v._descriptor(call, "vals", 2, reverse=True),
+                    dtype=v.gpsimd_dtype, num_active_channels=channels),
+             encode("FindIndex8", src_mem_pattern=data._descriptor(call, "data", 4),
+                    in_dtype=data.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                    num_active_channels=channels, dst_mem_pattern=dst._descriptor(call, "dst", 2))]
+    p._emit(call, words,
+           [{"src_mem_pattern": "vals", "dtype": "vals", "num_active_channels": "vals"},
+            {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
+             "dst_mem_pattern": "dst", "num_active_channels": "dst"}],
+           [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
+    return None
+
+
+def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
+    """Replace the first occurrence of each of the 8 vals with ``imm``: MatchValueLoad
+    (0x6d) of ``vals`` (``mv[7 - k] = vals[k]``), then MatchReplace8 (0x6f).
+
+    Every element passes through FP32 to ``dst``'s dtype (a BF16 signalling NaN comes
+    back quiet); ``imm`` is an FP32 (any bits: a NaN payload too). The matched positions
+    are the search lanes' ``idx`` state (``program.machine.match_indices``, ``dst_idx[k]
+    = idx[7 - k]``); writing them to ``dst_idx`` is an instruction gpsimd does not
+    model, so ``dst_idx`` raises NotImplementedError.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program() as p:
+    ...     d = nl.ndarray((1, 11), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=d, src=np.array([[1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8]], np.float32))
+    ...     v = nl.ndarray((1, 8), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=v, src=np.array([[3, 8, 8, 8, 8, 8, 8, 8]], np.float32))
+    ...     out = nl.ndarray((1, 11), dtype=nl.float32)
+    ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0)
+    ...     print(out.numpy(), p.machine.match_indices[0, ::-1])
+    [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [ 2 10  9  8  7  6  5  4]
+    """
+    call = "nisa.nc_match_replace8"
+    if dst_idx is not None:
+        raise NotImplementedError(
+            f"{call}: dst_idx: writing the matched indices (the search lanes' idx state) to a "
+            "tile is an instruction gpsimd does not model (SPEC §4.10); they stay readable "
+            "as the program's machine.match_indices (dst_idx[k] = idx[7 - k])")
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data = _tile(call, "data", data, p)
+    channels = _same_partitions(call, [("dst", dst), ("data", data)])
+    v = _vals_tile(call, vals, data, p)
+    bits = int(_fp32(call, "imm", imm).view(np.uint32))
+    word = bytearray(encode("MatchReplace8", src_mem_pattern=data._descriptor(call, "data", 4),
+                            in_dtype=data.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                            num_active_channels=channels, immediate=0.0,
+                            dst_mem_pattern=dst._descriptor(call, "dst", 4)))
+    word[40:44] = bits.to_bytes(4, "little")
+    words = [encode("MatchValueLoad", src_mem_pattern=v._descriptor(call, "vals", 2),
+                    dtype=v.gpsimd_dtype, num_active_channels=channels), bytes(word)]
+    p._emit(call, words,
+           [{"src_mem_pattern": "vals", "dtype": "vals", "num_active_channels": "vals"},
+            {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
+             "dst_mem_pattern": "dst", "immediate": "imm", "num_active_channels": "dst"}],
+           [data, v], [dst], _note(call, dst=dst, data=data, vals=v, imm=imm))
+    return None
+
+
+def _int32_operand(call: str, arg: str, value: Any, program: Any, channels: int):
+    """Return (src, field value, tile or None) of an INT32 operand: an integer (an
+    instruction immediate) or a [P, 1] int32 tile (a pointer)."""
+    if isinstance(value, Tile):
+        t = _tile(call, arg, value, program)
+        if t.partitions != channels or t._free_count() != 1 or t.dtype.gpsimd_dtype != "INT32":
+            raise _error(call, arg, f"{t._expr} ({t.dtype} {t.shape}) must be an int32 tile "
+                         f"with one element in each of the {channels} partitions")
+        return "POINTER_IMMEDIATE", t._address(), t
+    v = _int(call, arg, value, -(1 << 31), (1 << 31) - 1)
+    return "INSTRUCTION_IMMEDIATE", v & 0xFFFFFFFF, None
+
+
+def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
+    """Find the indices of the nonzero elements and their count: NonzeroWithCount (0xf2,
+    NeuronCore-v3 and newer).
+
+    Only partitions 0, 16, ..., 112 of the tiles are read and written (one per GpSimd
+    core); the others of ``dst`` keep their bytes. A processed partition gets the
+    positions of its nonzero elements plus ``index_offset``, then ``padding_val``, and
+    the count in the last element (``dst`` has one element more than ``src``). ``src``
+    is float32 (``x != 0``: -0.0 is zero, NaN is not) or int32; ``dst`` int32; both in
+    SBUF. ``index_offset`` and ``padding_val`` are int32 numbers or ``[P, 1]`` int32
+    tiles.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     s = nl.ndarray((1, 8), dtype=nl.int32)
+    ...     nisa.dma_copy(dst=s, src=np.array([[0, 1, 1, 0, 0, 1, 0, 0]], np.int32))
+    ...     out = nl.ndarray((1, 9), dtype=nl.int32)
+    ...     nisa.nonzero_with_count(dst=out, src=s, index_offset=16, padding_val=-1)
+    ...     print(out.numpy())
+    [[17 18 21 -1 -1 -1 -1 -1  3]]
+    """
+    call = "nisa.nonzero_with_count"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "src", src, p)
+    channels = _same_partitions(call, [("dst", dst), ("src", src)])
+    off_src, off, t_off = _int32_operand(call, "index_offset", index_offset, p, channels)
+    pad_src, pad, t_pad = _int32_operand(call, "padding_val", padding_val, p, channels)
+    word = encode("NonzeroWithCount", num_active_channels=channels, in_dtype=src.gpsimd_dtype,
+                  out_dtype=dst.gpsimd_dtype, index_offset_src=off_src,
+                  src_mem_pattern=src._descriptor(call, "src", 3), index_offset=off,
+                  padding_val_src=pad_src, padding_val=pad,
+                  dst_mem_pattern=dst._descriptor(call, "dst", 3))
+    reads = [src] + [t for t in (t_off, t_pad) if t is not None]
+    p._emit(call, [word], [{"src_mem_pattern": "src", "dst_mem_pattern": "dst", "in_dtype": "src",
+                           "out_dtype": "dst", "index_offset": "index_offset",
+                           "index_offset_src": "index_offset", "padding_val": "padding_val",
+                           "padding_val_src": "padding_val", "num_active_channels": "dst"}],
+           reads, [dst], _note(call, dst=dst, src=src, index_offset=index_offset,
+                               padding_val=padding_val))
+    return None
+
+
+def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
+    """Write ``src`` into ``dst`` where ``predicate`` is true (any bit set), keeping
+    ``dst`` elsewhere: CopyPredicatedScalar (0xe8) for a scalar ``src``.
+
+    ``src`` is a number, converted to ``dst``'s dtype as gpsimd converts numbers (SPEC
+    §5; a NumPy scalar of the dtype's storage is taken bit for bit) and written bit for
+    bit; ``reverse_pred=True`` writes where the predicate is zero (NKI's
+    ``reverse_pred=False`` is the instruction's ``reversed_pred = 1``). ``predicate`` is
+    an integer tile (uint8/16/32, int8/16/32) of ``dst``'s shape. A tile ``src`` is the
+    tensor form of the instruction, which gpsimd does not model: NotImplementedError.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     d = nl.ndarray((1, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=d, src=np.array([[0.5, 2.0, -1.0, 3.0]], np.float32))
+    ...     pred = nl.ndarray((1, 4), dtype=nl.uint8)
+    ...     nisa.dma_copy(dst=pred, src=np.array([[0, 0, 1, 0]], np.uint8))
+    ...     nisa.tensor_copy_predicated(dst=d, src=-9984.0, predicate=pred)
+    ...     print(d.numpy())
+    [[ 5.000e-01  2.000e+00 -9.984e+03  3.000e+00]]
+    """
+    call = "nisa.tensor_copy_predicated"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    if isinstance(src, (Tile, np.ndarray)) and np.ndim(src) > 0:
+        raise NotImplementedError(
+            f"{call}: a tile src is CopyPredicated's tensor form, which gpsimd does not model "
+            "(SPEC §4.12 models CopyPredicatedScalar, a scalar src)")
+    pred = _tile(call, "predicate", predicate, p)
+    channels = _same_partitions(call, [("dst", dst), ("predicate", pred)])
+    if isinstance(src, float) and dst.dtype.gpsimd_dtype not in (
+            "FP32", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5"):
+        raise _error(call, "src", f"a Python float src needs a float dst, not {dst.dtype}")
+    bits = _wrap_errors(call, "src", _ops._scalar_bits, src, dst.gpsimd_dtype, "src")
+    word = encode("CopyPredicatedScalar", pred_mem_pattern=pred._descriptor(call, "predicate", 3),
+                  pred_dtype=pred.gpsimd_dtype, reversed_pred=0 if reverse_pred else 1,
+                  num_active_channels=channels, in_dtype=dst.gpsimd_dtype,
+                  out_dtype=dst.gpsimd_dtype, src0_imm_src="INSTRUCTION_IMMEDIATE",
+                  src0_imm=int(bits), dst_mem_pattern=dst._descriptor(call, "dst", 3))
+    p._emit(call, [word], [{"pred_mem_pattern": "predicate", "pred_dtype": "predicate",
+                           "dst_mem_pattern": "dst", "in_dtype": "dst", "out_dtype": "dst",
+                           "src0_imm": "src", "reversed_pred": "reverse_pred",
+                           "num_active_channels": "dst"}], [pred, dst], [dst],
+           _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
+    return None
+
+
+def sequence_bounds(dst, segment_ids, name=None):
+    """Compute each element's segment ``[start, end)``: GetSequenceBounds (0xbe,
+    NeuronCore-v3 and newer, one partition).
+
+    Segments are maximal runs of equal adjacent ids; id 0 is padding (start n, end
+    -1). ``segment_ids`` is ``(1, n)``; ``dst`` is ``(1, 2, n)``: the starts, then the
+    ends. Both float32 or int32, in SBUF.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program("v3"):
+    ...     ids = nl.ndarray((1, 9), dtype=nl.int32)
+    ...     nisa.dma_copy(dst=ids, src=np.array([[0, 1, 1, 2, 2, 2, 0, 3, 3]], np.int32))
+    ...     b = nl.ndarray((1, 2, 9), dtype=nl.int32)
+    ...     nisa.sequence_bounds(dst=b, segment_ids=ids)
+    ...     print(b.numpy()[0])
+    [[ 9  1  1  3  3  3  9  7  7]
+     [-1  3  3  6  6  6 -1  9  9]]
+    """
+    call = "nisa.sequence_bounds"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    ids = _tile(call, "segment_ids", segment_ids, p)
+    n = ids._free_count()
+    try:
+        dst_desc = dst._descriptor(call, "dst", 3, shape=[n, 1, 2])
+    except NkiValidationError:
+        dst_desc = dst._descriptor(call, "dst", 3)  # the validation reports the count
+    word = encode("GetSequenceBounds", num_active_channels=ids.partitions,
+                  in_dtype=ids.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                  src_mem_pattern=ids._descriptor(call, "segment_ids", 3),
+                  dst_mem_pattern=dst_desc)
+    p._emit(call, [word], [{"src_mem_pattern": "segment_ids", "in_dtype": "segment_ids",
+                           "out_dtype": "dst", "dst_mem_pattern": "dst",
+                           "num_active_channels": "segment_ids"}], [ids], [dst],
+           _note(call, dst=dst, segment_ids=ids))
+    return None
+
+
+# ---- the instructions of later issues (SPEC §4.14-§4.17) -------------------------------------
+
+
+def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
+    """Element-wise ``op(data1, data2)``: TensorTensorArith (0x41) / TensorTensorBitvec
+    (0x51), SPEC §4.14 (not modelled yet).
+
+    >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
+    >>> nisa.tensor_tensor(None, None, None, nl.add)
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: nisa.tensor_tensor is TensorTensorArith / TensorTensorBitvec (SPEC §4.14), which gpsimd does not model yet
+    """
+    raise _pending("tensor_tensor", ("TensorTensorArith", "TensorTensorBitvec"), "SPEC §4.14")
+
+
+def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None,
+                  reverse1=False, engine=engine.unknown, name=None):
+    """``(data op0 operand0) op1 operand1``: TensorScalarArith (0x43) / TensorScalarBitvec
+    (0x53) and their pointer forms 0x44 / 0x54, SPEC §4.15 (not modelled yet).
+
+    >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
+    >>> nisa.tensor_scalar(None, None, nl.add, 1.0)
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: nisa.tensor_scalar is TensorScalarArith / TensorScalarBitvec (SPEC §4.15), which gpsimd does not model yet
+    """
+    raise _pending("tensor_scalar", ("TensorScalarArith", "TensorScalarBitvec"), "SPEC §4.15")
+
+
+# ---- calls of instructions gpsimd does not model --------------------------------------------
+
+
+@_not_modelled("a Tensor Engine matrix multiply (load stationary + multiply moving)")
+def nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False,
+              is_transpose=False, accumulate=None, tile_position=(), tile_size=(),
+              perf_mode=matmul_perf_mode.none, name=None):
+    ...
+
+
+@_not_modelled("a Tensor Engine MXFP8/MXFP4 matrix multiply")
+def nc_matmul_mx(dst, stationary, moving, stationary_scale, moving_scale, tile_position=None,
+                 tile_size=None, accumulate=None, name=None):
+    ...
+
+
+@_not_modelled("a Tensor Engine or Vector Engine transpose")
+def nc_transpose(dst, data, engine=engine.unknown, name=None):
+    ...
+
+
+@_not_modelled("a DMA transpose")
+def dma_transpose(dst, src, axes=None, priority=None, dge_mode=dge_mode.unknown,
+                  oob_mode=oob_mode.error, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine tensor reduction")
+def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, name=None):
+    ...
+
+
+@_not_modelled("a GpSimd partition reduction")
+def tensor_partition_reduce(dst, op, data, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine cumulative tensor-scalar")
+def tensor_scalar_cumulative(dst, src, op0, op1, imm0, imm1=None,
+                             reduce_cmd=reduce_cmd.reset_reduce, name=None):
+    ...
+
+
+@_not_modelled("a Scalar Engine activation")
+def activation(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None,
+               reduce_cmd=reduce_cmd.idle, name=None):
+    ...
+
+
+@_not_modelled("a Scalar Engine activation with reduction")
+def activation_reduce(dst, op, data, reduce_op, reduce_res, bias=None, scale=1.0, name=None):
+    ...
+
+
+@_not_modelled("a Scalar Engine activation (activate2)")
+def activate2(dst, op, data, imm0, imm1, op0, op1, relu_param=0.0, reverse0=False,
+              reverse1=False, reduce_op=None, reduce_res=None, reduce_cmd=reduce_cmd.idle,
+              name=None):
+    ...
+
+
+@_not_modelled("a GpSimd gather across partitions")
+def local_gather(dst, src_buffer, index, num_elem_per_idx=1, num_valid_indices=None, name=None):
+    ...
+
+
+@_not_modelled("a GpSimd gather within partitions")
+def nc_n_gather(dst, data, indices, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine BN_STATS")
+def bn_stats(dst, data, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine BN_AGGR")
+def bn_aggr(dst, data, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine tensor-tensor scan")
+def tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False,
+                       name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine stream shuffle")
+def nc_stream_shuffle(dst, src, shuffle_mask, name=None):
+    ...
+
+
+@_not_modelled("a random-number instruction")
+def rng(dst, engine=engine.unknown, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine dropout")
+def dropout(dst, data, prob, name=None):
+    ...
+
+
+@_not_modelled("a PRNG seed instruction")
+def set_rng_seed(src_seeds, name=None):
+    ...
+
+
+@_not_modelled("a PRNG state load")
+def rand_set_state(src_seeds, engine=engine.unknown, name=None):
+    ...
+
+
+@_not_modelled("a PRNG state store")
+def rand_get_state(dst, engine=engine.unknown, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine uniform random-number instruction")
+def rand2(dst, min, max, name=None):  # noqa: A002 - NKI's names
+    ...
+
+
+@_not_modelled("a Vector Engine exponential")
+def exponential(dst, src, max_value=0.0, reduce_res=None, reduce_cmd: reduce_cmd = reduce_cmd.idle,
+                reduce_init=0.0, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine reciprocal")
+def reciprocal(dst, data, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine scalar-tensor-tensor")
+def scalar_tensor_tensor(dst, data, op0, operand0, op1, operand1, reverse0=False, reverse1=False,
+                         name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine tensor-scalar with reduction")
+def tensor_scalar_reduce(dst, data, op0, operand0, reduce_op, reduce_res, reverse0=False,
+                         reduce_cmd: reduce_cmd = reduce_cmd.reset_reduce, reduce_init=None,
+                         name=None):
+    ...
+
+
+@_not_modelled("a barrier across NeuronCores")
+def core_barrier(data, cores, engine=engine.gpsimd, name=None):
+    ...
+
+
+@_not_modelled("a DMA compute transfer")
+def dma_compute(dst, srcs, reduce_op, scales=None, unique_indices=True, oob_mode=oob_mode.error,
+                name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine MX quantization")
+def quantize_mx(dst, src, dst_scale, name=None):
+    ...
+
+
+@_not_modelled("a Vector Engine select with reduction")
+def select_reduce(dst, predicate, on_true, on_false, reduce_res=None, reduce_cmd=reduce_cmd.idle,
+                  reduce_op=maximum, reverse_pred=False, name=None):
+    ...
+
+
+@_not_modelled("a DMA exchange between NeuronCores")
+def sendrecv(src, dst, send_to_rank, recv_from_rank, pipe_id, dma_engine=dma_engine.dma,
+             name=None):
+    ...
+
+
+@_not_modelled("a sequencer register allocation")
+def register_alloc(x: int | None = None):
+    ...
+
+
+@_not_modelled("a sequencer register move")
+def register_move(dst, src):
+    ...
+
+
+@_not_modelled("a sequencer register load")
+def register_load(dst, src):
+    ...
+
+
+@_not_modelled("a sequencer register store")
+def register_store(dst, src):
+    ...

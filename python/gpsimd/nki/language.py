@@ -1,0 +1,355 @@
+"""``gpsimd.nki.language``: the part of NKI's ``nki.language`` that kernels of the
+modelled instructions use — dtypes, memory buffers, ``ndarray`` and the operators that
+name comparisons and reductions.
+
+Import it as NKI code does: ``import gpsimd.nki.language as nl``. Names and signatures
+follow NKI 0.3.0 (Neuron SDK 2.29.0; docs/python.md says which stubs).
+
+- dtypes: ``bool_, int8, int16, int32, uint8, uint16, uint32, float16, float32,
+  bfloat16, float8_e4m3, float8_e5m2`` (and ``tfloat32, float8_e4m3fn`` and the ``_x4``
+  packed types, which gpsimd has no dtype for: using one raises NotImplementedError).
+  They are strings, as in NKI (``nl.bfloat16 == "bfloat16"``); ``float8_e4m3`` is
+  gpsimd's FP8_E4 (IEEE-style, with infinities), ``bool_`` is stored as UINT8.
+- buffers: ``sbuf``, ``psum`` (a tile of the program's machine), ``hbm``,
+  ``shared_hbm``, ``private_hbm`` (a NumPy array: NumPy stands for HBM).
+- ``ndarray``, ``zeros``, ``full``, ``ones``, ``empty_like``.
+- operators: ``equal, not_equal, greater, greater_equal, less, less_equal, maximum,
+  minimum, add, subtract, multiply, ...``: arguments of ``nisa`` calls (``cmp_op``,
+  ``reduce_op``). Applied to tiles they would be other instructions
+  (TensorTensor/TensorScalar, not modelled yet): calling one raises
+  NotImplementedError naming it.
+- ``fp32.min``/``fp32.max``, ``tile_size.pmax``, ``affine_range``, ``static_range``,
+  ``sequential_range``.
+
+>>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+>>> with nki.Program():
+...     t = nl.ndarray((128, 512), dtype=nl.bfloat16, buffer=nl.sbuf)
+>>> t.shape, t.dtype, t.buffer
+((128, 512), 'bfloat16', nl.sbuf)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import storage_dtype
+from ._kernel import Tile, _error, current
+
+__all__ = [
+    "NkiDtype", "MemoryRegion", "bool_", "int8", "int16", "int32", "uint8", "uint16", "uint32",
+    "float16", "float32", "bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2", "float8_e4m3fn",
+    "float8_e5m2_x4", "float8_e4m3fn_x4", "float4_e2m1fn_x4", "sbuf", "psum", "hbm",
+    "shared_hbm", "private_hbm", "ndarray", "zeros", "full", "ones", "empty_like", "equal",
+    "not_equal", "greater", "greater_equal", "less", "less_equal", "maximum", "minimum", "add",
+    "subtract", "multiply", "divide", "abs", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "invert", "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "power", "bypass", "copy", "fp32", "tile_size", "affine_range",
+    "static_range", "sequential_range",
+]
+
+
+class NkiDtype(str):
+    """An NKI dtype: its NKI name (a ``str``, as in NKI) and the gpsimd dtype it is
+    (``gpsimd_dtype``, e.g. ``'BF16'``), or None when gpsimd has none.
+
+    >>> import gpsimd.nki.language as nl
+    >>> nl.float8_e4m3, nl.float8_e4m3.gpsimd_dtype, nl.float8_e4m3.storage
+    ('float8_e4m3', 'FP8_E4', dtype('uint8'))
+    """
+
+    gpsimd_dtype: str | None
+
+    def __new__(cls, name: str, gpsimd: str | None, doc: str) -> "NkiDtype":
+        obj = super().__new__(cls, name)
+        obj.gpsimd_dtype = gpsimd
+        obj.__doc__ = doc
+        return obj
+
+    @property
+    def storage(self) -> np.dtype | None:
+        """The NumPy type a tile's ``numpy()`` gives (bit patterns for BF16 and FP8)."""
+        return None if self.gpsimd_dtype is None else storage_dtype(self.gpsimd_dtype)
+
+    def __repr__(self) -> str:
+        return str.__repr__(self)
+
+
+bool_ = NkiDtype("bool", "UINT8", "Boolean (True or False) stored as a byte (gpsimd: UINT8)")
+int8 = NkiDtype("int8", "INT8", "8-bit signed integer number")
+int16 = NkiDtype("int16", "INT16", "16-bit signed integer number")
+int32 = NkiDtype("int32", "INT32", "32-bit signed integer number")
+uint8 = NkiDtype("uint8", "UINT8", "8-bit unsigned integer number")
+uint16 = NkiDtype("uint16", "UINT16", "16-bit unsigned integer number")
+uint32 = NkiDtype("uint32", "UINT32", "32-bit unsigned integer number")
+float16 = NkiDtype("float16", "FP16", "16-bit floating-point number")
+float32 = NkiDtype("float32", "FP32", "32-bit floating-point number")
+bfloat16 = NkiDtype("bfloat16", "BF16", "16-bit floating-point number (1S,8E,7M)")
+tfloat32 = NkiDtype("tfloat32", None, "32-bit floating-point number (1S,8E,10M): no gpsimd dtype")
+float8_e4m3 = NkiDtype("float8_e4m3", "FP8_E4", "8-bit floating-point number (1S,4E,3M)")
+float8_e5m2 = NkiDtype("float8_e5m2", "FP8_E5", "8-bit floating-point number (1S,5E,2M)")
+float8_e4m3fn = NkiDtype("float8_e4m3fn", None, "OCP FP8 (1S,4E,3M), no inf: no gpsimd dtype")
+float8_e5m2_x4 = NkiDtype("float8_e5m2_x4", None, "4x packed float8_e5m2: no gpsimd dtype")
+float8_e4m3fn_x4 = NkiDtype("float8_e4m3fn_x4", None, "4x packed float8_e4m3fn: no gpsimd dtype")
+float4_e2m1fn_x4 = NkiDtype("float4_e2m1fn_x4", None, "4x packed float4_e2m1fn: no gpsimd dtype")
+
+_DTYPES = {str(d): d for d in (bool_, int8, int16, int32, uint8, uint16, uint32, float16,
+                               float32, bfloat16, tfloat32, float8_e4m3, float8_e5m2,
+                               float8_e4m3fn, float8_e5m2_x4, float8_e4m3fn_x4,
+                               float4_e2m1fn_x4)}
+
+
+def _dtype(call: str, dtype: Any) -> NkiDtype:
+    """Return the NKI dtype of a dtype argument (an NKI dtype, its name, a NumPy type)."""
+    if isinstance(dtype, NkiDtype):
+        d = dtype
+    elif isinstance(dtype, str) and dtype in _DTYPES:
+        d = _DTYPES[dtype]
+    else:
+        try:
+            d = _DTYPES.get(np.dtype(dtype).name)
+        except TypeError:
+            d = None
+        if d is None:
+            raise _error(call, "dtype", f"{dtype!r} is not an NKI dtype (nl.float32, "
+                         "nl.bfloat16, nl.int32, ...)")
+    if d.gpsimd_dtype is None:
+        raise NotImplementedError(f"{call}: dtype nl.{d}: gpsimd has no such dtype (SPEC §3.3 "
+                                  "models INT8..UINT32, BF16, FP16, FP32, FP8_E3/E4/E5)")
+    return d
+
+
+class MemoryRegion:
+    """An NKI memory buffer: ``nl.sbuf``, ``nl.psum`` (on chip: a tile of the program's
+    machine) or ``nl.hbm``, ``nl.shared_hbm``, ``nl.private_hbm`` (a NumPy array)."""
+
+    def __init__(self, name: str, space: str | None) -> None:
+        self.name = name
+        self.space = space
+
+    def __repr__(self) -> str:
+        return f"nl.{self.name}"
+
+
+sbuf = MemoryRegion("sbuf", "sbuf")
+psum = MemoryRegion("psum", "psum")
+hbm = MemoryRegion("hbm", None)
+shared_hbm = MemoryRegion("shared_hbm", None)
+private_hbm = MemoryRegion("private_hbm", None)
+
+
+def _buffer(call: str, buffer: Any) -> MemoryRegion:
+    if isinstance(buffer, MemoryRegion):
+        return buffer
+    raise _error(call, "buffer", f"{buffer!r} is not an NKI buffer (nl.sbuf, nl.psum, nl.hbm, "
+                 "nl.shared_hbm); string buffer names are not accepted, as in NKI 0.3.0")
+
+
+def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
+            address: Any = None) -> Any:
+    """Create a new tensor of given shape and dtype on the specified buffer.
+
+    On ``nl.sbuf`` or ``nl.psum`` it is a :class:`Tile` of the program being built:
+    ``shape[0]`` (at most 128) partitions from partition 0, the rest dense in C order at
+    the next free 64-byte boundary of each partition (or at ``address``, a
+    ``(partition_offset, free_offset)`` pair). Its bytes start as the machine's: zero in
+    a fresh program. On an HBM buffer it is a NumPy array of zeros (the dtype's storage:
+    ``uint16`` bits for ``bfloat16``).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     a = nl.ndarray((4, 2, 8), dtype=nl.float32, name="a")
+    ...     b = nl.ndarray((4, 3), dtype=nl.bfloat16, buffer=nl.psum)
+    >>> a.region(), b.region()
+    ('sbuf[p=0..3, off=0x0]', 'psum[p=0..3, off=0x0]')
+    >>> nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
+    array([[0, 0, 0],
+           [0, 0, 0]], dtype=uint16)
+    """
+    call = "nl.ndarray"
+    d = _dtype(call, dtype)
+    region = _buffer(call, buffer)
+    try:
+        shape = tuple(int(n) for n in shape)
+    except TypeError:
+        shape = (int(shape),)
+    if region.space is None:
+        return np.zeros(shape, dtype=d.storage)
+    return current(call)._allocate(call, shape, d, region.space, name, address)
+
+
+def zeros(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "") -> Any:
+    """A new tensor filled with zeros (NKI's ``memset`` of 0): on chip, zeros written as
+    the program's initial state (a fresh tile's bytes, which no instruction has
+    touched).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     print(nl.zeros((2, 3), dtype=nl.int32).numpy())
+    [[0 0 0]
+     [0 0 0]]
+    """
+    return full(shape, 0, dtype, buffer, name)
+
+
+def ones(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "") -> Any:
+    """A new tensor filled with ones (see :func:`full`).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     print(nl.ones((1, 3), dtype=nl.float32).numpy())
+    [[1. 1. 1.]]
+    """
+    return full(shape, 1, dtype, buffer, name)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any, buffer: Any = sbuf, name: str = "") -> Any:
+    """A new tensor filled with ``fill_value``, converted to the dtype as gpsimd
+    converts a number (SPEC §5: floats round to nearest even; integers must fit). On
+    chip the values are the program's initial state, as a ``dma_copy`` is.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     print(nl.full((1, 2), -1.5, dtype=nl.bfloat16).numpy())   # bits of -1.5
+    [[49088 49088]]
+    """
+    from ..ops import _scalar_bits
+
+    call = "nl.full"
+    d = _dtype(call, dtype)
+    t = ndarray(shape, d, buffer, name)
+    bits = _scalar_bits(fill_value, d.gpsimd_dtype, f"{call}: fill_value")
+    value = np.asarray(bits).view(d.storage)
+    if isinstance(t, np.ndarray):
+        t[...] = value
+        return t
+    t.program._initial(call, t, np.broadcast_to(value, t.shape))
+    return t
+
+
+def empty_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") -> Any:
+    """A new tensor of ``x``'s shape (and dtype and buffer unless given).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     a = nl.ndarray((2, 4), dtype=nl.int16)
+    ...     print(nl.empty_like(a).shape, nl.empty_like(a, dtype=nl.float32).dtype)
+    (2, 4) float32
+    """
+    if isinstance(x, Tile):
+        return ndarray(x.shape, x.dtype if dtype is None else dtype,
+                       x.buffer if buffer is None else buffer, name)
+    x = np.asarray(x)
+    return ndarray(x.shape, x.dtype if dtype is None else dtype,
+                   shared_hbm if buffer is None else buffer, name)
+
+
+# ---- operators -----------------------------------------------------------------------------
+
+
+class _Operator:
+    """An NKI operator (``nl.equal``, ``nl.maximum``, ...): what it is as the ALU_OP of an
+    instruction (SPEC §3.8), as RangeSelect's comparison (``alu_op``) and as AffineSelect's
+    fill_mode (``affine_cmp``). Calling it on tiles is another instruction (TensorTensor
+    or TensorScalar, SPEC §4.14-§4.15), which gpsimd.nki does not model yet."""
+
+    is_nki_op = True
+
+    def __init__(self, name: str, alu: str | None, compare: bool = False,
+                 affine: str | None = None) -> None:
+        self.__name__ = name
+        self.tensor_op = alu  # the ALU_OP of TensorTensor/TensorScalar
+        self.alu_op = alu if compare else None  # RangeSelect's comp_op / reduce_op
+        self.affine_cmp = affine
+        self.__doc__ = (f"NKI's nl.{name}: an operator argument of nisa calls"
+                        + (f" (ALU_OP {alu})" if alu else "") + ".")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"nl.{self.__name__} on tiles is nisa.tensor_tensor / nisa.tensor_scalar "
+            f"(TensorTensorArith 0x41 / TensorScalarArith 0x43, ALU_OP {self.tensor_op}), which "
+            "gpsimd.nki does not model yet; nl.{0} is accepted as an operator argument of "
+            "the modelled calls".format(self.__name__))
+
+    def __repr__(self) -> str:
+        return f"nl.{self.__name__}"
+
+
+equal = _Operator("equal", "IS_EQ", True, "EQ")
+not_equal = _Operator("not_equal", "IS_NE", False, "NE")
+greater = _Operator("greater", "IS_GT", True, "GT")
+greater_equal = _Operator("greater_equal", "IS_GE", True, "GE")
+less = _Operator("less", "IS_LT", True)
+less_equal = _Operator("less_equal", "IS_LE", True)
+maximum = _Operator("maximum", "MAX", True)
+minimum = _Operator("minimum", "MIN")
+add = _Operator("add", "ADD")
+subtract = _Operator("subtract", "SUBTRACT")
+multiply = _Operator("multiply", "MULT")
+divide = _Operator("divide", "DIVIDE")
+abs = _Operator("abs", "ABSOLUTE_VALUE")  # noqa: A001 - NKI's name
+bitwise_and = _Operator("bitwise_and", "BITWISE_AND")
+bitwise_or = _Operator("bitwise_or", "BITWISE_OR")
+bitwise_xor = _Operator("bitwise_xor", "BITWISE_XOR")
+invert = _Operator("invert", "BITWISE_NOT")
+left_shift = _Operator("left_shift", "LOGICAL_SHIFT_LEFT")
+right_shift = _Operator("right_shift", "LOGICAL_SHIFT_RIGHT")
+logical_and = _Operator("logical_and", "LOGICAL_AND")
+logical_or = _Operator("logical_or", "LOGICAL_OR")
+logical_xor = _Operator("logical_xor", "LOGICAL_XOR")
+logical_not = _Operator("logical_not", None)
+power = _Operator("power", "POW")
+bypass = _Operator("bypass", "BYPASS")
+copy = _Operator("copy", "BYPASS")
+
+
+class _FloatLimits:
+    def __init__(self, name: str, dtype: Any) -> None:
+        info = np.finfo(dtype)
+        self.name = name
+        self.min = float(info.min)
+        self.max = float(info.max)
+
+    def __repr__(self) -> str:
+        return f"nl.{self.name}(min={self.min!r}, max={self.max!r})"
+
+
+#: ``nl.fp32.min`` is ``-FLT_MAX`` (-3.4028235e+38), RangeSelect's only fill value.
+fp32 = _FloatLimits("fp32", np.float32)
+
+
+class tile_size:
+    """Tile size constants: ``pmax`` (128 partitions)."""
+
+    pmax = 128
+
+
+def affine_range(start: int, stop: int | None = None, step: int = 1) -> range:
+    """NKI's parallel loop iterator; here a Python ``range``.
+
+    >>> import gpsimd.nki.language as nl
+    >>> list(nl.affine_range(3))
+    [0, 1, 2]
+    """
+    return range(start) if stop is None else range(start, stop, step)
+
+
+def static_range(start: int, stop: int | None = None, step: int = 1) -> range:
+    """NKI's unrolled loop iterator; here a Python ``range``.
+
+    >>> import gpsimd.nki.language as nl
+    >>> list(nl.static_range(1, 4))
+    [1, 2, 3]
+    """
+    return range(start) if stop is None else range(start, stop, step)
+
+
+def sequential_range(start: int, stop: int | None = None, step: int = 1) -> range:
+    """NKI's sequential loop iterator; here a Python ``range``.
+
+    >>> import gpsimd.nki.language as nl
+    >>> list(nl.sequential_range(0, 6, 2))
+    [0, 2, 4]
+    """
+    return range(start) if stop is None else range(start, stop, step)
