@@ -51,6 +51,23 @@ class MaxFold {
   uint32_t best_ = 0;
 };
 
+// SPEC §3.8.2, the ALU's FP32 path: every NaN an op produces (from a NaN operand, inf - inf,
+// 0 * inf, MAX of two NaNs, |NaN|, an ABS_MAX that returns a NaN operand) is this default
+// NaN; only BYPASS passes a NaN's bits. Subnormal inputs and results are kept (no flush).
+inline constexpr uint32_t kAluNaN = 0x7FC00000u;
+// SPEC §3.8.2: MAX and MIN are maxNum / minNum: a NaN operand is ignored, two NaNs give
+// kAluNaN, and -0.0 < +0.0 (the order of MaxFold::greater, below). RE_LU is MAX(a, +0.0),
+// so RE_LU(NaN) = RE_LU(-0.0) = +0.0. A compare with a NaN operand gives 0.0, IS_NE 1.0;
+// ABS_MAX and ABS_MIN with a NaN operand return the other operand b (the comparison is
+// false). fp32_greater is that order on non-NaN patterns.
+bool fp32_greater(uint32_t a, uint32_t b);
+// SPEC §3.8.2, the raw-bits path: a shift count is the right operand read as an unsigned
+// w-bit integer (a "negative" count is a large one), and a count >= w shifts every bit
+// out: 0, or w copies of the sign bit for ARITH_SHIFT_RIGHT (numpy's rule).
+inline constexpr bool alu_shift_out(uint32_t count, unsigned width) {
+  return count >= width;
+}
+
 // SPEC §4.3: GetSequenceBounds compares FP32 ids by IEEE equality: a NaN equals nothing
 // (each NaN is a one-element segment) and -0.0 equals 0, so it is padding.
 inline bool seq_ids_equal_fp32(uint32_t a, uint32_t b) {
@@ -58,6 +75,10 @@ inline bool seq_ids_equal_fp32(uint32_t a, uint32_t b) {
 }
 inline bool seq_id_is_padding_fp32(uint32_t a) {
   return std::bit_cast<float>(a) == 0.0f;
+}
+
+inline bool fp32_greater(uint32_t a, uint32_t b) {
+  return MaxFold::greater(a, b);
 }
 
 // SPEC §4.4: Sort's order. Integers compare signed or unsigned per dtype; floats by IEEE
