@@ -192,9 +192,8 @@ TEST(CliExamples, RunJsonReportsSearchLanes) {
   ASSERT_EQ(j["match_state"].size(), 1u);
   const json& l = j["match_state"]["0"];
   EXPECT_EQ(l["matched"], "0xff");
-  EXPECT_EQ(l["mv"][0], "0x40400000");  // 3.0 in slot 0 (negated step)
-  EXPECT_EQ(l["idx"], json::parse(R"(["0x00000002", "0x00000004", "0x00000005", "0x00000006",
-                                      "0x00000007", "0x00000008", "0x00000009", "0x0000000a"])"));
+  EXPECT_EQ(l["mv"][0], "0x40400000");                            // 3.0 in slot 0 (negated step)
+  EXPECT_EQ(l["idx"], json::parse("[2, 4, 5, 6, 7, 8, 9, 10]"));  // indices: numbers
   unsigned lane_events = 0;
   for (const json& e : j["trace"])
     if (e.contains("match_lane")) ++lane_events;
@@ -259,7 +258,7 @@ TEST(CliExamples, JsonOutputs) {
   json j = json::parse(r.out);
   ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[0]["mnemonic"], "Sort");
-  EXPECT_EQ(j[0]["opcode"], "0x96");
+  EXPECT_EQ(j[0]["opcode"], 0x96);
   EXPECT_EQ(j[0]["line"], 14);
   EXPECT_EQ(j[0]["fields"]["in_out_dtype"]["in"]["name"], "INT32");
   EXPECT_EQ(j[0]["fields"]["index_offset"]["bits"], "0x00000064");
@@ -279,7 +278,7 @@ TEST(CliExamples, JsonOutputs) {
   j = json::parse(r.out);
   EXPECT_EQ(j["status"], "ok");
   EXPECT_EQ(j["retired"], 2);
-  EXPECT_EQ(j["semaphores"]["1"], "0x00000001");
+  EXPECT_EQ(j["semaphores"]["1"], 1);
   EXPECT_EQ(j["dumps"][0]["values"], json::parse("[[0, 0, 1, 3, 5, 9]]"));
   EXPECT_EQ(j["dumps"][1]["values"], json::parse("[[104, 105, 103, 101, 102, 100]]"));
   EXPECT_EQ(j["dumps"][1]["file"], nullptr);
