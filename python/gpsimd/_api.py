@@ -17,8 +17,8 @@ import numpy as np
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
-__all__ = ["data_array", "out_dtype", "number", "integer", "Runner", "words_array",
-           "ArrayResult", "PairResult"]
+__all__ = ["data_array", "out_dtype", "number", "integer", "field_int", "FIELD_RANGES", "Runner",
+           "words_array", "ArrayResult", "PairResult"]
 
 #: What a function returning one array returns: the array, or ``(array, words)`` with
 #: ``return_words=True`` (words: uint8 ``(n, 64)``).
@@ -176,6 +176,51 @@ def integer(func, arg, value, lo=None, hi=None):
     if lo is not None and not lo <= int(value) <= hi:
         raise ValueError(f"{func}: {arg}: {int(value)} is outside [{lo}, {hi}]")
     return int(value)
+
+
+#: The integer types of word fields and their ranges (SPEC §3, §4), for :func:`field_int`.
+FIELD_RANGES = {
+    "uint8": (0, (1 << 8) - 1),
+    "int16": (-(1 << 15), (1 << 15) - 1),
+    "uint16": (0, (1 << 16) - 1),
+    "int32": (-(1 << 31), (1 << 31) - 1),
+    "uint32": (0, (1 << 32) - 1),
+}
+
+
+def field_int(func, arg, value, field):
+    """Return an integer argument that goes into a word field of integer type ``field``
+    (a key of :data:`FIELD_RANGES`: ``'int32'``, ``'uint32'``, ...), or one per row.
+
+    A Python or NumPy integer comes back as an ``int``, an array of them as an int64
+    array. A value outside the field's range is never wrapped: ValueError naming the
+    function, the argument, the value and the range. Anything but integers: TypeError.
+
+    >>> field_int("iota", "channel_multiplier", -3, "int32")
+    -3
+    >>> field_int("iota", "channel_multiplier", 3000000000, "int32")
+    Traceback (most recent call last):
+    ...
+    ValueError: iota: channel_multiplier: 3000000000 is outside int32 [-2147483648, 2147483647]
+    """
+    lo, hi = FIELD_RANGES[field]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        v = int(value)
+        if not lo <= v <= hi:
+            raise ValueError(f"{func}: {arg}: {v} is outside {field} [{lo}, {hi}]")
+        return v
+    if not isinstance(value, (list, tuple, np.ndarray)):
+        raise TypeError(f"{func}: {arg}: expected an integer, got {value!r}")
+    try:
+        a = np.asarray(value)
+    except ValueError:  # ragged lists
+        a = np.asarray(value, dtype=object)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{func}: {arg}: expected integers, got {value!r}")
+    outside = a[(a < lo) | (a > hi)]
+    if outside.size:
+        raise ValueError(f"{func}: {arg}: {int(outside.flat[0])} is outside {field} [{lo}, {hi}]")
+    return a.astype(np.int64)
 
 
 def out_dtype(func, arg, dtype):

@@ -25,7 +25,7 @@ from typing import Any, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, PairResult, Runner, data_array, integer, number
+from ._api import ArrayResult, PairResult, Runner, data_array, field_int, integer, number
 from ._api import out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_name, dtype_size, storage_dtype
@@ -495,10 +495,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
         )
     kk = n if k is None else integer(fn, "k", k, 1, n)
     off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
-    offsets = np.asarray(off_val)
-    if offsets.dtype.kind not in "biu" or np.any(offsets < 0) or np.any(offsets > 0xFFFFFFFF):
-        raise ValueError(f"sort: index_offset must be integers in [0, 2^32), got {index_offset!r}")
-    offsets = offsets.astype(np.uint32)
+    offsets = np.asarray(field_int(fn, "index_offset", off_val, "uint32")).astype(np.uint32)
 
     run = Runner(fn, generation, strict)
     m = run.machine
@@ -563,10 +560,10 @@ def _data4d(pattern, offset, what):
         raise ValueError(
             f"{what}: expected one to four [step, num] pairs, outermost first; got {pattern!r}"
         )
+    func, _, arg = what.partition(": ")
     for step, num in pairs:
-        if not -32768 <= int(step) <= 32767:
-            raise ValueError(f"{what}: step {step} is outside int16 [-32768, 32767]")
-        if not 1 <= int(num) <= _MAX_NUM:
+        field_int(func, f"{arg} step", step, "int16")
+        if not 1 <= field_int(func, f"{arg} num", num, "uint16") <= _MAX_NUM:
             raise ValueError(f"{what}: num {num} is outside [1, {_MAX_NUM}]")
     inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
     data = {
@@ -634,8 +631,8 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
-    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier)
-    offset = integer(fn, "offset", offset)
+    channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
+    offset = field_int(fn, "offset", offset, "int32")
     on_false_value = number(fn, "on_false_value", on_false_value)
     data, nums = _data4d(pattern, offset, "affine_select: pattern")
     if int(np.prod(nums)) != cols:
@@ -725,8 +722,8 @@ def iota(pattern: Sequence[Sequence[int]], dtype: DtypeLike = np.int32, offset: 
     size = dtype_size(name)
     if size is None:
         raise ValueError(f"iota: {name} has no byte size")
-    channel_multiplier = integer("iota", "channel_multiplier", channel_multiplier)
-    offset = integer("iota", "offset", offset)
+    channel_multiplier = field_int("iota", "channel_multiplier", channel_multiplier, "int32")
+    offset = field_int("iota", "offset", offset, "int32")
     data, nums = _data4d(pattern, offset, "iota: pattern")
     count = int(np.prod(nums))
     partitions = integer("iota", "partitions", partitions)

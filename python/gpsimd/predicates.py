@@ -15,7 +15,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, Runner, data_array
+from ._api import ArrayResult, Runner, data_array, field_int
 from ._api import out_dtype as _out_dtype
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
@@ -44,11 +44,8 @@ def _sbuf3(partition, offset, num):
 
 def _int32_operand(value, rows, what):
     """Return (int32 bits as uint32 scalar or per-row array, per_row) for an INT32 operand."""
-    v = np.asarray(value)
-    if v.dtype.kind not in "biu":
-        raise TypeError(f"{what}: expected an integer or one integer per row, got {value!r}")
-    if np.any(v < -(1 << 31)) or np.any(v > (1 << 32) - 1):
-        raise ValueError(f"{what}: {value!r} does not fit 32 bits")
+    func, _, arg = what.partition(": ")
+    v = np.asarray(field_int(func, arg, value, "int32"))
     bits = (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
     if bits.ndim == 0:
         return bits[()], False
