@@ -275,6 +275,22 @@ TEST(AsmErrorList, EveryStatementWithAnErrorIsReportedInOrder) {
     EXPECT_EQ(again.errors[i].to_string(), e.errors[i].to_string());
 }
 
+// A statement with a lexical error: a mistake before it comes first; otherwise (a name
+// cut short by the bad character, a check of the whole statement) the lexical error.
+TEST(AsmErrorList, AStatementReportsItsFirstError) {
+  AsmErrors e = errors_of("Sort stabel=1, src_mem_pattern=sbuf[p=0, off=0x0] num=[8\nSort x=1\n");
+  ASSERT_EQ(e.errors.size(), 2u);
+  EXPECT_EQ(e.errors[0].token, "stabel");
+  EXPECT_EQ(e.errors[1].token, "x");
+  e = errors_of("Sort caf\xc3\xa9=1\n");
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_EQ(e.errors[0].column, 9);
+  e = errors_of("Sort num_active_channels=1x\n");
+  EXPECT_EQ(e.errors.at(0).message, "malformed number");
+  e = errors_of("96 10 00 0g\n");  // not "6 hex digits": the bad token comes first
+  EXPECT_EQ(e.errors.at(0).message, "malformed number");
+}
+
 TEST(AsmErrorList, EachErrorShowsItsLineAndACaretThenTheCount) {
   const std::string text = "Sort stabel=1\n\nSort stable=1, comparison=IS_LTT\n";
   const AsmErrors e = errors_of(text);

@@ -120,6 +120,9 @@ struct ParseFail {
   int col;
   std::string token;
   std::string message;
+  // Found by a check of the whole statement (a missing field, the rows of a .data), which
+  // reports at an earlier token than the one it needed.
+  bool whole = false;
 };
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -211,10 +214,10 @@ class StmtParser {
   }
 
   [[noreturn]] void fail(const Token& t, std::string msg) const {
-    throw ParseFail{t.line, t.col, t.text, std::move(msg)};
+    throw ParseFail{t.line, t.col, t.text, std::move(msg), whole_};
   }
   [[noreturn]] void fail_end(std::string msg) const {
-    throw ParseFail{st_.end_line, st_.end_col, "", std::move(msg)};
+    throw ParseFail{st_.end_line, st_.end_col, "", std::move(msg), whole_};
   }
   // Fails at the next token, or at the end of the statement.
   [[noreturn]] void fail_here(std::string msg) const {
@@ -432,10 +435,13 @@ class StmtParser {
 
   std::size_t pos() const { return i_; }
   void advance() { ++i_; }
+  // From now on the failures are checks of the whole statement (ParseFail::whole).
+  void checking_whole() { whole_ = true; }
 
  private:
   const Statement& st_;
   std::size_t i_ = 0;
+  bool whole_ = false;
 };
 
 // ---- instructions ----------------------------------------------------------------------
@@ -447,6 +453,7 @@ class InstructionParser {
 
   Word parse() {
     read_fields();
+    p_.checking_whole();
     return build();
   }
 
@@ -861,6 +868,7 @@ void parse_data_values(StmtParser& p, DataDirective& d) {
     if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
   }
   p.advance();
+  p.checking_whole();
   const unsigned parts = d.region.partitions;
   if (nested) {
     if (rows.size() != parts)
@@ -933,6 +941,7 @@ Word hex_word(StmtParser& p, const Token& first, bool pasted) {
     digits += *d;
     p.advance();
   }
+  p.checking_whole();
   if (digits.size() != 2 * kWordBytes) {
     if (pasted)
       p.fail(first, fmt::format("{} hex digits where an instruction is expected: a pasted "
@@ -1134,15 +1143,27 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
   prog.file = std::string(file);
   AsmErrors found;
   for (const Statement& st : lex(text)) {
+    std::optional<ParseFail> fail;
+    try {
+      if (!st.tokens.empty()) parse_statement(st, prog);
+    } catch (const ParseFail& f) {
+      fail = f;
+    }
+    // A statement with a lexical error is still parsed: a mistake in the tokens before it
+    // is the statement's first error; else the lexical one is.
     std::optional<AsmError> e;
     if (st.error) {
-      e = AsmError{prog.file, st.error->line, st.error->col, st.error->token, st.error->message};
-    } else {
-      try {
-        parse_statement(st, prog);
-      } catch (const ParseFail& f) {
-        e = AsmError{prog.file, f.line, f.col, f.token, f.message};
-      }
+      const LexError& le = *st.error;
+      // Earlier: at a token that ends before the lexical error (not one cut short by it,
+      // as "caf" of "café", nor the end of what is left of the statement).
+      const bool earlier =
+          fail && !fail->whole && !fail->token.empty() &&
+          (fail->line < le.line ||
+           (fail->line == le.line && fail->col + static_cast<int>(fail->token.size()) < le.col));
+      e = earlier ? AsmError{prog.file, fail->line, fail->col, fail->token, fail->message}
+                  : AsmError{prog.file, le.line, le.col, le.token, le.message};
+    } else if (fail) {
+      e = AsmError{prog.file, fail->line, fail->col, fail->token, fail->message};
     }
     if (!e) continue;
     if (found.errors.size() == kMaxAsmErrors) {
