@@ -445,47 +445,7 @@ TEST(CliIo, EndlessInputsEndPromptlyAtTheLimit) {
   fs::remove_all(dir);
 }
 
-// ---- the documentation ---------------------------------------------------------------------
-
-// Every ```console block of docs/cli.md that shows a whole output (no "..." line): the
-// command, run by the shell with the built tool as `gpsimd`, prints exactly those lines.
-TEST(CliIo, ConsoleExamplesOfTheDocsPrintWhatTheyShow) {
-  std::istringstream doc(read_file(kSource + "/docs/cli.md"));
-  const std::string tools = fs::path(gpsimd::testing::kToolBinary).parent_path().string();
-  int checked = 0;
-  std::vector<std::string> block;
-  bool in_block = false;
-  for (std::string line; std::getline(doc, line);) {
-    if (!in_block) {
-      in_block = line == "```console";
-      block.clear();
-      continue;
-    }
-    if (line != "```") {
-      block.push_back(line);
-      continue;
-    }
-    in_block = false;
-    if (block.empty() || block[0].rfind("$ ", 0) != 0 ||
-        std::find(block.begin(), block.end(), "...") != block.end())
-      continue;
-    std::string expected;
-    for (std::size_t i = 1; i < block.size(); ++i) expected += block[i] + "\n";
-    const std::string cmd = "cd " + gpsimd::testing::shell_quote(kSource) +
-                            " && PATH=" + gpsimd::testing::shell_quote(tools) +
-                            ":\"$PATH\" sh -c " + gpsimd::testing::shell_quote(block[0].substr(2)) +
-                            " 2>&1";
-    std::string out;
-    if (std::FILE* p = ::popen(cmd.c_str(), "r")) {
-      char buf[4096];
-      std::size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-      ::pclose(p);
-    }
-    EXPECT_EQ(out, expected) << block[0];
-    ++checked;
-  }
-  EXPECT_GE(checked, 2);
-}
+// The documentation's ```console examples (of every page) are run and compared by
+// python/tests/test_docs.py.
 
 }  // namespace

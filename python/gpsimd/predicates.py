@@ -58,6 +58,16 @@ def _int32_operand(value, rows, what):
 # ---- NonzeroWithCount ------------------------------------------------------------------
 
 
+def _nonzero_max_t(pbytes):
+    """Return the longest row one NonzeroWithCount takes on a partition of ``pbytes``: its
+    T int32 elements at offset 64 and the T + 1 results after them (64-aligned) fit the
+    partition, and T + 1 is a count of the uint16 num_elem."""
+    t = min(_MAX_NUM - 1, (pbytes - _ALIGN - 4) // 8)
+    while _ALIGN + _ceil(4 * t) + 4 * (t + 1) > pbytes:
+        t -= 1
+    return t
+
+
 def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
                        padding_val: Union[int, ArrayLike] = -1, *, dst: ArrayLike | None = None,
                        generation: str = "v3", strict: bool = False,
@@ -117,8 +127,8 @@ def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
     # Per partition: index_offset at 0, padding_val at 4, src at 64, dst after it.
     src_off = _ALIGN
     dst_off = src_off + _ceil(4 * t)
-    if t + 1 > _MAX_NUM or dst_off + 4 * (t + 1) > pbytes:
-        limit = min(_MAX_NUM - 1, (pbytes - 3 * _ALIGN) // 8)
+    limit = _nonzero_max_t(pbytes)
+    if t > limit:
         raise ValueError(
             f"nonzero_with_count: a row of T = {t} elements does not fit one instruction on "
             f"{generation}: src and its T + 1 results share a {pbytes}-byte partition, so "
