@@ -45,6 +45,8 @@ class InvalidInstruction(GpsimdError, ValueError):
         self.generation = generation
         self.source = source
         name = self.diagnostics[0].instruction if self.diagnostics else "?"
+        if name == "unknown" and word is not None:  # as gpsimd check names it
+            name = f"opcode {bytes(word)[0]:#04x}"
         where = _where(index, name, source)
         on = f" on {generation}" if generation else ""
         lines = "\n  ".join(d.message for d in self.diagnostics)

@@ -145,6 +145,12 @@ def test_disassemble_of_an_unknown_opcode_is_what_the_cli_prints(word, tmp_path)
     assert gpsimd.assemble(text) == [word]
 
 
+def test_an_unknown_opcode_is_named_as_the_cli_names_it():
+    with pytest.raises(gpsimd.InvalidInstruction) as e:
+        gpsimd.Machine().run(b"\xff" * 64)
+    assert str(e.value).startswith("word 0 (opcode 0xff) is invalid on v3:")
+
+
 def test_disassemble_of_a_known_opcode_is_what_the_cli_prints(tmp_path):
     (tmp_path / "w.bin").write_bytes(sort_word())
     out = subprocess.run([_cli(), "dis", str(tmp_path / "w.bin")], capture_output=True,
