@@ -350,7 +350,7 @@ TEST(AsmSyntax, Directives) {
             "\n"
             ".word 0x" +
                 std::string(128, '0') +
-                "\n"
+                "  # unknown opcode 0x00\n"
                 "\n"
                 ".dump sbuf[p=0..3, off=0x80] BF16 [16] -> out.npy\n"
                 ".dump psum[p=0, off=0x0] FP32 [3] step=4\n"
@@ -363,10 +363,17 @@ TEST(AsmSyntax, UnknownOpcodesPrintAsWordDirectives) {
   EXPECT_FALSE(disassemble(w));
   Program p;
   p.words.push_back(w);
-  EXPECT_EQ(print_program(p), ".word 0x97" + std::string(126, '0') + "\n");
+  // As `gpsimd dis` prints a word of a binary file, and as Python's disassemble does.
+  const std::string text = ".word 0x97" + std::string(126, '0') + "  # unknown opcode 0x97";
+  EXPECT_EQ(print_program(p), text + "\n");
+  EXPECT_EQ(disassemble_any(w), text);
   auto back = assemble(print_program(p));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->front(), w);
+  // A known opcode: the canonical text.
+  Word sort{};
+  sort[0] = 0x96;
+  EXPECT_EQ(disassemble_any(sort), *disassemble(sort));
 }
 
 }  // namespace

@@ -192,9 +192,8 @@ TEST(CliExamples, RunJsonReportsSearchLanes) {
   ASSERT_EQ(j["match_state"].size(), 1u);
   const json& l = j["match_state"]["0"];
   EXPECT_EQ(l["matched"], "0xff");
-  EXPECT_EQ(l["mv"][0], "0x40400000");  // 3.0 in slot 0 (negated step)
-  EXPECT_EQ(l["idx"], json::parse(R"(["0x00000002", "0x00000004", "0x00000005", "0x00000006",
-                                      "0x00000007", "0x00000008", "0x00000009", "0x0000000a"])"));
+  EXPECT_EQ(l["mv"][0], "0x40400000");                            // 3.0 in slot 0 (negated step)
+  EXPECT_EQ(l["idx"], json::parse("[2, 4, 5, 6, 7, 8, 9, 10]"));  // indices: numbers
   unsigned lane_events = 0;
   for (const json& e : j["trace"])
     if (e.contains("match_lane")) ++lane_events;
@@ -259,7 +258,7 @@ TEST(CliExamples, JsonOutputs) {
   json j = json::parse(r.out);
   ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[0]["mnemonic"], "Sort");
-  EXPECT_EQ(j[0]["opcode"], "0x96");
+  EXPECT_EQ(j[0]["opcode"], 0x96);
   EXPECT_EQ(j[0]["line"], 14);
   EXPECT_EQ(j[0]["fields"]["in_out_dtype"]["in"]["name"], "INT32");
   EXPECT_EQ(j[0]["fields"]["index_offset"]["bits"], "0x00000064");
@@ -279,7 +278,7 @@ TEST(CliExamples, JsonOutputs) {
   j = json::parse(r.out);
   EXPECT_EQ(j["status"], "ok");
   EXPECT_EQ(j["retired"], 2);
-  EXPECT_EQ(j["semaphores"]["1"], "0x00000001");
+  EXPECT_EQ(j["semaphores"]["1"], 1);
   EXPECT_EQ(j["dumps"][0]["values"], json::parse("[[0, 0, 1, 3, 5, 9]]"));
   EXPECT_EQ(j["dumps"][1]["values"], json::parse("[[104, 105, 103, 101, 102, 100]]"));
   EXPECT_EQ(j["dumps"][1]["file"], nullptr);
@@ -329,6 +328,67 @@ TEST(CliExamples, RunJsonArraysHoldOneType) {
     EXPECT_EQ(r.status, 1);
     expect_uniform_arrays(json::parse(r.out), f);
   }
+}
+
+// The JSON rule of docs/cli.md: every integer is a JSON number; a "0x..." string is a bit
+// pattern, and stands only under the keys that hold bit patterns (FP32 values, the
+// header, immediates and addresses, the matched flags, a float dump's bits). Diagnostics
+// keep their text (the value as the message shows it).
+void expect_json_rule(const json& j, const std::string& where, bool bits_here = false) {
+  static const std::vector<std::string> kBitKeys = {"bits",    "addr",         "header",     "mv",
+                                                    "matched", "accumulators", "accumulator"};
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it.key() == "diagnostics") continue;
+      const bool bits =
+          bits_here || std::find(kBitKeys.begin(), kBitKeys.end(), it.key()) != kBitKeys.end();
+      // An accumulator event's index is an index, its before/after FP32 bits.
+      const bool index = it.key() == "index" || it.key() == "line";
+      expect_json_rule(*it, where + "." + it.key(), bits && !index);
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      expect_json_rule(j[i], where + "[" + std::to_string(i) + "]", bits_here);
+  } else if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    const bool hex = s.size() > 2 && s.rfind("0x", 0) == 0;
+    EXPECT_TRUE(!hex || bits_here) << where << " = " << s << ": an integer as a hex string";
+  } else if (j.is_number_integer() || j.is_number_unsigned()) {
+    EXPECT_FALSE(bits_here) << where << " = " << j.dump() << ": a bit pattern as a number";
+  }
+}
+
+TEST(CliExamples, JsonNumbersFollowOneRule) {
+  std::size_t count = 0;
+  for (const auto& e : fs::directory_iterator(kSource + "/examples")) {
+    if (e.path().extension() != ".gpsimd") continue;
+    ++count;
+    const std::string f = e.path().string(), name = e.path().filename().string();
+    Result r = run({"run", "--json", "--trace", "--no-write", f});
+    ASSERT_EQ(r.status, 0) << f << r.err;
+    expect_json_rule(json::parse(r.out), "run " + name);
+    r = run({"dis", "--json", f});
+    ASSERT_EQ(r.status, 0) << f << r.err;
+    expect_json_rule(json::parse(r.out), "dis " + name);
+    r = run({"check", "--json", f});
+    expect_json_rule(json::parse(r.out), "check " + name);
+  }
+  EXPECT_GE(count, 10u);
+  // The search lanes' indices (4294967295: no match) and the semaphores are numbers.
+  Result r = run({"run", "--json", "--no-write", "examples/match_value_load.gpsimd"});
+  const json lane = json::parse(r.out)["match_state"].begin().value();
+  EXPECT_EQ(lane["idx"][0], 4294967295u);
+  EXPECT_TRUE(lane["mv"][0].is_string());
+  r = run({"run", "--json", "--no-write", "examples/sort.gpsimd"});
+  EXPECT_EQ(json::parse(r.out)["semaphores"]["1"], 1);
+  // A word of an unknown opcode: the opcode a number, its text what dis prints.
+  const std::string dir = scratch("json_rule");
+  std::ofstream(dir + "/ff.bin", std::ios::binary) << std::string(64, '\xff');
+  r = run({"dis", "--json", dir + "/ff.bin"});
+  const json w = json::parse(r.out)[0];
+  EXPECT_EQ(w["opcode"], 255);
+  EXPECT_EQ(w["mnemonic"], nullptr);
+  EXPECT_EQ(w["text"], ".word 0x" + std::string(128, 'f') + "  # unknown opcode 0xff");
 }
 
 // Float dumps: values as decimal strings that float() reads ("-inf" included), with their

@@ -166,6 +166,25 @@ TEST(CliGolden, OutputAtRealTileSizes) {
   expect_golden(r.out, "dis/words_hex_annotate.txt");
 }
 
+// The JSON reports, by the one rule of docs/cli.md: integers (counts, indices, offsets,
+// lines, codes, the opcode, semaphore values, search-lane indices) are numbers; bit
+// patterns (FP32 values, the header, immediates, addresses, the matched flags) are "0x..."
+// strings; byte runs are hex digits.
+TEST(CliGolden, JsonReports) {
+  Result r = run({"run", "--json", "--trace", "--no-write", "examples/sort.gpsimd"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/sort_json.txt");
+  r = run({"run", "--json", "--trace", "--no-write", "examples/find_index8.gpsimd"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "run/find_index8_json.txt");
+  r = run({"dis", "--json", "examples/sort.gpsimd"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_golden(r.out, "dis/sort_json.txt");
+  r = run({"check", "--json", "tests/golden/cases/rules.gpsimd"});
+  EXPECT_EQ(r.status, 1);
+  expect_golden(r.out, "check/rules_json.txt");
+}
+
 // Malformed inputs: each tests/golden/errors/NAME.* has NAME.err, the exact stderr; the
 // tool exits 2 and prints nothing on stdout.
 TEST(CliGolden, MalformedInputs) {

@@ -87,10 +87,10 @@ std::vector<CliCase> cli_cases() {
        {{"typo.gpsimd", "Sortt x=1\n"}},
        "asm typo.gpsimd",
        2,
-       {"gpsimd asm: typo.gpsimd:1:1: error: unknown instruction: expected RangeSelect, "
-        "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, Max8, "
-        "FindIndex8, MatchReplace8, NonzeroWithCount, "
-        "CopyPredicatedScalar, DveReadAccumulator or a directive (.data, .dump, ...) (at "
+       {"gpsimd asm: typo.gpsimd:1:1: error: unknown instruction: did you mean Sort? (expected "
+        "RangeSelect, TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, "
+        "MatchValueLoad, Max8, FindIndex8, MatchReplace8, NonzeroWithCount, "
+        "CopyPredicatedScalar, DveReadAccumulator or a directive (.data, .dump, ...)) (at "
         "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
       {"assembly error on a control character: escaped on the line and under the caret",
@@ -141,7 +141,8 @@ std::vector<CliCase> cli_cases() {
        {{"one.gpsimd", head + ",\n" + kSortOperands}},
        "check one.gpsimd --nc v9",
        2,
-       {"--nc: 'v9' is not a generation: expected v2, v3, v4 or v5"}},
+       {"--nc: 'v9' is not a generation: expected v2, v3, v4 or v5, or a name of one: trn1, "
+        "inf2, sunda (v2); trn2, cayman (v3); mariana (v4); maverick (v5)"}},
       {"an unknown input format",
        {{"one.gpsimd", head + ",\n" + kSortOperands}},
        "check one.gpsimd --format xyz",
@@ -222,9 +223,9 @@ TEST(ErrorMessages, Assembler) {
        "them: IS_LT, ADD, BITWISE_AND, ...) or a code 0..255 (at "
        "'IS_FOO')"},
       {"Sort num_active_channels=1, in_out_dtype=(FP33, FP32)",
-       "t.gpsimd:1:43: error: unknown dtype for in_out_dtype: expected one of INVALID, UINT64, "
-       "INT8, UINT8, INT16, UINT16, BF16, FP16, INT32, UINT32, FP32, FP32R, INT64, FP8_E3, "
-       "FP8_E4, FP8_E5, or a code 0..15 (at 'FP33')"},
+       "t.gpsimd:1:43: error: unknown dtype for in_out_dtype: did you mean FP32? (expected one "
+       "of INVALID, UINT64, INT8, UINT8, INT16, UINT16, BF16, FP16, INT32, UINT32, FP32, FP32R, "
+       "INT64, FP8_E3, FP8_E4, FP8_E5, or a code 0..15) (at 'FP33')"},
       {"Sort num_active_channels=1, colour=3",
        "t.gpsimd:1:29: error: Sort has no field 'colour' (fields: header, wait_mode, wait_idx, "
        "update_mode, update_idx, value, num_active_channels, index_offset_src, in_out_dtype, "
@@ -251,7 +252,9 @@ TEST(ErrorMessages, Assembler) {
       {".reg 64 = 1",
        "t.gpsimd:1:6: error: register id: 64 is out of range: expected 0..63 (at '64')"},
       {".acc 5..3 = 1.0", "t.gpsimd:1:7: error: accumulator range 5..3 is empty (at '..')"},
-      {".nc v9", "t.gpsimd:1:5: error: expected a generation: v2, v3, v4 or v5 (at 'v9')"},
+      {".nc v9",
+       "t.gpsimd:1:5: error: expected a generation: v2, v3, v4 or v5, or a name of one: trn1, "
+       "inf2, sunda (v2); trn2, cayman (v3); mariana (v4); maverick (v5) (at 'v9')"},
       {".data sbuf[p=0..1, off=0x0] FP32 = [1.0, 2.0, 3.0]",
        "t.gpsimd:1:36: error: 3 values do not split evenly over 2 partitions (at '[')"},
       {".data sbuf[p=0, off=0x0] INT8 = [300]",
@@ -262,7 +265,8 @@ TEST(ErrorMessages, Assembler) {
       {".dump sbuf[p=0, off=0x0] FP32 [0]",
        "t.gpsimd:1:32: error: element count: 0 is out of range: expected 1..262144 (at '0')"},
       {".word 0x12",
-       "t.gpsimd:1:7: error: .word: 2 hex digits, a word needs exactly 128 (at '0x12')"},
+       "t.gpsimd:1:7: error: .word: 2 hex digits, a word needs exactly 128 (64 bytes in address "
+       "order) (at '0x12')"},
   };
   for (const AsmCase& c : cases) {
     SCOPED_TRACE(c.text);

@@ -52,9 +52,10 @@ struct Input {
 // assembly error) to stderr and returns nullopt.
 std::optional<Input> load_input(const std::string& path, Format format, std::string_view cmd);
 
-// Prints an assembly error with the offending line and a caret under the token.
-void print_asm_error(std::FILE* out, std::string_view cmd, const AsmError& e,
-                     std::string_view text);
+// Prints assembly errors, each with the offending line and a caret under the token
+// (AsmErrors::to_string), every line after "gpsimd CMD: ".
+void print_asm_errors(std::FILE* out, std::string_view cmd, const AsmErrors& e,
+                      std::string_view text);
 
 // The generation to use: --nc if given, else the program's .nc, else v3.
 Generation pick_generation(const std::optional<Generation>& flag, const Program& p);
@@ -135,5 +136,8 @@ struct VectorsOptions {
 int cmd_vectors(const VectorsOptions& o);
 
 int cmd_demo();
+// The demo's one-line summary for --help, with the number of instructions its program
+// (examples/demo.gpsimd, built in) really uses.
+std::string demo_summary();
 
 }  // namespace gpsimd::cli

@@ -125,12 +125,12 @@ json word_json(const Input& in, std::size_t i) {
   auto d = decode(w);
   if (!d) {
     j["mnemonic"] = nullptr;
-    j["opcode"] = fmt::format("{:#04x}", w[0]);
-    j["text"] = ".word 0x" + word_to_hex(w);
+    j["opcode"] = w[0];
+    j["text"] = disassemble_any(w);
     return j;
   }
   j["mnemonic"] = std::string(d->def->mnemonic);
-  j["opcode"] = fmt::format("{:#04x}", w[0]);
+  j["opcode"] = w[0];
   j["text"] = *disassemble(w);
   json fields, layout = json::array();
   for (std::size_t k = 0; k < d->def->fields.size(); ++k) {
@@ -337,13 +337,7 @@ int cmd_dis(const DisOptions& o) {
       fmt::print("{}", print_program(in->program));
       continue;
     }
-    for (const Word& w : in->program.words) {
-      if (auto t = disassemble(w)) {
-        fmt::print("{}\n", *t);
-      } else {
-        fmt::print(".word 0x{}  # unknown opcode {:#04x}\n", word_to_hex(w), w[0]);
-      }
-    }
+    for (const Word& w : in->program.words) fmt::print("{}\n", disassemble_any(w));
   }
   if (o.json && several) fmt::print("{}\n", files.dump(2));
   return status;

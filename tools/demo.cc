@@ -4,6 +4,7 @@
 // model's code.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -414,11 +415,39 @@ bool search_top_k(const Machine& in, const Machine& out) {
   return report(c, "all 8 ranks found by selection, the top 3 equal to Sort's");
 }
 
+std::string_view demo_text() {
+  return {reinterpret_cast<const char*>(kDemoProgram), sizeof(kDemoProgram) - 1};
+}
+
+// "ten" for 10: counts as the demo's sentences say them (digits past twenty).
+std::string number_word(std::size_t n) {
+  static constexpr const char* kWords[] = {
+      "zero",     "one",     "two",     "three",     "four",     "five",     "six",
+      "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen",
+      "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+  return n < std::size(kWords) ? kWords[n] : std::to_string(n);
+}
+
+// The number of different instructions among a program's words.
+std::size_t distinct_instructions(const Program& p) {
+  std::vector<uint8_t> opcodes;
+  for (const Word& w : p.words)
+    if (std::find(opcodes.begin(), opcodes.end(), w[0]) == opcodes.end()) opcodes.push_back(w[0]);
+  return opcodes.size();
+}
+
 }  // namespace
 
+std::string demo_summary() {
+  auto p = parse_program(demo_text(), "examples/demo.gpsimd");
+  return fmt::format(
+      "A tour of {} instructions on built-in data, checked against independent "
+      "expectations",
+      p ? number_word(distinct_instructions(*p)) : std::string("the"));
+}
+
 int cmd_demo() {
-  const std::string_view text(reinterpret_cast<const char*>(kDemoProgram),
-                              sizeof(kDemoProgram) - 1);
+  const std::string_view text = demo_text();
   AsmError err;
   auto p = parse_program(text, "examples/demo.gpsimd", &err);
   if (!p) {
@@ -435,8 +464,8 @@ int cmd_demo() {
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
 
-  fmt::print("gpsimd demo: ten instructions on a NeuronCore {} model, on built-in data\n\n",
-             generation_name(g));
+  fmt::print("gpsimd demo: {} instructions on a NeuronCore {} model, on built-in data\n\n",
+             number_word(distinct_instructions(*p)), generation_name(g));
   fmt::print(
       "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
       "then runs {} words:\n\n",

@@ -113,10 +113,10 @@ int cmd_explain(const ExplainOptions& o) {
     Input x;
     x.name = "<command line>";
     x.text = o.text;
-    AsmError e;
+    AsmErrors e;
     auto p = parse_program(o.text, x.name, &e);
     if (!p) {
-      print_asm_error(stderr, "explain", e, x.text);
+      print_asm_errors(stderr, "explain", e, x.text);
       return kExitUsage;
     }
     x.program = std::move(*p);

@@ -32,19 +32,6 @@ bool read_stream(std::FILE* f, std::size_t limit, std::string* out, int* err) {
   }
 }
 
-std::string_view line_of(std::string_view text, int line) {
-  std::size_t pos = 0;
-  for (int l = 1; l < line; ++l) {
-    pos = text.find('\n', pos);
-    if (pos == std::string_view::npos) return {};
-    ++pos;
-  }
-  std::string_view rest = text.substr(pos);
-  rest = rest.substr(0, rest.find('\n'));
-  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
-  return rest;
-}
-
 // The tokens of a line of hex words: text before a # or ; comment, split at spaces,
 // tabs and commas (and a CR before the newline). `col` is 1-based.
 struct HexToken {
@@ -229,25 +216,9 @@ std::string Input::where(std::size_t word) const {
   return fmt::format("{}: word {}", name, word);
 }
 
-void print_asm_error(std::FILE* out, std::string_view cmd, const AsmError& e,
-                     std::string_view text) {
-  fmt::print(out, "gpsimd {}: {}\n", cmd, e.to_string());
-  const std::string_view src = line_of(text, e.line);
-  if (src.empty() && e.line <= 0) return;
-  const std::string num = std::to_string(e.line);
-  fmt::print(out, "  {} | {}\n", num, printable(src));
-  // The caret sits under the token as printed: a tab stays a tab, an escape is 4 columns
-  // wide, a UTF-8 character one (its continuation bytes take no column).
-  const auto starts_column = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; };
-  const std::size_t col =
-      std::min<std::size_t>(static_cast<std::size_t>(std::max(e.column, 1)) - 1, src.size());
-  std::string pad;
-  for (char c : printable(src.substr(0, col)))
-    if (starts_column(c)) pad += c == '\t' ? '\t' : ' ';
-  const std::string token = printable(e.token);
-  const std::size_t len = std::max<std::size_t>(
-      static_cast<std::size_t>(std::count_if(token.begin(), token.end(), starts_column)), 1);
-  fmt::print(out, "  {} | {}^{}\n", std::string(num.size(), ' '), pad, std::string(len - 1, '~'));
+void print_asm_errors(std::FILE* out, std::string_view cmd, const AsmErrors& e,
+                      std::string_view text) {
+  fmt::print(out, "{}", e.to_string(text, fmt::format("gpsimd {}: ", cmd)));
 }
 
 std::optional<Input> load_input(const std::string& path, Format format, std::string_view cmd) {
@@ -280,7 +251,7 @@ std::optional<Input> load_input(const std::string& path, Format format, std::str
       AsmError e;
       auto p = parse_hex_words(bytes, in.name, &e);
       if (!p) {
-        print_asm_error(stderr, cmd, e, in.text);
+        print_asm_errors(stderr, cmd, AsmErrors{{e}, false}, in.text);
         return std::nullopt;
       }
       in.program = std::move(*p);
@@ -290,10 +261,10 @@ std::optional<Input> load_input(const std::string& path, Format format, std::str
     case Format::Auto: {
       in.format = Format::Asm;
       in.text = bytes;
-      AsmError e;
+      AsmErrors e;
       auto p = parse_program(bytes, in.name, &e);
       if (!p) {
-        print_asm_error(stderr, cmd, e, in.text);
+        print_asm_errors(stderr, cmd, e, in.text);
         return std::nullopt;
       }
       in.program = std::move(*p);

@@ -21,8 +21,8 @@ using namespace gpsimd::cli;
 
 // CLI11 prints "--option: " before these; they name the value and what is allowed.
 std::string check_generation(const std::string& s) {
-  return parse_generation(s) ? std::string()
-                             : "'" + s + "' is not a generation: expected v2, v3, v4 or v5";
+  return parse_nc(s) ? std::string()
+                     : fmt::format("'{}' is not a generation: expected {}", s, kNcNames);
 }
 std::string check_format(const std::string& s) {
   return parse_format(s) ? std::string()
@@ -78,13 +78,15 @@ void add_format(CLI::App* c, std::string* format) {
       ->check(check_format);
 }
 void add_nc(CLI::App* c, std::string* nc) {
-  c->add_option("--nc", *nc, "NeuronCore generation v2..v5 (default: the program's .nc, else v3)")
+  c->add_option("--nc", *nc,
+                "NeuronCore generation v2..v5, or trn1/inf2/sunda (v2), trn2/cayman (v3), "
+                "mariana (v4), maverick (v5) (default: the program's .nc, else v3)")
       ->check(check_generation);
 }
 
 std::optional<Generation> nc_of(const std::string& s) {
   if (s.empty()) return std::nullopt;
-  return parse_generation(s);
+  return parse_nc(s);
 }
 
 }  // namespace
@@ -215,9 +217,7 @@ int main(int argc, char** argv) {
       "comparison=IS_LT, src_mem_pattern=sbuf[p=0, off=0x0] num=[8], "
       "dst_mem_pattern=sbuf[p=0, off=0x100] num=[2,8]'");
 
-  auto* c_demo = app.add_subcommand("demo",
-                                    "A tour of five instructions on built-in data, "
-                                    "checked against independent expectations");
+  auto* c_demo = app.add_subcommand("demo", demo_summary());
   c_demo->footer("Example:\n  gpsimd demo");
 
   BenchOptions bo;

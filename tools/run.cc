@@ -31,11 +31,13 @@ std::string bytes_hex(std::span<const uint8_t> b) {
   return s;
 }
 
-// A search lane in the vector format of SPEC §7: mv and idx as 8 hex strings each.
+// A search lane by the JSON rule of docs/cli.md: mv (FP32 values) and matched (flags, bit n
+// = slot n) are bit patterns, "0x..." strings; idx (indices, 4294967295 for no match)
+// are numbers.
 json lane_json(const MatchLane& l) {
   json mv = json::array(), idx = json::array();
   for (uint32_t v : l.mv) mv.push_back(fmt::format("{:#010x}", v));
-  for (uint32_t v : l.idx) idx.push_back(fmt::format("{:#010x}", v));
+  for (uint32_t v : l.idx) idx.push_back(v);
   return {{"mv", std::move(mv)}, {"matched", fmt::format("{:#04x}", l.matched)}, {"idx", idx}};
 }
 // "mv [8, 8, 3, ...] matched 0x81 idx [2, -, ...]": values as FP32, - for 0xFFFFFFFF.
@@ -352,7 +354,7 @@ int cmd_run(const RunOptions& o) {
       if (m.accumulators[i] != kNegInfBits)
         accs[std::to_string(i)] = fmt::format("{:#010x}", m.accumulators[i]);
     for (unsigned i = 0; i < kSemaphores; ++i)
-      if (m.semaphores[i] != 0) sems[std::to_string(i)] = fmt::format("{:#010x}", m.semaphores[i]);
+      if (m.semaphores[i] != 0) sems[std::to_string(i)] = m.semaphores[i];
     j["accumulators"] = std::move(accs);
     j["semaphores"] = std::move(sems);
     json lanes = json::object();

@@ -34,6 +34,32 @@ struct AsmError {
   std::string to_string() const;
 };
 
+// The most errors the assembler reports for one text; after them it stops, like a
+// compiler's -fmax-errors.
+inline constexpr std::size_t kMaxAsmErrors = 20;
+
+// Every error of one text, in source order. The assembler reports each statement's
+// first error and goes on with the next statement (a statement that fails to lex or
+// parse is skipped whole), up to kMaxAsmErrors.
+struct AsmErrors {
+  std::vector<AsmError> errors;
+  bool truncated = false;  // there were more: the assembler stopped after the last one
+  bool empty() const { return errors.empty(); }
+  // Every error as a compiler prints it: its to_string(), then its line of `text` and a
+  // caret under the token (format_asm_error), one after the other; then, with more than
+  // one, "FILE: N errors", or when the assembler stopped early "FILE: too many errors:
+  // stopped after 20 (line L)". Each line starts with `prefix` ("gpsimd check: " in
+  // the tool).
+  std::string to_string(std::string_view text, std::string_view prefix = "") const;
+};
+
+// An error as a compiler prints it: the message, then its line of `text` ("  2 | ...")
+// and a caret under the offending token ("    |     ^~~~"). Control characters and bytes
+// that are not UTF-8 are shown as \xNN, with the caret still under the token. Without
+// the line (a text that has none), the message alone. Ends with a newline.
+std::string format_asm_error(const AsmError& e, std::string_view text,
+                             std::string_view prefix = "");
+
 // Text safe to print on a terminal: control characters (but tab) and bytes that are not
 // part of a valid UTF-8 sequence become \xNN; everything else is kept.
 std::string printable(std::string_view text);
@@ -42,10 +68,31 @@ std::string printable(std::string_view text);
 // effect is left to Program, see below); nullopt with `error` set on the first error.
 std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file = "<input>",
                                           AsmError* error = nullptr);
+// The same, with every error of the text (up to kMaxAsmErrors) in `errors`.
+std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file,
+                                          AsmErrors* errors);
 
 // The canonical text of one word of a known opcode, on one line (nullopt for an
 // unknown opcode).
 std::optional<std::string> disassemble(const Word& w);
+// The text of any word, on one line, as `gpsimd dis` prints it: the canonical text of
+// a known opcode, else `.word 0x<128 hex digits>  # unknown opcode 0xNN` (which
+// assembles back to the same word).
+std::string disassemble_any(const Word& w);
+
+// ---- Suggestions ----------------------------------------------------------------------
+
+// The edit distance between two names (Damerau-Levenshtein, optimal string alignment:
+// insertions, deletions, substitutions and swaps of neighbours cost 1), with letters
+// compared without case.
+std::size_t name_distance(std::string_view a, std::string_view b);
+// The candidates nearest to a mistyped name, for "did you mean ...?": those at the
+// smallest distance, if it is at most a third of the longer name's length (so a name of
+// two letters gets none); at most three, in candidate order. Empty when none is near.
+std::vector<std::string> nearest_names(std::string_view typed,
+                                       const std::vector<std::string>& candidates);
+// "did you mean Max8?", "did you mean IS_LT or IS_LE?", or "" when none is near.
+std::string did_you_mean(std::string_view typed, const std::vector<std::string>& candidates);
 
 // ---- Text forms shared by the assembler, the disassembler and the tools --------------
 
@@ -160,6 +207,9 @@ struct Program {
 // Parses a program; nullopt with `error` set on the first error. No file is read.
 std::optional<Program> parse_program(std::string_view text, std::string_view file = "<input>",
                                      AsmError* error = nullptr);
+// The same, with every error of the text (up to kMaxAsmErrors) in `errors`.
+std::optional<Program> parse_program(std::string_view text, std::string_view file,
+                                     AsmErrors* errors);
 // The canonical text of a program: `.nc`, the setup directives in order, the words
 // (unknown opcodes as `.word`), then the dumps. parse_program(print_program(p)) gives
 // back p (source lines aside).

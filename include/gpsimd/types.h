@@ -23,6 +23,14 @@ inline constexpr std::array<Generation, 4> kAllGenerations = {Generation::V2, Ge
 std::string_view generation_name(Generation g);
 // Parses "v2".."v5" (case-insensitive, "V3" and "3" accepted); nullopt otherwise.
 std::optional<Generation> parse_generation(std::string_view s);
+// Parses a generation as a user names it (--nc, `.nc`, Python's generation=): what
+// parse_generation takes, or a name SPEC §1 gives the generation, in any case: trn1,
+// inf2, sunda (v2); trn2, cayman (v3); mariana (v4); maverick (v5). nullopt otherwise.
+std::optional<Generation> parse_nc(std::string_view s);
+// What parse_nc accepts, for messages.
+inline constexpr std::string_view kNcNames =
+    "v2, v3, v4 or v5, or a name of one: trn1, inf2, sunda (v2); trn2, cayman (v3); "
+    "mariana (v4); maverick (v5)";
 
 // DTYPE (SPEC §3.3).
 enum class Dtype : uint8_t {

@@ -21,7 +21,7 @@ from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
 __all__ = ["data_array", "out_dtype", "dtype_arg", "same_dtype", "in_out", "number", "integer",
-           "Runner", "words_array", "ArrayResult", "PairResult"]
+           "field_int", "FIELD_RANGES", "Runner", "words_array", "ArrayResult", "PairResult"]
 
 #: What a function returning one array returns: the array, or ``(array, words)`` with
 #: ``return_words=True`` (words: uint8 ``(n, 64)``).
@@ -177,12 +177,58 @@ def number(func, arg, value):
 
 def integer(func, arg, value, lo=None, hi=None):
     """Return an integer argument (a Python or NumPy integer, within [lo, hi] when given),
-    or raise naming it."""
+    or raise naming it. For a count or choice of the call (``k``, ``partitions``); an
+    integer that goes into a word field is checked by :func:`field_int`."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{func}: {arg}: expected an integer, got {value!r}")
     if lo is not None and not lo <= int(value) <= hi:
         raise ValueError(f"{func}: {arg}: {int(value)} is outside [{lo}, {hi}]")
     return int(value)
+
+
+#: The integer types of word fields and their ranges (SPEC §3, §4), for :func:`field_int`.
+FIELD_RANGES = {
+    "uint8": (0, (1 << 8) - 1),
+    "int16": (-(1 << 15), (1 << 15) - 1),
+    "uint16": (0, (1 << 16) - 1),
+    "int32": (-(1 << 31), (1 << 31) - 1),
+    "uint32": (0, (1 << 32) - 1),
+}
+
+
+def field_int(func, arg, value, field):
+    """Return an integer argument that goes into a word field of integer type ``field``
+    (a key of :data:`FIELD_RANGES`: ``'int32'``, ``'uint32'``, ...), or one per row.
+
+    A Python or NumPy integer comes back as an ``int``, an array of them as an int64
+    array. A value outside the field's range is never wrapped: ValueError naming the
+    function, the argument, the value and the range. Anything but integers: TypeError.
+
+    >>> field_int("iota", "channel_multiplier", -3, "int32")
+    -3
+    >>> field_int("iota", "channel_multiplier", 3000000000, "int32")
+    Traceback (most recent call last):
+    ...
+    ValueError: iota: channel_multiplier: 3000000000 is outside int32 [-2147483648, 2147483647]
+    """
+    lo, hi = FIELD_RANGES[field]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        v = int(value)
+        if not lo <= v <= hi:
+            raise ValueError(f"{func}: {arg}: {v} is outside {field} [{lo}, {hi}]")
+        return v
+    if not isinstance(value, (list, tuple, np.ndarray)):
+        raise TypeError(f"{func}: {arg}: expected an integer, got {value!r}")
+    try:
+        a = np.asarray(value)
+    except ValueError:  # ragged lists
+        a = np.asarray(value, dtype=object)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{func}: {arg}: expected integers, got {value!r}")
+    outside = a[(a < lo) | (a > hi)]
+    if outside.size:
+        raise ValueError(f"{func}: {arg}: {int(outside.flat[0])} is outside {field} [{lo}, {hi}]")
+    return a.astype(np.int64)
 
 
 def dtype_arg(func, arg, dtype):
@@ -330,15 +376,22 @@ class Runner:
 
     # -- layout -----------------------------------------------------------------------
 
-    def alloc(self, *sizes, align=_ALIGN):
-        """Return the offsets of regions of these byte sizes (per partition), for the
-        whole call."""
+    @staticmethod
+    def place(sizes, top=0, align=_ALIGN):
+        """Return (the offsets, the end) of regions of these byte sizes placed from byte
+        ``top`` of a partition, each at the next multiple of ``align``: the layout of
+        :meth:`alloc`, for a function that states how much one call can take."""
         offsets = []
-        top = self._top
         for n in sizes:
             top = -(-top // align) * align
             offsets.append(top)
             top += int(n)
+        return offsets, top
+
+    def alloc(self, *sizes, align=_ALIGN):
+        """Return the offsets of regions of these byte sizes (per partition), for the
+        whole call."""
+        offsets, top = self.place(sizes, self._top, align)
         if top > self.pbytes:
             raise NoRoom(f"{self.func}: its operands need {top} bytes of each partition, more "
                          f"than the {self.pbytes} of an SBUF partition on "

@@ -160,27 +160,30 @@ def describe_address(addr: int) -> dict[str, Any]:
 def assemble(text: str, file: str = "<input>") -> list[bytes]:
     """Return the words of assembly text (docs/assembly.md), as a list of bytes.
 
-    Raises :class:`gpsimd.AssemblyError` naming the file, line and column.
+    A statement of 128 hex digits (with or without 0x, spaces between bytes allowed) is
+    the word they spell, as ``.word 0x...`` is. Raises :class:`gpsimd.AssemblyError`
+    with every error of the text (``errors``), each naming the file, line and column.
 
     >>> words = assemble(disassemble(encode("Sort", stable=1)))
     >>> words == [encode("Sort", stable=1)]
     True
     """
-    words, error = _core.assemble(text, file)
-    if error is not None:
-        raise AssemblyError(*error)
+    words, errors = _core.assemble(text, file)
+    if errors is not None:
+        raise AssemblyError._from_report(errors)
     return words
 
 
 def disassemble(word: WordLike) -> str:
-    """Return the canonical assembly text of a word of a known opcode.
+    """Return the text of a word as ``gpsimd dis`` prints it, on one line: the canonical
+    assembly text of a known opcode, else ``.word 0x...  # unknown opcode 0xNN``.
 
-    ``assemble(disassemble(w)) == [w]`` for every such word, invalid ones included.
+    ``assemble(disassemble(w)) == [w]`` for every word, invalid ones included.
 
     >>> disassemble(encode("Sort", stable=1)).split()[0]
     'Sort'
+    >>> text = disassemble(b"\\xff" * 64)
+    >>> text.startswith(".word 0x" + "ff" * 64), text.endswith("  # unknown opcode 0xff")
+    (True, True)
     """
-    text = _core.disassemble(word_bytes(word))
-    if text is None:
-        raise ValueError(f"has_known_opcode: opcode {word_bytes(word)[0]:#04x} is unknown")
-    return text
+    return _core.disassemble(word_bytes(word))

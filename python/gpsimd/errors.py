@@ -46,6 +46,8 @@ class InvalidInstruction(GpsimdError, ValueError):
         self.generation = generation
         self.source = source
         name = self.diagnostics[0].instruction if self.diagnostics else "?"
+        if name == "unknown" and word is not None:  # as gpsimd check names it
+            name = f"opcode {bytes(word)[0]:#04x}"
         where = _where(index, name, source)
         on = f" on {generation}" if generation else ""
         lines = "\n  ".join(d.message for d in self.diagnostics)
@@ -91,21 +93,48 @@ class Fault(GpsimdError, RuntimeError):
 class AssemblyError(GpsimdError, ValueError):
     """Assembly text could not be assembled.
 
-    Attributes: ``file``, ``line``, ``column`` (1-based), ``token`` and ``reason``; the
-    message is ``file:line:column: error: reason (at 'token')``.
+    The assembler reports every error of a text, like a compiler (each statement's first
+    error; at most 20, then it stops). Attributes: ``errors`` (every error in source
+    order, each an :class:`AssemblyError` of its own), ``truncated`` (True when it
+    stopped after 20), and the first error's ``file``, ``line``, ``column`` (1-based),
+    ``token`` and ``reason``. The message holds every error as ``gpsimd`` prints them:
+    ``file:line:column: error: reason (at 'token')``, the source line and a caret under
+    the token.
 
+    >>> import gpsimd
+    >>> try:
+    ...     gpsimd.assemble("Maxx8 num_active_channels=1\\nSort stabel=1\\n", "k.s")
+    ... except gpsimd.AssemblyError as e:
+    ...     print(len(e.errors), e.errors[1].line, e.errors[1].token)
+    ...     print(e.errors[0])
+    2 2 stabel
+    k.s:1:1: error: unknown instruction: did you mean Max8? (expected RangeSelect, ...) (at 'Maxx8')
+      1 | Maxx8 num_active_channels=1
+        | ^~~~~
     >>> e = AssemblyError("k.s", 3, 7, "FOO", "expected a mnemonic", "k.s:3:7: error: ...")
-    >>> (e.file, e.line, e.column, e.token)
-    ('k.s', 3, 7, 'FOO')
+    >>> (e.file, e.line, e.column, e.token, len(e.errors))
+    ('k.s', 3, 7, 'FOO', 1)
     """
 
-    def __init__(self, file, line, column, token, reason, text):
+    def __init__(self, file, line, column, token, reason, text, errors=None, truncated=False):
         self.file = file
         self.line = line
         self.column = column
         self.token = token
         self.reason = reason
+        self.errors = [self] if errors is None else list(errors)
+        self.truncated = bool(truncated)
         super().__init__(text)
+
+    @classmethod
+    def _from_report(cls, report):
+        """Return the exception of the extension's report: (error tuples, truncated,
+        the whole text)."""
+        items, truncated, text = report
+        errors = [cls(f, line, col, tok, reason, shown.rstrip("\n"))
+                  for f, line, col, tok, reason, _one_line, shown in items]
+        first = items[0]
+        return cls(*first[:5], text.rstrip("\n"), errors=errors, truncated=truncated)
 
 
 class ProgramError(GpsimdError, ValueError):

@@ -154,7 +154,7 @@ class Machine(_core.Machine):
                 self, program, file, base, strict, atomic, fast, trace
             )
             if asm_error is not None:
-                raise AssemblyError(*asm_error)
+                raise AssemblyError._from_report(asm_error)
             retired, failed, status, diagnostics, kind, detail, setup_error = result
             if setup_error is not None:
                 raise ProgramError(setup_error)

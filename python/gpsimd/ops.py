@@ -30,8 +30,8 @@ from typing import Any, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, in_out, integer,
-                   number, same_dtype)
+from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, field_int, in_out,
+                   integer, number, same_dtype)
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
 from .formats import narrow
@@ -546,10 +546,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
         )
     kk = n if k is None else integer(fn, "k", k, 1, n)
     off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
-    offsets = np.asarray(off_val)
-    if offsets.dtype.kind not in "biu" or np.any(offsets < 0) or np.any(offsets > 0xFFFFFFFF):
-        raise ValueError(f"sort: index_offset must be integers in [0, 2^32), got {index_offset!r}")
-    offsets = offsets.astype(np.uint32)
+    offsets = np.asarray(field_int(fn, "index_offset", off_val, "uint32")).astype(np.uint32)
 
     channels = min(_PARTITIONS, max(1, (limit or n) // n))
     value_dtype = src.dtype
@@ -622,8 +619,8 @@ def _data4d(pattern, offset, what):
         )
     fn, arg = what.split(": ", 1) if ": " in what else (what, "pattern")
     for step, num in pairs:
-        integer(fn, f"{arg} step", step, -32768, 32767)
-        integer(fn, f"{arg} num", num, 1, _MAX_NUM)
+        field_int(fn, f"{arg} step", step, "int16")
+        integer(fn, f"{arg} num", field_int(fn, f"{arg} num", num, "uint16"), 1, _MAX_NUM)
     inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
     data = {
         "base": _wrap_int32(offset),
@@ -702,9 +699,8 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"affine_select: {din if isz is None else dout} has no byte size")
-    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier,
-                                 -(1 << 31), (1 << 31) - 1)
-    offset = integer(fn, "offset", offset, -(1 << 31), (1 << 31) - 1)
+    channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
+    offset = field_int(fn, "offset", offset, "int32")
     on_false_value = number(fn, "on_false_value", on_false_value)
     data, nums = _data4d(pattern, offset, "affine_select: pattern")
     if int(np.prod(nums)) != cols:
@@ -803,9 +799,8 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
     size = dtype_size(name)
     if size is None:
         raise ValueError(f"iota: {name} has no byte size")
-    channel_multiplier = integer(fn, "channel_multiplier", channel_multiplier,
-                                 -(1 << 31), (1 << 31) - 1)
-    offset = integer(fn, "offset", offset, -(1 << 31), (1 << 31) - 1)
+    channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
+    offset = field_int(fn, "offset", offset, "int32")
     data, nums = _data4d(pattern, offset, "iota: pattern")
     count = int(np.prod(nums))
     partitions = integer(fn, "partitions", partitions)

@@ -11,12 +11,13 @@ every function).
 
 from __future__ import annotations
 
+import functools
 from typing import Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import ArrayResult, Runner, data_array, dtype_arg, same_dtype
+from ._api import ArrayResult, Runner, data_array, dtype_arg, field_int, same_dtype
 from .codec import encode
 from .machine import Machine
 from .dtypes import dtype_size, storage_dtype
@@ -46,11 +47,8 @@ def _sbuf3(partition, offset, num):
 
 def _int32_operand(value, rows, what):
     """Return (int32 bits as uint32 scalar or per-row array, per_row) for an INT32 operand."""
-    v = np.asarray(value)
-    if v.dtype.kind not in "biu":
-        raise TypeError(f"{what}: expected an integer or one integer per row, got {value!r}")
-    if np.any(v < -(1 << 31)) or np.any(v > (1 << 32) - 1):
-        raise ValueError(f"{what}: {value!r} does not fit 32 bits")
+    func, _, arg = what.partition(": ")
+    v = np.asarray(field_int(func, arg, value, "int32"))
     bits = (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
     if bits.ndim == 0:
         return bits[()], False
@@ -61,6 +59,24 @@ def _int32_operand(value, rows, what):
 
 
 # ---- NonzeroWithCount ------------------------------------------------------------------
+
+
+def _nonzero_regions(t):
+    """Return the byte sizes of the regions one NonzeroWithCount on rows of ``t``
+    elements takes in each partition, in :meth:`Runner.alloc`'s order: index_offset and
+    padding_val (an INT32 each), src (T int32), dst (T + 1 int32)."""
+    return 8, 4 * t, 4 * (t + 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _nonzero_max_t(pbytes):
+    """Return the longest row one NonzeroWithCount takes on a partition of ``pbytes``:
+    the regions of :func:`_nonzero_regions`, laid out as :meth:`Runner.alloc` lays them
+    out, fit the partition, and T + 1 is a count of the uint16 num_elem."""
+    t = min(_MAX_NUM - 1, pbytes // 8)  # the regions take more than 8 T bytes
+    while t > 0 and Runner.place(_nonzero_regions(t))[1] > pbytes:
+        t -= 1
+    return t
 
 
 def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
@@ -119,15 +135,15 @@ def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
 
     with Runner(fn, generation, strict, return_words) as run:
         pbytes = run.partition_bytes()
-        if t + 1 > _MAX_NUM or 3 * _ALIGN + _ceil(4 * t) + 4 * (t + 1) > pbytes:
-            limit = min(_MAX_NUM - 1, (pbytes - 3 * _ALIGN) // 8)
+        limit = _nonzero_max_t(pbytes)
+        if t > limit:
             raise ValueError(
                 f"nonzero_with_count: a row of T = {t} elements does not fit one instruction "
                 f"on {run.machine.generation}: src and its T + 1 results share a "
                 f"{pbytes}-byte partition, so T <= {limit}; split the row and use "
                 "index_offset for the later pieces")
         # Per partition: index_offset at +0, padding_val at +4, then src, then dst.
-        imm_off, src_off, dst_off = run.alloc(8, 4 * t, 4 * (t + 1))
+        imm_off, src_off, dst_off = run.alloc(*_nonzero_regions(t))
         run.load(0, src_off, _as_bits(a2, kind), name="src")
         run.load(0, dst_off, np.ascontiguousarray(prior, dtype="<i4"), name="dst")
         if off_rows:

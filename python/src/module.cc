@@ -49,16 +49,20 @@ std::string show(py::handle h) {
   return py::repr(h).cast<std::string>();
 }
 
-// Returns the generation named by "v2".."v5" (any case, or "2".."5") or by the int 2..5.
+// Returns the generation named by "v2".."v5" (any case, or "2".."5"), by a name SPEC §1
+// gives one ("trn2", "cayman", ...: parse_nc) or by the int 2..5.
 Generation to_generation(py::handle h) {
   if (py::isinstance<py::str>(h)) {
-    if (auto g = parse_generation(h.cast<std::string>())) return *g;
+    if (auto g = parse_nc(h.cast<std::string>())) return *g;
   } else if (py::isinstance<py::int_>(h)) {
     const long v = h.cast<long>();
     if (v >= 2 && v <= 5) return static_cast<Generation>(v);
   }
   throw py::value_error(
-      fmt::format("generation {}: must be one of 'v2', 'v3', 'v4', 'v5'", show(h)));
+      fmt::format("generation {}: must be one of 'v2', 'v3', 'v4', 'v5' (or 2..5), or a name of "
+                  "one: 'trn1', 'inf2', 'sunda' (v2), 'trn2', 'cayman' (v3), 'mariana' (v4), "
+                  "'maverick' (v5)",
+                  show(h)));
 }
 
 // Returns the memory space named "sbuf" or "psum" (any case).

@@ -21,10 +21,12 @@ def sort_text(extra="", src="sbuf[p=0, off=0x0]"):
 CASES = [
     ("an unknown generation",
      lambda: gpsimd.Machine("v9"), ValueError,
-     "generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5'"),
+     "generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5' (or 2..5), or a name of one: 'trn1', 'inf2', "
+     "'sunda' (v2), 'trn2', 'cayman' (v3), 'mariana' (v4), 'maverick' (v5)"),
     ("validate on an unknown generation",
      lambda: gpsimd.validate(bytes(64), "v7"), ValueError,
-     "generation 'v7': must be one of 'v2', 'v3', 'v4', 'v5'"),
+     "generation 'v7': must be one of 'v2', 'v3', 'v4', 'v5' (or 2..5), or a name of one: 'trn1', 'inf2', "
+     "'sunda' (v2), 'trn2', 'cayman' (v3), 'mariana' (v4), 'maverick' (v5)"),
     ("encode of an unknown instruction",
      lambda: gpsimd.encode("Sortt"), ValueError,
      "instruction 'Sortt': not one of RangeSelect (0xbc), TensorScalarSelect (0x98), "
@@ -54,7 +56,9 @@ CASES = [
      lambda: gpsimd.assemble("Sort num_active_channels=300", file="a.gpsimd"),
      gpsimd.AssemblyError,
      "a.gpsimd:1:26: error: num_active_channels: 300 is out of range: expected 0..255 "
-     "(at '300')"),
+     "(at '300')\n"
+     "  1 | Sort num_active_channels=300\n"
+     "    |                          ^~~"),
     ("a program that is not whole words",
      lambda: gpsimd.Machine("v3").run(bytes(65)), ValueError,
      "program: a whole number of 64-byte words, got 65 bytes"),
@@ -96,7 +100,7 @@ CASES = [
      "sort: x must be 1-D or [rows, N], got shape (2, 3, 4)"),
     ("a sort with a negative index offset",
      lambda: gpsimd.sort(np.zeros(4, dtype=np.float32), index_offset=-1), ValueError,
-     "sort: index_offset must be integers in [0, 2^32), got -1"),
+     "sort: index_offset: -1 is outside uint32 [0, 4294967295]"),
     ("a NumPy dtype the machine has no dtype for",
      lambda: gpsimd.sort(np.zeros(5, dtype=np.float64)), TypeError,
      "sort: x is float64, which is no gpsimd dtype; sort takes float32 (FP32), float16 (FP16), "
@@ -116,7 +120,8 @@ CASES = [
      "range_select: reduce: expected a scalar or one value per row (2), got shape (3,)"),
     ("a machine generation that does not exist, from a high-level function",
      lambda: gpsimd.sort([3, 1, 2], generation="v9"), ValueError,
-     "sort: generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5'"),
+     "sort: generation 'v9': must be one of 'v2', 'v3', 'v4', 'v5' (or 2..5), or a name of one: 'trn1', 'inf2', "
+     "'sunda' (v2), 'trn2', 'cayman' (v3), 'mariana' (v4), 'maverick' (v5)"),
 ]
 
 

@@ -62,6 +62,56 @@ std::string AsmError::to_string() const {
 }
 
 namespace {
+// Line `line` (1-based) of a text, without its newline (and a CR before it).
+std::string_view line_of(std::string_view text, int line) {
+  std::size_t pos = 0;
+  for (int l = 1; l < line; ++l) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) return {};
+    ++pos;
+  }
+  if (pos > text.size()) return {};
+  std::string_view rest = text.substr(pos);
+  rest = rest.substr(0, rest.find('\n'));
+  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
+  return rest;
+}
+}  // namespace
+
+std::string format_asm_error(const AsmError& e, std::string_view text, std::string_view prefix) {
+  std::string out = fmt::format("{}{}\n", prefix, e.to_string());
+  const std::string_view src = line_of(text, e.line);
+  if (src.empty() && e.line <= 0) return out;
+  const std::string num = std::to_string(e.line);
+  out += fmt::format("  {} | {}\n", num, printable(src));
+  // The caret sits under the token as printed: a tab stays a tab, an escape is 4 columns
+  // wide, a UTF-8 character one (its continuation bytes take no column).
+  const auto starts_column = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; };
+  const std::size_t col =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(e.column, 1)) - 1, src.size());
+  std::string pad;
+  for (char c : printable(src.substr(0, col)))
+    if (starts_column(c)) pad += c == '\t' ? '\t' : ' ';
+  const std::string token = printable(e.token);
+  const std::size_t len = std::max<std::size_t>(
+      static_cast<std::size_t>(std::count_if(token.begin(), token.end(), starts_column)), 1);
+  out +=
+      fmt::format("  {} | {}^{}\n", std::string(num.size(), ' '), pad, std::string(len - 1, '~'));
+  return out;
+}
+
+std::string AsmErrors::to_string(std::string_view text, std::string_view prefix) const {
+  std::string out;
+  for (const AsmError& e : errors) out += format_asm_error(e, text, prefix);
+  if (truncated && !errors.empty())
+    out += fmt::format("{}{}: too many errors: stopped after {} (line {})\n", prefix,
+                       errors.back().file, errors.size(), errors.back().line);
+  else if (errors.size() > 1)
+    out += fmt::format("{}{}: {} errors\n", prefix, errors.back().file, errors.size());
+  return out;
+}
+
+namespace {
 using namespace asmtext;
 
 // Thrown inside the parser only; parse_program turns it into an AsmError.
@@ -70,6 +120,9 @@ struct ParseFail {
   int col;
   std::string token;
   std::string message;
+  // Found by a check of the whole statement (a missing field, the rows of a .data), which
+  // reports at an earlier token than the one it needed.
+  bool whole = false;
 };
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -100,15 +153,25 @@ std::optional<EnumInfo> enum_info(FieldKind k) {
       return std::nullopt;
   }
 }
+std::vector<std::string> enum_name_list(const EnumInfo& e, unsigned max) {
+  std::vector<std::string> out;
+  for (unsigned c = 0; c <= max; ++c)
+    if (auto n = e.name(static_cast<uint8_t>(c))) out.emplace_back(*n);
+  return out;
+}
 std::string enum_names(const EnumInfo& e, unsigned max) {
   std::string s;
-  for (unsigned c = 0; c <= max; ++c) {
-    if (auto n = e.name(static_cast<uint8_t>(c))) {
-      if (!s.empty()) s += ", ";
-      s += *n;
-    }
-  }
+  for (const std::string& n : enum_name_list(e, max)) s += (s.empty() ? "" : ", ") + n;
   return s;
+}
+
+// "PROBLEM: did you mean X? (CHOICES)" when a name is near `typed`, else
+// "PROBLEM: CHOICES".
+std::string with_hint(std::string_view problem, std::string_view typed,
+                      const std::vector<std::string>& candidates, std::string_view choices) {
+  const std::string hint = did_you_mean(typed, candidates);
+  if (hint.empty()) return fmt::format("{}: {}", problem, choices);
+  return fmt::format("{}: {} ({})", problem, hint, choices);
 }
 
 // How an IMM_VAL was written.
@@ -151,10 +214,10 @@ class StmtParser {
   }
 
   [[noreturn]] void fail(const Token& t, std::string msg) const {
-    throw ParseFail{t.line, t.col, t.text, std::move(msg)};
+    throw ParseFail{t.line, t.col, t.text, std::move(msg), whole_};
   }
   [[noreturn]] void fail_end(std::string msg) const {
-    throw ParseFail{st_.end_line, st_.end_col, "", std::move(msg)};
+    throw ParseFail{st_.end_line, st_.end_col, "", std::move(msg), whole_};
   }
   // Fails at the next token, or at the end of the statement.
   [[noreturn]] void fail_here(std::string msg) const {
@@ -193,6 +256,27 @@ class StmtParser {
   template <class M>
   uint32_t u32(M&& what) {
     return static_cast<uint32_t>(integer(0, 0xffffffffll, what));
+  }
+  // An int32: a signed decimal in its range, or 0x bits (the 32 bits as they are, so
+  // 0xffffffff is -1). Returns the 32 bits.
+  uint32_t int32(std::string_view what) {
+    const Token& t = next([&] { return fmt::format("{} (an int32)", what); });
+    if (t.kind != Tok::Number) fail(t, fmt::format("expected {} (an int32)", what));
+    std::string_view digits = t.text;
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+    const bool hex =
+        digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    std::string why;
+    auto v = hex ? parse_int(t.text, INT32_MIN, 0xffffffffLL, &why)
+                 : parse_int(t.text, INT32_MIN, INT32_MAX, &why);
+    if (!v) {
+      if (why.find("out of range") != std::string::npos)
+        fail(t, fmt::format("{} (an int32): {} is out of range: expected {}..{} in decimal, or "
+                            "the 32 bits in hex (0x0..0xffffffff)",
+                            what, t.text, INT32_MIN, INT32_MAX));
+      fail(t, fmt::format("{}: {}", what, why));
+    }
+    return static_cast<uint32_t>(*v);
   }
   // A number-like token: a Number, or inf/nan written without a sign.
   template <class M>
@@ -336,9 +420,11 @@ class StmtParser {
     const Token& t = expect_ident("a dtype (FP32, BF16, INT32, ...)");
     auto d = parse_dtype(t.text);
     if (!d)
-      fail(t,
-           "unknown dtype: expected FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, "
-           "INT8, UINT8, INT16, UINT16, INT32 or UINT32");
+      fail(t, with_hint("unknown dtype", t.text,
+                        {"FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5", "INT8",
+                         "UINT8", "INT16", "UINT16", "INT32", "UINT32"},
+                        "expected FP32, FP32R, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, "
+                        "INT8, UINT8, INT16, UINT16, INT32 or UINT32"));
     if (!is_data_dtype(*d))
       fail(t, fmt::format("dtype {} cannot hold data values here: expected FP32, FP32R, BF16, "
                           "FP16, FP8_E3, FP8_E4, FP8_E5, INT8, UINT8, INT16, UINT16, INT32 or "
@@ -349,10 +435,13 @@ class StmtParser {
 
   std::size_t pos() const { return i_; }
   void advance() { ++i_; }
+  // From now on the failures are checks of the whole statement (ParseFail::whole).
+  void checking_whole() { whole_ = true; }
 
  private:
   const Statement& st_;
   std::size_t i_ = 0;
+  bool whole_ = false;
 };
 
 // ---- instructions ----------------------------------------------------------------------
@@ -364,6 +453,7 @@ class InstructionParser {
 
   Word parse() {
     read_fields();
+    p_.checking_whole();
     return build();
   }
 
@@ -381,19 +471,20 @@ class InstructionParser {
       if (f.name == n && f.kind != FieldKind::Events) return &f;
     return nullptr;
   }
-  std::string field_list() const {
-    std::string s;
-    auto add = [&](std::string_view n) {
-      if (!s.empty()) s += ", ";
-      s += n;
-    };
+  std::vector<std::string> field_names() const {
+    std::vector<std::string> out;
     for (const FieldDef& f : def_.fields) {
       if (f.kind == FieldKind::Events) {
-        for (auto e : kEventFields) add(e);
+        for (auto e : kEventFields) out.emplace_back(e);
       } else {
-        add(f.name);
+        out.emplace_back(f.name);
       }
     }
+    return out;
+  }
+  std::string field_list() const {
+    std::string s;
+    for (const std::string& n : field_names()) s += (s.empty() ? "" : ", ") + n;
     return s;
   }
 
@@ -403,9 +494,11 @@ class InstructionParser {
       const Token& name =
           p_.expect_ident([&] { return fmt::format("a field name of {}", def_.mnemonic); });
       const FieldDef* f = row(name.text);
-      if (!f && !is_event_field(name.text))
-        p_.fail(name, fmt::format("{} has no field '{}' (fields: {})", def_.mnemonic, name.text,
-                                  field_list()));
+      if (!f && !is_event_field(name.text)) {
+        const std::string hint = did_you_mean(name.text, field_names());
+        p_.fail(name, fmt::format("{} has no field '{}'{} (fields: {})", def_.mnemonic, name.text,
+                                  hint.empty() ? "" : ": " + hint, field_list()));
+      }
       if (auto it = given_.find(name.text); it != given_.end())
         p_.fail(name, fmt::format("field '{}' is given twice (first at column {})", name.text,
                                   it->second.name.col));
@@ -437,8 +530,10 @@ class InstructionParser {
           code = static_cast<uint8_t>(*m);
         }
         if (!code)
-          p_.fail(t, wait ? "unknown wait_mode: expected NONE, GE, EQ or a code 0..255"
-                          : "unknown update_mode: expected NONE, SET, INC, DEC or a code 0..255");
+          p_.fail(t, wait ? with_hint("unknown wait_mode", t.text, {"NONE", "GE", "EQ"},
+                                      "expected NONE, GE, EQ or a code 0..255")
+                          : with_hint("unknown update_mode", t.text, {"NONE", "SET", "INC", "DEC"},
+                                      "expected NONE, SET, INC, DEC or a code 0..255"));
         v = *code;
       } else if (t.kind == Tok::Number) {
         std::string why;
@@ -465,9 +560,7 @@ class InstructionParser {
         g.parsed = static_cast<uint64_t>(p_.integer(0, 255, f.name));
         return;
       case FieldKind::I32:
-        // Signed, or the 32 bits as an unsigned number (0x...).
-        g.parsed = static_cast<uint64_t>(
-            static_cast<uint32_t>(p_.integer(-2147483648LL, 0xffffffffLL, f.name)));
+        g.parsed = static_cast<uint64_t>(p_.int32(f.name));
         return;
       case FieldKind::U32:
         g.parsed = static_cast<uint64_t>(p_.integer(0, 0xffffffffll, f.name));
@@ -552,13 +645,17 @@ class InstructionParser {
         }
       }
     }
-    if (f.kind == FieldKind::AluOp)  // 65 names: the list is docs/assembly.md's
-      p_.fail(t, fmt::format("unknown ALU op for {}: expected an ALU_OP name of SPEC §3.8 "
-                             "(docs/assembly.md lists them: IS_LT, ADD, BITWISE_AND, ...) or a "
-                             "code 0..{}",
-                             f.name, max));
-    p_.fail(t, fmt::format("unknown {} for {}: expected one of {}, or a code 0..{}", info.what,
-                           f.name, enum_names(info, max), max));
+    // 65 names: the list is docs/assembly.md's, the message names a few.
+    if (f.kind == FieldKind::AluOp)
+      p_.fail(t, with_hint(fmt::format("unknown ALU op for {}", f.name), t.text,
+                           enum_name_list(info, max),
+                           fmt::format("expected an ALU_OP name of SPEC §3.8 (docs/assembly.md "
+                                       "lists them: IS_LT, ADD, BITWISE_AND, ...) or a code 0..{}",
+                                       max)));
+    p_.fail(t, with_hint(
+                   fmt::format("unknown {} for {}", info.what, f.name), t.text,
+                   enum_name_list(info, max),
+                   fmt::format("expected one of {}, or a code 0..{}", enum_names(info, max), max)));
   }
 
   TensorDesc tensor(const FieldDef& f) {
@@ -576,9 +673,7 @@ class InstructionParser {
   // A DATA4D (SPEC §3.7): the int32 base, then num=[...] and optionally step=[...].
   TensorDesc data4d(const FieldDef& f) {
     TensorDesc t;
-    t.addr = static_cast<uint32_t>(p_.integer(-2147483648LL, 0xffffffffLL, [&] {
-      return fmt::format("the base of {} (an int32)", f.name);
-    }));
+    t.addr = p_.int32(fmt::format("the base of {}", f.name));
     steps_and_nums(f, t);
     return t;
   }
@@ -780,6 +875,7 @@ void parse_data_values(StmtParser& p, DataDirective& d) {
     if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
   }
   p.advance();
+  p.checking_whole();
   const unsigned parts = d.region.partitions;
   if (nested) {
     if (rows.size() != parts)
@@ -815,13 +911,65 @@ std::string path_token(StmtParser& p, std::string_view arrow) {
   return t.text;
 }
 
+// The digits of a token of hex digits written with or without 0x ("6c10", "0x6c", "bc"),
+// or nullopt.
+std::optional<std::string_view> hex_digits_of(const Token& t) {
+  if (t.kind != Tok::Number && t.kind != Tok::Ident) return std::nullopt;
+  std::string_view d = t.text;
+  if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d.remove_prefix(2);
+  if (d.empty() || !std::all_of(d.begin(), d.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+      }))
+    return std::nullopt;
+  return d;
+}
+
+// A word written in hex as the tool's hex reader takes it (docs/cli.md): 128 digits,
+// bytes in address order, in tokens of any even length, each with or without 0x,
+// separated by spaces or commas. Reads the rest of the statement; `first` is its first
+// token. `pasted`: the statement stands where an instruction may (no .word).
+Word hex_word(StmtParser& p, const Token& first, bool pasted) {
+  const std::string_view what = pasted ? "hex digits where an instruction is expected" : ".word";
+  std::string digits;
+  while (!p.at_end()) {
+    const Token& t = *p.peek();
+    if (t.kind == Tok::Punct && t.text == ",") {
+      p.advance();
+      continue;
+    }
+    const auto d = hex_digits_of(t);
+    if (!d)
+      p.fail(t, fmt::format("{}: expected the word as hex digits (0-9, a-f), two per byte, with "
+                            "or without 0x",
+                            what));
+    if (d->size() % 2 != 0)
+      p.fail(t, fmt::format("{}: {} hex digit{}: an odd number, each byte needs two", what,
+                            d->size(), d->size() == 1 ? "" : "s"));
+    digits += *d;
+    p.advance();
+  }
+  p.checking_whole();
+  if (digits.size() != 2 * kWordBytes) {
+    if (pasted)
+      p.fail(first, fmt::format("{} hex digits where an instruction is expected: a pasted "
+                                "word reads as .word 0x... does, and needs exactly 128 digits "
+                                "(64 bytes in address order), one word per statement; several "
+                                "words read as a hex file (--format hex)",
+                                digits.size()));
+    p.fail(first, fmt::format(".word: {} hex digits, a word needs exactly 128 (64 bytes in address "
+                              "order)",
+                              digits.size()));
+  }
+  return *word_from_hex(digits);
+}
+
 void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
   const std::string name = dir.text;
   const int line = dir.line;
   if (name == ".nc") {
-    const Token& t = p.next("a generation: v2, v3, v4 or v5");
-    auto g = parse_generation(t.text);
-    if (!g || t.kind == Tok::Punct) p.fail(t, "expected a generation: v2, v3, v4 or v5");
+    const Token& t = p.next(fmt::format("a generation: {}", kNcNames));
+    auto g = parse_nc(t.text);
+    if (!g || t.kind == Tok::Punct) p.fail(t, fmt::format("expected a generation: {}", kNcNames));
     if (prog.nc) p.fail(dir, "the generation is already set by an earlier .nc");
     prog.nc = *g;
     p.expect_end(".nc v3");
@@ -934,79 +1082,127 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
     prog.dumps.push_back(std::move(d));
     prog.dump_lines.push_back(line);
   } else if (name == ".word") {
-    const Token& t = p.next("128 hex digits (0x...)");
-    std::string_view hex = t.text;
-    if (t.kind != Tok::Number || hex.size() < 2 || hex[0] != '0' ||
-        (hex[1] != 'x' && hex[1] != 'X'))
-      p.fail(t, "expected the word as 0x followed by 128 hex digits (64 bytes in address order)");
-    std::string why;
-    auto w = word_from_hex(hex.substr(2), &why);
-    if (!w) p.fail(t, fmt::format(".word: {}", why));
-    p.expect_end("the word");
-    prog.words.push_back(*w);
+    if (p.at_end()) p.fail_end("expected the word: 128 hex digits (64 bytes in address order)");
+    const Token& first = *p.peek();
+    prog.words.push_back(hex_word(p, first, false));
     prog.word_lines.push_back(line);
   } else {
-    p.fail(dir, "unknown directive: expected .nc, .reg, .sem, .acc, .data, .load, .dump or .word");
+    p.fail(dir, with_hint("unknown directive", dir.text,
+                          {".nc", ".reg", ".sem", ".acc", ".data", ".load", ".dump", ".word"},
+                          "expected .nc, .reg, .sem, .acc, .data, .load, .dump or .word"));
   }
 }
 
-// True for a token of hex digits, with or without 0x: a word (or its bytes) pasted
-// where an instruction belongs.
-bool looks_like_hex_word(std::string_view t) {
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-  });
+// True when a statement is nothing but hex digits (tokens with or without 0x, commas
+// between them allowed): a word, or its bytes, pasted where an instruction belongs. A
+// single short name of hex letters ("add", "Bead") is taken for a mistyped mnemonic.
+bool pasted_hex(const Statement& st) {
+  std::size_t digits = 0;
+  bool prefixed = false;
+  for (const Token& t : st.tokens) {
+    if (t.kind == Tok::Punct && t.text == ",") continue;
+    const auto d = hex_digits_of(t);
+    if (!d) return false;
+    digits += d->size();
+    prefixed = prefixed || d->size() != t.text.size();
+  }
+  return st.tokens.front().kind == Tok::Number || st.tokens.size() > 1 || prefixed || digits >= 16;
+}
+
+void parse_statement(const Statement& st, Program& prog) {
+  StmtParser p(st);
+  const Token& first = p.next("an instruction or a directive");
+  if (first.kind == Tok::Directive) {
+    parse_directive(p, first, prog);
+    return;
+  }
+  const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
+  if (def == nullptr && pasted_hex(st)) {
+    // The same word as `.word 0x...`.
+    StmtParser whole(st);
+    prog.words.push_back(hex_word(whole, first, true));
+    prog.word_lines.push_back(first.line);
+    return;
+  }
+  if (def == nullptr) {
+    std::string names;
+    std::vector<std::string> mnemonics;
+    for (const InstrDef& d : instructions()) {
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", d.mnemonic);
+      mnemonics.emplace_back(d.mnemonic);
+    }
+    const std::string choices =
+        fmt::format("expected {} or a directive (.data, .dump, ...)", names);
+    p.fail(first, first.kind == Tok::Ident
+                      ? with_hint("unknown instruction", first.text, mnemonics, choices)
+                      : "unknown instruction: " + choices);
+  }
+  InstructionParser ip(p, first, *def);
+  prog.words.push_back(ip.parse());
+  prog.word_lines.push_back(first.line);
 }
 
 }  // namespace
 
 std::optional<Program> parse_program(std::string_view text, std::string_view file,
-                                     AsmError* error) {
+                                     AsmErrors* errors) {
   Program prog;
   prog.file = std::string(file);
-  std::vector<Statement> statements;
-  LexError le;
-  if (!lex(text, &statements, &le)) {
-    if (error) *error = AsmError{prog.file, le.line, le.col, le.token, le.message};
-    return std::nullopt;
-  }
-  try {
-    for (const Statement& st : statements) {
-      StmtParser p(st);
-      const Token& first = p.next("an instruction or a directive");
-      if (first.kind == Tok::Directive) {
-        parse_directive(p, first, prog);
-        continue;
-      }
-      const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
-      if (def == nullptr && looks_like_hex_word(first.text))
-        p.fail(first,
-               "hex digits where an instruction is expected: write an instruction word as "
-               ".word 0x followed by its 128 hex digits (64 bytes in address order), or give "
-               "the words as a hex file (--format hex)");
-      if (def == nullptr) {
-        std::string names;
-        for (const InstrDef& d : instructions())
-          names += fmt::format("{}{}", names.empty() ? "" : ", ", d.mnemonic);
-        p.fail(first, fmt::format("unknown instruction: expected {} or a directive (.data, "
-                                  ".dump, ...)",
-                                  names));
-      }
-      InstructionParser ip(p, first, *def);
-      prog.words.push_back(ip.parse());
-      prog.word_lines.push_back(first.line);
+  AsmErrors found;
+  for (const Statement& st : lex(text)) {
+    std::optional<ParseFail> fail;
+    try {
+      if (!st.tokens.empty()) parse_statement(st, prog);
+    } catch (const ParseFail& f) {
+      fail = f;
     }
-  } catch (const ParseFail& f) {
-    if (error) *error = AsmError{prog.file, f.line, f.col, f.token, f.message};
-    return std::nullopt;
+    // A statement with a lexical error is still parsed: a mistake in the tokens before it
+    // is the statement's first error; else the lexical one is.
+    std::optional<AsmError> e;
+    if (st.error) {
+      const LexError& le = *st.error;
+      // Earlier: at a token that ends before the lexical error (not one cut short by it,
+      // as "caf" of "café", nor the end of what is left of the statement).
+      const bool earlier =
+          fail && !fail->whole && !fail->token.empty() &&
+          (fail->line < le.line ||
+           (fail->line == le.line && fail->col + static_cast<int>(fail->token.size()) < le.col));
+      e = earlier ? AsmError{prog.file, fail->line, fail->col, fail->token, fail->message}
+                  : AsmError{prog.file, le.line, le.col, le.token, le.message};
+    } else if (fail) {
+      e = AsmError{prog.file, fail->line, fail->col, fail->token, fail->message};
+    }
+    if (!e) continue;
+    if (found.errors.size() == kMaxAsmErrors) {
+      found.truncated = true;
+      break;
+    }
+    found.errors.push_back(std::move(*e));
   }
+  const bool ok = found.empty();
+  if (errors) *errors = std::move(found);
+  if (!ok) return std::nullopt;
   return prog;
+}
+
+std::optional<Program> parse_program(std::string_view text, std::string_view file,
+                                     AsmError* error) {
+  AsmErrors all;
+  auto p = parse_program(text, file, &all);
+  if (!p && error) *error = all.errors.front();
+  return p;
 }
 
 std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file,
                                           AsmError* error) {
   auto p = parse_program(text, file, error);
+  if (!p) return std::nullopt;
+  return std::move(p->words);
+}
+
+std::optional<std::vector<Word>> assemble(std::string_view text, std::string_view file,
+                                          AsmErrors* errors) {
+  auto p = parse_program(text, file, errors);
   if (!p) return std::nullopt;
   return std::move(p->words);
 }

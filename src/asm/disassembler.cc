@@ -266,6 +266,11 @@ std::string print_directive(const DumpDirective& d) {
   return s;
 }
 
+std::string disassemble_any(const Word& w) {
+  if (auto text = disassemble(w)) return *text;
+  return fmt::format(".word 0x{}  # unknown opcode {:#04x}", word_to_hex(w), w[0]);
+}
+
 std::string print_program(const Program& p) {
   std::string out;
   if (p.nc) out += fmt::format(".nc {}\n", generation_name(*p.nc));
@@ -275,10 +280,7 @@ std::string print_program(const Program& p) {
   }
   if (!p.words.empty()) {
     if (!out.empty()) out += '\n';
-    for (const Word& w : p.words) {
-      auto text = disassemble(w);
-      out += (text ? *text : ".word 0x" + word_to_hex(w)) + '\n';
-    }
+    for (const Word& w : p.words) out += disassemble_any(w) + '\n';
   }
   if (!p.dumps.empty()) {
     if (!out.empty()) out += '\n';

@@ -116,6 +116,17 @@ std::optional<Generation> parse_generation(std::string_view s) {
   return static_cast<Generation>(s[0] - '0');
 }
 
+std::optional<Generation> parse_nc(std::string_view s) {
+  if (auto g = parse_generation(s)) return g;
+  // SPEC §1: V2 = SUNDA (Trn1/Inf2), V3 = CAYMAN (Trn2), V4 = MARIANA, V5 = MAVERICK.
+  static constexpr NamedCode kNames[] = {
+      {2, "trn1"},   {2, "inf2"},    {2, "sunda"},    {3, "trn2"},
+      {3, "cayman"}, {4, "mariana"}, {5, "maverick"},
+  };
+  if (auto c = code_of(kNames, s)) return static_cast<Generation>(*c);
+  return std::nullopt;
+}
+
 std::optional<std::string_view> dtype_name(uint8_t code) {
   return name_of(kDtypes, code);
 }

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from .. import ops as _ops
+from .._api import field_int as _field_int
 from .._api import integer as _integer
 from ..codec import encode, instructions
 from ..errors import NkiValidationError
@@ -177,9 +178,11 @@ def _same_partitions(call: str, pairs: list[tuple[str, Tile]]) -> int:
     return first.partitions
 
 
-def _int(call: str, arg: str, value: Any, lo: int, hi: int) -> int:
+def _field(call: str, arg: str, value: Any, field: str) -> int:
+    """Return an integer argument that goes into a word field of integer type ``field``
+    (``'int32'``, ...: gpsimd's one range check, ``field_int``), or raise naming it."""
     try:
-        return _integer(call, arg, value, lo, hi)
+        return _field_int(call, arg, _integer(call, arg, value), field)
     except (TypeError, ValueError) as e:
         raise _error(call, arg, str(e).split(f"{arg}: ", 1)[-1]) from None
 
@@ -363,8 +366,8 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     call = "nisa.iota"
     p = current(call)
     dst = _tile(call, "dst", dst, p)
-    offset = _int(call, "offset", offset, -(1 << 31), (1 << 31) - 1)
-    cm = _int(call, "channel_multiplier", channel_multiplier, -(1 << 31), (1 << 31) - 1)
+    offset = _field(call, "offset", offset, "int32")
+    cm = _field(call, "channel_multiplier", channel_multiplier, "int32")
     data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
     word = encode("Iota", src_data_pattern=data, out_dtype=dst.gpsimd_dtype,
                   num_active_channels=dst.partitions, channel_multiplier=cm,
@@ -407,8 +410,8 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "on_true_tile", on_true_tile, p)
     channels = _same_partitions(call, [("dst", dst), ("on_true_tile", src)])
-    offset = _int(call, "offset", offset, -(1 << 31), (1 << 31) - 1)
-    cm = _int(call, "channel_multiplier", channel_multiplier, -(1 << 31), (1 << 31) - 1)
+    offset = _field(call, "offset", offset, "int32")
+    cm = _field(call, "channel_multiplier", channel_multiplier, "int32")
     data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
     cmp = _wrap_errors(call, "cmp_op", _ops._affine_cmp, cmp_op)
     fill = _fp32(call, "on_false_value", on_false_value)
@@ -682,7 +685,7 @@ def _int32_operand(call: str, arg: str, value: Any, program: Any, channels: int)
             raise _error(call, arg, f"{t._expr} ({t.dtype} {t.shape}) must be an int32 tile "
                          f"with one element in each of the {channels} partitions")
         return "POINTER_IMMEDIATE", t._address(), t
-    v = _int(call, arg, value, -(1 << 31), (1 << 31) - 1)
+    v = _field(call, arg, value, "int32")
     return "INSTRUCTION_IMMEDIATE", v & 0xFFFFFFFF, None
 
 
