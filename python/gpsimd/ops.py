@@ -83,6 +83,15 @@ def _ceil(n, a=_ALIGN):
     return -(-n // a) * a
 
 
+def _tiles_bytes(cols, width, *sizes):
+    """Return the bytes of each partition that a row of ``cols`` elements takes when it
+    is cut into column tiles of ``width`` (the last one narrower), each tile with one
+    64-aligned region per element size in ``sizes``."""
+    full, last = divmod(cols, width)
+    tile = lambda w: sum(_ceil(w * s) for s in sizes)  # noqa: E731
+    return full * tile(width) + (tile(last) if last else 0)
+
+
 def _rows(a, what):
     """Return (2-D [rows, columns] view of the array a, True when a was 1-D)."""
     if a.ndim == 0:
@@ -392,8 +401,7 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
         width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (2 * size))
         while width > 1 and _ALIGN + 2 * _ceil(width * size) > pbytes:
             width -= 1
-        tiles = -(-cols // width)
-        fits = run.layout(blocks * (_ALIGN + tiles * 2 * _ceil(width * size)))
+        fits = run.layout(blocks * (_ALIGN + _tiles_bytes(cols, width, size, size)))
         run.result_shape("out", (rows, cols), out.dtype)
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)

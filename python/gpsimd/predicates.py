@@ -32,6 +32,7 @@ from .ops import (
     _parts,
     _ptr,
     _scalar_bits,
+    _tiles_bytes,
 )
 
 __all__ = ["nonzero_with_count", "tensor_copy_predicated", "dve_read_accumulator"]
@@ -242,9 +243,7 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     with Runner(fn, generation, strict, return_words) as run:
         pbytes = run.partition_bytes()
         width = min(_MAX_NUM, (pbytes - 3 * _ALIGN) // (psize + size))
-        tiles = -(-cols // width)
-        fits = run.layout(blocks * (_ALIGN + tiles * (_ceil(width * psize)
-                                                     + _ceil(width * size))))
+        fits = run.layout(blocks * (_ALIGN + _tiles_bytes(cols, width, psize, size)))
         run.result_shape("dst", (rows, cols), out.dtype)
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)

@@ -324,6 +324,32 @@ def test_return_words_refuses_what_one_machine_cannot_replay():
     assert gpsimd.causal_mask(big).shape == (300, 20000)  # without it, the blocks reuse bytes
 
 
+ROWS_300 = np.arange(300 * 3, dtype=np.float32).reshape(300, 3) - 400
+SPLIT_BY_ROWS = {
+    "tensor_scalar_select": lambda **kw: gpsimd.tensor_scalar_select(
+        ROWS_300, -1.0, [i % 3 != 0 for i in range(300)], **kw),
+    "tensor_copy_predicated": lambda **kw: gpsimd.tensor_copy_predicated(
+        np.zeros((300, 3), np.float32), 5.0, ROWS_300 > 0, **kw),
+    "range_select": lambda **kw: gpsimd.range_select(ROWS_300, ">", "<", 0.0, 500.0, **kw),
+    "affine_select": lambda **kw: gpsimd.affine_select([[-1, 3]], 1, ROWS_300, 0.0, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_BY_ROWS))
+def test_return_words_takes_many_blocks_of_few_columns(name):
+    # 300 rows of 3 elements: three blocks of a few hundred bytes each fit one machine.
+    result, words = SPLIT_BY_ROWS[name](return_words=True)
+    assert sum(gpsimd.decode(w)["instruction"] != "DveReadAccumulator" for w in words) == 3
+    got = words.results(words.replay())
+    for key, want in expected_results(name, result).items():
+        np.testing.assert_array_equal(got[key].view(np.uint8), np.ascontiguousarray(want).view(
+            np.uint8).reshape(got[key].view(np.uint8).shape), err_msg=key)
+    plain = SPLIT_BY_ROWS[name]()
+    for a, b in zip(plain if isinstance(plain, tuple) else (plain,),
+                    result if isinstance(result, tuple) else (result,)):
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("name", HIGH_LEVEL)
 def test_a_call_leaves_its_pooled_scratch_machine_fresh(name):
     CALLS[name]()
