@@ -132,7 +132,8 @@ TEST(AsmErrors, Directives) {
   EXPECT_EQ(error_of(".acc 5..2 = 0.0"),
             "e.gpsimd:1:7: error: accumulator range 5..2 is empty (at '..')");
   EXPECT_EQ(error_of(".frob 1"),
-            "e.gpsimd:1:1: error: unknown directive: expected .nc, .reg, .sem, .acc, .data, .load, "
+            "e.gpsimd:1:1: error: unknown directive: expected .nc, .engine, .reg, .sem, .acc, "
+            ".data, .load, "
             ".dump or .word (at '.frob')");
   EXPECT_EQ(error_of(".nc v3\n.nc v4"),
             "e.gpsimd:2:1: error: the generation is already set by an earlier .nc (at '.nc')");

@@ -71,7 +71,9 @@ TEST(AsmProgram, BadSetupChangesNothing) {
   const Program q = parse(".load sbuf[p=0, off=0] <- missing.npy\n");
   err = apply_setup(q, m, "some/dir");
   ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "p.gpsimd:1: .load: some/dir/missing.npy: cannot open the file: No such file or directory");
+  EXPECT_EQ(
+      *err,
+      "p.gpsimd:1: .load: some/dir/missing.npy: cannot open the file: No such file or directory");
   EXPECT_TRUE(m == before);
 }
 
@@ -207,6 +209,57 @@ TEST(AsmProgram, ProgramsRunEndToEnd) {
   EXPECT_EQ((*d)[0].values,
             (std::vector<std::vector<uint32_t>>{{0, 104, 0, 105, 1, 103, 3, 101, 5, 102, 9, 100}}));
 }
+
+// SPEC §8.9: `.engine E` sets the engine input of the words after it, in a stream; the
+// words before the first have none (the opcode's default). Only dve, pool and act.
+namespace engine_directive {
+
+TEST(AsmEngine, SetsTheEngineInputOfTheWordsAfterIt) {
+  const std::string max8 =
+      "Max8 src_mem_pattern=sbuf[p=0, off=0] step=[1,0,0,0] num=[16,1,1,1], in_dtype=FP32, "
+      "out_dtype=FP32, num_active_channels=1, dst_mem_pattern=sbuf[p=0, off=0x100] step=[1,0] "
+      "num=[8,1]\n";
+  const Program p =
+      parse(max8 + ".engine pool\n" + max8 + max8 + ".engine act\n.engine dve\n" + max8);
+  ASSERT_EQ(p.words.size(), 4u);
+  ASSERT_EQ(p.word_engines.size(), 4u);
+  EXPECT_EQ(p.word_engines[0], std::nullopt);
+  EXPECT_EQ(p.word_engines[1], Engine::POOL);
+  EXPECT_EQ(p.word_engines[2], Engine::POOL);
+  EXPECT_EQ(p.word_engines[3], Engine::DVE);  // the latest directive wins
+  EXPECT_EQ(word_engine(p, 3), Engine::DVE);
+  EXPECT_EQ(word_engine(p, 9), std::nullopt);
+  // Printed back where the engine changes; the text parses to the same program.
+  const std::string text = print_program(p);
+  EXPECT_NE(text.find(".engine pool\nMax8"), std::string::npos) << text;
+  EXPECT_NE(text.find(".engine dve\nMax8"), std::string::npos) << text;
+  EXPECT_EQ(text.find(".engine act"), std::string::npos) << text;  // no word followed it
+  const Program back = parse(text);
+  EXPECT_TRUE(same_program(p, back)) << text;
+  // A stream word of §4.1-§4.13 ignores it: Max8 runs on DVE whatever .engine says.
+  Machine m(Generation::V3);
+  const ProgramResult r = run_program(m, p.words, p.word_engines, {});
+  EXPECT_TRUE(r.ok()) << r.failure.message();
+  EXPECT_EQ(r.retired, 4u);
+}
+
+TEST(AsmEngine, OnlyTheThreeNames) {
+  for (const char* bad : {".engine gpsimd", ".engine DVE", ".engine 1", ".engine"}) {
+    AsmError e;
+    EXPECT_FALSE(parse_program(bad, "e.gpsimd", &e)) << bad;
+    EXPECT_NE(e.message.find("dve, pool or act"), std::string::npos)
+        << bad << ": " << e.to_string();
+  }
+  AsmError extra;
+  EXPECT_FALSE(parse_program(".engine dve x", "e.gpsimd", &extra));
+  EXPECT_NE(extra.message.find("after the engine"), std::string::npos) << extra.to_string();
+  // A near miss gets a suggestion.
+  AsmError e;
+  EXPECT_FALSE(parse_program(".engine pol", "e.gpsimd", &e));
+  EXPECT_NE(e.message.find("did you mean pool?"), std::string::npos) << e.to_string();
+}
+
+}  // namespace engine_directive
 
 }  // namespace
 }  // namespace gpsimd

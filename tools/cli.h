@@ -68,6 +68,16 @@ std::string render_table(const std::vector<std::string>& headers,
 
 // How tables print, after NumPy's printoptions: a dump of more than `threshold` values
 // shows the first and last `edgeitems` rows and columns with "..." between.
+// The engine input of word i of a program: --engine when given, else the word's
+// `.engine` (SPEC §8.9), else nullopt (the opcode's default).
+inline std::optional<Engine> engine_input(const Program& p, std::size_t i,
+                                          std::optional<Engine> option) {
+  return option ? option : word_engine(p, i);
+}
+// " on pool" for a word whose instruction takes the engine as an input (SPEC §3.9): the
+// engine it runs on; "" for the others, which run on their own engine.
+std::string engine_note(const Word& w, std::optional<Engine> input);
+
 struct PrintOptions {
   std::size_t threshold = 1000;
   std::size_t edgeitems = 3;
@@ -99,6 +109,7 @@ struct CheckOptions {
   std::vector<std::string> inputs;
   Format format = Format::Auto;
   std::optional<Generation> nc;
+  std::optional<Engine> engine;  // --engine: overrides every word's engine input
   bool strict = false;
   bool json = false;
 };
@@ -108,6 +119,7 @@ struct RunOptions {
   std::string input;
   Format format = Format::Auto;
   std::optional<Generation> nc;
+  std::optional<Engine> engine;  // --engine: overrides every word's engine input
   bool strict = false;
   bool trace = false;
   bool trace_bytes = false;  // --trace-bytes: every written byte, not the first values only
@@ -125,6 +137,7 @@ struct ExplainOptions {
   Format format = Format::Auto;
   std::optional<std::size_t> index;
   std::optional<Generation> nc;
+  std::optional<Engine> engine;  // --engine: overrides every word's engine input
   bool strict = false;
 };
 int cmd_explain(const ExplainOptions& o);
@@ -132,6 +145,7 @@ int cmd_explain(const ExplainOptions& o);
 struct VectorsOptions {
   std::vector<std::string> files;
   bool reference = false;
+  std::optional<Engine> engine;  // --engine: the engine input of vectors that name none
 };
 int cmd_vectors(const VectorsOptions& o);
 

@@ -354,7 +354,8 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
   json words = json::array();
   for (std::size_t i = 0; i < in->program.words.size(); ++i) {
     const Word& w = in->program.words[i];
-    const Diagnostics diags = validate(w, g, ValidateOptions{o.strict});
+    const std::optional<Engine> engine = engine_input(in->program, i, o.engine);
+    const Diagnostics diags = validate(w, g, ValidateOptions{o.strict, engine});
     const InstrDef* def = find_instruction(w[0]);
     const std::string mnemonic =
         def ? std::string(def->mnemonic) : fmt::format("opcode {:#04x}", w[0]);
@@ -365,6 +366,7 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
       if (in->format != Format::Bin && i < in->program.word_lines.size())
         j["line"] = in->program.word_lines[i];
       j["mnemonic"] = def ? json(std::string(def->mnemonic)) : json(nullptr);
+      if (def && def->engine_input) j["engine"] = std::string(engine_id(def->engine_for(engine)));
       j["valid"] = diags.empty();
       json dj = json::array();
       for (const Diagnostic& d : diags)
@@ -377,7 +379,8 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
       words.push_back(std::move(j));
       continue;
     }
-    fmt::print("{}: {}: {}\n", in->where(i), mnemonic, diags.empty() ? "ok" : "invalid");
+    fmt::print("{}: {}{}: {}\n", in->where(i), mnemonic, engine_note(w, engine),
+               diags.empty() ? "ok" : "invalid");
     for (const Diagnostic& d : diags)
       fmt::print("    {}: {} = {}, {}\n", d.clause, d.field, d.value, d.allowed);
   }
@@ -411,6 +414,12 @@ int cmd_check(const CheckOptions& o) {
   return status;
 }
 
+std::string engine_note(const Word& w, std::optional<Engine> input) {
+  const InstrDef* def = find_instruction(w[0]);
+  if (!def || !def->engine_input) return {};
+  return fmt::format(" on {}", engine_id(def->engine_for(input)));
+}
+
 int cmd_vectors(const VectorsOptions& o) {
   std::size_t passed = 0, failed = 0, pending = 0;
   ExecOptions opts;
@@ -431,7 +440,8 @@ int cmd_vectors(const VectorsOptions& o) {
                  vf->vectors.size(), vf->vectors.size() == 1 ? "" : "s", p->text());
       continue;
     }
-    for (const auto& v : vf->vectors) {
+    for (auto v : vf->vectors) {
+      if (!v.engine) v.engine = o.engine;  // the file's own "engine" keys win
       auto out = run_vector(v, opts);
       if (out.passed) {
         ++passed;

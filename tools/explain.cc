@@ -44,7 +44,8 @@ std::string labelled(std::string_view label, std::string_view text) {
   return out + line + '\n';
 }
 
-std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict) {
+std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool strict,
+                         std::optional<Engine> engine) {
   const Word& w = in.program.words[i];
   const Generation g = m.generation();
   std::string out;
@@ -53,10 +54,15 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
     return fmt::format("{}: unknown opcode {:#04x} on {}: not an instruction, so nothing runs\n",
                        in.where(i), w[0], generation_name(g));
   }
-  out +=
-      fmt::format("{}: {} (opcode {:#04x}, {}, {} engine) on {}\n", in.where(i), d->def->mnemonic,
-                  w[0], d->def->struct_name, engine_name(d->def->engine), generation_name(g));
-  const Diagnostics diags = validate(w, g, ValidateOptions{strict});
+  // An instruction of §4.14-§4.17 says which engine input it runs with (SPEC §3.9).
+  const Engine runs_on = d->def->engine_for(engine);
+  const std::string on = !d->def->engine_input ? fmt::format("{} engine", engine_name(runs_on))
+                         : engine
+                             ? fmt::format("{} engine, the engine input", engine_name(runs_on))
+                             : fmt::format("{} engine, the opcode's default", engine_name(runs_on));
+  out += fmt::format("{}: {} (opcode {:#04x}, {}, {}) on {}\n", in.where(i), d->def->mnemonic, w[0],
+                     d->def->struct_name, on, generation_name(g));
+  const Diagnostics diags = validate(w, g, ValidateOptions{strict, engine});
   if (!diags.empty()) {
     out += labelled("invalid",
                     fmt::format("{} clause{} fail{}, so it would change nothing:", diags.size(),
@@ -65,10 +71,10 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
       out += labelled("", fmt::format("{}: {} = {}, {}", x.clause, x.field, x.value, x.allowed));
     return out;
   }
-  for (const ExplainLine& line : explain(w, m)) out += labelled(line.label, line.text);
+  for (const ExplainLine& line : explain(w, m, engine)) out += labelled(line.label, line.text);
   // What actually happens from this state: the model runs the word on a copy.
   Machine copy(m);
-  ExecResult r = execute(copy, w, ExecOptions{strict, nullptr, true});
+  ExecResult r = execute(copy, w, ExecOptions{strict, nullptr, true, engine});
   if (r.ok())
     out += labelled("outcome", "retires");
   else if (r.fault)
@@ -98,10 +104,10 @@ int explain_one(const ExplainOptions& o, Input& in) {
   for (std::size_t i = 0; i < p.words.size(); ++i) {
     if (!o.index || *o.index == i) {
       if (!o.index && i > 0) fmt::print("\n");
-      fmt::print("{}", explain_word(in, i, m, o.strict));
+      fmt::print("{}", explain_word(in, i, m, o.strict, engine_input(p, i, o.engine)));
     }
     if (o.index && *o.index == i) break;
-    execute(m, p.words[i], ExecOptions{o.strict, nullptr, true});
+    execute(m, p.words[i], ExecOptions{o.strict, nullptr, true, engine_input(p, i, o.engine)});
   }
   return kExitOk;
 }

@@ -24,6 +24,10 @@ std::string check_generation(const std::string& s) {
   return parse_nc(s) ? std::string()
                      : fmt::format("'{}' is not a generation: expected {}", s, kNcNames);
 }
+std::string check_engine(const std::string& s) {
+  return parse_engine(s) ? std::string()
+                         : fmt::format("'{}' is not an engine: expected {}", s, kEngineNamesText);
+}
 std::string check_format(const std::string& s) {
   return parse_format(s) ? std::string()
                          : "'" + s + "' is not a format: expected auto, asm, bin or hex";
@@ -84,6 +88,20 @@ void add_nc(CLI::App* c, std::string* nc) {
       ->check(check_generation);
 }
 
+void add_engine(CLI::App* c, std::string* engine) {
+  c->add_option("--engine", *engine,
+                "the engine input of TensorTensor, TensorScalar, Copy and Cast words (SPEC "
+                "§3.9): dve, pool or act (NKI's vector, gpsimd, scalar); it overrides the "
+                "program's .engine directives (default: those, else each opcode's default "
+                "engine); the other instructions run on their own engine")
+      ->check(check_engine);
+}
+
+std::optional<Engine> engine_of(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return parse_engine(s);
+}
+
 std::optional<Generation> nc_of(const std::string& s) {
   if (s.empty()) return std::nullopt;
   return parse_nc(s);
@@ -101,7 +119,7 @@ int main(int argc, char** argv) {
       "Start with `gpsimd demo`. Each subcommand has --help with an example; "
       "docs/cli.md and docs/assembly.md describe them all.");
 
-  std::string input, format = "auto", nc;
+  std::string input, format = "auto", nc, engine;
   std::vector<std::string> inputs;
 
   AsmOptions ao;
@@ -144,6 +162,7 @@ int main(int argc, char** argv) {
   add_inputs(c_check, &inputs)->required();
   add_format(c_check, &format);
   add_nc(c_check, &nc);
+  add_engine(c_check, &engine);
   c_check->add_flag("--strict", co.strict, "vendor-strict validation (rejects Sort top-K)");
   c_check->add_flag("--json", co.json, "print the result as JSON");
   c_check->footer(
@@ -158,6 +177,7 @@ int main(int argc, char** argv) {
   add_input(c_run, &input)->required();
   add_format(c_run, &format);
   add_nc(c_run, &nc);
+  add_engine(c_run, &engine);
   c_run->add_flag("--strict", ro.strict, "vendor-strict validation (rejects Sort top-K)");
   c_run->add_flag("--trace", ro.trace,
                   "print one line per retired word and one per write (its first 8 values, "
@@ -196,8 +216,14 @@ int main(int argc, char** argv) {
                                    "yet is reported as pending and not run");
   c_vec->add_option("FILE", vo.files, "vector files; - reads stdin")->required();
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
+  c_vec
+      ->add_option("--engine", engine,
+                   "the engine input of the vectors that name none (SPEC §7 \"engine\"; "
+                   "default: each opcode's default engine): dve, pool or act")
+      ->check(check_engine);
   c_vec->footer(
-      "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json");
+      "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json "
+      "../shared/conformance/engines/*.json");
 
   ExplainOptions eo;
   std::string index;
@@ -206,6 +232,7 @@ int main(int argc, char** argv) {
   add_inputs(c_explain, &inputs);
   add_format(c_explain, &format);
   add_nc(c_explain, &nc);
+  add_engine(c_explain, &engine);
   c_explain->add_option("-e,--text", eo.text, "explain this instruction text instead of a file");
   c_explain->add_option("-i,--index", index, "explain only word N (0-based) of each file")
       ->check(whole_number(0, kMaxInputBytes / kWordBytes - 1, "a word number"));
@@ -325,16 +352,21 @@ int main(int argc, char** argv) {
     co.inputs = inputs;
     co.format = fmt_in;
     co.nc = nc_of(nc);
+    co.engine = engine_of(engine);
     return cmd_check(co);
   }
   if (c_run->parsed()) {
     ro.input = input;
     ro.format = fmt_in;
     ro.nc = nc_of(nc);
+    ro.engine = engine_of(engine);
     ro.trace = ro.trace || ro.trace_bytes;
     return cmd_run(ro);
   }
-  if (c_vec->parsed()) return cmd_vectors(vo);
+  if (c_vec->parsed()) {
+    vo.engine = engine_of(engine);
+    return cmd_vectors(vo);
+  }
   if (c_explain->parsed()) {
     if (inputs.empty() == eo.text.empty()) {
       fmt::print(stderr,
@@ -346,6 +378,7 @@ int main(int argc, char** argv) {
     eo.inputs = inputs;
     eo.format = fmt_in;
     eo.nc = nc_of(nc);
+    eo.engine = engine_of(engine);
     return cmd_explain(eo);
   }
   if (c_demo->parsed()) return cmd_demo();

@@ -92,7 +92,8 @@ class Trace : public TraceSink {
  public:
   Trace(const Input& in, bool json_mode, bool all_bytes)
       : in_(in), json_(json_mode), all_bytes_(all_bytes) {}
-  std::size_t next_word = 0;  // the index of the word being executed
+  std::size_t next_word = 0;          // the index of the word being executed
+  std::optional<Engine> next_engine;  // its engine input
   json events = json::array();
 
   void retire(const Word& w, const InstrDef& def) override {
@@ -103,10 +104,12 @@ class Trace : public TraceSink {
       if (in_.format != Format::Bin && next_word < in_.program.word_lines.size())
         j["line"] = in_.program.word_lines[next_word];
       j["instruction"] = std::string(def.mnemonic);
+      if (def.engine_input) j["engine"] = std::string(engine_id(def.engine_for(next_engine)));
       events.push_back(std::move(j));
       return;
     }
-    fmt::print("[{}] {}: {}\n", next_word, in_.where(next_word), def.mnemonic);
+    fmt::print("[{}] {}: {}{}\n", next_word, in_.where(next_word), def.mnemonic,
+               engine_note(w, next_engine));
   }
   void memory(Space s, unsigned partition, uint32_t offset,
               std::span<const uint8_t> bytes) override {
@@ -284,6 +287,8 @@ int cmd_run(const RunOptions& o) {
   std::optional<ExecResult> failure;
   for (; retired < p.words.size(); ++retired) {
     trace.next_word = retired;
+    opts.engine = engine_input(p, retired, o.engine);
+    trace.next_engine = opts.engine;
     ExecResult r = execute(m, p.words[retired], opts);
     if (!r.ok()) {
       failure = std::move(r);

@@ -194,15 +194,24 @@ struct DumpDirective {
 };
 
 struct Program {
-  std::string file;                   // the name given to parse_program
-  std::optional<Generation> nc;       // `.nc v3`
-  std::vector<Word> words;            // instructions and `.word` words, in order
-  std::vector<int> word_lines;        // the source line of each word
+  std::string file;              // the name given to parse_program
+  std::optional<Generation> nc;  // `.nc v3`
+  std::vector<Word> words;       // instructions and `.word` words, in order
+  std::vector<int> word_lines;   // the source line of each word
+  // The engine input of each word (SPEC §3.9, §8.9): the engine of the latest `.engine`
+  // directive before it; nullopt before the first (the opcode's default). The
+  // instructions of §4.1-§4.13 ignore it.
+  std::vector<std::optional<Engine>> word_engines;
   std::vector<SetupDirective> setup;  // applied in order before the run
   std::vector<int> setup_lines;
   std::vector<DumpDirective> dumps;  // read in order after the run
   std::vector<int> dump_lines;
 };
+
+// The engine input of word i (nullopt for a program built without word_engines).
+inline std::optional<Engine> word_engine(const Program& p, std::size_t i) {
+  return i < p.word_engines.size() ? p.word_engines[i] : std::nullopt;
+}
 
 // Parses a program; nullopt with `error` set on the first error. No file is read.
 std::optional<Program> parse_program(std::string_view text, std::string_view file = "<input>",
@@ -211,7 +220,8 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
 std::optional<Program> parse_program(std::string_view text, std::string_view file,
                                      AsmErrors* errors);
 // The canonical text of a program: `.nc`, the setup directives in order, the words
-// (unknown opcodes as `.word`), then the dumps. parse_program(print_program(p)) gives
+// (unknown opcodes as `.word`; an `.engine` line before each word whose engine input
+// differs from the word before it), then the dumps. parse_program(print_program(p)) gives
 // back p (source lines aside).
 std::string print_program(const Program& p);
 // The canonical text of one directive.

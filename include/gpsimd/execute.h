@@ -83,5 +83,9 @@ struct ProgramResult {
 // Executes words in order, stopping at the first invalid or faulting one (which
 // changes nothing; the words before it stay retired).
 ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts = {});
+// The same, word i with engine input engines[i] where it is set (a stream's `.engine`
+// directives, SPEC §8.9); opts.engine otherwise.
+ProgramResult run_program(Machine& m, std::span<const Word> words,
+                          std::span<const std::optional<Engine>> engines, const ExecOptions& opts);
 
 }  // namespace gpsimd

@@ -20,10 +20,12 @@ struct ExplainLine {
 };
 
 // For a word that validates: what it reads, writes and computes on the state of `m`
-// (register-mode addresses and pointers resolved through m's registers), then what its
-// events do. Empty for an unknown opcode. The lines say nothing about validity or faults:
-// validate() and execute() tell those.
-std::vector<ExplainLine> explain(const Word& w, const Machine& m);
+// (register-mode addresses and pointers resolved through m's registers) on the engine it
+// runs on (`engine`: the engine input of SPEC §3.9; nullopt: the opcode's default), then
+// what its events do. Empty for an unknown opcode. The lines say nothing about validity
+// or faults: validate() and execute() tell those.
+std::vector<ExplainLine> explain(const Word& w, const Machine& m,
+                                 std::optional<Engine> engine = std::nullopt);
 
 // How the values a word writes to its destination (`dst_mem_pattern`) read: the dtype of
 // each ordinal (`odd` for the odd ordinals when they differ: Sort writes value, index,

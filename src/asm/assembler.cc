@@ -963,10 +963,21 @@ Word hex_word(StmtParser& p, const Token& first, bool pasted) {
   return *word_from_hex(digits);
 }
 
-void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
+void parse_directive(StmtParser& p, const Token& dir, Program& prog,
+                     std::optional<Engine>& engine) {
   const std::string name = dir.text;
   const int line = dir.line;
-  if (name == ".nc") {
+  if (name == ".engine") {
+    // SPEC §8.9: exactly dve, pool or act; it sets the engine input of the words after it.
+    constexpr std::string_view kNames = "dve, pool or act";
+    const Token& t = p.next(fmt::format("an engine: {}", kNames));
+    auto e = t.kind == Tok::Ident ? parse_engine_id(t.text) : std::nullopt;
+    if (!e)
+      p.fail(t, with_hint("unknown engine", t.text, {"dve", "pool", "act"},
+                          fmt::format("expected {}", kNames)));
+    engine = *e;
+    p.expect_end("the engine");
+  } else if (name == ".nc") {
     const Token& t = p.next(fmt::format("a generation: {}", kNcNames));
     auto g = parse_nc(t.text);
     if (!g || t.kind == Tok::Punct) p.fail(t, fmt::format("expected a generation: {}", kNcNames));
@@ -1087,9 +1098,10 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog) {
     prog.words.push_back(hex_word(p, first, false));
     prog.word_lines.push_back(line);
   } else {
-    p.fail(dir, with_hint("unknown directive", dir.text,
-                          {".nc", ".reg", ".sem", ".acc", ".data", ".load", ".dump", ".word"},
-                          "expected .nc, .reg, .sem, .acc, .data, .load, .dump or .word"));
+    p.fail(dir,
+           with_hint("unknown directive", dir.text,
+                     {".nc", ".engine", ".reg", ".sem", ".acc", ".data", ".load", ".dump", ".word"},
+                     "expected .nc, .engine, .reg, .sem, .acc, .data, .load, .dump or .word"));
   }
 }
 
@@ -1109,11 +1121,11 @@ bool pasted_hex(const Statement& st) {
   return st.tokens.front().kind == Tok::Number || st.tokens.size() > 1 || prefixed || digits >= 16;
 }
 
-void parse_statement(const Statement& st, Program& prog) {
+void parse_statement(const Statement& st, Program& prog, std::optional<Engine>& engine) {
   StmtParser p(st);
   const Token& first = p.next("an instruction or a directive");
   if (first.kind == Tok::Directive) {
-    parse_directive(p, first, prog);
+    parse_directive(p, first, prog, engine);
     return;
   }
   const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
@@ -1149,13 +1161,15 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
   Program prog;
   prog.file = std::string(file);
   AsmErrors found;
+  std::optional<Engine> engine;  // the latest .engine's
   for (const Statement& st : lex(text)) {
     std::optional<ParseFail> fail;
     try {
-      if (!st.tokens.empty()) parse_statement(st, prog);
+      if (!st.tokens.empty()) parse_statement(st, prog, engine);
     } catch (const ParseFail& f) {
       fail = f;
     }
+    prog.word_engines.resize(prog.words.size(), engine);
     // A statement with a lexical error is still parsed: a mistake in the tokens before it
     // is the statement's first error; else the lexical one is.
     std::optional<AsmError> e;

@@ -280,7 +280,13 @@ std::string print_program(const Program& p) {
   }
   if (!p.words.empty()) {
     if (!out.empty()) out += '\n';
-    for (const Word& w : p.words) out += disassemble_any(w) + '\n';
+    std::optional<Engine> engine;
+    for (std::size_t i = 0; i < p.words.size(); ++i) {
+      const std::optional<Engine> e = i < p.word_engines.size() ? p.word_engines[i] : engine;
+      if (e && e != engine) out += fmt::format(".engine {}\n", engine_id(*e));
+      engine = e;
+      out += disassemble_any(p.words[i]) + '\n';
+    }
   }
   if (!p.dumps.empty()) {
     if (!out.empty()) out += '\n';
@@ -290,7 +296,8 @@ std::string print_program(const Program& p) {
 }
 
 bool same_program(const Program& a, const Program& b) {
-  return a.nc == b.nc && a.words == b.words && a.setup == b.setup && a.dumps == b.dumps;
+  return a.nc == b.nc && a.words == b.words && a.word_engines == b.word_engines &&
+         a.setup == b.setup && a.dumps == b.dumps;
 }
 
 }  // namespace gpsimd

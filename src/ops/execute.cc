@@ -122,9 +122,16 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
 }
 
 ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts) {
+  return run_program(m, words, {}, opts);
+}
+
+ProgramResult run_program(Machine& m, std::span<const Word> words,
+                          std::span<const std::optional<Engine>> engines, const ExecOptions& opts) {
   ProgramResult p;
+  ExecOptions o = opts;
   for (std::size_t i = 0; i < words.size(); ++i) {
-    ExecResult r = execute(m, words[i], opts);
+    o.engine = i < engines.size() && engines[i] ? engines[i] : opts.engine;
+    ExecResult r = execute(m, words[i], o);
     if (!r.ok()) {
       p.failed = i;
       p.failure = std::move(r);

@@ -188,11 +188,11 @@ std::string lanes_text(const TensorDesc& src, unsigned n, const Machine& m) {
 
 }  // namespace detail
 
-std::vector<ExplainLine> explain(const Word& w, const Machine& m) {
+std::vector<ExplainLine> explain(const Word& w, const Machine& m, std::optional<Engine> engine) {
   std::vector<ExplainLine> lines;
   auto d = decode(w);
   if (!d) return lines;
-  detail::Explainer x(lines);
+  detail::Explainer x(lines, d->def->engine_for(engine));
   detail::semantics(*d->def).explain(*d, m, x);
   if (auto e = detail::events_text(d->events()); !e.empty()) x.line("events", e);
   return lines;

@@ -21,13 +21,16 @@ namespace gpsimd::detail {
 // Collects an explanation's lines.
 class Explainer {
  public:
-  explicit Explainer(std::vector<ExplainLine>& out) : out_(out) {}
+  Explainer(std::vector<ExplainLine>& out, Engine engine) : out_(out), engine_(engine) {}
   void line(std::string_view label, std::string text) {
     out_.push_back(ExplainLine{std::string(label), std::move(text)});
   }
+  // The engine the word runs on (SPEC §3.9: its engine input, or its row's engine).
+  Engine engine() const { return engine_; }
 
  private:
   std::vector<ExplainLine>& out_;
+  Engine engine_;
 };
 
 // "partition 3" / "partitions 3..10".
