@@ -56,7 +56,8 @@ void bind_asm(py::module_& m) {
       "_run_text",
       [](Machine& machine, const std::string& text, const std::string& file,
          const std::string& base_dir, bool strict, bool atomic, bool fast,
-         const py::object& trace) -> py::tuple {
+         const py::object& trace, const py::object& engine) -> py::tuple {
+        const ExecOptions opts{strict, nullptr, fast, to_engine(engine, "Machine.run")};
         AsmError err;
         std::optional<Program> program;
         {
@@ -72,13 +73,14 @@ void bind_asm(py::module_& m) {
           return apply_setup(p, mm, base_dir);
         };
         py::tuple result =
-            run_words(machine, p.words, ExecOptions{strict, nullptr, fast}, atomic, prepare, trace);
+            run_words(machine, p.words, opts, atomic, prepare, trace);
         py::list words;
         for (const Word& w : p.words) words.append(bytes_from_word(w));
         return py::make_tuple(py::none(), result, p.word_lines, words);
       },
       py::arg("machine"), py::arg("text"), py::arg("file"), py::arg("base_dir"), py::arg("strict"),
-      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none());
+      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none(),
+      py::arg("engine") = py::none());
 }
 
 }  // namespace gpsimd::python

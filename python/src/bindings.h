@@ -65,6 +65,11 @@ pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const Exec
                           const pybind11::object& trace = pybind11::none(),
                           DirtyRanges* dirty = nullptr);
 
+// The engine argument of the calls that take one (SPEC §3.9): None for the opcode's
+// default, or a name parse_engine accepts ("dve", "pool", "act" in any case, or NKI's
+// "vector", "gpsimd", "scalar"). Raises TypeError or ValueError naming `where`.
+std::optional<Engine> to_engine(const pybind11::handle& h, std::string_view where);
+
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);
 
