@@ -2916,6 +2916,38 @@ TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
   }
 }
 
+// SPEC §3.6: start_addr_active_channels is evaluated whenever the start partition can be
+// decoded from a static address, even when its offset breaks a rule of §3.4; not when mode
+// bits or bits 25-28 make the partition unknown.
+TEST(NotEvaluated, StartPartitionIsCheckedWhenOnlyTheOffsetIsBad) {
+  const std::vector<std::string> both = {"start_addr_active_channels", "tensor3d_valid"};
+  const std::vector<std::string> tensor_only = {"tensor3d_valid"};
+  // 3 channels from partition 127, SBUF offset = P (no such offset on V2/V3).
+  for (Generation g : {G::V2, G::V3}) {
+    const Word w = with(valid_tensor_tensor_arith(), [&](Word& x) {
+      set_addr(x, "src1_mem_pattern", sbuf_addr(127, sbuf_bytes(g)));
+    });
+    EXPECT_EQ(clauses_of(validate(w, g)), both) << gen_text(g) << describe(validate(w, g));
+    EXPECT_TRUE(has_clause(validate(w, g), "start_addr_active_channels"));
+  }
+  // PSUM offset >= 16 KiB, partition 127.
+  const Word psum = with(valid_tensor_tensor_arith(),
+                         [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x4000)); });
+  for (Generation g : kAllGenerations)
+    EXPECT_EQ(clauses_of(validate(psum, g)), both) << gen_text(g) << describe(validate(psum, g));
+  // Mode bits: the partition is unknown, only the tensor clause.
+  const Word mode = with(valid_tensor_tensor_arith(), [](Word& x) {
+    set_addr(x, "src0_mem_pattern", sbuf_addr(127, 0x100) | 0x20000000u);
+  });
+  for (Generation g : kAllGenerations) EXPECT_EQ(clauses_of(validate(mode, g)), tensor_only);
+  // The same rule for the other instructions: RangeSelect's 2 channels from partition 127.
+  const Word rs = with(valid_range_select(),
+                       [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x5000)); });
+  EXPECT_EQ(clauses_of(validate(rs, G::V3)),
+            (std::vector<std::string>{"start_addr_active_channels", "tensor2d_valid"}))
+      << describe(validate(rs, G::V3));
+}
+
 TEST(MultipleFailures, TensorTensorReportsEveryFailingClause) {
   Word w = valid_tensor_tensor_arith();
   w[2] = 1;                              // has_valid_neuron_header
