@@ -330,7 +330,7 @@ inline std::string datapath_text(Datapath p, const Types& t) {
   }
   const auto to = [](const char* name, uint8_t code) {
     const auto dt = static_cast<Dtype>(code);
-    if (code == static_cast<uint8_t>(Dtype::FP32)) return fmt::format("{} as it is", name);
+    if (code == static_cast<uint8_t>(Dtype::FP32)) return fmt::format("{} (FP32) as it is", name);
     if (is_int_dtype(dt))
       return fmt::format("{} ({}) rounded to the nearest FP32, ties to even", name,
                          dtype_str(code));
