@@ -142,9 +142,8 @@ inline void validate(const Word& w, Generation g, Engine engine, Opcode opcode, 
                  ? fmt::format("must be an is_general_bitvec_op op: {}",
                                ops_text(g, alu::is_general_bitvec_op))
                  : fmt::format("must be an is_general_arith_op op, POW or an is_valid_int_aluop "
-                               "op: {} on {}",
-                               ops_text(g, [&](uint8_t o) { return valid_op(opcode, o); }),
-                               generation_name(g)));
+                               "op: {}",
+                               ops_text(g, [&](uint8_t o) { return valid_op(opcode, o); })));
     if (!valid_int_signness(t)) {
       const bool s = alu::is_signed_alu_op(t.op), u = alu::is_unsigned_alu_op(t.op);
       const std::string need =
