@@ -2948,6 +2948,20 @@ TEST(NotEvaluated, StartPartitionIsCheckedWhenOnlyTheOffsetIsBad) {
       << describe(validate(rs, G::V3));
 }
 
+// V4 and V5 have the same geometry and instructions: a word's diagnostics are the same
+// on both unless its op is SYMMETRIC_CLAMP (an enumerator on V5 only) or not an enumerator
+// at all (is_valid_enum names each generation's set).
+TEST(TensorTensorValidate, V4AndV5ReportAlike) {
+  for (unsigned op = 0; op < 256; ++op) {
+    if (op == 0x24 || (op > 0x1d && op < 0x20) || (op > 0x24 && op < 0xc4) || op > 0xe1) continue;
+    for (Opcode o : {TTA, TTB}) {
+      const Word w = with(valid_word(o), [op](Word& x) { set(x, "op", op); });
+      EXPECT_EQ(validate(w, G::V4), validate(w, G::V5))
+          << hex8_of(op) << describe(validate(w, G::V4));
+    }
+  }
+}
+
 TEST(MultipleFailures, TensorTensorReportsEveryFailingClause) {
   Word w = valid_tensor_tensor_arith();
   w[2] = 1;                              // has_valid_neuron_header
