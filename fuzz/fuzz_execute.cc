@@ -127,7 +127,8 @@ std::vector<Region> operand_regions(const Word& w, const Machine& m) {
         addr = m.registers[addr & 0xffu];
       }
       // Element extents of the walk; 4 bytes per element bounds every dtype the
-      // instructions accept (8-byte dtypes are invalid everywhere).
+      // instructions accept (8-byte dtypes pass TensorTensor's validation only, and its
+      // INT64/UINT64 words fault unsupported-op before they touch memory).
       int64_t lo = 0, hi = 0;
       for (unsigned d = 0; d < t.dims; ++d) {
         const int64_t span = int64_t{t.step[d]} * (std::max<int64_t>(t.num[d], 1) - 1);
@@ -280,7 +281,8 @@ std::pair<uint64_t, uint64_t> work_of(const Word& w) {
 }
 
 std::string describe(const ExecInput& in) {
-  return fmt::format("{}{} word {}", generation_name(in.gen), in.strict ? " strict" : "",
+  return fmt::format("{}{}{} word {}", generation_name(in.gen), in.strict ? " strict" : "",
+                     in.engine ? fmt::format(" engine {}", engine_id(*in.engine)) : "",
                      word_to_hex(in.word));
 }
 
@@ -339,7 +341,7 @@ void run_one(const uint8_t* data, std::size_t size) {
   before.take(fast, watch);
 
   const auto [work, largest] = work_of(in.word);
-  const Diagnostics diags = validate(in.word, in.gen, ValidateOptions{in.strict});
+  const Diagnostics diags = validate(in.word, in.gen, ValidateOptions{in.strict, in.engine});
   if (diags.empty() && largest <= model::kWalkLimit && work > kWorkBudget) {
     restore(fast, dirty);
     restore(ref, dirty);
@@ -347,8 +349,8 @@ void run_one(const uint8_t* data, std::size_t size) {
   }
 
   Recorder tf, tr;
-  const ExecResult rf = execute(fast, in.word, ExecOptions{in.strict, &tf, true});
-  const ExecResult rr = execute(ref, in.word, ExecOptions{in.strict, &tr, false});
+  const ExecResult rf = execute(fast, in.word, ExecOptions{in.strict, &tf, true, in.engine});
+  const ExecResult rr = execute(ref, in.word, ExecOptions{in.strict, &tr, false, in.engine});
 
   GPSIMD_FUZZ_CHECK(rf.status == rr.status, "{}: fast {} but reference {}", describe(in),
                     rf.message(), rr.message());

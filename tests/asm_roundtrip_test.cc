@@ -428,6 +428,57 @@ Word valid_match_replace8(Gen& g) {
   return w;
 }
 
+// SPEC §4.14: S3S3D3_TT. 0x41: any op of the table (valid on V3: the words are checked
+// there) with data dtypes an integer op accepts; 0x51: a general bitvec op, one integer
+// dtype. The three walks visit as many elements in other shapes.
+Word valid_tensor_tensor(Gen& g, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kGeneral[] = {0x00, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0d, 0x0e, 0x0f,
+                                         0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a};
+  static constexpr uint8_t kSignedInt[] = {0xc4, 0xc5, 0xc6, 0xc7, 0xcf, 0xd0, 0xd1, 0xcb};
+  static constexpr uint8_t kSigned[] = {0x2, 0x4, 0x8, 0xc};  // INT8, INT16, INT32, INT64
+  static constexpr uint8_t kBitvec[] = {0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x0a, 0x0b, 0x0c};
+  static constexpr uint8_t kInt[] = {0x2, 0x3, 0x4, 0x5, 0x8, 0x9};
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  uint8_t lo, hi, out, op;
+  if (opcode == 0x51) {
+    op = g.pick(kBitvec);
+    lo = hi = out = g.pick(kInt);
+  } else if (g.below(3) == 0) {
+    op = g.pick(kSignedInt);
+    lo = g.pick(kSigned);
+    hi = g.pick(kSigned);
+    out = g.pick(kSigned);
+  } else {
+    op = g.pick(kGeneral);
+    lo = g.pick(kData);
+    hi = g.pick(kData);
+    out = g.below(8) == 0 ? 0xb : g.pick(kData);  // FP32R only as the output
+  }
+  w[12] = static_cast<uint8_t>(lo | hi << 4);
+  w[13] = out;
+  w[14] = op;
+  w[15] = static_cast<uint8_t>(n);
+  const auto num = g.nums(3);
+  const unsigned s0 = *dtype_size(lo), s1 = *dtype_size(hi), sd = *dtype_size(out);
+  // At most one source in PSUM; a PSUM destination has 4-byte elements.
+  const unsigned psum = g.below(3);
+  store_tensor(w, 16, g.tensor(3, num, n, s0, psum == 1));
+  store_tensor(w, 32, g.tensor(3, {num[2], num[0], num[1], 1}, n, s1, psum == 2));
+  store_tensor(w, 48, g.tensor(3, {num[1], num[2], num[0], 1}, n, sd, sd == 4 && g.below(2)));
+  return w;
+}
+Word valid_tensor_tensor_arith(Gen& g) {
+  return valid_tensor_tensor(g, 0x41);
+}
+Word valid_tensor_tensor_bitvec(Gen& g) {
+  return valid_tensor_tensor(g, 0x51);
+}
+
 // A generator of valid words for every table row.
 const std::map<std::string_view, Word (*)(Gen&)>& makers() {
   static const std::map<std::string_view, Word (*)(Gen&)> m = {
@@ -444,6 +495,8 @@ const std::map<std::string_view, Word (*)(Gen&)>& makers() {
       {"Max8", valid_max8},
       {"FindIndex8", valid_find_index8},
       {"MatchReplace8", valid_match_replace8},
+      {"TensorTensorArith", valid_tensor_tensor_arith},
+      {"TensorTensorBitvec", valid_tensor_tensor_bitvec},
   };
   return m;
 }

@@ -133,6 +133,27 @@ TEST(CliExamples, CopyPredicatedScalarDumps) {
                                 -0.25f, 0.5f, 1.0f, -1.0f, F, F, F, F}));
 }
 
+TEST(CliExamples, TensorTensorDumps) {
+  const std::string out = scratch("tt");
+  ASSERT_EQ(run({"run", "examples/tensor_tensor.gpsimd", "--out-dir", out}).status, 0);
+  // scores + bias, exact in BF16: 1.5 = 0x3fc0, 2.25 = 0x4010, 0.25 = 0x3e80, 3.0 = 0x4040,
+  // -0.875 = 0xbf60, -2.5 = 0xc020, 2.0 = 0x4000, -0.75 = 0xbf40; row 1 adds 0.5.
+  EXPECT_EQ(
+      npy_values<uint16_t>(out + "/tensor_tensor_biased.npy"),
+      (std::vector<uint16_t>{0x3fc0, 0x4010, 0x3e80, 0x4040, 0xbf60, 0xc020, 0x4000, 0xbf40, 0x3e80,
+                             0x3f80, 0x3fc0, 0xbf00, 0x3fa0, 0x4090, 0x4020, 0x3f80}));
+  // max(score, 0.0) on partition 0, max(score, 1.0) on partition 1.
+  EXPECT_EQ(npy_values<float>(out + "/tensor_tensor_floored.npy"),
+            (std::vector<float>{0.5f, 1.25f, 0.0f, 2.0f, 0.125f, 0.0f, 3.0f, 0.25f,  //
+                                1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 4.0f, 2.0f, 1.0f}));
+  // DVE: UINT32 through FP32 (2^24 + 1 -> 2^24; 2^24 + 3 -> 2^24 + 4, ties to even).
+  EXPECT_EQ(npy_values<uint32_t>(out + "/tensor_tensor_uint32.npy"),
+            (std::vector<uint32_t>{16777216u, 16777220u}));
+  // 0x12345678 >> 24, 0x80000000 >> 31, 0xffffffff >> 32 (every bit out), 0x00ff0000 >> 8.
+  EXPECT_EQ(npy_values<int32_t>(out + "/tensor_tensor_shifted.npy"),
+            (std::vector<int32_t>{0x12, 1, 0, 0xff00}));
+}
+
 TEST(CliExamples, DveReadAccumulatorDumps) {
   const std::string out = scratch("dra");
   ASSERT_EQ(run({"run", "examples/dve_read_accumulator.gpsimd", "--out-dir", out}).status, 0);

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -169,6 +170,10 @@ class Builder {
   }
 
   Rng& rng() { return r_; }
+  Generation generation() const { return g_; }
+  // The engine input the case runs with (SPEC §3.9; nullopt: the opcode's default). Only
+  // the instructions that take one set it.
+  std::optional<gpsimd::Engine> engine;
   // A large case crosses the fast kernels' chunks (4096 elements) or is big enough for
   // them to split channels across threads; it stays in SBUF.
   Space space(unsigned percent_psum) {
@@ -996,6 +1001,163 @@ Word gen_match_replace8(Builder& b) {
   return x.encode();
 }
 
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14) -------------------------------
+
+// The ops of SPEC §3.8 as the generator needs them, written out from its table.
+namespace ttops {
+using namespace rm::op;
+// is_general_arith_op on V2/V3; V4 adds ABS_MAX, ABS_MIN, RE_LU, SQUARE.
+const std::vector<uint8_t> kGeneral = {
+    BYPASS, ADD,   SUBTRACT, MULT,  MAX,   MIN,   LOGICAL_AND,   LOGICAL_OR,    LOGICAL_XOR,
+    IS_EQ,  IS_GT, IS_GE,    IS_LE, IS_LT, IS_NE, ABSOLUTE_DIFF, ABSOLUTE_VALUE};
+const std::vector<uint8_t> kGeneralV4 = {ABS_MAX, ABS_MIN, RE_LU, SQUARE};
+// The modelled is_valid_int_aluop ops: V2 has the first three; both signed and unsigned
+// (is_signed_alu_op and is_unsigned_alu_op), signed only, unsigned only.
+const std::vector<uint8_t> kIntV2 = {ADD_INT, MULT_INT, SUBTRACT_INT};
+const std::vector<uint8_t> kIntBoth = {ADD_INT, MULT_INT, SUBTRACT_INT, IS_EQUAL_INT, IS_NE_INT};
+const std::vector<uint8_t> kIntSigned = {ABS_MAX_INT, ABS_MIN_INT, ABS_DIFF_INT, MAX_INT,  MIN_INT,
+                                         IS_GT_INT,   IS_GE_INT,   IS_LE_INT,    IS_LT_INT};
+const std::vector<uint8_t> kIntUnsigned = {MAX_UINT,   MIN_UINT,   IS_GT_UINT, IS_GE_UINT,
+                                           IS_LE_UINT, IS_LT_UINT, MULT_UINT};
+// Valid on 0x41 but unmodelled (SPEC §3.8.3): POW, and MOD on V2 too.
+const std::vector<uint8_t> kBitvec = {BYPASS,
+                                      BITWISE_NOT,
+                                      ARITH_SHIFT_LEFT,
+                                      ARITH_SHIFT_RIGHT,
+                                      LOGICAL_SHIFT_LEFT,
+                                      LOGICAL_SHIFT_RIGHT,
+                                      BITWISE_AND,
+                                      BITWISE_OR,
+                                      BITWISE_XOR};
+bool is_shift(uint8_t o) {
+  return o == ARITH_SHIFT_LEFT || o == ARITH_SHIFT_RIGHT || o == LOGICAL_SHIFT_LEFT ||
+         o == LOGICAL_SHIFT_RIGHT;
+}
+}  // namespace ttops
+
+uint8_t pick_of(Rng& r, const std::vector<uint8_t>& v) {
+  return v[r.uin(0, static_cast<unsigned>(v.size()) - 1)];
+}
+
+constexpr uint8_t kDataDtypes[] = {rm::dt::INT8,  rm::dt::UINT8,  rm::dt::INT16,  rm::dt::UINT16,
+                                   rm::dt::INT32, rm::dt::UINT32, rm::dt::BF16,   rm::dt::FP16,
+                                   rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+uint8_t data_dtype(Rng& r) {
+  return kDataDtypes[r.uin(0, 11)];
+}
+
+Word gen_tensor_tensor(Builder& b, uint8_t opcode) {
+  using namespace rm::dt;
+  Rng& r = b.rng();
+  const Generation g = b.generation();
+  const bool v3 = g != Generation::V2, v4 = g == Generation::V4 || g == Generation::V5;
+  rm::TensorTensorWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  // The engine: mostly given, sometimes the default (dve), rarely act (unsupported-op).
+  const unsigned pe = r.uin(0, 99);
+  b.engine = pe < 3    ? std::optional{gpsimd::Engine::ACT}
+             : pe < 25 ? std::nullopt
+             : pe < 50 ? std::optional{gpsimd::Engine::DVE}
+                       : std::optional{gpsimd::Engine::POOL};
+  const bool pool = b.engine == gpsimd::Engine::POOL;
+  bool supported = b.engine != gpsimd::Engine::ACT;
+  if (opcode == rm::kTensorTensorBitvec) {
+    x.op = pick_of(r, ttops::kBitvec);
+    x.lo = x.hi = x.out = r.pick<uint8_t>({INT8, UINT8, INT16, UINT16, INT32, UINT32});
+    if (r.chance(1)) {  // 64-bit lanes: unsupported-op
+      x.lo = r.pick<uint8_t>({INT64, UINT64});
+      x.op = rm::op::LOGICAL_SHIFT_RIGHT;
+      x.hi = UINT32;
+      supported = false;
+    }
+  } else {
+    const unsigned kind = r.uin(0, 99);
+    if (kind < 35 || (!pool && kind < 97)) {  // a general op, any dtypes
+      std::vector<uint8_t> ops = ttops::kGeneral;
+      if (v4) ops.insert(ops.end(), ttops::kGeneralV4.begin(), ttops::kGeneralV4.end());
+      x.op = pick_of(r, ops);
+      if (r.chance(40)) {  // 32-bit integers: POOL's native path
+        x.lo = r.pick<uint8_t>({INT32, UINT32});
+        x.hi = r.pick<uint8_t>({INT32, UINT32});
+        x.out = r.pick<uint8_t>({INT32, UINT32});
+      } else {
+        x.lo = data_dtype(r);
+        x.hi = data_dtype(r);
+        x.out = r.chance(8) ? FP32R : data_dtype(r);
+      }
+    } else if (kind < 98) {  // an integer op, three dtypes of its signedness
+      std::vector<uint8_t> ops = v3 ? ttops::kIntBoth : ttops::kIntV2;
+      if (v3) {
+        ops.insert(ops.end(), ttops::kIntSigned.begin(), ttops::kIntSigned.end());
+        ops.insert(ops.end(), ttops::kIntUnsigned.begin(), ttops::kIntUnsigned.end());
+      }
+      x.op = pick_of(r, ops);
+      const bool both =
+          std::find(ttops::kIntBoth.begin(), ttops::kIntBoth.end(), x.op) != ttops::kIntBoth.end();
+      const bool is_signed = both ? r.chance(50)
+                                  : std::find(ttops::kIntSigned.begin(), ttops::kIntSigned.end(),
+                                              x.op) != ttops::kIntSigned.end();
+      auto d = [&] {
+        return is_signed ? r.pick<uint8_t>({INT8, INT16, INT32})
+                         : r.pick<uint8_t>({UINT8, UINT16, UINT32});
+      };
+      x.lo = d();
+      x.hi = d();
+      x.out = d();
+      supported = supported && pool;
+    } else {  // valid but unmodelled, or 64-bit: unsupported-op
+      x.op = rm::op::POW;
+      x.lo = data_dtype(r);
+      x.hi = data_dtype(r);
+      x.out = r.chance(50) ? data_dtype(r) : INT64;
+      supported = false;
+    }
+  }
+  const unsigned s0 = rm::size_of(x.lo), s1 = rm::size_of(x.hi), sd = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  // PSUM: never on pool; at most one source; a destination of 4-byte elements.
+  const unsigned psum_source = pool ? 0 : r.uin(0, 2);  // 1: src0, 2: src1
+  const Space sp0 = psum_source == 1 ? b.space(60) : Space::SBUF;
+  const Space sp1 = psum_source == 2 ? b.space(60) : Space::SBUF;
+  const Space spd = !pool && sd == 4 ? b.space(30) : Space::SBUF;
+  x.src0 = b.shape(3, count, s0, sp0);
+  x.src1 = b.shape(3, count, s1, sp1);
+  x.dst = b.shape(3, count, sd, spd);
+  const unsigned p0 = b.start_partition(n);
+  const rm::Loc ld = b.place(x.dst, spd, b.near_partition(p0, n), n, sd, true);
+  const rm::Loc l0 = b.place(x.src0, sp0, p0, n, s0, true);
+  const rm::Loc l1 = b.place(x.src1, sp1, b.near_partition(p0, n), n, s1, true);
+  if (supported) {
+    // The old destination first, then the sources (which win where they overlap it).
+    b.fill(x.dst, ld, n, sd, [&] { return random_value(r, x.out); });
+    b.fill(x.src0, l0, n, s0, [&] { return random_value(r, x.lo); });
+    const bool shift = opcode == rm::kTensorTensorBitvec && ttops::is_shift(x.op);
+    b.fill(x.src1, l1, n, s1,
+           [&] { return shift && r.chance(60) ? r.uin(0, 8 * s1 + 2) : random_value(r, x.hi); });
+  }
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  if (inj == Inject::Shape) {
+    if (x.src0.register_mode())
+      x.src0.num[1] += 1;
+    else if (x.src1.register_mode())
+      x.src1.num[2] += 1;
+    else if (x.dst.register_mode())
+      x.dst.num[0] += 1;
+  }
+  return x.encode();
+}
+Word gen_tensor_tensor_arith(Builder& b) {
+  return gen_tensor_tensor(b, rm::kTensorTensorArith);
+}
+Word gen_tensor_tensor_bitvec(Builder& b) {
+  return gen_tensor_tensor(b, rm::kTensorTensorBitvec);
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -1075,20 +1237,24 @@ void run_random(const char* name, GenFn gen, std::initializer_list<Generation> g
       Rng r(seed * 0x9e3779b97f4a7c15ull + i);
       Builder b(r, g, {&fast, &scalar, &ref});
       const Word w = gen(b);
+      const std::optional<gpsimd::Engine> engine = b.engine;
       const std::string where =
-          fmt::format("{} case {} (GPSIMD_RANDOM_SEED={:#x}, {}), word {}", name, i, base_seed(),
-                      gpsimd::generation_name(g), gpsimd::word_to_hex(w));
+          fmt::format("{} case {} (GPSIMD_RANDOM_SEED={:#x}, {}, engine {}), word {}", name, i,
+                      base_seed(), gpsimd::generation_name(g),
+                      engine ? gpsimd::engine_id(*engine) : "default", gpsimd::word_to_hex(w));
       ++tally.cases;
-      const gpsimd::Diagnostics diags = gpsimd::validate(w, g);
+      const gpsimd::Diagnostics diags = gpsimd::validate(w, g, {.engine = engine});
       if (!diags.empty()) {
         if (++tally.rejects <= 5)
           ADD_FAILURE() << where << ": generated word rejected: " << diags.front().message();
         continue;
       }
       WriteLog log;
-      const ExecResult rf = gpsimd::execute(fast, w, ExecOptions{.trace = &log, .fast = true});
-      const ExecResult rs = gpsimd::execute(scalar, w, ExecOptions{.fast = false});
-      const rm::Outcome ro = rm::execute(ref, w);
+      const ExecResult rf =
+          gpsimd::execute(fast, w, ExecOptions{.trace = &log, .fast = true, .engine = engine});
+      const ExecResult rs =
+          gpsimd::execute(scalar, w, ExecOptions{.fast = false, .engine = engine});
+      const rm::Outcome ro = rm::execute(ref, w, engine);
       const Status want = ro.fault ? Status::Faulted : Status::Retired;
       if (ro.fault) ++tally.faults;
       for (const ExecResult* res : {&rf, &rs}) {
@@ -1186,6 +1352,16 @@ TEST(ExecuteRandom, Iota) {
              0x7e);
 }
 
+TEST(ExecuteRandom, TensorTensorArith) {
+  run_random("TensorTensorArith", gen_tensor_tensor_arith,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x41);
+}
+
+TEST(ExecuteRandom, TensorTensorBitvec) {
+  run_random("TensorTensorBitvec", gen_tensor_tensor_bitvec,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x51);
+}
+
 // Every table row has a random comparison (a test of its name above), and the reference
 // model implements every row's opcode.
 TEST(ExecuteRandomCoverage, EveryInstructionIsCompared) {
@@ -1235,6 +1411,36 @@ TEST(ReferenceModel, ConversionsMatchHandWorkedValues) {
       ASSERT_EQ(back, want) << int{code} << " " << b;
     }
   }
+}
+
+// The reference's ALU (SPEC §3.8.2) against SPEC's own examples, so that the random
+// comparison of TensorTensor rests on a checked oracle.
+TEST(ReferenceModel, TensorTensorAluMatchesSpecExamples) {
+  namespace o = rm::op;
+  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x3F800000u, 0x7F800001u), 0x7FC00000u);
+  EXPECT_EQ(rm::tt::fp32(o::MAX, 0x80000000u, 0x00000000u), 0x00000000u);
+  EXPECT_EQ(rm::tt::fp32(o::MIN, 0x7FC00001u, 0xC0000000u), 0xC0000000u);
+  EXPECT_EQ(rm::tt::fp32(o::ABS_MAX, 0xC0A00000u, 0x40400000u), 0xC0A00000u);
+  EXPECT_EQ(rm::tt::fp32(o::IS_NE, 0x7FC00000u, 0x7FC00000u), 0x3F800000u);
+  EXPECT_EQ(rm::tt::fp32(o::RE_LU, 0x7FC00000u, 0), 0u);
+  EXPECT_EQ(rm::tt::fp32(o::RE_LU, 0x80000000u, 0), 0u);
+  EXPECT_EQ(rm::tt::fp32(o::BYPASS, 0x7F800001u, 0), 0x7F800001u);
+  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x3F800000u, 0x33800000u), 0x3F800000u);  // tie to even
+  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x00000001u, 0x00000001u), 0x00000002u);  // subnormals
+  // Native: INT32 0x7FFFFFFF + 1 wraps; |INT32 min| wraps to itself; exact mixed compares.
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ADD, 0x7FFFFFFF, 1), 32), 0x80000000u);
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ABSOLUTE_VALUE, -2147483648LL, 0), 32), 0x80000000u);
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::IS_GT, 0xFFFFFFFFLL, -1), 32), 1u);
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ADD_INT, 100, 100), 8), 0xC8u);
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::MULT, 0x7FFFFFFF, 0xD251), 32), 0x7FFF2DAFu);
+  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::SUBTRACT, 0, 1), 16), 0xFFFFu);
+  // Raw bits (INT16).
+  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x8000, 3, 16), 0xF000u);
+  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x8000, 0x10, 16), 0xFFFFu);
+  EXPECT_EQ(rm::tt::bits(o::LOGICAL_SHIFT_RIGHT, 0x8000, 0xFFFF, 16), 0u);
+  EXPECT_EQ(rm::tt::bits(o::LOGICAL_SHIFT_LEFT, 0x1234, 4, 16), 0x2340u);
+  EXPECT_EQ(rm::tt::bits(o::BITWISE_NOT, 0x00F0, 0, 16), 0xFF0Fu);
+  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x80000000u, 0xFFFFFFFFu, 32), 0xFFFFFFFFu);
 }
 
 }  // namespace

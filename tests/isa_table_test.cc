@@ -292,6 +292,39 @@ const std::vector<ExpectedInstr>& expected_table() {
            {"immediate", 40, 4, K::Fp32},
            {"dst_mem_pattern", 44, 20, K::Tensor, 4},
        }},
+      // SPEC §1 and §4.14: S3S3D3_TT, DVE the default of the engine input; no reserved bytes.
+      {"TensorTensorArith",
+       0x41,
+       "S3S3D3_TT",
+       Engine::DVE,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"in0_in1_dtype", 12, 1, K::DtypePair},
+           {"out_dtype", 13, 1, K::Dtype},
+           {"op", 14, 1, K::AluOp},
+           {"num_active_channels", 15, 1, K::U8},
+           {"src0_mem_pattern", 16, 16, K::Tensor, 3},
+           {"src1_mem_pattern", 32, 16, K::Tensor, 3},
+           {"dst_mem_pattern", 48, 16, K::Tensor, 3},
+       }},
+      {"TensorTensorBitvec",
+       0x51,
+       "S3S3D3_TT",
+       Engine::DVE,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"in0_in1_dtype", 12, 1, K::DtypePair},
+           {"out_dtype", 13, 1, K::Dtype},
+           {"op", 14, 1, K::AluOp},
+           {"num_active_channels", 15, 1, K::U8},
+           {"src0_mem_pattern", 16, 16, K::Tensor, 3},
+           {"src1_mem_pattern", 32, 16, K::Tensor, 3},
+           {"dst_mem_pattern", 48, 16, K::Tensor, 3},
+       }},
   };
   return t;
 }
@@ -314,6 +347,8 @@ static_assert(field_of(table::kCopyPredicatedScalar, "src0_imm").offset == 44);
 static_assert(field_of(table::kDveReadAccumulator, "dst_element_count").offset == 28);
 static_assert(field_of(table::kAffineSelect, "channel_multiplier").offset == 60);
 static_assert(field_of(table::kIota, "dst_mem_pattern").offset == 44);
+static_assert(field_of(table::kTensorTensorArith, "src1_mem_pattern").offset == 32);
+static_assert(field_of(table::kTensorTensorBitvec, "op").offset == 14);
 
 TEST(IsaTable, HasExactlyTheInstructionsOfSpec) {
   std::set<std::string_view> got, want;
@@ -446,6 +481,8 @@ std::string_view expected_opcode_clause(std::string_view mnemonic) {
       {"NonzeroWithCount", "has_nonzero_with_count_opcode"},
       {"CopyPredicatedScalar", "has_copy_predicated_scalar_opcode"},
       {"DveReadAccumulator", "has_dve_read_accumulator_opcode"},
+      {"TensorTensorArith", "has_tensor_tensor_opcode"},
+      {"TensorTensorBitvec", "has_tensor_tensor_opcode"},
   };
   auto it = m.find(mnemonic);
   return it == m.end() ? std::string_view("(none written)") : it->second;
@@ -532,8 +569,8 @@ TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
 // unknown:
 // it does not decode and validates with the single clause has_known_opcode.
 TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
-  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b,
-                                    0xe8, 0xf2, 0x6c, 0x6d, 0x6e, 0x6f};
+  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8,
+                                    0xf2, 0x6c, 0x6d, 0x6e, 0x6f, 0x41, 0x51};
   unsigned unknown = 0;
   for (unsigned op = 0; op < 256; ++op) {
     Word w{};
@@ -573,6 +610,24 @@ TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {
     std::snprintf(hex, sizeof hex, "0x%02x", op);
     EXPECT_NE(diags[0].message().find(hex), std::string::npos) << diags[0].message();
   }
+}
+
+// SPEC §1, §3.9: the engine is an input of TensorTensorArith and TensorTensorBitvec (DVE
+// when none is given); every instruction of §4.1-§4.13 runs on its own row's engine.
+TEST(IsaTable, TheEngineIsAnInputOfTheTensorTensorRows) {
+  const std::set<std::string_view> with_input = {"TensorTensorArith", "TensorTensorBitvec"};
+  for (const InstrDef& d : instructions()) {
+    SCOPED_TRACE(std::string(d.mnemonic));
+    const bool input = with_input.count(d.mnemonic) != 0;
+    EXPECT_EQ(d.engine_input, input);
+    EXPECT_EQ(d.engine_for(std::nullopt), d.engine);
+    for (Engine e : kAllEngines) EXPECT_EQ(d.engine_for(e), input ? e : d.engine);
+  }
+  EXPECT_EQ(instruction(Opcode::TensorTensorArith).engine, Engine::DVE);
+  EXPECT_EQ(instruction(Opcode::TensorTensorBitvec).engine, Engine::DVE);
+  // The two rows share one layout (S3S3D3_TT).
+  EXPECT_EQ(instruction(Opcode::TensorTensorArith).fields.data(),
+            instruction(Opcode::TensorTensorBitvec).fields.data());
 }
 
 }  // namespace

@@ -1662,7 +1662,9 @@ TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
   test_coverage::expect_table(
       "KernelsEquivTest", named,
       {{"MatchValueLoad", "its fast path is convert.cc's widening (WideningEveryPattern)"},
-       {"DveReadAccumulator", "no fast path: one element per channel"}});
+       {"DveReadAccumulator", "no fast path: one element per channel"},
+       {"TensorTensorArith", "no fast path yet: every element takes the reference"},
+       {"TensorTensorBitvec", "no fast path yet: every element takes the reference"}});
 }
 
 // Every case compares whole machines ("large" cases), on every target.

@@ -1,7 +1,8 @@
 // An independent, straightforward implementation of the instructions' effects,
 // written from SPEC.md for the tests. It shares no code with src/ops or src/format: it
 // has its own field offsets (SPEC §4 tables), ADDR4 decoding (§3.4), tensor walk (§3.5),
-// number conversions (§5), orderings and fault checks (§4 execution rule), so that a
+// number conversions (§5), orderings, ALU (§3.8: its FP32, native integer and raw-bits
+// datapaths, shares nothing with src/alu) and fault checks (§4 execution rule), so that a
 // mistake in either implementation shows up as a difference between the two.
 //
 // gpsimd::Machine is used as plain storage only (its partitions, registers, semaphores
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -50,6 +52,7 @@ inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSe
                          kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
                          kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b, kMax8 = 0x6c,
                          kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f;
+inline constexpr uint8_t kTensorTensorArith = 0x41, kTensorTensorBitvec = 0x51;
 // The opcodes execute() below implements (a test checks them against the table).
 inline constexpr uint8_t kModelled[] = {kRangeSelect,        kTensorScalarSelect,
                                         kGetSequenceBounds,  kSort,
@@ -57,7 +60,8 @@ inline constexpr uint8_t kModelled[] = {kRangeSelect,        kTensorScalarSelect
                                         kNonzeroWithCount,   kCopyPredicatedScalar,
                                         kDveReadAccumulator, kMax8,
                                         kMatchValueLoad,     kFindIndex8,
-                                        kMatchReplace8};
+                                        kMatchReplace8,      kTensorTensorArith,
+                                        kTensorTensorBitvec};
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -466,6 +470,248 @@ inline int sort_compare(uint8_t code, uint32_t a, uint32_t b) {
     }
   }
 }
+
+// ---- The ALU of SPEC §3.8, for TensorTensor (§4.14), from SPEC's tables ------------------
+
+// The ALU_OP values of SPEC §3.8 not named above.
+namespace op {
+inline constexpr uint8_t BYPASS = 0x00, BITWISE_NOT = 0x01, ARITH_SHIFT_LEFT = 0x02,
+                         ARITH_SHIFT_RIGHT = 0x03, ADD = 0x04, SUBTRACT = 0x05, MULT = 0x06,
+                         DIVIDE = 0x07, MIN = 0x09, BITWISE_AND = 0x0A, BITWISE_OR = 0x0B,
+                         BITWISE_XOR = 0x0C, LOGICAL_AND = 0x0D, LOGICAL_OR = 0x0E,
+                         LOGICAL_XOR = 0x0F, LOGICAL_SHIFT_LEFT = 0x10, LOGICAL_SHIFT_RIGHT = 0x11,
+                         ABSOLUTE_DIFF = 0x17, IS_NE = 0x18, ABSOLUTE_VALUE = 0x19, POW = 0x1A,
+                         MOD = 0x1B, CRC32 = 0x1C, RSQRT = 0x1D, ABS_MAX = 0x20, ABS_MIN = 0x21,
+                         RE_LU = 0x22, SQUARE = 0x23, SYMMETRIC_CLAMP = 0x24, ADD_INT = 0xC4,
+                         MULT_INT = 0xC5, SUBTRACT_INT = 0xC6, DIVIDE_INT = 0xC7, MOD_INT = 0xC8,
+                         IS_EQUAL_INT = 0xC9, IS_NE_INT = 0xCA, ABS_MAX_INT = 0xCB,
+                         ABS_MIN_INT = 0xCC, ABS_DIFF_INT = 0xCD, ABS_VALUE_INT = 0xCE,
+                         MAX_INT = 0xCF, MIN_INT = 0xD0, IS_GT_INT = 0xD1, IS_GE_INT = 0xD2,
+                         IS_LE_INT = 0xD3, IS_LT_INT = 0xD4, MAX_UINT = 0xD5, MIN_UINT = 0xD6,
+                         IS_GT_UINT = 0xD7, IS_GE_UINT = 0xD8, IS_LE_UINT = 0xD9, IS_LT_UINT = 0xDA,
+                         MULT_UINT = 0xDB, DIVIDE_UINT = 0xDC, MOD_UINT = 0xDD, AMAX_INT = 0xDE,
+                         AMIN_INT = 0xDF, AMAX_UINT = 0xE0, AMIN_UINT = 0xE1;
+}  // namespace op
+
+namespace tt {
+
+inline bool one_of(uint8_t x, std::initializer_list<uint8_t> set) {
+  return std::find(set.begin(), set.end(), x) != set.end();
+}
+// SPEC §3.8's is_valid_int_aluop (26 ops).
+inline bool int_aluop(uint8_t o) {
+  using namespace op;
+  return one_of(
+      o, {ADD_INT,  MULT_INT,   SUBTRACT_INT, MOD,        DIVIDE_INT,   MOD_INT,     DIVIDE_UINT,
+          MOD_UINT, MULT_UINT,  IS_EQUAL_INT, IS_NE_INT,  ABS_DIFF_INT, ABS_MAX_INT, ABS_MIN_INT,
+          MAX_INT,  MIN_INT,    IS_GT_INT,    IS_GE_INT,  IS_LE_INT,    IS_LT_INT,   MAX_UINT,
+          MIN_UINT, IS_GT_UINT, IS_GE_UINT,   IS_LE_UINT, IS_LT_UINT});
+}
+// is_general_arith_op: is_arith_op without DIVIDE, POW, MOD, RSQRT and the integer ops.
+inline bool general_arith(uint8_t o) {
+  using namespace op;
+  return one_of(o, {BYPASS,     ADD,           SUBTRACT,       MULT,    MAX,     MIN,   LOGICAL_AND,
+                    LOGICAL_OR, LOGICAL_XOR,   IS_EQ,          IS_GT,   IS_GE,   IS_LE, IS_LT,
+                    IS_NE,      ABSOLUTE_DIFF, ABSOLUTE_VALUE, ABS_MAX, ABS_MIN, RE_LU, SQUARE});
+}
+// SPEC §3.8.3: no modelled result.
+inline bool unmodelled(uint8_t o) {
+  using namespace op;
+  return one_of(o, {DIVIDE, POW, RSQRT, MOD, DIVIDE_INT, DIVIDE_UINT, MOD_INT, MOD_UINT, CRC32,
+                    SYMMETRIC_CLAMP, ABS_VALUE_INT, AMAX_INT, AMIN_INT, AMAX_UINT, AMIN_UINT});
+}
+
+inline constexpr uint32_t kDefaultNaN = 0x7FC00000u;
+inline uint32_t canonical(float x) {
+  return std::isnan(x) ? kDefaultNaN : as_bits(x);
+}
+inline uint32_t truth(bool t) {
+  return t ? 0x3F800000u : 0u;
+}
+
+// The FP32 path (SPEC §3.8.2) on binary32 patterns. Sums, differences and products are
+// formed in double and rounded once to float: double holds every product of two floats
+// exactly, and a double-rounded float sum is the correctly rounded one (53 >= 2*24 + 2).
+inline uint32_t fp32(uint8_t o, uint32_t ab, uint32_t bb) {
+  const float a = as_float(ab), b = as_float(bb);
+  const double x = a, y = b;
+  const bool an = std::isnan(a), bn = std::isnan(b);
+  switch (o) {
+    case op::BYPASS:
+      return ab;
+    case op::ADD:
+      return canonical(static_cast<float>(x + y));
+    case op::SUBTRACT:
+      return canonical(static_cast<float>(x - y));
+    case op::MULT:
+      return canonical(static_cast<float>(x * y));
+    case op::SQUARE:
+      return canonical(static_cast<float>(x * x));
+    case op::MAX:
+    case op::MIN: {
+      if (an && bn) return kDefaultNaN;
+      if (an) return bb;
+      if (bn) return ab;
+      const bool max = o == op::MAX;
+      if (a == b && a == 0.0f) {  // -0.0 < +0.0
+        const bool a_neg = std::signbit(a);
+        return max ? (a_neg ? bb : ab) : (a_neg ? ab : bb);
+      }
+      return (max ? a >= b : a <= b) ? ab : bb;
+    }
+    case op::RE_LU:
+      if (an) return 0u;
+      return a > 0.0f ? ab : 0u;  // -0.0 and negatives give +0.0
+    case op::IS_EQ:
+      return truth(a == b);
+    case op::IS_GT:
+      return truth(a > b);
+    case op::IS_GE:
+      return truth(a >= b);
+    case op::IS_LE:
+      return truth(a <= b);
+    case op::IS_LT:
+      return truth(a < b);
+    case op::IS_NE:
+      return truth(!(a == b));
+    case op::LOGICAL_AND:
+      return truth(!(a == 0.0f) && !(b == 0.0f));
+    case op::LOGICAL_OR:
+      return truth(!(a == 0.0f) || !(b == 0.0f));
+    case op::LOGICAL_XOR:
+      return truth(!(a == 0.0f) != !(b == 0.0f));
+    case op::ABSOLUTE_DIFF: {
+      const float d = static_cast<float>(x - y);
+      return std::isnan(d) ? kDefaultNaN : as_bits(d) & 0x7FFFFFFFu;
+    }
+    case op::ABSOLUTE_VALUE:
+      return an ? kDefaultNaN : ab & 0x7FFFFFFFu;
+    case op::ABS_MAX:
+    case op::ABS_MIN: {
+      const float ma = std::fabs(a), mb = std::fabs(b);
+      const bool take_a = o == op::ABS_MAX ? ma > mb : ma < mb;  // false with a NaN: b
+      const uint32_t r = take_a ? ab : bb;
+      return is_nan_fp32(r) ? kDefaultNaN : r;
+    }
+    default:
+      return 0xDEADBEEFu;  // not an op of this path (the word faults before)
+  }
+}
+
+__extension__ typedef __int128 Wide;
+
+// The native integer path (SPEC §3.8.2) on exact values; returns the exact result.
+inline Wide native(uint8_t o, int64_t a, int64_t b) {
+  const Wide x = a, y = b;
+  const auto abs = [](Wide v) { return v < 0 ? -v : v; };
+  using namespace op;
+  switch (o) {
+    case BYPASS:
+      return x;
+    case ADD:
+    case ADD_INT:
+      return x + y;
+    case SUBTRACT:
+    case SUBTRACT_INT:
+      return x - y;
+    case MULT:
+    case MULT_INT:
+    case MULT_UINT:
+      return x * y;
+    case SQUARE:
+      return x * x;
+    case MAX:
+    case MAX_INT:
+    case MAX_UINT:
+      return std::max(x, y);
+    case MIN:
+    case MIN_INT:
+    case MIN_UINT:
+      return std::min(x, y);
+    case RE_LU:
+      return std::max(x, Wide{0});
+    case IS_EQ:
+    case IS_EQUAL_INT:
+      return x == y;
+    case IS_NE:
+    case IS_NE_INT:
+      return x != y;
+    case IS_GT:
+    case IS_GT_INT:
+    case IS_GT_UINT:
+      return x > y;
+    case IS_GE:
+    case IS_GE_INT:
+    case IS_GE_UINT:
+      return x >= y;
+    case IS_LE:
+    case IS_LE_INT:
+    case IS_LE_UINT:
+      return x <= y;
+    case IS_LT:
+    case IS_LT_INT:
+    case IS_LT_UINT:
+      return x < y;
+    case LOGICAL_AND:
+      return x != 0 && y != 0;
+    case LOGICAL_OR:
+      return x != 0 || y != 0;
+    case LOGICAL_XOR:
+      return (x != 0) != (y != 0);
+    case ABSOLUTE_DIFF:
+    case ABS_DIFF_INT:
+      return abs(x - y);
+    case ABSOLUTE_VALUE:
+      return abs(x);
+    case ABS_MAX:
+    case ABS_MAX_INT:
+      return abs(x) > abs(y) ? x : y;
+    case ABS_MIN:
+    case ABS_MIN_INT:
+      return abs(x) < abs(y) ? x : y;
+    default:
+      return 0xDEADBEEF;
+  }
+}
+// The exact value reduced modulo 2^width (the wrap of the native path).
+inline uint32_t wrap(Wide v, unsigned width) {
+  const Wide m = Wide{1} << width;
+  Wide r = v % m;
+  if (r < 0) r += m;
+  return static_cast<uint32_t>(r);
+}
+
+// The raw-bits path (SPEC §3.8.2) on w-bit patterns.
+inline uint32_t bits(uint8_t o, uint32_t a, uint32_t b, unsigned w) {
+  const uint64_t mask = (uint64_t{1} << w) - 1;
+  const uint64_t x = a & mask, k = b & mask;  // the count: b as an unsigned w-bit integer
+  const int64_t sx =
+      (x >> (w - 1)) ? static_cast<int64_t>(x) - (int64_t{1} << w) : static_cast<int64_t>(x);
+  switch (o) {
+    case op::BYPASS:
+      return static_cast<uint32_t>(x);
+    case op::BITWISE_NOT:
+      return static_cast<uint32_t>(~x & mask);
+    case op::BITWISE_AND:
+      return static_cast<uint32_t>(x & k);
+    case op::BITWISE_OR:
+      return static_cast<uint32_t>(x | k);
+    case op::BITWISE_XOR:
+      return static_cast<uint32_t>(x ^ k);
+    case op::LOGICAL_SHIFT_LEFT:
+    case op::ARITH_SHIFT_LEFT:
+      return k >= w ? 0u : static_cast<uint32_t>((x << k) & mask);
+    case op::LOGICAL_SHIFT_RIGHT:
+      return k >= w ? 0u : static_cast<uint32_t>(x >> k);
+    case op::ARITH_SHIFT_RIGHT:  // w copies of the sign bit once every bit is out
+      return static_cast<uint32_t>(static_cast<uint64_t>(k >= w ? (sx < 0 ? -1 : 0) : sx >> k) &
+                                   mask);
+    default:
+      return 0xDEADBEEFu;
+  }
+}
+
+}  // namespace tt
 
 // ---- Execution --------------------------------------------------------------------------
 
@@ -935,10 +1181,61 @@ inline std::optional<FaultKind> match_replace8(const Machine& m, const Word& w, 
                         });
 }
 
+// SPEC §4.14. Offsets: 12 in0_in1_dtype (src0 low nibble, src1 high), 13 out_dtype, 14 op,
+// 15 channels, 16 src0, 32 src1, 48 dst (TENSOR3D each). `e` is the engine it runs on.
+inline std::optional<FaultKind> tensor_tensor(const Machine& m, const Word& w, Effects& fx,
+                                              gpsimd::Engine e) {
+  const uint8_t lo = w[12] & 0xf, hi = w[12] >> 4, out = w[13], o = w[14];
+  const unsigned n = w[15];
+  const bool bitvec = w[0] == kTensorTensorBitvec;
+  const bool pool = e == gpsimd::Engine::POOL;
+  // SPEC §3.9 item 4: act; the ops of §3.8.3; INT64/UINT64; the integer band off pool.
+  if (e == gpsimd::Engine::ACT || tt::unmodelled(o)) return FaultKind::UnsupportedOp;
+  for (uint8_t d : {lo, hi, out})
+    if (d == dt::INT64 || d == dt::UINT64) return FaultKind::UnsupportedOp;
+  if (tt::int_aluop(o) && !pool) return FaultKind::UnsupportedOp;
+  const Tensor t0 = get_tensor(w, 16, 3), t1 = get_tensor(w, 32, 3), td = get_tensor(w, 48, 3);
+  const unsigned s0 = size_of(lo), s1 = size_of(hi), sd = size_of(out);
+  const auto a0 = resolve(m, t0, s0, !pool, false, n);
+  const auto a1 = resolve(m, t1, s1, !pool, false, n);
+  const auto ad = resolve(m, td, sd, !pool, true, n);
+  if (!a0 || !a1 || !ad) return FaultKind::BadAddress;
+  if (a0->space == Space::PSUM && a1->space == Space::PSUM) return FaultKind::BadAddress;
+  if ((t0.register_mode() || t1.register_mode() || td.register_mode()) &&
+      (t0.count() != t1.count() || t0.count() != td.count()))
+    return FaultKind::ShapeMismatch;
+  if (t0.count() > kWalkLimit || t1.count() > kWalkLimit || td.count() > kWalkLimit)
+    return FaultKind::TooLarge;
+  // SPEC §3.9 item 2: on pool the integer ops at any width, and the general ops when all
+  // three dtypes are INT32 or UINT32, compute natively.
+  const auto is32 = [](uint8_t d) { return d == dt::INT32 || d == dt::UINT32; };
+  const bool native = pool && (tt::int_aluop(o) || (is32(lo) && is32(hi) && is32(out)));
+  const auto o0 = walk(t0, a0->offset, s0), o1 = walk(t1, a1->offset, s1),
+             od = walk(td, ad->offset, sd);
+  for (unsigned c = 0; c < n; ++c) {
+    for (std::size_t j = 0; j < od.size(); ++j) {
+      const uint32_t a = load(m, a0->space, a0->partition + c, o0[j], s0);
+      const uint32_t b = load(m, a1->space, a1->partition + c, o1[j], s1);
+      uint32_t r;
+      if (bitvec)
+        r = tt::bits(o, a, b, 8 * sd);
+      else if (native)
+        r = tt::wrap(tt::native(o, int_of(lo, a), int_of(hi, b)), 8 * sd);
+      else
+        r = from_fp32(out, tt::fp32(o, to_fp32(lo, a), to_fp32(hi, b)));
+      fx.stores.push_back({ad->space, ad->partition + c, od[j], sd, r});
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace internal
 
-// Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged.
-inline Outcome execute(Machine& m, const Word& w) {
+// Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged. `engine`
+// is the engine input of SPEC §3.9 (TensorTensor: DVE when none is given); the other
+// instructions ignore it.
+inline Outcome execute(Machine& m, const Word& w,
+                       std::optional<gpsimd::Engine> engine = std::nullopt) {
   const Events ev = get_events(w);
   if (ev.wait_mode == 1 && !(m.semaphores[ev.wait_idx] >= ev.value))
     return {FaultKind::SyncWouldBlock, {}};
@@ -985,6 +1282,10 @@ inline Outcome execute(Machine& m, const Word& w) {
       break;
     case kMatchReplace8:
       f = internal::match_replace8(m, w, fx);
+      break;
+    case kTensorTensorArith:
+    case kTensorTensorBitvec:
+      f = internal::tensor_tensor(m, w, fx, engine.value_or(gpsimd::Engine::DVE));
       break;
     default:
       return {};
@@ -1290,6 +1591,28 @@ struct MatchReplace8Word {
     w[34] = channels;
     put(w, 40, 4, immediate);
     put_tensor(w, 44, dst);
+    return w;
+  }
+};
+
+// TensorTensorArith (0x41) or TensorTensorBitvec (0x51): the S3S3D3_TT layout.
+struct TensorTensorWord {
+  uint8_t opcode = kTensorTensorArith;
+  Events ev;
+  uint8_t lo = dt::FP32, hi = dt::FP32, out = dt::FP32;  // src0, src1, destination dtypes
+  uint8_t op = op::ADD, channels = 1;
+  Tensor src0{.dims = 3}, src1{.dims = 3}, dst{.dims = 3};
+  Word encode() const {
+    Word w;
+    put_header(w, opcode);
+    put_events(w, ev);
+    w[12] = static_cast<uint8_t>(lo | (hi << 4));
+    w[13] = out;
+    w[14] = op;
+    w[15] = channels;
+    put_tensor(w, 16, src0);
+    put_tensor(w, 32, src1);
+    put_tensor(w, 48, dst);
     return w;
   }
 };

@@ -444,6 +444,61 @@ inline Word valid_match_replace8() {
                 {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 8, 8}, {4, 3, 1, 1})}});
 }
 
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14, S3S3D3_TT) ----
+
+// valid_tensor_tensor_arith(): 3 channels from partition 2, ADD of BF16 src0 and FP32
+// src1 into FP32. src0: TENSOR3D steps {1, 4, 16} counts {4, 4, 1} (16 BF16, 32 dense
+// bytes) at SBUF partition 2 offset 0x100; src1: steps {1, 8, 16} counts {8, 2, 1} (16
+// FP32, 64 bytes) at offset 0x200; dst: steps {1, 16, 16} counts {16, 1, 1} (16 FP32) at
+// offset 0x400. Three shapes, one count.
+namespace tta_word {
+inline constexpr unsigned kChannels = 3;
+inline constexpr unsigned kPartition = 2;
+inline constexpr Dtype kLo = Dtype::BF16, kHi = Dtype::FP32, kOut = Dtype::FP32;
+inline constexpr AluOp kOp = AluOp::ADD;
+inline constexpr uint32_t kSrc0Addr = sbuf_addr(kPartition, 0x100),
+                          kSrc1Addr = sbuf_addr(kPartition, 0x200),
+                          kDstAddr = sbuf_addr(kPartition, 0x400);
+}  // namespace tta_word
+
+// valid_tensor_tensor_bitvec(): 2 channels from partition 1, BITWISE_AND of UINT16s into
+// UINT16. src0: steps {1, 8, 8} counts {8, 1, 1} (8 UINT16, 16 bytes) at SBUF partition 1
+// offset 0x80; src1: steps {1, 2, 8} counts {2, 4, 1} at offset 0x100; dst: steps
+// {1, 8, 8} counts {8, 1, 1} at offset 0x180.
+namespace ttb_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kPartition = 1;
+inline constexpr Dtype kDtype = Dtype::UINT16;
+inline constexpr AluOp kOp = AluOp::BITWISE_AND;
+inline constexpr uint32_t kSrc0Addr = sbuf_addr(kPartition, 0x80),
+                          kSrc1Addr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x180);
+}  // namespace ttb_word
+
+inline Word valid_tensor_tensor_arith() {
+  using namespace tta_word;
+  return build(Opcode::TensorTensorArith,
+               {{"in0_in1_dtype", uint64_t{dtype_pair(kLo, kHi)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                {"op", uint64_t{static_cast<uint8_t>(kOp)}},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"src0_mem_pattern", tensor(kSrc0Addr, {1, 4, 16}, {4, 4, 1})},
+                {"src1_mem_pattern", tensor(kSrc1Addr, {1, 8, 16}, {8, 2, 1})},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 16, 16}, {16, 1, 1})}});
+}
+
+inline Word valid_tensor_tensor_bitvec() {
+  using namespace ttb_word;
+  return build(Opcode::TensorTensorBitvec,
+               {{"in0_in1_dtype", uint64_t{dtype_pair(kDtype, kDtype)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"op", uint64_t{static_cast<uint8_t>(kOp)}},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"src0_mem_pattern", tensor(kSrc0Addr, {1, 8, 8}, {8, 1, 1})},
+                {"src1_mem_pattern", tensor(kSrc1Addr, {1, 2, 8}, {2, 4, 1})},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 8, 8}, {8, 1, 1})}});
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -473,6 +528,10 @@ inline Word valid_word(Opcode op) {
       return valid_find_index8();
     case Opcode::MatchReplace8:
       return valid_match_replace8();
+    case Opcode::TensorTensorArith:
+      return valid_tensor_tensor_arith();
+    case Opcode::TensorTensorBitvec:
+      return valid_tensor_tensor_bitvec();
   }
   fail("no valid word for this opcode");
 }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "test_words.h"
@@ -235,6 +236,8 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::Max8, "has_max8_opcode"},
       {Opcode::FindIndex8, "has_find_index8_opcode"},
       {Opcode::MatchReplace8, "has_match_replace8_opcode"},
+      {Opcode::TensorTensorArith, "has_tensor_tensor_opcode"},
+      {Opcode::TensorTensorBitvec, "has_tensor_tensor_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
@@ -333,6 +336,256 @@ std::string name_of(Dtype d) {
 }
 std::string name_of(AluOp a) {
   return std::string(*alu_op_name(static_cast<uint8_t>(a)));
+}
+
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14), on the default engine (DVE) ----
+//
+// valid_tensor_tensor_arith(): 3 channels from partition 2, BF16 + FP32 -> FP32, ADD;
+// valid_tensor_tensor_bitvec(): 2 channels from partition 1, UINT16 BITWISE_AND.
+constexpr auto TTA = Opcode::TensorTensorArith;
+constexpr auto TTB = Opcode::TensorTensorBitvec;
+
+void set_tt(Word& w, Dtype lo, Dtype hi, Dtype out) {
+  set(w, "in0_in1_dtype", dtype_pair(lo, hi));
+  set(w, "out_dtype", code(out));
+}
+
+std::vector<ClauseCase> tensor_tensor_clause_cases() {
+  using D = Dtype;
+  const std::vector<Generation> v2{G::V2}, v3{G::V3}, v4{G::V4}, v5{G::V5};
+  const std::vector<Generation> v3up{G::V3, G::V4, G::V5}, v4up{G::V4, G::V5};
+  const std::vector<Generation> to_v3{G::V2, G::V3}, to_v4{G::V2, G::V3, G::V4};
+  std::vector<ClauseCase> c;
+  // is_valid_dtype_64: src0 and src1 the §3.6 list without FP32R plus INT64/UINT64, out the
+  // same with FP32R. A dtype without a size leaves its tensor unchecked (SPEC §3.6).
+  for (auto [name, lo, hi, field, value] :
+       std::vector<std::tuple<std::string, D, D, std::string, std::string>>{
+           {"lo_fp32r", D::FP32R, D::FP32, "src0", "FP32R (0xb)"},
+           {"lo_invalid", D::INVALID, D::FP32, "src0", "INVALID (0x0)"},
+           {"hi_invalid", D::BF16, D::INVALID, "src1", "INVALID (0x0)"},
+           {"hi_fp32r", D::BF16, D::FP32R, "src1", "FP32R (0xb)"}})
+    c.push_back({"tta_" + name, TTA,
+                 [lo, hi](Word& w) { set(w, "in0_in1_dtype", dtype_pair(lo, hi)); },
+                 "is_valid_dtype_64", "in0_in1_dtype (" + field, value, "UINT64"});
+  for (auto [name, out, value] : std::vector<std::tuple<std::string, unsigned, std::string>>{
+           {"fp4", 0x10, "FP4_E2 (0x10)"},
+           {"unknown_0x11", 0x11, "0x11 (unknown)"},
+           {"cptc1", 0x19, "CPTC1 (0x19)"},
+           {"invalid", 0x0, "INVALID (0x0)"},
+           {"unknown_0xff", 0xff, "0xff (unknown)"}})
+    c.push_back({"tta_out_" + name, TTA, [out](Word& w) { set(w, "out_dtype", out); },
+                 "is_valid_dtype_64", "out_dtype", value, "FP32R"});
+  // is_valid_enum: op is an enumerator on the generation (SPEC §3.3).
+  for (unsigned op : {0x1eu, 0x1fu, 0x25u, 0x80u, 0xc3u, 0xe2u, 0xffu})
+    for (Opcode o : {TTA, TTB})
+      c.push_back({std::string(o == TTA ? "tta" : "ttb") + "_op_gap_" + hex8_of(op), o,
+                   [op](Word& w) { set(w, "op", op); }, "is_valid_enum", "op", hex8_of(op),
+                   "ALU_OP values of v"});
+  c.push_back({"tta_op_abs_max_v2", TTA, [](Word& w) { set(w, "op", 0x20); }, "is_valid_enum", "op",
+               "ABS_MAX (0x20)", "the 33 ALU_OP values of v2: 0x00-0x1d, 0xc4-0xc6", 1, v2});
+  c.push_back({"tta_op_abs_max_v3", TTA, [](Word& w) { set(w, "op", 0x20); }, "is_valid_enum", "op",
+               "ABS_MAX (0x20)", "the 60 ALU_OP values of v3: 0x00-0x1d, 0xc4-0xe1", 1, v3});
+  c.push_back({"tta_op_square_to_v3", TTA, [](Word& w) { set(w, "op", 0x23); }, "is_valid_enum",
+               "op", "SQUARE (0x23)", "ALU_OP values", 1, to_v3});
+  c.push_back({"tta_op_max_int_v2", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT32, D::INT32, D::INT32);
+                 set(w, "op", 0xcf);
+               },
+               "is_valid_enum", "op", "MAX_INT (0xcf)", "33 ALU_OP values of v2", 1, v2});
+  c.push_back({"tta_op_symmetric_clamp_to_v4", TTA, [](Word& w) { set(w, "op", 0x24); },
+               "is_valid_enum", "op", "SYMMETRIC_CLAMP (0x24)", "ALU_OP values", 1, to_v4});
+  c.push_back({"tta_op_symmetric_clamp_v4_text", TTA, [](Word& w) { set(w, "op", 0x24); },
+               "is_valid_enum", "op", "0x24",
+               "the 64 ALU_OP values of v4: 0x00-0x1d, 0x20-0x23, 0xc4-0xe1", 1, v4});
+  c.push_back({"tta_op_v5_text", TTA, [](Word& w) { set(w, "op", 0x25); }, "is_valid_enum", "op",
+               "0x25", "the 65 ALU_OP values of v5: 0x00-0x1d, 0x20-0x24, 0xc4-0xe1", 1, v5});
+  c.push_back({"ttb_op_abs_min_to_v3", TTB, [](Word& w) { set(w, "op", 0x21); }, "is_valid_enum",
+               "op", "ABS_MIN (0x21)", "ALU_OP values", 1, to_v3});
+  // s3s3d3_tt_valid_op, 0x41: is_general_arith_op, POW or is_valid_int_aluop.
+  for (auto [op, value, gens] : std::vector<std::tuple<unsigned, std::string, std::vector<G>>>{
+           {0x07, "DIVIDE (0x07)", {}},
+           {0x1d, "RSQRT (0x1d)", {}},
+           {0x01, "BITWISE_NOT (0x01)", {}},
+           {0x02, "ARITH_SHIFT_LEFT (0x02)", {}},
+           {0x0c, "BITWISE_XOR (0x0c)", {}},
+           {0x10, "LOGICAL_SHIFT_LEFT (0x10)", {}},
+           {0x1c, "CRC32 (0x1c)", {}},
+           {0xce, "ABS_VALUE_INT (0xce)", v3up},
+           {0xde, "AMAX_INT (0xde)", v3up},
+           {0xe1, "AMIN_UINT (0xe1)", v3up},
+           {0x24, "SYMMETRIC_CLAMP (0x24)", v5}})
+    c.push_back({"tta_op_" + std::to_string(op), TTA, [op](Word& w) { set(w, "op", op); },
+                 "s3s3d3_tt_valid_op", "op", value,
+                 "must be an is_general_arith_op op, POW or an is_valid_int_aluop op", 1, gens});
+  // 0x51: is_general_bitvec_op (CRC32 and the arithmetic ops are not).
+  for (auto [op, value, gens] : std::vector<std::tuple<unsigned, std::string, std::vector<G>>>{
+           {0x04, "ADD (0x04)", {}},
+           {0x08, "MAX (0x08)", {}},
+           {0x12, "IS_EQ (0x12)", {}},
+           {0x0d, "LOGICAL_AND (0x0d)", {}},
+           {0x1a, "POW (0x1a)", {}},
+           {0x1c, "CRC32 (0x1c)", {}},
+           {0xc4, "ADD_INT (0xc4)", {}},  // UINT16 x3 and ADD_INT: the signedness holds
+           {0x20, "ABS_MAX (0x20)", v4up},
+           {0xdf, "AMIN_INT (0xdf)", v3up},
+           {0x24, "SYMMETRIC_CLAMP (0x24)", v5}})
+    c.push_back({"ttb_op_" + std::to_string(op), TTB, [op](Word& w) { set(w, "op", op); },
+                 "s3s3d3_tt_valid_op", "op", value,
+                 "must be an is_general_bitvec_op op: BYPASS, BITWISE_NOT", 1, gens});
+  // s3s3d3_tt_valid_int_signness: an is_valid_int_aluop op needs three signed dtypes and a
+  // signed op, or three unsigned ones and an unsigned op.
+  c.push_back({"tta_signness_add_int_floats", TTA, [](Word& w) { set(w, "op", 0xc4); },
+               "s3s3d3_tt_valid_int_signness", "op", "ADD_INT (0xc4) with src0 BF16, src1 FP32",
+               "all signed (INT8, INT16, INT32, INT64) or all unsigned"});
+  c.push_back({"tta_signness_mult_int_mixed", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT32, D::UINT32, D::INT32);
+                 set(w, "op", 0xc5);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "src0 INT32, src1 UINT32, out INT32"});
+  c.push_back({"tta_signness_subtract_int_out_unsigned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT8, D::INT8, D::UINT8);
+                 set(w, "op", 0xc6);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "SUBTRACT_INT (0xc6)"});
+  c.push_back({"tta_signness_mod_fp32", TTA,
+               [](Word& w) {
+                 set_tt(w, D::FP32, D::FP32, D::FP32);
+                 set(w, "op", 0x1b);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "MOD (0x1b)"});
+  c.push_back({"tta_signness_max_int_unsigned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::UINT32, D::UINT32, D::UINT32);
+                 set(w, "op", 0xcf);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "MAX_INT (0xcf)", "is_signed_alu_op only", 1,
+               v3up});
+  c.push_back({"tta_signness_is_gt_uint_signed", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT16, D::INT16, D::INT16);
+                 set(w, "op", 0xd7);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "IS_GT_UINT (0xd7)", "is_unsigned_alu_op only",
+               1, v3up});
+  c.push_back({"tta_signness_int64_with_int32", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT64, D::UINT32, D::INT32);
+                 set(w, "op", 0xc4);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "src0 INT64, src1 UINT32"});
+  // s3s3d3_tt_src_dst_dtype (0x51): src0 and src1 of out's dtype, or a shift of a 64-bit
+  // src0 by a UINT32 count.
+  c.push_back({"ttb_src_dst_lo_signed", TTB,
+               [](Word& w) { set_tt(w, D::INT16, D::UINT16, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 INT16, src1 UINT16, out UINT16",
+               "for a shift op"});
+  c.push_back({"ttb_src_dst_hi_narrow", TTB,
+               [](Word& w) { set_tt(w, D::UINT16, D::UINT8, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src1 UINT8"});
+  c.push_back({"ttb_src_dst_out_narrow", TTB,
+               [](Word& w) { set_tt(w, D::UINT32, D::UINT32, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 UINT32, src1 UINT32, out UINT16"});
+  c.push_back({"ttb_src_dst_int64_not_a_shift", TTB,
+               [](Word& w) { set_tt(w, D::INT64, D::UINT32, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 INT64, src1 UINT32"});
+  c.push_back({"ttb_src_dst_shift_count_not_uint32", TTB,
+               [](Word& w) {
+                 set_tt(w, D::UINT64, D::UINT16, D::UINT16);
+                 set(w, "op", 0x10);
+               },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 UINT64, src1 UINT16"});
+  // s3s3d3_tt_dtype (0x51): out is an integer dtype.
+  for (D d : {D::FP16, D::BF16, D::FP32, D::FP8_E4})
+    c.push_back({"ttb_dtype_" + name_of(d), TTB, [d](Word& w) { set_tt(w, d, d, d); },
+                 "s3s3d3_tt_dtype", "out_dtype", name_of(d),
+                 "must be INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 or UINT64"});
+  // has_valid_active_channel_range.
+  for (Opcode o : {TTA, TTB})
+    c.push_back({std::string(o == TTA ? "tta" : "ttb") + "_channels_0", o,
+                 [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  // start_addr_active_channels, each operand (3 channels from partition 126 pass 128).
+  for (std::string f : {"src0_mem_pattern", "src1_mem_pattern", "dst_mem_pattern"})
+    c.push_back({"tta_start_partition_" + f, TTA,
+                 [f](Word& w) { set_addr(w, f, sbuf_addr(126, get_tensor(w, f).addr & 0x3ffff)); },
+                 "start_addr_active_channels", f, "start partition 126 + 3 channels", "<= 128"});
+  c.push_back({"ttb_src0_psum_start_partition", TTB,
+               [](Word& w) { set_addr(w, "src0_mem_pattern", psum_addr(127, 0x80)); },
+               "start_addr_active_channels", "src0_mem_pattern", "127"});
+  // tensor3d_valid (the sub-rules are TensorRules' below, every operand).
+  c.push_back({"tta_src1_misaligned", TTA,
+               [](Word& w) { set_addr(w, "src1_mem_pattern", sbuf_addr(2, 0x202)); },
+               "tensor3d_valid", "src1_mem_pattern", "0x00080202", "aligned"});
+  c.push_back({"tta_dst_register_64", TTA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", reg_addr(64)); }, "tensor3d_valid",
+               "dst_mem_pattern", "0x80000040", "register"});
+  c.push_back({"ttb_dst_psum_two_byte_write", TTB,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(1, 0x180)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x02008180", "4-byte"});
+  c.push_back({"tta_src0_int64_misaligned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT64, D::FP32, D::FP32);
+                 set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x104));
+               },
+               "tensor3d_valid", "src0_mem_pattern", "8-byte elements", "aligned"});
+  // A num_elem of 0 on a register-mode operand: the tensor clause; both count clauses that
+  // involve it are waived.
+  c.push_back({"tta_src0_register_num0", TTA,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", reg_addr(3));
+                 set_num(w, "src0_mem_pattern", 1, 0);
+               },
+               "tensor3d_valid", "src0_mem_pattern", "num=[4,0,1]", "num_elem[1] must be >= 1"});
+  c.push_back({"tta_dst_register_num0", TTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(63));
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "dst_mem_pattern", "num=[0,1,1]", ">= 1"});
+  // tensor_tensor_src_psum_check: not both sources in PSUM (DVE allows either alone).
+  c.push_back({"tta_both_sources_psum", TTA,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", psum_addr(2, 0x100));
+                 set_addr(w, "src1_mem_pattern", psum_addr(5, 0x200));
+               },
+               "tensor_tensor_src_psum_check", "src1_mem_pattern", "both in PSUM",
+               "must not both be in PSUM"});
+  c.push_back({"ttb_both_sources_psum", TTB,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", psum_addr(1, 0x80));
+                 set_addr(w, "src1_mem_pattern", psum_addr(1, 0x80));
+               },
+               "tensor_tensor_src_psum_check", "src1_mem_pattern", "0x02008080"});
+  // The two count clauses (shapes may differ; the counts must agree).
+  c.push_back({"tta_src1_count", TTA, [](Word& w) { set_num(w, "src1_mem_pattern", 1, 3); },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern",
+               "count(src1) = 24, count(src0) = 16", "count(src0) must equal count(src1)"});
+  c.push_back({"tta_dst_count", TTA, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 12); },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern",
+               "count(dst) = 12, count(src0) = 16", "count(src0) must equal count(dst)"});
+  c.push_back({"ttb_src1_count", TTB, [](Word& w) { set_num(w, "src1_mem_pattern", 2, 2); },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern",
+               "count(src1) = 16, count(src0) = 8"});
+  c.push_back({"ttb_dst_count", TTB, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern",
+               "count(dst) = 9, count(src0) = 8"});
+  // Waived for the pair with a register-mode address, evaluated for the other pair.
+  c.push_back({"tta_dst_count_with_register_src1", TTA,
+               [](Word& w) {
+                 set_addr(w, "src1_mem_pattern", reg_addr(7));
+                 set_num(w, "dst_mem_pattern", 0, 12);
+               },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern", "count(dst) = 12"});
+  c.push_back({"tta_src1_count_with_register_dst", TTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(7));
+                 set_num(w, "src1_mem_pattern", 0, 4);
+               },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern", "count(src1) = 8"});
+  return c;
 }
 
 std::vector<ClauseCase> clause_cases() {
@@ -1275,6 +1528,8 @@ std::vector<ClauseCase> clause_cases() {
   c.push_back({"mr8_dst_count", MR8, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
                "s4d4_mr_same_src_dst_element_cnt", "dst_mem_pattern",
                "count(dst) = 8, count(src) = 12"});
+  // ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14) ----
+  for (ClauseCase& x : tensor_tensor_clause_cases()) c.push_back(std::move(x));
   return c;
 }
 
@@ -1528,6 +1783,13 @@ const std::vector<TensorOperand> kOperands = {
     {FI8, "dst_mem_pattern", "tensor2d_valid", 4, PsumUse::Write4},
     {MR8, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Read},
     {MR8, "dst_mem_pattern", "tensor4d_valid", 4, PsumUse::Write4},
+    // TensorTensor on its default engine, DVE (the other engines: TensorTensorEngines below).
+    {TTA, "src0_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
+    {TTA, "src1_mem_pattern", "tensor3d_valid", 4, PsumUse::Read},
+    {TTA, "dst_mem_pattern", "tensor3d_valid", 4, PsumUse::Write4},
+    {TTB, "src0_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
+    {TTB, "src1_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
+    {TTB, "dst_mem_pattern", "tensor3d_valid", 2, PsumUse::WriteNarrow},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {
@@ -2259,6 +2521,465 @@ TEST(MultipleFailures, EveryFailingClauseIsReported) {
       EXPECT_FALSE(x.field.empty());
       EXPECT_FALSE(x.value.empty());
       EXPECT_FALSE(x.allowed.empty());
+    }
+  }
+}
+
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14): the rest of the clause set ------
+
+// The clauses SPEC ties together: each case reports exactly these (on every generation).
+TEST(TensorTensorValidate, TiedClausesAreReportedTogether) {
+  using D = Dtype;
+  const std::vector<ForcedCase> cases = {
+      // A num_elem of 0: the tensor clause, and the count clauses with their literal
+      // formula (the count is 0) unless waived (SPEC §3.6).
+      {"tta_src0_num0",
+       TTA,
+       [](Word& w) { set_num(w, "src0_mem_pattern", 2, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_src_element_cnt_check", "s3s3d3_tt_dst_element_cnt_check"}},
+      {"tta_src1_num0",
+       TTA,
+       [](Word& w) { set_num(w, "src1_mem_pattern", 0, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_src_element_cnt_check"}},
+      {"ttb_dst_num0",
+       TTB,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 1, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_dst_element_cnt_check"}},
+      // src0's count is in both count clauses.
+      {"tta_src0_count",
+       TTA,
+       [](Word& w) { set_num(w, "src0_mem_pattern", 0, 2); },
+       {"s3s3d3_tt_src_element_cnt_check", "s3s3d3_tt_dst_element_cnt_check"}},
+      // 129 channels: the range, and every operand's start partition (2 + 129 > 128).
+      {"tta_channels_129",
+       TTA,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "start_addr_active_channels",
+        "start_addr_active_channels", "start_addr_active_channels"}},
+      // A float out for 0x51 breaks s3s3d3_tt_dtype, and src_dst_dtype when src0 differs.
+      {"ttb_out_fp16",
+       TTB,
+       [](Word& w) { set(w, "out_dtype", code(D::FP16)); },
+       {"s3s3d3_tt_dtype", "s3s3d3_tt_src_dst_dtype"}},
+      // A dtype without a size: is_valid_dtype_64, and 0x51's own dtype clauses.
+      {"ttb_out_unknown",
+       TTB,
+       [](Word& w) { set(w, "out_dtype", 0x20); },
+       {"is_valid_dtype_64", "s3s3d3_tt_dtype", "s3s3d3_tt_src_dst_dtype"}},
+      // is_valid_dtype_64 and the signedness rule are independent (SPEC §3.6).
+      {"tta_add_int_src0_invalid",
+       TTA,
+       [](Word& w) {
+         set_tt(w, D::INVALID, D::INT32, D::INT32);
+         set(w, "op", 0xc4);
+       },
+       {"is_valid_dtype_64", "s3s3d3_tt_valid_int_signness"}},
+      // On 0x51 a signed-only op with unsigned dtypes is not a bitvec op either.
+      {"ttb_mult_int_and_unsigned",
+       TTB,
+       [](Word& w) { set(w, "op", 0xc5); },  // MULT_INT: signed and unsigned: holds
+       {"s3s3d3_tt_valid_op"}},
+  };
+  for (const ForcedCase& c : cases) {
+    const Word w = with(valid_word(c.op), c.mutate);
+    std::vector<std::string> want = c.clauses;
+    std::sort(want.begin(), want.end());
+    for (Generation g : generations_of(c.op))
+      EXPECT_EQ(clauses_of(validate(w, g)), want)
+          << c.name << " " << gen_text(g) << describe(validate(w, g));
+  }
+  // MAX_INT (signed only) on 0x51 with UINT16: not a bitvec op, and the wrong signedness.
+  const Word w = with(valid_tensor_tensor_bitvec(), [](Word& x) { set(x, "op", 0xcf); });
+  for (Generation g : {G::V3, G::V4, G::V5})
+    EXPECT_EQ(clauses_of(validate(w, g)),
+              (std::vector<std::string>{"s3s3d3_tt_valid_int_signness", "s3s3d3_tt_valid_op"}))
+        << gen_text(g);
+}
+
+// What each clause accepts (SPEC §4.14), on the generations named.
+TEST(TensorTensorValidate, ValidVariants) {
+  using D = Dtype;
+  struct Case {
+    std::string name;
+    Opcode op;
+    std::function<void(Word&)> mutate;
+    std::vector<Generation> gens = {G::V2, G::V3, G::V4, G::V5};
+  };
+  const std::vector<Generation> v3up{G::V3, G::V4, G::V5}, v4up{G::V4, G::V5};
+  const std::vector<Case> cases = {
+      {"out_fp32r", TTA, [](Word& w) { set(w, "out_dtype", code(D::FP32R)); }},
+      // INT64 / UINT64 pass is_valid_dtype_64 (execution faults unsupported-op).
+      {"src0_int64", TTA, [](Word& w) { set_tt(w, D::INT64, D::FP32, D::FP32); }},
+      {"out_uint64", TTA,
+       [](Word& w) {
+         set(w, "out_dtype", code(D::UINT64));
+         set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x400));
+       }},
+      // Any mix of data dtypes for the general ops, integer and float.
+      {"mixed_int8_fp8", TTA, [](Word& w) { set_tt(w, D::INT8, D::FP8_E5, D::UINT16); }},
+      {"mixed_int32_uint32", TTA, [](Word& w) { set_tt(w, D::INT32, D::UINT32, D::INT32); }},
+      {"pow", TTA, [](Word& w) { set(w, "op", 0x1a); }},
+      {"add_int_int8", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT8, D::INT8, D::INT8);
+         set(w, "op", 0xc4);
+       }},
+      {"mult_int_uint16", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT16, D::UINT16, D::UINT16);
+         set(w, "op", 0xc5);
+       }},
+      {"mod_int64", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT64, D::INT16, D::INT32);
+         set(w, "op", 0x1b);
+       }},
+      {"max_int_int16", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT16, D::INT16, D::INT16);
+         set(w, "op", 0xcf);
+       },
+       v3up},
+      {"mult_uint_uint32", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT32, D::UINT32, D::UINT32);
+         set(w, "op", 0xdb);
+       },
+       v3up},
+      {"divide_uint", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT8, D::UINT8, D::UINT8);
+         set(w, "op", 0xdc);
+       },
+       v3up},
+      {"abs_max", TTA, [](Word& w) { set(w, "op", 0x20); }, v4up},
+      {"square", TTA, [](Word& w) { set(w, "op", 0x23); }, v4up},
+      // The bitvec ops on integers of out's dtype, signed or not.
+      {"bitvec_not_int8", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT8, D::INT8, D::INT8);
+         set(w, "op", 0x01);
+       }},
+      {"bitvec_shift_int32", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT32, D::INT32, D::INT32);
+         set(w, "op", 0x03);
+       }},
+      {"bitvec_bypass", TTB, [](Word& w) { set(w, "op", 0x00); }},
+      // A shift of a 64-bit src0 by a UINT32 count (out is any integer dtype, literally).
+      {"bitvec_shift_uint64_by_uint32", TTB,
+       [](Word& w) {
+         set_tt(w, D::UINT64, D::UINT32, D::UINT16);
+         set(w, "op", 0x11);
+       }},
+      {"bitvec_int64", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT64, D::INT64, D::INT64);
+         set(w, "op", 0x0c);
+       }},
+      // Counts compare products: the shapes may differ; zero steps broadcast.
+      {"shapes_differ", TTA,
+       [](Word& w) {
+         set_tensor(w, "src0_mem_pattern", tensor(sbuf_addr(2, 0x100), {0, 1, 0}, {2, 8, 1}));
+         set_tensor(w, "dst_mem_pattern", tensor(sbuf_addr(2, 0x400), {1, 2, 4}, {2, 2, 4}));
+       }},
+      // The count clauses are waived for a register-mode operand (shape-mismatch at
+      // execution).
+      {"register_src1_count", TTA,
+       [](Word& w) {
+         set_addr(w, "src1_mem_pattern", reg_addr(5));
+         set_num(w, "src1_mem_pattern", 1, 7);
+       }},
+      {"register_src0_counts", TTA,
+       [](Word& w) {
+         set_addr(w, "src0_mem_pattern", reg_addr(0));
+         set_num(w, "src1_mem_pattern", 1, 3);
+         set_num(w, "dst_mem_pattern", 0, 3);
+       }},
+      // One source in PSUM, the other register mode: the PSUM check is static only.
+      {"psum_and_register_sources", TTA,
+       [](Word& w) {
+         set_addr(w, "src0_mem_pattern", psum_addr(2, 0x100));
+         set_addr(w, "src1_mem_pattern", reg_addr(9));
+       }},
+      {"psum_source_and_destination", TTA,
+       [](Word& w) {
+         set_addr(w, "src1_mem_pattern", psum_addr(0, 0));
+         set_addr(w, "dst_mem_pattern", psum_addr(0, 0x100));
+       }},
+      {"channels_128", TTB,
+       [](Word& w) {
+         set(w, "num_active_channels", 128);
+         for (const char* f : {"src0_mem_pattern", "src1_mem_pattern", "dst_mem_pattern"})
+           set_addr(w, f, get_tensor(w, f).addr & 0x3ffffu);
+       }},
+  };
+  for (const Case& c : cases) {
+    const Word w = with(valid_word(c.op), c.mutate);
+    for (Generation g : c.gens)
+      for (bool strict : {false, true})
+        EXPECT_TRUE(validate(w, g, ValidateOptions{strict}).empty())
+            << c.name << " " << gen_text(g) << describe(validate(w, g, ValidateOptions{strict}));
+  }
+}
+
+// SPEC §3.3: the op is an enumerator on 33 (V2), 60 (V3), 64 (V4), 65 (V5) values, and
+// s3s3d3_tt_valid_op takes exactly the ops SPEC §3.8's predicates give each opcode.
+TEST(TensorTensorValidate, OpSetsPerGeneration) {
+  auto in = [](unsigned op, std::initializer_list<std::pair<unsigned, unsigned>> ranges) {
+    for (auto [lo, hi] : ranges)
+      if (op >= lo && op <= hi) return true;
+    return false;
+  };
+  const std::map<Generation, std::function<bool(unsigned)>> enumerator = {
+      {G::V2,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0xc4, 0xc6}});
+       }},
+      {G::V3,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0xc4, 0xe1}});
+       }},
+      {G::V4,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0x20, 0x23}, {0xc4, 0xe1}});
+       }},
+      {G::V5,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0x20, 0x24}, {0xc4, 0xe1}});
+       }},
+  };
+  const std::map<Generation, unsigned> count = {{G::V2, 33}, {G::V3, 60}, {G::V4, 64}, {G::V5, 65}};
+  // SPEC §3.8, written out: the general arith ops, the integer ops (signed, unsigned).
+  const std::set<unsigned> general = {0x00, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0d,
+                                      0x0e, 0x0f, 0x12, 0x13, 0x14, 0x15, 0x16,
+                                      0x17, 0x18, 0x19, 0x20, 0x21, 0x22, 0x23};
+  const std::set<unsigned> int_signed = {0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0x1b, 0xc9, 0xca, 0xcb,
+                                         0xcc, 0xcd, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4};
+  const std::set<unsigned> int_unsigned = {0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0x1b, 0xdc, 0xdd, 0xdb,
+                                           0xc9, 0xca, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda};
+  const std::set<unsigned> bitvec = {0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x0a, 0x0b, 0x0c};
+  for (Generation g : kAllGenerations) {
+    unsigned enumerators = 0;
+    for (unsigned op = 0; op < 256; ++op) {
+      SCOPED_TRACE(gen_text(g) + " op " + hex8_of(op));
+      const bool is_enum = enumerator.at(g)(op);
+      enumerators += is_enum;
+      // 0x41 with three dtypes the op's signedness accepts.
+      Word a = valid_tensor_tensor_arith();
+      const bool unsigned_only = int_unsigned.count(op) && !int_signed.count(op);
+      if (int_signed.count(op) || int_unsigned.count(op))
+        set_tt(a, unsigned_only ? Dtype::UINT32 : Dtype::INT32,
+               unsigned_only ? Dtype::UINT32 : Dtype::INT32,
+               unsigned_only ? Dtype::UINT32 : Dtype::INT32);
+      set(a, "op", op);
+      const Diagnostics da = validate(a, g);
+      EXPECT_EQ(has_clause(da, "is_valid_enum"), !is_enum) << describe(da);
+      const bool arith_ok =
+          general.count(op) || op == 0x1a || int_signed.count(op) || int_unsigned.count(op);
+      EXPECT_EQ(da.empty(), is_enum && arith_ok) << describe(da);
+      Word b = valid_tensor_tensor_bitvec();
+      set(b, "op", op);
+      const Diagnostics db = validate(b, g);
+      EXPECT_EQ(has_clause(db, "is_valid_enum"), !is_enum) << describe(db);
+      // MAX_INT and its signed-only kind also break the signedness with UINT16.
+      EXPECT_EQ(has_clause(db, "s3s3d3_tt_valid_op"), is_enum && !bitvec.count(op)) << describe(db);
+      EXPECT_EQ(db.empty(), is_enum && bitvec.count(op)) << describe(db);
+    }
+    EXPECT_EQ(enumerators, count.at(g)) << gen_text(g);
+  }
+}
+
+// SPEC §3.9 item 1, §4.14: on pool no operand may be in PSUM; dve and act allow it (a PSUM
+// write still 4-byte); the two sources are never both in PSUM, whatever the engine.
+TEST(TensorTensorValidate, PsumRulesFollowTheEngine) {
+  struct Operand {
+    Opcode op;
+    std::string field;
+    bool narrow_write;  // a destination of a 2-byte dtype
+  };
+  const std::vector<Operand> operands = {
+      {TTA, "src0_mem_pattern", false}, {TTA, "src1_mem_pattern", false},
+      {TTA, "dst_mem_pattern", false},  {TTB, "src0_mem_pattern", false},
+      {TTB, "src1_mem_pattern", false}, {TTB, "dst_mem_pattern", true}};
+  for (const Operand& o : operands) {
+    SCOPED_TRACE(mnemonic(o.op) + "." + o.field);
+    const Word valid = valid_word(o.op);
+    const uint32_t offset = get_tensor(valid, o.field).addr & 0x3ffffu;
+    const uint32_t a = psum_addr(3, offset);
+    const Word w = with(valid, [&](Word& x) { set_addr(x, o.field, a); });
+    for (Generation g : generations_of(o.op)) {
+      // The engine input changes nothing for a word in SBUF.
+      for (Engine e : kAllEngines)
+        EXPECT_TRUE(validate(valid, g, ValidateOptions{false, e}).empty()) << engine_id(e);
+      EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{false, Engine::POOL}), o.op,
+                              "tensor3d_valid", o.field, hex32(a),
+                              "this engine cannot access PSUM"))
+          << gen_text(g);
+      EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{true, Engine::POOL}), o.op,
+                              "tensor3d_valid", o.field, hex32(a), "SBUF"))
+          << gen_text(g) << " strict";
+      for (std::optional<Engine> e :
+           {std::optional<Engine>{}, std::optional{Engine::DVE}, std::optional{Engine::ACT}}) {
+        const Diagnostics d = validate(w, g, ValidateOptions{false, e});
+        if (o.narrow_write)
+          EXPECT_TRUE(fails_alone(d, o.op, "tensor3d_valid", o.field, hex32(a), "4-byte"));
+        else
+          EXPECT_TRUE(d.empty()) << describe(d);
+      }
+    }
+  }
+  // Both sources in PSUM: the PSUM check on every engine, and on pool both tensor clauses.
+  for (Opcode op : {TTA, TTB}) {
+    Word w = valid_word(op);
+    set_addr(w, "src0_mem_pattern", psum_addr(4, 0x100));
+    set_addr(w, "src1_mem_pattern", psum_addr(4, 0x200));
+    for (Generation g : generations_of(op)) {
+      for (Engine e : {Engine::DVE, Engine::ACT})
+        EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{false, e})),
+                  (std::vector<std::string>{"tensor_tensor_src_psum_check"}))
+            << engine_id(e);
+      EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{false, Engine::POOL})),
+                (std::vector<std::string>{"tensor3d_valid", "tensor3d_valid",
+                                          "tensor_tensor_src_psum_check"}));
+    }
+  }
+}
+
+// SPEC §3.9: the instructions of §4.1-§4.13 ignore the engine input.
+TEST(TensorTensorValidate, OtherInstructionsIgnoreTheEngineInput) {
+  for (const InstrDef& d : instructions()) {
+    if (d.opcode == TTA || d.opcode == TTB) continue;
+    const Word w = valid_word(d.opcode);
+    Word psum = w;
+    // A DVE source moved to PSUM, or a POOL one (invalid there): the same on every engine.
+    for (const FieldDef& f : d.fields)
+      if (f.kind == FieldKind::Tensor) {
+        set_addr(psum, f.name, psum_addr(0, 0));
+        break;
+      }
+    for (Generation g : generations_of(d.opcode))
+      for (Engine e : kAllEngines) {
+        EXPECT_EQ(validate(w, g, ValidateOptions{false, e}), validate(w, g)) << d.mnemonic;
+        EXPECT_EQ(validate(psum, g, ValidateOptions{false, e}), validate(psum, g)) << d.mnemonic;
+      }
+  }
+}
+
+// SPEC §3.6: the clauses that are not evaluated.
+TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
+  {
+    // A src0 dtype without a size: src0's tensor clause is not evaluated.
+    Word w = valid_tensor_tensor_arith();
+    set(w, "in0_in1_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32));
+    set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x101));  // misaligned for sizes 2 .. 8
+    set_step(w, "src0_mem_pattern", 1, -1000);             // and below offset 0
+    for (Generation g : kAllGenerations)
+      EXPECT_TRUE(fails_alone(validate(w, g), TTA, "is_valid_dtype_64", "src0", "INVALID (0x0)"));
+  }
+  {
+    Word w = valid_tensor_tensor_arith();
+    set(w, "out_dtype", 0x11);
+    set_addr(w, "dst_mem_pattern", psum_addr(2, 0x3ff1));  // PSUM, odd, past the end
+    EXPECT_TRUE(fails_alone(validate(w, G::V4), TTA, "is_valid_dtype_64", "out_dtype", "0x11"));
+  }
+  {
+    // IS_GT_INT is no enumerator on V2: its class is unknown there, so the signedness rule
+    // is not evaluated; on V3 it is, and fails for these float dtypes.
+    Word w = valid_tensor_tensor_arith();
+    set(w, "op", 0xd1);
+    EXPECT_TRUE(fails_alone(validate(w, G::V2), TTA, "is_valid_enum", "op", "IS_GT_INT (0xd1)"));
+    for (Generation g : {G::V3, G::V4, G::V5})
+      EXPECT_TRUE(fails_alone(validate(w, g), TTA, "s3s3d3_tt_valid_int_signness", "op",
+                              "IS_GT_INT (0xd1)"));
+  }
+  {
+    // SYMMETRIC_CLAMP with mismatched bitvec dtypes: on V4 only is_valid_enum; on V5 it is
+    // an enumerator, in no class: not a bitvec op, and the dtype pair is checked too.
+    Word w = valid_tensor_tensor_bitvec();
+    set(w, "op", 0x24);
+    set(w, "in0_in1_dtype", dtype_pair(Dtype::INT16, Dtype::UINT16));
+    EXPECT_EQ(clauses_of(validate(w, G::V4)), (std::vector<std::string>{"is_valid_enum"}));
+    EXPECT_EQ(clauses_of(validate(w, G::V5)),
+              (std::vector<std::string>{"s3s3d3_tt_src_dst_dtype", "s3s3d3_tt_valid_op"}));
+  }
+  {
+    // s3s3d3_tt_dtype needs no op class: evaluated beside is_valid_enum.
+    Word w = valid_tensor_tensor_bitvec();
+    set(w, "op", 0x30);
+    set(w, "in0_in1_dtype", dtype_pair(Dtype::FP16, Dtype::INT16));
+    set(w, "out_dtype", code(Dtype::FP16));
+    for (Generation g : kAllGenerations)
+      EXPECT_EQ(clauses_of(validate(w, g)),
+                (std::vector<std::string>{"is_valid_enum", "s3s3d3_tt_dtype"}))
+          << gen_text(g);
+  }
+}
+
+// SPEC §3.6: start_addr_active_channels is evaluated whenever the start partition can be
+// decoded from a static address, even when its offset breaks a rule of §3.4; not when mode
+// bits or bits 25-28 make the partition unknown.
+TEST(NotEvaluated, StartPartitionIsCheckedWhenOnlyTheOffsetIsBad) {
+  const std::vector<std::string> both = {"start_addr_active_channels", "tensor3d_valid"};
+  const std::vector<std::string> tensor_only = {"tensor3d_valid"};
+  // 3 channels from partition 127, SBUF offset = P (no such offset on V2/V3).
+  for (Generation g : {G::V2, G::V3}) {
+    const Word w = with(valid_tensor_tensor_arith(), [&](Word& x) {
+      set_addr(x, "src1_mem_pattern", sbuf_addr(127, sbuf_bytes(g)));
+    });
+    EXPECT_EQ(clauses_of(validate(w, g)), both) << gen_text(g) << describe(validate(w, g));
+    EXPECT_TRUE(has_clause(validate(w, g), "start_addr_active_channels"));
+  }
+  // PSUM offset >= 16 KiB, partition 127.
+  const Word psum = with(valid_tensor_tensor_arith(),
+                         [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x4000)); });
+  for (Generation g : kAllGenerations)
+    EXPECT_EQ(clauses_of(validate(psum, g)), both) << gen_text(g) << describe(validate(psum, g));
+  // Mode bits: the partition is unknown, only the tensor clause.
+  const Word mode = with(valid_tensor_tensor_arith(), [](Word& x) {
+    set_addr(x, "src0_mem_pattern", sbuf_addr(127, 0x100) | 0x20000000u);
+  });
+  for (Generation g : kAllGenerations) EXPECT_EQ(clauses_of(validate(mode, g)), tensor_only);
+  // The same rule for the other instructions: RangeSelect's 2 channels from partition 127.
+  const Word rs = with(valid_range_select(),
+                       [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x5000)); });
+  EXPECT_EQ(clauses_of(validate(rs, G::V3)),
+            (std::vector<std::string>{"start_addr_active_channels", "tensor2d_valid"}))
+      << describe(validate(rs, G::V3));
+}
+
+// V4 and V5 have the same geometry and instructions: a word's diagnostics are the same
+// on both unless its op is SYMMETRIC_CLAMP (an enumerator on V5 only) or not an enumerator
+// at all (is_valid_enum names each generation's set).
+TEST(TensorTensorValidate, V4AndV5ReportAlike) {
+  for (unsigned op = 0; op < 256; ++op) {
+    if (op == 0x24 || (op > 0x1d && op < 0x20) || (op > 0x24 && op < 0xc4) || op > 0xe1) continue;
+    for (Opcode o : {TTA, TTB}) {
+      const Word w = with(valid_word(o), [op](Word& x) { set(x, "op", op); });
+      EXPECT_EQ(validate(w, G::V4), validate(w, G::V5))
+          << hex8_of(op) << describe(validate(w, G::V4));
+    }
+  }
+}
+
+TEST(MultipleFailures, TensorTensorReportsEveryFailingClause) {
+  Word w = valid_tensor_tensor_arith();
+  w[2] = 1;                              // has_valid_neuron_header
+  set(w, "op", 0x07);                    // s3s3d3_tt_valid_op (DIVIDE)
+  set(w, "out_dtype", 0x1f);             // is_valid_dtype_64 (CPTC7): dst unchecked
+  set_num(w, "src1_mem_pattern", 2, 2);  // s3s3d3_tt_src_element_cnt_check
+  set_addr(w, "src0_mem_pattern", psum_addr(2, 0x100));
+  set_addr(w, "src1_mem_pattern", psum_addr(2, 0x200));  // tensor_tensor_src_psum_check
+  std::vector<std::string> want = {"has_valid_neuron_header", "s3s3d3_tt_valid_op",
+                                   "is_valid_dtype_64", "s3s3d3_tt_src_element_cnt_check",
+                                   "tensor_tensor_src_psum_check"};
+  std::sort(want.begin(), want.end());
+  for (Generation g : kAllGenerations) {
+    const Diagnostics d = validate(w, g);
+    EXPECT_EQ(clauses_of(d), want) << gen_text(g) << describe(d);
+    for (const Diagnostic& x : d) {
+      EXPECT_EQ(x.instruction, "TensorTensorArith");
+      EXPECT_FALSE(x.field.empty() || x.value.empty() || x.allowed.empty()) << x.message();
     }
   }
 }

@@ -26,6 +26,8 @@ inline constexpr std::size_t kWordBytes = 64;
 using Word = std::array<uint8_t, kWordBytes>;
 
 enum class Opcode : uint8_t {
+  TensorTensorArith = 0x41,
+  TensorTensorBitvec = 0x51,
   Max8 = 0x6c,
   MatchValueLoad = 0x6d,
   FindIndex8 = 0x6e,
@@ -373,6 +375,23 @@ inline constexpr std::array kDveReadAccumulator = {
     FieldDef{"reserved2", 52, 12, K::Reserved},
 };
 
+// SPEC §4.14, S3S3D3_TT: TensorTensorArith, and TensorTensorBitvec with the same layout.
+// No reserved bytes; in0_in1_dtype holds src0's dtype in the low nibble, src1's in the high.
+extern const detail::OpSemantics kTensorTensorArithOps;
+inline constexpr std::array kTensorTensorArith = {
+    kHeader,
+    kEvents,
+    FieldDef{"in0_in1_dtype", 12, 1, K::DtypePair},
+    FieldDef{"out_dtype", 13, 1, K::Dtype},
+    FieldDef{"op", 14, 1, K::AluOp},
+    FieldDef{"num_active_channels", 15, 1, K::U8},
+    FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"src1_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+};
+extern const detail::OpSemantics kTensorTensorBitvecOps;
+inline constexpr auto& kTensorTensorBitvec = kTensorTensorArith;
+
 using G = Generation;
 inline constexpr std::array kInstructions = {
     InstrDef{Opcode::RangeSelect, "RangeSelect", "S2D2_RS", Engine::DVE,
@@ -411,6 +430,12 @@ inline constexpr std::array kInstructions = {
     InstrDef{Opcode::DveReadAccumulator, "DveReadAccumulator", "D1_RD", Engine::DVE,
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kDveReadAccumulator,
              "has_dve_read_accumulator_opcode", false, &kDveReadAccumulatorOps},
+    InstrDef{Opcode::TensorTensorArith, "TensorTensorArith", "S3S3D3_TT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorTensorArith, "has_tensor_tensor_opcode",
+             false, &kTensorTensorArithOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorTensorBitvec, "TensorTensorBitvec", "S3S3D3_TT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorTensorBitvec,
+             "has_tensor_tensor_opcode", false, &kTensorTensorBitvecOps, /*engine_input=*/true},
 };
 }  // namespace table
 

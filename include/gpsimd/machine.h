@@ -133,6 +133,23 @@ constexpr StaticAddr check_static_addr(uint32_t addr, Generation g) {
   if (off >= sbuf_partition_bytes(g)) return {{}, AddrProblem::SbufOffset};
   return {Location{Space::SBUF, (addr >> 18) & 0x7fu, off}, AddrProblem::None};
 }
+// The start partition of a static ADDR4 whose partition bits can be read (SPEC §3.6,
+// start_addr_active_channels): a well-formed address, or one whose only problem is its
+// offset (an SBUF offset >= P, a PSUM offset >= 16 KiB); nullopt when the partition cannot
+// be decoded (register mode, mode bits, bits 25-28 outside the PSUM window).
+constexpr std::optional<uint32_t> static_start_partition(uint32_t addr, Generation g) {
+  const StaticAddr a = check_static_addr(addr, g);
+  switch (a.problem) {
+    case AddrProblem::None:
+      return a.loc.partition;
+    case AddrProblem::SbufOffset:
+      return (addr >> 18) & 0x7fu;
+    case AddrProblem::PsumOffset:
+      return (addr - kPsumBase) >> 15;
+    default:
+      return std::nullopt;
+  }
+}
 // The text of a problem check_static_addr found in `addr`.
 std::string static_addr_problem_text(uint32_t addr, Generation g, AddrProblem p);
 

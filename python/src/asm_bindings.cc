@@ -63,8 +63,9 @@ void bind_asm(py::module_& m) {
   m.def(
       "_run_text",
       [](Machine& machine, const std::string& text, const std::string& file,
-         const std::string& base_dir, bool strict, bool atomic, bool fast,
-         const py::object& trace) -> py::tuple {
+         const std::string& base_dir, bool strict, bool atomic, bool fast, const py::object& trace,
+         const py::object& engine) -> py::tuple {
+        const ExecOptions opts{strict, nullptr, fast, to_engine(engine, "Machine.run")};
         AsmErrors err;
         std::optional<Program> program;
         {
@@ -80,14 +81,18 @@ void bind_asm(py::module_& m) {
                                generation_name(*p.nc), generation_name(mm.generation()));
           return apply_setup(p, mm, base_dir);
         };
+        // The text's .engine directives give each word its engine input; engine= wins.
+        const std::vector<std::optional<Engine>> engines =
+            opts.engine ? std::vector<std::optional<Engine>>{} : p.word_engines;
         py::tuple result =
-            run_words(machine, p.words, ExecOptions{strict, nullptr, fast}, atomic, prepare, trace);
+            run_words(machine, p.words, opts, atomic, prepare, trace, nullptr, engines);
         py::list words;
         for (const Word& w : p.words) words.append(bytes_from_word(w));
         return py::make_tuple(py::none(), result, p.word_lines, words);
       },
       py::arg("machine"), py::arg("text"), py::arg("file"), py::arg("base_dir"), py::arg("strict"),
-      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none());
+      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none(),
+      py::arg("engine") = py::none());
 }
 
 }  // namespace gpsimd::python

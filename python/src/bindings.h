@@ -60,10 +60,18 @@ using Prepare = std::function<std::optional<std::string>(Machine&)>;
 // machine is first put back as it was before the run.
 //
 // With `dirty`, every memory write of the words is also marked there.
+// With `engines`, word i runs with engine input engines[i] where it is set (a text's
+// `.engine` directives), opts.engine otherwise.
 pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& opts,
                           bool atomic, const Prepare& prepare,
                           const pybind11::object& trace = pybind11::none(),
-                          DirtyRanges* dirty = nullptr);
+                          DirtyRanges* dirty = nullptr,
+                          const std::vector<std::optional<Engine>>& engines = {});
+
+// The engine argument of the calls that take one (SPEC §3.9): None for the opcode's
+// default, or a name parse_engine accepts ("dve", "pool", "act" in any case, or NKI's
+// "vector", "gpsimd", "scalar"). Raises TypeError or ValueError naming `where`.
+std::optional<Engine> to_engine(const pybind11::handle& h, std::string_view where);
 
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);

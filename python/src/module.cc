@@ -854,9 +854,18 @@ class DirtySink : public TraceSink {
 
 }  // namespace
 
+std::optional<Engine> to_engine(const py::handle& h, std::string_view where) {
+  if (h.is_none()) return std::nullopt;
+  if (!py::isinstance<py::str>(h))
+    throw py::type_error(fmt::format("{}: engine must be a string ({}) or None, got {}", where,
+                                     kEngineNamesText, show(h)));
+  if (auto e = parse_engine(h.cast<std::string>())) return e;
+  throw py::value_error(fmt::format("{}: engine {} must be {}", where, show(h), kEngineNamesText));
+}
+
 py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOptions& options,
                     bool atomic, const Prepare& prepare, const py::object& trace,
-                    DirtyRanges* dirty) {
+                    DirtyRanges* dirty, const std::vector<std::optional<Engine>>& engines) {
   ProgramResult r;
   std::optional<std::string> prepare_error;
   ExecOptions opts = options;
@@ -876,7 +885,7 @@ py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOption
     py::gil_scoped_release release;
     if (atomic && (words.size() > 1 || prepare || tracing)) before.emplace(m);
     if (prepare) prepare_error = prepare(m);
-    if (!prepare_error) r = run_program(m, words, opts);
+    if (!prepare_error) r = run_program(m, words, engines, opts);
     if ((prepare_error || !r.ok()) && before) copy_state(m, *before);
   }
   if (tracing) {
@@ -1029,12 +1038,14 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "_run",
           [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast,
-             const py::object& trace, DirtyRanges* dirty) {
-            return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
+             const py::object& trace, DirtyRanges* dirty, const py::object& engine) {
+            return run_words(mm, words_from_program(program),
+                             ExecOptions{strict, nullptr, fast, to_engine(engine, "Machine.run")},
                              atomic, {}, trace, dirty);
           },
           py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
-          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none());
+          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none(),
+          py::arg("engine") = py::none());
 
   py::class_<DirtyRanges>(
       m, "DirtyRanges",
@@ -1070,10 +1081,12 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "validate",
-      [](const py::bytes& w, py::handle g, bool strict) {
-        return validate(word_from_bytes(w), to_generation(g), ValidateOptions{strict});
+      [](const py::bytes& w, py::handle g, bool strict, const py::object& engine) {
+        return validate(word_from_bytes(w), to_generation(g),
+                        ValidateOptions{strict, to_engine(engine, "validate")});
       },
-      py::arg("word"), py::arg("generation"), py::arg("strict") = false);
+      py::arg("word"), py::arg("generation"), py::arg("strict") = false,
+      py::arg("engine") = py::none());
   m.def("decode", &decode_word, py::arg("word"));
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);

@@ -163,12 +163,23 @@ def run_vector(v):
         clean(m, dirty)
 
 
+def vector_engine(v):
+    """SPEC §7: the optional "engine" key, exactly "dve", "pool" or "act" (anything else
+    makes the vector malformed); None when absent (the opcode's default)."""
+    if "engine" not in v:
+        return None
+    e = v["engine"]
+    assert e in ("dve", "pool", "act"), f"{v['name']}: malformed engine {e!r}"
+    return e
+
+
 def check_vector(m, v, dirty):
     load_state(m, v)
     expect = v["expect"]
     status, clauses, fault = "ok", [], None
     try:
-        m.run(bytes.fromhex(v["instruction"]), strict=v.get("strict", False))
+        m.run(bytes.fromhex(v["instruction"]), strict=v.get("strict", False),
+              engine=vector_engine(v))
     except gpsimd.InvalidInstruction as e:
         status, clauses = "invalid", e.clauses
     except gpsimd.Fault as e:

@@ -158,7 +158,10 @@ def test_calls_gpsimd_does_not_model_raise_naming_the_instruction(fn):
             getattr(nisa, fn.name)(*[None] * required)
         assert len(p.words) == 0  # nothing ran, nothing was recorded
     if fn.name in PENDING:
-        with pytest.raises(NotImplementedError, match=PENDING[fn.name] + ".*not model yet"):
+        # Modelled by the library but not built by gpsimd.nki yet, or not modelled at all.
+        modelled = PENDING[fn.name] in {i["mnemonic"] for i in gpsimd.instructions()}
+        why = "the model has them, but gpsimd.nki does not build" if modelled else "not model yet"
+        with pytest.raises(NotImplementedError, match=PENDING[fn.name] + ".*" + why):
             getattr(nisa, fn.name)(*[None] * required)
 
 

@@ -93,15 +93,16 @@ inline void check_tensor(DiagSink& d, std::string_view clause, std::string_view 
   check_tensor_slow(d, clause, field, t, *elem, g, rule);
 }
 
-// start_addr_active_channels: start_partition + n <= 128, for well-formed static addresses.
+// start_addr_active_channels: start_partition + n <= 128, for every static address whose
+// start partition can be decoded, also when its offset breaks a rule of SPEC §3.4 (SPEC
+// §3.6; the tensor clause reports that too).
 void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n);
 inline void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t,
                                  unsigned n, Generation g) {
   if (t.register_mode()) return;  // checked at execution
-  const StaticAddr a = check_static_addr(t.addr, g);
-  if (a.problem != AddrProblem::None) return;  // the tensor clause reports a malformed address
-  if (a.loc.partition + n > model::kMaxPartitionEnd)
-    start_channels_fail(d, field, a.loc.partition, n);
+  const std::optional<uint32_t> p = static_start_partition(t.addr, g);
+  if (!p) return;  // mode bits, bits 25-28: the tensor clause reports the address
+  if (*p + n > model::kMaxPartitionEnd) start_channels_fail(d, field, *p, n);
 }
 
 // has_valid_immediates for one IMM_VAL field read per its IMM_SRC code.

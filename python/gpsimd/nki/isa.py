@@ -825,13 +825,13 @@ def sequence_bounds(dst, segment_ids, name=None):
 
 def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     """Element-wise ``op(data1, data2)``: TensorTensorArith (0x41) / TensorTensorBitvec
-    (0x51), SPEC §4.14 (not modelled yet).
+    (0x51), SPEC §4.14 (modelled; gpsimd.nki does not build their words yet).
 
     >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
     >>> nisa.tensor_tensor(None, None, None, nl.add)
     Traceback (most recent call last):
     ...
-    NotImplementedError: nisa.tensor_tensor is TensorTensorArith / TensorTensorBitvec (SPEC §4.14), which gpsimd does not model yet
+    NotImplementedError: nisa.tensor_tensor is TensorTensorArith / TensorTensorBitvec (SPEC §4.14); the model has them, but gpsimd.nki does not build their words yet
     """
     raise _pending("tensor_tensor", ("TensorTensorArith", "TensorTensorBitvec"), "SPEC §4.14")
 
