@@ -83,6 +83,7 @@ enum class FieldKind : uint8_t {
   I32,        // a signed 32-bit integer (channel_multiplier)
   AffineCmp,  // AFFINE_SELECT_CMP (SPEC §3.3)
   Data4D,     // DATA4D, the ramp pattern (SPEC §3.7): a TensorDesc whose addr is the base
+  RevOps,     // TENS_SCALAR_REV_OPS (SPEC §3.3)
 };
 std::string_view field_kind_name(FieldKind k);
 
@@ -93,6 +94,7 @@ enum class ImmText : uint8_t {
   I32,      // a signed 32-bit integer (NonzeroWithCount's INT32 operands)
   Fp32,     // an FP32 number (RangeSelect's bounds)
   DtypeOf,  // a value of the dtype held by another field (`dtype_field`)
+  Hex,      // the 32 bits in hex (an ADDR4 the instruction always reads as a pointer)
 };
 
 struct FieldDef {

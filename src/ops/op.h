@@ -94,30 +94,34 @@ inline void check_tensor(DiagSink& d, std::string_view clause, std::string_view 
 }
 
 // start_addr_active_channels: start_partition + n <= 128, for well-formed static addresses.
-void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n);
+// `clause` is the instruction's name for it (TensorScalar: check_m3d_active_channels).
+void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n,
+                         std::string_view clause);
 inline void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t,
-                                 unsigned n, Generation g) {
+                                 unsigned n, Generation g,
+                                 std::string_view clause = "start_addr_active_channels") {
   if (t.register_mode()) return;  // checked at execution
   const StaticAddr a = check_static_addr(t.addr, g);
   if (a.problem != AddrProblem::None) return;  // the tensor clause reports a malformed address
   if (a.loc.partition + n > model::kMaxPartitionEnd)
-    start_channels_fail(d, field, a.loc.partition, n);
+    start_channels_fail(d, field, a.loc.partition, n, clause);
 }
 
-// has_valid_immediates for one IMM_VAL field read per its IMM_SRC code.
-// `report_bad_src`: whether this clause reports an IMM_SRC outside the enumeration.
-// Not evaluated when `width` is nullopt.
+// has_valid_immediates (or the instruction's own name for it, `clause`) for one IMM_VAL
+// field read per its IMM_SRC code. `report_bad_src`: whether this clause reports an
+// IMM_SRC outside the enumeration. Not evaluated when `width` is nullopt.
 void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
                           std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
-                          bool report_bad_src);
+                          bool report_bad_src, std::string_view clause);
 inline void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
                             std::optional<unsigned> width, bool allow_psum, unsigned n,
-                            Generation g, bool report_bad_src) {
+                            Generation g, bool report_bad_src,
+                            std::string_view clause = "has_valid_immediates") {
   // An instruction immediate that fits its width (the usual case).
   if (src == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) &&
       (!width || *width >= 4 || (value >> (8 * *width)) == 0))
     return;
-  check_immediate_slow(d, field, src, value, width, allow_psum, n, g, report_bad_src);
+  check_immediate_slow(d, field, src, value, width, allow_psum, n, g, report_bad_src, clause);
 }
 
 // A one-byte enumeration clause: the field's value must be one of `allowed`.
