@@ -145,7 +145,10 @@ struct PointerProblem {
 PointerProblem pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
                                Generation g) {
   const StaticAddr a = check_static_addr(addr, g);
-  if (a.problem != AddrProblem::None) return {"", "a pointer's " + static_addr_rule(g, a.problem)};
+  if (a.problem == AddrProblem::RegisterMode)
+    return {"", "a pointer must be a static ADDR4 (bit 31 clear)"};
+  if (a.problem != AddrProblem::None)
+    return {"", "a pointer must be a well-formed static ADDR4: " + static_addr_rule(g, a.problem)};
   const Location& loc = a.loc;
   if (loc.space == Space::PSUM && !allow_psum)
     return {"in PSUM", "a pointer must be in SBUF (this engine cannot access PSUM)"};

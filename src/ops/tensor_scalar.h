@@ -58,6 +58,10 @@ inline constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 static_assert(field_of(table::kTensorScalarBitvec, "imm1").offset == kImm1.offset &&
               field_of(table::kTensorScalarPtr, "dst_mem_pattern").offset == kDst.offset);
 
+// SPEC §4.15's tensor_scalar_valid_types: the bitvec opcodes' dtypes (in == out).
+inline constexpr DtypeSet kBitvecDtypes = {Dtype::INT8,   Dtype::UINT8, Dtype::INT16,
+                                           Dtype::UINT16, Dtype::INT32, Dtype::UINT32};
+
 constexpr uint8_t code(AluOp op) {
   return static_cast<uint8_t>(op);
 }
@@ -115,7 +119,7 @@ inline void check_valid_ops(const Word& w, Generation g, Form form, DiagSink& d)
     return op == code(AluOp::DIVIDE) || op == code(AluOp::POW) || op == code(AluOp::MOD);
   };
   if (banned(op0) || banned(op1))
-    broken(banned(op0) ? kOp0.name : kOp1.name, "neither op may be DIVIDE, POW or MOD");
+    broken(banned(op0) ? kOp0.name : kOp1.name, "op0 and op1 must not be DIVIDE, POW or MOD");
   // (2) the op class of the opcode.
   if (form.bitvec) {
     if (!alu::is_bitvec_op(op0) || !alu::is_bitvec_op(op1))
@@ -158,12 +162,13 @@ inline void validate(const Word& w, Generation g, const ValidateOptions& opts, D
              "must be one of " + alu::enumerators_text(g));
   if (alu::is_enumerator(op0, g) && alu::is_enumerator(op1, g)) check_valid_ops(w, g, form, d);
 
-  if (form.bitvec && (!dtype_in(kIntDtypes, din) || din != dout))
-    d.fail("tensor_scalar_valid_types", dtype_in(kIntDtypes, din) ? kOutDtype.name : kInDtype.name,
-           dtype_in(kIntDtypes, din)
+  if (form.bitvec && (!dtype_in(kBitvecDtypes, din) || din != dout))
+    d.fail("tensor_scalar_valid_types",
+           dtype_in(kBitvecDtypes, din) ? kOutDtype.name : kInDtype.name,
+           dtype_in(kBitvecDtypes, din)
                ? fmt::format("{}, in_dtype is {}", dtype_text(dout), dtype_text(din))
                : fmt::format("{}, out_dtype is {}", dtype_text(din), dtype_text(dout)),
-           "out_dtype must equal in_dtype, and in_dtype " + must_be_one_of(kIntDtypes));
+           "out_dtype must equal in_dtype, and in_dtype " + must_be_one_of(kBitvecDtypes));
 
   // The immediates, whatever their ops (a BYPASS op1 does not waive imm1).
   const std::optional<unsigned> width = imm_width(form, din);
@@ -196,8 +201,8 @@ inline void validate(const Word& w, Generation g, const ValidateOptions& opts, D
       d.fail("tensor_scalar_shift_chk", op0 == asr ? kOp0.name : kOp1.name,
              fmt::format("{} with in_dtype {}",
                          ops_value(op0 == asr ? kOp0.name : kOp1.name, op0, op1), dtype_text(din)),
-             "with a 1- or 2-byte in_dtype, a left-shift op0 may not be followed by a right-shift "
-             "op1, and neither op may be ARITH_SHIFT_RIGHT");
+             "with a 1- or 2-byte in_dtype, op1 must not be a right shift when op0 is a left "
+             "shift, and neither op may be ARITH_SHIFT_RIGHT");
   }
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
