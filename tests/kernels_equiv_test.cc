@@ -1662,7 +1662,11 @@ TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
   test_coverage::expect_table(
       "KernelsEquivTest", named,
       {{"MatchValueLoad", "its fast path is convert.cc's widening (WideningEveryPattern)"},
-       {"DveReadAccumulator", "no fast path: one element per channel"}});
+       {"DveReadAccumulator", "no fast path: one element per channel"},
+       {"TensorScalarArith", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarBitvec", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarPtrArith", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarPtrBitvec", "no fast path yet: the reference path of tensor_scalar.h"}});
 }
 
 // Every case compares whole machines ("large" cases), on every target.
