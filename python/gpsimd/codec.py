@@ -65,8 +65,9 @@ def encode(instruction: str | int | None = None, **fields: Any) -> bytes:
     ``instruction`` is a mnemonic (any case) or an opcode. Fields are named as in SPEC §4;
     fields not given are zero, except the header (opcode, length 0x10). Values:
 
-    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC, AFFINE_SELECT_CMP): a name such as
-      ``"FP32"``, ``"IS_LT"``, ``"GE"``, or the number;
+    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC, AFFINE_SELECT_CMP,
+      TENS_SCALAR_REV_OPS): a name such as ``"FP32"``, ``"IS_LT"``, ``"GE"``, ``"FIRST"``,
+      or the number;
     - ``channel_multiplier`` (int32): a signed integer (or the 32 bits, unsigned);
     - ``in_out_dtype`` (DTYPE_PAIR): ``("FP32", "BF16")``, ``{"in": ..., "out": ...}`` or
       the raw byte;
@@ -113,17 +114,21 @@ def decode(word: WordLike) -> dict[str, Any]:
     return _core.decode(word_bytes(word))
 
 
-def validate(word: WordLike, generation: str | int, strict: bool = False) -> list[Diagnostic]:
+def validate(word: WordLike, generation: str | int, strict: bool = False,
+             engine: str | None = None) -> list[Diagnostic]:
     """Return every failing validity clause of a word on a generation (empty if valid).
 
     ``strict`` adds the vendor validator's rejection of Sort top-K (SPEC §4.4).
+    ``engine`` is the engine input of SPEC §3.9 for TensorScalar (its PSUM rule): "dve",
+    "pool" or "act" (NKI's "vector", "gpsimd", "scalar"); None is the opcode's default.
+    The other instructions ignore it.
 
     >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
     ...     if d.clause == "is_valid_fill_val":
     ...         print(d.message)
     RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)
     """
-    return _core.validate(word_bytes(word), generation, strict)
+    return _core.validate(word_bytes(word), generation, strict, engine)
 
 
 def instructions() -> list[dict[str, Any]]:

@@ -20,6 +20,10 @@ namespace gpsimd::python {
 Word word_from_bytes(const pybind11::bytes& b);
 // Returns the 64 bytes of a word.
 pybind11::bytes bytes_from_word(const Word& w);
+// The engine input of SPEC §3.9 from a Python argument: None (the opcode's default) or a
+// string, "dve", "pool", "act" in any case or NKI's "vector", "gpsimd", "scalar"; raises
+// ValueError for another string and TypeError for another type.
+std::optional<Engine> engine_from(pybind11::handle h);
 
 // The bytes of a machine's memory that may differ from a fresh machine's, kept as one
 // byte range per partition and space: what a scratch machine needs to forget between

@@ -42,6 +42,18 @@ py::bytes bytes_from_word(const Word& w) {
   return py::bytes(reinterpret_cast<const char*>(w.data()), w.size());
 }
 
+std::optional<Engine> engine_from(py::handle h) {
+  if (h.is_none()) return std::nullopt;
+  if (!py::isinstance<py::str>(h))
+    throw py::type_error(
+        fmt::format("engine {}: must be a string, {}, or None (the opcode's "
+                    "default)",
+                    py::repr(h).cast<std::string>(), kEngineNamesText));
+  if (auto e = parse_engine(h.cast<std::string>())) return e;
+  throw py::value_error(fmt::format("engine '{}': must be {}, or None (the opcode's default)",
+                                    h.cast<std::string>(), kEngineNamesText));
+}
+
 namespace {
 
 // Returns repr(h), for messages.
@@ -1030,12 +1042,14 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "_run",
           [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast,
-             const py::object& trace, DirtyRanges* dirty) {
-            return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
-                             atomic, {}, trace, dirty);
+             const py::object& trace, DirtyRanges* dirty, py::handle engine) {
+            return run_words(mm, words_from_program(program),
+                             ExecOptions{strict, nullptr, fast, engine_from(engine)}, atomic, {},
+                             trace, dirty);
           },
           py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
-          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none());
+          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none(),
+          py::arg("engine") = py::none());
 
   py::class_<DirtyRanges>(
       m, "DirtyRanges",
@@ -1071,10 +1085,12 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "validate",
-      [](const py::bytes& w, py::handle g, bool strict) {
-        return validate(word_from_bytes(w), to_generation(g), ValidateOptions{strict});
+      [](const py::bytes& w, py::handle g, bool strict, py::handle engine) {
+        return validate(word_from_bytes(w), to_generation(g),
+                        ValidateOptions{strict, engine_from(engine)});
       },
-      py::arg("word"), py::arg("generation"), py::arg("strict") = false);
+      py::arg("word"), py::arg("generation"), py::arg("strict") = false,
+      py::arg("engine") = py::none());
   m.def("decode", &decode_word, py::arg("word"));
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);

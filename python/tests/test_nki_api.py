@@ -158,7 +158,10 @@ def test_calls_gpsimd_does_not_model_raise_naming_the_instruction(fn):
             getattr(nisa, fn.name)(*[None] * required)
         assert len(p.words) == 0  # nothing ran, nothing was recorded
     if fn.name in PENDING:
-        with pytest.raises(NotImplementedError, match=PENDING[fn.name] + ".*not model yet"):
+        # Until the instruction is modelled, and then until gpsimd.nki builds its words.
+        modelled = PENDING[fn.name] in {i["mnemonic"] for i in gpsimd.instructions()}
+        tail = "the model has them, but gpsimd.nki does not build" if modelled else "not model yet"
+        with pytest.raises(NotImplementedError, match=PENDING[fn.name] + ".*" + tail):
             getattr(nisa, fn.name)(*[None] * required)
 
 
