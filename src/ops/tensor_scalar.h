@@ -353,6 +353,17 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
 
 // ---- explain -----------------------------------------------------------------------------
 
+// How r reaches the destination dtype (SPEC §5, §5.1).
+inline std::string result_text(uint64_t dout) {
+  const auto d = static_cast<Dtype>(dout);
+  if (d == Dtype::FP32 || d == Dtype::FP32R)
+    return fmt::format("is written as {}, its bits unchanged", dtype_str(dout));
+  if (is_int_dtype(d))
+    return fmt::format("is converted to {}: rounded to nearest even and saturated, NaN -> 0",
+                       dtype_str(dout));
+  return fmt::format("is converted to {}, rounded to nearest even", dtype_str(dout));
+}
+
 // "SUBTRACT(x, s0)", "ABSOLUTE_VALUE(s0)": one op applied as the word says.
 inline std::string call_text(uint8_t op, const std::string& left, const std::string& right) {
   const std::string name = alu_op_name(op) ? std::string(*alu_op_name(op)) : op_text(op);
@@ -393,11 +404,15 @@ inline void explain(const Decoded& d, const Machine& m, Explainer& x, Form form)
     effect += fmt::format("on the {}-bit patterns of {} (no conversion), dst = r.",
                           8 * dtype_size(static_cast<uint8_t>(din)).value_or(4), dtype_str(din));
   else
-    effect += fmt::format(
-        "x is {} to FP32, both ops run in FP32 (t stays FP32), and r is written as {} "
-        "(from FP32: round to nearest even{}).",
-        din == static_cast<uint64_t>(Dtype::FP32) ? "taken unchanged" : "converted",
-        dtype_str(dout), is_int_dtype(static_cast<Dtype>(dout)) ? ", saturating, NaN -> 0" : "");
+    effect += fmt::format("x {}, both ops run in FP32 (t stays FP32), and r {}.",
+                          din == static_cast<uint64_t>(Dtype::FP32)
+                              ? "is used as it is"
+                              : fmt::format("is converted from {} to FP32", dtype_str(din)),
+                          result_text(dout));
+  if (form.pointer)
+    effect +=
+        " imm0 and imm1 are pointers whatever imm0_src and imm1_src say (this is the "
+        "pointer-only form).";
   if ((op0 != kBypass && alu::is_unary(op0) && reverses_op0(rev)) ||
       (op1 != kBypass && alu::is_unary(op1) && reverses_op1(rev)))
     effect +=
