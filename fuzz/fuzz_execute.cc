@@ -141,7 +141,8 @@ std::vector<Region> operand_regions(const Word& w, const Machine& m) {
       if (src == static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE)) {
         if ((addr & 0xffu) >= kRegisters) continue;
         addr = m.registers[addr & 0xffu];
-      } else if (src != static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE)) {
+      } else if (src != static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE) &&
+                 f.imm_text != ImmText::Hex) {  // Hex: a pointer whatever *_src says
         continue;
       }
       add_channels(out, m, guess_location(addr), n, 0, 4);

@@ -130,9 +130,10 @@ void write_dicts(const fs::path& out) {
   }
   for (unsigned code = 0; code < 256; ++code) {
     const auto c = static_cast<uint8_t>(code);
-    for (auto name : {gpsimd::dtype_name(c), gpsimd::alu_op_name(c), gpsimd::accum_cmd_name(c),
-                      gpsimd::imm_src_name(c), gpsimd::wait_mode_name(c),
-                      gpsimd::update_mode_name(c), gpsimd::affine_select_cmp_name(c)})
+    for (auto name :
+         {gpsimd::dtype_name(c), gpsimd::alu_op_name(c), gpsimd::accum_cmd_name(c),
+          gpsimd::imm_src_name(c), gpsimd::wait_mode_name(c), gpsimd::update_mode_name(c),
+          gpsimd::affine_select_cmp_name(c), gpsimd::rev_ops_name(c)})
       if (name) tokens.insert(std::string(*name));
   }
   for (const char* t : {"sbuf", "psum", "reg", "v2", "v3", "v4", "v5", "0x", "#",    ";",   "\n",

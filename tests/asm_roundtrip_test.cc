@@ -479,6 +479,64 @@ Word valid_tensor_tensor_bitvec(Gen& g) {
   return valid_tensor_tensor(g, 0x51);
 }
 
+// SPEC §4.15: S3D3_TS, the four opcodes; ops valid for the opcode on V3 (the generation
+// RandomValidInstructions validates on), every reverse flag, every kind of immediate.
+Word valid_s3d3_ts(Gen& g, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kOut[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,
+                                     0x9, 0xa, 0xb, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kInt[] = {0x2, 0x3, 0x4, 0x5, 0x8, 0x9};
+  // is_general_arith_op on V3, and is_bitvec_op without ARITH_SHIFT_RIGHT (any width).
+  static constexpr uint8_t kArith[] = {0x00, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0d, 0x0e, 0x0f,
+                                       0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19};
+  static constexpr uint8_t kBitvec[] = {0x00, 0x01, 0x02, 0x10, 0x0a, 0x0b, 0x0c, 0x1c};
+  const bool bitvec = opcode == 0x53 || opcode == 0x54, pointer = opcode == 0x44 || opcode == 0x54;
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t in = bitvec ? g.pick(kInt) : g.pick(kData);
+  const uint8_t out = bitvec ? in : g.pick(kOut);
+  const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
+  const auto num = g.nums(3);
+  store_tensor(w, 16, g.tensor(3, num, n, isz, g.below(2)));
+  const std::array<uint16_t, kMaxDims> dnum{num[1], num[0], num[2], 1};
+  store_tensor(w, 48, g.tensor(3, dnum, n, osz, osz == 4 && g.below(2)));
+  w[32] = in;
+  w[33] = out;
+  w[34] = static_cast<uint8_t>(n);
+  uint8_t op0 = bitvec ? g.pick(kBitvec) : g.pick(kArith);
+  uint8_t op1 = bitvec ? g.pick(kBitvec) : g.pick(kArith);
+  if (op0 == 0) op1 = 0;
+  if (bitvec && isz <= 2 && (op0 == 0x02 || op0 == 0x10) && op1 == 0x11)
+    op1 = 0x10;  // no left, right
+  w[36] = op0;
+  w[37] = op1;
+  w[38] = static_cast<uint8_t>(g.below(4));
+  const unsigned width = bitvec ? isz : 4;
+  if (pointer) {
+    store_u32(w, 40, g.static_addr(n, width, g.below(2)));
+    store_u32(w, 44, g.static_addr(n, width, g.below(2)));
+  } else {
+    g.immediate(w, 35, 40, width, n, true);
+    g.immediate(w, 39, 44, width, n, true);
+  }
+  return w;
+}
+Word valid_tensor_scalar_arith(Gen& g) {
+  return valid_s3d3_ts(g, 0x43);
+}
+Word valid_tensor_scalar_bitvec(Gen& g) {
+  return valid_s3d3_ts(g, 0x53);
+}
+Word valid_tensor_scalar_ptr_arith(Gen& g) {
+  return valid_s3d3_ts(g, 0x44);
+}
+Word valid_tensor_scalar_ptr_bitvec(Gen& g) {
+  return valid_s3d3_ts(g, 0x54);
+}
+
 // A generator of valid words for every table row.
 const std::map<std::string_view, Word (*)(Gen&)>& makers() {
   static const std::map<std::string_view, Word (*)(Gen&)> m = {
@@ -497,6 +555,10 @@ const std::map<std::string_view, Word (*)(Gen&)>& makers() {
       {"MatchReplace8", valid_match_replace8},
       {"TensorTensorArith", valid_tensor_tensor_arith},
       {"TensorTensorBitvec", valid_tensor_tensor_bitvec},
+      {"TensorScalarArith", valid_tensor_scalar_arith},
+      {"TensorScalarBitvec", valid_tensor_scalar_bitvec},
+      {"TensorScalarPtrArith", valid_tensor_scalar_ptr_arith},
+      {"TensorScalarPtrBitvec", valid_tensor_scalar_ptr_bitvec},
   };
   return m;
 }

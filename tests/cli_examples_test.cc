@@ -154,6 +154,23 @@ TEST(CliExamples, TensorTensorDumps) {
             (std::vector<int32_t>{0x12, 1, 0, 0xff00}));
 }
 
+// SPEC §4.15 on two partitions (see the example's comments): 1.0 - x, x * f + 2.5 with f
+// per partition, (x & 0xff) << 4 on INT32 bits, and the pointer form x * f + bias as BF16.
+TEST(CliExamples, TensorScalarDumps) {
+  const std::string out = scratch("ts");
+  ASSERT_EQ(run({"run", "examples/tensor_scalar.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/one_minus_x.npy"),
+            (std::vector<float>{-2.0f, 0.5f, 3.0f, 0.0f, 0.75f, 2.0f, -3.0f, -0.5f}));
+  EXPECT_EQ(npy_values<float>(out + "/x_times_f_plus.npy"),
+            (std::vector<float>{8.5f, 3.5f, -1.5f, 4.5f, 2.375f, 3.0f, 0.5f, 1.75f}));
+  EXPECT_EQ(npy_values<int32_t>(out + "/masked_shifted.npy"),
+            (std::vector<int32_t>{0x340, 0xff0, 0xff0, 0, 0x70, 0xff0, 0, 0x100}));
+  // 6.5, 1.5, -3.5, 2.5 and -3.125, -2.5, -5.0, -3.75 as BF16 bits (all exact).
+  EXPECT_EQ(
+      npy_values<uint16_t>(out + "/x_times_f_plus_bias.npy"),
+      (std::vector<uint16_t>{0x40d0, 0x3fc0, 0xc060, 0x4020, 0xc048, 0xc020, 0xc0a0, 0xc070}));
+}
+
 TEST(CliExamples, DveReadAccumulatorDumps) {
   const std::string out = scratch("dra");
   ASSERT_EQ(run({"run", "examples/dve_read_accumulator.gpsimd", "--out-dir", out}).status, 0);
@@ -240,7 +257,7 @@ TEST(CliExamples, DemoChecksItself) {
   const std::string out = scratch("demo");
   const Result r = run({"demo"}, out);  // any working directory
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("8 of 8 checks passed."), std::string::npos);
+  EXPECT_NE(r.out.find("9 of 9 checks passed."), std::string::npos);
   EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
 }
 

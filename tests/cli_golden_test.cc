@@ -62,7 +62,8 @@ const char* const kExamples[] = {"range_select",
                                  "max8",
                                  "find_index8",
                                  "match_replace8",
-                                 "tensor_tensor"};
+                                 "tensor_tensor",
+                                 "tensor_scalar"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

@@ -364,6 +364,20 @@ class Builder {
                                          const std::function<uint32_t(unsigned)>& values) {
     const uint8_t src = static_cast<uint8_t>(r_.in(0, 2));
     if (src == 0) return {0, inst_value};
+    return place_pointer(src, width, p_hint, n, psum_ok, values);
+  }
+  // A static pointer (the pointer-only TensorScalar forms): its ADDR4.
+  uint32_t pointer(unsigned width, unsigned p_hint, unsigned n, bool psum_ok,
+                   const std::function<uint32_t(unsigned)>& values) {
+    return place_pointer(1, width, p_hint, n, psum_ok, values).second;
+  }
+
+ private:
+  // Stores `values(c)` for each channel and returns {1, ADDR4} or, for src 2, {2, the
+  // register holding it}.
+  std::pair<uint8_t, uint32_t> place_pointer(uint8_t src, unsigned width, unsigned p_hint,
+                                             unsigned n, bool psum_ok,
+                                             const std::function<uint32_t(unsigned)>& values) {
     const Space s = psum_ok && r_.chance(30) ? Space::PSUM : Space::SBUF;
     const unsigned p = near_partition(p_hint, n);
     const int64_t size = rm::space_bytes(s, g_);
@@ -383,6 +397,7 @@ class Builder {
     return {2, reg};
   }
 
+ public:
   // Stores random values of a dtype at every element the walk touches, on each channel.
   void fill(const rm::Tensor& t, const rm::Loc& loc, unsigned n, unsigned elem,
             const std::function<uint32_t()>& value) {
@@ -1158,6 +1173,151 @@ Word gen_tensor_tensor_bitvec(Builder& b) {
   return gen_tensor_tensor(b, rm::kTensorTensorBitvec);
 }
 
+// ---- TensorScalar (SPEC §4.15) ----
+
+// SPEC §3.8's is_general_arith_op, from the table of §3.8 (V4 adds the last four).
+constexpr uint8_t kGeneralArith[] = {0x00, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0D,
+                                     0x0E, 0x0F, 0x12, 0x13, 0x14, 0x15, 0x16,
+                                     0x17, 0x18, 0x19, 0x20, 0x21, 0x22, 0x23};
+// is_valid_int_aluop_dve (V5) without BYPASS: they validate on V5 and fault on dve.
+constexpr uint8_t kIntDve[] = {0xC4, 0xC5, 0xC6, 0xCF, 0xD0, 0xCB, 0xCC,
+                               0xCD, 0xC9, 0xD1, 0xD2, 0xD3, 0xD4, 0xCA};
+// is_general_bitvec_op.
+constexpr uint8_t kBitvecOps[] = {0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x0A, 0x0B, 0x0C};
+
+// A random FP32 scalar: special values, values near the data, small integers.
+uint32_t ts_scalar(Rng& r) {
+  switch (r.in(0, 5)) {
+    case 0:
+      return random_value(r, rm::dt::FP32);
+    case 1:
+      return rm::as_bits(static_cast<float>(r.in(-8, 8)));
+    case 2:
+      return rm::as_bits(static_cast<float>(r.in(-1000, 1000)) / 8.0f);
+    default:
+      return r.pick<uint32_t>({0x3F800000u, 0xBF800000u, 0u, 0x80000000u, 0x7F800000u, 0xFF800000u,
+                               0x7FC00001u, 0x7F800001u, 0x00000001u, 0x4B800000u, 0x3F000000u});
+  }
+}
+// A random w-bit scalar for the raw-bits path: shift counts (around and beyond w), masks.
+uint32_t ts_bits_scalar(Rng& r, uint8_t code) {
+  const unsigned w = 8 * rm::size_of(code);
+  const uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
+  switch (r.in(0, 3)) {
+    case 0:
+      return static_cast<uint32_t>(r.in(0, w + 2)) & mask;
+    case 1:
+      return r.pick<uint32_t>({0u, 1u, w - 1, w, mask, mask >> 1, (mask >> 1) + 1}) & mask;
+    default:
+      return random_value(r, code);
+  }
+}
+
+Word gen_tensor_scalar(Builder& b, uint8_t opcode) {
+  Rng& r = b.rng();
+  const Generation g = b.generation();
+  const bool bitvec = opcode == rm::kTensorScalarBitvec || opcode == rm::kTensorScalarPtrBitvec;
+  const bool pointer = opcode == rm::kTensorScalarPtrArith || opcode == rm::kTensorScalarPtrBitvec;
+  rm::ts::TensorScalarWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  // The engine: mostly the default or dve; pool and act fault unsupported-op (and, on pool,
+  // every operand stays out of PSUM).
+  const unsigned e = r.uin(0, 99);
+  b.engine = e < 70   ? std::optional<gpsimd::Engine>{}
+             : e < 97 ? std::optional{gpsimd::Engine::DVE}
+             : e < 98 ? std::optional{gpsimd::Engine::POOL}
+                      : std::optional{gpsimd::Engine::ACT};
+  const bool psum_ok = b.engine != gpsimd::Engine::POOL;
+  x.ev = b.events();
+  if (bitvec) {
+    x.in = x.out = r.pick<uint8_t>({rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16,
+                                    rm::dt::INT32, rm::dt::UINT32});
+  } else {
+    const std::initializer_list<uint8_t> data = {rm::dt::INT8,   rm::dt::UINT8,  rm::dt::INT16,
+                                                 rm::dt::UINT16, rm::dt::BF16,   rm::dt::FP16,
+                                                 rm::dt::INT32,  rm::dt::UINT32, rm::dt::FP32,
+                                                 rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+    x.in = r.chance(40) ? rm::dt::FP32 : r.pick(data);
+    x.out = r.chance(40) ? rm::dt::FP32 : r.chance(10) ? rm::dt::FP32R : r.pick(data);
+  }
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  // The ops: valid for the opcode and generation; now and then one that faults
+  // unsupported-op (RSQRT's arm, CRC32, the V5 integer arm).
+  const unsigned ngeneral = g >= Generation::V4 ? 21 : 17;
+  auto general = [&] { return kGeneralArith[r.uin(0, ngeneral - 1)]; };
+  bool rsqrt = false;
+  for (;;) {
+    if (bitvec) {
+      x.op0 = r.chance(2) ? rm::ts::aop::CRC32 : kBitvecOps[r.uin(0, 8)];
+      x.op1 = r.chance(2) ? rm::ts::aop::CRC32 : kBitvecOps[r.uin(0, 8)];
+    } else if (r.chance(2)) {
+      rsqrt = true;
+      x.op0 = rm::ts::aop::RSQRT;
+      x.op1 = 0;
+    } else if (g == Generation::V5 && r.chance(2)) {
+      x.op0 = kIntDve[r.uin(0, 13)];
+      x.op1 = r.chance(50) ? 0 : kIntDve[r.uin(0, 13)];
+    } else {
+      x.op0 = r.chance(5) ? 0 : general();
+      x.op1 = r.chance(15) ? 0 : general();
+    }
+    if (x.op0 == 0 && x.op1 != 0) continue;  // tensor_scalar_valid_ops (3)
+    if (bitvec && isz <= 2) {                // tensor_scalar_shift_chk
+      const auto left = [](uint8_t o) { return o == 0x02 || o == 0x10; };
+      const auto right = [](uint8_t o) { return o == 0x03 || o == 0x11; };
+      if ((left(x.op0) && right(x.op1)) || x.op0 == 0x03 || x.op1 == 0x03) continue;
+    }
+    break;
+  }
+  x.reverse = static_cast<uint8_t>(r.in(0, 3));
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const Space ss = psum_ok ? b.space(30) : Space::SBUF;
+  const Space ds = psum_ok ? b.space(osz == 4 ? 30 : 0) : Space::SBUF;
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = 3, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = 3, .count = count});
+  const unsigned width = bitvec ? isz : 4;
+  auto scalar = [&](unsigned) { return bitvec ? ts_bits_scalar(r, x.in) : ts_scalar(r); };
+  if (rsqrt) {
+    x.imm0 = x.imm1 = 0;  // the RSQRT arm: every immediate byte and source 0
+  } else if (pointer) {
+    x.imm0 = b.pointer(width, sl.partition, n, psum_ok, scalar);
+    x.imm1 = b.pointer(width, sl.partition, n, psum_ok, scalar);
+  } else {
+    std::tie(x.imm0_src, x.imm0) = b.immediate(width, sl.partition, n, psum_ok, scalar(0), scalar);
+    std::tie(x.imm1_src, x.imm1) = b.immediate(width, sl.partition, n, psum_ok, scalar(0), scalar);
+  }
+  // The old destination first, then the source (it wins where they overlap).
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  const bool ties = !bitvec && x.in == rm::dt::FP32 && rm::format_of(x.out) && r.chance(30);
+  b.fill(x.src, sl, n, isz, [&] { return ties ? near_tie(r, x.out) : random_value(r, x.in); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  if (inj == Inject::Shape) {
+    if (x.src.register_mode())
+      x.src.num[1] += 1;
+    else if (x.dst.register_mode())
+      x.dst.num[2] += 1;
+  }
+  return x.encode();
+}
+Word gen_tensor_scalar_arith(Builder& b) {
+  return gen_tensor_scalar(b, rm::kTensorScalarArith);
+}
+Word gen_tensor_scalar_bitvec(Builder& b) {
+  return gen_tensor_scalar(b, rm::kTensorScalarBitvec);
+}
+Word gen_tensor_scalar_ptr_arith(Builder& b) {
+  return gen_tensor_scalar(b, rm::kTensorScalarPtrArith);
+}
+Word gen_tensor_scalar_ptr_bitvec(Builder& b) {
+  return gen_tensor_scalar(b, rm::kTensorScalarPtrBitvec);
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -1360,6 +1520,26 @@ TEST(ExecuteRandom, TensorTensorArith) {
 TEST(ExecuteRandom, TensorTensorBitvec) {
   run_random("TensorTensorBitvec", gen_tensor_tensor_bitvec,
              {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x51);
+}
+
+TEST(ExecuteRandom, TensorScalarArith) {
+  run_random("TensorScalarArith", gen_tensor_scalar_arith,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x43);
+}
+
+TEST(ExecuteRandom, TensorScalarBitvec) {
+  run_random("TensorScalarBitvec", gen_tensor_scalar_bitvec,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x53);
+}
+
+TEST(ExecuteRandom, TensorScalarPtrArith) {
+  run_random("TensorScalarPtrArith", gen_tensor_scalar_ptr_arith,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x44);
+}
+
+TEST(ExecuteRandom, TensorScalarPtrBitvec) {
+  run_random("TensorScalarPtrBitvec", gen_tensor_scalar_ptr_bitvec,
+             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x54);
 }
 
 // Every table row has a random comparison (a test of its name above), and the reference

@@ -46,9 +46,37 @@ struct ExpectedInstr {
 
 using G = Generation;
 
-// SPEC §1 and §4.1-§4.13.
+// SPEC §1 and §4.15: the four TensorScalar opcodes, one S3D3_TS layout, added to `t`.
+std::vector<ExpectedInstr> with_tensor_scalar(std::vector<ExpectedInstr> t) {
+  const std::vector<ExpectedField> s3d3_ts = {
+      {"header", 0, 4, K::Header},
+      {"events", 4, 8, K::Events},
+      {"accumulator_cmd", 12, 1, K::AccumCmd},
+      {"reserved0", 13, 3, K::Reserved},
+      {"src_mem_pattern", 16, 16, K::Tensor, 3},
+      {"in_dtype", 32, 1, K::Dtype},
+      {"out_dtype", 33, 1, K::Dtype},
+      {"num_active_channels", 34, 1, K::U8},
+      {"imm0_src", 35, 1, K::ImmSrc},
+      {"op0", 36, 1, K::AluOp},
+      {"op1", 37, 1, K::AluOp},
+      {"reverse_operands", 38, 1, K::RevOps},
+      {"imm1_src", 39, 1, K::ImmSrc},
+      {"imm0", 40, 4, K::ImmVal, 0, "imm0_src"},
+      {"imm1", 44, 4, K::ImmVal, 0, "imm1_src"},
+      {"dst_mem_pattern", 48, 16, K::Tensor, 3},
+  };
+  for (auto [mnemonic, opcode] : {std::pair<std::string_view, uint8_t>{"TensorScalarArith", 0x43},
+                                  {"TensorScalarBitvec", 0x53},
+                                  {"TensorScalarPtrArith", 0x44},
+                                  {"TensorScalarPtrBitvec", 0x54}})
+    t.push_back({mnemonic, opcode, "S3D3_TS", Engine::DVE, {G::V2, G::V3, G::V4, G::V5}, s3d3_ts});
+  return t;
+}
+
+// SPEC §1 and §4.1-§4.13 (and §4.15, with_tensor_scalar).
 const std::vector<ExpectedInstr>& expected_table() {
-  static const std::vector<ExpectedInstr> t = {
+  static const std::vector<ExpectedInstr> t = with_tensor_scalar({
       {"RangeSelect",
        0xbc,
        "S2D2_RS",
@@ -325,7 +353,7 @@ const std::vector<ExpectedInstr>& expected_table() {
            {"src1_mem_pattern", 32, 16, K::Tensor, 3},
            {"dst_mem_pattern", 48, 16, K::Tensor, 3},
        }},
-  };
+  });
   return t;
 }
 
@@ -349,6 +377,10 @@ static_assert(field_of(table::kAffineSelect, "channel_multiplier").offset == 60)
 static_assert(field_of(table::kIota, "dst_mem_pattern").offset == 44);
 static_assert(field_of(table::kTensorTensorArith, "src1_mem_pattern").offset == 32);
 static_assert(field_of(table::kTensorTensorBitvec, "op").offset == 14);
+static_assert(field_of(table::kTensorScalarArith, "reverse_operands").offset == 38);
+static_assert(field_of(table::kTensorScalarBitvec, "imm1").offset == 44);
+static_assert(field_of(table::kTensorScalarPtrArith, "imm0").offset == 40);
+static_assert(field_of(table::kTensorScalarPtrBitvec, "imm1_src").offset == 39);
 
 TEST(IsaTable, HasExactlyTheInstructionsOfSpec) {
   std::set<std::string_view> got, want;
@@ -483,6 +515,10 @@ std::string_view expected_opcode_clause(std::string_view mnemonic) {
       {"DveReadAccumulator", "has_dve_read_accumulator_opcode"},
       {"TensorTensorArith", "has_tensor_tensor_opcode"},
       {"TensorTensorBitvec", "has_tensor_tensor_opcode"},
+      {"TensorScalarArith", "has_tensor_scalar_opcode"},
+      {"TensorScalarBitvec", "has_tensor_scalar_opcode"},
+      {"TensorScalarPtrArith", "has_tensor_scalar_ptr_opcode"},
+      {"TensorScalarPtrBitvec", "has_tensor_scalar_ptr_opcode"},
   };
   auto it = m.find(mnemonic);
   return it == m.end() ? std::string_view("(none written)") : it->second;
@@ -552,16 +588,48 @@ std::vector<std::string_view> expected_mnemonics() {
 INSTANTIATE_TEST_SUITE_P(All, IsaRow, ::testing::ValuesIn(expected_mnemonics()),
                          [](const auto& p) { return std::string(p.param); });
 
+// The bytes of two field lists mean the same: names, offsets, sizes, kinds, dimensions and
+// *_src fields agree row by row (how an immediate is written may differ).
+bool same_layout(std::span<const FieldDef> a, std::span<const FieldDef> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const FieldDef& x, const FieldDef& y) {
+                      return x.name == y.name && x.offset == y.offset && x.size == y.size &&
+                             x.kind == y.kind && x.dims == y.dims && x.src_field == y.src_field;
+                    });
+}
+
+TEST(IsaTable, SameLayoutComparesFields) {
+  EXPECT_TRUE(same_layout(table::kTensorScalarArith, table::kTensorScalarPtrBitvec));
+  EXPECT_TRUE(same_layout(table::kMax8, table::kFindIndex8));
+  EXPECT_FALSE(same_layout(table::kMax8, table::kMatchReplace8));
+  EXPECT_FALSE(same_layout(table::kTensorScalarArith, table::kTensorScalarSelect));
+}
+
+// SPEC §3.9: the instructions of §4.14-§4.17 take the engine as an input; the others run
+// on the engine of their row.
+TEST(IsaTable, TensorScalarTakesTheEngineAsInput) {
+  for (const InstrDef& d : instructions()) {
+    const bool input = d.mnemonic.starts_with("TensorScalar") && d.mnemonic != "TensorScalarSelect";
+    if (!input) continue;
+    EXPECT_TRUE(d.engine_input) << d.mnemonic;
+    EXPECT_EQ(d.engine_for(std::nullopt), Engine::DVE) << d.mnemonic;
+    EXPECT_EQ(d.engine_for(Engine::POOL), Engine::POOL) << d.mnemonic;
+  }
+  EXPECT_FALSE(instruction(Opcode::TensorScalarSelect).engine_input);
+}
+
 TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
   std::set<uint8_t> opcodes;
   std::set<std::string_view> names;
-  std::map<std::string_view, const FieldDef*> structs;
+  std::map<std::string_view, std::span<const FieldDef>> structs;
   for (const InstrDef& d : instructions()) {
     EXPECT_TRUE(opcodes.insert(static_cast<uint8_t>(d.opcode)).second) << d.mnemonic;
     EXPECT_TRUE(names.insert(d.mnemonic).second) << d.mnemonic;
-    // A struct name appears twice only for one layout (S4D2_BN: Max8 and FindIndex8).
-    auto [it, fresh] = structs.emplace(d.struct_name, d.fields.data());
-    EXPECT_TRUE(fresh || it->second == d.fields.data()) << d.mnemonic;
+    // A struct name appears twice only for one layout (S4D2_BN: Max8 and FindIndex8;
+    // S3D3_TS: the four TensorScalar opcodes, whose rows differ only in how an immediate
+    // is written): the same fields at the same offsets, sizes and kinds.
+    auto [it, fresh] = structs.emplace(d.struct_name, d.fields);
+    EXPECT_TRUE(fresh || same_layout(it->second, d.fields)) << d.mnemonic;
   }
 }
 
@@ -569,8 +637,8 @@ TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
 // unknown:
 // it does not decode and validates with the single clause has_known_opcode.
 TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
-  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8,
-                                    0xf2, 0x6c, 0x6d, 0x6e, 0x6f, 0x41, 0x51};
+  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8, 0xf2, 0x6c,
+                                    0x6d, 0x6e, 0x6f, 0x41, 0x51, 0x43, 0x53, 0x44, 0x54};
   unsigned unknown = 0;
   for (unsigned op = 0; op < 256; ++op) {
     Word w{};
@@ -614,8 +682,11 @@ TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {
 
 // SPEC §1, §3.9: the engine is an input of TensorTensorArith and TensorTensorBitvec (DVE
 // when none is given); every instruction of §4.1-§4.13 runs on its own row's engine.
-TEST(IsaTable, TheEngineIsAnInputOfTheTensorTensorRows) {
-  const std::set<std::string_view> with_input = {"TensorTensorArith", "TensorTensorBitvec"};
+TEST(IsaTable, TheEngineIsAnInputOfTheAluRows) {
+  // SPEC §3.9: the instructions of §4.14 and §4.15 take the engine as an input.
+  const std::set<std::string_view> with_input = {"TensorTensorArith",    "TensorTensorBitvec",
+                                                 "TensorScalarArith",    "TensorScalarBitvec",
+                                                 "TensorScalarPtrArith", "TensorScalarPtrBitvec"};
   for (const InstrDef& d : instructions()) {
     SCOPED_TRACE(std::string(d.mnemonic));
     const bool input = with_input.count(d.mnemonic) != 0;

@@ -1664,7 +1664,11 @@ TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
       {{"MatchValueLoad", "its fast path is convert.cc's widening (WideningEveryPattern)"},
        {"DveReadAccumulator", "no fast path: one element per channel"},
        {"TensorTensorArith", "no fast path yet: every element takes the reference"},
-       {"TensorTensorBitvec", "no fast path yet: every element takes the reference"}});
+       {"TensorTensorBitvec", "no fast path yet: every element takes the reference"},
+       {"TensorScalarArith", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarBitvec", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarPtrArith", "no fast path yet: the reference path of tensor_scalar.h"},
+       {"TensorScalarPtrBitvec", "no fast path yet: the reference path of tensor_scalar.h"}});
 }
 
 // Every case compares whole machines ("large" cases), on every target.

@@ -16,6 +16,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <numeric>
@@ -48,20 +49,24 @@ inline constexpr uint8_t MAX = 0x08, IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, I
                          IS_LT = 0x16;
 }  // namespace op
 
+inline constexpr uint8_t kTensorScalarArith = 0x43, kTensorScalarPtrArith = 0x44,
+                         kTensorScalarBitvec = 0x53, kTensorScalarPtrBitvec = 0x54;
 inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
                          kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
                          kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b, kMax8 = 0x6c,
                          kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f;
 inline constexpr uint8_t kTensorTensorArith = 0x41, kTensorTensorBitvec = 0x51;
 // The opcodes execute() below implements (a test checks them against the table).
-inline constexpr uint8_t kModelled[] = {kRangeSelect,        kTensorScalarSelect,
-                                        kGetSequenceBounds,  kSort,
-                                        kAffineSelect,       kIota,
-                                        kNonzeroWithCount,   kCopyPredicatedScalar,
-                                        kDveReadAccumulator, kMax8,
-                                        kMatchValueLoad,     kFindIndex8,
-                                        kMatchReplace8,      kTensorTensorArith,
-                                        kTensorTensorBitvec};
+inline constexpr uint8_t kModelled[] = {kRangeSelect,          kTensorScalarSelect,
+                                        kGetSequenceBounds,    kSort,
+                                        kAffineSelect,         kIota,
+                                        kNonzeroWithCount,     kCopyPredicatedScalar,
+                                        kDveReadAccumulator,   kMax8,
+                                        kMatchValueLoad,       kFindIndex8,
+                                        kMatchReplace8,        kTensorTensorArith,
+                                        kTensorTensorBitvec,   kTensorScalarArith,
+                                        kTensorScalarBitvec,   kTensorScalarPtrArith,
+                                        kTensorScalarPtrBitvec};
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -1231,9 +1236,14 @@ inline std::optional<FaultKind> tensor_tensor(const Machine& m, const Word& w, E
 
 }  // namespace internal
 
-// Executes a valid word on `m` as SPEC §4 says. On a fault `m` is left unchanged. `engine`
-// is the engine input of SPEC §3.9 (TensorTensor: DVE when none is given); the other
-// instructions ignore it.
+namespace ts {
+inline std::optional<FaultKind> execute(const Machine& m, const Word& w, internal::Effects& fx,
+                                        gpsimd::Engine engine);
+}
+
+// Executes a valid word on `m` as SPEC §4 says, on `engine` (SPEC §3.9: the instructions of
+// §4.14-§4.17 take it as an input, DVE by default for TensorTensor and TensorScalar; the
+// others ignore it). On a fault `m` is left unchanged.
 inline Outcome execute(Machine& m, const Word& w,
                        std::optional<gpsimd::Engine> engine = std::nullopt) {
   const Events ev = get_events(w);
@@ -1286,6 +1296,12 @@ inline Outcome execute(Machine& m, const Word& w,
     case kTensorTensorArith:
     case kTensorTensorBitvec:
       f = internal::tensor_tensor(m, w, fx, engine.value_or(gpsimd::Engine::DVE));
+      break;
+    case kTensorScalarArith:
+    case kTensorScalarBitvec:
+    case kTensorScalarPtrArith:
+    case kTensorScalarPtrBitvec:
+      f = ts::execute(m, w, fx, engine.value_or(gpsimd::Engine::DVE));
       break;
     default:
       return {};
@@ -1632,5 +1648,234 @@ inline Tensor tensor4(uint32_t addr, int s0, unsigned n0, int s1, unsigned n1, i
                       int s3, unsigned n3) {
   return Tensor{addr, 4, {s0, s1, s2, s3}, {n0, n1, n2, n3}};
 }
+
+// ==== TensorScalar (SPEC §4.15) with its own ALU (SPEC §3.8) ===============================
+//
+// The FP32 ops are computed in double and rounded once to float: for +, -, * of two floats
+// the double result rounded to float is the correctly rounded float result (53 >= 2*24 + 2),
+// so this is an independent route to IEEE binary32 arithmetic.
+
+namespace ts {
+
+// ALU_OP values of SPEC §3.8.
+namespace aop {
+inline constexpr uint8_t BYPASS = 0x00, BITWISE_NOT = 0x01, ARITH_SHIFT_LEFT = 0x02,
+                         ARITH_SHIFT_RIGHT = 0x03, ADD = 0x04, SUBTRACT = 0x05, MULT = 0x06,
+                         MAX = 0x08, MIN = 0x09, BITWISE_AND = 0x0A, BITWISE_OR = 0x0B,
+                         BITWISE_XOR = 0x0C, LOGICAL_AND = 0x0D, LOGICAL_OR = 0x0E,
+                         LOGICAL_XOR = 0x0F, LOGICAL_SHIFT_LEFT = 0x10, LOGICAL_SHIFT_RIGHT = 0x11,
+                         IS_EQ = 0x12, IS_GT = 0x13, IS_GE = 0x14, IS_LE = 0x15, IS_LT = 0x16,
+                         ABSOLUTE_DIFF = 0x17, IS_NE = 0x18, ABSOLUTE_VALUE = 0x19, CRC32 = 0x1C,
+                         RSQRT = 0x1D, ABS_MAX = 0x20, ABS_MIN = 0x21, RE_LU = 0x22, SQUARE = 0x23;
+}  // namespace aop
+
+inline constexpr uint32_t kNaN = 0x7FC00000u;  // every NaN an op produces (SPEC §3.8.2)
+
+inline bool nan32(uint32_t b) {
+  return (b & 0x7fffffffu) > 0x7f800000u;
+}
+inline uint32_t quiet(double v) {
+  const uint32_t b = as_bits(static_cast<float>(v));
+  return nan32(b) ? kNaN : b;
+}
+inline double d(uint32_t b) {
+  return static_cast<double>(as_float(b));
+}
+// -0.0 < +0.0 for MAX and MIN (SPEC §3.8.2).
+inline bool above(uint32_t a, uint32_t b) {
+  if (d(a) != d(b)) return d(a) > d(b);
+  return (a >> 31) < (b >> 31);  // equal values: only ±0 can differ, + is the larger
+}
+
+// op(a, b) on FP32 bit patterns (SPEC §3.8.2).
+inline uint32_t fp32(uint8_t op, uint32_t a, uint32_t b) {
+  const double x = d(a), y = d(b);
+  const bool na = nan32(a), nb = nan32(b);
+  switch (op) {
+    case aop::BYPASS:
+      return a;
+    case aop::ADD:
+      return quiet(x + y);
+    case aop::SUBTRACT:
+      return quiet(x - y);
+    case aop::MULT:
+      return quiet(x * y);
+    case aop::SQUARE:
+      return quiet(x * x);
+    case aop::MAX:
+      if (na || nb) return na && nb ? kNaN : (na ? b : a);
+      return above(a, b) ? a : b;
+    case aop::MIN:
+      if (na || nb) return na && nb ? kNaN : (na ? b : a);
+      return above(a, b) ? b : a;
+    case aop::RE_LU:
+      return na || x <= 0 ? 0u : a;  // NaN, -0.0 and negatives give +0.0
+    case aop::IS_EQ:
+      return x == y ? 0x3F800000u : 0u;
+    case aop::IS_GT:
+      return x > y ? 0x3F800000u : 0u;
+    case aop::IS_GE:
+      return x >= y ? 0x3F800000u : 0u;
+    case aop::IS_LE:
+      return x <= y ? 0x3F800000u : 0u;
+    case aop::IS_LT:
+      return x < y ? 0x3F800000u : 0u;
+    case aop::IS_NE:
+      return x == y ? 0u : 0x3F800000u;
+    case aop::LOGICAL_AND:
+      return (x != 0) && (y != 0) ? 0x3F800000u : 0u;
+    case aop::LOGICAL_OR:
+      return (x != 0) || (y != 0) ? 0x3F800000u : 0u;
+    case aop::LOGICAL_XOR:
+      return (x != 0) != (y != 0) ? 0x3F800000u : 0u;
+    case aop::ABSOLUTE_DIFF: {
+      const uint32_t r = quiet(x - y);
+      return nan32(r) ? kNaN : r & 0x7fffffffu;
+    }
+    case aop::ABSOLUTE_VALUE:
+      return na ? kNaN : a & 0x7fffffffu;
+    case aop::ABS_MAX: {  // a when |a| > |b| (a NaN compares false), else b
+      const uint32_t r = std::fabs(x) > std::fabs(y) ? a : b;
+      return nan32(r) ? kNaN : r;
+    }
+    case aop::ABS_MIN: {
+      const uint32_t r = std::fabs(x) < std::fabs(y) ? a : b;
+      return nan32(r) ? kNaN : r;
+    }
+    default:
+      std::abort();  // not an op the generators use on this path
+  }
+}
+
+// op(a, b) on w-bit patterns (SPEC §3.8.2, raw bits): the count is b, unsigned; a count
+// of w or more shifts every bit out.
+inline uint32_t bits(uint8_t op, uint32_t a, uint32_t b, unsigned w) {
+  const uint64_t mask = (uint64_t{1} << w) - 1;
+  const uint64_t x = a & mask, k = b & mask;
+  const bool neg = (x >> (w - 1)) & 1u;
+  uint64_t r = 0;
+  switch (op) {
+    case aop::BYPASS:
+      r = x;
+      break;
+    case aop::BITWISE_NOT:
+      r = ~x;
+      break;
+    case aop::BITWISE_AND:
+      r = x & k;
+      break;
+    case aop::BITWISE_OR:
+      r = x | k;
+      break;
+    case aop::BITWISE_XOR:
+      r = x ^ k;
+      break;
+    case aop::ARITH_SHIFT_LEFT:
+    case aop::LOGICAL_SHIFT_LEFT:
+      r = k >= w ? 0 : x << k;
+      break;
+    case aop::LOGICAL_SHIFT_RIGHT:
+      r = k >= w ? 0 : x >> k;
+      break;
+    case aop::ARITH_SHIFT_RIGHT: {
+      // The value as a signed w-bit integer, divided by 2^k rounding down.
+      const int64_t v = neg ? static_cast<int64_t>(x) - (int64_t{1} << w) : static_cast<int64_t>(x);
+      r = static_cast<uint64_t>(k >= w ? (neg ? -1 : 0) : v >> k);
+      break;
+    }
+    default:
+      std::abort();
+  }
+  return static_cast<uint32_t>(r & mask);
+}
+
+// SPEC §3.9 item 4 for TensorScalar: the ops the model does not run (§3.8.3: RSQRT and
+// CRC32 reach execution; DIVIDE, POW, MOD do not validate) and every integer op of the V5
+// arm (is_valid_int_aluop: 0xC4-0xCD and 0xCF-0xDD, §3.8), off pool.
+inline bool unsupported_op(uint8_t op) {
+  if (op == aop::RSQRT || op == aop::CRC32) return true;
+  return (op >= 0xC4 && op <= 0xCD) || (op >= 0xCF && op <= 0xDD);
+}
+
+// SPEC §4.15. Offsets: 12 accumulator_cmd, 16 src (TENSOR3D), 32 in_dtype, 33 out_dtype,
+// 34 channels, 35 imm0_src, 36 op0, 37 op1, 38 reverse, 39 imm1_src, 40 imm0, 44 imm1,
+// 48 dst (TENSOR3D).
+inline std::optional<FaultKind> execute(const Machine& m, const Word& w, internal::Effects& fx,
+                                        gpsimd::Engine engine) {
+  const uint8_t opcode = w[0];
+  const bool bitvec = opcode == kTensorScalarBitvec || opcode == kTensorScalarPtrBitvec;
+  const bool pointer = opcode == kTensorScalarPtrArith || opcode == kTensorScalarPtrBitvec;
+  const uint8_t op0 = w[36], op1 = w[37], rev = w[38];
+  if (engine != gpsimd::Engine::DVE) return FaultKind::UnsupportedOp;
+  if (unsupported_op(op0) || unsupported_op(op1)) return FaultKind::UnsupportedOp;
+  const unsigned n = w[34];
+  const uint8_t din = w[32], dout = w[33];
+  const unsigned isz = size_of(din), osz = size_of(dout);
+  const Tensor st = get_tensor(w, 16, 3), dtn = get_tensor(w, 48, 3);
+  const auto src = internal::resolve(m, st, isz, true, false, n);
+  const auto dst = internal::resolve(m, dtn, osz, true, true, n);
+  const unsigned width = bitvec ? isz : 4;  // an FP32 for the arithmetic opcodes
+  const auto s0 = internal::resolve_imm(m, pointer ? 1 : w[35], get(w, 40, 4), width, true, n);
+  const auto s1 = internal::resolve_imm(m, pointer ? 1 : w[39], get(w, 44, 4), width, true, n);
+  if (!src || !dst || !s0 || !s1) return FaultKind::BadAddress;
+  if ((st.register_mode() || dtn.register_mode()) && st.count() != dtn.count())
+    return FaultKind::ShapeMismatch;
+  if (st.count() > internal::kWalkLimit || dtn.count() > internal::kWalkLimit)
+    return FaultKind::TooLarge;
+  const bool rev0 = rev == 1 || rev == 3, rev1 = rev == 2 || rev == 3;
+  const auto soffs = walk(st, src->offset, isz), doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    const uint32_t a = s0->at(m, c), b = s1->at(m, c);
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const uint32_t raw = internal::load(m, src->space, src->partition + c, soffs[j], isz);
+      uint32_t r;
+      if (bitvec) {
+        const unsigned wbits = 8 * isz;
+        const uint32_t t = op0 == aop::BYPASS ? raw
+                           : rev0             ? bits(op0, a, raw, wbits)
+                                              : bits(op0, raw, a, wbits);
+        r = op1 == aop::BYPASS ? t : rev1 ? bits(op1, b, t, wbits) : bits(op1, t, b, wbits);
+      } else {
+        const uint32_t x = to_fp32(din, raw);
+        const uint32_t t = op0 == aop::BYPASS ? x : rev0 ? fp32(op0, a, x) : fp32(op0, x, a);
+        r = from_fp32(dout, op1 == aop::BYPASS ? t : rev1 ? fp32(op1, b, t) : fp32(op1, t, b));
+      }
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], osz, r});
+    }
+  }
+  return std::nullopt;
+}
+
+// The word (SPEC §4.15 offsets).
+struct TensorScalarWord {
+  uint8_t opcode = kTensorScalarArith;
+  Events ev;
+  uint8_t accumulator_cmd = 0;
+  Tensor src{.dims = 3}, dst{.dims = 3};
+  uint8_t in = dt::FP32, out = dt::FP32, channels = 1;
+  uint8_t imm0_src = 0, op0 = aop::BYPASS, op1 = aop::BYPASS, reverse = 0, imm1_src = 0;
+  uint32_t imm0 = 0, imm1 = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, opcode);
+    put_events(w, ev);
+    w[12] = accumulator_cmd;
+    put_tensor(w, 16, src);
+    w[32] = in;
+    w[33] = out;
+    w[34] = channels;
+    w[35] = imm0_src;
+    w[36] = op0;
+    w[37] = op1;
+    w[38] = reverse;
+    w[39] = imm1_src;
+    put(w, 40, 4, imm0);
+    put(w, 44, 4, imm1);
+    put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+}  // namespace ts
 
 }  // namespace refmodel

@@ -499,6 +499,64 @@ inline Word valid_tensor_tensor_bitvec() {
                 {"dst_mem_pattern", tensor(kDstAddr, {1, 8, 8}, {8, 1, 1})}});
 }
 
+// ---- TensorScalar (SPEC §4.15, S3D3_TS) ----------------------------------------------
+//
+// valid_tensor_scalar_arith(): 3 channels from partition 4. src: FP16, TENSOR3D steps
+// {1, 4, 8} counts {4, 2, 1} (8 elements, 16 dense bytes) at SBUF partition 4 offset
+// 0x100; dst: FP32, steps {1, 2, 8} counts {2, 4, 1} (8 elements, 32 dense bytes) at
+// offset 0x400. op0 SUBTRACT imm0 1.0, op1 MULT imm1 0.5 (FP32 instruction immediates),
+// reverse_operands NONE: dst = (x - 1.0) * 0.5.
+// valid_tensor_scalar_bitvec(): the same walks, INT16 in and out; op0 BITWISE_AND imm0
+// 0x00ff, op1 LOGICAL_SHIFT_LEFT imm1 4 (INT16 instruction immediates):
+// dst = (x & 0xff) << 4.
+// valid_tensor_scalar_ptr_arith() / _ptr_bitvec(): the arith / bitvec word as the pointer
+// form: imm0_src = imm1_src = 0, imm0 and imm1 the static SBUF ADDR4s of partition 4
+// offsets 0x600 and 0x604 (channel c reads partition 4 + c).
+namespace ts_word {
+inline constexpr unsigned kChannels = 3;
+inline constexpr unsigned kPartition = 4;
+inline constexpr unsigned kN = 8;
+inline constexpr Dtype kArithIn = Dtype::FP16, kArithOut = Dtype::FP32, kBitvec = Dtype::INT16;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x400);
+inline constexpr uint32_t kPtr0 = sbuf_addr(kPartition, 0x600),
+                          kPtr1 = sbuf_addr(kPartition, 0x604);
+inline constexpr float kImm0 = 1.0f, kImm1 = 0.5f;
+inline constexpr uint32_t kMask = 0x00ff, kShift = 4;
+}  // namespace ts_word
+
+inline Word valid_s3d3_ts(Opcode op) {
+  using namespace ts_word;
+  const bool bitvec = op == Opcode::TensorScalarBitvec || op == Opcode::TensorScalarPtrBitvec;
+  const bool pointer = op == Opcode::TensorScalarPtrArith || op == Opcode::TensorScalarPtrBitvec;
+  const Dtype in = bitvec ? kBitvec : kArithIn, out = bitvec ? kBitvec : kArithOut;
+  const AluOp op0 = bitvec ? AluOp::BITWISE_AND : AluOp::SUBTRACT;
+  const AluOp op1 = bitvec ? AluOp::LOGICAL_SHIFT_LEFT : AluOp::MULT;
+  const uint32_t imm0 = pointer ? kPtr0 : bitvec ? kMask : f32_bits(kImm0);
+  const uint32_t imm1 = pointer ? kPtr1 : bitvec ? kShift : f32_bits(kImm1);
+  return build(op, {{"src_mem_pattern", tensor(kSrcAddr, {1, 4, 8}, {4, 2, 1})},
+                    {"in_dtype", uint64_t{static_cast<uint8_t>(in)}},
+                    {"out_dtype", uint64_t{static_cast<uint8_t>(out)}},
+                    {"num_active_channels", uint64_t{kChannels}},
+                    {"op0", uint64_t{static_cast<uint8_t>(op0)}},
+                    {"op1", uint64_t{static_cast<uint8_t>(op1)}},
+                    {"imm0", uint64_t{imm0}},
+                    {"imm1", uint64_t{imm1}},
+                    {"dst_mem_pattern", tensor(kDstAddr, {1, 2, 8}, {2, 4, 1})}});
+}
+inline Word valid_tensor_scalar_arith() {
+  return valid_s3d3_ts(Opcode::TensorScalarArith);
+}
+inline Word valid_tensor_scalar_bitvec() {
+  return valid_s3d3_ts(Opcode::TensorScalarBitvec);
+}
+inline Word valid_tensor_scalar_ptr_arith() {
+  return valid_s3d3_ts(Opcode::TensorScalarPtrArith);
+}
+inline Word valid_tensor_scalar_ptr_bitvec() {
+  return valid_s3d3_ts(Opcode::TensorScalarPtrBitvec);
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -532,6 +590,14 @@ inline Word valid_word(Opcode op) {
       return valid_tensor_tensor_arith();
     case Opcode::TensorTensorBitvec:
       return valid_tensor_tensor_bitvec();
+    case Opcode::TensorScalarArith:
+      return valid_tensor_scalar_arith();
+    case Opcode::TensorScalarBitvec:
+      return valid_tensor_scalar_bitvec();
+    case Opcode::TensorScalarPtrArith:
+      return valid_tensor_scalar_ptr_arith();
+    case Opcode::TensorScalarPtrBitvec:
+      return valid_tensor_scalar_ptr_bitvec();
   }
   fail("no valid word for this opcode");
 }

@@ -238,6 +238,10 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::MatchReplace8, "has_match_replace8_opcode"},
       {Opcode::TensorTensorArith, "has_tensor_tensor_opcode"},
       {Opcode::TensorTensorBitvec, "has_tensor_tensor_opcode"},
+      {Opcode::TensorScalarArith, "has_tensor_scalar_opcode"},
+      {Opcode::TensorScalarBitvec, "has_tensor_scalar_opcode"},
+      {Opcode::TensorScalarPtrArith, "has_tensor_scalar_ptr_opcode"},
+      {Opcode::TensorScalarPtrBitvec, "has_tensor_scalar_ptr_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
@@ -300,6 +304,7 @@ struct ClauseCase {
   std::size_t count = 1;              // how many diagnostics (all of `clause`)
   std::vector<Generation> gens = {};  // empty: every generation where the opcode exists
   bool strict = false;
+  std::optional<Engine> engine = {};  // the engine input (SPEC §3.9); empty: the default
 };
 
 void PrintTo(const ClauseCase& c, std::ostream* os) {
@@ -336,6 +341,469 @@ std::string name_of(Dtype d) {
 }
 std::string name_of(AluOp a) {
   return std::string(*alu_op_name(static_cast<uint8_t>(a)));
+}
+std::string fmt_hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(v));
+  return v == 0 ? std::string("0x0") : std::string(buf);
+}
+
+// ---- TensorScalar (SPEC §4.15): 3 channels from partition 4, 8 elements ---------------------
+// The arith words read FP16 and write FP32, dst = (x - 1.0) * 0.5; the bitvec words are
+// INT16, dst = (x & 0xff) << 4; the pointer forms read imm0/imm1 at partition 4 offsets
+// 0x600 and 0x604 (test_words.h).
+
+constexpr auto TSA = Opcode::TensorScalarArith;
+constexpr auto TSB = Opcode::TensorScalarBitvec;
+constexpr auto TSPA = Opcode::TensorScalarPtrArith;
+constexpr auto TSPB = Opcode::TensorScalarPtrBitvec;
+constexpr Opcode kTensorScalarOps[] = {TSA, TSB, TSPA, TSPB};
+
+std::string ts_prefix(Opcode op) {
+  switch (op) {
+    case TSA:
+      return "tsa_";
+    case TSB:
+      return "tsb_";
+    case TSPA:
+      return "tspa_";
+    default:
+      return "tspb_";
+  }
+}
+bool ts_bitvec(Opcode op) {
+  return op == TSB || op == TSPB;
+}
+
+void add_tensor_scalar_clause_cases(std::vector<ClauseCase>& c) {
+  for (Opcode op : kTensorScalarOps) {
+    const std::string pre = ts_prefix(op);
+    // is_valid_aluop: a byte that is no enumerator on the generation (SPEC §3.3); the
+    // class clause tensor_scalar_valid_ops is then not evaluated.
+    c.push_back({pre + "op0_gap_0x1e", op, [](Word& w) { set(w, "op0", 0x1e); }, "is_valid_aluop",
+                 "op0", "0x1e", "ALU_OP values of"});
+    c.push_back({pre + "op1_0xff", op, [](Word& w) { set(w, "op1", 0xff); }, "is_valid_aluop",
+                 "op1", "0xff", "ALU_OP values of"});
+    c.push_back({pre + "op0_abs_max_before_v4",
+                 op,
+                 [](Word& w) { set(w, "op0", 0x20); },
+                 "is_valid_aluop",
+                 "op0",
+                 "ABS_MAX (0x20)",
+                 "ALU_OP values of",
+                 1,
+                 {G::V2, G::V3}});
+    c.push_back({pre + "op1_symmetric_clamp_before_v5",
+                 op,
+                 [](Word& w) { set(w, "op1", 0x24); },
+                 "is_valid_aluop",
+                 "op1",
+                 "SYMMETRIC_CLAMP (0x24)",
+                 "",
+                 1,
+                 {G::V2, G::V3, G::V4}});
+    c.push_back({pre + "op0_divide_int_on_v2",
+                 op,
+                 [](Word& w) { set(w, "op0", 0xc7); },
+                 "is_valid_aluop",
+                 "op0",
+                 "DIVIDE_INT (0xc7)",
+                 "the 33 ALU_OP values of v2",
+                 1,
+                 {G::V2}});
+    // Both ops outside the enumeration: two diagnostics.
+    c.push_back({pre + "both_ops_0x30", op,
+                 [](Word& w) {
+                   set(w, "op0", 0x30);
+                   set(w, "op1", 0x31);
+                 },
+                 "is_valid_aluop", "op", "0x3", "ALU_OP", 2});
+    // tensor_scalar_valid_ops (1): DIVIDE, POW and MOD, for every opcode.
+    for (AluOp bad : {AluOp::DIVIDE, AluOp::POW, AluOp::MOD}) {
+      c.push_back({pre + "op0_" + name_of(bad), op, [bad](Word& w) { set(w, "op0", code(bad)); },
+                   "tensor_scalar_valid_ops", "op0", name_of(bad), "DIVIDE, POW or MOD"});
+      c.push_back({pre + "op1_" + name_of(bad), op, [bad](Word& w) { set(w, "op1", code(bad)); },
+                   "tensor_scalar_valid_ops", "op1", name_of(bad), "DIVIDE, POW or MOD"});
+    }
+    // (3) a BYPASS op0 with another op1.
+    c.push_back({pre + "bypass_then_op", op, [](Word& w) { set(w, "op0", 0); },
+                 "tensor_scalar_valid_ops", "op1", "op0 is BYPASS (0x00)",
+                 "op1 must be BYPASS when op0 is BYPASS"});
+    // Conditions (1) and (3) at once: one diagnostic with both rules.
+    c.push_back({pre + "bypass_then_divide", op,
+                 [](Word& w) {
+                   set(w, "op0", 0);
+                   set(w, "op1", code(AluOp::DIVIDE));
+                 },
+                 "tensor_scalar_valid_ops", "op1", "DIVIDE (0x07)",
+                 "op0 and op1 must not be DIVIDE, POW or MOD; "});
+    // tensor_scalar_reverse_chk, s3d3_ts_reserved_zero, has_zero_accum_cmd_field,
+    // has_valid_active_channel_range.
+    for (uint64_t rev : {4u, 0x80u, 0xffu})
+      c.push_back({pre + "reverse_" + std::to_string(rev), op,
+                   [rev](Word& w) { set(w, "reverse_operands", rev); }, "tensor_scalar_reverse_chk",
+                   "reverse_operands", hex8_of(static_cast<unsigned>(rev)),
+                   "NONE (0), FIRST (1), SECOND (2) or BOTH (3)"});
+    for (unsigned b : {13u, 14u, 15u})
+      c.push_back({pre + "reserved_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 0x40; },
+                   "s3d3_ts_reserved_zero", "reserved0", "0x40", "zero"});
+    for (uint64_t cmd : {1u, 3u, 4u, 0xffu})
+      c.push_back({pre + "accumulator_cmd_" + std::to_string(cmd), op,
+                   [cmd](Word& w) { set(w, "accumulator_cmd", cmd); }, "has_zero_accum_cmd_field",
+                   "accumulator_cmd", hex8_of(static_cast<unsigned>(cmd)), "IDLE (0)"});
+    c.push_back({pre + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    // check_m3d_active_channels: TensorScalar's name of start_addr_active_channels.
+    c.push_back({pre + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+                 "check_m3d_active_channels", "src_mem_pattern", "start partition 126 + 3",
+                 "<= 128"});
+    c.push_back({pre + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+                 "check_m3d_active_channels", "dst_mem_pattern", "start partition 127 + 3"});
+    // tensor_scalar_tensor_chk: the literal formula, also for differently shaped walks.
+    c.push_back({pre + "dst_count_6", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 3); },
+                 "tensor_scalar_tensor_chk", "dst_mem_pattern",
+                 "6 elements (src_mem_pattern has 8)", "the same number of elements"});
+    c.push_back({pre + "src_count_16", op, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+                 "tensor_scalar_tensor_chk", "dst_mem_pattern", "src_mem_pattern has 16"});
+    // mem3d_valid: TensorScalar's name of tensor3d_valid.
+    c.push_back({pre + "src_register_64", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", reg_addr(64)); }, "mem3d_valid",
+                 "src_mem_pattern", "0x80000040", "register < 64"});
+    c.push_back({pre + "src_misaligned", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101)); },
+                 "mem3d_valid", "src_mem_pattern", "0x00100101", "aligned"});
+    c.push_back({pre + "src_psum_on_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(4, 0x100)); },
+                 "mem3d_valid",
+                 "src_mem_pattern",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "dst_psum_on_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(4, 0x400)); },
+                 "mem3d_valid",
+                 "dst_mem_pattern",
+                 "in PSUM",
+                 "this engine cannot access PSUM",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    // A num_elem of 0 in a register-mode source: the tensor clause; the count clause is
+    // waived (register mode), not evaluated with the literal formula.
+    c.push_back({pre + "src_register_num0", op,
+                 [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(3));
+                   set_num(w, "src_mem_pattern", 1, 0);
+                 },
+                 "mem3d_valid", "src_mem_pattern", "num=[4,0,1]", "num_elem[1] must be >= 1"});
+    // is_valid_dtype: in_dtype without FP32R; out_dtype with (arith: the only dtype
+    // clause; the bitvec forms also fail tensor_scalar_valid_types, ForcedClauses).
+    if (!ts_bitvec(op)) {
+      for (Dtype d : {Dtype::FP32R, Dtype::INT64, Dtype::UINT64})
+        c.push_back({pre + "in_dtype_" + name_of(d), op,
+                     [d](Word& w) { set(w, "in_dtype", code(d)); }, "is_valid_dtype", "in_dtype",
+                     name_of(d), "must not be INVALID, FP32R"});
+      for (uint64_t d : {0x11u, 0x1fu, 0x20u})
+        c.push_back({pre + "in_dtype_sizeless_" + std::to_string(d), op,
+                     [d](Word& w) { set(w, "in_dtype", d); }, "is_valid_dtype", "in_dtype",
+                     fmt_hex(d)});
+      for (uint64_t d : {code(Dtype::INT64), code(Dtype::FP4_E2), uint64_t{0}})
+        c.push_back({pre + "out_dtype_" + std::to_string(d), op,
+                     [d](Word& w) { set(w, "out_dtype", d); }, "is_valid_dtype", "out_dtype",
+                     fmt_hex(d), "must not be INVALID, UINT64"});
+    }
+  }
+
+  // ---- the arithmetic opcodes (0x43, 0x44) ----
+  for (Opcode op : {TSA, TSPA}) {
+    const std::string pre = ts_prefix(op);
+    // (2): both ops general arithmetic, the RSQRT arm, or (V5) the integer arm.
+    c.push_back({pre + "op0_bitwise_and", op,
+                 [](Word& w) { set(w, "op0", code(AluOp::BITWISE_AND)); },
+                 "tensor_scalar_valid_ops", "op0", "BITWISE_AND (0x0a)",
+                 "general arithmetic ops (BYPASS, ADD"});
+    // A shift op1 with a 2-byte in_dtype: shift_chk holds (no right shift after it).
+    c.push_back({pre + "op1_logical_shift_left", op,
+                 [](Word& w) { set(w, "op1", code(AluOp::LOGICAL_SHIFT_LEFT)); },
+                 "tensor_scalar_valid_ops", "op1", "LOGICAL_SHIFT_LEFT (0x10)"});
+    c.push_back({pre + "op1_crc32", op, [](Word& w) { set(w, "op1", code(AluOp::CRC32)); },
+                 "tensor_scalar_valid_ops", "op1", "CRC32 (0x1c)"});
+    // RSQRT only as op0 with op1 BYPASS and every immediate byte and source 0.
+    c.push_back({pre + "rsqrt_with_immediates", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::RSQRT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op0", "RSQRT (0x1d)",
+                 "op0 RSQRT with op1 BYPASS and imm0, imm1, imm0_src and imm1_src all 0"});
+    c.push_back({pre + "rsqrt_then_add", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::RSQRT));
+                   set(w, "op1", code(AluOp::ADD));
+                   set(w, "imm0", 0);
+                   set(w, "imm1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op0", "RSQRT (0x1d), op1 is ADD"});
+    c.push_back({pre + "op1_rsqrt", op,
+                 [](Word& w) {
+                   set(w, "op1", code(AluOp::RSQRT));
+                   set(w, "imm0", 0);
+                   set(w, "imm1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op1", "RSQRT (0x1d)"});
+    // The integer arm exists on V5 only; before it ADD_INT is no general arith op.
+    c.push_back({pre + "add_int_before_v5",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::ADD_INT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "ADD_INT (0xc4)",
+                 "general arithmetic",
+                 1,
+                 {G::V2, G::V3, G::V4}});
+    c.push_back({pre + "is_equal_int_v3_v4",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::IS_EQUAL_INT));
+                   set(w, "op1", code(AluOp::MAX_INT));
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "IS_EQUAL_INT (0xc9)",
+                 "",
+                 1,
+                 {G::V3, G::V4}});
+    // On V5: MAX_UINT is no DVE integer op; a general op with an integer op mixes arms.
+    c.push_back({pre + "max_uint_v5",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::MAX_UINT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "MAX_UINT (0xd5)",
+                 "V5 integer set (BYPASS, ADD_INT",
+                 1,
+                 {G::V5}});
+    c.push_back({pre + "general_then_int_v5",
+                 op,
+                 [](Word& w) { set(w, "op1", code(AluOp::MULT_INT)); },
+                 "tensor_scalar_valid_ops",
+                 "op1",
+                 "MULT_INT (0xc5)",
+                 "",
+                 1,
+                 {G::V5}});
+    c.push_back({pre + "symmetric_clamp_v5",
+                 op,
+                 [](Word& w) { set(w, "op0", code(AluOp::SYMMETRIC_CLAMP)); },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "SYMMETRIC_CLAMP (0x24)",
+                 "",
+                 1,
+                 {G::V5}});
+  }
+
+  // ---- the bitvec opcodes (0x53, 0x54) ----
+  for (Opcode op : {TSB, TSPB}) {
+    const std::string pre = ts_prefix(op);
+    c.push_back({pre + "op0_add", op, [](Word& w) { set(w, "op0", code(AluOp::ADD)); },
+                 "tensor_scalar_valid_ops", "op0", "ADD (0x04)",
+                 "both ops must be bitvec ops (BYPASS, BITWISE_NOT"});
+    c.push_back({pre + "op1_add_int", op, [](Word& w) { set(w, "op1", code(AluOp::ADD_INT)); },
+                 "tensor_scalar_valid_ops", "op1", "ADD_INT (0xc4)", "bitvec ops"});
+    // tensor_scalar_valid_types: in_dtype == out_dtype, an integer dtype.
+    c.push_back({pre + "out_dtype_int32", op,
+                 [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+                 "tensor_scalar_valid_types", "out_dtype", "INT32 (0x8), in_dtype is INT16",
+                 "out_dtype must equal in_dtype"});
+    c.push_back({pre + "out_dtype_uint16", op,
+                 [](Word& w) { set(w, "out_dtype", code(Dtype::UINT16)); },
+                 "tensor_scalar_valid_types", "out_dtype", "UINT16"});
+    for (Dtype d : {Dtype::BF16, Dtype::FP16})
+      c.push_back({pre + "dtypes_" + name_of(d), op,
+                   [d](Word& w) {
+                     set(w, "in_dtype", code(d));
+                     set(w, "out_dtype", code(d));
+                   },
+                   "tensor_scalar_valid_types", "in_dtype", name_of(d),
+                   "INT8, UINT8, INT16, UINT16, INT32 or UINT32"});
+    c.push_back({pre + "in_fp32_out_int16", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::FP32)); },
+                 "tensor_scalar_valid_types", "in_dtype", "FP32 (0xa), out_dtype is INT16"});
+    // tensor_scalar_shift_chk: 1- and 2-byte in_dtypes.
+    c.push_back({pre + "left_then_right_int16", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::LOGICAL_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::LOGICAL_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "LOGICAL_SHIFT_RIGHT (0x11)",
+                 "op1 must not be a right shift when op0 is a left shift"});
+    c.push_back({pre + "arith_left_then_logical_right_int16", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::ARITH_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::LOGICAL_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "with in_dtype INT16"});
+    c.push_back({pre + "op1_asr_int16", op,
+                 [](Word& w) { set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT)); },
+                 "tensor_scalar_shift_chk", "op1", "ARITH_SHIFT_RIGHT (0x03)",
+                 "neither op may be ARITH_SHIFT_RIGHT"});
+    c.push_back({pre + "op0_asr_uint8", op,
+                 [](Word& w) {
+                   set(w, "in_dtype", code(Dtype::UINT8));
+                   set(w, "out_dtype", code(Dtype::UINT8));
+                   set(w, "op0", code(AluOp::ARITH_SHIFT_RIGHT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_shift_chk", "op0", "ARITH_SHIFT_RIGHT (0x03), op1 is BYPASS"});
+    c.push_back({pre + "left_then_asr_int8", op,
+                 [](Word& w) {
+                   set(w, "in_dtype", code(Dtype::INT8));
+                   set(w, "out_dtype", code(Dtype::INT8));
+                   set(w, "op0", code(AluOp::LOGICAL_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "INT8"});
+  }
+
+  // ---- tensor_scalar_immediates_check (0x43, 0x53): per immediate, by its *_src ----
+  for (Opcode op : {TSA, TSB}) {
+    const std::string pre = ts_prefix(op);
+    const unsigned width = op == TSA ? 4 : 2;
+    c.push_back({pre + "imm0_src_3", op, [](Word& w) { set(w, "imm0_src", 3); },
+                 "tensor_scalar_immediates_check", "imm0_src", "0x03",
+                 "INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)"});
+    // A BYPASS op1 does not waive imm1.
+    c.push_back({pre + "imm1_src_0xff_op1_bypass", op,
+                 [](Word& w) {
+                   set(w, "op1", 0);
+                   set(w, "imm1_src", 0xff);
+                 },
+                 "tensor_scalar_immediates_check", "imm1_src", "0xff"});
+    // Pointers: aligned to 4 for 0x43 (an FP32, whatever the FP16 data), to 2 for INT16.
+    c.push_back({pre + "imm0_pointer_misaligned", op,
+                 [width](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(4, 0x600 + width / 2));
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "offset",
+                 "aligned to the immediate's width"});
+    c.push_back({pre + "imm1_pointer_psum_on_pool",
+                 op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 1);
+                   set(w, "imm1", psum_addr(4, 0x100));
+                 },
+                 "tensor_scalar_immediates_check",
+                 "imm1",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "imm0_pointer_past_127", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(126, 0x600));
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "partitions 126..128", "< 128"});
+    c.push_back({pre + "imm0_pointer_mode_bits", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(4, 0x600) | 0x20000000u);
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "0x20100600", "mode bits"});
+    c.push_back({pre + "imm1_pointer_register_mode", op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 1);
+                   set(w, "imm1", reg_addr(5));
+                 },
+                 "tensor_scalar_immediates_check", "imm1", "0x80000005",
+                 "a pointer must be a static ADDR4"});
+    c.push_back({pre + "imm0_register_64", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 2);
+                   set(w, "imm0", 64);
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "0x00000040", "register id < 64"});
+    c.push_back({pre + "imm1_register_high_bytes", op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 2);
+                   set(w, "imm1", 0x0105);
+                 },
+                 "tensor_scalar_immediates_check", "imm1", "0x00000105", "bytes 1-3 zero"});
+  }
+  // 0x53: an instruction immediate of in_dtype's width has its upper bytes zero.
+  c.push_back({"tsb_imm0_upper_bytes", TSB, [](Word& w) { set(w, "imm0", 0x00010000); },
+               "tensor_scalar_immediates_check", "imm0", "0x00010000",
+               "an instruction immediate of 2 byte(s) must have its upper 2 byte(s) zero"});
+  c.push_back({"tsb_imm1_upper_bytes_int8", TSB,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT8));
+                 set(w, "out_dtype", code(Dtype::INT8));
+                 set(w, "imm1", 0x100);
+               },
+               "tensor_scalar_immediates_check", "imm1", "0x00000100", "upper 3 byte(s) zero"});
+
+  // ---- the pointer forms (0x44, 0x54) ----
+  for (Opcode op : {TSPA, TSPB}) {
+    const std::string pre = ts_prefix(op);
+    const unsigned width = op == TSPA ? 4 : 2;
+    // tensor_scalar_ptr_imm_src: both *_src are 0.
+    for (uint64_t src : {1u, 2u, 3u})
+      c.push_back({pre + "imm0_src_" + std::to_string(src), op,
+                   [src](Word& w) { set(w, "imm0_src", src); }, "tensor_scalar_ptr_imm_src",
+                   "imm0_src", hex8_of(static_cast<unsigned>(src)), "must be 0"});
+    c.push_back({pre + "both_src_1", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm1_src", 1);
+                 },
+                 "tensor_scalar_ptr_imm_src", "_src", "0x01", "must be 0", 2});
+    // tensor_scalar_ptr_immediates: both fields are pointers, whatever their ops.
+    c.push_back({pre + "imm0_misaligned", op,
+                 [width](Word& w) { set(w, "imm0", sbuf_addr(4, 0x600 + width / 2)); },
+                 "tensor_scalar_ptr_immediates", "imm0", "offset", "aligned"});
+    c.push_back({pre + "imm1_register_mode_op1_bypass", op,
+                 [](Word& w) {
+                   set(w, "op1", 0);
+                   set(w, "imm1", reg_addr(5));
+                 },
+                 "tensor_scalar_ptr_immediates", "imm1", "0x80000005", "static ADDR4"});
+    c.push_back({pre + "imm1_psum_on_pool",
+                 op,
+                 [](Word& w) { set(w, "imm1", psum_addr(4, 0x100)); },
+                 "tensor_scalar_ptr_immediates",
+                 "imm1",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "imm0_past_127", op, [](Word& w) { set(w, "imm0", sbuf_addr(127, 0x600)); },
+                 "tensor_scalar_ptr_immediates", "imm0", "partitions 127..129"});
+    c.push_back({pre + "imm1_bits_25_28", op, [](Word& w) { set(w, "imm1", 0x04000000u); },
+                 "tensor_scalar_ptr_immediates", "imm1", "0x04000000", "bits 25-28"});
+  }
+  // 0x54 with a 1-byte in_dtype: any byte offset.
+  c.push_back({"tspb_imm0_psum_offset", TSPB, [](Word& w) { set(w, "imm0", psum_addr(4, 0x4000)); },
+               "tensor_scalar_ptr_immediates", "imm0", hex32(psum_addr(4, 0x4000)), "16 KiB"});
 }
 
 // ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14), on the default engine (DVE) ----
@@ -1530,6 +1998,7 @@ std::vector<ClauseCase> clause_cases() {
                "count(dst) = 8, count(src) = 12"});
   // ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14) ----
   for (ClauseCase& x : tensor_tensor_clause_cases()) c.push_back(std::move(x));
+  add_tensor_scalar_clause_cases(c);
   return c;
 }
 
@@ -1540,14 +2009,15 @@ TEST_P(ClauseFailsAlone, OnEveryGeneration) {
   const Word w = with(valid_word(c.op), c.mutate);
   const std::vector<Generation> gens = c.gens.empty() ? generations_of(c.op) : c.gens;
   for (Generation g : gens) {
-    EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{c.strict}), c.op, c.clause, c.field,
-                            c.value, c.allowed, c.count))
+    EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{c.strict, c.engine}), c.op, c.clause,
+                            c.field, c.value, c.allowed, c.count))
         << gen_text(g);
     if (c.strict) {
       EXPECT_TRUE(validate(w, g).empty()) << "valid when not strict" << describe(validate(w, g));
     } else {
       // Strict mode only adds the top-K rejection.
-      EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{true})), clauses_of(validate(w, g)))
+      EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{true, c.engine})),
+                clauses_of(validate(w, g, ValidateOptions{false, c.engine})))
           << gen_text(g);
     }
   }
@@ -1721,6 +2191,60 @@ std::vector<ForcedCase> forced_cases() {
        },
        {"dve_read_accumulator_type_check", "read_accumulator_dst_size",
         "read_accumulator_dst_size"}},
+      // ---- TensorScalar (SPEC §4.15) ----
+      // On 0x43/0x44 a shift op fails tensor_scalar_valid_ops too; with a 2-byte in_dtype an
+      // ARITH_SHIFT_RIGHT also fails tensor_scalar_shift_chk.
+      {"tsa_op1_asr_fp16",
+       TSA,
+       [](Word& w) { set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT)); },
+       {"tensor_scalar_shift_chk", "tensor_scalar_valid_ops"}},
+      {"tspa_left_then_right_fp16",
+       TSPA,
+       [](Word& w) {
+         set(w, "op0", code(AluOp::LOGICAL_SHIFT_LEFT));
+         set(w, "op1", code(AluOp::LOGICAL_SHIFT_RIGHT));
+       },
+       {"tensor_scalar_shift_chk", "tensor_scalar_valid_ops"}},
+      // A num_elem of 0: the tensor clause, and the count clause with its literal formula.
+      {"tsa_src_num0",
+       TSA,
+       [](Word& w) { set_num(w, "src_mem_pattern", 0, 0); },
+       {"mem3d_valid", "tensor_scalar_tensor_chk"}},
+      {"tspb_dst_num0",
+       TSPB,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 2, 0); },
+       {"mem3d_valid", "tensor_scalar_tensor_chk"}},
+      // 0x53: a non-integer or FP32R in_dtype fails both dtype clauses, evaluated
+      // independently (SPEC §3.6).
+      {"tsb_dtypes_fp32r",
+       TSB,
+       [](Word& w) {
+         set(w, "in_dtype", code(Dtype::FP32R));
+         set(w, "out_dtype", code(Dtype::FP32R));
+       },
+       {"is_valid_dtype", "tensor_scalar_valid_types"}},
+      {"tspb_dtypes_int64",
+       TSPB,
+       [](Word& w) {
+         set(w, "in_dtype", code(Dtype::INT64));
+         set(w, "out_dtype", code(Dtype::INT64));
+       },
+       // INT64 has a size (8 bytes), so the pointers are checked for 8-byte alignment:
+       // imm1 at offset 0x604 is not (SPEC §3.5, read literally).
+       {"is_valid_dtype", "is_valid_dtype", "tensor_scalar_ptr_immediates",
+        "tensor_scalar_valid_types"}},
+      // 129 channels from partition 4: the range, and both tensors' partitions; the pointer
+      // forms' pointers too.
+      {"tsa_channels_129",
+       TSA,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "check_m3d_active_channels",
+        "check_m3d_active_channels"}},
+      {"tspb_channels_129",
+       TSPB,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "check_m3d_active_channels", "check_m3d_active_channels",
+        "tensor_scalar_ptr_immediates", "tensor_scalar_ptr_immediates"}},
   };
 }
 
@@ -1753,6 +2277,7 @@ struct TensorOperand {
   std::string clause;  // the tensor clause of this operand
   unsigned elem;       // element bytes in the valid word
   PsumUse psum;
+  std::string channels_clause = "start_addr_active_channels";  // its name in the instruction
 };
 
 void PrintTo(const TensorOperand& t, std::ostream* os) {
@@ -1790,6 +2315,15 @@ const std::vector<TensorOperand> kOperands = {
     {TTB, "src0_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
     {TTB, "src1_mem_pattern", "tensor3d_valid", 2, PsumUse::Read},
     {TTB, "dst_mem_pattern", "tensor3d_valid", 2, PsumUse::WriteNarrow},
+    // TensorScalar (SPEC §4.15) names the two clauses mem3d_valid and check_m3d_active_channels.
+    {TSA, "src_mem_pattern", "mem3d_valid", 2, PsumUse::Read, "check_m3d_active_channels"},
+    {TSA, "dst_mem_pattern", "mem3d_valid", 4, PsumUse::Write4, "check_m3d_active_channels"},
+    {TSB, "src_mem_pattern", "mem3d_valid", 2, PsumUse::Read, "check_m3d_active_channels"},
+    {TSB, "dst_mem_pattern", "mem3d_valid", 2, PsumUse::WriteNarrow, "check_m3d_active_channels"},
+    {TSPA, "src_mem_pattern", "mem3d_valid", 2, PsumUse::Read, "check_m3d_active_channels"},
+    {TSPA, "dst_mem_pattern", "mem3d_valid", 4, PsumUse::Write4, "check_m3d_active_channels"},
+    {TSPB, "src_mem_pattern", "mem3d_valid", 2, PsumUse::Read, "check_m3d_active_channels"},
+    {TSPB, "dst_mem_pattern", "mem3d_valid", 2, PsumUse::WriteNarrow, "check_m3d_active_channels"},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {
@@ -1942,7 +2476,7 @@ TEST_P(PsumTensorRules, PsumStartPartitionPlusChannelsMustNotPass128) {
   expect_valid(with_addr(psum_addr(128 - n, 0)));
   const Word bad = with_addr(psum_addr(129 - n, 0));
   for (Generation g : generations_of(t().op))
-    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, "start_addr_active_channels", t().field,
+    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, t().channels_clause, t().field,
                             std::to_string(129 - n)))
         << gen_text(g);
 }
@@ -1953,7 +2487,7 @@ TEST_P(TensorRules, SbufStartPartitionPlusChannelsMustNotPass128) {
   if (129 - n > 127) return;  // one channel: every partition 0..127 is a valid start
   const Word bad = with_addr(sbuf_addr(129 - n, offset()));
   for (Generation g : generations_of(t().op))
-    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, "start_addr_active_channels", t().field,
+    EXPECT_TRUE(fails_alone(validate(bad, g), t().op, t().channels_clause, t().field,
                             std::to_string(129 - n)))
         << gen_text(g);
 }
@@ -1989,10 +2523,156 @@ struct ValidCase {
   std::string name;
   Opcode op;
   std::function<void(Word&)> mutate;
+  std::vector<Generation> gens = {};  // empty: every generation where the opcode exists
 };
 
 void PrintTo(const ValidCase& c, std::ostream* os) {
   *os << c.name;
+}
+
+// ---- TensorScalar (SPEC §4.15): what each clause accepts ---------------------------------
+void add_tensor_scalar_valid_cases(std::vector<ValidCase>& c) {
+  for (Opcode op : kTensorScalarOps) {
+    const std::string pre = ts_prefix(op);
+    for (uint64_t rev : {0u, 1u, 2u, 3u})
+      c.push_back({pre + "reverse_" + std::to_string(rev), op,
+                   [rev](Word& w) { set(w, "reverse_operands", rev); }});
+    c.push_back({pre + "bypass_bypass", op, [](Word& w) {
+                   set(w, "op0", 0);
+                   set(w, "op1", 0);
+                 }});
+    c.push_back({pre + "op1_bypass", op, [](Word& w) { set(w, "op1", 0); }});
+    // Register mode waives the count clause (checked at execution).
+    c.push_back({pre + "register_src_waives_count", op, [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(63));
+                   set_num(w, "src_mem_pattern", 2, 7);
+                 }});
+    c.push_back({pre + "register_dst_waives_count", op, [](Word& w) {
+                   set_addr(w, "dst_mem_pattern", reg_addr(0));
+                   set_num(w, "dst_mem_pattern", 0, 1);
+                 }});
+    // The same count in another shape; a source in PSUM on dve.
+    c.push_back(
+        {pre + "dst_other_shape", op, [](Word& w) {
+           set_tensor(w, "dst_mem_pattern", tensor(sbuf_addr(4, 0x400), {0, 1, 2}, {8, 1, 1}));
+         }});
+    c.push_back({pre + "src_psum", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(125, 0x3ff0)); }});
+    c.push_back({pre + "128_channels", op, [op](Word& w) {
+                   set(w, "num_active_channels", 128);
+                   set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x100));
+                   set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x400));
+                   if (op == TSPA || op == TSPB) {  // every pointer partition 0..127 exists
+                     set(w, "imm0", sbuf_addr(0, 0x600));
+                     set(w, "imm1", sbuf_addr(0, 0x604));
+                   }
+                 }});
+  }
+  // 0x43: every general arithmetic op in both places, on every generation that has it;
+  // any FP32 bits as an immediate; the pointer's 4 bytes whatever the data dtype.
+  // SPEC §3.8's is_general_arith_op: 17 ops on V2/V3, and 4 more from V4 on.
+  const AluOp general[] = {AluOp::BYPASS,
+                           AluOp::ADD,
+                           AluOp::SUBTRACT,
+                           AluOp::MULT,
+                           AluOp::MAX,
+                           AluOp::MIN,
+                           AluOp::LOGICAL_AND,
+                           AluOp::LOGICAL_OR,
+                           AluOp::LOGICAL_XOR,
+                           AluOp::IS_EQ,
+                           AluOp::IS_GT,
+                           AluOp::IS_GE,
+                           AluOp::IS_LE,
+                           AluOp::IS_LT,
+                           AluOp::ABSOLUTE_DIFF,
+                           AluOp::IS_NE,
+                           AluOp::ABSOLUTE_VALUE,
+                           AluOp::ABS_MAX,
+                           AluOp::ABS_MIN,
+                           AluOp::RE_LU,
+                           AluOp::SQUARE};
+  for (AluOp a : general) {
+    const uint8_t v = static_cast<uint8_t>(a);
+    const std::vector<Generation> gens =
+        v >= 0x20 ? std::vector<Generation>{G::V4, G::V5} : std::vector<Generation>{};
+    c.push_back({"tsa_ops_" + name_of(a), TSA,
+                 [v](Word& w) {
+                   set(w, "op0", v);
+                   set(w, "op1", v);
+                   if (v != 0x00) set(w, "imm1", 0xffffffffu);  // any 4 bytes: a NaN
+                 },
+                 gens});
+  }
+  for (Dtype d :
+       {Dtype::INT8, Dtype::UINT8, Dtype::INT16, Dtype::UINT16, Dtype::INT32, Dtype::UINT32,
+        Dtype::BF16, Dtype::FP16, Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5})
+    c.push_back({"tsa_in_" + name_of(d) + "_out_fp32r", TSA, [d](Word& w) {
+                   set(w, "in_dtype", code(d));
+                   set(w, "out_dtype", code(Dtype::FP32R));
+                   set(w, "imm0_src", 1);  // an FP32 pointer: aligned to 4, whatever d is
+                   set(w, "imm0", sbuf_addr(4, 0x604));
+                 }});
+  c.push_back({"tsa_out_int8", TSA, [](Word& w) { set(w, "out_dtype", code(Dtype::INT8)); }});
+  c.push_back({"tsa_imm_pointer_psum", TSA, [](Word& w) {
+                 set(w, "imm1_src", 1);
+                 set(w, "imm1", psum_addr(125, 0x3ffc));
+               }});
+  c.push_back({"tsa_imm_register", TSA, [](Word& w) {
+                 set(w, "imm0_src", 2);
+                 set(w, "imm0", 63);
+               }});
+  // The RSQRT arm: op0 RSQRT, op1 BYPASS, every immediate byte and source 0 (it
+  // validates; executing it faults unsupported-op).
+  for (Opcode op : {TSA, TSPA})
+    c.push_back({ts_prefix(op) + "rsqrt_arm", op, [](Word& w) {
+                   set(w, "op0", code(AluOp::RSQRT));
+                   set(w, "op1", 0);
+                   set(w, "imm0", 0);
+                   set(w, "imm1", 0);
+                 }});
+  // 0x53: every bitvec op, CRC32 included, both places; the integer dtypes.
+  // SPEC §3.8's is_bitvec_op but ARITH_SHIFT_RIGHT (which INT16 may not use).
+  for (AluOp a : {AluOp::BYPASS, AluOp::BITWISE_NOT, AluOp::ARITH_SHIFT_LEFT,
+                  AluOp::LOGICAL_SHIFT_LEFT, AluOp::LOGICAL_SHIFT_RIGHT, AluOp::BITWISE_AND,
+                  AluOp::BITWISE_OR, AluOp::BITWISE_XOR, AluOp::CRC32}) {
+    const uint8_t v = static_cast<uint8_t>(a);
+    c.push_back({"tsb_ops_" + name_of(a), TSB, [v](Word& w) {
+                   set(w, "op0", v);
+                   set(w, "op1", v == 0x00 ? 0 : code(AluOp::BITWISE_XOR));
+                 }});
+  }
+  for (Dtype d :
+       {Dtype::INT8, Dtype::UINT8, Dtype::INT16, Dtype::UINT16, Dtype::INT32, Dtype::UINT32})
+    for (Opcode op : {TSB, TSPB})
+      c.push_back({ts_prefix(op) + "dtype_" + name_of(d), op, [d](Word& w) {
+                     set(w, "in_dtype", code(d));
+                     set(w, "out_dtype", code(d));
+                   }});
+  // The shift rule binds 1- and 2-byte dtypes only; a right shift then a left one is fine.
+  for (Opcode op : {TSB, TSPB}) {
+    c.push_back({ts_prefix(op) + "int32_asr_after_left", op, [](Word& w) {
+                   set(w, "in_dtype", code(Dtype::INT32));
+                   set(w, "out_dtype", code(Dtype::INT32));
+                   set(w, "op0", code(AluOp::ARITH_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));
+                 }});
+    c.push_back({ts_prefix(op) + "int16_right_then_left", op, [](Word& w) {
+                   set(w, "op0", code(AluOp::LOGICAL_SHIFT_RIGHT));
+                   set(w, "op1", code(AluOp::LOGICAL_SHIFT_LEFT));
+                 }});
+  }
+  // An in_dtype-wide immediate: INT16 0xffff; an odd pointer offset for a 1-byte dtype.
+  c.push_back({"tsb_imm0_0xffff", TSB, [](Word& w) { set(w, "imm0", 0xffff); }});
+  c.push_back({"tspb_uint8_odd_pointer", TSPB, [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::UINT8));
+                 set(w, "out_dtype", code(Dtype::UINT8));
+                 set(w, "imm0", sbuf_addr(4, 0x601));
+               }});
+  c.push_back({"tspa_pointers_in_psum", TSPA, [](Word& w) {
+                 set(w, "imm0", psum_addr(0, 0));
+                 set(w, "imm1", psum_addr(125, 0x3ffc));
+               }});
 }
 
 std::vector<ValidCase> valid_cases() {
@@ -2278,6 +2958,7 @@ std::vector<ValidCase> valid_cases() {
                  set(w, "num_active_channels", 128);
                  set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x300));
                }});
+  add_tensor_scalar_valid_cases(c);
   return c;
 }
 
@@ -2286,7 +2967,7 @@ class ValidVariant : public ::testing::TestWithParam<ValidCase> {};
 TEST_P(ValidVariant, PassesOnEveryGeneration) {
   const ValidCase& c = GetParam();
   const Word w = with(valid_word(c.op), c.mutate);
-  for (Generation g : generations_of(c.op))
+  for (Generation g : c.gens.empty() ? generations_of(c.op) : c.gens)
     EXPECT_TRUE(validate(w, g).empty()) << gen_text(g) << describe(validate(w, g));
 }
 
@@ -2409,6 +3090,87 @@ TEST(NotEvaluated, SortIsValidEnumSuppressesHasValidImmediates) {
       EXPECT_TRUE(
           fails_alone(validate(w, G::V3), SORT, "is_valid_enum", "index_offset_src", value));
     }
+  }
+}
+
+// TensorScalar (SPEC §4.15, §3.6): tensor_scalar_valid_ops needs both ops' classes, so
+// it is not evaluated when either op is no enumerator on the generation.
+TEST(NotEvaluated, TensorScalarValidOpsNeedsTwoEnumerators) {
+  for (Opcode op : kTensorScalarOps) {
+    SCOPED_TRACE(mnemonic(op));
+    Word w = valid_word(op);
+    set(w, "op0", 0x1e);
+    set(w, "op1", code(AluOp::POW));  // alone, POW fails tensor_scalar_valid_ops
+    EXPECT_TRUE(fails_alone(validate(w, G::V3), op, "is_valid_aluop", "op0", "0x1e"));
+    // ABS_MAX is an enumerator from V4 on: then the class clause reports the POW.
+    set(w, "op0", code(AluOp::ABS_MAX));
+    EXPECT_TRUE(fails_alone(validate(w, G::V3), op, "is_valid_aluop", "op0", "ABS_MAX"));
+    EXPECT_TRUE(fails_alone(validate(w, G::V4), op, "tensor_scalar_valid_ops", "op", "POW"));
+  }
+}
+
+// A dtype without a size: for the bitvec opcodes the immediates clause (an IMM_SRC outside
+// the enumeration included), the shift clause and the tensor clause of the operand are
+// not evaluated; the dtype clauses report. The arithmetic opcodes' immediates are FP32
+// whatever the dtype, so their clause is still evaluated.
+TEST(NotEvaluated, TensorScalarSizelessInDtype) {
+  {
+    Word w = valid_tensor_scalar_bitvec();
+    set(w, "in_dtype", 0x11);
+    set(w, "out_dtype", 0x11);
+    set(w, "imm0_src", 7);
+    set(w, "imm1", 0x12345678);
+    set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));
+    set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101));
+    EXPECT_EQ(
+        clauses_of(validate(w, G::V3)),
+        (std::vector<std::string>{"is_valid_dtype", "is_valid_dtype", "tensor_scalar_valid_types"}))
+        << describe(validate(w, G::V3));
+  }
+  {
+    Word w = valid_tensor_scalar_ptr_bitvec();
+    set(w, "in_dtype", code(Dtype::FP4_E2));
+    set(w, "out_dtype", code(Dtype::FP4_E2));
+    set(w, "imm0_src", 1);                  // still reported: it needs no size
+    set(w, "imm1", sbuf_addr(127, 0x601));  // not evaluated
+    EXPECT_EQ(clauses_of(validate(w, G::V4)),
+              (std::vector<std::string>{"is_valid_dtype", "is_valid_dtype",
+                                        "tensor_scalar_ptr_imm_src", "tensor_scalar_valid_types"}))
+        << describe(validate(w, G::V4));
+  }
+  {
+    Word w = valid_tensor_scalar_arith();
+    set(w, "in_dtype", 0x11);
+    set(w, "imm0_src", 7);
+    set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));        // fails the class clause only
+    set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101));  // not evaluated
+    EXPECT_EQ(clauses_of(validate(w, G::V2)),
+              (std::vector<std::string>{"is_valid_dtype", "tensor_scalar_immediates_check",
+                                        "tensor_scalar_valid_ops"}))
+        << describe(validate(w, G::V2));
+  }
+}
+
+// SPEC §3.9: the engine input decides only the PSUM rule; on pool no tensor and no
+// pointer may be in PSUM. ACT and DVE allow it (a word that then faults unsupported-op
+// still validates).
+TEST(EngineInput, TensorScalarPsumRuleFollowsTheEngine) {
+  for (Opcode op : kTensorScalarOps) {
+    SCOPED_TRACE(mnemonic(op));
+    const bool pointer = op == TSPA || op == TSPB;
+    Word w = valid_word(op);
+    set_addr(w, "src_mem_pattern", psum_addr(4, 0x100));
+    if (!pointer) set(w, "imm1_src", 1);
+    set(w, "imm1", psum_addr(4, 0x200));
+    for (std::optional<Engine> e :
+         {std::optional<Engine>{}, std::optional{Engine::DVE}, std::optional{Engine::ACT}})
+      EXPECT_TRUE(validate(w, G::V3, {.engine = e}).empty())
+          << describe(validate(w, G::V3, {.engine = e}));
+    const std::string imm_clause =
+        pointer ? "tensor_scalar_ptr_immediates" : "tensor_scalar_immediates_check";
+    EXPECT_EQ(clauses_of(validate(w, G::V3, {.engine = Engine::POOL})),
+              (std::vector<std::string>{"mem3d_valid", imm_clause}))
+        << describe(validate(w, G::V3, {.engine = Engine::POOL}));
   }
 }
 
@@ -2849,7 +3611,7 @@ TEST(TensorTensorValidate, PsumRulesFollowTheEngine) {
 // SPEC §3.9: the instructions of §4.1-§4.13 ignore the engine input.
 TEST(TensorTensorValidate, OtherInstructionsIgnoreTheEngineInput) {
   for (const InstrDef& d : instructions()) {
-    if (d.opcode == TTA || d.opcode == TTB) continue;
+    if (d.engine_input) continue;  // TensorTensor, TensorScalar: tested on their own
     const Word w = valid_word(d.opcode);
     Word psum = w;
     // A DVE source moved to PSUM, or a POOL one (invalid there): the same on every engine.

@@ -37,6 +37,8 @@ std::optional<std::string_view> enum_name(FieldKind kind, uint64_t code) {
       return imm_src_name(c);
     case FieldKind::AffineCmp:
       return affine_select_cmp_name(c);
+    case FieldKind::RevOps:
+      return rev_ops_name(c);
     default:
       return std::nullopt;
   }
@@ -64,6 +66,7 @@ json field_json(const Decoded& d, const FieldDef& f, const FieldValue& v) {
     case FieldKind::AccumCmd:
     case FieldKind::ImmSrc:
     case FieldKind::AffineCmp:
+    case FieldKind::RevOps:
       return enum_json(enum_name(f.kind, std::get<uint64_t>(v)), std::get<uint64_t>(v));
     case FieldKind::I32:
       return static_cast<int32_t>(static_cast<uint32_t>(std::get<uint64_t>(v)));
@@ -175,6 +178,7 @@ std::string field_text(const Decoded& d, const FieldDef& f, const FieldValue& v)
     case FieldKind::AccumCmd:
     case FieldKind::ImmSrc:
     case FieldKind::AffineCmp:
+    case FieldKind::RevOps:
       return enum_text(enum_name(f.kind, std::get<uint64_t>(v)), std::get<uint64_t>(v));
     case FieldKind::DtypePair: {
       const uint64_t x = std::get<uint64_t>(v);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "cli.h"
 #include "demo_program.h"
@@ -37,6 +38,11 @@ constexpr uint32_t kRouted = 0x600;      // INT32 [16], partitions 0, 16, ..., 1
 constexpr uint32_t kTokenList = 0x680;   // INT32 [17]
 constexpr uint32_t kBest8 = 0x800;       // FP32 [8], Max8's output, largest first
 constexpr uint32_t kExperts8 = 0x840;    // UINT32 [8], FindIndex8's output
+constexpr uint32_t kScaled = 0x900;      // FP32 [12], scores * 1/sqrt(d)
+constexpr uint32_t kAttn = 0x940;        // FP32 [12], the scaled scores causally masked
+constexpr uint32_t kAttnMax = 0x980;     // FP32, Max8's largest: the row max
+constexpr uint32_t kShifted = 0x9c0;     // FP32 [12], attn - row max
+constexpr double kHeadDim = 64;
 
 uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
   uint32_t v = 0;
@@ -436,6 +442,80 @@ std::size_t distinct_instructions(const Program& p) {
   return opcodes.size();
 }
 
+// 9. TensorScalarArith + AffineSelect + Max8 + TensorScalarArith: the first steps of
+// attention on the score tile.
+bool attention(const Machine& in, const Machine& out) {
+  fmt::print(
+      "9. The first steps of attention on the score tile (TensorScalarArith [11], "
+      "AffineSelect [12],\n"
+      "   Max8 [13], TensorScalarArith [14])\n"
+      "   Softmax's preparation, as a kernel writes it: scale the scores by 1/sqrt(d) for "
+      "a head\n"
+      "   dimension d = 64 (op0 MULT by an FP32 immediate), mask them causally "
+      "(AffineSelect, as in\n"
+      "   step 5), take each row's max (Max8's largest), and subtract it per partition "
+      "(op0 SUBTRACT\n"
+      "   with a pointer scalar: channel c reads partition c's max). Checked against "
+      "numpy's float32:\n"
+      "   s = scores * float32(1 / sqrt(64)); a = where(tril(ones(4, 12), 8), s, -9984.0);\n"
+      "   a - a.max(axis=1, keepdims=True).\n\n");
+  // numpy's float32 arithmetic restated: every product and difference of two float32s
+  // rounded once to float32 (what the C++ float operators do).
+  const auto scale = static_cast<float>(1.0 / std::sqrt(kHeadDim));
+  float scaled[kRows][kKeys], attn[kRows][kKeys], rowmax[kRows];
+  for (unsigned p = 0; p < kRows; ++p) {
+    rowmax[p] = -std::numeric_limits<float>::infinity();
+    for (unsigned k = 0; k < kKeys; ++k) {
+      scaled[p][k] = as_float(load(in, p, kScores + 4 * k, 4)) * scale;
+      const bool kept = static_cast<int>(k) - static_cast<int>(p) <= static_cast<int>(kQueryStart);
+      attn[p][k] = kept ? scaled[p][k] : as_float(kFill);
+      rowmax[p] = std::max(rowmax[p], attn[p][k]);
+    }
+  }
+  const auto bits = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  Check cs, ca, cm, cd;
+  std::vector<std::vector<std::string>> scaled_cells, attn_cells, shifted_cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    std::vector<std::string> srow, arow, drow;
+    for (unsigned k = 0; k < kKeys; ++k) {
+      const uint32_t s = load(out, p, kScaled + 4 * k, 4);
+      const uint32_t a = load(out, p, kAttn + 4 * k, 4);
+      const uint32_t d = load(out, p, kShifted + 4 * k, 4);
+      cs.expect(fmt::format("scaled p{} key {}", p, k), bits(scaled[p][k]), s);
+      ca.expect(fmt::format("masked p{} key {}", p, k), bits(attn[p][k]), a);
+      cd.expect(fmt::format("shifted p{} key {}", p, k), bits(attn[p][k] - rowmax[p]), d);
+      srow.push_back(fp32s(s));
+      arow.push_back(fp32s(a));
+      drow.push_back(fp32s(d));
+    }
+    const uint32_t m = load(out, p, kAttnMax, 4);
+    cm.expect(fmt::format("row max p{}", p), bits(rowmax[p]), m);
+    drow.insert(drow.begin(), fp32s(m));
+    scaled_cells.push_back(srow);
+    attn_cells.push_back(arow);
+    shifted_cells.push_back(drow);
+  }
+  fmt::print("   scaled (FP32, sbuf[p=0..3, off=0x900])\n{}\n",
+             render_table(numbered(kKeys), row_labels("p"), scaled_cells, "   "));
+  const bool scaled_ok = report(cs, "scores * float32(1 / sqrt(64)), one rounding each");
+  fmt::print("\n   causally masked (FP32, sbuf[p=0..3, off=0x940])\n{}\n",
+             render_table(numbered(kKeys), row_labels("p"), attn_cells, "   "));
+  const bool masked_ok = report(ca, "where(tril(ones(4, 12), 8), s, -9984.0)");
+  std::vector<std::string> headers = {"max"};
+  for (const auto& h : numbered(kKeys)) headers.push_back(h);
+  fmt::print(
+      "\n   row max (Max8's largest, sbuf[p=0..3, off=0x980]) and the masked scores minus "
+      "it\n   (FP32, sbuf[p=0..3, off=0x9c0])\n{}\n",
+      render_table(headers, row_labels("p"), shifted_cells, "   "));
+  const bool max_ok = report(cm, "a.max(axis=1)");
+  const bool shifted_ok = report(cd, "a - a.max(axis=1, keepdims=True)");
+  return scaled_ok && masked_ok && max_ok && shifted_ok;
+}
+
 }  // namespace
 
 std::string demo_summary() {
@@ -508,7 +588,9 @@ int cmd_demo() {
   passed += routing(before, m);
   fmt::print("\n");
   passed += search_top_k(before, m);
-  constexpr unsigned kChecks = 8;
+  fmt::print("\n");
+  passed += attention(before, m);
+  constexpr unsigned kChecks = 9;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(

@@ -28,6 +28,10 @@ using Word = std::array<uint8_t, kWordBytes>;
 enum class Opcode : uint8_t {
   TensorTensorArith = 0x41,
   TensorTensorBitvec = 0x51,
+  TensorScalarArith = 0x43,
+  TensorScalarPtrArith = 0x44,
+  TensorScalarBitvec = 0x53,
+  TensorScalarPtrBitvec = 0x54,
   Max8 = 0x6c,
   MatchValueLoad = 0x6d,
   FindIndex8 = 0x6e,
@@ -85,6 +89,7 @@ enum class FieldKind : uint8_t {
   I32,        // a signed 32-bit integer (channel_multiplier)
   AffineCmp,  // AFFINE_SELECT_CMP (SPEC §3.3)
   Data4D,     // DATA4D, the ramp pattern (SPEC §3.7): a TensorDesc whose addr is the base
+  RevOps,     // TENS_SCALAR_REV_OPS (SPEC §3.3)
 };
 std::string_view field_kind_name(FieldKind k);
 
@@ -95,6 +100,7 @@ enum class ImmText : uint8_t {
   I32,      // a signed 32-bit integer (NonzeroWithCount's INT32 operands)
   Fp32,     // an FP32 number (RangeSelect's bounds)
   DtypeOf,  // a value of the dtype held by another field (`dtype_field`)
+  Hex,      // the 32 bits in hex (an ADDR4 the instruction always reads as a pointer)
 };
 
 struct FieldDef {
@@ -391,6 +397,46 @@ inline constexpr std::array kTensorTensorArith = {
 };
 extern const detail::OpSemantics kTensorTensorBitvecOps;
 inline constexpr auto& kTensorTensorBitvec = kTensorTensorArith;
+// SPEC §4.15, S3D3_TS: TensorScalarArith (0x43) and TensorScalarBitvec (0x53), and their
+// pointer-only forms TensorScalarPtrArith (0x44) and TensorScalarPtrBitvec (0x54). The
+// four rows share the bytes; they differ in how an instruction immediate is written:
+// an FP32 for the arithmetic opcode, a value of in_dtype for the bitvec one, and the
+// ADDR4's bits for the pointer forms, whose imm0/imm1 are pointers whatever *_src says.
+constexpr std::array<FieldDef, 16> s3d3_ts_fields(FieldDef imm0, FieldDef imm1) {
+  return {
+      kHeader,
+      kEvents,
+      with_default(FieldDef{"accumulator_cmd", 12, 1, K::AccumCmd}, 0),  // IDLE, the only value
+      FieldDef{"reserved0", 13, 3, K::Reserved},
+      FieldDef{"src_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+      FieldDef{"in_dtype", 32, 1, K::Dtype},
+      FieldDef{"out_dtype", 33, 1, K::Dtype},
+      FieldDef{"num_active_channels", 34, 1, K::U8},
+      FieldDef{"imm0_src", 35, 1, K::ImmSrc},
+      FieldDef{"op0", 36, 1, K::AluOp},
+      with_default(FieldDef{"op1", 37, 1, K::AluOp}, 0),                // BYPASS
+      with_default(FieldDef{"reverse_operands", 38, 1, K::RevOps}, 0),  // NONE
+      FieldDef{"imm1_src", 39, 1, K::ImmSrc},
+      imm0,
+      imm1,
+      FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+  };
+}
+inline constexpr FieldDef kTsImm0{"imm0", 40, 4, K::ImmVal, 0, "imm0_src"};
+inline constexpr FieldDef kTsImm1{"imm1", 44, 4, K::ImmVal, 0, "imm1_src"};
+extern const detail::OpSemantics kTensorScalarArithOps;
+extern const detail::OpSemantics kTensorScalarBitvecOps;
+extern const detail::OpSemantics kTensorScalarPtrArithOps;
+extern const detail::OpSemantics kTensorScalarPtrBitvecOps;
+inline constexpr std::array kTensorScalarArith = s3d3_ts_fields(
+    imm_text(kTsImm0, ImmText::Fp32), with_default(imm_text(kTsImm1, ImmText::Fp32), 0));
+inline constexpr std::array kTensorScalarBitvec =
+    s3d3_ts_fields(imm_text(kTsImm0, ImmText::DtypeOf, "in_dtype"),
+                   with_default(imm_text(kTsImm1, ImmText::DtypeOf, "in_dtype"), 0));
+inline constexpr std::array kTensorScalarPtr =
+    s3d3_ts_fields(imm_text(kTsImm0, ImmText::Hex), imm_text(kTsImm1, ImmText::Hex));
+inline constexpr auto& kTensorScalarPtrArith = kTensorScalarPtr;
+inline constexpr auto& kTensorScalarPtrBitvec = kTensorScalarPtr;
 
 using G = Generation;
 inline constexpr std::array kInstructions = {
@@ -436,6 +482,20 @@ inline constexpr std::array kInstructions = {
     InstrDef{Opcode::TensorTensorBitvec, "TensorTensorBitvec", "S3S3D3_TT", Engine::DVE,
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorTensorBitvec,
              "has_tensor_tensor_opcode", false, &kTensorTensorBitvecOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorScalarArith, "TensorScalarArith", "S3D3_TS", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarArith, "has_tensor_scalar_opcode",
+             false, &kTensorScalarArithOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorScalarBitvec, "TensorScalarBitvec", "S3D3_TS", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarBitvec,
+             "has_tensor_scalar_opcode", false, &kTensorScalarBitvecOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorScalarPtrArith, "TensorScalarPtrArith", "S3D3_TS", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarPtrArith,
+             "has_tensor_scalar_ptr_opcode", false, &kTensorScalarPtrArithOps,
+             /*engine_input=*/true},
+    InstrDef{Opcode::TensorScalarPtrBitvec, "TensorScalarPtrBitvec", "S3D3_TS", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarPtrBitvec,
+             "has_tensor_scalar_ptr_opcode", false, &kTensorScalarPtrBitvecOps,
+             /*engine_input=*/true},
 };
 }  // namespace table
 

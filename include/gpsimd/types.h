@@ -128,6 +128,12 @@ enum class ImmSrc : uint8_t {
 std::optional<std::string_view> imm_src_name(uint8_t code);
 std::optional<ImmSrc> parse_imm_src(std::string_view s);
 
+// TENS_SCALAR_REV_OPS (SPEC §3.3): which of TensorScalar's two ops take the scalar as
+// their left operand (SPEC §4.15).
+enum class RevOps : uint8_t { NONE = 0, FIRST = 1, SECOND = 2, BOTH = 3 };
+std::optional<std::string_view> rev_ops_name(uint8_t code);
+std::optional<RevOps> parse_rev_ops(std::string_view s);
+
 // AFFINE_SELECT_CMP (SPEC §3.3): how a ramp value is compared against 0.
 enum class AffineSelectCmp : uint8_t { GT = 0, GE = 1, EQ = 2, NE = 3 };
 std::optional<std::string_view> affine_select_cmp_name(uint8_t code);

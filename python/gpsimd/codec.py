@@ -65,8 +65,9 @@ def encode(instruction: str | int | None = None, **fields: Any) -> bytes:
     ``instruction`` is a mnemonic (any case) or an opcode. Fields are named as in SPEC §4;
     fields not given are zero, except the header (opcode, length 0x10). Values:
 
-    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC, AFFINE_SELECT_CMP): a name such as
-      ``"FP32"``, ``"IS_LT"``, ``"GE"``, or the number;
+    - enumerations (DTYPE, ALU_OP, ACCUM_CMD, IMM_SRC, AFFINE_SELECT_CMP,
+      TENS_SCALAR_REV_OPS): a name such as ``"FP32"``, ``"IS_LT"``, ``"GE"``, ``"FIRST"``,
+      or the number;
     - ``channel_multiplier`` (int32): a signed integer (or the 32 bits, unsigned);
     - ``in_out_dtype`` (DTYPE_PAIR): ``("FP32", "BF16")``, ``{"in": ..., "out": ...}`` or
       the raw byte;
@@ -121,7 +122,7 @@ def validate(word: WordLike, generation: str | int, strict: bool = False,
     ``engine`` is the engine the word is validated for (SPEC §3.9: ``'dve'``, ``'pool'``
     or ``'act'``, any case, or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``; ``None``:
     the opcode's default); only the instructions that take an engine input use it
-    (TensorTensor: POOL may not touch PSUM).
+    (TensorTensor, TensorScalar: POOL may not touch PSUM).
 
     >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
     ...     if d.clause == "is_valid_fill_val":

@@ -63,7 +63,8 @@ class Fault(GpsimdError, RuntimeError):
     """A valid word faulted at execution (SPEC §6); the machine is unchanged.
 
     Attributes: ``kind`` (``'bad-address'``, ``'shape-mismatch'``,
-    ``'sync-would-block'`` or ``'too-large'``), ``detail``, ``index``, ``word`` and
+    ``'sync-would-block'``, ``'too-large'`` or ``'unsupported-op'``), ``detail``,
+    ``index``, ``word`` and
     ``source`` ("file:line" for assembly text, else None).
 
     >>> import gpsimd

@@ -126,7 +126,7 @@ class Machine(_core.Machine):
         without it, the words before the failing one stay retired. ``strict`` is the
         vendor-strict validation of SPEC §4.4; ``fast=False`` runs the scalar reference
         instead of the fast kernels (same bits). ``engine`` is the engine input of SPEC
-        §3.9 for the instructions that take one (TensorTensor, §4.14): ``'dve'``,
+        §3.9 for the instructions that take one (TensorTensor, TensorScalar, §4.14, §4.15): ``'dve'``,
         ``'pool'`` or ``'act'`` (any case, or NKI's ``'vector'``, ``'gpsimd'``,
         ``'scalar'``); ``None`` runs each word on its opcode's default engine. The other
         instructions ignore it.

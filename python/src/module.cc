@@ -113,6 +113,9 @@ std::optional<std::string_view> imm_src_name_u8(uint8_t c) {
 std::optional<std::string_view> affine_select_cmp_name_u8(uint8_t c) {
   return affine_select_cmp_name(c);
 }
+std::optional<std::string_view> rev_ops_name_u8(uint8_t c) {
+  return rev_ops_name(c);
+}
 std::optional<std::string_view> wait_mode_name_u8(uint8_t c) {
   return wait_mode_name(c);
 }
@@ -138,6 +141,8 @@ std::optional<EnumKind> enum_of(FieldKind k) {
       return EnumKind{"IMM_SRC", imm_src_name_u8};
     case FieldKind::AffineCmp:
       return EnumKind{"AFFINE_SELECT_CMP", affine_select_cmp_name_u8};
+    case FieldKind::RevOps:
+      return EnumKind{"TENS_SCALAR_REV_OPS", rev_ops_name_u8};
     default:
       return std::nullopt;
   }

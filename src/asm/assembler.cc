@@ -149,6 +149,8 @@ std::optional<EnumInfo> enum_info(FieldKind k) {
       return EnumInfo{"IMM_SRC", imm_src_name};
     case FieldKind::AffineCmp:
       return EnumInfo{"AFFINE_SELECT_CMP", affine_select_cmp_name};
+    case FieldKind::RevOps:
+      return EnumInfo{"TENS_SCALAR_REV_OPS", rev_ops_name};
     default:
       return std::nullopt;
   }
@@ -570,6 +572,7 @@ class InstructionParser {
       case FieldKind::AccumCmd:
       case FieldKind::ImmSrc:
       case FieldKind::AffineCmp:
+      case FieldKind::RevOps:
         g.parsed = static_cast<uint64_t>(enum_value(f, *enum_info(f.kind), 255));
         return;
       case FieldKind::DtypePair: {

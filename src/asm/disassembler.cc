@@ -30,6 +30,8 @@ std::string field_enum_text(FieldKind k, uint64_t v) {
       return enum_text(imm_src_name(c), v);
     case FieldKind::AffineCmp:
       return enum_text(affine_select_cmp_name(c), v);
+    case FieldKind::RevOps:
+      return enum_text(rev_ops_name(c), v);
     case FieldKind::I32:
       return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(v)));
     default:

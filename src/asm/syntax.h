@@ -28,9 +28,10 @@ std::optional<uint64_t> integer_default(const FieldDef& f);
 // bounds), an unsigned 32-bit integer (Sort's index_offset), a signed one
 // (NonzeroWithCount's INT32 index_offset and padding_val), or a value of the dtype named
 // by another field (TensorScalarSelect: src1_imm has `dtype`, pred_imm has
-// `pred_imm_dtype`; CopyPredicatedScalar: src0_imm has `in_dtype`).
+// `pred_imm_dtype`; CopyPredicatedScalar: src0_imm has `in_dtype`), or the 32 bits in hex
+// (the pointer-only TensorScalarPtr* forms, whose immediates are always ADDR4s).
 struct ImmType {
-  enum Kind { Fp32, U32, I32, DtypeOf } kind = U32;
+  enum Kind { Fp32, U32, I32, DtypeOf, Hex } kind = U32;
   std::string_view dtype_field;  // DtypeOf: the field holding the dtype
 };
 ImmType imm_type(const InstrDef& def, const FieldDef& f);

@@ -117,6 +117,8 @@ ImmType imm_type(const InstrDef&, const FieldDef& f) {
       return {ImmType::I32, {}};
     case gpsimd::ImmText::DtypeOf:
       return {ImmType::DtypeOf, f.dtype_field};
+    case gpsimd::ImmText::Hex:
+      return {ImmType::Hex, {}};
     case gpsimd::ImmText::U32:
       break;
   }
@@ -135,6 +137,8 @@ std::string format_imm(ImmType t, uint8_t dtype, uint32_t value) {
       return format_fp32(value);
     case ImmType::U32:
       return std::to_string(value);
+    case ImmType::Hex:
+      return fmt::format("{:#010x}", value);
     case ImmType::I32:
       return std::to_string(static_cast<int32_t>(value));
     case ImmType::DtypeOf: {
@@ -158,6 +162,7 @@ std::optional<uint32_t> parse_imm(ImmType t, uint8_t dtype, std::string_view tex
   switch (t.kind) {
     case ImmType::Fp32:
       return parse_fp32(text, why);
+    case ImmType::Hex:
     case ImmType::U32: {
       auto v = parse_int(text, 0, 0xffffffffll, why);
       if (!v) return std::nullopt;

@@ -84,6 +84,8 @@ std::string_view field_kind_name(FieldKind k) {
       return "i32";
     case FieldKind::AffineCmp:
       return "affine_select_cmp";
+    case FieldKind::RevOps:
+      return "tens_scalar_rev_ops";
     case FieldKind::Data4D:
       return "data4d";
   }

@@ -51,6 +51,7 @@ constexpr NamedCode kImmSrcs[] = {
     {1, "POINTER_IMMEDIATE"},
     {2, "REG_PTR_IMMEDIATE"},
 };
+constexpr NamedCode kRevOps[] = {{0, "NONE"}, {1, "FIRST"}, {2, "SECOND"}, {3, "BOTH"}};
 constexpr NamedCode kAffineSelectCmps[] = {{0, "GT"}, {1, "GE"}, {2, "EQ"}, {3, "NE"}};
 constexpr NamedCode kWaitModes[] = {{0, "NONE"}, {1, "GE"}, {2, "EQ"}};
 constexpr NamedCode kUpdateModes[] = {{0, "NONE"}, {1, "SET"}, {2, "INC"}, {3, "DEC"}};
@@ -168,6 +169,12 @@ std::optional<std::string_view> imm_src_name(uint8_t code) {
 }
 std::optional<ImmSrc> parse_imm_src(std::string_view s) {
   return parse_as<ImmSrc>(kImmSrcs, s);
+}
+std::optional<std::string_view> rev_ops_name(uint8_t code) {
+  return name_of(kRevOps, code);
+}
+std::optional<RevOps> parse_rev_ops(std::string_view s) {
+  return parse_as<RevOps>(kRevOps, s);
 }
 std::optional<std::string_view> affine_select_cmp_name(uint8_t code) {
   return name_of(kAffineSelectCmps, code);

@@ -95,30 +95,34 @@ inline void check_tensor(DiagSink& d, std::string_view clause, std::string_view 
 
 // start_addr_active_channels: start_partition + n <= 128, for every static address whose
 // start partition can be decoded, also when its offset breaks a rule of SPEC §3.4 (SPEC
-// §3.6; the tensor clause reports that too).
-void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n);
+// §3.6; the tensor clause reports that too). `clause` is the instruction's name for it
+// (TensorScalar: check_m3d_active_channels).
+void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n,
+                         std::string_view clause);
 inline void check_start_channels(DiagSink& d, std::string_view field, const TensorDesc& t,
-                                 unsigned n, Generation g) {
+                                 unsigned n, Generation g,
+                                 std::string_view clause = "start_addr_active_channels") {
   if (t.register_mode()) return;  // checked at execution
   const std::optional<uint32_t> p = static_start_partition(t.addr, g);
   if (!p) return;  // mode bits, bits 25-28: the tensor clause reports the address
-  if (*p + n > model::kMaxPartitionEnd) start_channels_fail(d, field, *p, n);
+  if (*p + n > model::kMaxPartitionEnd) start_channels_fail(d, field, *p, n, clause);
 }
 
-// has_valid_immediates for one IMM_VAL field read per its IMM_SRC code.
-// `report_bad_src`: whether this clause reports an IMM_SRC outside the enumeration.
-// Not evaluated when `width` is nullopt.
+// has_valid_immediates (or the instruction's own name for it, `clause`) for one IMM_VAL
+// field read per its IMM_SRC code. `report_bad_src`: whether this clause reports an
+// IMM_SRC outside the enumeration. Not evaluated when `width` is nullopt.
 void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
                           std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
-                          bool report_bad_src);
+                          bool report_bad_src, std::string_view clause);
 inline void check_immediate(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
                             std::optional<unsigned> width, bool allow_psum, unsigned n,
-                            Generation g, bool report_bad_src) {
+                            Generation g, bool report_bad_src,
+                            std::string_view clause = "has_valid_immediates") {
   // An instruction immediate that fits its width (the usual case).
   if (src == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) &&
       (!width || *width >= 4 || (value >> (8 * *width)) == 0))
     return;
-  check_immediate_slow(d, field, src, value, width, allow_psum, n, g, report_bad_src);
+  check_immediate_slow(d, field, src, value, width, allow_psum, n, g, report_bad_src, clause);
 }
 
 // A one-byte enumeration clause: the field's value must be one of `allowed`.

@@ -128,10 +128,10 @@ void check_tensor_slow(DiagSink& d, std::string_view clause, std::string_view fi
     d.fail(clause, field, with_fact(tensor_text(t), p.fact), p.rule);
 }
 
-void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n) {
+void start_channels_fail(DiagSink& d, std::string_view field, unsigned partition, unsigned n,
+                         std::string_view clause) {
   d.fail(
-      "start_addr_active_channels", field,
-      fmt::format("start partition {} + {} channels", partition, n),
+      clause, field, fmt::format("start partition {} + {} channels", partition, n),
       fmt::format("start partition + num_active_channels must be <= {}", model::kMaxPartitionEnd));
 }
 
@@ -145,7 +145,10 @@ struct PointerProblem {
 PointerProblem pointer_problem(uint32_t addr, unsigned width, bool allow_psum, unsigned n,
                                Generation g) {
   const StaticAddr a = check_static_addr(addr, g);
-  if (a.problem != AddrProblem::None) return {"", "a pointer's " + static_addr_rule(g, a.problem)};
+  if (a.problem == AddrProblem::RegisterMode)
+    return {"", "a pointer must be a static ADDR4 (bit 31 clear)"};
+  if (a.problem != AddrProblem::None)
+    return {"", "a pointer must be a well-formed static ADDR4: " + static_addr_rule(g, a.problem)};
   const Location& loc = a.loc;
   if (loc.space == Space::PSUM && !allow_psum)
     return {"in PSUM", "a pointer must be in SBUF (this engine cannot access PSUM)"};
@@ -163,11 +166,10 @@ PointerProblem pointer_problem(uint32_t addr, unsigned width, bool allow_psum, u
 
 void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint32_t value,
                           std::optional<unsigned> width, bool allow_psum, unsigned n, Generation g,
-                          bool report_bad_src) {
-  constexpr std::string_view kClause = "has_valid_immediates";
+                          bool report_bad_src, std::string_view clause) {
   if (src > static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE)) {
     if (report_bad_src)
-      d.fail(kClause, fmt::format("{}_src", field), hex8(src),
+      d.fail(clause, fmt::format("{}_src", field), hex8(src),
              "must be INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)");
     return;
   }
@@ -175,18 +177,18 @@ void check_immediate_slow(DiagSink& d, std::string_view field, uint8_t src, uint
   switch (static_cast<ImmSrc>(src)) {
     case ImmSrc::INSTRUCTION_IMMEDIATE:
       if (*width < 4 && (value >> (8 * *width)) != 0)
-        d.fail(kClause, field, hex32(value),
+        d.fail(clause, field, hex32(value),
                fmt::format("an instruction immediate of {} byte(s) must have its upper {} "
                            "byte(s) zero",
                            *width, 4 - *width));
       return;
     case ImmSrc::POINTER_IMMEDIATE:
       if (auto p = pointer_problem(value, *width, allow_psum, n, g); !p.rule.empty())
-        d.fail(kClause, field, with_fact(hex32(value), p.fact), p.rule);
+        d.fail(clause, field, with_fact(hex32(value), p.fact), p.rule);
       return;
     case ImmSrc::REG_PTR_IMMEDIATE:
       if ((value & 0xffu) >= kRegisters || (value >> 8) != 0)
-        d.fail(kClause, field, hex32(value),
+        d.fail(clause, field, hex32(value),
                fmt::format("a register pointer must be a register id < {} with bytes 1-3 zero",
                            kRegisters));
       return;

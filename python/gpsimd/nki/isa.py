@@ -839,13 +839,14 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
 def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None,
                   reverse1=False, engine=engine.unknown, name=None):
     """``(data op0 operand0) op1 operand1``: TensorScalarArith (0x43) / TensorScalarBitvec
-    (0x53) and their pointer forms 0x44 / 0x54, SPEC §4.15 (not modelled yet).
+    (0x53) and their pointer forms 0x44 / 0x54, SPEC §4.15. The model executes the words
+    (gpsimd.Machine.run); gpsimd.nki does not build them yet.
 
     >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
     >>> nisa.tensor_scalar(None, None, nl.add, 1.0)
     Traceback (most recent call last):
     ...
-    NotImplementedError: nisa.tensor_scalar is TensorScalarArith / TensorScalarBitvec (SPEC §4.15), which gpsimd does not model yet
+    NotImplementedError: nisa.tensor_scalar is TensorScalarArith / TensorScalarBitvec (SPEC §4.15); the model has them, but gpsimd.nki does not build their words yet
     """
     raise _pending("tensor_scalar", ("TensorScalarArith", "TensorScalarBitvec"), "SPEC §4.15")
 

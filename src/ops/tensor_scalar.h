@@ -1,0 +1,451 @@
+// The four TensorScalar opcodes (SPEC §4.15, S3D3_TS), one clause set and one effect:
+// per channel c and ordinal j, with x = src[j] and the scalars s0, s1 of channel c,
+//
+//   t = op0 == BYPASS ? x : reverse FIRST/BOTH  ? op0(s0, x) : op0(x, s0)
+//   r = op1 == BYPASS ? t : reverse SECOND/BOTH ? op1(s1, t) : op1(t, s1)
+//
+// TensorScalarArith (0x43) and TensorScalarPtrArith (0x44) take the FP32 path of SPEC
+// §3.8.1 (x = to_fp32(src), t stays FP32, dst = from_fp32(r)) with FP32 immediates;
+// TensorScalarBitvec (0x53) and TensorScalarPtrBitvec (0x54) the raw bits of in_dtype's
+// width, with immediates of that width. 0x44 and 0x54 read both immediates through
+// pointers whatever *_src says. Each opcode's file names its Form.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "alu/eval.h"
+#include "gpsimd/alu.h"
+#include "gpsimd/asm.h"
+#include "gpsimd/format.h"
+#include "ops/explain.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail::tensor_scalar {
+
+// Which of the four opcodes a word is validated or executed as.
+struct Form {
+  Opcode opcode;
+  bool bitvec;   // 0x53/0x54: raw bits; otherwise the FP32 path
+  bool pointer;  // 0x44/0x54: both immediates are pointers
+};
+inline constexpr Form kArith{Opcode::TensorScalarArith, false, false};
+inline constexpr Form kBitvec{Opcode::TensorScalarBitvec, true, false};
+inline constexpr Form kPtrArith{Opcode::TensorScalarPtrArith, false, true};
+inline constexpr Form kPtrBitvec{Opcode::TensorScalarPtrBitvec, true, true};
+
+// The rows of S3D3_TS (the four opcodes' arrays differ only in how an immediate is
+// written, not in their bytes).
+inline constexpr auto& F = table::kTensorScalarArith;
+inline constexpr FieldDef kAccumCmd = field_of(F, "accumulator_cmd");
+inline constexpr FieldDef kReserved0 = field_of(F, "reserved0");
+inline constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
+inline constexpr FieldDef kInDtype = field_of(F, "in_dtype");
+inline constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
+inline constexpr FieldDef kChannels = field_of(F, "num_active_channels");
+inline constexpr FieldDef kImm0Src = field_of(F, "imm0_src");
+inline constexpr FieldDef kOp0 = field_of(F, "op0");
+inline constexpr FieldDef kOp1 = field_of(F, "op1");
+inline constexpr FieldDef kReverse = field_of(F, "reverse_operands");
+inline constexpr FieldDef kImm1Src = field_of(F, "imm1_src");
+inline constexpr FieldDef kImm0 = field_of(F, "imm0");
+inline constexpr FieldDef kImm1 = field_of(F, "imm1");
+inline constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+static_assert(field_of(table::kTensorScalarBitvec, "imm1").offset == kImm1.offset &&
+              field_of(table::kTensorScalarPtr, "dst_mem_pattern").offset == kDst.offset);
+
+// SPEC §4.15's tensor_scalar_valid_types: the bitvec opcodes' dtypes (in == out).
+inline constexpr DtypeSet kBitvecDtypes = {Dtype::INT8,   Dtype::UINT8, Dtype::INT16,
+                                           Dtype::UINT16, Dtype::INT32, Dtype::UINT32};
+
+constexpr uint8_t code(AluOp op) {
+  return static_cast<uint8_t>(op);
+}
+inline constexpr uint8_t kBypass = code(AluOp::BYPASS);
+
+// The scalar is the left operand of op0 (FIRST, BOTH) and of op1 (SECOND, BOTH).
+constexpr bool reverses_op0(uint8_t rev) {
+  return rev == static_cast<uint8_t>(RevOps::FIRST) || rev == static_cast<uint8_t>(RevOps::BOTH);
+}
+constexpr bool reverses_op1(uint8_t rev) {
+  return rev == static_cast<uint8_t>(RevOps::SECOND) || rev == static_cast<uint8_t>(RevOps::BOTH);
+}
+
+// The byte width of an immediate: an FP32 for the arithmetic opcodes whatever the data
+// dtype, size(in_dtype) for the bitvec ones (nullopt for a dtype without a size).
+inline std::optional<unsigned> imm_width(Form f, uint8_t in_dtype) {
+  if (f.bitvec) return dtype_size(in_dtype);
+  return 4u;
+}
+
+// "SUBTRACT (0x05)", or "0x25 (not an ALU_OP)".
+inline std::string op_text(uint8_t op) {
+  if (auto n = alu_op_name(op)) return fmt::format("{} ({:#04x})", *n, op);
+  return fmt::format("{:#04x} (not an ALU_OP)", op);
+}
+// "ADD, SUBTRACT, ...": the enumerators on g that `pred` holds for, from the op table.
+inline std::string ops_text(bool (*pred)(uint8_t), Generation g) {
+  std::string s;
+  for (const alu::OpRow& r : alu::kOps)
+    if (alu::is_enumerator(r.code, g) && pred(r.code))
+      s += (s.empty() ? "" : ", ") + std::string(r.name);
+  return s;
+}
+
+// ---- the clauses (SPEC §4.15) ------------------------------------------------------------
+
+// The value of a clause about both ops, for the diagnostic of `field`: "RSQRT (0x1d), op0 is
+// MULT (0x06)".
+inline std::string ops_value(std::string_view field, uint8_t op0, uint8_t op1) {
+  return field == kOp0.name ? fmt::format("{}, op1 is {}", op_text(op0), op_text(op1))
+                            : fmt::format("{}, op0 is {}", op_text(op1), op_text(op0));
+}
+
+// tensor_scalar_valid_ops, for two enumerators: one diagnostic naming the op of the first
+// condition that fails, with every failing condition's rule.
+inline void check_valid_ops(const Word& w, Generation g, Form form, DiagSink& d) {
+  const uint8_t op0 = w[kOp0.offset], op1 = w[kOp1.offset];
+  std::string field, rules;
+  auto broken = [&](std::string_view f, const std::string& rule) {
+    if (field.empty()) field = f;
+    rules += (rules.empty() ? "" : "; ") + rule;
+  };
+  // (1) neither op is DIVIDE, POW or MOD.
+  auto banned = [](uint8_t op) {
+    return op == code(AluOp::DIVIDE) || op == code(AluOp::POW) || op == code(AluOp::MOD);
+  };
+  if (banned(op0) || banned(op1))
+    broken(banned(op0) ? kOp0.name : kOp1.name, "op0 and op1 must not be DIVIDE, POW or MOD");
+  // (2) the op class of the opcode.
+  if (form.bitvec) {
+    if (!alu::is_bitvec_op(op0) || !alu::is_bitvec_op(op1))
+      broken(alu::is_bitvec_op(op0) ? kOp1.name : kOp0.name,
+             "both ops must be bitvec ops (" + ops_text(alu::is_bitvec_op, g) + ")");
+  } else {
+    const bool general = alu::is_general_arith_op(op0) && alu::is_general_arith_op(op1);
+    const bool rsqrt = op0 == code(AluOp::RSQRT) && op1 == kBypass && w[kImm0Src.offset] == 0 &&
+                       w[kImm1Src.offset] == 0 && load_u32(w, kImm0.offset) == 0 &&
+                       load_u32(w, kImm1.offset) == 0;
+    const bool int_dve =
+        g == Generation::V5 && alu::is_valid_int_aluop_dve(op0) && alu::is_valid_int_aluop_dve(op1);
+    if (!general && !rsqrt && !int_dve) {
+      std::string rule = "both ops must be general arithmetic ops (" +
+                         ops_text(alu::is_general_arith_op, g) +
+                         "), or op0 RSQRT with op1 BYPASS and imm0, imm1, imm0_src and imm1_src "
+                         "all 0";
+      if (g == Generation::V5)
+        rule += ", or both ops in the V5 integer set (" + ops_text(alu::is_valid_int_aluop_dve, g) +
+                ")";
+      broken(alu::is_general_arith_op(op0) ? kOp1.name : kOp0.name, rule);
+    }
+  }
+  // (3) a BYPASS op0 needs a BYPASS op1.
+  if (op0 == kBypass && op1 != kBypass) broken(kOp1.name, "op1 must be BYPASS when op0 is BYPASS");
+  if (!field.empty()) d.fail("tensor_scalar_valid_ops", field, ops_value(field, op0, op1), rules);
+}
+
+inline void validate(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d,
+                     Form form) {
+  const bool pool = *opts.engine == Engine::POOL;  // SPEC §3.9: POOL may not touch PSUM
+  const uint8_t op0 = w[kOp0.offset], op1 = w[kOp1.offset];
+  const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
+  const unsigned n = w[kChannels.offset];
+
+  // is_valid_aluop; tensor_scalar_valid_ops needs both ops' classes (SPEC §3.6).
+  for (const FieldDef* f : {&kOp0, &kOp1})
+    if (!alu::is_enumerator(w[f->offset], g))
+      d.fail("is_valid_aluop", f->name, op_text(w[f->offset]),
+             "must be one of " + alu::enumerators_text(g));
+  if (alu::is_enumerator(op0, g) && alu::is_enumerator(op1, g)) check_valid_ops(w, g, form, d);
+
+  if (form.bitvec && (!dtype_in(kBitvecDtypes, din) || din != dout))
+    d.fail("tensor_scalar_valid_types",
+           dtype_in(kBitvecDtypes, din) ? kOutDtype.name : kInDtype.name,
+           dtype_in(kBitvecDtypes, din)
+               ? fmt::format("{}, in_dtype is {}", dtype_text(dout), dtype_text(din))
+               : fmt::format("{}, out_dtype is {}", dtype_text(din), dtype_text(dout)),
+           "out_dtype must equal in_dtype, and in_dtype " + must_be_one_of(kBitvecDtypes));
+
+  // The immediates, whatever their ops (a BYPASS op1 does not waive imm1).
+  const std::optional<unsigned> width = imm_width(form, din);
+  if (!form.pointer) {
+    if (width)  // for 0x53 not evaluated when in_dtype has no size
+      for (const auto& [src, imm] : {std::pair{&kImm0Src, &kImm0}, std::pair{&kImm1Src, &kImm1}})
+        check_immediate(d, imm->name, w[src->offset], load_u32(w, imm->offset), width, !pool, n, g,
+                        true, "tensor_scalar_immediates_check");
+  } else {
+    for (const FieldDef* src : {&kImm0Src, &kImm1Src})
+      if (w[src->offset] != 0)
+        d.fail("tensor_scalar_ptr_imm_src", src->name, hex8(w[src->offset]),
+               "must be 0 (the pointer forms read imm0 and imm1 as pointers whatever *_src says)");
+    if (width)  // for 0x54 not evaluated when in_dtype has no size
+      for (const FieldDef* imm : {&kImm0, &kImm1})
+        check_immediate(d, imm->name, static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE),
+                        load_u32(w, imm->offset), width, !pool, n, g, true,
+                        "tensor_scalar_ptr_immediates");
+  }
+
+  if (const auto size = dtype_size(din); size && *size <= 2) {
+    const auto left = [](uint8_t op) {
+      return op == code(AluOp::ARITH_SHIFT_LEFT) || op == code(AluOp::LOGICAL_SHIFT_LEFT);
+    };
+    const auto right = [](uint8_t op) {
+      return op == code(AluOp::ARITH_SHIFT_RIGHT) || op == code(AluOp::LOGICAL_SHIFT_RIGHT);
+    };
+    const uint8_t asr = code(AluOp::ARITH_SHIFT_RIGHT);
+    if ((left(op0) && right(op1)) || op0 == asr || op1 == asr)
+      d.fail("tensor_scalar_shift_chk", op0 == asr ? kOp0.name : kOp1.name,
+             fmt::format("{} with in_dtype {}",
+                         ops_value(op0 == asr ? kOp0.name : kOp1.name, op0, op1), dtype_text(din)),
+             "with a 1- or 2-byte in_dtype, op1 must not be a right shift when op0 is a left "
+             "shift, and neither op may be ARITH_SHIFT_RIGHT");
+  }
+
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  if (!src.register_mode() && !dst.register_mode() && src.count() != dst.count())
+    d.fail("tensor_scalar_tensor_chk", kDst.name,
+           fmt::format("{} elements (src_mem_pattern has {})", dst.count(), src.count()),
+           "src_mem_pattern and dst_mem_pattern must visit the same number of elements");
+  if (w[kReverse.offset] > static_cast<uint8_t>(RevOps::BOTH))
+    d.fail("tensor_scalar_reverse_chk", kReverse.name, hex8(w[kReverse.offset]),
+           "must be NONE (0), FIRST (1), SECOND (2) or BOTH (3)");
+  check_reserved(d, "s3d3_ts_reserved_zero", w, kReserved0);
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
+  if (w[kAccumCmd.offset] != 0)
+    d.fail("has_zero_accum_cmd_field", kAccumCmd.name, hex8(w[kAccumCmd.offset]),
+           "must be IDLE (0)");
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
+  check_start_channels(d, kSrc.name, src, n, g, "check_m3d_active_channels");
+  check_start_channels(d, kDst.name, dst, n, g, "check_m3d_active_channels");
+  check_tensor(d, "mem3d_valid", kSrc.name, src, dtype_size(din), g, {!pool, false});
+  check_tensor(d, "mem3d_valid", kDst.name, dst, dtype_size(dout), g, {!pool, true});
+}
+
+// ---- the effect --------------------------------------------------------------------------
+
+// One element of the effect: x is the source element's bits, s0 and s1 the channel's
+// scalars (FP32 bit patterns for the arithmetic opcodes, in_dtype-wide bits for bitvec).
+// A fast path may compute whole runs beside it; this is the reference.
+struct Element {
+  Form form;
+  uint8_t op0, op1;
+  bool rev0, rev1;  // the scalar is the left operand
+  Dtype din, dout;
+  unsigned width;  // bitvec: 8 * size(in_dtype)
+
+  uint32_t operator()(uint32_t x, uint32_t s0, uint32_t s1) const {
+    if (form.bitvec) {
+      const uint32_t t = op0 == kBypass ? x
+                         : rev0         ? alu::eval_bits(op0, s0, x, width)
+                                        : alu::eval_bits(op0, x, s0, width);
+      return op1 == kBypass ? t
+             : rev1         ? alu::eval_bits(op1, s1, t, width)
+                            : alu::eval_bits(op1, t, s1, width);
+    }
+    const uint32_t a = to_fp32(din, x);
+    const uint32_t t = op0 == kBypass ? a
+                       : rev0         ? alu::eval_fp32(op0, s0, a)
+                                      : alu::eval_fp32(op0, a, s0);
+    const uint32_t r = op1 == kBypass ? t
+                       : rev1         ? alu::eval_fp32(op1, s1, t)
+                                      : alu::eval_fp32(op1, t, s1);
+    return from_fp32(dout, r);
+  }
+};
+inline Element element_of(const Word& w, Form form) {
+  const auto din = static_cast<Dtype>(w[kInDtype.offset]);
+  return Element{form,
+                 w[kOp0.offset],
+                 w[kOp1.offset],
+                 reverses_op0(w[kReverse.offset]),
+                 reverses_op1(w[kReverse.offset]),
+                 din,
+                 static_cast<Dtype>(w[kOutDtype.offset]),
+                 8 * dtype_size(din).value_or(4)};
+}
+
+// SPEC §3.9 item 4: what the model does not run (after the wait, before anything is
+// resolved). INT64/UINT64 operands (item d) cannot get here: is_valid_dtype rejects them.
+inline std::optional<Fault> unsupported(const Word& w, const ExecEnv& env, Form form) {
+  const std::string_view name = instruction(form.opcode).mnemonic;
+  if (env.engine != Engine::DVE)
+    return Fault{FaultKind::UnsupportedOp,
+                 fmt::format("{} runs on dve only; on {} it is not modelled (SPEC §3.9)", name,
+                             engine_id(env.engine))};
+  for (const FieldDef* f : {&kOp0, &kOp1}) {
+    const uint8_t op = w[f->offset];
+    if (alu::is_unmodelled(op))
+      return Fault{FaultKind::UnsupportedOp,
+                   fmt::format("{}: {} = {} has no modelled result (SPEC §3.8.3)", name, f->name,
+                               op_text(op))};
+    if (alu::is_valid_int_aluop(op))
+      return Fault{FaultKind::UnsupportedOp,
+                   fmt::format("{}: {} = {} is an integer op of the V5 arm, which the model does "
+                               "not run on dve (SPEC §3.9)",
+                               name, f->name, op_text(op))};
+  }
+  return std::nullopt;
+}
+
+inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out,
+                                    const ExecEnv& env, Form form) {
+  if (auto f = unsupported(w, env, form)) return f;
+
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(w[kInDtype.offset]);
+  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
+  const bool psum = env.engine != Engine::POOL;
+  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, {psum, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, {psum, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  // Both immediates, even when their op is BYPASS [model].
+  const unsigned width = *imm_width(form, w[kInDtype.offset]);
+  auto imm = [&](const FieldDef& src, const FieldDef& value) {
+    const uint8_t s =
+        form.pointer ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE) : w[src.offset];
+    return resolve_immediate(m, value.name, s, load_u32(w, value.offset), width, psum, n);
+  };
+  ResolvedImm ri0 = imm(kImm0Src, kImm0);
+  if (auto* f = std::get_if<Fault>(&ri0)) return *f;
+  ResolvedImm ri1 = imm(kImm1Src, kImm1);
+  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
+
+  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("src_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
+                             "be equal",
+                             st.count(), dt.count())};
+  if (auto f = check_walk_limit(kSrc.name, st)) return f;
+  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+
+  const Operand& src = std::get<Operand>(rs);
+  const Operand& dst = std::get<Operand>(rd);
+  const Immediate& s0 = std::get<Immediate>(ri0);
+  const Immediate& s1 = std::get<Immediate>(ri1);
+  out.note_source(src, n);
+  out.note_immediate(s0, n);
+  out.note_immediate(s1, n);
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+
+  // The reference: the source elements of a channel in ordinal order, then the results
+  // along the destination walk (a revisited byte takes the later ordinal). A destination
+  // that overlaps a source is a shadow (Writer), so every read sees the old machine.
+  const Element element = element_of(w, form);
+  std::vector<uint32_t> x(st.count());
+  for (unsigned c = 0; c < n; ++c) {
+    const uint32_t a = s0.read(m, c), b = s1.read(m, c);
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    src.walk.for_each([&](uint64_t j, uint32_t off) { x[j] = load_elem(in + off, in_size); });
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      store_elem(dst_bytes[c] + off, out_size, element(x[j], a, b));
+    });
+  }
+  return std::nullopt;
+}
+
+// ---- explain -----------------------------------------------------------------------------
+
+// How r reaches the destination dtype (SPEC §5, §5.1).
+inline std::string result_text(uint64_t dout) {
+  const auto d = static_cast<Dtype>(dout);
+  if (d == Dtype::FP32 || d == Dtype::FP32R)
+    return fmt::format("is written as {}, its bits unchanged", dtype_str(dout));
+  if (is_int_dtype(d))
+    return fmt::format("is converted to {}: rounded to nearest even and saturated, NaN -> 0",
+                       dtype_str(dout));
+  return fmt::format("is converted to {}, rounded to nearest even", dtype_str(dout));
+}
+
+// "SUBTRACT(x, s0)", "ABSOLUTE_VALUE(s0)": one op applied as the word says.
+inline std::string call_text(uint8_t op, const std::string& left, const std::string& right) {
+  const std::string name = alu_op_name(op) ? std::string(*alu_op_name(op)) : op_text(op);
+  if (alu::is_unary(op)) return fmt::format("{}({})", name, left);
+  return fmt::format("{}({}, {})", name, left, right);
+}
+
+inline void explain(const Decoded& d, const Machine& m, Explainer& x, Form form) {
+  const unsigned n = u32(d, "num_active_channels");
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  x.line("channels", channels_text(n));
+  x.line("reads",
+         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
+  const auto dt_in = static_cast<Dtype>(din);
+  for (std::string_view name : {"imm0", "imm1"}) {
+    const uint32_t v = u32(d, name);
+    const uint64_t src = form.pointer ? static_cast<uint64_t>(ImmSrc::POINTER_IMMEDIATE)
+                                      : d.integer(std::string(name) + "_src");
+    const std::string type = form.bitvec ? dtype_str(din) : "FP32";
+    const unsigned width = imm_width(form, static_cast<uint8_t>(din)).value_or(4);
+    x.line("immediate", imm_text(row(d, name), src, v, type, width,
+                                 form.bitvec ? format_value(dt_in, v) : format_fp32(v), n, m));
+  }
+  x.line("writes",
+         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+
+  const auto op0 = static_cast<uint8_t>(d.integer("op0"));
+  const auto op1 = static_cast<uint8_t>(d.integer("op1"));
+  const auto rev = static_cast<uint8_t>(d.integer("reverse_operands"));
+  const std::string t = op0 == kBypass      ? "x"
+                        : reverses_op0(rev) ? call_text(op0, "s0", "x")
+                                            : call_text(op0, "x", "s0");
+  const std::string r = op1 == kBypass      ? "t (op1 BYPASS: imm1 is resolved, not used)"
+                        : reverses_op1(rev) ? call_text(op1, "s1", "t")
+                                            : call_text(op1, "t", "s1");
+  std::string effect = fmt::format("for each element x of channel c: t = {}, r = {}; ", t, r);
+  if (form.bitvec)
+    effect += fmt::format("on the {}-bit patterns of {} (no conversion), dst = r.",
+                          8 * dtype_size(static_cast<uint8_t>(din)).value_or(4), dtype_str(din));
+  else
+    effect += fmt::format("x {}, both ops run in FP32 (t stays FP32), and r {}.",
+                          din == static_cast<uint64_t>(Dtype::FP32)
+                              ? "is used as it is"
+                              : fmt::format("is converted from {} to FP32", dtype_str(din)),
+                          result_text(dout));
+  if (form.pointer)
+    effect +=
+        " imm0 and imm1 are pointers whatever imm0_src and imm1_src say (this is the "
+        "pointer-only form).";
+  if ((op0 != kBypass && alu::is_unary(op0) && reverses_op0(rev)) ||
+      (op1 != kBypass && alu::is_unary(op1) && reverses_op1(rev)))
+    effect +=
+        " A unary op under reverse computes on its scalar; the data element is read and "
+        "ignored.";
+  effect += " Runs on dve only: on pool and act the word faults unsupported-op";
+  for (uint8_t op : {op0, op1}) {
+    if (alu::is_unmodelled(op))
+      effect += fmt::format(", and {} has no modelled result, so it faults there too", op_text(op));
+    else if (alu::is_valid_int_aluop(op))
+      effect += fmt::format(", and the V5 integer op {} faults there too", op_text(op));
+  }
+  effect += ".";
+  x.line("effect", effect);
+}
+
+// ---- the sample word ---------------------------------------------------------------------
+
+// One channel in partition p: 16 source elements at offset 0, the destination at 256,
+// the pointer forms' scalars at offsets 128 and 132.
+inline Word sample(unsigned p, Form form, uint8_t dtype, uint8_t op0, uint32_t imm0, uint8_t op1,
+                   uint32_t imm1) {
+  Word w = header_word(form.opcode);
+  put_tensor(w, kSrc, sample_tensor(3, p, 0, 16));
+  put_u8(w, kInDtype, dtype);
+  put_u8(w, kOutDtype, dtype);
+  put_u8(w, kChannels, 1);
+  put_u8(w, kOp0, op0);
+  put_u8(w, kOp1, op1);
+  put_u32(w, kImm0, imm0);
+  put_u32(w, kImm1, imm1);
+  put_tensor(w, kDst, sample_tensor(3, p, 256, 16));
+  return w;
+}
+
+}  // namespace gpsimd::detail::tensor_scalar
