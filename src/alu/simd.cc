@@ -91,12 +91,6 @@ HWY_INLINE void Run(D d, const A& a, const B& b, size_t n, uint8_t* out, const O
   T* o = reinterpret_cast<T*>(out);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
-  for (; i + 2 * N <= n; i += 2 * N) {
-    const auto r0 = op(d, a.At(d, i), b.At(d, i));
-    const auto r1 = op(d, a.At(d, i + N), b.At(d, i + N));
-    hn::StoreU(r0, d, o + i);
-    hn::StoreU(r1, d, o + i + N);
-  }
   for (; i + N <= n; i += N) hn::StoreU(op(d, a.At(d, i), b.At(d, i)), d, o + i);
   if (i == n) return;
   HWY_ALIGN uint8_t buf[kBufBytes];
@@ -130,17 +124,24 @@ HWY_INLINE VU32 Canonical(DU32 d, VU32 r) {
 HWY_INLINE VU32 Truth(DU32 d, hn::Mask<DU32> m) {
   return hn::IfThenElseZero(m, hn::Set(d, 0x3f800000u));
 }
-// maxNum / minNum's order as a signed key: non-negative patterns as they are, negative
-// ones with the magnitude bits flipped, so -0.0 (key -1) < +0.0 (key 0). kNanKey is given
-// to NaNs (INT32_MIN for max, INT32_MAX for min: keys no non-NaN pattern has).
-template <int32_t kNanKey>
-HWY_INLINE hn::Vec<hn::RebindToSigned<DU32>> OrderKey(VU32 v) {
-  const hn::RebindToSigned<DU32> di;
+// maxNum (kMax) / minNum before the NaN result is made canonical: the IEEE compare picks
+// b when it wins; equal operands (only ±0 differ in bits) give the AND (max: +0 wins) or
+// the OR (min: -0 wins) of their patterns; a NaN a gives b, and a NaN b loses every
+// compare, so a stays. Two NaNs give b, a NaN.
+template <bool kMax>
+HWY_INLINE VU32 MaxMinNumRaw(DU32 d, VU32 a, VU32 b) {
   const hn::RebindToFloat<DU32> df;
-  const auto x = hn::BitCast(di, v);
-  const auto key = hn::Xor(x, hn::And(hn::BroadcastSignBit(x), hn::Set(di, 0x7fffffff)));
-  return hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(hn::BitCast(df, v))), hn::Set(di, kNanKey),
-                        key);
+  const auto fa = hn::BitCast(df, a), fb = hn::BitCast(df, b);
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+  // x86's vmaxps / vminps (Highway's Max / Min there) are exactly "b if b > a (< a),
+  // else a" when b is the first operand: the ordered compare and the pick in one.
+  VU32 r = hn::BitCast(d, kMax ? hn::Max(fb, fa) : hn::Min(fb, fa));
+#else
+  const auto b_wins = kMax ? hn::Gt(fb, fa) : hn::Lt(fb, fa);
+  VU32 r = hn::IfThenElse(hn::RebindMask(d, b_wins), b, a);
+#endif
+  r = hn::IfThenElse(hn::RebindMask(d, hn::Eq(fa, fb)), kMax ? hn::And(a, b) : hn::Or(a, b), r);
+  return hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fa)), b, r);
 }
 
 template <uint8_t kOp>
@@ -162,12 +163,9 @@ struct Fp32Op {
     } else if constexpr (kOp == code(AluOp::SQUARE)) {
       return Canonical(d, hn::BitCast(d, hn::Mul(fa, fa)));
     } else if constexpr (kOp == code(AluOp::MAX)) {
-      // a unless b is greater; a NaN's key loses to every number. Two NaNs: canonical.
-      const auto gt = hn::Gt(OrderKey<INT32_MIN>(b), OrderKey<INT32_MIN>(a));
-      return Canonical(d, hn::IfThenElse(hn::RebindMask(d, gt), b, a));
+      return Canonical(d, MaxMinNumRaw<true>(d, a, b));
     } else if constexpr (kOp == code(AluOp::MIN)) {
-      const auto lt = hn::Lt(OrderKey<INT32_MAX>(b), OrderKey<INT32_MAX>(a));
-      return Canonical(d, hn::IfThenElse(hn::RebindMask(d, lt), b, a));
+      return Canonical(d, MaxMinNumRaw<false>(d, a, b));
     } else if constexpr (kOp == code(AluOp::RE_LU)) {
       // MAX(a, +0.0): a when 0 < bits <= +inf as a signed integer (positive, not NaN).
       const auto x = hn::BitCast(di, a);
@@ -268,8 +266,86 @@ HWY_INLINE void TwoOps(ScalarOp op0, ScalarOp op1, size_t esize, const uint8_t* 
   }
 }
 
+// The pairs of the common ops run in one pass, in registers. Only whether op0's result
+// is a NaN matters to op1 here (ADD, SUBTRACT and MULT turn any NaN into the canonical
+// one, MAX and MIN ignore it), so op0's result is not made canonical first. ADD, MULT,
+// MAX and MIN are commutative to the bit (their NaN results are canonical, maxNum's ties
+// have equal bits), so their reverse flag changes nothing; SUBTRACT's gives RSub.
+enum class Fuse : uint8_t { Add, Sub, RSub, Mul, Max, Min, None };
+constexpr Fuse fuse_of(ScalarOp o) {
+  switch (static_cast<AluOp>(o.op)) {
+    case AluOp::ADD:
+      return Fuse::Add;
+    case AluOp::SUBTRACT:
+      return o.reverse ? Fuse::RSub : Fuse::Sub;
+    case AluOp::MULT:
+      return Fuse::Mul;
+    case AluOp::MAX:
+      return Fuse::Max;
+    case AluOp::MIN:
+      return Fuse::Min;
+    default:
+      return Fuse::None;
+  }
+}
+// x op s (s op x for RSub), NaN results not yet canonical.
+template <Fuse kOp>
+HWY_INLINE VU32 FuseRaw(DU32 d, VU32 x, VU32 s) {
+  const hn::RebindToFloat<DU32> df;
+  const auto fx = hn::BitCast(df, x), fs = hn::BitCast(df, s);
+  if constexpr (kOp == Fuse::Add) return hn::BitCast(d, hn::Add(fx, fs));
+  if constexpr (kOp == Fuse::Sub) return hn::BitCast(d, hn::Sub(fx, fs));
+  if constexpr (kOp == Fuse::RSub) return hn::BitCast(d, hn::Sub(fs, fx));
+  if constexpr (kOp == Fuse::Mul) return hn::BitCast(d, hn::Mul(fx, fs));
+  if constexpr (kOp == Fuse::Max) return MaxMinNumRaw<true>(d, x, s);
+  if constexpr (kOp == Fuse::Min) return MaxMinNumRaw<false>(d, x, s);
+  return x;
+}
+// The library is compiled with -ffp-contract=off, so a MULT then ADD stays two roundings.
+template <Fuse k0, Fuse k1>
+struct FusedPair {
+  VU32 s1;
+  HWY_INLINE VU32 operator()(DU32 d, VU32 x, VU32 s0) const {
+    return Canonical(d, FuseRaw<k1>(d, FuseRaw<k0>(d, x, s0), s1));
+  }
+};
+
+#define GPSIMD_FUSE_CASES(M) M(Add) M(Sub) M(RSub) M(Mul) M(Max) M(Min)
+template <Fuse k0>
+HWY_INLINE void FusedSecond(Fuse k1, const uint8_t* x, uint32_t s0, uint32_t s1, size_t n,
+                            uint8_t* out) {
+  const DU32 d;
+  switch (k1) {
+#define GPSIMD_CASE(name)                                            \
+  case Fuse::name:                                                   \
+    return Run(d, Mem<DU32>{x}, Splat<DU32>{hn::Set(d, s0)}, n, out, \
+               FusedPair<k0, Fuse::name>{hn::Set(d, s1)});
+    GPSIMD_FUSE_CASES(GPSIMD_CASE)
+#undef GPSIMD_CASE
+    default:
+      return;
+  }
+}
+void Fused(Fuse k0, Fuse k1, const uint8_t* x, uint32_t s0, uint32_t s1, size_t n, uint8_t* out) {
+  switch (k0) {
+#define GPSIMD_CASE(name) \
+  case Fuse::name:        \
+    return FusedSecond<Fuse::name>(k1, x, s0, s1, n, out);
+    GPSIMD_FUSE_CASES(GPSIMD_CASE)
+#undef GPSIMD_CASE
+    default:
+      return;
+  }
+}
+#undef GPSIMD_FUSE_CASES
+
 bool Fp32Scalar2(ScalarOp op0, ScalarOp op1, const uint8_t* x, size_t n, uint8_t* out) {
   if (!fp32_path_has(op0.op) || !fp32_path_has(op1.op)) return false;
+  const Fuse k0 = fuse_of(op0), k1 = fuse_of(op1);
+  if (k0 != Fuse::None && k1 != Fuse::None) {
+    Fused(k0, k1, x, op0.s, op1.s, n, out);
+    return true;
+  }
   TwoOps(op0, op1, 4, x, n, out, [](ScalarOp o, const uint8_t* in, size_t m, uint8_t* to) {
     Fp32Scalar(o.op, in, o.s, o.reverse, m, to);
   });
@@ -624,6 +700,15 @@ struct BitsOp {
     } else if constexpr (kOp == code(AluOp::BITWISE_XOR)) {
       return hn::Xor(a, b);
     } else {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+      // x86's variable shifts of 32-bit lanes (vpsllvd, vpsrlvd, vpsravd) and, with
+      // AVX-512, of 16-bit lanes read the count as unsigned and define counts >= w as
+      // SPEC does: every bit out, w copies of the sign bit for the arithmetic one.
+      constexpr bool kX86Counts = sizeof(T) == 4 || (sizeof(T) == 2 && HWY_TARGET == HWY_AVX3);
+#else
+      constexpr bool kX86Counts = false;
+#endif
+      if constexpr (kX86Counts) return ShiftBy<kOp>(d, a, b);
       // A count k >= w shifts every bit out; w - 1 is the last count that keeps any, and
       // for ARITH_SHIFT_RIGHT it already gives w copies of the sign bit.
       const auto last = hn::Set(d, static_cast<T>(8 * sizeof(T) - 1));
@@ -634,21 +719,27 @@ struct BitsOp {
   }
 };
 
-// A shift of the run by one scalar count (x op s, not reversed): one count for all lanes.
+// A shift of the run by one scalar count k < w (x op s, not reversed).
 template <uint8_t kOp>
 struct ShiftSame {
-  int k;  // the count, < w; or w meaning "every bit out"
+  int k;
   template <class D>
-  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> a, hn::Vec<D>) const {
-    constexpr int kW = 8 * sizeof(hn::TFromD<D>);
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> a, hn::Vec<D> /*unused*/) const {
     if constexpr (kOp == code(AluOp::ARITH_SHIFT_RIGHT)) {
       const hn::RebindToSigned<D> di;
-      return hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(di, a), std::min(k, kW - 1)));
+      return hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(di, a), k));
     } else if constexpr (kOp == code(AluOp::LOGICAL_SHIFT_RIGHT)) {
-      return k >= kW ? hn::Zero(d) : hn::ShiftRightSame(a, k);
+      return hn::ShiftRightSame(a, k);
     } else {
-      return k >= kW ? hn::Zero(d) : hn::ShiftLeftSame(a, k);
+      return hn::ShiftLeftSame(a, k);
     }
+  }
+};
+// Every bit shifted out: zeros.
+struct AllOut {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> /*a*/, hn::Vec<D> /*b*/) const {
+    return hn::Zero(d);
   }
 };
 
@@ -691,22 +782,28 @@ bool BitsScalarT(uint8_t op, const uint8_t* x, uint32_t s, bool reverse, size_t 
   constexpr unsigned kW = 8 * sizeof(T);
   s &= kW == 32 ? 0xffffffffu : (1u << kW) - 1;
   if (!reverse && is_shift_op(op)) {
-    // One count for the whole run: the shifts by a scalar.
-    const int k = model::alu_shift_out(s, kW) ? static_cast<int>(kW) : static_cast<int>(s);
+    // One count for the whole run. A count >= w shifts every bit out: zeros, or for
+    // ARITH_SHIFT_RIGHT the shift by w - 1 (w copies of the sign bit).
     const hn::ScalableTag<T> d;
-    const auto unused = hn::Zero(d);
+    const Mem<decltype(d)> xs{x};
+    const Splat<decltype(d)> unused{hn::Zero(d)};
+    const bool out_all = model::alu_shift_out(s, kW);
+    const int k = static_cast<int>(out_all ? kW - 1 : s);
     switch (static_cast<AluOp>(op)) {
       case AluOp::ARITH_SHIFT_RIGHT:
-        Run(d, Mem<decltype(d)>{x}, Splat<decltype(d)>{unused}, n, out,
-            ShiftSame<code(AluOp::ARITH_SHIFT_RIGHT)>{k});
+        Run(d, xs, unused, n, out, ShiftSame<code(AluOp::ARITH_SHIFT_RIGHT)>{k});
         return true;
       case AluOp::LOGICAL_SHIFT_RIGHT:
-        Run(d, Mem<decltype(d)>{x}, Splat<decltype(d)>{unused}, n, out,
-            ShiftSame<code(AluOp::LOGICAL_SHIFT_RIGHT)>{k});
+        if (out_all)
+          Run(d, xs, unused, n, out, AllOut{});
+        else
+          Run(d, xs, unused, n, out, ShiftSame<code(AluOp::LOGICAL_SHIFT_RIGHT)>{k});
         return true;
       default:  // the two left shifts
-        Run(d, Mem<decltype(d)>{x}, Splat<decltype(d)>{unused}, n, out,
-            ShiftSame<code(AluOp::LOGICAL_SHIFT_LEFT)>{k});
+        if (out_all)
+          Run(d, xs, unused, n, out, AllOut{});
+        else
+          Run(d, xs, unused, n, out, ShiftSame<code(AluOp::LOGICAL_SHIFT_LEFT)>{k});
         return true;
     }
   }
