@@ -124,24 +124,28 @@ HWY_INLINE VU32 Canonical(DU32 d, VU32 r) {
 HWY_INLINE VU32 Truth(DU32 d, hn::Mask<DU32> m) {
   return hn::IfThenElseZero(m, hn::Set(d, 0x3f800000u));
 }
-// maxNum (kMax) / minNum before the NaN result is made canonical: the IEEE compare picks
-// b when it wins; equal operands (only ±0 differ in bits) give the AND (max: +0 wins) or
-// the OR (min: -0 wins) of their patterns; a NaN a gives b, and a NaN b loses every
-// compare, so a stays. Two NaNs give b, a NaN.
-template <bool kMax>
-HWY_INLINE VU32 MaxMinNumRaw(DU32 d, VU32 a, VU32 b) {
+// maxNum (kMax) / minNum, the NaN result made canonical when kCanonical: the IEEE compare
+// picks b when it wins; equal operands (only ±0 differ in bits) give the AND (max: +0
+// wins) or the OR (min: -0 wins) of their patterns; a NaN a gives b, and a NaN b loses
+// every compare, so a stays. Two NaNs give b, a NaN.
+template <bool kMax, bool kCanonical>
+HWY_INLINE VU32 MaxMinNum(DU32 d, VU32 a, VU32 b) {
   const hn::RebindToFloat<DU32> df;
   const auto fa = hn::BitCast(df, a), fb = hn::BitCast(df, b);
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
   // x86's vmaxps / vminps (Highway's Max / Min there) are exactly "b if b > a (< a),
-  // else a" when b is the first operand: the ordered compare and the pick in one.
+  // else a" when b is the first operand: the ordered compare and the pick in one. Where
+  // no lane has a NaN or a tie (Highway's Ne is the ordered vcmpneq_oqps there), that is
+  // the answer; a vector with one goes through the fix-ups.
   VU32 r = hn::BitCast(d, kMax ? hn::Max(fb, fa) : hn::Min(fb, fa));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Ne(fa, fb)))) return r;
 #else
   const auto b_wins = kMax ? hn::Gt(fb, fa) : hn::Lt(fb, fa);
   VU32 r = hn::IfThenElse(hn::RebindMask(d, b_wins), b, a);
 #endif
   r = hn::IfThenElse(hn::RebindMask(d, hn::Eq(fa, fb)), kMax ? hn::And(a, b) : hn::Or(a, b), r);
-  return hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fa)), b, r);
+  r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fa)), b, r);
+  return kCanonical ? Canonical(d, r) : r;
 }
 
 template <uint8_t kOp>
@@ -163,9 +167,9 @@ struct Fp32Op {
     } else if constexpr (kOp == code(AluOp::SQUARE)) {
       return Canonical(d, hn::BitCast(d, hn::Mul(fa, fa)));
     } else if constexpr (kOp == code(AluOp::MAX)) {
-      return Canonical(d, MaxMinNumRaw<true>(d, a, b));
+      return MaxMinNum<true, true>(d, a, b);
     } else if constexpr (kOp == code(AluOp::MIN)) {
-      return Canonical(d, MaxMinNumRaw<false>(d, a, b));
+      return MaxMinNum<false, true>(d, a, b);
     } else if constexpr (kOp == code(AluOp::RE_LU)) {
       // MAX(a, +0.0): a when 0 < bits <= +inf as a signed integer (positive, not NaN).
       const auto x = hn::BitCast(di, a);
@@ -297,8 +301,8 @@ HWY_INLINE VU32 FuseRaw(DU32 d, VU32 x, VU32 s) {
   if constexpr (kOp == Fuse::Sub) return hn::BitCast(d, hn::Sub(fx, fs));
   if constexpr (kOp == Fuse::RSub) return hn::BitCast(d, hn::Sub(fs, fx));
   if constexpr (kOp == Fuse::Mul) return hn::BitCast(d, hn::Mul(fx, fs));
-  if constexpr (kOp == Fuse::Max) return MaxMinNumRaw<true>(d, x, s);
-  if constexpr (kOp == Fuse::Min) return MaxMinNumRaw<false>(d, x, s);
+  if constexpr (kOp == Fuse::Max) return MaxMinNum<true, false>(d, x, s);
+  if constexpr (kOp == Fuse::Min) return MaxMinNum<false, false>(d, x, s);
   return x;
 }
 // The library is compiled with -ffp-contract=off, so a MULT then ADD stays two roundings.
