@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <string>
@@ -377,6 +379,7 @@ std::vector<Contender> shift_scalar_rows() {
 struct Row {
   std::string workload, memcpy_name;
   double memcpy_target;
+  std::vector<std::string> extra = {};  // contenders shown below the row, without a target
 };
 
 std::vector<Contender> all_contenders(std::vector<Row>& rows) {
@@ -439,7 +442,10 @@ std::vector<Contender> all_contenders(std::vector<Row>& rows) {
           {"fp32 mult", two, 0.5},
           {"fp32 max", two, 0.5},
           {"fp32 ts mult,add", one, 0.5},
-          {"bf16 ts mult,add", "memcpy 4 MiB (one BF16 source)", 0.3},
+          {"bf16 ts mult,add",
+           "memcpy 4 MiB (one BF16 source)",
+           0.3,
+           {"bf16 widen only/convert.h", "bf16 narrow only/convert.h"}},
           {"int32 bits and", two, 0.5},
           {"int32 bits xor", two, 0.5},
           {"int32 bits shl", two, 0.5},
@@ -450,63 +456,97 @@ std::vector<Contender> all_contenders(std::vector<Row>& rows) {
   return v;
 }
 
-// Collects each benchmark's CPU time per pass (every repetition) for the summary.
-class Collector : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, std::vector<double>> seconds;
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration && !r.error_occurred && r.iterations > 0)
-        seconds[r.run_name.function_name].push_back(r.cpu_accumulated_time /
-                                                    static_cast<double>(r.iterations));
-    ConsoleReporter::ReportRuns(runs);
-  }
-  // The median time of a benchmark, or 0 when it did not run.
-  double median(const std::string& name) const {
-    auto it = seconds.find(name);
-    if (it == seconds.end() || it->second.empty()) return 0;
-    std::vector<double> v = it->second;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-  }
-};
+// ---- the table: interleaved samples --------------------------------------------------
 
-void print_summary(const Collector& c, const std::vector<Row>& rows,
-                   const std::map<std::string, double>& bytes) {
-  std::printf("\nALU vector loops, 128 x 16384 elements per pass, target %s (plain loops: %s)\n",
-              simd::target_name(), HWY_DYNAMIC_DISPATCH(PlainTarget)());
-  std::printf("%-26s %9s %9s %9s | %-22s %-7s | %-22s %-7s\n", "workload", "alu GB/s", "plain",
-              "memcpy", "alu / memcpy (target)", "result", "alu / plain (>= 1)", "result");
+// Each contender's output is checked once per process before it is timed.
+bool verified(const Contender& c) {
+  static std::map<std::string, bool> done;
+  if (!c.verify) return true;
+  auto it = done.find(c.name);
+  if (it == done.end()) {
+    c.run();
+    it = done.emplace(c.name, c.verify()).first;
+  }
+  return it->second;
+}
+
+double thread_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// The median CPU time of one pass of each contender, sample after sample: every sample
+// runs each contender in turn, in an order that rotates, so that they share the
+// machine's conditions (another process, the other hardware thread of the core). Each
+// turn is two passes of which the second is timed, so that every contender finds its own
+// data in the caches, as in a loop of its own, whoever ran before it.
+std::vector<double> interleaved(const std::vector<const Contender*>& cs, int samples) {
+  std::vector<std::vector<double>> t(cs.size());
+  for (int k = 0; k < samples; ++k) {
+    for (size_t j = 0; j < cs.size(); ++j) {
+      const size_t i = (j + static_cast<size_t>(k)) % cs.size();
+      cs[i]->run();
+      const double t0 = thread_seconds();
+      cs[i]->run();
+      t[i].push_back(thread_seconds() - t0);
+    }
+  }
+  std::vector<double> med;
+  for (std::vector<double>& v : t) {
+    std::sort(v.begin(), v.end());
+    med.push_back(v[v.size() / 2]);
+  }
+  return med;
+}
+
+// Runs the rows whose workload contains `filter` and prints them against the targets.
+// Returns false when an ALU output differs from the reference.
+bool print_table(const std::vector<Row>& rows, const std::map<std::string, Contender>& by_name,
+                 int samples, const std::string& filter) {
+  std::printf(
+      "\nALU vector loops, 128 x 16384 elements a pass, ALU target %s, plain loops %s;\n"
+      "medians of %d interleaved samples of thread CPU time, GB/s of source bytes\n",
+      simd::target_name(), HWY_DYNAMIC_DISPATCH(PlainTarget)(), samples);
+  std::printf("%-26s %8s %8s %8s | %-19s %-6s | %-12s %-6s\n", "workload", "alu", "plain", "memcpy",
+              "alu/memcpy (target)", "", "alu/plain", "(>= 1)");
   int met = 0, missed = 0;
+  bool ok = true;
   for (const Row& r : rows) {
-    const double t = c.median(r.workload + "/alu"), tp = c.median(r.workload + "/plain loop"),
-                 tm = c.median(r.memcpy_name);
-    if (t == 0 || tm == 0) continue;  // filtered out, or an error
-    const double b = bytes.at(r.workload + "/alu");
-    const double vs_memcpy = tm / t * (b / bytes.at(r.memcpy_name));
+    if (r.workload.find(filter) == std::string::npos) continue;
+    const Contender& alu = by_name.at(r.workload + "/alu");
+    if (!verified(alu)) {
+      std::printf("%-26s OUTPUT MISMATCH against the scalar reference\n", r.workload.c_str());
+      ok = false;
+      continue;
+    }
+    std::vector<const Contender*> cs = {&alu, &by_name.at(r.memcpy_name)};
+    const auto plain = by_name.find(r.workload + "/plain loop");
+    if (plain != by_name.end()) cs.push_back(&plain->second);
+    for (const std::string& e : r.extra) cs.push_back(&by_name.at(e));
+    const std::vector<double> t = interleaved(cs, samples);
+    const double gb = alu.source_bytes * 1e-9, gbm = cs[1]->source_bytes * 1e-9;
+    const double vs_memcpy = (gb / t[0]) / (gbm / t[1]);
     const bool ok_m = vs_memcpy >= r.memcpy_target;
     (ok_m ? met : missed)++;
-    char memcpy_txt[32], plain_txt[32] = "-", plain_res[16] = "";
+    char memcpy_txt[32], plain_gbs[16] = "-", plain_txt[16] = "-";
+    const char* plain_res = "";
     std::snprintf(memcpy_txt, sizeof memcpy_txt, "%.2fx (>= %.1fx)", vs_memcpy, r.memcpy_target);
-    if (tp > 0) {
-      const double vs_plain = tp / t;
+    if (plain != by_name.end()) {
+      const double vs_plain = t[2] / t[0];
+      std::snprintf(plain_gbs, sizeof plain_gbs, "%.1f", gb / t[2]);
       std::snprintf(plain_txt, sizeof plain_txt, "%.2fx", vs_plain);
-      std::snprintf(plain_res, sizeof plain_res, "%s", vs_plain >= 1.0 ? "met" : "MISSED");
+      plain_res = vs_plain >= 1.0 ? "met" : "MISSED";
       (vs_plain >= 1.0 ? met : missed)++;
     }
-    std::printf("%-26s %9.1f %9.1f %9.1f | %-22s %-7s | %-22s %-7s\n", r.workload.c_str(),
-                b / t * 1e-9, tp > 0 ? b / tp * 1e-9 : 0.0, bytes.at(r.memcpy_name) / tm * 1e-9,
-                memcpy_txt, ok_m ? "met" : "MISSED", plain_txt, plain_res);
-  }
-  const double tw = c.median("bf16 widen only/convert.h"),
-               tn = c.median("bf16 narrow only/convert.h");
-  if (tw > 0 && tn > 0) {
-    const double b = bytes.at("bf16 widen only/convert.h");
-    std::printf(
-        "bf16 conversions alone (convert.h, BF16 bytes): widen %.1f GB/s, narrow %.1f GB/s\n",
-        b / tw * 1e-9, b / tn * 1e-9);
+    std::printf("%-26s %8.1f %8s %8.1f | %-19s %-6s | %-12s %-6s\n", r.workload.c_str(), gb / t[0],
+                plain_gbs, gbm / t[1], memcpy_txt, ok_m ? "met" : "MISSED", plain_txt, plain_res);
+    const size_t first_extra = cs.size() - r.extra.size();
+    for (size_t i = first_extra; i < cs.size(); ++i)
+      std::printf("  %-24s %8.1f\n", cs[i]->name.c_str(), cs[i]->source_bytes * 1e-9 / t[i]);
   }
   std::printf("targets: %d met, %d missed\n", met, missed);
+  return ok;
 }
 
 int64_t parse_target(const std::string& s) {
@@ -522,6 +562,9 @@ int64_t parse_target(const std::string& s) {
 int main(int argc, char** argv) {
   using namespace gpsimd::alu_bench;
   std::vector<char*> args;
+  int samples = 51;
+  bool table_only = false;
+  std::string rows_filter;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--target=", 0) == 0) {
@@ -533,6 +576,16 @@ int main(int argc, char** argv) {
         return 2;
       }
       hwy::SetSupportedTargetsForTest(t);
+    } else if (a.rfind("--samples=", 0) == 0) {
+      samples = std::atoi(a.c_str() + 10);
+      if (samples < 1 || samples > 10000) {
+        std::fprintf(stderr, "alu_bench: --samples=%s: allowed 1-10000\n", a.c_str() + 10);
+        return 2;
+      }
+    } else if (a == "--table-only") {
+      table_only = true;
+    } else if (a.rfind("--rows=", 0) == 0) {
+      rows_filter = a.substr(7);
     } else {
       args.push_back(argv[i]);
     }
@@ -542,16 +595,11 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
 
   std::vector<Row> rows;
-  std::map<std::string, double> bytes;
+  std::map<std::string, Contender> by_name;
   for (Contender& c : all_contenders(rows)) {
-    bytes[c.name] = c.source_bytes;
+    by_name.emplace(c.name, c);
     benchmark::RegisterBenchmark(c.name.c_str(), [c](benchmark::State& state) {
-      static std::map<std::string, bool> verified;  // once per contender and process
-      if (c.verify && !verified.count(c.name)) {
-        c.run();
-        verified[c.name] = c.verify();
-      }
-      if (c.verify && !verified[c.name]) {
+      if (!verified(c)) {
         state.SkipWithError("output differs from the scalar reference");
         return;
       }
@@ -565,11 +613,10 @@ int main(int argc, char** argv) {
   }
   std::printf("ALU target %s, plain loops %s\n", gpsimd::alu::simd::target_name(),
               HWY_DYNAMIC_DISPATCH(PlainTarget)());
-  Collector collector;
-  benchmark::RunSpecifiedBenchmarks(&collector);
-  print_summary(collector, rows, bytes);
+  if (!table_only) benchmark::RunSpecifiedBenchmarks();
+  const bool ok = print_table(rows, by_name, samples, rows_filter);
   benchmark::Shutdown();
   hwy::SetSupportedTargetsForTest(0);
-  return 0;
+  return ok ? 0 : 1;
 }
 #endif  // HWY_ONCE
