@@ -4,14 +4,19 @@
 // same SIMD target (this file is compiled once per target, like the kernels, and the
 // loop dispatched with them). Each ALU contender's output over the whole set is checked
 // against the scalar reference (src/alu/eval.h, format.h) before it is timed; a mismatch
-// turns it into an error. After the runs a table gives each ratio and the target of
-// issue 23 (>= 0.5x memcpy, >= 0.3x for BF16 in and out, not slower than the plain loop).
+// turns it into an error (and exit status 1).
+//
+// First every contender runs as a Google Benchmark of its own; then a table measures
+// each workload's contenders interleaved (sample after sample, the order rotating, the
+// second of two passes timed) and judges issue 23's targets on the medians: >= 0.5x
+// memcpy (>= 0.3x for BF16 in and out), not slower than the plain loop.
 //
 //   taskset -c 1 build/release/bench/alu_bench                  # the best target
-//   taskset -c 1 build/release/bench/alu_bench --target=avx2    # force AVX2
-//   ... --benchmark_repetitions=5                               # the table uses medians
+//   taskset -c 1 build/release/bench/alu_bench --target=avx2    # force AVX2 (or avx3, scalar)
+//   ... --table-only --samples=101 --rows=fp32                  # only the table, its rows
+//   ... --benchmark_filter=max --benchmark_repetitions=5        # Google Benchmark's options
 //
-// Figures are CPU time of the thread, per pass over the 128 rows; "GB/s" counts source
+// Figures are CPU time of the thread per pass over the 128 rows; "GB/s" counts source
 // bytes (both sources for the two-operand rows), the same for every contender of a row.
 #include <benchmark/benchmark.h>
 #include <hwy/targets.h>

@@ -91,6 +91,14 @@ HWY_INLINE void Run(D d, const A& a, const B& b, size_t n, uint8_t* out, const O
   T* o = reinterpret_cast<T*>(out);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
+#if HWY_TARGET == HWY_AVX2
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto r0 = op(d, a.At(d, i), b.At(d, i));
+    const auto r1 = op(d, a.At(d, i + N), b.At(d, i + N));
+    hn::StoreU(r0, d, o + i);
+    hn::StoreU(r1, d, o + i + N);
+  }
+#endif
   for (; i + N <= n; i += N) hn::StoreU(op(d, a.At(d, i), b.At(d, i)), d, o + i);
   if (i == n) return;
   HWY_ALIGN uint8_t buf[kBufBytes];
