@@ -130,41 +130,150 @@ void for_each_target(F f) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
-TEST(KernelsEquivTest, WideningEveryPattern) {
-  for_each_target([](bool) {
-    for (Dtype dt : kNarrowFloats) {
-      const unsigned size = *dtype_size(dt);
-      const uint32_t count = 1u << (8 * size);
-      std::vector<uint8_t> in(count * size);
-      for (uint32_t b = 0; b < count; ++b) std::memcpy(&in[b * size], &b, size);
-      std::vector<uint32_t> out(count);
-      kernels::simd::widen_to_fp32(dt, in.data(), count, out.data());
-      for (uint32_t b = 0; b < count; ++b)
-        ASSERT_EQ(out[b], widen_to_fp32(dt, b))
-            << *dtype_name(static_cast<uint8_t>(dt)) << " " << b;
-    }
-  });
+// ---- the conversion of SPEC §5.1: every vector path against format.h -------------------
+
+// The thirteen dtypes of SPEC §5.1's table, restated.
+const Dtype kTableDtypes[] = {Dtype::INT8,   Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                              Dtype::INT32,  Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                              Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP32,
+                              Dtype::FP32R};
+
+std::string dname(Dtype dt) {
+  return std::string(*dtype_name(static_cast<uint8_t>(dt)));
 }
 
-TEST(KernelsEquivTest, NarrowingEdgesTiesAndRandom) {
-  Rng rng(7);
-  std::vector<uint32_t> in = edge_values(Dtype::FP32);
-  for (int i = 0; i < 200000; ++i) in.push_back(static_cast<uint32_t>(rng.bits()));
-  // Odd lengths reach the scalar-free tails of the loops too.
-  in.push_back(0x3f800001);
-  for_each_target([&](bool) {
-    for (Dtype dt : kNarrowFloats) {
-      const unsigned size = *dtype_size(dt);
-      std::vector<uint8_t> out(in.size() * size);
-      kernels::simd::narrow_from_fp32(dt, in.data(), in.size(), out.data());
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        uint32_t got = 0;
-        std::memcpy(&got, &out[i * size], size);
-        ASSERT_EQ(got, narrow_from_fp32(dt, in[i]))
-            << *dtype_name(static_cast<uint8_t>(dt)) << " from " << std::hex << in[i];
+// Element k of a packed array of `size`-byte elements.
+uint32_t elem_at(const std::vector<uint8_t>& v, std::size_t k, unsigned size) {
+  uint32_t x = 0;
+  std::memcpy(&x, v.data() + k * size, size);
+  return x;
+}
+std::vector<uint8_t> pack(const std::vector<uint32_t>& xs, unsigned size) {
+  std::vector<uint8_t> out(xs.size() * size);
+  for (std::size_t k = 0; k < xs.size(); ++k) std::memcpy(out.data() + k * size, &xs[k], size);
+  return out;
+}
+
+// The source patterns `from` runs through every vector path against the scalar piece,
+// each path on every target, whole and from element 3 on (misaligned, with a tail):
+// simd::cast against convert(), simd::through_fp32 against convert_through_fp32(), and,
+// for the FP32 source and destination, simd::from_fp32 / simd::to_fp32 against
+// from_fp32() / to_fp32().
+void check_every_path(Dtype from, const std::vector<uint32_t>& patterns) {
+  const unsigned isz = *dtype_size(from);
+  const std::vector<uint8_t> in = pack(patterns, isz);
+  const std::size_t n = patterns.size();
+  for (Dtype to : kTableDtypes) {
+    const unsigned osz = *dtype_size(to);
+    std::vector<uint32_t> want_cast(n), want_through(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      want_cast[k] = convert(patterns[k], from, to);
+      want_through[k] = convert_through_fp32(patterns[k], from, to);
+    }
+    for_each_target([&](bool) {
+      for (std::size_t first : {std::size_t{0}, std::size_t{3}}) {
+        if (first >= n) continue;
+        const std::size_t m = n - first;
+        std::vector<uint8_t> out(m * osz + 1, 0xa5);
+        auto check = [&](const char* path, const std::vector<uint32_t>& want) {
+          for (std::size_t k = 0; k < m; ++k)
+            ASSERT_EQ(elem_at(out, k, osz), want[first + k])
+                << path << " " << dname(from) << " -> " << dname(to) << " of " << std::hex
+                << patterns[first + k] << " (first " << first << ")";
+          ASSERT_EQ(out[m * osz], 0xa5) << path << ": wrote past the end";
+        };
+        kernels::simd::cast(from, to, in.data() + first * isz, m, out.data());
+        check("simd::cast", want_cast);
+        kernels::simd::through_fp32(from, to, in.data() + first * isz, m, out.data());
+        check("simd::through_fp32", want_through);
+        if (from == Dtype::FP32) {
+          std::vector<uint32_t> src(patterns.begin() + static_cast<std::ptrdiff_t>(first),
+                                    patterns.end());
+          kernels::simd::from_fp32(to, src.data(), m, out.data());
+          check("simd::from_fp32", want_through);
+        }
+        if (to == Dtype::FP32) {
+          kernels::simd::to_fp32(from, in.data() + first * isz, m,
+                                 reinterpret_cast<uint32_t*>(out.data()));
+          std::vector<uint32_t> want(n);
+          for (std::size_t k = 0; k < n; ++k) want[k] = to_fp32(from, patterns[k]);
+          check("simd::to_fp32", want);
+        }
+      }
+    });
+  }
+}
+
+// Every 8- and 16-bit source pattern of every pair of the table, through every path.
+TEST(KernelsEquivTest, ConversionEvery8And16BitPatternEveryPair) {
+  for (Dtype from : kTableDtypes) {
+    const unsigned size = *dtype_size(from);
+    if (size == 4) continue;
+    std::vector<uint32_t> all(std::size_t{1} << (8 * size));
+    for (uint32_t b = 0; b < all.size(); ++b) all[b] = b;
+    SCOPED_TRACE(dname(from));
+    check_every_path(from, all);
+  }
+}
+
+// 32-bit sources where conversions change: NaN payloads (quiet and signalling), ±0, ±inf,
+// subnormals, 2^24 ± 1 and the other rounding steps of INT32 -> FP32, the integer limits
+// and the FP32 values beside them, halves (ties) at every integer width, and each narrow
+// format's rounding ties.
+std::vector<uint32_t> edges32(Dtype from) {
+  std::vector<uint32_t> v;
+  if (from == Dtype::INT32 || from == Dtype::UINT32) {
+    for (int k = 0; k < 32; ++k)
+      for (int64_t d = -3; d <= 3; ++d) {
+        const int64_t p = (int64_t{1} << k) + d;
+        v.push_back(static_cast<uint32_t>(p));
+        v.push_back(static_cast<uint32_t>(-p));
+      }
+    for (uint32_t x :
+         {0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu, 0x7fffff80u, 0x7fffffc0u, 0x7fffff7fu,
+          0x7fffffc1u, 0xffffff80u, 0xffffff7fu, 0x01010001u, 0x01000001u, 0x00ffffffu, 0x01000003u,
+          0xfeffffffu, 0x00008000u, 0x0000ffffu, 0x00010000u, 0xffff8000u, 0xffff7fffu, 0x0000007fu,
+          0x00000080u, 0xffffff80u, 0x000000ffu, 0x00000100u})
+      v.push_back(x);
+    return v;
+  }
+  v = edge_values(Dtype::FP32);
+  // Halves at every integer width's edges, and the FP32 values beside the limits.
+  for (double x : {0.5,          1.5,          2.5,          3.5,          126.5,        127.5,
+                   128.5,        254.5,        255.5,        256.5,        32766.5,      32767.5,
+                   32768.5,      65534.5,      65535.5,      65536.5,      8388607.5,    4194303.5,
+                   2147483520.0, 2147483648.0, 2147483904.0, 4294967040.0, 4294967296.0, 16777216.0,
+                   16777218.0,   1e10,         0.49999997,   0.50000006,   1.4999999}) {
+    v.push_back(bits_from_fp32(static_cast<float>(x)));
+    v.push_back(bits_from_fp32(static_cast<float>(-x)));
+  }
+  return v;
+}
+
+// A large sample of 32-bit sources, biased to the edges: the edges, each one's
+// neighbours, and random bits.
+TEST(KernelsEquivTest, ConversionSampled32BitPatternsEveryPair) {
+  Rng rng(0x5e1);
+  for (Dtype from : {Dtype::INT32, Dtype::UINT32, Dtype::FP32, Dtype::FP32R}) {
+    std::vector<uint32_t> v = edges32(from);
+    const std::size_t edges = v.size();
+    for (std::size_t k = 0; k < edges; ++k)
+      for (int d = -2; d <= 2; ++d) v.push_back(v[k] + static_cast<uint32_t>(d));
+    for (int i = 0; i < 300000; ++i) {
+      const uint32_t r = static_cast<uint32_t>(rng.bits());
+      // Half uniform bits, half near the edges or in the exponent range that rounds.
+      if (rng.chance(0.5)) {
+        v.push_back(r);
+      } else if (from == Dtype::FP32 || from == Dtype::FP32R) {
+        const uint32_t e = 100 + rng.below(60);  // 2^-27 .. 2^33: every rounding width
+        v.push_back((r & 0x807fffffu) | e << 23);
+      } else {
+        v.push_back(rng.pick_from(v) ^ (r >> rng.below(32)));
       }
     }
-  });
+    SCOPED_TRACE(dname(from));
+    check_every_path(from, v);
+  }
 }
 
 // ---- strided reads -----------------------------------------------------------------------
