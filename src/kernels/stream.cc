@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "kernels/walk_cursor.h"
@@ -24,6 +25,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
+#include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -249,18 +251,19 @@ void SequenceMarks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* pr
 }
 
 // A bound as stored: its INT32 bits, or the FP32 bits of the same number (exact: bounds
-// are below 2^24). Converted as it is stored, so FP32 output costs no extra pass.
+// are below 2^24), through the conversion piece's to_fp32 (format.h, convert-inl.h).
+// Converted as it is stored, so FP32 output costs no extra pass.
 template <bool kFpOut>
 HWY_INLINE uint32_t BoundBits(int32_t v) {
   if constexpr (kFpOut)
-    return std::bit_cast<uint32_t>(static_cast<float>(v));
+    return to_fp32(Dtype::INT32, static_cast<uint32_t>(v));
   else
     return static_cast<uint32_t>(v);
 }
 template <bool kFpOut>
 HWY_INLINE VU32 BoundsBits(DU32 d, VI32 v) {
   if constexpr (kFpOut)
-    return hn::BitCast(d, hn::ConvertTo(hn::RebindToFloat<DU32>(), v));
+    return convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
   else
     return hn::BitCast(d, v);
 }
