@@ -113,17 +113,21 @@ def decode(word: WordLike) -> dict[str, Any]:
     return _core.decode(word_bytes(word))
 
 
-def validate(word: WordLike, generation: str | int, strict: bool = False) -> list[Diagnostic]:
+def validate(word: WordLike, generation: str | int, strict: bool = False,
+             engine: str | None = None) -> list[Diagnostic]:
     """Return every failing validity clause of a word on a generation (empty if valid).
 
     ``strict`` adds the vendor validator's rejection of Sort top-K (SPEC §4.4).
+    ``engine`` is the engine input of SPEC §3.9 (Copy and Cast: which engine's memory rules
+    apply; POOL may not touch PSUM): ``'dve'``, ``'pool'``, ``'act'`` or NKI's
+    ``'vector'``, ``'gpsimd'``, ``'scalar'``; None is the instruction's default.
 
     >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
     ...     if d.clause == "is_valid_fill_val":
     ...         print(d.message)
     RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)
     """
-    return _core.validate(word_bytes(word), generation, strict)
+    return _core.validate(word_bytes(word), generation, strict, engine)
 
 
 def instructions() -> list[dict[str, Any]]:

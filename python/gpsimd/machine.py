@@ -105,7 +105,8 @@ class Machine(_core.Machine):
 
     def run(self, program: Program, *, strict: bool = False, atomic: bool = True,
             fast: bool = True, file: str = "<input>", base_dir: str | os.PathLike | None = None,
-            trace: Callable[[dict[str, Any]], Any] | None = None) -> int:
+            trace: Callable[[dict[str, Any]], Any] | None = None,
+            engine: str | None = None) -> int:
         """Execute a program; return the number of words that retired.
 
         ``program`` is one word (64 bytes), a sequence of words (each bytes-like, a
@@ -124,7 +125,10 @@ class Machine(_core.Machine):
         ``atomic`` (the default) the machine is then exactly as it was before the call;
         without it, the words before the failing one stay retired. ``strict`` is the
         vendor-strict validation of SPEC §4.4; ``fast=False`` runs the scalar reference
-        instead of the fast kernels (same bits).
+        instead of the fast kernels (same bits). ``engine`` is the engine input of SPEC §3.9
+        for the words that take one (Copy and Cast; the others run on their own engine):
+        ``'dve'``, ``'pool'``, ``'act'`` or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``;
+        None is each instruction's default (POOL for Copy and Cast).
 
         ``trace``, a callable, is called with one dict per architectural event of the
         words that retired, in order, after they have run: every event has ``kind`` and
@@ -151,7 +155,7 @@ class Machine(_core.Machine):
         if isinstance(program, str):
             base = os.getcwd() if base_dir is None else os.fspath(base_dir)
             asm_error, result, lines, words = _core._run_text(
-                self, program, file, base, strict, atomic, fast, trace
+                self, program, file, base, strict, atomic, fast, trace, engine
             )
             if asm_error is not None:
                 raise AssemblyError(*asm_error)
@@ -162,7 +166,7 @@ class Machine(_core.Machine):
         else:
             data = _program_bytes(program)
             retired, failed, status, diagnostics, kind, detail, _ = self._run(
-                data, strict, atomic, fast, trace
+                data, strict, atomic, fast, trace, None, engine
             )
             word = None if failed is None else data[64 * failed : 64 * failed + 64]
         if failed is None:
@@ -179,12 +183,12 @@ class Machine(_core.Machine):
         raise Fault(kind, detail, failed, word, instr, source)
 
     def _run_words(self, words: Sequence[bytes], *, strict: bool = False, atomic: bool = True,
-                   dirty: Any = None) -> int:
+                   dirty: Any = None, engine: str | None = None) -> int:
         # Machine.run for a list of 64-byte words, marking writes in `dirty` (the
         # high-level functions' and gpsimd.nki's path: no conversions, no trace).
         data = b"".join(words)
         retired, failed, status, diagnostics, kind, detail, _ = self._run(
-            data, strict, atomic, True, None, dirty
+            data, strict, atomic, True, None, dirty, engine
         )
         if failed is None:
             return retired

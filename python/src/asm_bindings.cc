@@ -55,8 +55,9 @@ void bind_asm(py::module_& m) {
   m.def(
       "_run_text",
       [](Machine& machine, const std::string& text, const std::string& file,
-         const std::string& base_dir, bool strict, bool atomic, bool fast,
-         const py::object& trace) -> py::tuple {
+         const std::string& base_dir, bool strict, bool atomic, bool fast, const py::object& trace,
+         py::handle engine) -> py::tuple {
+        const std::optional<Engine> eng = to_engine(engine, "Machine.run");
         AsmError err;
         std::optional<Program> program;
         {
@@ -71,14 +72,15 @@ void bind_asm(py::module_& m) {
                                generation_name(*p.nc), generation_name(mm.generation()));
           return apply_setup(p, mm, base_dir);
         };
-        py::tuple result =
-            run_words(machine, p.words, ExecOptions{strict, nullptr, fast}, atomic, prepare, trace);
+        py::tuple result = run_words(machine, p.words, ExecOptions{strict, nullptr, fast, eng},
+                                     atomic, prepare, trace);
         py::list words;
         for (const Word& w : p.words) words.append(bytes_from_word(w));
         return py::make_tuple(py::none(), result, p.word_lines, words);
       },
       py::arg("machine"), py::arg("text"), py::arg("file"), py::arg("base_dir"), py::arg("strict"),
-      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none());
+      py::arg("atomic"), py::arg("fast"), py::arg("trace") = py::none(),
+      py::arg("engine") = py::none());
 }
 
 }  // namespace gpsimd::python

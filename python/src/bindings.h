@@ -65,6 +65,11 @@ pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const Exec
                           const pybind11::object& trace = pybind11::none(),
                           DirtyRanges* dirty = nullptr);
 
+// The engine input of SPEC §3.9 from a Python argument: None (the opcode's default) or a
+// name, "dve", "pool", "act" in any case or NKI's "vector", "gpsimd", "scalar"
+// ("activation"). Raises ValueError naming `func` and the value for anything else.
+std::optional<Engine> to_engine(pybind11::handle h, std::string_view func);
+
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);
 

@@ -61,6 +61,20 @@ Generation to_generation(py::handle h) {
       fmt::format("generation {}: must be one of 'v2', 'v3', 'v4', 'v5'", show(h)));
 }
 
+}  // namespace
+
+std::optional<Engine> to_engine(py::handle h, std::string_view func) {
+  if (h.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(h))
+    if (auto e = parse_engine(h.cast<std::string>())) return e;
+  throw py::value_error(
+      fmt::format("{}: engine={} is not an engine; expected None (the instruction's default) "
+                  "or {}",
+                  func, show(h), kEngineNamesText));
+}
+
+namespace {
+
 // Returns the memory space named "sbuf" or "psum" (any case).
 Space to_space(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1025,12 +1039,14 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "_run",
           [](Machine& mm, const py::bytes& program, bool strict, bool atomic, bool fast,
-             const py::object& trace, DirtyRanges* dirty) {
-            return run_words(mm, words_from_program(program), ExecOptions{strict, nullptr, fast},
+             const py::object& trace, DirtyRanges* dirty, py::handle engine) {
+            return run_words(mm, words_from_program(program),
+                             ExecOptions{strict, nullptr, fast, to_engine(engine, "Machine.run")},
                              atomic, {}, trace, dirty);
           },
           py::arg("program"), py::arg("strict") = false, py::arg("atomic") = true,
-          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none());
+          py::arg("fast") = true, py::arg("trace") = py::none(), py::arg("dirty") = py::none(),
+          py::arg("engine") = py::none());
 
   py::class_<DirtyRanges>(
       m, "DirtyRanges",
@@ -1066,10 +1082,12 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "validate",
-      [](const py::bytes& w, py::handle g, bool strict) {
-        return validate(word_from_bytes(w), to_generation(g), ValidateOptions{strict});
+      [](const py::bytes& w, py::handle g, bool strict, py::handle engine) {
+        return validate(word_from_bytes(w), to_generation(g),
+                        ValidateOptions{strict, to_engine(engine, "validate")});
       },
-      py::arg("word"), py::arg("generation"), py::arg("strict") = false);
+      py::arg("word"), py::arg("generation"), py::arg("strict") = false,
+      py::arg("engine") = py::none());
   m.def("decode", &decode_word, py::arg("word"));
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);

@@ -168,7 +168,8 @@ def check_vector(m, v, dirty):
     expect = v["expect"]
     status, clauses, fault = "ok", [], None
     try:
-        m.run(bytes.fromhex(v["instruction"]), strict=v.get("strict", False))
+        m.run(bytes.fromhex(v["instruction"]), strict=v.get("strict", False),
+              engine=v.get("engine"))
     except gpsimd.InvalidInstruction as e:
         status, clauses = "invalid", e.clauses
     except gpsimd.Fault as e:
