@@ -71,7 +71,9 @@ TEST(AsmProgram, BadSetupChangesNothing) {
   const Program q = parse(".load sbuf[p=0, off=0] <- missing.npy\n");
   err = apply_setup(q, m, "some/dir");
   ASSERT_TRUE(err);
-  EXPECT_EQ(*err, "p.gpsimd:1: .load: some/dir/missing.npy: cannot open the file: No such file or directory");
+  EXPECT_EQ(
+      *err,
+      "p.gpsimd:1: .load: some/dir/missing.npy: cannot open the file: No such file or directory");
   EXPECT_TRUE(m == before);
 }
 

@@ -90,7 +90,8 @@ std::vector<CliCase> cli_cases() {
        {"gpsimd asm: typo.gpsimd:1:1: error: unknown instruction: expected RangeSelect, "
         "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, Max8, "
         "FindIndex8, MatchReplace8, NonzeroWithCount, "
-        "CopyPredicatedScalar, DveReadAccumulator or a directive (.data, .dump, ...) (at "
+        "CopyPredicatedScalar, DveReadAccumulator, Copy, Cast or a directive (.data, .dump, ...) "
+        "(at "
         "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
       {"assembly error on a control character: escaped on the line and under the caret",

@@ -169,6 +169,8 @@ class Builder {
   }
 
   Rng& rng() { return r_; }
+  // The engine input of the case (SPEC §3.9): nullopt, the opcode's default.
+  std::optional<gpsimd::Engine> engine;
   // A large case crosses the fast kernels' chunks (4096 elements) or is big enough for
   // them to split channels across threads; it stays in SBUF.
   Space space(unsigned percent_psum) {
@@ -996,6 +998,55 @@ Word gen_match_replace8(Builder& b) {
   return x.encode();
 }
 
+// Copy (0x46) and Cast (0x47): any engine (PSUM off POOL), every dtype pair, 4-D walks of
+// every shape the builder makes, values at the conversions' edges.
+Word gen_copy_cast(Builder& b, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {
+      rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
+      rm::dt::BF16, rm::dt::FP16,  rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::CopyCastWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  b.engine = r.pick<std::optional<gpsimd::Engine>>(
+      {std::nullopt, gpsimd::Engine::POOL, gpsimd::Engine::DVE, gpsimd::Engine::ACT});
+  x.in = kData[r.uin(0, 11)];
+  x.out = opcode == rm::kCopy || r.chance(30)
+              ? x.in
+              : (r.chance(10) ? rm::dt::FP32R : kData[r.uin(0, 11)]);
+  x.op_dim = r.chance(20) ? 2 : 0;
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const bool psum = b.engine && *b.engine != gpsimd::Engine::POOL;
+  const Space ss = psum ? b.space(30) : Space::SBUF;
+  const Space ds = psum ? b.space(osz == 4 ? 30 : 0) : Space::SBUF;
+  const unsigned sdims = r.uin(1, 4), ddims = r.uin(1, 4);
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = sdims, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = ddims, .count = count});
+  x.src.dims = x.dst.dims = 4;  // TENSOR4D: the unused dimensions have num 1
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  b.fill(x.src, sl, n, isz, [&] {
+    if (r.chance(20) && is_float(x.in)) return near_tie(r, x.out) & (isz == 4 ? ~0u : 0u);
+    if (r.chance(20) && isz == 4 && !is_float(x.in))  // 2^24 +- 1, the limits, S24 ties
+      return r.pick<uint32_t>({0x01000001u, 0x00ffffffu, 0x01010001u, 0x7fffffc0u, 0x7fffff80u,
+                               0x80000000u, 0xffffffffu, 0xfeffffffu, r.u32() | 0x01000001u});
+    return random_value(r, x.in);
+  });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+Word gen_copy(Builder& b) {
+  return gen_copy_cast(b, rm::kCopy);
+}
+Word gen_cast(Builder& b) {
+  return gen_copy_cast(b, rm::kCast);
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -1079,16 +1130,19 @@ void run_random(const char* name, GenFn gen, std::initializer_list<Generation> g
           fmt::format("{} case {} (GPSIMD_RANDOM_SEED={:#x}, {}), word {}", name, i, base_seed(),
                       gpsimd::generation_name(g), gpsimd::word_to_hex(w));
       ++tally.cases;
-      const gpsimd::Diagnostics diags = gpsimd::validate(w, g);
+      const gpsimd::Diagnostics diags =
+          gpsimd::validate(w, g, gpsimd::ValidateOptions{false, b.engine});
       if (!diags.empty()) {
         if (++tally.rejects <= 5)
           ADD_FAILURE() << where << ": generated word rejected: " << diags.front().message();
         continue;
       }
       WriteLog log;
-      const ExecResult rf = gpsimd::execute(fast, w, ExecOptions{.trace = &log, .fast = true});
-      const ExecResult rs = gpsimd::execute(scalar, w, ExecOptions{.fast = false});
-      const rm::Outcome ro = rm::execute(ref, w);
+      const ExecResult rf =
+          gpsimd::execute(fast, w, ExecOptions{.trace = &log, .fast = true, .engine = b.engine});
+      const ExecResult rs =
+          gpsimd::execute(scalar, w, ExecOptions{.fast = false, .engine = b.engine});
+      const rm::Outcome ro = rm::execute(ref, w, b.engine);
       const Status want = ro.fault ? Status::Faulted : Status::Retired;
       if (ro.fault) ++tally.faults;
       for (const ExecResult* res : {&rf, &rs}) {
@@ -1184,6 +1238,16 @@ TEST(ExecuteRandom, AffineSelect) {
 TEST(ExecuteRandom, Iota) {
   run_random("Iota", gen_iota, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
              0x7e);
+}
+
+TEST(ExecuteRandom, Copy) {
+  run_random("Copy", gen_copy, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x46);
+}
+
+TEST(ExecuteRandom, Cast) {
+  run_random("Cast", gen_cast, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x47);
 }
 
 // Every table row has a random comparison (a test of its name above), and the reference

@@ -292,6 +292,46 @@ const std::vector<ExpectedInstr>& expected_table() {
            {"immediate", 40, 4, K::Fp32},
            {"dst_mem_pattern", 44, 20, K::Tensor, 4},
        }},
+      // SPEC §1 and §4.16: Copy, S4D4_TR, default engine POOL (an engine input, §3.9).
+      {"Copy",
+       0x46,
+       "S4D4_TR",
+       Engine::POOL,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"src_mem_pattern", 12, 20, K::Tensor, 4},
+           {"in_dtype", 32, 1, K::Dtype},
+           {"out_dtype", 33, 1, K::Dtype},
+           {"num_active_channels", 34, 1, K::U8},
+           {"negated", 35, 1, K::U8},
+           {"op", 36, 1, K::AluOp},
+           {"op_dim", 37, 1, K::U8},
+           {"mask_enable", 38, 1, K::U8},
+           {"reserved1", 39, 5, K::Reserved},
+           {"dst_mem_pattern", 44, 20, K::Tensor, 4},
+       }},
+      // SPEC §4.17: the layout of Copy, opcode 0x47.
+      {"Cast",
+       0x47,
+       "S4D4_TR",
+       Engine::POOL,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"src_mem_pattern", 12, 20, K::Tensor, 4},
+           {"in_dtype", 32, 1, K::Dtype},
+           {"out_dtype", 33, 1, K::Dtype},
+           {"num_active_channels", 34, 1, K::U8},
+           {"negated", 35, 1, K::U8},
+           {"op", 36, 1, K::AluOp},
+           {"op_dim", 37, 1, K::U8},
+           {"mask_enable", 38, 1, K::U8},
+           {"reserved1", 39, 5, K::Reserved},
+           {"dst_mem_pattern", 44, 20, K::Tensor, 4},
+       }},
   };
   return t;
 }
@@ -446,6 +486,8 @@ std::string_view expected_opcode_clause(std::string_view mnemonic) {
       {"NonzeroWithCount", "has_nonzero_with_count_opcode"},
       {"CopyPredicatedScalar", "has_copy_predicated_scalar_opcode"},
       {"DveReadAccumulator", "has_dve_read_accumulator_opcode"},
+      {"Copy", "has_copy_opcode"},
+      {"Cast", "has_cast_opcode"},  // SPEC §4.17: the name is [model]
   };
   auto it = m.find(mnemonic);
   return it == m.end() ? std::string_view("(none written)") : it->second;
@@ -532,8 +574,8 @@ TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
 // unknown:
 // it does not decode and validates with the single clause has_known_opcode.
 TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
-  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b,
-                                    0xe8, 0xf2, 0x6c, 0x6d, 0x6e, 0x6f};
+  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8,
+                                    0xf2, 0x6c, 0x6d, 0x6e, 0x6f, 0x46, 0x47};
   unsigned unknown = 0;
   for (unsigned op = 0; op < 256; ++op) {
     Word w{};
@@ -558,6 +600,19 @@ TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
     }
   }
   EXPECT_EQ(unknown, 256u - known.size());
+}
+
+// SPEC §1, §3.9: Copy and Cast take the engine as an input (any of the three, POOL when
+// none is given); the instructions of §4.1-§4.13 run on the engine of their row.
+TEST(IsaTable, CopyAndCastTakeTheEngineAsAnInput) {
+  for (const InstrDef& d : instructions()) {
+    if (d.mnemonic != "Copy" && d.mnemonic != "Cast") continue;
+    EXPECT_TRUE(d.engine_input) << d.mnemonic;
+    EXPECT_EQ(d.engine_for(std::nullopt), Engine::POOL);
+    for (Engine e : kAllEngines) EXPECT_EQ(d.engine_for(e), e);
+  }
+  // The same layout: one field array.
+  EXPECT_EQ(instruction(Opcode::Copy).fields.data(), instruction(Opcode::Cast).fields.data());
 }
 
 TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -476,12 +477,18 @@ struct Counts {
   int retired = 0, invalid = 0, faulted = 0;
 };
 
+// The engine input (SPEC §3.9) of the next run_both: set by the makers of the instructions
+// that take one (Copy, Cast), cleared by run_both.
+std::optional<Engine> g_engine;
+
 // Runs w fast on `a` and by the reference on `b`, and checks both end the same way.
 void run_both(Machines& m, const Word& w, Counts& counts, bool whole_machine) {
   Machine& a = m.a;
   Machine& b = m.b;
   ExecOptions fast, ref;
   ref.fast = false;
+  fast.engine = ref.engine = g_engine;
+  g_engine.reset();
   const ExecResult ra = execute(a, w, fast);
   const ExecResult rb = execute(b, w, ref);
   ASSERT_EQ(ra.status, rb.status) << ra.message() << " / " << rb.message() << "\n"
@@ -1732,6 +1739,107 @@ TEST(KernelsEquivTest, SortSmallRuns) {
 TEST(KernelsEquivTest, SortNarrowRuns) {
   run_random("SortNarrowRuns", sort_narrow_word, 29, 600, 40);
 }
+// ---- Copy and Cast (SPEC §4.16, §4.17) ---------------------------------------------------
+
+const Dtype kCopyData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                           Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                           Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+// A Copy (0x46) or Cast (0x47) word of dtypes in -> out on any engine (PSUM when it is
+// not POOL), 4-D walks of every shape random_walk makes; `large`: 128 channels of
+// thousands of elements, dense or with a transposed inner pair.
+Word copy_cast_word_of(Rng& rng, Machines& m, bool large, uint8_t opcode, Dtype din, Dtype dout) {
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  const Engine engines[] = {Engine::POOL, Engine::DVE, Engine::ACT};
+  g_engine = rng.chance(0.2) ? std::nullopt : std::optional<Engine>(rng.pick(engines));
+  const unsigned n = large ? 128 : random_channels(rng);
+  Window win;
+  win.bytes = large ? 40960 : 4096;
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  if (!large && g_engine && *g_engine != Engine::POOL && osz == 4 && rng.chance(0.3))
+    win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
+  force_source(rng, src, isz, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 4, src.count(), 0, osz, win, pd);
+  if (large) {
+    // rows x cols, read row by row (dense) or column by column (the transposed pair).
+    const uint16_t cols = static_cast<uint16_t>(64 + rng.below(64)), rows = 70;
+    const bool transposed = rng.chance(0.5);
+    src = TensorDesc{};
+    src.dims = 4;
+    src.num = {transposed ? rows : cols, transposed ? cols : rows, 1, 1};
+    src.step = {transposed ? static_cast<int16_t>(cols) : int16_t{1},
+                transposed ? int16_t{1} : static_cast<int16_t>(cols), 0, 0};
+    place(rng, src, isz, win, p);
+    dst = TensorDesc{};
+    dst.dims = 4;
+    dst.num = {static_cast<uint16_t>(rows * cols), 1, 1, 1};
+    dst.step = {1, 0, 0, 0};
+    place(rng, dst, osz, win, pd);
+  }
+  fill2(rng, m, win, p, pd, n, din);
+  store_tensor(w, 12, src);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  w[37] = rng.chance(0.2) ? 2 : 0;
+  store_tensor(w, 44, dst);
+  return w;
+}
+Word copy_word(Rng& rng, Machines& m, bool large) {
+  const Dtype dt = rng.pick(kCopyData);
+  return copy_cast_word_of(rng, m, large, 0x46, dt, dt);
+}
+Word cast_word(Rng& rng, Machines& m, bool large) {
+  const Dtype in = rng.pick(kCopyData);
+  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
+  if (rng.chance(0.05)) out = Dtype::FP32R;
+  return copy_cast_word_of(rng, m, large, 0x47, in, out);
+}
+TEST(KernelsEquivTest, Copy) {
+  run_random("Copy", copy_word, 31, 600, 6);
+}
+TEST(KernelsEquivTest, Cast) {
+  run_random("Cast", cast_word, 32, 900, 8);
+}
+
+// Copy and Cast read strided sources of steps ±1..±4 (walk_cursor.h's permuting reads for
+// 4-byte elements), at lengths around the vector widths, for the pairs the bench times.
+TEST(KernelsEquivTest, CopyCastStridedSourcesEveryStep) {
+  Machines& m = machines();
+  const std::pair<Dtype, Dtype> pairs[] = {
+      {Dtype::FP32, Dtype::FP32},   {Dtype::FP32, Dtype::BF16},    {Dtype::BF16, Dtype::FP32},
+      {Dtype::FP32, Dtype::FP8_E4}, {Dtype::INT32, Dtype::FP32},   {Dtype::FP32, Dtype::INT32},
+      {Dtype::INT8, Dtype::INT32},  {Dtype::UINT16, Dtype::UINT16}};
+  for_each_target([&](bool best) {
+    Rng rng(33);
+    Counts counts;
+    int cases = 0;
+    for (int16_t step : std::initializer_list<int16_t>{1, -1, 2, -2, 3, -3, 4, -4})
+      for (uint16_t count :
+           std::initializer_list<uint16_t>{16, 17, 31, 33, 47, 48, 63, 64, 65, 129, 255}) {
+        if (!best && count % 2 == 0) continue;
+        for (const auto& [in, out] : pairs) {
+          m.touched.clear();
+          g_forced = {true, step, count};
+          const Word w = copy_cast_word_of(rng, m, false, in == out ? 0x46 : 0x47, in, out);
+          g_forced.on = false;
+          SCOPED_TRACE(testing::Message() << "step " << step << " count " << count << "\n"
+                                          << word_to_hex(w));
+          run_both(m, w, counts, cases % 16 == 0);
+          ++cases;
+          if (testing::Test::HasFatalFailure()) return;
+        }
+      }
+    EXPECT_GT(counts.retired, cases * 3 / 4) << "retired " << counts.retired << ", invalid "
+                                             << counts.invalid << ", faulted " << counts.faulted;
+  });
+}
+
 TEST(KernelsEquivTest, AffineSelect) {
   run_random("AffineSelect", affine_select_word, 18, 600, 8);
 }

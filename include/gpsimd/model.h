@@ -136,6 +136,13 @@ inline constexpr bool affine_select_pred(uint8_t fill_mode, int32_t m) {
 // src/format/format.cc on the conversion piece.
 uint32_t iota_convert(uint8_t out_dtype, int32_t v);
 
+// SPEC §3.9 item 3, §4.16, §4.17 [nki][model]: Copy and Cast on the ACT engine of V2 take
+// every element through FP32, equal dtypes included (the two halves of §5.1 apart); every
+// other engine and generation uses §5.1's cast. `version`: the generation's number.
+inline constexpr bool act_copies_through_fp32(unsigned version) {
+  return version == 2;
+}
+
 // SPEC §4.2, §4.12: a predicate element (an integer of its dtype's width) is true when any
 // of its bits is set, so 0x8000 and 0x80000000 (the bits of -0.0) are true.
 inline bool predicate_true(uint32_t bits) {

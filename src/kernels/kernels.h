@@ -95,4 +95,10 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
                            const MatchLane& before, MatchLane& after, uint32_t immediate, Dtype out,
                            uint8_t* dst, const Walk& dst_walk);
 
+// Copy and Cast (SPEC §4.16, §4.17), one channel: source element j converted from `in`
+// to `out` (simd::cast: the bits when they are equal; with `through_fp32`, ACT on V2,
+// simd::through_fp32) stored at destination ordinal j. In copy.cc.
+bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* dst,
+                  const Walk& dst_walk, Dtype out, bool through_fp32);
+
 }  // namespace gpsimd::kernels
