@@ -30,7 +30,8 @@ CASES = [
      "instruction 'Sortt': not one of RangeSelect (0xbc), TensorScalarSelect (0x98), "
      "GetSequenceBounds (0xbe), Sort (0x96), AffineSelect (0x92), Iota (0x7e), "
      "MatchValueLoad (0x6d), Max8 (0x6c), FindIndex8 (0x6e), MatchReplace8 (0x6f), "
-     "NonzeroWithCount (0xf2), CopyPredicatedScalar (0xe8), DveReadAccumulator (0x9b)"),
+     "NonzeroWithCount (0xf2), CopyPredicatedScalar (0xe8), DveReadAccumulator (0x9b), Copy (0x46), "
+     "Cast (0x47)"),
     ("encode of a value wider than its field",
      lambda: gpsimd.encode("Sort", stable=300), ValueError,
      "Sort.stable: 300 is outside [0, 255]"),
