@@ -341,6 +341,84 @@ TEST(KernelsEquivTest, StridedReadsEveryStep) {
   });
 }
 
+// The 2-byte strided reads (read_strided16): every small step and some that gather, every
+// length to 80 and longer, against both guard pages (a 4-byte read of the element at the
+// highest address would fault past the top one).
+TEST(KernelsEquivTest, StridedReads16EveryStep) {
+  GuardedPages pages(1 << 16);
+  Rng rng(25);
+  for (std::size_t i = 0; i + 4 <= std::size_t{1} << 16; i += 4) {
+    const uint32_t v = static_cast<uint32_t>(rng.bits());
+    std::memcpy(pages.begin() + i, &v, 4);
+  }
+  for_each_target([&](bool) {
+    for (int64_t elems : {-1, 2, -2, 3, -3, 4, -4, 5, -7, 16}) {
+      const int64_t step = elems * 2;
+      std::vector<std::size_t> lengths;
+      for (std::size_t n = 1; n <= 80; ++n) lengths.push_back(n);
+      for (std::size_t n : {127, 128, 129, 511, 512, 513, 1025, 3000}) lengths.push_back(n);
+      for (std::size_t n : lengths) {
+        const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 2;
+        if (span > std::size_t{1} << 16) continue;
+        for (bool at_top : {true, false}) {
+          const uint8_t* lo = at_top ? pages.end() - span : pages.begin();
+          const uint8_t* p = elems > 0 ? lo : lo + span - 2;
+          std::vector<uint16_t> got(n + 1, 0xbeef), want(n + 1, 0xbeef);
+          for (std::size_t k = 0; k < n; ++k)
+            std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 2);
+          kernels::stream::read_strided16(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << (at_top ? " top" : " bottom");
+        }
+      }
+    }
+  });
+}
+
+// read_rows32: runs of n elements `step` apart, `rows` runs `row_step` apart, one run after
+// the other: the adjacent runs of a transposed pair (row_step 4: the transpose in
+// registers), other row steps, every small step, run counts around the vector widths,
+// placed against both guard pages.
+TEST(KernelsEquivTest, StridedRowsEveryShape) {
+  GuardedPages pages(1 << 16);
+  Rng rng(24);
+  for (std::size_t i = 0; i + 4 <= std::size_t{1} << 16; i += 4) {
+    const uint32_t v = static_cast<uint32_t>(rng.bits());
+    std::memcpy(pages.begin() + i, &v, 4);
+  }
+  for_each_target([&](bool) {
+    for (int64_t elems : {64, -64, 7, -13, 1, 2, -3, 4, 17})
+      for (int64_t row_elems : {1, 1, -1, 3, 1000})
+        for (std::size_t n : {1, 3, 4, 5, 8, 16, 17, 64, 70})
+          for (std::size_t rows : {1, 2, 3, 4, 8, 15, 16, 17, 31, 32, 33, 65}) {
+            // The span of the whole walk, and the address of run 0's element 0.
+            auto extent = [](int64_t st, std::size_t k) {
+              return st * static_cast<int64_t>(k - 1);
+            };
+            const int64_t e0 = extent(elems, n), e1 = extent(row_elems, rows);
+            const int64_t lo = std::min<int64_t>(0, e0) + std::min<int64_t>(0, e1);
+            const int64_t hi = std::max<int64_t>(0, e0) + std::max<int64_t>(0, e1);
+            const auto span = static_cast<std::size_t>((hi - lo + 1) * 4);
+            if (span > std::size_t{1} << 16) continue;
+            for (bool at_top : {true, false}) {
+              const uint8_t* low = at_top ? pages.end() - span : pages.begin();
+              const uint8_t* p = low - lo * 4;
+              std::vector<uint32_t> got(n * rows + 1, 0xdeadbeef), want(n * rows + 1, 0xdeadbeef);
+              for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t k = 0; k < n; ++k)
+                  std::memcpy(
+                      &want[r * n + k],
+                      p + (static_cast<int64_t>(r) * row_elems + static_cast<int64_t>(k) * elems) *
+                              4,
+                      4);
+              kernels::stream::read_rows32(p, elems * 4, n, row_elems * 4, rows,
+                                           reinterpret_cast<uint8_t*>(got.data()));
+              ASSERT_EQ(got, want) << "step " << elems << " row step " << row_elems << " n " << n
+                                   << " rows " << rows << (at_top ? " top" : " bottom");
+            }
+          }
+  });
+}
+
 // ---- random instructions ----------------------------------------------------------------
 
 // Where the random operands live: a window at the start of every partition, small so

@@ -44,6 +44,39 @@ void PairLoop(const uint8_t* in, size_t n, uint8_t* out) {
   const DU32 d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  // Narrow results: the low halves (bytes) of two (four) vectors packed into one and
+  // stored whole, instead of a saturating demotion and a partial store per vector.
+  if constexpr (kOut == Dtype::BF16) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const VU32 a = NarrowBf16High(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = NarrowBf16High(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      hn::StoreU(hn::ConcatOdd(d16, hn::BitCast(d16, b), hn::BitCast(d16, a)), d16,
+                 reinterpret_cast<uint16_t*>(out + i * kO));
+    }
+  } else if constexpr (kO == 2) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      hn::StoreU(hn::ConcatEven(d16, hn::BitCast(d16, b), hn::BitCast(d16, a)), d16,
+                 reinterpret_cast<uint16_t*>(out + i * kO));
+    }
+  } else if constexpr (kO == 1) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    const hn::Repartition<uint8_t, DU32> d8;
+    for (; i + 4 * N <= n; i += 4 * N) {
+      const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      const VU32 c = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + 2 * N) * kI));
+      const VU32 e = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + 3 * N) * kI));
+      const auto ab = hn::ConcatEven(d16, hn::BitCast(d16, b), hn::BitCast(d16, a));
+      const auto ce = hn::ConcatEven(d16, hn::BitCast(d16, e), hn::BitCast(d16, c));
+      hn::StoreU(hn::ConcatEven(d8, hn::BitCast(d8, ce), hn::BitCast(d8, ab)), d8, out + i);
+    }
+  }
+#endif
   for (; i + 2 * N <= n; i += 2 * N) {
     const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
     const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));

@@ -7,6 +7,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/kernels.h"
+#include "kernels/stream.h"
 #include "kernels/walk_cursor.h"
 
 namespace gpsimd::kernels {
@@ -41,7 +42,30 @@ bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* 
       convert(partition + sr.start, count, dst + dr.start);
     return true;
   }
-  Cursor sc(sr), dc(dr);
+  Cursor dc(dr);
+  // Rows of 4-byte elements a step apart (a transposed pair of dimensions: rows of a
+  // large step), as many whole rows at a time as fill a chunk: one call reads them all.
+  if (isz == 4 && sr.n2 == 1 && sr.n3 == 1 && sr.n1 > 1 && sr.step != 1 && sr.len >= 16 &&
+      sr.len <= kChunk) {
+    const uint64_t per = std::max<uint64_t>(1, kChunk / sr.len);
+    uint8_t* inbuf = scratch(t_in, kChunk * 4);
+    uint8_t* outbuf = scratch(t_out, kChunk * 4);
+    for (uint64_t r0 = 0; r0 < sr.n1; r0 += per) {
+      const uint64_t rows = std::min(per, sr.n1 - r0), m = rows * sr.len;
+      uint8_t* o = dc.direct(dst, m);
+      uint8_t* x = copy && o ? o : inbuf;
+      stream::read_rows32(partition + sr.start + static_cast<int64_t>(r0) * sr.step1 * 4,
+                          sr.step * 4, sr.len, sr.step1 * 4, rows, x);
+      if (copy) {
+        if (!o) write_run(dc, osz, dst, m, x);
+      } else {
+        convert(x, m, o ? o : outbuf);
+        if (!o) write_run(dc, osz, dst, m, outbuf);
+      }
+    }
+    return true;
+  }
+  Cursor sc(sr);
   if (copy) {
     uint8_t* buf = scratch(t_in, kCopyChunk * 4);
     for (uint64_t j0 = 0; j0 < count;) {

@@ -151,6 +151,111 @@ void ReadStrided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   ReadGather32(p, step, n, out);
 }
 
+// Runs of n elements `step` bytes apart whose first elements are adjacent (run r starts at
+// p + 4r): a matrix read column by column, the transposed pair of a 4-D walk. Four
+// elements of N consecutive runs at a time: four contiguous loads (one per element index,
+// across the runs), a 4 x 4 transpose inside each 128-bit block (two rounds of
+// interleaves), and a 16-byte store per run; no gather. Returns how many runs it wrote
+// (a multiple of N, its elements all of them); the caller does the rest.
+size_t ReadAdjacentRuns32(const uint8_t* p, int64_t step, size_t n, size_t rows, uint8_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)p, (void)step, (void)n, (void)rows, (void)out;
+  return 0;  // one lane: nothing to transpose
+#else
+  const DU32 d;
+  const hn::Repartition<uint64_t, DU32> d64;
+  const size_t N = hn::Lanes(d);
+  if (N < 4 || n < 4) return 0;
+  HWY_ALIGN uint32_t buf[4][kMaxLanes];
+  const size_t whole = rows / N * N;
+  for (size_t k0 = 0; k0 < whole; k0 += N) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const uint8_t* q = p + static_cast<int64_t>(i) * step + static_cast<int64_t>(k0) * 4;
+      const VU32 a = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q));
+      const VU32 b = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + step));
+      const VU32 c = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + 2 * step));
+      const VU32 e = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + 3 * step));
+      const auto t0 = hn::BitCast(d64, hn::InterleaveLower(d, a, b));
+      const auto t1 = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));
+      const auto t2 = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+      const auto t3 = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+      // Block j of col[k] holds elements i..i+3 of run k0 + 4j + k.
+      hn::Store(hn::BitCast(d, hn::InterleaveLower(d64, t0, t2)), d, buf[0]);
+      hn::Store(hn::BitCast(d, hn::InterleaveUpper(d64, t0, t2)), d, buf[1]);
+      hn::Store(hn::BitCast(d, hn::InterleaveLower(d64, t1, t3)), d, buf[2]);
+      hn::Store(hn::BitCast(d, hn::InterleaveUpper(d64, t1, t3)), d, buf[3]);
+      for (size_t j = 0; j < N / 4; ++j)
+        for (size_t k = 0; k < 4; ++k)
+          std::memcpy(out + ((k0 + 4 * j + k) * n + i) * 4, &buf[k][4 * j], 16);
+    }
+    for (; i < n; ++i)  // the last elements of these runs
+      for (size_t k = k0; k < k0 + N; ++k)
+        std::memcpy(out + (k * n + i) * 4, p + static_cast<int64_t>(i) * step + k * 4, 4);
+  }
+  return whole;
+#endif
+}
+
+void ReadRows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
+                uint8_t* out) {
+  if (ReadFn f = StridedReader(step)) {
+    for (size_t r = 0; r < rows; ++r, p += row_step, out += n * 4) f(p, n, out);
+    return;
+  }
+  if (row_step == 4) {  // adjacent runs: transposed in registers
+    const size_t done = ReadAdjacentRuns32(p, step, n, rows, out);
+    p += static_cast<int64_t>(done) * 4;
+    out += done * n * 4;
+    rows -= done;
+  }
+  for (size_t r = 0; r < rows; ++r, p += row_step, out += n * 4) ReadGather32(p, step, n, out);
+}
+
+// Packs the low halves of n 32-bit words into n 16-bit elements.
+void PackLow16(const uint32_t* w, size_t n, uint8_t* out) {
+  const DU32 d;
+  const hn::Rebind<uint16_t, DU32> d16;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::TruncateTo(d16, hn::LoadU(d, w + i)), d16,
+               reinterpret_cast<uint16_t*>(out + 2 * i));
+  for (; i < n; ++i) std::memcpy(out + 2 * i, w + i, 2);
+}
+
+void ReadStrided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  if (n == 0) return;
+  if (step == -2) {  // reversed and contiguous
+    const hn::ScalableTag<uint16_t> d16;
+    const size_t N = hn::Lanes(d16);
+    const uint16_t* q = reinterpret_cast<const uint16_t*>(p);
+    size_t i = 0;
+    for (; i + N <= n; i += N)
+      hn::StoreU(hn::Reverse(d16, hn::LoadU(d16, q - (i + N - 1))), d16,
+                 reinterpret_cast<uint16_t*>(out + 2 * i));
+    for (; i < n; ++i) std::memcpy(out + 2 * i, p - 2 * static_cast<int64_t>(i), 2);
+    return;
+  }
+  // The ordinals [first, first + m) read 4 bytes each; the one at the highest address
+  // (the last going up, the first going down) alone.
+  const size_t first = step > 0 ? 0 : 1, m = n - 1;
+  const uint8_t* q = p + static_cast<int64_t>(first) * step;
+  const ReadFn f = step % 4 == 0 ? StridedReader(step) : nullptr;
+  HWY_ALIGN uint32_t words[512];
+  for (size_t b = 0; b < m; b += 512) {
+    const size_t k = std::min<size_t>(512, m - b);
+    const uint8_t* qb = q + static_cast<int64_t>(b) * step;
+    if (f)
+      f(qb, k, reinterpret_cast<uint8_t*>(words));
+    else
+      ReadGather32(qb, step, k, reinterpret_cast<uint8_t*>(words));
+    PackLow16(words, k, out + 2 * (first + b));
+  }
+  const size_t top = step > 0 ? n - 1 : 0;
+  std::memcpy(out + 2 * top, p + static_cast<int64_t>(top) * step, 2);
+}
+
 const char* StridedReadKind(int64_t step) {
   return StridedReader(step) ? "permute" : "gather";
 }
@@ -454,11 +559,20 @@ namespace gpsimd::kernels::stream {
 
 HWY_EXPORT(ReadStrided32);
 HWY_EXPORT(StridedReadKind);
+HWY_EXPORT(ReadStrided16);
+HWY_EXPORT(ReadRows32);
 HWY_EXPORT(SequenceMarks);
 HWY_EXPORT(SequenceBoundsFromMarks);
 
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided32)(p, step, n, out);
+}
+void read_rows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
+                 uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ReadRows32)(p, step, n, row_step, rows, out);
+}
+void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ReadStrided16)(p, step, n, out);
 }
 const char* strided_read_kind(int64_t step) {
   return HWY_DYNAMIC_DISPATCH(StridedReadKind)(step);
