@@ -4,6 +4,7 @@
 // model's code.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -36,10 +37,21 @@ constexpr uint32_t kRouted = 0x600;      // INT32 [16], partitions 0, 16, ..., 1
 constexpr uint32_t kTokenList = 0x680;   // INT32 [17]
 constexpr uint32_t kBest8 = 0x800;       // FP32 [8], Max8's output, largest first
 constexpr uint32_t kExperts8 = 0x840;    // UINT32 [8], FindIndex8's output
+constexpr uint32_t kAcc = 0x100;         // FP32 [8] in PSUM, partitions 0..3
+constexpr uint32_t kTile16 = 0x900;      // BF16 [8], step 9's output
+constexpr unsigned kAccCols = 8;
 
-uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
+// Step 9's word: the PSUM tile to BF16 in SBUF. It runs on the Vector engine, an input
+// given next to the word (SPEC §3.9), so it is not among the program text's words.
+constexpr std::string_view kCastStep =
+    "Cast num_active_channels=4, in_dtype=FP32, out_dtype=BF16,\n"
+    "    src_mem_pattern=psum[p=0, off=0x100] num=[8,1,1,1],\n"
+    "    dst_mem_pattern=sbuf[p=0, off=0x900] num=[8,1,1,1]\n";
+
+uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size,
+              Space space = Space::SBUF) {
   uint32_t v = 0;
-  auto part = m.partition(Space::SBUF, p);
+  auto part = m.partition(space, p);
   for (unsigned b = 0; b < size; ++b) v |= static_cast<uint32_t>(part[off + b]) << (8 * b);
   return v;
 }
@@ -53,6 +65,24 @@ float as_float(uint32_t bits) {
 // to even, on the upper 16 bits; a carry out of the largest finite value gives inf.
 uint32_t bf16_of(uint32_t f32) {
   return (f32 + 0x7fffu + ((f32 >> 16) & 1u)) >> 16;
+}
+
+// The BF16 nearest to an FP32 value the way numpy rounds (to nearest, ties to the even
+// pattern), found by comparing the value with its two BF16 neighbours in double rather
+// than by bit arithmetic; beyond the largest finite BF16 (by half a step) it is ±inf, and
+// -0.0 stays -0.0. The demo's data hold no NaN.
+uint32_t bf16_nearest(uint32_t f32) {
+  const double x = static_cast<double>(as_float(f32));
+  const uint32_t sign = f32 & 0x80000000u;
+  const uint32_t below = (f32 & 0x7fffffffu) >> 16;  // the neighbour toward zero
+  auto magnitude = [](uint32_t h) {                  // a BF16 pattern's |value|; 0x7f80: 2^128
+    return h == 0x7f80u ? std::ldexp(1.0, 128) : std::fabs(static_cast<double>(as_float(h << 16)));
+  };
+  const double lo = magnitude(below), hi = magnitude(below + 1), ax = std::fabs(x);
+  const uint32_t pick = ax - lo < hi - ax   ? below
+                        : hi - ax < ax - lo ? below + 1
+                                            : (below % 2 == 0 ? below : below + 1);
+  return (sign >> 16) | pick;
 }
 
 std::string fp32s(uint32_t bits) {
@@ -414,6 +444,56 @@ bool search_top_k(const Machine& in, const Machine& out) {
   return report(c, "all 8 ranks found by selection, the top 3 equal to Sort's");
 }
 
+// 9. Cast on the Vector engine: an FP32 tile out of PSUM into SBUF as BF16.
+bool psum_to_bf16(const Machine& before, Machine& m, const Word& cast) {
+  fmt::print(
+      "9. An FP32 result tile out of PSUM into SBUF as BF16 (Cast, on the Vector engine)\n"
+      "   The engine is an input given next to the word (SPEC §3.9): Copy and Cast run on "
+      "POOL\n"
+      "   (GpSimd), DVE (Vector) or ACT (Scalar), POOL when none is named. The word:\n\n");
+  const std::string wrapped = wrap_statement(*disassemble(cast), 94);
+  std::size_t pos = 0;
+  while (pos < wrapped.size()) {
+    std::size_t nl = wrapped.find('\n', pos);
+    if (nl == std::string::npos) nl = wrapped.size();
+    fmt::print("   {}\n", std::string_view(wrapped).substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  // On POOL, the default engine, it is invalid: GpSimd cannot access PSUM.
+  const Diagnostics pool = validate(cast, m.generation(), ValidateOptions{false, Engine::POOL});
+  fmt::print("\n   on POOL (the default engine) the word is invalid:\n");
+  for (const Diagnostic& d : pool) fmt::print("     {}\n", d.message());
+  ExecOptions on_dve;
+  on_dve.engine = Engine::DVE;
+  const ExecResult r = execute(m, cast, on_dve);
+  fmt::print("   on DVE it {}.\n\n", r.ok() ? "retires" : "does not retire: " + r.message());
+  if (!r.ok()) return false;
+  Check c;
+  c.expect(
+      "the word is invalid on POOL", 1,
+      pool.size() == 1 && pool[0].clause == "tensor4d_valid" && pool[0].field == "src_mem_pattern");
+  std::vector<std::vector<std::string>> in_cells, out_cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    std::vector<std::string> in_row, out_row;
+    for (unsigned k = 0; k < kAccCols; ++k) {
+      const uint32_t x = load(before, p, kAcc + 4 * k, 4, Space::PSUM);
+      const uint32_t got = load(m, p, kTile16 + 2 * k, 2);
+      c.expect(fmt::format("p{} element {}", p, k), bf16_nearest(x), got);
+      in_row.push_back(fp32s(x));
+      out_row.push_back(bf16s(got));
+    }
+    in_cells.push_back(in_row);
+    out_cells.push_back(out_row);
+  }
+  fmt::print("   the tile (FP32, psum[p=0..3, off=0x100])\n{}\n",
+             render_table(numbered(kAccCols), row_labels("p"), in_cells, "   "));
+  fmt::print("   moved to SBUF (BF16, sbuf[p=0..3, off=0x900])\n{}\n",
+             render_table(numbered(kAccCols), row_labels("p"), out_cells, "   "));
+  return report(c,
+                "the nearest BF16 of each value, ties to even (numpy's rounding), and the "
+                "POOL word's clause");
+}
+
 }  // namespace
 
 int cmd_demo() {
@@ -434,11 +514,23 @@ int cmd_demo() {
   }
   const Machine before(m);
   ProgramResult r = run_program(m, p->words);
+  auto cast = assemble(kCastStep, "gpsimd demo (step 9)", &err);
+  if (!cast || cast->size() != 1) {
+    fmt::print(stderr, "gpsimd demo: step 9's word does not assemble: {}\n", err.to_string());
+    return kExitFailed;
+  }
 
-  fmt::print("gpsimd demo: ten instructions on a NeuronCore {} model, on built-in data\n\n",
+  // The instructions the demo runs: the program's, and step 9's Cast.
+  std::vector<uint8_t> opcodes;
+  for (const Word& w : p->words) opcodes.push_back(w[0]);
+  opcodes.push_back((*cast)[0][0]);
+  std::sort(opcodes.begin(), opcodes.end());
+  const auto kinds =
+      static_cast<std::size_t>(std::unique(opcodes.begin(), opcodes.end()) - opcodes.begin());
+  fmt::print("gpsimd demo: {} instructions on a NeuronCore {} model, on built-in data\n\n", kinds,
              generation_name(g));
   fmt::print(
-      "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
+      "The program (examples/demo.gpsimd) puts its inputs in SBUF and PSUM with .data directives, "
       "then runs {} words:\n\n",
       p->words.size());
   for (std::size_t i = 0; i < p->words.size(); ++i) {
@@ -479,7 +571,9 @@ int cmd_demo() {
   passed += routing(before, m);
   fmt::print("\n");
   passed += search_top_k(before, m);
-  constexpr unsigned kChecks = 8;
+  fmt::print("\n");
+  passed += psum_to_bf16(before, m, (*cast)[0]);
+  constexpr unsigned kChecks = 9;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(
