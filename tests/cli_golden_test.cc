@@ -61,7 +61,8 @@ const char* const kExamples[] = {"range_select",
                                  "match_value_load",
                                  "max8",
                                  "find_index8",
-                                 "match_replace8"};
+                                 "match_replace8",
+                                 "cast"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

@@ -53,9 +53,11 @@ std::string explain_word(const Input& in, std::size_t i, const Machine& m, bool 
     return fmt::format("{}: unknown opcode {:#04x} on {}: not an instruction, so nothing runs\n",
                        in.where(i), w[0], generation_name(g));
   }
-  out +=
-      fmt::format("{}: {} (opcode {:#04x}, {}, {} engine) on {}\n", in.where(i), d->def->mnemonic,
-                  w[0], d->def->struct_name, engine_name(d->def->engine), generation_name(g));
+  // An instruction that takes the engine as an input (SPEC §3.9) is explained on its
+  // default engine.
+  out += fmt::format("{}: {} (opcode {:#04x}, {}, {} engine{}) on {}\n", in.where(i),
+                     d->def->mnemonic, w[0], d->def->struct_name, engine_name(d->def->engine),
+                     d->def->engine_input ? ", the default" : "", generation_name(g));
   const Diagnostics diags = validate(w, g, ValidateOptions{strict});
   if (!diags.empty()) {
     out += labelled("invalid",
