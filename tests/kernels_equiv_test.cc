@@ -326,15 +326,19 @@ TEST(KernelsEquivTest, StridedReadsEveryStep) {
       for (std::size_t n : lengths) {
         const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 4;
         if (span > std::size_t{1} << 16) continue;
-        for (bool at_top : {true, false}) {
+        // Against the top guard page, against the bottom one, and one element above the
+        // bottom one (a start that is not vector-aligned).
+        for (int place : {0, 1, 2}) {
+          if (place == 2 && span + 4 > std::size_t{1} << 16) continue;
           // The lowest address of the walk's span, then ordinal 0's address.
-          const uint8_t* lo = at_top ? pages.end() - span : pages.begin();
+          const uint8_t* lo =
+              place == 0 ? pages.end() - span : pages.begin() + (place == 2 ? 4 : 0);
           const uint8_t* p = elems > 0 ? lo : lo + span - 4;
           std::vector<uint32_t> got(n + 1, 0xdeadbeef), want(n + 1, 0xdeadbeef);
           for (std::size_t k = 0; k < n; ++k)
             std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 4);
           kernels::stream::read_strided32(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
-          ASSERT_EQ(got, want) << "step " << elems << " n " << n << (at_top ? " top" : " bottom");
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << " placement " << place;
         }
       }
     }
@@ -352,7 +356,8 @@ TEST(KernelsEquivTest, StridedReads16EveryStep) {
     std::memcpy(pages.begin() + i, &v, 4);
   }
   for_each_target([&](bool) {
-    for (int64_t elems : {-1, 2, -2, 3, -3, 4, -4, 5, -7, 16}) {
+    // ±2 and ±4 compact 16-bit lanes; ±6 and ±8 are 4-byte permuted reads; -1 reverses.
+    for (int64_t elems : {1, -1, 2, -2, 3, -3, 4, -4, 5, 6, -6, -7, 8, -8, 16}) {
       const int64_t step = elems * 2;
       std::vector<std::size_t> lengths;
       for (std::size_t n = 1; n <= 80; ++n) lengths.push_back(n);
@@ -360,14 +365,18 @@ TEST(KernelsEquivTest, StridedReads16EveryStep) {
       for (std::size_t n : lengths) {
         const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 2;
         if (span > std::size_t{1} << 16) continue;
-        for (bool at_top : {true, false}) {
-          const uint8_t* lo = at_top ? pages.end() - span : pages.begin();
+        // Against the top guard page, against the bottom one, and one element above the
+        // bottom one (a start 2 bytes past a 4-byte boundary).
+        for (int place : {0, 1, 2}) {
+          if (place == 2 && span + 2 > std::size_t{1} << 16) continue;
+          const uint8_t* lo =
+              place == 0 ? pages.end() - span : pages.begin() + (place == 2 ? 2 : 0);
           const uint8_t* p = elems > 0 ? lo : lo + span - 2;
           std::vector<uint16_t> got(n + 1, 0xbeef), want(n + 1, 0xbeef);
           for (std::size_t k = 0; k < n; ++k)
             std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 2);
           kernels::stream::read_strided16(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
-          ASSERT_EQ(got, want) << "step " << elems << " n " << n << (at_top ? " top" : " bottom");
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << " placement " << place;
         }
       }
     }

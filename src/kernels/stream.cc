@@ -49,13 +49,22 @@ constexpr size_t kMaxLanes = 64;
 // index table serves every vector (the lane is the element's offset modulo N), and a
 // constant mask per vector picks which lanes come from it. So a block costs s loads,
 // s lane permutes and s - 1 blends, against N scattered loads for a gather; Zen's
-// gathers in particular are far slower than its loads.
+// gathers in particular are far slower than its loads. Steps of ±2 and ±4 compact
+// instead: ConcatEven (ConcatOdd going down, then a reverse) of two vectors at a time,
+// s - 1 two-vector permutes a block.
 //
 // The loads never leave the walk's span. Going up, they start at the block's first
 // element and end just before the next block's first element; going down, they start
 // s - 1 elements below the block's lowest element (the walk's next element is s below
 // it) and end at the block's first element. Both need another element after the block
 // when s > 1.
+
+// A prefetch `bytes` from p. The address is computed as an integer: it may lie outside
+// the walk's span (a prefetch never faults), where pointer arithmetic would not be valid.
+HWY_INLINE void PrefetchAt(const void* p, ptrdiff_t bytes) {
+  hwy::Prefetch(reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) +
+                                                 static_cast<uintptr_t>(bytes)));
+}
 
 struct StrideTable {
   int32_t lane[kN];    // lane of the element within its vector
@@ -97,10 +106,31 @@ HWY_INLINE void ReadStrided(const uint8_t* p, size_t n, uint8_t* out) {
   for (; i + N <= last; i += N) {
     const int32_t* b = kS > 0 ? q + static_cast<ptrdiff_t>(i * s)
                               : q - static_cast<ptrdiff_t>((i + N - 1) * s + (s - 1));
-    VI32 r = hn::TableLookupLanes(hn::LoadU(di, b), lanes);
-    if constexpr (s > 1) r = blend(r, b, 1);
-    if constexpr (s > 2) r = blend(r, b, 2);
-    if constexpr (s > 3) r = blend(r, b, 3);
+    // Going down: a prefetch 4 KiB ahead of the loads.
+    if constexpr (kS < 0)
+      for (int k = 0; k < s; ++k) PrefetchAt(b, -4096 + 64 * k);
+    VI32 r;
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (s == 2 || s == 4) {
+      // Every second (fourth) element: one (three) two-vector compactions, the even
+      // lanes going up, the odd ones (the block's elements end each pair) going down.
+      auto half = [&](VI32 lo, VI32 hi) {
+        return kS > 0 ? hn::ConcatEven(di, hi, lo) : hn::ConcatOdd(di, hi, lo);
+      };
+      const auto v = [&](int k) { return hn::LoadU(di, b + k * static_cast<ptrdiff_t>(N)); };
+      if constexpr (s == 2)
+        r = half(v(0), v(1));
+      else
+        r = half(half(v(0), v(1)), half(v(2), v(3)));
+      if constexpr (kS < 0) r = hn::Reverse(di, r);
+    } else
+#endif
+    {
+      r = hn::TableLookupLanes(hn::LoadU(di, b), lanes);
+      if constexpr (s > 1) r = blend(r, b, 1);
+      if constexpr (s > 2) r = blend(r, b, 2);
+      if constexpr (s > 3) r = blend(r, b, 3);
+    }
     hn::StoreU(r, di, o + i);
   }
   for (; i < n; ++i) std::memcpy(o + i, q + static_cast<ptrdiff_t>(i) * kS, 4);
@@ -224,8 +254,52 @@ void PackLow16(const uint32_t* w, size_t n, uint8_t* out) {
   for (; i < n; ++i) std::memcpy(out + 2 * i, w + i, 2);
 }
 
+// 2-byte elements kS elements apart, |kS| = 2 or 4: the blocks of ReadStrided (the same
+// layout and bounds, in 16-bit lanes) compacted by ConcatEven / ConcatOdd straight into
+// 16-bit lanes, no 4-byte words in between.
+#if HWY_TARGET != HWY_SCALAR
+template <int kS>
+HWY_INLINE void ReadCompact16(const uint8_t* p, size_t n, uint8_t* out) {
+  constexpr int s = kS < 0 ? -kS : kS;
+  static_assert(s == 2 || s == 4);
+  const hn::ScalableTag<uint16_t> d;
+  const size_t N = hn::Lanes(d);
+  const uint16_t* q = reinterpret_cast<const uint16_t*>(p);
+  uint16_t* o = reinterpret_cast<uint16_t*>(out);
+  auto half = [&](auto lo, auto hi) {
+    return kS > 0 ? hn::ConcatEven(d, hi, lo) : hn::ConcatOdd(d, hi, lo);
+  };
+  const size_t last = n == 0 ? 0 : n - 1;  // another element follows every block
+  size_t i = 0;
+  for (; i + N <= last; i += N) {
+    const uint16_t* b = kS > 0 ? q + static_cast<ptrdiff_t>(i * s)
+                               : q - static_cast<ptrdiff_t>((i + N - 1) * s + (s - 1));
+    for (int k = 0; k < s; ++k) PrefetchAt(b, (kS > 0 ? 4096 : -4096) + 64 * k);
+    const auto v = [&](int k) { return hn::LoadU(d, b + k * static_cast<ptrdiff_t>(N)); };
+    auto r = s == 2 ? half(v(0), v(1)) : half(half(v(0), v(1)), half(v(2), v(3)));
+    if constexpr (kS < 0) r = hn::Reverse(d, r);
+    hn::StoreU(r, d, o + i);
+  }
+  for (; i < n; ++i) std::memcpy(o + i, q + static_cast<ptrdiff_t>(i) * kS, 2);
+}
+#endif
+
 void ReadStrided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   if (n == 0) return;
+#if HWY_TARGET != HWY_SCALAR
+  switch (step) {
+    case 4:
+      return ReadCompact16<2>(p, n, out);
+    case -4:
+      return ReadCompact16<-2>(p, n, out);
+    case 8:
+      return ReadCompact16<4>(p, n, out);
+    case -8:
+      return ReadCompact16<-4>(p, n, out);
+    default:
+      break;
+  }
+#endif
   if (step == -2) {  // reversed and contiguous
     const hn::ScalableTag<uint16_t> d16;
     const size_t N = hn::Lanes(d16);

@@ -16,9 +16,10 @@ namespace gpsimd::kernels::stream {
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out);
 
 // The same for 2-byte elements: out[i] = the 2 bytes at p + i * step (step a multiple of
-// 2). Element steps of ±2 and ±4 are 4-byte reads through read_strided32's permutes, -1 a
-// reversed contiguous read, others 4-byte gathers; the element at the highest address,
-// whose 4-byte read would pass the walk, is read alone.
+// 2). Element steps of ±2 and ±4 are contiguous loads compacted in 16-bit lanes (on the
+// one-lane baseline, 4-byte reads as ±6 and ±8), -1 a reversed contiguous read, ±6 and ±8
+// 4-byte reads through read_strided32's permutes, others 4-byte gathers (the element at
+// the highest address, whose 4-byte read would pass the walk, read alone).
 void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out);
 
 // read_strided32 for `rows` runs of n elements, run r starting at p + r * row_step (bytes),
