@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
       "dst_mem_pattern=sbuf[p=0, off=0x100] num=[2,8]'");
 
   auto* c_demo = app.add_subcommand("demo",
-                                    "A tour of five instructions on built-in data, "
+                                    "A tour of eleven instructions on built-in data, "
                                     "checked against independent expectations");
   c_demo->footer("Example:\n  gpsimd demo");
 
