@@ -155,12 +155,21 @@ std::vector<uint8_t> pack(const std::vector<uint32_t>& xs, unsigned size) {
   return out;
 }
 
+// The lengths of calls that send every element through each loop of a pair's vector
+// code (convert.cc's PairLoop): the loops take four vectors packed into one store (1-byte
+// results), two (2-byte results, and the generic pair of stores), one, and a zero-padded
+// tail, so a call of 4N, 2N, N or N - 1 elements runs only that loop, for N = 16 (AVX3),
+// 8 (AVX2) and 1 (the one-lane baseline: 2N and N) lanes of 32 bits.
+constexpr std::size_t kLoopLengths[] = {1, 2, 7, 8, 15, 16, 32, 64};
+
 // The source patterns `from` runs through every vector path against the scalar piece,
 // each path on every target, whole and from element 3 on (misaligned, with a tail):
 // simd::cast against convert(), simd::through_fp32 against convert_through_fp32(), and,
 // for the FP32 source and destination, simd::from_fp32 / simd::to_fp32 against
-// from_fp32() / to_fp32().
-void check_every_path(Dtype from, const std::vector<uint32_t>& patterns) {
+// from_fp32() / to_fp32(). The first `every_loop` patterns also go in calls of each of
+// kLoopLengths, so that each of them passes through every loop of every path.
+void check_every_path(Dtype from, const std::vector<uint32_t>& patterns,
+                      std::size_t every_loop = 0) {
   const unsigned isz = *dtype_size(from);
   const std::vector<uint8_t> in = pack(patterns, isz);
   const std::size_t n = patterns.size();
@@ -201,11 +210,44 @@ void check_every_path(Dtype from, const std::vector<uint32_t>& patterns) {
           check("simd::to_fp32", want);
         }
       }
+      const std::size_t m = std::min(every_loop, n);
+      if (m == 0) return;
+      std::vector<uint8_t> out(m * osz + 1, 0xa5);
+      std::vector<uint32_t> want_to(m);
+      for (std::size_t k = 0; k < m; ++k) want_to[k] = to_fp32(from, patterns[k]);
+      for (std::size_t len : kLoopLengths) {
+        // Each path over the first m patterns, in calls of len elements (the last shorter).
+        auto run = [&](const char* path, const std::vector<uint32_t>& want, auto call) {
+          std::fill(out.begin(), out.end(), 0xa5);
+          for (std::size_t k0 = 0; k0 < m; k0 += len) call(k0, std::min(len, m - k0));
+          for (std::size_t k = 0; k < m; ++k)
+            ASSERT_EQ(elem_at(out, k, osz), want[k])
+                << path << " in calls of " << len << ": " << dname(from) << " -> " << dname(to)
+                << " of " << std::hex << patterns[k];
+          ASSERT_EQ(out[m * osz], 0xa5) << path << " in calls of " << len << ": wrote past the end";
+        };
+        run("simd::cast", want_cast, [&](std::size_t k0, std::size_t c) {
+          kernels::simd::cast(from, to, in.data() + k0 * isz, c, out.data() + k0 * osz);
+        });
+        run("simd::through_fp32", want_through, [&](std::size_t k0, std::size_t c) {
+          kernels::simd::through_fp32(from, to, in.data() + k0 * isz, c, out.data() + k0 * osz);
+        });
+        if (from == Dtype::FP32)
+          run("simd::from_fp32", want_through, [&](std::size_t k0, std::size_t c) {
+            kernels::simd::from_fp32(to, patterns.data() + k0, c, out.data() + k0 * osz);
+          });
+        if (to == Dtype::FP32)
+          run("simd::to_fp32", want_to, [&](std::size_t k0, std::size_t c) {
+            kernels::simd::to_fp32(from, in.data() + k0 * isz, c,
+                                   reinterpret_cast<uint32_t*>(out.data() + k0 * osz));
+          });
+      }
     });
   }
 }
 
-// Every 8- and 16-bit source pattern of every pair of the table, through every path.
+// Every 8- and 16-bit source pattern of every pair of the table, through every path and
+// every loop of each path (kLoopLengths), on every target.
 TEST(KernelsEquivTest, ConversionEvery8And16BitPatternEveryPair) {
   for (Dtype from : kTableDtypes) {
     const unsigned size = *dtype_size(from);
@@ -213,7 +255,7 @@ TEST(KernelsEquivTest, ConversionEvery8And16BitPatternEveryPair) {
     std::vector<uint32_t> all(std::size_t{1} << (8 * size));
     for (uint32_t b = 0; b < all.size(); ++b) all[b] = b;
     SCOPED_TRACE(dname(from));
-    check_every_path(from, all);
+    check_every_path(from, all, all.size());
   }
 }
 
@@ -273,7 +315,8 @@ TEST(KernelsEquivTest, ConversionSampled32BitPatternsEveryPair) {
       }
     }
     SCOPED_TRACE(dname(from));
-    check_every_path(from, v);
+    // Every loop of every path for the edges, their neighbours and the first random ones.
+    check_every_path(from, v, 6 * edges + 20000);
   }
 }
 
