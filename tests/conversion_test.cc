@@ -395,6 +395,29 @@ TEST(ConversionExamples, LowBitsOfIntegers) {
   EXPECT_EQ(int_low_bits(Dtype::INT32, int64_t{1} << 32), 0u);
 }
 
+// The inline BF16 widening of the kernels is to_fp32's, on every pattern: a number is
+// the pattern's value (restated from SPEC §5: 1-8-7, bias 127), a NaN keeps its sign and
+// payload and gets the quiet bit.
+TEST(ConversionExamples, InlineBf16WideningIsToFp32) {
+  for (uint32_t b = 0; b <= 0xffff; ++b) {
+    const uint32_t got = bf16_to_fp32(static_cast<uint16_t>(b));
+    ASSERT_EQ(got, to_fp32(Dtype::BF16, b)) << std::hex << b;
+    const uint32_t e = (b >> 7) & 0xff, man = b & 0x7f;
+    const double sign = (b >> 15) ? -1.0 : 1.0;
+    if (e == 0xff && man != 0) {
+      EXPECT_EQ(got, (b << 16) | 0x00400000u) << std::hex << b;
+    } else if (e == 0xff) {
+      EXPECT_EQ(std::bit_cast<float>(got), static_cast<float>(sign * INFINITY)) << std::hex << b;
+    } else {
+      const double v =
+          e == 0 ? std::ldexp(man, -133) : std::ldexp(128 + man, static_cast<int>(e) - 134);
+      EXPECT_EQ(static_cast<double>(std::bit_cast<float>(got)), sign * v) << std::hex << b;
+      EXPECT_EQ(got >> 31, b >> 15) << std::hex << b;  // -0.0 too
+    }
+  }
+  EXPECT_EQ(bf16_to_fp32(0x7f81), 0x7fc10000u);  // SPEC §4.17
+}
+
 TEST(ConversionDeathTest, DtypesOutsideTheTableAbort) {
   EXPECT_DEATH(convert(0, Dtype::INT64, Dtype::FP32), "not a dtype of SPEC section 5.1");
   EXPECT_DEATH(to_fp32(Dtype::FP4_E2, 0), "not a dtype of SPEC section 5.1");

@@ -78,6 +78,14 @@ uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits);
 uint32_t to_fp32(Dtype dt, uint32_t bits);
 uint32_t from_fp32(Dtype dt, uint32_t fp32_bits);
 
+// to_fp32(BF16, bits) inline, for the scalar code in the kernels' hot loops: BF16 is the
+// top half of FP32, so a number widens by a shift and a NaN also gets the quiet bit
+// (0x7F81 -> 0x7FC10000). Checked against to_fp32 on every pattern.
+inline uint32_t bf16_to_fp32(uint16_t bits) {
+  const uint32_t x = uint32_t{bits} << 16;
+  return (x & 0x7fffffffu) > 0x7f800000u ? x | 0x00400000u : x;
+}
+
 // SPEC §5.1's `cast(x, from, to)`: equal dtypes copy the bits (in the low bits of
 // `bits`); every other pair is from_fp32(to_fp32(x, from), to). Used by Cast (§4.17),
 // AffineSelect (§4.5) and Copy (§4.16, equal dtypes).

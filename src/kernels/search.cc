@@ -208,17 +208,17 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
       const auto p0 = hn::Gt(key(i), t), p1 = hn::Gt(key(i + N), t);
       if (HWY_LIKELY(hn::AllFalse(d, hn::Or(p0, p1)))) continue;
       ForEachLane2(d, p0, p1,
-                   [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+                   [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
       t = gate();
     }
   }
   for (; i + N <= n; i += N) {
     const auto pass = hn::Gt(key(i), t);
     if (HWY_LIKELY(hn::AllFalse(d, pass))) continue;
-    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
     t = gate();
   }
-  for (; i < n; ++i) Insert(top, KeyOfPattern(uint32_t{half[i]} << 16));
+  for (; i < n; ++i) Insert(top, KeyOfPattern(bf16_to_fp32(half[i])));
 }
 
 // The match core (SPEC §4.9) over n elements with ordinals j0 + i. A vector is first
@@ -326,10 +326,10 @@ inline uint16_t OrderKey16(uint16_t b) {
   return static_cast<uint16_t>((b >> 15) ? ~b : b | 0x8000u);
 }
 
-// n BF16 patterns, compared in 16 bits: an element's FP32 value is its pattern << 16, so
-// a match value with a nonzero low half equals none, and one with a zero low half equals
-// exactly the element with its high half as pattern, or, for ±0, either zero. The range
-// test compares order keys (a NaN's lies outside every range of numbers).
+// n BF16 patterns, compared in 16 bits: an element's FP32 value (bf16_to_fp32) is its pattern
+// << 16, so a match value with a nonzero low half equals none, and one with a zero low
+// half equals exactly the element with its high half as pattern, or, for ±0, either
+// zero. The range test compares order keys (a NaN's lies outside every range of numbers).
 void MatchBf16(const uint16_t* e, size_t n, uint64_t j0, detail::MatchCore& core,
                std::vector<uint32_t>* hits) {
   const hn::ScalableTag<uint16_t> d;
@@ -354,7 +354,7 @@ void MatchBf16(const uint16_t* e, size_t n, uint64_t j0, detail::MatchCore& core
         return hn::Not(hn::Gt(hn::Sub(OrderKey16(d, v), klo), hn::Sub(OrderKey16(d, hi), klo)));
       },
       [](uint16_t a, uint16_t b) { return OrderKey16(a) < OrderKey16(b); },
-      [&](size_t i) { return uint32_t{e[i]} << 16; });
+      [&](size_t i) { return bf16_to_fp32(e[i]); });
 }
 
 }  // namespace gpsimd::kernels::search::HWY_NAMESPACE
