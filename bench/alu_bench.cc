@@ -266,11 +266,11 @@ std::vector<Contender> tensor_scalar_rows() {
          for (size_t r = 0; r < kRows; ++r) {
            for (size_t c = 0; c < kCols; c += kPiece) {
              const size_t i = r * kCols + c;
-             kernels::simd::widen_to_fp32(
+             kernels::simd::to_fp32(
                  Dtype::BF16, reinterpret_cast<const uint8_t*>(d.bf_in.data() + i), kPiece, buf);
              simd::fp32_scalar2(mult_of(r), add_of(r), buf, kPiece, buf);
-             kernels::simd::narrow_from_fp32(Dtype::BF16, buf, kPiece,
-                                             reinterpret_cast<uint8_t*>(d.bf_out.data() + i));
+             kernels::simd::from_fp32(Dtype::BF16, buf, kPiece,
+                                      reinterpret_cast<uint8_t*>(d.bf_out.data() + i));
            }
          }
        },
@@ -289,18 +289,17 @@ std::vector<Contender> tensor_scalar_rows() {
        [] {
          Data& d = data();
          for (size_t r = 0; r < kRows; ++r)
-           kernels::simd::widen_to_fp32(
-               Dtype::BF16, reinterpret_cast<const uint8_t*>(d.bf_in.data() + r * kCols), kCols,
-               reinterpret_cast<uint32_t*>(row(d.fout, r)));
+           kernels::simd::to_fp32(Dtype::BF16,
+                                  reinterpret_cast<const uint8_t*>(d.bf_in.data() + r * kCols),
+                                  kCols, reinterpret_cast<uint32_t*>(row(d.fout, r)));
        },
        nullptr},
       {"bf16 narrow only/convert.h", 1.0 * kAll * 2,
        [] {
          Data& d = data();
          for (size_t r = 0; r < kRows; ++r)
-           kernels::simd::narrow_from_fp32(Dtype::BF16,
-                                           reinterpret_cast<const uint32_t*>(row(d.fa, r)), kCols,
-                                           reinterpret_cast<uint8_t*>(d.bf_out.data() + r * kCols));
+           kernels::simd::from_fp32(Dtype::BF16, reinterpret_cast<const uint32_t*>(row(d.fa, r)),
+                                    kCols, reinterpret_cast<uint8_t*>(d.bf_out.data() + r * kCols));
        },
        nullptr},
   };

@@ -35,8 +35,8 @@ TEST(AsmErrors, Instructions) {
             "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, "
             "Max8, FindIndex8, MatchReplace8, NonzeroWithCount, CopyPredicatedScalar, "
             "DveReadAccumulator, TensorTensorArith, TensorTensorBitvec, TensorScalarArith, "
-            "TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec or a directive "
-            "(.data, .dump, ...)) (at 'Sortt')");
+            "TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec, Copy, Cast or a "
+            "directive (.data, .dump, ...)) (at 'Sortt')");
   EXPECT_EQ(error_of("Sort num_active_channels=1, in_out_dtype=(FP33, FP32)"),
             "e.gpsimd:1:43: error: unknown dtype for in_out_dtype: did you mean FP32? (expected "
             "one of INVALID, UINT64, INT8, UINT8, INT16, UINT16, BF16, FP16, INT32, UINT32, FP32, "

@@ -537,6 +537,35 @@ Word valid_tensor_scalar_ptr_bitvec(Gen& g) {
   return valid_s3d3_ts(g, 0x54);
 }
 
+// SPEC §4.16, §4.17: S4D4_TR, equal counts in two shapes; Copy keeps the dtype, Cast
+// takes any pair (FP32R as output only); op_dim UNUSED or X. The default engine, POOL:
+// SBUF only.
+Word valid_copy_cast(Gen& g, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t in = g.pick(kData);
+  const uint8_t out = opcode == 0x46 ? in : (g.below(10) == 0 ? uint8_t{0xb} : g.pick(kData));
+  const auto num = g.nums(4);
+  store_tensor(w, 12, g.tensor(4, num, n, *dtype_size(in), false));
+  w[32] = in;
+  w[33] = out;
+  w[34] = static_cast<uint8_t>(n);
+  w[37] = g.below(2) ? 0x2 : 0x0;
+  const std::array<uint16_t, kMaxDims> dnum{num[2], num[0], num[3], num[1]};
+  store_tensor(w, 44, g.tensor(4, dnum, n, *dtype_size(out), false));
+  return w;
+}
+Word valid_copy(Gen& g) {
+  return valid_copy_cast(g, 0x46);
+}
+Word valid_cast(Gen& g) {
+  return valid_copy_cast(g, 0x47);
+}
+
 // A generator of valid words for every table row.
 const std::map<std::string_view, Word (*)(Gen&)>& makers() {
   static const std::map<std::string_view, Word (*)(Gen&)> m = {
@@ -559,6 +588,8 @@ const std::map<std::string_view, Word (*)(Gen&)>& makers() {
       {"TensorScalarBitvec", valid_tensor_scalar_bitvec},
       {"TensorScalarPtrArith", valid_tensor_scalar_ptr_arith},
       {"TensorScalarPtrBitvec", valid_tensor_scalar_ptr_bitvec},
+      {"Copy", valid_copy},
+      {"Cast", valid_cast},
   };
   return m;
 }

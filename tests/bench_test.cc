@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "gpsimd/format.h"
-#include "suite/harness.h"
 #include "kernels/kernels.h"
+#include "suite/harness.h"
 
 namespace gpsimd {
 namespace {

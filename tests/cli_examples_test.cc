@@ -171,6 +171,30 @@ TEST(CliExamples, TensorScalarDumps) {
       (std::vector<uint16_t>{0x40d0, 0x3fc0, 0xc060, 0x4020, 0xc048, 0xc020, 0xc0a0, 0xc070}));
 }
 
+TEST(CliExamples, CastDumps) {
+  const std::string out = scratch("cast");
+  ASSERT_EQ(run({"run", "examples/cast.gpsimd", "--out-dir", out}).status, 0);
+  // Copy: the 2 x 3 block column by column, bits unchanged (2^24 + 1 too).
+  EXPECT_EQ(npy_values<int32_t>(out + "/cast_transposed.npy"),
+            (std::vector<int32_t>{16777217, 4, 2, 5, 3, 6, -1, 300, -2, -300, -3, 7}));
+  // FP32 -> BF16: 1 + 2^-8 ties to 1.0 (0x3f80), 1 + 3 * 2^-8 to 1 + 2^-6 (0x3f82),
+  // -FLT_MAX to -inf, NaN to the canonical 0x7fc0, 1e10 (0x501502f9) to 0x5015; 0.1
+  // (0x3dcccccd) to 0x3dcd, 65504 (0x477fe000) to 65536 (0x4780), 255.5 to 256, -1e-40
+  // (0x80011704) to the subnormal 0x8001.
+  EXPECT_EQ(
+      npy_values<uint16_t>(out + "/cast_bf16.npy"),
+      (std::vector<uint16_t>{0x3f80, 0x3f82, 0xff80, 0x4020, 0x4060, 0xbf00, 0x7fc0, 0x5015, 0x3dcd,
+                             0xbe4d, 0x4780, 0xc020, 0x4380, 0x8001, 0xff80, 0x40e0}));
+  // INT32 -> INT8: saturated.
+  EXPECT_EQ(npy_values<int8_t>(out + "/cast_int8.npy"),
+            (std::vector<int8_t>{127, 2, 3, 4, 5, 6, -1, -2, -3, 127, -128, 7}));
+  // FP32 -> INT32: round to nearest even (2.5 -> 2, 3.5 -> 4, -0.5 -> 0, -2.5 -> -2,
+  // 255.5 -> 256), NaN -> 0, 1e10 and -inf saturate, -FLT_MAX to INT32_MIN.
+  EXPECT_EQ(npy_values<int32_t>(out + "/cast_int32.npy"),
+            (std::vector<int32_t>{1, 1, INT32_MIN, 2, 4, 0, 0, INT32_MAX, 0, 0, 65504, -2, 256, 0,
+                                  INT32_MIN, 7}));
+}
+
 TEST(CliExamples, DveReadAccumulatorDumps) {
   const std::string out = scratch("dra");
   ASSERT_EQ(run({"run", "examples/dve_read_accumulator.gpsimd", "--out-dir", out}).status, 0);
@@ -257,7 +281,7 @@ TEST(CliExamples, DemoChecksItself) {
   const std::string out = scratch("demo");
   const Result r = run({"demo"}, out);  // any working directory
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("9 of 9 checks passed."), std::string::npos);
+  EXPECT_NE(r.out.find("10 of 10 checks passed."), std::string::npos);
   EXPECT_TRUE(fs::is_empty(out));  // the demo writes no file
 }
 

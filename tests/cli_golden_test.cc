@@ -63,7 +63,8 @@ const char* const kExamples[] = {"range_select",
                                  "find_index8",
                                  "match_replace8",
                                  "tensor_tensor",
-                                 "tensor_scalar"};
+                                 "tensor_scalar",
+                                 "cast"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

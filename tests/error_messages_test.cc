@@ -91,8 +91,8 @@ std::vector<CliCase> cli_cases() {
         "RangeSelect, TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, "
         "MatchValueLoad, Max8, FindIndex8, MatchReplace8, NonzeroWithCount, "
         "CopyPredicatedScalar, DveReadAccumulator, TensorTensorArith, TensorTensorBitvec, "
-        "TensorScalarArith, TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec or a "
-        "directive (.data, .dump, ...)) (at 'Sortt')",
+        "TensorScalarArith, TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec, "
+        "Copy, Cast or a directive (.data, .dump, ...)) (at 'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
       {"assembly error on a control character: escaped on the line and under the caret",
        {{"ctl.gpsimd", "Sort\t\x1b[2J x\n"}},

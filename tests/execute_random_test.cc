@@ -1318,6 +1318,55 @@ Word gen_tensor_scalar_ptr_bitvec(Builder& b) {
   return gen_tensor_scalar(b, rm::kTensorScalarPtrBitvec);
 }
 
+// Copy (0x46) and Cast (0x47): any engine (PSUM off POOL), every dtype pair, 4-D walks of
+// every shape the builder makes, values at the conversions' edges.
+Word gen_copy_cast(Builder& b, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {
+      rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
+      rm::dt::BF16, rm::dt::FP16,  rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::CopyCastWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  b.engine = r.pick<std::optional<gpsimd::Engine>>(
+      {std::nullopt, gpsimd::Engine::POOL, gpsimd::Engine::DVE, gpsimd::Engine::ACT});
+  x.in = kData[r.uin(0, 11)];
+  x.out = opcode == rm::kCopy || r.chance(30)
+              ? x.in
+              : (r.chance(10) ? rm::dt::FP32R : kData[r.uin(0, 11)]);
+  x.op_dim = r.chance(20) ? 2 : 0;
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const bool psum = b.engine && *b.engine != gpsimd::Engine::POOL;
+  const Space ss = psum ? b.space(30) : Space::SBUF;
+  const Space ds = psum ? b.space(osz == 4 ? 30 : 0) : Space::SBUF;
+  const unsigned sdims = r.uin(1, 4), ddims = r.uin(1, 4);
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = sdims, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = ddims, .count = count});
+  x.src.dims = x.dst.dims = 4;  // TENSOR4D: the unused dimensions have num 1
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  b.fill(x.src, sl, n, isz, [&] {
+    if (r.chance(20) && is_float(x.in)) return near_tie(r, x.out) & (isz == 4 ? ~0u : 0u);
+    if (r.chance(20) && isz == 4 && !is_float(x.in))  // 2^24 +- 1, the limits, S24 ties
+      return r.pick<uint32_t>({0x01000001u, 0x00ffffffu, 0x01010001u, 0x7fffffc0u, 0x7fffff80u,
+                               0x80000000u, 0xffffffffu, 0xfeffffffu, r.u32() | 0x01000001u});
+    return random_value(r, x.in);
+  });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+Word gen_copy(Builder& b) {
+  return gen_copy_cast(b, rm::kCopy);
+}
+Word gen_cast(Builder& b) {
+  return gen_copy_cast(b, rm::kCast);
+}
+
 // ---- The comparison ---------------------------------------------------------------------
 
 // Returns the first difference between two machines over a case's footprint and the small
@@ -1540,6 +1589,16 @@ TEST(ExecuteRandom, TensorScalarPtrArith) {
 TEST(ExecuteRandom, TensorScalarPtrBitvec) {
   run_random("TensorScalarPtrBitvec", gen_tensor_scalar_ptr_bitvec,
              {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x54);
+}
+
+TEST(ExecuteRandom, Copy) {
+  run_random("Copy", gen_copy, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x46);
+}
+
+TEST(ExecuteRandom, Cast) {
+  run_random("Cast", gen_cast, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+             0x47);
 }
 
 // Every table row has a random comparison (a test of its name above), and the reference

@@ -48,6 +48,8 @@ constexpr Space SBUF = Space::SBUF;
 constexpr Space PSUM = Space::PSUM;
 constexpr uint32_t kNegFltMax = 0xff7fffffu;
 constexpr uint32_t kNegInf = 0xff800000u;
+constexpr gpsimd::Engine kAllEnginesInTest[] = {gpsimd::Engine::DVE, gpsimd::Engine::POOL,
+                                                gpsimd::Engine::ACT};
 
 uint32_t f32(float f) {
   return rm::as_bits(f);
@@ -2710,8 +2712,6 @@ void expect_fault(Machine& m, const Word& w, FaultKind kind, std::optional<Engin
 constexpr uint32_t kOne = 0x3F800000u, kTwo = 0x40000000u, kThree = 0x40400000u,
                    kMinusThree = 0xC0400000u, kNaN = 0x7FC00000u;
 
-
-
 // SPEC §4.14's NKI example: tensor_tensor(a, b, op=nl.add) on (128, 512) FP32 tiles is ADD,
 // 128 channels from partition 0, three contiguous walks of 512; golden np.add bit for bit.
 TEST(TensorTensorArith, NkiAddExampleOnA128By512Tile) {
@@ -3612,6 +3612,376 @@ TEST(TensorScalarPtrArith, OverlapAndRevisitedBytes) {
   expect_ok(m, y.encode());
   // The source is now 8, 6, ...: the later ordinal wins, 6 + 2.
   EXPECT_EQ(peek(m, SBUF, 0, 0x10, 4, 1), (V{f32(8)}));
+}
+
+// ---- Copy and Cast (SPEC §4.16, §4.17, §5.1) ----------------------------------------------
+
+using gpsimd::Engine;
+using rm::tensor4;
+
+// One channel from SBUF partition 3: src `n` dense elements at 0x100, dst `n` dense at
+// 0x800 (engine input: `e`).
+rm::CopyCastWord cc_word(uint8_t opcode, uint8_t in, uint8_t out, unsigned n) {
+  rm::CopyCastWord x;
+  x.opcode = opcode;
+  x.in = in;
+  x.out = out;
+  x.src = tensor4(rm::sbuf_addr(3, 0x100), 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(3, 0x800), 1, n, 0, 1, 0, 1, 0, 1);
+  return x;
+}
+
+ExecOptions on(Engine e) {
+  ExecOptions o;
+  o.engine = e;
+  return o;
+}
+
+// Runs one conversion `in` -> `out` of `src` elements on a fresh machine of `g` and
+// engine `e`, and returns the destination elements.
+V cast_once(uint8_t opcode, uint8_t in, uint8_t out, const V& src, std::optional<Engine> e,
+            Generation g = Generation::V3) {
+  Machine& m = fresh(g);
+  const auto n = static_cast<unsigned>(src.size());
+  poke(m, SBUF, 3, 0x100, rm::size_of(in), src);
+  ExecOptions o;
+  o.engine = e;
+  const ExecResult r = run(m, cc_word(opcode, in, out, n).encode(), o);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return peek(m, SBUF, 3, 0x800, rm::size_of(out), n);
+}
+
+// SPEC §4.16's NKI example: test_nki_isa_tensor_copy copies an 8x8 FP32 tile on the
+// Vector engine: 8 channels from partition 0, 8 contiguous elements each; the output
+// equals the input bit for bit, also into PSUM on DVE, and the PSUM word is invalid on
+// POOL (the default engine).
+TEST(Copy, NkiTensorCopyExampleOnTheVectorEngine) {
+  for (bool to_psum : {false, true}) {
+    SCOPED_TRACE(to_psum ? "to PSUM" : "to SBUF");
+    Machine& m = fresh(Generation::V3);
+    for (unsigned p = 0; p < 8; ++p) {
+      V row;
+      for (unsigned j = 0; j < 8; ++j) row.push_back(f32(static_cast<float>(p * 8 + j) * 1.37f));
+      row[p] = 0x7FA00001u;  // a signalling NaN with a payload: bits unchanged too
+      poke(m, SBUF, p, 0, 4, row);
+    }
+    rm::CopyCastWord x;
+    x.in = x.out = dt::FP32;
+    x.channels = 8;
+    x.src = tensor4(rm::sbuf_addr(0, 0), 1, 8, 8, 1, 8, 1, 8, 1);
+    x.dst =
+        tensor4(to_psum ? rm::psum_addr(0, 0x40) : rm::sbuf_addr(0, 0x200), 1, 8, 8, 1, 8, 1, 8, 1);
+    expect_ok(m, x.encode(), on(Engine::DVE));
+    for (unsigned p = 0; p < 8; ++p)
+      EXPECT_EQ(peek(m, to_psum ? PSUM : SBUF, p, to_psum ? 0x40 : 0x200, 4, 8),
+                peek(m, SBUF, p, 0, 4, 8))
+          << "partition " << p;
+    if (to_psum) {
+      expect_unchanged(m, x.encode(), Status::Invalid, std::nullopt, on(Engine::POOL));
+      expect_unchanged(m, x.encode(), Status::Invalid, std::nullopt);  // default: POOL
+    }
+  }
+}
+
+// SPEC §4.16: equal dtypes, the bits unchanged on every engine (ACT too on V3..V5):
+// NaN payloads, -0.0, INT32 beyond 2^24 included.
+TEST(Copy, EveryDtypeKeepsItsBitsOnEveryEngine) {
+  struct Case {
+    uint8_t dtype;
+    V bits;
+  };
+  const Case cases[] = {
+      {dt::INT8, {0x80, 0xFF, 0x7F, 0x01}},
+      {dt::UINT8, {0xFF, 0x00, 0x80}},
+      {dt::INT16, {0x8000, 0xFFFF, 0x1234}},
+      {dt::UINT16, {0xFFFF, 0x8001}},
+      {dt::INT32, {0x01000001, 0x7FFFFFFF, 0x80000001, 0xFFFFFFFF}},
+      {dt::UINT32, {0xFFFFFFFF, 0x01000001, 0x80000000}},
+      {dt::BF16, {0x7F81, 0xFF81, 0x8000, 0x0001}},  // sNaNs, -0.0, a subnormal
+      {dt::FP16, {0x7C01, 0xFD01, 0x8000, 0x0001}},
+      {dt::FP32, {0x7F800001, 0xFFC00001, 0x80000000, 0x00000001}},
+      {dt::FP8_E3, {0x71, 0xF9, 0x80, 0x01}},
+      {dt::FP8_E4, {0x79, 0xFB, 0x80, 0x01}},
+      {dt::FP8_E5, {0x7D, 0xFF, 0x80, 0x01}},
+  };
+  for (const Case& c : cases)
+    for (std::optional<Engine> e :
+         {std::optional<Engine>{}, std::optional<Engine>(Engine::POOL),
+          std::optional<Engine>(Engine::DVE), std::optional<Engine>(Engine::ACT)})
+      for (Generation g : {Generation::V3, Generation::V5}) {
+        SCOPED_TRACE(testing::Message() << int{c.dtype} << " engine " << (e ? int(*e) : -1));
+        EXPECT_EQ(cast_once(rm::kCopy, c.dtype, c.dtype, c.bits, e, g), c.bits);
+      }
+}
+
+// SPEC §4.16: on ACT on V2 every element goes through FP32: INT32 2^24 + 1 becomes 2^24,
+// 2^31 - 1 stays 2^31 - 1 by saturation, a BF16 signalling NaN 0x7F81 becomes 0x7FC0;
+// FP32 is unchanged, signalling NaNs included. POOL and DVE on V2 keep the bits.
+TEST(Copy, ActOnV2GoesThroughFp32) {
+  const V i32 = {0x01000001, 0x7FFFFFFF, 0x80000000, 0x00FFFFFF, 0xFEFFFFFF};
+  // 0xFEFFFFFF = -(2^24 + 1): rounds to -2^24 = 0xFF000000.
+  EXPECT_EQ(cast_once(rm::kCopy, dt::INT32, dt::INT32, i32, Engine::ACT, Generation::V2),
+            (V{0x01000000, 0x7FFFFFFF, 0x80000000, 0x00FFFFFF, 0xFF000000}));
+  EXPECT_EQ(cast_once(rm::kCopy, dt::BF16, dt::BF16, {0x7F81, 0xFF81, 0x3F80}, Engine::ACT,
+                      Generation::V2),
+            (V{0x7FC0, 0xFFC0, 0x3F80}));
+  EXPECT_EQ(cast_once(rm::kCopy, dt::FP32, dt::FP32, {0x7F800001, 0xFF800001}, Engine::ACT,
+                      Generation::V2),
+            (V{0x7F800001, 0xFF800001}));
+  // FP8 NaNs become canonical; UINT32 2^32 - 1 rounds to 2^32 and saturates back.
+  EXPECT_EQ(cast_once(rm::kCopy, dt::FP8_E4, dt::FP8_E4, {0x79, 0x77}, Engine::ACT, Generation::V2),
+            (V{0x7C, 0x77}));
+  EXPECT_EQ(cast_once(rm::kCopy, dt::UINT32, dt::UINT32, {0xFFFFFFFF, 0x01000003}, Engine::ACT,
+                      Generation::V2),
+            (V{0xFFFFFFFF, 0x01000004}));
+  for (Engine e : {Engine::POOL, Engine::DVE}) {
+    EXPECT_EQ(cast_once(rm::kCopy, dt::INT32, dt::INT32, i32, e, Generation::V2), i32);
+    EXPECT_EQ(cast_once(rm::kCopy, dt::BF16, dt::BF16, {0x7F81}, e, Generation::V2), V{0x7F81});
+  }
+}
+
+// The walks pair by ordinal; only the counts agree. A zero destination step lets the
+// later ordinal win; a zero source step reads one element many times.
+TEST(Copy, ShapesDifferZeroStepsAndFourDimensions) {
+  Machine& m = fresh(Generation::V4);
+  poke(m, SBUF, 3, 0x100, 4, {10, 11, 12, 13, 14, 15});
+  rm::CopyCastWord x = cc_word(rm::kCopy, dt::INT32, dt::INT32, 6);
+  // src as 2 rows of 3 walked column-major (steps 3, 1); dst dense.
+  x.src = tensor4(rm::sbuf_addr(3, 0x100), 3, 2, 1, 3, 0, 1, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0x800, 4, 6), (V{10, 13, 11, 14, 12, 15}));
+  // dst: every ordinal on one element: the last (ordinal 5, element 15) wins.
+  x.src = tensor4(rm::sbuf_addr(3, 0x100), 1, 6, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(3, 0x900), 0, 2, 0, 3, 0, 1, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0x900, 4, 2), (V{15, 0}));
+  // src broadcast: a zero step reads element 0 six times; dst reversed (step -1).
+  x.src = tensor4(rm::sbuf_addr(3, 0x104), 0, 6, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(3, 0xA14), -1, 6, 0, 1, 0, 1, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0xA00, 4, 6), (V{11, 11, 11, 11, 11, 11}));
+  // Four dimensions both sides: src nums 2x1x3x1 (steps 1, 0, 2, 0) = 10, 12, 14 / 11, 13,
+  // 15 interleaved; dst 1x2x1x3 with steps that scatter.
+  x.src = tensor4(rm::sbuf_addr(3, 0x100), 1, 2, 0, 1, 2, 3, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(3, 0xB00), 0, 1, 4, 2, 0, 1, 1, 3);
+  expect_ok(m, x.encode());
+  // Ordinal j = i1 + 2*i3 of dst goes to element 4*i1 + i3: 0, 4, 1, 5, 2, 6.
+  EXPECT_EQ(peek(m, SBUF, 3, 0xB00, 4, 7), (V{10, 12, 14, 0, 11, 13, 15}));
+}
+
+// SPEC §4: sources are read before any write, so overlapping operands behave as if
+// copied first; channels use their own partitions.
+TEST(Copy, OverlapReadsFirstAndChannelsUseTheirPartitions) {
+  Machine& m = fresh(Generation::V3);
+  for (unsigned p = 3; p < 6; ++p) poke(m, SBUF, p, 0x100, 2, {p, p + 10, p + 20, p + 30});
+  rm::CopyCastWord x = cc_word(rm::kCopy, dt::UINT16, dt::UINT16, 4);
+  x.channels = 3;
+  x.dst = tensor4(rm::sbuf_addr(3, 0x102), 1, 4, 0, 1, 0, 1, 0, 1);  // one element up
+  expect_ok(m, x.encode());
+  for (unsigned p = 3; p < 6; ++p)
+    EXPECT_EQ(peek(m, SBUF, p, 0x100, 2, 5), (V{p, p, p + 10, p + 20, p + 30})) << p;
+  x.dst = tensor4(rm::sbuf_addr(3, 0x0FE), 1, 4, 0, 1, 0, 1, 0, 1);  // one element down
+  expect_ok(m, x.encode());
+  for (unsigned p = 3; p < 6; ++p)
+    // The source was p, p, p+10, p+20 (after the first copy); 0x106 keeps p+20.
+    EXPECT_EQ(peek(m, SBUF, p, 0x0FE, 2, 5), (V{p, p, p + 10, p + 20, p + 20})) << p;
+}
+
+// Register-mode operands resolve at execution; every fault changes nothing; the kinds
+// are SPEC §6's for Copy and Cast: sync-would-block, bad-address, too-large, never
+// shape-mismatch or unsupported-op.
+TEST(Copy, RegisterModeAndFaultsChangeNothing) {
+  Machine& m = busy_machine(Generation::V3);
+  rm::CopyCastWord x = cc_word(rm::kCopy, dt::FP32, dt::FP32, 4);
+  x.channels = 2;
+  x.src = tensor4(rm::reg_addr(3), 1, 4, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::reg_addr(4), 1, 4, 0, 1, 0, 1, 0, 1);
+  x.ev = kSet9;
+  m.registers[3] = rm::sbuf_addr(0, 0x100);
+  m.registers[4] = rm::sbuf_addr(40, 0x200);
+  rm::CopyCastWord wait = x;
+  wait.ev = rm::Events{1, 9, 0, 0, 4};  // semaphore 9 >= 4 never holds (it is 3)
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  for (Engine e : kAllEnginesInTest) {
+    SCOPED_TRACE(int(e));
+    for (uint32_t a : {rm::sbuf_addr(0, 0x102),       // misaligned
+                       rm::sbuf_addr(127, 0x100),     // partitions 127..128
+                       rm::sbuf_addr(0, 224 * 1024),  // beyond the V3 partition
+                       0x40000100u,                   // mode bits
+                       rm::reg_addr(2)}) {            // a register holds no register-mode address
+      m.registers[3] = a;
+      expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress, on(e));
+    }
+    m.registers[3] = rm::psum_addr(0, 0x100);  // PSUM: a bad address on POOL only
+    if (e == Engine::POOL)
+      expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress, on(e));
+    m.registers[3] = rm::sbuf_addr(0, 0x100);
+    m.registers[4] = rm::psum_addr(1, 0x3FF4);  // the walk ends past 16 KiB
+    expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress, on(e));
+    m.registers[4] = rm::sbuf_addr(40, 0x200);
+  }
+  // bad-address before too-large: a walk of 2^24 + 1 elements with a bad register.
+  rm::CopyCastWord big = x;
+  big.src = tensor4(rm::reg_addr(3), 0, 4097, 0, 4096, 0, 1, 0, 1);
+  big.dst = tensor4(rm::sbuf_addr(0, 0x400), 0, 4097, 0, 4096, 0, 1, 0, 1);
+  expect_unchanged(m, big.encode(), Status::Faulted, FaultKind::TooLarge);
+  m.registers[3] = rm::sbuf_addr(0, 0x101);
+  expect_unchanged(m, big.encode(), Status::Faulted, FaultKind::BadAddress);
+  m.registers[3] = rm::sbuf_addr(0, 0x100);
+  // It runs: channels 0 and 1 from partitions 0 and 1 to partitions 40 and 41.
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 40, 0x200, 4, 4), (V{f32(1), f32(2), f32(3), f32(4)}));
+  EXPECT_EQ(peek(m, SBUF, 41, 0x200, 4, 4), (V{f32(1), f32(2), f32(3), f32(4)}));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // From PSUM on DVE through a register.
+  m.registers[3] = rm::psum_addr(0, 0x100);
+  x.src.num[0] = 2;
+  x.dst.num[0] = 2;
+  expect_ok(m, x.encode(), on(Engine::DVE));
+  EXPECT_EQ(peek(m, SBUF, 40, 0x200, 4, 3), (V{f32(5), f32(6), f32(3)}));
+  // Invalid words change nothing: unequal dtypes, unequal counts (register mode too).
+  rm::CopyCastWord bad = x;
+  bad.out = dt::FP32R;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+  bad = x;
+  bad.dst.num[1] = 2;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+}
+
+// SPEC §4.17's examples, each on every engine (the same on all three but ACT on V2).
+TEST(Cast, Section4_17Examples) {
+  struct Case {
+    uint8_t in, out;
+    V src, want;
+  };
+  const Case cases[] = {
+      // FP32 2.5 -> 2, 3.5 -> 4, -0.5 -> 0, NaN -> 0, +inf -> 0x7FFFFFFF.
+      {dt::FP32,
+       dt::INT32,
+       {0x40200000, 0x40600000, 0xBF000000, 0x7FC00000, 0x7F800000},
+       {2, 4, 0, 0, 0x7FFFFFFF}},
+      {dt::INT32, dt::INT8, {300}, {0x7F}},
+      {dt::INT8, dt::UINT8, {0xFF}, {0x00}},
+      {dt::UINT32, dt::INT32, {0xFFFFFFFF}, {0x7FFFFFFF}},
+      {dt::INT32, dt::UINT32, {0x7FFFFFFF}, {0x80000000}},
+      // 2^24 + 2^16 + 1 -> BF16 2^24: two roundings, as Iota.
+      {dt::INT32, dt::BF16, {0x01010001}, {0x4B80}},
+      {dt::FP32, dt::BF16, {0xFF7FFFFF}, {0xFF80}},
+      {dt::BF16, dt::FP32, {0x7F81}, {0x7FC10000}},
+      {dt::FP16, dt::FP8_E4, {0x7BFF}, {0x78}},
+  };
+  for (const Case& c : cases)
+    for (Engine e : kAllEnginesInTest)
+      for (Generation g : {Generation::V2, Generation::V4}) {
+        SCOPED_TRACE(testing::Message() << int{c.in} << " -> " << int{c.out} << " engine " << int(e)
+                                        << " " << gpsimd::generation_name(g));
+        EXPECT_EQ(cast_once(rm::kCast, c.in, c.out, c.src, e, g), c.want);
+      }
+}
+
+// SPEC §5.1's examples and one case of every letter of its table.
+TEST(Cast, Section5_1ExamplesAndLetters) {
+  struct Case {
+    uint8_t in, out;
+    V src, want;
+  };
+  const Case cases[] = {
+      // S: INT8 -1 -> UINT32 0; UINT16 65535 -> INT16 32767; INT16 -32768 -> INT8 -128.
+      {dt::INT8, dt::UINT32, {0xFF}, {0}},
+      {dt::UINT16, dt::INT16, {0xFFFF}, {0x7FFF}},
+      {dt::INT16, dt::INT8, {0x8000, 0x0005}, {0x80, 0x05}},
+      // S24: INT32 16777217 -> UINT32 16777216; UINT32 0x7FFFFFC0 (a tie between 2^31 -
+      // 128 and 2^31, even: 2^31) -> INT32 0x7FFFFFFF.
+      {dt::INT32, dt::UINT32, {0x01000001, 0xFFFFFFFF}, {0x01000000, 0}},
+      {dt::UINT32, dt::INT32, {0x7FFFFFC0}, {0x7FFFFFFF}},
+      // RR into FP16 and FP8 overflow before 2^24 shows: 65520 -> inf, 248 -> inf.
+      {dt::INT32, dt::FP16, {65520, 65519}, {0x7C00, 0x7BFF}},
+      {dt::INT32, dt::FP8_E4, {248, 0xFFFFFF08}, {0x78, 0xF8}},  // -248 -> -inf
+      // R: INT32 -> FP32 rounds beyond 2^24; INT16 257 -> BF16 256 (tie to even);
+      // UINT16 2049 -> FP16 2048.
+      {dt::INT32, dt::FP32, {0x01000001, 0x01000003}, {0x4B800000, 0x4B800002}},
+      {dt::INT16, dt::BF16, {0x0101}, {0x4380}},
+      {dt::UINT16, dt::FP16, {2049}, {0x6800}},
+      // X: INT8 -128 -> BF16; UINT8 255 -> FP16; an FP8 NaN -> the canonical BF16 NaN.
+      {dt::INT8, dt::BF16, {0x80}, {0xC300}},
+      {dt::UINT8, dt::FP16, {0xFF}, {0x5BF8}},
+      {dt::FP8_E4, dt::BF16, {0xF9}, {0xFFC0}},
+      // W: an FP8_E3 NaN keeps its payload (0001 -> bit 19) and gets the quiet bit.
+      {dt::FP8_E3, dt::FP32R, {0x71}, {0x7FC80000}},
+      // I: BF16 65536 -> INT16 32767; -32768 exact; NaN -> 0; FP16 -2.5 -> INT8 -2.
+      {dt::BF16, dt::INT16, {0x4780, 0xC700, 0x7FC0}, {0x7FFF, 0x8000, 0}},
+      {dt::FP16, dt::INT8, {0xC100}, {0xFE}},
+      // =: FP32 -> FP32R keeps a signalling NaN; equal dtypes keep INT32 beyond 2^24.
+      {dt::FP32, dt::FP32R, {0x7F800001}, {0x7F800001}},
+      {dt::INT32, dt::INT32, {0x01000001}, {0x01000001}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.in} << " -> " << int{c.out});
+    EXPECT_EQ(cast_once(rm::kCast, c.in, c.out, c.src, std::nullopt), c.want);
+  }
+}
+
+// SPEC §4.17: ACT on V2 takes every element through FP32, equal dtypes too; a pair of
+// different dtypes goes through FP32 anyway, so only equal dtypes differ from POOL.
+TEST(Cast, ActOnV2TakesEqualDtypesThroughFp32) {
+  EXPECT_EQ(cast_once(rm::kCast, dt::INT32, dt::INT32, {0x01000001}, Engine::ACT, Generation::V2),
+            V{0x01000000});
+  EXPECT_EQ(cast_once(rm::kCast, dt::INT32, dt::INT32, {0x01000001}, Engine::ACT, Generation::V3),
+            V{0x01000001});
+  EXPECT_EQ(cast_once(rm::kCast, dt::BF16, dt::BF16, {0x7F81}, Engine::ACT, Generation::V2),
+            V{0x7FC0});
+  EXPECT_EQ(cast_once(rm::kCast, dt::FP32, dt::FP32R, {0xFF800001}, Engine::ACT, Generation::V2),
+            V{0xFF800001});
+  EXPECT_EQ(cast_once(rm::kCast, dt::INT32, dt::UINT32, {0x01000001, 0x80000000}, Engine::ACT,
+                      Generation::V2),
+            (V{0x01000000, 0}));
+}
+
+// The step NKI kernels end with: an FP32 accumulation in PSUM moved to BF16 in SBUF on
+// the Vector engine, round to nearest even; the same word on POOL is invalid.
+TEST(Cast, PsumFp32ToSbufBf16OnTheVectorEngine) {
+  Machine& m = fresh(Generation::V3);
+  // 1 + 2^-8 (a tie -> 1.0), 1 + 3*2^-8 (a tie -> 1 + 2^-6), -FLT_MAX (-> -inf), NaN.
+  const V acc = {0x3F808000, 0x3F818000, kNegFltMax, 0x7FC00001};
+  for (unsigned p = 0; p < 4; ++p) poke(m, PSUM, p, 0x80, 4, acc);
+  rm::CopyCastWord x;
+  x.opcode = rm::kCast;
+  x.in = dt::FP32;
+  x.out = dt::BF16;
+  x.channels = 4;
+  x.src = tensor4(rm::psum_addr(0, 0x80), 1, 4, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(0, 0x40), 1, 4, 0, 1, 0, 1, 0, 1);
+  expect_ok(m, x.encode(), on(Engine::DVE));
+  for (unsigned p = 0; p < 4; ++p)
+    EXPECT_EQ(peek(m, SBUF, p, 0x40, 2, 4), (V{0x3F80, 0x3F82, 0xFF80, 0x7FC0})) << p;
+  expect_unchanged(m, x.encode(), Status::Invalid, std::nullopt, on(Engine::POOL));
+  const gpsimd::Diagnostics d =
+      gpsimd::validate(x.encode(), Generation::V3, gpsimd::ValidateOptions{false, Engine::POOL});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].clause, "tensor4d_valid");
+  EXPECT_EQ(d[0].field, "src_mem_pattern");
+}
+
+// Faults change nothing, for a converting word too; a 2^24-element walk is the limit
+// and runs (zero steps keep it small in memory).
+TEST(Cast, FaultsChangeNothingAndTheWalkLimitIsInclusive) {
+  Machine& m = busy_machine(Generation::V5);
+  rm::CopyCastWord x = cc_word(rm::kCast, dt::FP32, dt::FP16, 4);
+  x.src = tensor4(rm::reg_addr(7), 1, 4, 0, 1, 0, 1, 0, 1);
+  m.registers[7] = rm::psum_addr(2, 0x100);
+  expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress);  // POOL
+  expect_ok(m, x.encode(), on(Engine::ACT));
+  EXPECT_EQ(peek(m, SBUF, 3, 0x800, 2, 2), (V{0x4500, 0x4600}));  // 5.0, 6.0
+  rm::CopyCastWord limit = cc_word(rm::kCast, dt::INT8, dt::FP32, 1);
+  limit.src = tensor4(rm::sbuf_addr(4, 0x100), 0, 4096, 0, 4096, 0, 1, 0, 1);  // 2^24
+  limit.dst = tensor4(rm::sbuf_addr(4, 0x200), 0, 4096, 0, 4096, 0, 1, 0, 1);
+  poke(m, SBUF, 4, 0x100, 1, {0x85});  // -123
+  const ExecResult r = gpsimd::execute(m, limit.encode());
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(peek(m, SBUF, 4, 0x200, 4, 1), V{f32(-123.0f)});
+  limit.src.num[2] = 2;  // 2^25
+  limit.dst.num[2] = 2;
+  expect_unchanged(m, limit.encode(), Status::Faulted, FaultKind::TooLarge);
 }
 
 // Every table row has hand-checked effects: a test suite of its name in this file.

@@ -353,6 +353,46 @@ const std::vector<ExpectedInstr>& expected_table() {
            {"src1_mem_pattern", 32, 16, K::Tensor, 3},
            {"dst_mem_pattern", 48, 16, K::Tensor, 3},
        }},
+      // SPEC §1 and §4.16: Copy, S4D4_TR, default engine POOL (an engine input, §3.9).
+      {"Copy",
+       0x46,
+       "S4D4_TR",
+       Engine::POOL,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"src_mem_pattern", 12, 20, K::Tensor, 4},
+           {"in_dtype", 32, 1, K::Dtype},
+           {"out_dtype", 33, 1, K::Dtype},
+           {"num_active_channels", 34, 1, K::U8},
+           {"negated", 35, 1, K::U8},
+           {"op", 36, 1, K::AluOp},
+           {"op_dim", 37, 1, K::U8},
+           {"mask_enable", 38, 1, K::U8},
+           {"reserved1", 39, 5, K::Reserved},
+           {"dst_mem_pattern", 44, 20, K::Tensor, 4},
+       }},
+      // SPEC §4.17: the layout of Copy, opcode 0x47.
+      {"Cast",
+       0x47,
+       "S4D4_TR",
+       Engine::POOL,
+       {G::V2, G::V3, G::V4, G::V5},
+       {
+           {"header", 0, 4, K::Header},
+           {"events", 4, 8, K::Events},
+           {"src_mem_pattern", 12, 20, K::Tensor, 4},
+           {"in_dtype", 32, 1, K::Dtype},
+           {"out_dtype", 33, 1, K::Dtype},
+           {"num_active_channels", 34, 1, K::U8},
+           {"negated", 35, 1, K::U8},
+           {"op", 36, 1, K::AluOp},
+           {"op_dim", 37, 1, K::U8},
+           {"mask_enable", 38, 1, K::U8},
+           {"reserved1", 39, 5, K::Reserved},
+           {"dst_mem_pattern", 44, 20, K::Tensor, 4},
+       }},
   });
   return t;
 }
@@ -519,6 +559,8 @@ std::string_view expected_opcode_clause(std::string_view mnemonic) {
       {"TensorScalarBitvec", "has_tensor_scalar_opcode"},
       {"TensorScalarPtrArith", "has_tensor_scalar_ptr_opcode"},
       {"TensorScalarPtrBitvec", "has_tensor_scalar_ptr_opcode"},
+      {"Copy", "has_copy_opcode"},
+      {"Cast", "has_cast_opcode"},  // SPEC §4.17: the name is [model]
   };
   auto it = m.find(mnemonic);
   return it == m.end() ? std::string_view("(none written)") : it->second;
@@ -637,8 +679,10 @@ TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
 // unknown:
 // it does not decode and validates with the single clause has_known_opcode.
 TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
-  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8, 0xf2, 0x6c,
-                                    0x6d, 0x6e, 0x6f, 0x41, 0x51, 0x43, 0x53, 0x44, 0x54};
+  const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b,
+                                    0xe8, 0xf2, 0x6c, 0x6d, 0x6e, 0x6f, 0x41,
+                                    0x51, 0x43, 0x53, 0x44, 0x54, 0x46, 0x47};
+
   unsigned unknown = 0;
   for (unsigned op = 0; op < 256; ++op) {
     Word w{};
@@ -665,6 +709,19 @@ TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
   EXPECT_EQ(unknown, 256u - known.size());
 }
 
+// SPEC §1, §3.9: Copy and Cast take the engine as an input (any of the three, POOL when
+// none is given); the instructions of §4.1-§4.13 run on the engine of their row.
+TEST(IsaTable, CopyAndCastTakeTheEngineAsAnInput) {
+  for (const InstrDef& d : instructions()) {
+    if (d.mnemonic != "Copy" && d.mnemonic != "Cast") continue;
+    EXPECT_TRUE(d.engine_input) << d.mnemonic;
+    EXPECT_EQ(d.engine_for(std::nullopt), Engine::POOL);
+    for (Engine e : kAllEngines) EXPECT_EQ(d.engine_for(e), e);
+  }
+  // The same layout: one field array.
+  EXPECT_EQ(instruction(Opcode::Copy).fields.data(), instruction(Opcode::Cast).fields.data());
+}
+
 TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {
   for (uint8_t op : {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0xff}, uint8_t{0xbd}}) {
     Word w;
@@ -682,11 +739,16 @@ TEST(IsaTable, SortMergeIsUnknownWhateverTheOtherBytes) {
 
 // SPEC §1, §3.9: the engine is an input of TensorTensorArith and TensorTensorBitvec (DVE
 // when none is given); every instruction of §4.1-§4.13 runs on its own row's engine.
-TEST(IsaTable, TheEngineIsAnInputOfTheAluRows) {
-  // SPEC §3.9: the instructions of §4.14 and §4.15 take the engine as an input.
-  const std::set<std::string_view> with_input = {"TensorTensorArith",    "TensorTensorBitvec",
-                                                 "TensorScalarArith",    "TensorScalarBitvec",
-                                                 "TensorScalarPtrArith", "TensorScalarPtrBitvec"};
+TEST(IsaTable, TheEngineIsAnInputOfTheRowsOf414To417) {
+  // SPEC §3.9: the instructions of §4.14-§4.17 take the engine as an input.
+  const std::set<std::string_view> with_input = {"TensorTensorArith",
+                                                 "TensorTensorBitvec",
+                                                 "TensorScalarArith",
+                                                 "TensorScalarBitvec",
+                                                 "TensorScalarPtrArith",
+                                                 "TensorScalarPtrBitvec",
+                                                 "Copy",
+                                                 "Cast"};
   for (const InstrDef& d : instructions()) {
     SCOPED_TRACE(std::string(d.mnemonic));
     const bool input = with_input.count(d.mnemonic) != 0;

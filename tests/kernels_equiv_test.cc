@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -130,41 +131,193 @@ void for_each_target(F f) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
-TEST(KernelsEquivTest, WideningEveryPattern) {
-  for_each_target([](bool) {
-    for (Dtype dt : kNarrowFloats) {
-      const unsigned size = *dtype_size(dt);
-      const uint32_t count = 1u << (8 * size);
-      std::vector<uint8_t> in(count * size);
-      for (uint32_t b = 0; b < count; ++b) std::memcpy(&in[b * size], &b, size);
-      std::vector<uint32_t> out(count);
-      kernels::simd::widen_to_fp32(dt, in.data(), count, out.data());
-      for (uint32_t b = 0; b < count; ++b)
-        ASSERT_EQ(out[b], widen_to_fp32(dt, b))
-            << *dtype_name(static_cast<uint8_t>(dt)) << " " << b;
-    }
-  });
+// ---- the conversion of SPEC §5.1: every vector path against format.h -------------------
+
+// The thirteen dtypes of SPEC §5.1's table, restated.
+const Dtype kTableDtypes[] = {Dtype::INT8,   Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                              Dtype::INT32,  Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                              Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP32,
+                              Dtype::FP32R};
+
+std::string dname(Dtype dt) {
+  return std::string(*dtype_name(static_cast<uint8_t>(dt)));
 }
 
-TEST(KernelsEquivTest, NarrowingEdgesTiesAndRandom) {
-  Rng rng(7);
-  std::vector<uint32_t> in = edge_values(Dtype::FP32);
-  for (int i = 0; i < 200000; ++i) in.push_back(static_cast<uint32_t>(rng.bits()));
-  // Odd lengths reach the scalar-free tails of the loops too.
-  in.push_back(0x3f800001);
-  for_each_target([&](bool) {
-    for (Dtype dt : kNarrowFloats) {
-      const unsigned size = *dtype_size(dt);
-      std::vector<uint8_t> out(in.size() * size);
-      kernels::simd::narrow_from_fp32(dt, in.data(), in.size(), out.data());
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        uint32_t got = 0;
-        std::memcpy(&got, &out[i * size], size);
-        ASSERT_EQ(got, narrow_from_fp32(dt, in[i]))
-            << *dtype_name(static_cast<uint8_t>(dt)) << " from " << std::hex << in[i];
+// Element k of a packed array of `size`-byte elements.
+uint32_t elem_at(const std::vector<uint8_t>& v, std::size_t k, unsigned size) {
+  uint32_t x = 0;
+  std::memcpy(&x, v.data() + k * size, size);
+  return x;
+}
+std::vector<uint8_t> pack(const std::vector<uint32_t>& xs, unsigned size) {
+  std::vector<uint8_t> out(xs.size() * size);
+  for (std::size_t k = 0; k < xs.size(); ++k) std::memcpy(out.data() + k * size, &xs[k], size);
+  return out;
+}
+
+// The lengths of calls that send every element through each loop of a pair's vector
+// code (convert.cc's PairLoop): the loops take four vectors packed into one store (1-byte
+// results), two (2-byte results, and the generic pair of stores), one, and a zero-padded
+// tail, so a call of 4N, 2N, N or N - 1 elements runs only that loop, for N = 16 (AVX3),
+// 8 (AVX2) and 1 (the one-lane baseline: 2N and N) lanes of 32 bits.
+constexpr std::size_t kLoopLengths[] = {1, 2, 7, 8, 15, 16, 32, 64};
+
+// The source patterns `from` runs through every vector path against the scalar piece,
+// each path on every target, whole and from element 3 on (misaligned, with a tail):
+// simd::cast against convert(), simd::through_fp32 against convert_through_fp32(), and,
+// for the FP32 source and destination, simd::from_fp32 / simd::to_fp32 against
+// from_fp32() / to_fp32(). The first `every_loop` patterns also go in calls of each of
+// kLoopLengths, so that each of them passes through every loop of every path.
+void check_every_path(Dtype from, const std::vector<uint32_t>& patterns,
+                      std::size_t every_loop = 0) {
+  const unsigned isz = *dtype_size(from);
+  const std::vector<uint8_t> in = pack(patterns, isz);
+  const std::size_t n = patterns.size();
+  for (Dtype to : kTableDtypes) {
+    const unsigned osz = *dtype_size(to);
+    std::vector<uint32_t> want_cast(n), want_through(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      want_cast[k] = convert(patterns[k], from, to);
+      want_through[k] = convert_through_fp32(patterns[k], from, to);
+    }
+    for_each_target([&](bool) {
+      for (std::size_t first : {std::size_t{0}, std::size_t{3}}) {
+        if (first >= n) continue;
+        const std::size_t m = n - first;
+        std::vector<uint8_t> out(m * osz + 1, 0xa5);
+        auto check = [&](const char* path, const std::vector<uint32_t>& want) {
+          for (std::size_t k = 0; k < m; ++k)
+            ASSERT_EQ(elem_at(out, k, osz), want[first + k])
+                << path << " " << dname(from) << " -> " << dname(to) << " of " << std::hex
+                << patterns[first + k] << " (first " << first << ")";
+          ASSERT_EQ(out[m * osz], 0xa5) << path << ": wrote past the end";
+        };
+        kernels::simd::cast(from, to, in.data() + first * isz, m, out.data());
+        check("simd::cast", want_cast);
+        kernels::simd::through_fp32(from, to, in.data() + first * isz, m, out.data());
+        check("simd::through_fp32", want_through);
+        if (from == Dtype::FP32) {
+          std::vector<uint32_t> src(patterns.begin() + static_cast<std::ptrdiff_t>(first),
+                                    patterns.end());
+          kernels::simd::from_fp32(to, src.data(), m, out.data());
+          check("simd::from_fp32", want_through);
+        }
+        if (to == Dtype::FP32) {
+          kernels::simd::to_fp32(from, in.data() + first * isz, m,
+                                 reinterpret_cast<uint32_t*>(out.data()));
+          std::vector<uint32_t> want(n);
+          for (std::size_t k = 0; k < n; ++k) want[k] = to_fp32(from, patterns[k]);
+          check("simd::to_fp32", want);
+        }
+      }
+      const std::size_t m = std::min(every_loop, n);
+      if (m == 0) return;
+      std::vector<uint8_t> out(m * osz + 1, 0xa5);
+      std::vector<uint32_t> want_to(m);
+      for (std::size_t k = 0; k < m; ++k) want_to[k] = to_fp32(from, patterns[k]);
+      for (std::size_t len : kLoopLengths) {
+        // Each path over the first m patterns, in calls of len elements (the last shorter).
+        auto run = [&](const char* path, const std::vector<uint32_t>& want, auto call) {
+          std::fill(out.begin(), out.end(), 0xa5);
+          for (std::size_t k0 = 0; k0 < m; k0 += len) call(k0, std::min(len, m - k0));
+          for (std::size_t k = 0; k < m; ++k)
+            ASSERT_EQ(elem_at(out, k, osz), want[k])
+                << path << " in calls of " << len << ": " << dname(from) << " -> " << dname(to)
+                << " of " << std::hex << patterns[k];
+          ASSERT_EQ(out[m * osz], 0xa5) << path << " in calls of " << len << ": wrote past the end";
+        };
+        run("simd::cast", want_cast, [&](std::size_t k0, std::size_t c) {
+          kernels::simd::cast(from, to, in.data() + k0 * isz, c, out.data() + k0 * osz);
+        });
+        run("simd::through_fp32", want_through, [&](std::size_t k0, std::size_t c) {
+          kernels::simd::through_fp32(from, to, in.data() + k0 * isz, c, out.data() + k0 * osz);
+        });
+        if (from == Dtype::FP32)
+          run("simd::from_fp32", want_through, [&](std::size_t k0, std::size_t c) {
+            kernels::simd::from_fp32(to, patterns.data() + k0, c, out.data() + k0 * osz);
+          });
+        if (to == Dtype::FP32)
+          run("simd::to_fp32", want_to, [&](std::size_t k0, std::size_t c) {
+            kernels::simd::to_fp32(from, in.data() + k0 * isz, c,
+                                   reinterpret_cast<uint32_t*>(out.data() + k0 * osz));
+          });
+      }
+    });
+  }
+}
+
+// Every 8- and 16-bit source pattern of every pair of the table, through every path and
+// every loop of each path (kLoopLengths), on every target.
+TEST(KernelsEquivTest, ConversionEvery8And16BitPatternEveryPair) {
+  for (Dtype from : kTableDtypes) {
+    const unsigned size = *dtype_size(from);
+    if (size == 4) continue;
+    std::vector<uint32_t> all(std::size_t{1} << (8 * size));
+    for (uint32_t b = 0; b < all.size(); ++b) all[b] = b;
+    SCOPED_TRACE(dname(from));
+    check_every_path(from, all, all.size());
+  }
+}
+
+// 32-bit sources where conversions change: NaN payloads (quiet and signalling), ±0, ±inf,
+// subnormals, 2^24 ± 1 and the other rounding steps of INT32 -> FP32, the integer limits
+// and the FP32 values beside them, halves (ties) at every integer width, and each narrow
+// format's rounding ties.
+std::vector<uint32_t> edges32(Dtype from) {
+  std::vector<uint32_t> v;
+  if (from == Dtype::INT32 || from == Dtype::UINT32) {
+    for (int k = 0; k < 32; ++k)
+      for (int64_t d = -3; d <= 3; ++d) {
+        const int64_t p = (int64_t{1} << k) + d;
+        v.push_back(static_cast<uint32_t>(p));
+        v.push_back(static_cast<uint32_t>(-p));
+      }
+    for (uint32_t x :
+         {0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu, 0x7fffff80u, 0x7fffffc0u, 0x7fffff7fu,
+          0x7fffffc1u, 0xffffff80u, 0xffffff7fu, 0x01010001u, 0x01000001u, 0x00ffffffu, 0x01000003u,
+          0xfeffffffu, 0x00008000u, 0x0000ffffu, 0x00010000u, 0xffff8000u, 0xffff7fffu, 0x0000007fu,
+          0x00000080u, 0xffffff80u, 0x000000ffu, 0x00000100u})
+      v.push_back(x);
+    return v;
+  }
+  v = edge_values(Dtype::FP32);
+  // Halves at every integer width's edges, and the FP32 values beside the limits.
+  for (double x : {0.5,          1.5,          2.5,          3.5,          126.5,        127.5,
+                   128.5,        254.5,        255.5,        256.5,        32766.5,      32767.5,
+                   32768.5,      65534.5,      65535.5,      65536.5,      8388607.5,    4194303.5,
+                   2147483520.0, 2147483648.0, 2147483904.0, 4294967040.0, 4294967296.0, 16777216.0,
+                   16777218.0,   1e10,         0.49999997,   0.50000006,   1.4999999}) {
+    v.push_back(bits_from_fp32(static_cast<float>(x)));
+    v.push_back(bits_from_fp32(static_cast<float>(-x)));
+  }
+  return v;
+}
+
+// A large sample of 32-bit sources, biased to the edges: the edges, each one's
+// neighbours, and random bits.
+TEST(KernelsEquivTest, ConversionSampled32BitPatternsEveryPair) {
+  Rng rng(0x5e1);
+  for (Dtype from : {Dtype::INT32, Dtype::UINT32, Dtype::FP32, Dtype::FP32R}) {
+    std::vector<uint32_t> v = edges32(from);
+    const std::size_t edges = v.size();
+    for (std::size_t k = 0; k < edges; ++k)
+      for (int d = -2; d <= 2; ++d) v.push_back(v[k] + static_cast<uint32_t>(d));
+    for (int i = 0; i < 300000; ++i) {
+      const uint32_t r = static_cast<uint32_t>(rng.bits());
+      // Half uniform bits, half near the edges or in the exponent range that rounds.
+      if (rng.chance(0.5)) {
+        v.push_back(r);
+      } else if (from == Dtype::FP32 || from == Dtype::FP32R) {
+        const uint32_t e = 100 + rng.below(60);  // 2^-27 .. 2^33: every rounding width
+        v.push_back((r & 0x807fffffu) | e << 23);
+      } else {
+        v.push_back(rng.pick_from(v) ^ (r >> rng.below(32)));
       }
     }
-  });
+    SCOPED_TRACE(dname(from));
+    // Every loop of every path for the edges, their neighbours and the first random ones.
+    check_every_path(from, v, 6 * edges + 20000);
+  }
 }
 
 // ---- strided reads -----------------------------------------------------------------------
@@ -216,18 +369,105 @@ TEST(KernelsEquivTest, StridedReadsEveryStep) {
       for (std::size_t n : lengths) {
         const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 4;
         if (span > std::size_t{1} << 16) continue;
-        for (bool at_top : {true, false}) {
+        // Against the top guard page, against the bottom one, and one element above the
+        // bottom one (a start that is not vector-aligned).
+        for (int place : {0, 1, 2}) {
+          if (place == 2 && span + 4 > std::size_t{1} << 16) continue;
           // The lowest address of the walk's span, then ordinal 0's address.
-          const uint8_t* lo = at_top ? pages.end() - span : pages.begin();
+          const uint8_t* lo =
+              place == 0 ? pages.end() - span : pages.begin() + (place == 2 ? 4 : 0);
           const uint8_t* p = elems > 0 ? lo : lo + span - 4;
           std::vector<uint32_t> got(n + 1, 0xdeadbeef), want(n + 1, 0xdeadbeef);
           for (std::size_t k = 0; k < n; ++k)
             std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 4);
           kernels::stream::read_strided32(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
-          ASSERT_EQ(got, want) << "step " << elems << " n " << n << (at_top ? " top" : " bottom");
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << " placement " << place;
         }
       }
     }
+  });
+}
+
+// The 2-byte strided reads (read_strided16): every small step and some that gather, every
+// length to 80 and longer, against both guard pages (a 4-byte read of the element at the
+// highest address would fault past the top one).
+TEST(KernelsEquivTest, StridedReads16EveryStep) {
+  GuardedPages pages(1 << 16);
+  Rng rng(25);
+  for (std::size_t i = 0; i + 4 <= std::size_t{1} << 16; i += 4) {
+    const uint32_t v = static_cast<uint32_t>(rng.bits());
+    std::memcpy(pages.begin() + i, &v, 4);
+  }
+  for_each_target([&](bool) {
+    // ±2 and ±4 compact 16-bit lanes; ±6 and ±8 are 4-byte permuted reads; -1 reverses.
+    for (int64_t elems : {1, -1, 2, -2, 3, -3, 4, -4, 5, 6, -6, -7, 8, -8, 16}) {
+      const int64_t step = elems * 2;
+      std::vector<std::size_t> lengths;
+      for (std::size_t n = 1; n <= 80; ++n) lengths.push_back(n);
+      for (std::size_t n : {127, 128, 129, 511, 512, 513, 1025, 3000}) lengths.push_back(n);
+      for (std::size_t n : lengths) {
+        const std::size_t span = ((n - 1) * std::abs(elems) + 1) * 2;
+        if (span > std::size_t{1} << 16) continue;
+        // Against the top guard page, against the bottom one, and one element above the
+        // bottom one (a start 2 bytes past a 4-byte boundary).
+        for (int place : {0, 1, 2}) {
+          if (place == 2 && span + 2 > std::size_t{1} << 16) continue;
+          const uint8_t* lo =
+              place == 0 ? pages.end() - span : pages.begin() + (place == 2 ? 2 : 0);
+          const uint8_t* p = elems > 0 ? lo : lo + span - 2;
+          std::vector<uint16_t> got(n + 1, 0xbeef), want(n + 1, 0xbeef);
+          for (std::size_t k = 0; k < n; ++k)
+            std::memcpy(&want[k], p + static_cast<int64_t>(k) * step, 2);
+          kernels::stream::read_strided16(p, step, n, reinterpret_cast<uint8_t*>(got.data()));
+          ASSERT_EQ(got, want) << "step " << elems << " n " << n << " placement " << place;
+        }
+      }
+    }
+  });
+}
+
+// read_rows32: runs of n elements `step` apart, `rows` runs `row_step` apart, one run after
+// the other: the adjacent runs of a transposed pair (row_step 4: the transpose in
+// registers), other row steps, every small step, run counts around the vector widths,
+// placed against both guard pages.
+TEST(KernelsEquivTest, StridedRowsEveryShape) {
+  GuardedPages pages(1 << 16);
+  Rng rng(24);
+  for (std::size_t i = 0; i + 4 <= std::size_t{1} << 16; i += 4) {
+    const uint32_t v = static_cast<uint32_t>(rng.bits());
+    std::memcpy(pages.begin() + i, &v, 4);
+  }
+  for_each_target([&](bool) {
+    for (int64_t elems : {64, -64, 7, -13, 1, 2, -3, 4, 17})
+      for (int64_t row_elems : {1, 1, -1, 3, 1000})
+        for (std::size_t n : {1, 3, 4, 5, 8, 16, 17, 64, 70})
+          for (std::size_t rows : {1, 2, 3, 4, 8, 15, 16, 17, 31, 32, 33, 65}) {
+            // The span of the whole walk, and the address of run 0's element 0.
+            auto extent = [](int64_t st, std::size_t k) {
+              return st * static_cast<int64_t>(k - 1);
+            };
+            const int64_t e0 = extent(elems, n), e1 = extent(row_elems, rows);
+            const int64_t lo = std::min<int64_t>(0, e0) + std::min<int64_t>(0, e1);
+            const int64_t hi = std::max<int64_t>(0, e0) + std::max<int64_t>(0, e1);
+            const auto span = static_cast<std::size_t>((hi - lo + 1) * 4);
+            if (span > std::size_t{1} << 16) continue;
+            for (bool at_top : {true, false}) {
+              const uint8_t* low = at_top ? pages.end() - span : pages.begin();
+              const uint8_t* p = low - lo * 4;
+              std::vector<uint32_t> got(n * rows + 1, 0xdeadbeef), want(n * rows + 1, 0xdeadbeef);
+              for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t k = 0; k < n; ++k)
+                  std::memcpy(
+                      &want[r * n + k],
+                      p + (static_cast<int64_t>(r) * row_elems + static_cast<int64_t>(k) * elems) *
+                              4,
+                      4);
+              kernels::stream::read_rows32(p, elems * 4, n, row_elems * 4, rows,
+                                           reinterpret_cast<uint8_t*>(got.data()));
+              ASSERT_EQ(got, want) << "step " << elems << " row step " << row_elems << " n " << n
+                                   << " rows " << rows << (at_top ? " top" : " bottom");
+            }
+          }
   });
 }
 
@@ -367,12 +607,18 @@ struct Counts {
   int retired = 0, invalid = 0, faulted = 0;
 };
 
+// The engine input (SPEC §3.9) of the next run_both: set by the makers of the instructions
+// that take one (Copy, Cast), cleared by run_both.
+std::optional<Engine> g_engine;
+
 // Runs w fast on `a` and by the reference on `b`, and checks both end the same way.
 void run_both(Machines& m, const Word& w, Counts& counts, bool whole_machine) {
   Machine& a = m.a;
   Machine& b = m.b;
   ExecOptions fast, ref;
   ref.fast = false;
+  fast.engine = ref.engine = g_engine;
+  g_engine.reset();
   const ExecResult ra = execute(a, w, fast);
   const ExecResult rb = execute(b, w, ref);
   ASSERT_EQ(ra.status, rb.status) << ra.message() << " / " << rb.message() << "\n"
@@ -1623,6 +1869,107 @@ TEST(KernelsEquivTest, SortSmallRuns) {
 TEST(KernelsEquivTest, SortNarrowRuns) {
   run_random("SortNarrowRuns", sort_narrow_word, 29, 600, 40);
 }
+// ---- Copy and Cast (SPEC §4.16, §4.17) ---------------------------------------------------
+
+const Dtype kCopyData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                           Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                           Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+// A Copy (0x46) or Cast (0x47) word of dtypes in -> out on any engine (PSUM when it is
+// not POOL), 4-D walks of every shape random_walk makes; `large`: 128 channels of
+// thousands of elements, dense or with a transposed inner pair.
+Word copy_cast_word_of(Rng& rng, Machines& m, bool large, uint8_t opcode, Dtype din, Dtype dout) {
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  const Engine engines[] = {Engine::POOL, Engine::DVE, Engine::ACT};
+  g_engine = rng.chance(0.2) ? std::nullopt : std::optional<Engine>(rng.pick(engines));
+  const unsigned n = large ? 128 : random_channels(rng);
+  Window win;
+  win.bytes = large ? 40960 : 4096;
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  if (!large && g_engine && *g_engine != Engine::POOL && osz == 4 && rng.chance(0.3))
+    win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
+  force_source(rng, src, isz, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 4, src.count(), 0, osz, win, pd);
+  if (large) {
+    // rows x cols, read row by row (dense) or column by column (the transposed pair).
+    const uint16_t cols = static_cast<uint16_t>(64 + rng.below(64)), rows = 70;
+    const bool transposed = rng.chance(0.5);
+    src = TensorDesc{};
+    src.dims = 4;
+    src.num = {transposed ? rows : cols, transposed ? cols : rows, 1, 1};
+    src.step = {transposed ? static_cast<int16_t>(cols) : int16_t{1},
+                transposed ? int16_t{1} : static_cast<int16_t>(cols), 0, 0};
+    place(rng, src, isz, win, p);
+    dst = TensorDesc{};
+    dst.dims = 4;
+    dst.num = {static_cast<uint16_t>(rows * cols), 1, 1, 1};
+    dst.step = {1, 0, 0, 0};
+    place(rng, dst, osz, win, pd);
+  }
+  fill2(rng, m, win, p, pd, n, din);
+  store_tensor(w, 12, src);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  w[37] = rng.chance(0.2) ? 2 : 0;
+  store_tensor(w, 44, dst);
+  return w;
+}
+Word copy_word(Rng& rng, Machines& m, bool large) {
+  const Dtype dt = rng.pick(kCopyData);
+  return copy_cast_word_of(rng, m, large, 0x46, dt, dt);
+}
+Word cast_word(Rng& rng, Machines& m, bool large) {
+  const Dtype in = rng.pick(kCopyData);
+  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
+  if (rng.chance(0.05)) out = Dtype::FP32R;
+  return copy_cast_word_of(rng, m, large, 0x47, in, out);
+}
+TEST(KernelsEquivTest, Copy) {
+  run_random("Copy", copy_word, 31, 600, 6);
+}
+TEST(KernelsEquivTest, Cast) {
+  run_random("Cast", cast_word, 32, 900, 8);
+}
+
+// Copy and Cast read strided sources of steps ±1..±4 (walk_cursor.h's permuting reads for
+// 4-byte elements), at lengths around the vector widths, for the pairs the bench times.
+TEST(KernelsEquivTest, CopyCastStridedSourcesEveryStep) {
+  Machines& m = machines();
+  const std::pair<Dtype, Dtype> pairs[] = {
+      {Dtype::FP32, Dtype::FP32},   {Dtype::FP32, Dtype::BF16},    {Dtype::BF16, Dtype::FP32},
+      {Dtype::FP32, Dtype::FP8_E4}, {Dtype::INT32, Dtype::FP32},   {Dtype::FP32, Dtype::INT32},
+      {Dtype::INT8, Dtype::INT32},  {Dtype::UINT16, Dtype::UINT16}};
+  for_each_target([&](bool best) {
+    Rng rng(33);
+    Counts counts;
+    int cases = 0;
+    for (int16_t step : std::initializer_list<int16_t>{1, -1, 2, -2, 3, -3, 4, -4})
+      for (uint16_t count :
+           std::initializer_list<uint16_t>{16, 17, 31, 33, 47, 48, 63, 64, 65, 129, 255}) {
+        if (!best && count % 2 == 0) continue;
+        for (const auto& [in, out] : pairs) {
+          m.touched.clear();
+          g_forced = {true, step, count};
+          const Word w = copy_cast_word_of(rng, m, false, in == out ? 0x46 : 0x47, in, out);
+          g_forced.on = false;
+          SCOPED_TRACE(testing::Message() << "step " << step << " count " << count << "\n"
+                                          << word_to_hex(w));
+          run_both(m, w, counts, cases % 16 == 0);
+          ++cases;
+          if (testing::Test::HasFatalFailure()) return;
+        }
+      }
+    EXPECT_GT(counts.retired, cases * 3 / 4) << "retired " << counts.retired << ", invalid "
+                                             << counts.invalid << ", faulted " << counts.faulted;
+  });
+}
+
 TEST(KernelsEquivTest, AffineSelect) {
   run_random("AffineSelect", affine_select_word, 18, 600, 8);
 }

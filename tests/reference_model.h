@@ -54,19 +54,31 @@ inline constexpr uint8_t kTensorScalarArith = 0x43, kTensorScalarPtrArith = 0x44
 inline constexpr uint8_t kRangeSelect = 0xbc, kTensorScalarSelect = 0x98, kGetSequenceBounds = 0xbe,
                          kSort = 0x96, kAffineSelect = 0x92, kIota = 0x7e, kNonzeroWithCount = 0xf2,
                          kCopyPredicatedScalar = 0xe8, kDveReadAccumulator = 0x9b, kMax8 = 0x6c,
-                         kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f;
+                         kMatchValueLoad = 0x6d, kFindIndex8 = 0x6e, kMatchReplace8 = 0x6f,
+                         kCopy = 0x46, kCast = 0x47;
 inline constexpr uint8_t kTensorTensorArith = 0x41, kTensorTensorBitvec = 0x51;
 // The opcodes execute() below implements (a test checks them against the table).
-inline constexpr uint8_t kModelled[] = {kRangeSelect,          kTensorScalarSelect,
-                                        kGetSequenceBounds,    kSort,
-                                        kAffineSelect,         kIota,
-                                        kNonzeroWithCount,     kCopyPredicatedScalar,
-                                        kDveReadAccumulator,   kMax8,
-                                        kMatchValueLoad,       kFindIndex8,
-                                        kMatchReplace8,        kTensorTensorArith,
-                                        kTensorTensorBitvec,   kTensorScalarArith,
-                                        kTensorScalarBitvec,   kTensorScalarPtrArith,
-                                        kTensorScalarPtrBitvec};
+inline constexpr uint8_t kModelled[] = {kRangeSelect,
+                                        kTensorScalarSelect,
+                                        kGetSequenceBounds,
+                                        kSort,
+                                        kAffineSelect,
+                                        kIota,
+                                        kNonzeroWithCount,
+                                        kCopyPredicatedScalar,
+                                        kDveReadAccumulator,
+                                        kMax8,
+                                        kMatchValueLoad,
+                                        kFindIndex8,
+                                        kMatchReplace8,
+                                        kTensorTensorArith,
+                                        kTensorTensorBitvec,
+                                        kTensorScalarArith,
+                                        kTensorScalarBitvec,
+                                        kTensorScalarPtrArith,
+                                        kTensorScalarPtrBitvec,
+                                        kCopy,
+                                        kCast};
 
 // Returns the byte size of a dtype code, 0 when it has none.
 inline unsigned size_of(uint8_t code) {
@@ -1234,6 +1246,36 @@ inline std::optional<FaultKind> tensor_tensor(const Machine& m, const Word& w, E
   return std::nullopt;
 }
 
+// SPEC §4.16 (Copy) and §4.17 (Cast), from the SPEC tables: 12 src (TENSOR4D), 32
+// in_dtype, 33 out_dtype, 34 num_active_channels, 44 dst (TENSOR4D). The engine is an
+// input (§3.9): POOL (the default) may not touch PSUM; ACT on V2 takes every element
+// through FP32; otherwise equal dtypes keep the bits and other pairs go through FP32.
+inline std::optional<FaultKind> copy_cast(const Machine& m, const Word& w, gpsimd::Engine engine,
+                                          Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t in = w[32], out = w[33];
+  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, 44, 4);
+  const unsigned isz = size_of(in), osz = size_of(out);
+  const bool psum = engine != gpsimd::Engine::POOL;
+  const auto src = resolve(m, st, isz, psum, false, n);
+  if (!src) return FaultKind::BadAddress;
+  const auto dst = resolve(m, dtn, osz, psum, true, n);
+  if (!dst) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const bool through = engine == gpsimd::Engine::ACT && m.generation() == Generation::V2;
+  const auto soffs = walk(st, src->offset, isz), doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> y(soffs.size());  // every source element before any write
+    for (std::size_t j = 0; j < soffs.size(); ++j) {
+      const uint32_t x = load(m, src->space, src->partition + c, soffs[j], isz);
+      y[j] = in == out && !through ? x : from_fp32(out, to_fp32(in, x));
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], osz, y[j]});
+  }
+  return std::nullopt;
+}
+
 }  // namespace internal
 
 namespace ts {
@@ -1242,8 +1284,8 @@ inline std::optional<FaultKind> execute(const Machine& m, const Word& w, interna
 }
 
 // Executes a valid word on `m` as SPEC §4 says, on `engine` (SPEC §3.9: the instructions of
-// §4.14-§4.17 take it as an input, DVE by default for TensorTensor and TensorScalar; the
-// others ignore it). On a fault `m` is left unchanged.
+// §4.14-§4.17 take it as an input, DVE by default for TensorTensor and TensorScalar, POOL for Copy
+// and Cast; the others ignore it). On a fault `m` is left unchanged.
 inline Outcome execute(Machine& m, const Word& w,
                        std::optional<gpsimd::Engine> engine = std::nullopt) {
   const Events ev = get_events(w);
@@ -1302,6 +1344,10 @@ inline Outcome execute(Machine& m, const Word& w,
     case kTensorScalarPtrArith:
     case kTensorScalarPtrBitvec:
       f = ts::execute(m, w, fx, engine.value_or(gpsimd::Engine::DVE));
+      break;
+    case kCopy:
+    case kCast:
+      f = internal::copy_cast(m, w, engine.value_or(gpsimd::Engine::POOL), fx);
       break;
     default:
       return {};
@@ -1629,6 +1675,30 @@ struct TensorTensorWord {
     put_tensor(w, 16, src0);
     put_tensor(w, 32, src1);
     put_tensor(w, 48, dst);
+    return w;
+  }
+};
+
+// Copy (0x46) or Cast (0x47): the S4D4_TR layout.
+struct CopyCastWord {
+  uint8_t opcode = kCopy;
+  Events ev;
+  Tensor src{.dims = 4}, dst{.dims = 4};
+  uint8_t in = dt::FP32, out = dt::FP32, channels = 1;
+  uint8_t negated = 0, op = 0, op_dim = 0, mask_enable = 0;
+  Word encode() const {
+    Word w;
+    put_header(w, opcode);
+    put_events(w, ev);
+    put_tensor(w, 12, src);
+    w[32] = in;
+    w[33] = out;
+    w[34] = channels;
+    w[35] = negated;
+    w[36] = op;
+    w[37] = op_dim;
+    w[38] = mask_enable;
+    put_tensor(w, 44, dst);
     return w;
   }
 };

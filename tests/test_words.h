@@ -557,6 +557,35 @@ inline Word valid_tensor_scalar_ptr_bitvec() {
   return valid_s3d3_ts(Opcode::TensorScalarPtrBitvec);
 }
 
+// valid_copy() / valid_cast(): 3 channels from partition 2 (engine: the default, POOL).
+// src: TENSOR4D steps {1, 4, 8, 8} counts {4, 2, 1, 1} (8 dense elements) at SBUF
+// partition 2 offset 0x100; dst: steps {1, 2, 8, 8} counts {2, 4, 1, 1} (8 dense
+// elements, another shape of the same count) at offset 0x400. Copy: FP32 in and out;
+// Cast: FP32 in, BF16 out. op BYPASS, op_dim UNUSED, mask_enable and negated 0.
+namespace s4d4_tr_word {
+inline constexpr unsigned kChannels = 3;
+inline constexpr unsigned kN = 8;
+inline constexpr unsigned kPartition = 2;
+inline constexpr Dtype kIn = Dtype::FP32, kCopyOut = Dtype::FP32, kCastOut = Dtype::BF16;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x400);
+}  // namespace s4d4_tr_word
+
+inline Word valid_s4d4_tr(Opcode op, Dtype out) {
+  using namespace s4d4_tr_word;
+  return build(op, {{"src_mem_pattern", tensor(kSrcAddr, {1, 4, 8, 8}, {4, 2, 1, 1})},
+                    {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                    {"out_dtype", uint64_t{static_cast<uint8_t>(out)}},
+                    {"num_active_channels", uint64_t{kChannels}},
+                    {"dst_mem_pattern", tensor(kDstAddr, {1, 2, 8, 8}, {2, 4, 1, 1})}});
+}
+inline Word valid_copy() {
+  return valid_s4d4_tr(Opcode::Copy, s4d4_tr_word::kCopyOut);
+}
+inline Word valid_cast() {
+  return valid_s4d4_tr(Opcode::Cast, s4d4_tr_word::kCastOut);
+}
+
 // Returns the valid word of an instruction.
 inline Word valid_word(Opcode op) {
   switch (op) {
@@ -598,6 +627,10 @@ inline Word valid_word(Opcode op) {
       return valid_tensor_scalar_ptr_arith();
     case Opcode::TensorScalarPtrBitvec:
       return valid_tensor_scalar_ptr_bitvec();
+    case Opcode::Copy:
+      return valid_copy();
+    case Opcode::Cast:
+      return valid_cast();
   }
   fail("no valid word for this opcode");
 }

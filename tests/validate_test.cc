@@ -242,6 +242,8 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::TensorScalarBitvec, "has_tensor_scalar_opcode"},
       {Opcode::TensorScalarPtrArith, "has_tensor_scalar_ptr_opcode"},
       {Opcode::TensorScalarPtrBitvec, "has_tensor_scalar_ptr_opcode"},
+      {Opcode::Copy, "has_copy_opcode"},
+      {Opcode::Cast, "has_cast_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
@@ -324,6 +326,8 @@ constexpr auto MVL = Opcode::MatchValueLoad;
 constexpr auto MAX8 = Opcode::Max8;
 constexpr auto FI8 = Opcode::FindIndex8;
 constexpr auto MR8 = Opcode::MatchReplace8;
+constexpr auto CP = Opcode::Copy;
+constexpr auto CA = Opcode::Cast;
 
 uint64_t code(Dtype d) {
   return static_cast<uint8_t>(d);
@@ -1999,6 +2003,149 @@ std::vector<ClauseCase> clause_cases() {
   // ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14) ----
   for (ClauseCase& x : tensor_tensor_clause_cases()) c.push_back(std::move(x));
   add_tensor_scalar_clause_cases(c);
+
+  // ---- Copy and Cast (SPEC §4.16, §4.17): 3 channels from partition 2, counts 8/8 ----
+  for (Opcode op : {CP, CA}) {
+    const std::string p = op == CP ? "cp_" : "ca_";
+    for (unsigned b = 39; b <= 43; ++b)
+      c.push_back({p + "reserved1_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 2; },
+                   "s4d4_tr_reserved_zero", "reserved1", "0x02", "zero"});
+    for (uint64_t v : {1u, 0xffu})
+      c.push_back({p + "mask_enable_" + std::to_string(v), op,
+                   [v](Word& w) { set(w, "mask_enable", v); }, "mask_enable_zero", "mask_enable",
+                   hex8_of(static_cast<unsigned>(v)), "must be 0"});
+    for (uint64_t v : {1u, 0x80u})
+      c.push_back({p + "negated_" + std::to_string(v), op, [v](Word& w) { set(w, "negated", v); },
+                   "has_zero_negated_field", "negated", hex8_of(static_cast<unsigned>(v)),
+                   "must be 0"});
+    for (uint64_t v : {0x1u, 0x3u, 0x4u, 0xffu})
+      c.push_back({p + "op_dim_" + std::to_string(v), op, [v](Word& w) { set(w, "op_dim", v); },
+                   "is_zero_subdim", "op_dim", hex8_of(static_cast<unsigned>(v)),
+                   "UNUSED (0x0) or X (0x2)"});
+    // An enumerator other than BYPASS fails s4d4_tr_op_bypass alone.
+    for (AluOp a : {AluOp::MAX, AluOp::ADD, AluOp::IS_EQ})
+      c.push_back({p + "op_" + name_of(a), op, [a](Word& w) { set(w, "op", code(a)); },
+                   "s4d4_tr_op_bypass", "op", hex8_of(static_cast<unsigned>(code(a))), "BYPASS"});
+    c.push_back({p + "op_0xc4", op, [](Word& w) { set(w, "op", 0xc4); }, "s4d4_tr_op_bypass", "op",
+                 "0xc4", "BYPASS"});
+    c.push_back({p + "op_0x20_v4",
+                 op,
+                 [](Word& w) { set(w, "op", 0x20); },
+                 "s4d4_tr_op_bypass",
+                 "op",
+                 "0x20",
+                 "BYPASS",
+                 1,
+                 {G::V4, G::V5}});
+    c.push_back({p + "op_0x24_v5",
+                 op,
+                 [](Word& w) { set(w, "op", 0x24); },
+                 "s4d4_tr_op_bypass",
+                 "op",
+                 "0x24",
+                 "BYPASS",
+                 1,
+                 {G::V5}});
+    c.push_back({p + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    c.push_back({p + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+                 "start_addr_active_channels", "src_mem_pattern", "126"});
+    c.push_back({p + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+                 "start_addr_active_channels", "dst_mem_pattern", "127"});
+    c.push_back({p + "src_misaligned", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(2, 0x102)); },
+                 "tensor4d_valid", "src_mem_pattern", "0x00080102", "aligned"});
+    // The default engine, POOL, may not touch PSUM.
+    c.push_back({p + "src_psum_default_engine", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(2, 0)); }, "tensor4d_valid",
+                 "src_mem_pattern", hex32(psum_addr(2, 0)), "SBUF"});
+    c.push_back({p + "dst_psum_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0)); },
+                 "tensor4d_valid",
+                 "dst_mem_pattern",
+                 hex32(psum_addr(2, 0)),
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({p + "count_dst", op, [](Word& w) { set_num(w, "dst_mem_pattern", 2, 2); },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern", "count(dst) = 16, count(src) = 8",
+                 "count(dst) must equal count(src)"});
+    c.push_back({p + "count_src", op, [](Word& w) { set_num(w, "src_mem_pattern", 0, 3); },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 8, count(src) = 6"});
+    // Static for register-mode operands too: the counts are in the word (no escape).
+    c.push_back({p + "count_register_mode", op,
+                 [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(3));
+                   set_addr(w, "dst_mem_pattern", reg_addr(4));
+                   set_num(w, "dst_mem_pattern", 3, 5);
+                 },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 40, count(src) = 8"});
+    // Exact 64-bit counts: (2^16 - 1)^4 on one side.
+    c.push_back({p + "count_huge", op,
+                 [](Word& w) {
+                   set_tensor(
+                       w, "dst_mem_pattern",
+                       tensor(sbuf_addr(2, 0x400), {0, 0, 0, 0}, {65535, 65535, 65535, 65535}));
+                 },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 18445618199572250625, count(src) = 8"});
+  }
+  // Copy's dtypes: each must be a data dtype and out must equal in.
+  c.push_back({"cp_out_fp32r", CP, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "FP32R", "in_dtype"});
+  c.push_back({"cp_out_int32", CP, [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "INT32", "in_dtype"});
+  c.push_back({"cp_in_uint32", CP, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "FP32", "in_dtype"});
+  for (uint64_t d : {code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0}, uint64_t{0x10},
+                     uint64_t{0x11}, uint64_t{0x19}, uint64_t{0x20}, uint64_t{0xff}})
+    c.push_back({"cp_both_dtypes_" + hex8_of(static_cast<unsigned>(d)), CP,
+                 [d](Word& w) {
+                   set(w, "in_dtype", d);
+                   set(w, "out_dtype", d);
+                 },
+                 "is_valid_dtype", "_dtype", hex8_of(static_cast<unsigned>(d)).substr(0, 2), "",
+                 2});
+  c.push_back({"cp_both_fp32r", CP,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::FP32R));
+                 set(w, "out_dtype", code(Dtype::FP32R));
+               },
+               "is_valid_dtype", "in_dtype", "FP32R", "FP32R"});
+  // Cast's dtypes: in without FP32R, out with; every other code fails.
+  for (uint64_t d : {code(Dtype::FP32R), code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0},
+                     uint64_t{0x10}, uint64_t{0x11}, uint64_t{0x1f}, uint64_t{0x40}})
+    c.push_back({"ca_in_" + hex8_of(static_cast<unsigned>(d)), CA,
+                 [d](Word& w) { set(w, "in_dtype", d); }, "is_valid_dtype", "in_dtype", "0x",
+                 "must not be"});
+  for (uint64_t d : {code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0}, uint64_t{0x10},
+                     uint64_t{0x11}, uint64_t{0x19}, uint64_t{0x20}, uint64_t{0xff}})
+    c.push_back({"ca_out_" + hex8_of(static_cast<unsigned>(d)), CA,
+                 [d](Word& w) { set(w, "out_dtype", d); }, "is_valid_dtype", "out_dtype", "0x",
+                 "must not be"});
+  c.push_back({"ca_dst_misaligned_bf16", CA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x401)); },
+               "tensor4d_valid", "dst_mem_pattern", "0x00080401", "aligned"});
+  // A PSUM write needs a 4-byte dtype, on every engine that may touch PSUM.
+  for (Engine e : {Engine::DVE, Engine::ACT})
+    c.push_back({std::string("ca_dst_psum_bf16_") + std::string(engine_id(e)),
+                 CA,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0)); },
+                 "tensor4d_valid",
+                 "dst_mem_pattern",
+                 hex32(psum_addr(2, 0)),
+                 "4-byte",
+                 1,
+                 {},
+                 false,
+                 e});
   return c;
 }
 
@@ -2012,8 +2159,10 @@ TEST_P(ClauseFailsAlone, OnEveryGeneration) {
     EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{c.strict, c.engine}), c.op, c.clause,
                             c.field, c.value, c.allowed, c.count))
         << gen_text(g);
+    const ValidateOptions plain{false, c.engine};
     if (c.strict) {
-      EXPECT_TRUE(validate(w, g).empty()) << "valid when not strict" << describe(validate(w, g));
+      EXPECT_TRUE(validate(w, g, plain).empty())
+          << "valid when not strict" << describe(validate(w, g, plain));
     } else {
       // Strict mode only adds the top-K rejection.
       EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{true, c.engine})),
@@ -2245,6 +2394,54 @@ std::vector<ForcedCase> forced_cases() {
        [](Word& w) { set(w, "num_active_channels", 129); },
        {"has_valid_active_channel_range", "check_m3d_active_channels", "check_m3d_active_channels",
         "tensor_scalar_ptr_immediates", "tensor_scalar_ptr_immediates"}},
+      // SPEC §3.6: a byte that is no ALU_OP on the generation fails both is_valid_enum and
+      // s4d4_tr_op_bypass (the op clause is evaluated whatever the enumeration says).
+      {"cp_op_not_enumerator_0x30",
+       CP,
+       [](Word& w) { set(w, "op", 0x30); },
+       {"is_valid_enum", "s4d4_tr_op_bypass"}},
+      {"ca_op_not_enumerator_0xff",
+       CA,
+       [](Word& w) { set(w, "op", 0xff); },
+       {"is_valid_enum", "s4d4_tr_op_bypass"}},
+      {"ca_op_not_enumerator_0x1e",
+       CA,
+       [](Word& w) { set(w, "op", 0x1e); },
+       {"is_valid_enum", "s4d4_tr_op_bypass"}},
+      {"cp_channels_129",
+       CP,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "start_addr_active_channels",
+        "start_addr_active_channels"}},
+      // A num_elem of 0: the tensor clause and the count clause (its literal formula).
+      {"ca_src_num0",
+       CA,
+       [](Word& w) { set_num(w, "src_mem_pattern", 1, 0); },
+       {"s4d4_tr_same_src_dst_count", "tensor4d_valid"}},
+      {"cp_both_num0",
+       CP,
+       [](Word& w) {
+         set_num(w, "src_mem_pattern", 0, 0);
+         set_num(w, "dst_mem_pattern", 0, 0);
+       },
+       {"tensor4d_valid", "tensor4d_valid"}},
+      // Copy: an invalid in_dtype is also unequal to out_dtype.
+      {"cp_in_int64",
+       CP,
+       [](Word& w) { set(w, "in_dtype", code(Dtype::INT64)); },
+       {"is_valid_dtype", "s4d4_tr_same_src_dst_type"}},
+      {"cp_every_byte_clause",
+       CP,
+       [](Word& w) {
+         w[2] = 1;
+         w[39] = 1;
+         set(w, "mask_enable", 1);
+         set(w, "op_dim", 1);
+         set(w, "op", code(AluOp::MAX));
+         set(w, "negated", 1);
+       },
+       {"has_valid_neuron_header", "s4d4_tr_reserved_zero", "mask_enable_zero", "is_zero_subdim",
+        "s4d4_tr_op_bypass", "has_zero_negated_field"}},
   };
 }
 
@@ -2324,6 +2521,11 @@ const std::vector<TensorOperand> kOperands = {
     {TSPA, "dst_mem_pattern", "mem3d_valid", 4, PsumUse::Write4, "check_m3d_active_channels"},
     {TSPB, "src_mem_pattern", "mem3d_valid", 2, PsumUse::Read, "check_m3d_active_channels"},
     {TSPB, "dst_mem_pattern", "mem3d_valid", 2, PsumUse::WriteNarrow, "check_m3d_active_channels"},
+    // Copy and Cast on their default engine, POOL (SPEC §3.9).
+    {CP, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Forbidden},
+    {CP, "dst_mem_pattern", "tensor4d_valid", 4, PsumUse::Forbidden},
+    {CA, "src_mem_pattern", "tensor4d_valid", 4, PsumUse::Forbidden},
+    {CA, "dst_mem_pattern", "tensor4d_valid", 2, PsumUse::Forbidden},
 };
 
 class TensorRules : public ::testing::TestWithParam<TensorOperand> {
@@ -2959,6 +3161,38 @@ std::vector<ValidCase> valid_cases() {
                  set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x300));
                }});
   add_tensor_scalar_valid_cases(c);
+  // Copy and Cast: op_dim X, every op byte BYPASS only; any shapes of equal counts, zero
+  // and negative steps, register-mode operands with equal counts, 128 channels.
+  for (Opcode op : {CP, CA}) {
+    const std::string p = op == CP ? "cp_" : "ca_";
+    c.push_back({p + "op_dim_x", op, [](Word& w) { set(w, "op_dim", 2); }});
+    c.push_back({p + "shapes_differ", op, [](Word& w) {
+                   set_tensor(w, "dst_mem_pattern",
+                              tensor(sbuf_addr(2, 0x400), {1, 1, 1, 1}, {1, 8, 1, 1}));
+                 }});
+    c.push_back({p + "zero_and_negative_steps", op, [](Word& w) {
+                   set_tensor(w, "src_mem_pattern",
+                              tensor(sbuf_addr(2, 0x180), {0, -8, 0, 3}, {4, 2, 1, 1}));
+                   set_tensor(w, "dst_mem_pattern",
+                              tensor(sbuf_addr(2, 0x400), {0, 0, 0, 0}, {2, 2, 2, 1}));
+                 }});
+    c.push_back({p + "register_mode", op, [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(0));
+                   set_addr(w, "dst_mem_pattern", reg_addr(63));
+                 }});
+    c.push_back({p + "128_channels", op, [](Word& w) {
+                   set(w, "num_active_channels", 128);
+                   set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x100));
+                   set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x400));
+                 }});
+  }
+  for (Dtype d :
+       {Dtype::INT8, Dtype::UINT8, Dtype::INT16, Dtype::UINT16, Dtype::INT32, Dtype::UINT32,
+        Dtype::BF16, Dtype::FP16, Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5})
+    c.push_back({"cp_dtype_" + name_of(d), CP, [d](Word& w) {
+                   set(w, "in_dtype", code(d));
+                   set(w, "out_dtype", code(d));
+                 }});
   return c;
 }
 
@@ -2973,6 +3207,82 @@ TEST_P(ValidVariant, PassesOnEveryGeneration) {
 
 INSTANTIATE_TEST_SUITE_P(Spec, ValidVariant, ::testing::ValuesIn(valid_cases()),
                          [](const auto& p) { return p.param.name; });
+
+// ---- Copy and Cast: every dtype pair, and the engine input (SPEC §3.9, §4.16, §4.17) ----
+
+// SPEC §4.17: every pair of the 12 input dtypes and 13 output dtypes is a valid Cast.
+TEST(CopyCast, EveryCastPairIsValid) {
+  const Dtype data[] = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                        Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                        Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+  unsigned pairs = 0;
+  for (Dtype in : data) {
+    std::vector<Dtype> outs(std::begin(data), std::end(data));
+    outs.push_back(Dtype::FP32R);
+    for (Dtype out : outs) {
+      Word w = valid_cast();
+      set(w, "in_dtype", code(in));
+      set(w, "out_dtype", code(out));
+      ++pairs;
+      for (Generation g : generations_of(CA))
+        for (Engine e : kAllEngines)
+          EXPECT_TRUE(validate(w, g, ValidateOptions{false, e}).empty())
+              << name_of(in) << " -> " << name_of(out) << " " << gen_text(g)
+              << describe(validate(w, g, ValidateOptions{false, e}));
+    }
+  }
+  EXPECT_EQ(pairs, 12u * 13u);
+}
+
+// SPEC §3.9 item 1: on DVE and ACT a Copy or Cast may read and write PSUM (a write with a
+// 4-byte dtype); on POOL, the default, it may not. The clause set is otherwise the same
+// on every engine.
+TEST(CopyCast, PsumFollowsTheEngine) {
+  for (Opcode op : {CP, CA}) {
+    for (const char* field : {"src_mem_pattern", "dst_mem_pattern"}) {
+      Word w = valid_word(op);
+      set(w, "out_dtype", code(Dtype::FP32));  // Cast: a 4-byte destination too
+      set_addr(w, field, psum_addr(5, 0x40));
+      for (Generation g : generations_of(op)) {
+        for (Engine e : {Engine::DVE, Engine::ACT})
+          EXPECT_TRUE(validate(w, g, ValidateOptions{false, e}).empty())
+              << mnemonic(op) << " " << field << " " << engine_id(e)
+              << describe(validate(w, g, ValidateOptions{false, e}));
+        for (std::optional<Engine> e :
+             {std::optional<Engine>(Engine::POOL), std::optional<Engine>(std::nullopt)})
+          EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{false, e}), op, "tensor4d_valid",
+                                  field, hex32(psum_addr(5, 0x40)), "SBUF"))
+              << mnemonic(op) << " " << field;
+      }
+    }
+    // Both operands in PSUM: fine on DVE (no rule against it for S4D4_TR).
+    Word both = valid_word(op);
+    set(both, "out_dtype", code(Dtype::FP32));
+    set_addr(both, "src_mem_pattern", psum_addr(0, 0));
+    set_addr(both, "dst_mem_pattern", psum_addr(0, 0x100));
+    EXPECT_TRUE(validate(both, G::V3, ValidateOptions{false, Engine::DVE}).empty());
+  }
+}
+
+// Validation of a word of §4.1-§4.13 ignores the engine input (SPEC §3.9).
+TEST(CopyCast, OtherInstructionsIgnoreTheEngineInput) {
+  Word w = valid_max8();
+  set_addr(w, "src_mem_pattern", psum_addr(5, 0x100));
+  for (Engine e : kAllEngines) EXPECT_TRUE(validate(w, G::V3, ValidateOptions{false, e}).empty());
+}
+
+// SPEC §3.6: a dtype without a size leaves the tensor clause of its operand unevaluated;
+// the count clause needs no size and is evaluated.
+TEST(NotEvaluated, CopyCastSizelessDtypes) {
+  Word w = valid_cast();
+  set(w, "in_dtype", code(Dtype::FP4_E2));
+  set_addr(w, "src_mem_pattern", psum_addr(2, 0x3fff));  // PSUM on POOL, odd, past the end
+  EXPECT_TRUE(fails_alone(validate(w, G::V3), CA, "is_valid_dtype", "in_dtype", "0x10"));
+  set_num(w, "src_mem_pattern", 0, 5);
+  EXPECT_EQ(clauses_of(validate(w, G::V3)),
+            (std::vector<std::string>{"is_valid_dtype", "s4d4_tr_same_src_dst_count"}))
+      << describe(validate(w, G::V3));
+}
 
 // ---- SPEC §3.6: clauses that are not evaluated -------------------------------------------
 

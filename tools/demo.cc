@@ -43,10 +43,16 @@ constexpr uint32_t kAttn = 0x940;        // FP32 [12], the scaled scores causall
 constexpr uint32_t kAttnMax = 0x980;     // FP32, Max8's largest: the row max
 constexpr uint32_t kShifted = 0x9c0;     // FP32 [12], attn - row max
 constexpr double kHeadDim = 64;
+constexpr uint32_t kAcc = 0x100;     // FP32 [8] in PSUM, partitions 0..3
+constexpr uint32_t kTile16 = 0xa00;  // BF16 [8], step 10's output
+constexpr unsigned kAccCols = 8;
 
-uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size) {
+// Step 9's word: the PSUM tile to BF16 in SBUF. It runs on the Vector engine, an input
+// given next to the word (SPEC §3.9), so it is not among the program text's words.
+uint32_t load(const Machine& m, unsigned p, uint32_t off, unsigned size,
+              Space space = Space::SBUF) {
   uint32_t v = 0;
-  auto part = m.partition(Space::SBUF, p);
+  auto part = m.partition(space, p);
   for (unsigned b = 0; b < size; ++b) v |= static_cast<uint32_t>(part[off + b]) << (8 * b);
   return v;
 }
@@ -60,6 +66,24 @@ float as_float(uint32_t bits) {
 // to even, on the upper 16 bits; a carry out of the largest finite value gives inf.
 uint32_t bf16_of(uint32_t f32) {
   return (f32 + 0x7fffu + ((f32 >> 16) & 1u)) >> 16;
+}
+
+// The BF16 nearest to an FP32 value the way numpy rounds (to nearest, ties to the even
+// pattern), found by comparing the value with its two BF16 neighbours in double rather
+// than by bit arithmetic; beyond the largest finite BF16 (by half a step) it is ±inf, and
+// -0.0 stays -0.0. The demo's data hold no NaN.
+uint32_t bf16_nearest(uint32_t f32) {
+  const double x = static_cast<double>(as_float(f32));
+  const uint32_t sign = f32 & 0x80000000u;
+  const uint32_t below = (f32 & 0x7fffffffu) >> 16;  // the neighbour toward zero
+  auto magnitude = [](uint32_t h) {                  // a BF16 pattern's |value|; 0x7f80: 2^128
+    return h == 0x7f80u ? std::ldexp(1.0, 128) : std::fabs(static_cast<double>(as_float(h << 16)));
+  };
+  const double lo = magnitude(below), hi = magnitude(below + 1), ax = std::fabs(x);
+  const uint32_t pick = ax - lo < hi - ax   ? below
+                        : hi - ax < ax - lo ? below + 1
+                                            : (below % 2 == 0 ? below : below + 1);
+  return (sign >> 16) | pick;
 }
 
 std::string fp32s(uint32_t bits) {
@@ -516,6 +540,50 @@ bool attention(const Machine& in, const Machine& out) {
   return scaled_ok && masked_ok && max_ok && shifted_ok;
 }
 
+// 10. Cast on the Vector engine: an FP32 tile out of PSUM into SBUF as BF16.
+bool psum_to_bf16(const Machine& before, const Machine& m, const Program& prog) {
+  std::size_t at = 0;
+  while (at < prog.words.size() && prog.words[at][0] != static_cast<uint8_t>(Opcode::Cast)) ++at;
+  if (at == prog.words.size()) return false;
+  const Word& cast = prog.words[at];
+  fmt::print(
+      "10. An FP32 result tile out of PSUM into SBUF as BF16 (Cast [{}], on the Vector "
+      "engine)\n"
+      "   The engine is an input of Cast (SPEC §3.9): it runs on POOL (GpSimd, the default), "
+      "DVE\n"
+      "   (Vector) or ACT (Scalar); the program names DVE with `.engine dve`. On POOL the "
+      "same word\n"
+      "   is invalid, GpSimd cannot access PSUM:\n",
+      at);
+  const Diagnostics pool = validate(cast, m.generation(), ValidateOptions{false, Engine::POOL});
+  for (const Diagnostic& d : pool) fmt::print("     {}\n", d.message());
+  fmt::print("\n");
+  Check c;
+  c.expect(
+      "the word is invalid on POOL", 1,
+      pool.size() == 1 && pool[0].clause == "tensor4d_valid" && pool[0].field == "src_mem_pattern");
+  std::vector<std::vector<std::string>> in_cells, out_cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    std::vector<std::string> in_row, out_row;
+    for (unsigned k = 0; k < kAccCols; ++k) {
+      const uint32_t x = load(before, p, kAcc + 4 * k, 4, Space::PSUM);
+      const uint32_t got = load(m, p, kTile16 + 2 * k, 2);
+      c.expect(fmt::format("p{} element {}", p, k), bf16_nearest(x), got);
+      in_row.push_back(fp32s(x));
+      out_row.push_back(bf16s(got));
+    }
+    in_cells.push_back(in_row);
+    out_cells.push_back(out_row);
+  }
+  fmt::print("   the tile (FP32, psum[p=0..3, off=0x100])\n{}\n",
+             render_table(numbered(kAccCols), row_labels("p"), in_cells, "   "));
+  fmt::print("   moved to SBUF (BF16, sbuf[p=0..3, off=0xa00])\n{}\n",
+             render_table(numbered(kAccCols), row_labels("p"), out_cells, "   "));
+  return report(c,
+                "the nearest BF16 of each value, ties to even (numpy's rounding), and the "
+                "POOL word's clause");
+}
+
 }  // namespace
 
 std::string demo_summary() {
@@ -542,12 +610,13 @@ int cmd_demo() {
     return kExitFailed;
   }
   const Machine before(m);
-  ProgramResult r = run_program(m, p->words);
+  // Each word on its engine input (.engine: step 10's Cast runs on DVE).
+  ProgramResult r = run_program(m, p->words, p->word_engines, ExecOptions{});
 
   fmt::print("gpsimd demo: {} instructions on a NeuronCore {} model, on built-in data\n\n",
              number_word(distinct_instructions(*p)), generation_name(g));
   fmt::print(
-      "The program (examples/demo.gpsimd) puts its inputs in SBUF with .data directives, "
+      "The program (examples/demo.gpsimd) puts its inputs in SBUF and PSUM with .data directives, "
       "then runs {} words:\n\n",
       p->words.size());
   for (std::size_t i = 0; i < p->words.size(); ++i) {
@@ -590,7 +659,9 @@ int cmd_demo() {
   passed += search_top_k(before, m);
   fmt::print("\n");
   passed += attention(before, m);
-  constexpr unsigned kChecks = 9;
+  fmt::print("\n");
+  passed += psum_to_bf16(before, m, *p);
+  constexpr unsigned kChecks = 10;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(

@@ -142,6 +142,20 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
 // out[2i + 1] = pos, pos = the low 32 bits of keys[i].
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
 
+// ---- Copy and Cast's plain Highway baselines (plain_convert.cc) ------------------------
+
+// A conversion written as the loop of Highway's own op, which does not round as SPEC §5.1
+// does for every input: FP32 -> BF16 DemoteTo (truncates in Highway 1.0.3), BF16 -> FP32
+// PromoteTo (NaNs not quieted), FP32 -> FP16 DemoteTo (F16C; NaN payloads kept; Highway
+// 1.0.3 has no FP8 type, so this is the nearest narrowing it has), INT32 -> FP32
+// ConvertTo (the same rounding as §5.1), FP32 -> INT32 NearestInt (NaN saturates by its
+// sign instead of becoming 0).
+enum class PlainOp { Fp32ToBf16, Bf16ToFp32, Fp32ToFp16, Int32ToFp32, Fp32ToInt32 };
+// out = op(in) for n elements (in and out packed; sizes by the op).
+void plain_convert(PlainOp op, const uint8_t* in, size_t n, uint8_t* out);
+// Element i of out as the op's rule says (the check of plain_convert's output).
+void plain_convert_expected(PlainOp op, const uint8_t* in, size_t i, uint8_t* out);
+
 // ---- the header -----------------------------------------------------------------------
 
 // "0-3,6": a sorted set of CPU numbers as ranges.

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -457,6 +458,109 @@ Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
   return input_row(name, prog, count * 4, goal, kPartitions, dst_off, "GB/s dst");
 }
 
+// ---- Copy and Cast ----------------------------------------------------------------------
+
+// Random source data of a dtype: finite FP32 numbers in [-1000, 1000) (a few NaNs and
+// infinities) and their high halves or bytes for the narrow floats, random bits for the
+// integers.
+uint32_t random_element(uint64_t& seed, Dtype dt) {
+  const unsigned size = *dtype_size(dt);
+  if (!is_float_dtype(dt)) {
+    const auto r = static_cast<uint32_t>(splitmix(seed));
+    return size == 4 ? r : r & ((1u << (8 * size)) - 1);
+  }
+  const uint32_t v = random_fp32(seed);
+  return size == 4 ? v : size == 2 ? v >> 16 : v >> 24;
+}
+
+// The source walk of a Copy/Cast row: `count` elements in partition order, read with a
+// step of `step` elements (negative: from the top of the span down), or, `transposed`, a
+// rows x cols block read column by column (step cols, then 1: the transposed inner pair).
+TensorDesc copy_source(uint32_t count, int16_t step, bool transposed, unsigned isz) {
+  if (transposed) {
+    const uint16_t rows = 64, cols = static_cast<uint16_t>(count / 64);
+    return tensor(4, 0, 0, {static_cast<int16_t>(cols), 1, 0, 0}, {rows, cols, 1, 1});
+  }
+  const unsigned stride = static_cast<unsigned>(std::abs(step));
+  const uint32_t start = step < 0 ? (count - 1) * stride * isz : 0;
+  // count = 64 x (count / 64): two dimensions, so that it fits num_elem's 16 bits.
+  return tensor(4, 0, start, {step, static_cast<int16_t>(64 * step), 0, 0},
+                {64, static_cast<uint16_t>(count / 64), 1, 1});
+}
+
+// Copy or Cast over every partition: the source walk and a dense destination filling the
+// partition, against memcpy of the source bytes and, for a converting pair, the plain
+// Highway loop of the same conversion (`plain`).
+Row copy_cast_row(const std::string& name, Dtype in, Dtype out, int16_t step, bool transposed,
+                  double goal, std::optional<PlainOp> plain = std::nullopt,
+                  bool plain_target = true) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
+  const unsigned stride = transposed ? 1 : static_cast<unsigned>(std::abs(step));
+  const uint32_t count = round_down((P - 128) / (stride * isz + osz), 64);
+  const uint32_t src_span = count * stride * isz;
+  const uint32_t dst_off = round_down(src_span + 63, 64);
+  uint64_t seed = 48 + static_cast<uint64_t>(in) * 16 + static_cast<uint64_t>(out);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    for (uint32_t i = 0; i < src_span / isz; ++i) {
+      const uint32_t v = random_element(seed, in);
+      std::memcpy(part + i * isz, &v, isz);
+    }
+  }
+  Word w = header(in == out ? Opcode::Copy : Opcode::Cast);
+  store_tensor(w, 12, copy_source(count, step, transposed, isz));
+  w[32] = static_cast<uint8_t>(in);
+  w[33] = static_cast<uint8_t>(out);
+  w[34] = kPartitions;
+  store_tensor(w, 44,
+               tensor(4, 0, dst_off, {1, 64, 0, 0}, {64, static_cast<uint16_t>(count / 64), 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p)
+    prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = "GB/s in";
+  row.throughput = true;
+  row.per_run = double{kPartitions} * count * isz;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, 0, count * isz);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  if (plain) {
+    const PlainOp op = *plain;
+    const unsigned psize = op == PlainOp::Fp32ToBf16 || op == PlainOp::Fp32ToFp16 ? 2u : 4u;
+    auto to = std::make_shared<std::vector<uint8_t>>(std::size_t{kPartitions} * count * psize);
+    const char* label = op == PlainOp::Fp32ToBf16    ? "Highway DemoteTo loop"
+                        : op == PlainOp::Bf16ToFp32  ? "Highway PromoteTo loop"
+                        : op == PlainOp::Fp32ToFp16  ? "Highway DemoteTo fp16 loop"
+                        : op == PlainOp::Int32ToFp32 ? "Highway ConvertTo loop"
+                                                     : "Highway NearestInt loop";
+    row.contenders.push_back(
+        {label,
+         [prog, to, count, psize, op] {
+           for (unsigned p = 0; p < kPartitions; ++p)
+             plain_convert(op, prog->machine.partition(Space::SBUF, p).data(), count,
+                           to->data() + std::size_t{p} * count * psize);
+         },
+         [prog, to, count, psize, op] {
+           // The loop's output is the op's own rule, element by element.
+           std::vector<uint8_t> want(std::size_t{count} * psize);
+           for (unsigned p = 0; p < kPartitions; ++p) {
+             const uint8_t* src = prog->machine.partition(Space::SBUF, p).data();
+             for (uint32_t i = 0; i < count; ++i) plain_convert_expected(op, src, i, want.data());
+             if (std::memcmp(want.data(), to->data() + std::size_t{p} * count * psize,
+                             want.size()) != 0)
+               return false;
+           }
+           return true;
+         }});
+    if (plain_target) row.targets.push_back({3, Goal::SpeedupAtLeast, 1.0});
+  }
+  return row;
+}
+
 // ---- the DVE search instructions ------------------------------------------------------
 
 // Max8, FindIndex8 or MatchReplace8 over 128 partitions x n random elements of `dt`
@@ -775,6 +879,29 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
                    return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint8 pred",
                                               Dtype::UINT8, 0.5);
                  }});
+  auto cc = [&](std::string name, Dtype din, Dtype dout, int16_t step, bool transposed, double goal,
+                std::optional<PlainOp> plain = std::nullopt, bool plain_target = true) {
+    all.push_back({name, [=] {
+                     return copy_cast_row(name, din, dout, step, transposed, goal, plain,
+                                          plain_target);
+                   }});
+  };
+  cc("copy fp32 dense", Dtype::FP32, Dtype::FP32, 1, false, 0.8);
+  cc("copy bf16 dense", Dtype::BF16, Dtype::BF16, 1, false, 0.8);
+  cc("copy int8 dense", Dtype::INT8, Dtype::INT8, 1, false, 0.8);
+  cc("cast fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, false, 0.5, PlainOp::Fp32ToBf16);
+  cc("cast bf16->fp32 dense", Dtype::BF16, Dtype::FP32, 1, false, 0.5, PlainOp::Bf16ToFp32);
+  cc("cast fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, false, 0.5, PlainOp::Fp32ToFp16,
+     false);
+  cc("cast int32->fp32 dense", Dtype::INT32, Dtype::FP32, 1, false, 0.5, PlainOp::Int32ToFp32);
+  cc("cast fp32->int32 dense", Dtype::FP32, Dtype::INT32, 1, false, 0.5, PlainOp::Fp32ToInt32);
+  for (int16_t step : {int16_t{2}, int16_t{-1}, int16_t{3}, int16_t{-4}})
+    cc(fmt::format("copy fp32 step {}", step), Dtype::FP32, Dtype::FP32, step, false, 0.25);
+  for (int16_t step : {int16_t{2}, int16_t{-3}})
+    cc(fmt::format("cast fp32->bf16 step {}", step), Dtype::FP32, Dtype::BF16, step, false, 0.25);
+  cc("cast bf16->fp32 step 2", Dtype::BF16, Dtype::FP32, 2, false, 0.25);
+  cc("copy fp32 4-D transposed", Dtype::FP32, Dtype::FP32, 1, true, 0.25);
+  cc("cast fp32->bf16 4-D transposed", Dtype::FP32, Dtype::BF16, 1, true, 0.25);
   for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
     for (Dtype dt : {Dtype::FP32, Dtype::BF16})
       for (uint32_t n : {512u, 16384u})

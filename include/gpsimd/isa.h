@@ -32,6 +32,8 @@ enum class Opcode : uint8_t {
   TensorScalarPtrArith = 0x44,
   TensorScalarBitvec = 0x53,
   TensorScalarPtrBitvec = 0x54,
+  Copy = 0x46,
+  Cast = 0x47,
   Max8 = 0x6c,
   MatchValueLoad = 0x6d,
   FindIndex8 = 0x6e,
@@ -437,6 +439,26 @@ inline constexpr std::array kTensorScalarPtr =
     s3d3_ts_fields(imm_text(kTsImm0, ImmText::Hex), imm_text(kTsImm1, ImmText::Hex));
 inline constexpr auto& kTensorScalarPtrArith = kTensorScalarPtr;
 inline constexpr auto& kTensorScalarPtrBitvec = kTensorScalarPtr;
+// SPEC §4.16, S4D4_TR: Copy, and Cast (SPEC §4.17) with the same layout. in_dtype and
+// out_dtype are two full bytes; op (must be BYPASS), op_dim (TENSOR_SUBDIM: UNUSED 0x0 or
+// X 0x2), mask_enable and negated (both 0) have the one legal value or UNUSED as default.
+extern const detail::OpSemantics kCopyOps;
+inline constexpr std::array kCopy = {
+    kHeader,
+    kEvents,
+    FieldDef{"src_mem_pattern", 12, tensor_bytes(4), K::Tensor, 4},
+    FieldDef{"in_dtype", 32, 1, K::Dtype},
+    FieldDef{"out_dtype", 33, 1, K::Dtype},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    with_default(FieldDef{"negated", 35, 1, K::U8}, 0),
+    with_default(FieldDef{"op", 36, 1, K::AluOp}, 0),
+    with_default(FieldDef{"op_dim", 37, 1, K::U8}, 0),
+    with_default(FieldDef{"mask_enable", 38, 1, K::U8}, 0),
+    FieldDef{"reserved1", 39, 5, K::Reserved},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
+};
+extern const detail::OpSemantics kCastOps;
+inline constexpr auto& kCast = kCopy;
 
 using G = Generation;
 inline constexpr std::array kInstructions = {
@@ -496,6 +518,10 @@ inline constexpr std::array kInstructions = {
              gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarPtrBitvec,
              "has_tensor_scalar_ptr_opcode", false, &kTensorScalarPtrBitvecOps,
              /*engine_input=*/true},
+    InstrDef{Opcode::Copy, "Copy", "S4D4_TR", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kCopy, "has_copy_opcode", false, &kCopyOps, /*engine_input=*/true},
+    InstrDef{Opcode::Cast, "Cast", "S4D4_TR", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kCast, "has_cast_opcode", false, &kCastOps, /*engine_input=*/true},
 };
 }  // namespace table
 

@@ -135,17 +135,20 @@ inline constexpr bool affine_select_pred(uint8_t fill_mode, int32_t m) {
   }
 }
 
-// SPEC §4.5 cvt(x, lo, hi) [nki][model]: the bits unchanged when lo == hi, otherwise
-// through FP32 (§5 for floats, §5.1 for integers, so INT32 -> UINT32 saturates and
-// values beyond 2^24 round). Dtype codes; defined in src/format/format.cc.
-uint32_t affine_select_convert(uint8_t lo, uint8_t hi, uint32_t bits);
-// SPEC §4.5 cvt_fp32(b, hi): the fill register's 32 bits are an FP32, converted to hi
-// (FP32/FP32R keep them, NaN payload included).
-uint32_t affine_select_fill(uint8_t hi, uint32_t reg_bits);
+// SPEC §4.5 cvt(x, lo, hi) [nki][model] is SPEC §5.1's cast, and cvt_fp32 its second
+// half: format.h's convert() and from_fp32(), the one conversion piece.
 // SPEC §4.6 cvt_iota [model]: an integer out_dtype keeps the low 8*size bits of the
-// two's-complement value; a float one goes through FP32 (RNE), then §5 (rounding twice
-// for BF16/FP16/FP8).
+// two's-complement value (format.h's int_low_bits); a float one goes through FP32 (RNE),
+// then §5 (rounding twice for BF16/FP16/FP8): the INT32 row of §5.1. Defined in
+// src/format/format.cc on the conversion piece.
 uint32_t iota_convert(uint8_t out_dtype, int32_t v);
+
+// SPEC §3.9 item 3, §4.16, §4.17 [nki][model]: Copy and Cast on the ACT engine of V2 take
+// every element through FP32, equal dtypes included (the two halves of §5.1 apart); every
+// other engine and generation uses §5.1's cast. `version`: the generation's number.
+inline constexpr bool act_copies_through_fp32(unsigned version) {
+  return version == 2;
+}
 
 // SPEC §4.2, §4.12: a predicate element (an integer of its dtype's width) is true when any
 // of its bits is set, so 0x8000 and 0x80000000 (the bits of -0.0) are true.
@@ -205,10 +208,7 @@ inline constexpr uint32_t kMax8Fill = 0xff800000u;  // -inf
 inline bool match_equal(uint32_t element_fp32, uint32_t match_value_fp32) {
   return std::bit_cast<float>(element_fp32) == std::bit_cast<float>(match_value_fp32);
 }
-// SPEC §4.9: FindIndex8 writes idx modulo 2^(8 * size): UINT16 keeps the low 16 bits, so
-// a key not found reads 0xFFFF.
-inline constexpr uint32_t find_index8_value(uint32_t idx, unsigned out_size) {
-  return out_size >= 4 ? idx : idx & ((uint32_t{1} << (8 * out_size)) - 1);
-}
+// SPEC §4.9: FindIndex8 writes idx modulo 2^(8 * size): the low bits of the u32 index
+// (format.h's int_low_bits), so a key not found reads 0xFFFF as UINT16.
 
 }  // namespace gpsimd::model

@@ -66,11 +66,13 @@ from .formats import (
 from .machine import Machine
 from .ops import (
     affine_select,
+    cast,
     causal_mask,
     iota,
     range_select,
     sequence_bounds,
     sort,
+    tensor_copy,
     tensor_scalar_select,
 )
 from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
@@ -98,6 +100,8 @@ __all__ = [
     "affine_select",
     "causal_mask",
     "iota",
+    "tensor_copy",
+    "cast",
     "nonzero_with_count",
     "tensor_copy_predicated",
     "dve_read_accumulator",

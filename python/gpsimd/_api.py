@@ -7,6 +7,8 @@
 - errors that name the function and the argument;
 - the dtype arguments: ``dtype=`` is always the *result's* dtype, ``in_dtype=`` the
   input's (:func:`in_out`, :func:`same_dtype`); a bare integer is never a dtype;
+- the engine argument (:func:`engine_arg`): the engine input of SPEC §3.9, named as the
+  vendor ('dve', 'pool', 'act') or as NKI ('vector', 'gpsimd', 'scalar');
 - ``strict=`` and ``return_words=`` (:class:`Runner`), on pooled scratch machines.
 """
 
@@ -16,12 +18,14 @@ from typing import Tuple, Union
 
 import numpy as np
 
+from . import _core
 from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
 __all__ = ["data_array", "out_dtype", "dtype_arg", "same_dtype", "in_out", "number", "integer",
-           "field_int", "FIELD_RANGES", "Runner", "words_array", "ArrayResult", "PairResult"]
+           "field_int", "FIELD_RANGES", "engine_arg", "Runner", "words_array", "ArrayResult",
+           "PairResult"]
 
 #: What a function returning one array returns: the array, or ``(array, words)`` with
 #: ``return_words=True`` (words: uint8 ``(n, 64)``).
@@ -231,6 +235,22 @@ def field_int(func, arg, value, field):
     return a.astype(np.int64)
 
 
+def engine_arg(func, engine):
+    """Return the engine input (SPEC §3.9) an ``engine=`` argument names: None (the
+    instruction's default engine), or 'dve', 'pool' or 'act' for the names gpsimd takes
+    ('dve', 'pool', 'act' in any case; NKI's 'vector', 'gpsimd', 'scalar'); raise
+    naming the function otherwise, as Machine.run does (the parser is the C++ one)."""
+    if engine is None:
+        return None
+    if not isinstance(engine, str):
+        raise TypeError(f"{func}: engine must be a string ({_core.ENGINE_NAMES}) or None, "
+                        f"got {engine!r}")
+    parsed = _core.parse_engine(engine)
+    if parsed is None:
+        raise ValueError(f"{func}: engine {engine!r} must be {_core.ENGINE_NAMES}")
+    return parsed
+
+
 def dtype_arg(func, arg, dtype):
     """Return the gpsimd name of a dtype argument: a name ('BF16', NKI's 'bfloat16'), a
     NumPy type or an NKI dtype object. A bare integer is never a dtype here (it is the
@@ -352,9 +372,10 @@ class Runner:
     (each block's results are read before the next loads), and a call with it raises
     ValueError: no stream of words could reproduce it on one machine."""
 
-    def __init__(self, func, generation, strict, return_words=False):
+    def __init__(self, func, generation, strict, return_words=False, engine=None):
         self.func = func
         self.strict = bool(strict)
+        self.engine = engine  # the engine input of the call's words (SPEC §3.9), or None
         self.machine = acquire(func, generation)
         self._dirty = self.machine._scratch_dirty
         self.pbytes = self.machine.partition_bytes("sbuf")
@@ -451,9 +472,9 @@ class Runner:
             words = [bytes(words)]
         self.words.extend(words)
         if self.record is not None:
-            self.record.add_words(words)
+            self.record.add_words(words, engine=self.engine)
         return self.machine._run_words(words, strict=self.strict, atomic=atomic,
-                                       dirty=self._dirty)
+                                       dirty=self._dirty, engine=self.engine)
 
     def layout(self, total):
         """Return True when ``total`` bytes of each partition (every block's own

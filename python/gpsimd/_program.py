@@ -118,14 +118,18 @@ class Recording:
     accumulators: dict[int, int] = field(default_factory=dict)
     words: list[bytes] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The engine input (SPEC §3.9) each word runs with: None (its instruction's default),
+    # 'dve', 'pool' or 'act'.
+    engines: list[str | None] = field(default_factory=list)
     dumps: list[Dump] = field(default_factory=list)
     # The results the dumps make up: name -> (shape, NumPy dtype).
     shapes: dict[str, tuple] = field(default_factory=dict)
 
-    def add_words(self, words: Iterable[bytes], note: str = "") -> None:
+    def add_words(self, words: Iterable[bytes], note: str = "", engine: str | None = None) -> None:
         for w in words:
             self.words.append(bytes(w))
             self.notes.append(note)
+            self.engines.append(engine)
             note = ""  # the note goes with the first word of a call
 
     def text(self, words: Iterable[bytes] | None = None, load_names: dict[int, str] | None = None,
@@ -158,6 +162,9 @@ class Recording:
         for i, w in enumerate(words):
             if own and self.notes[i]:
                 lines.append(f"# {self.notes[i]}")
+            if own and self.engines[i] is not None:
+                # The text has no engine directive yet: replay() passes it to Machine.run.
+                lines.append(f"# runs on engine {self.engines[i]} (SPEC §3.9)")
             lines.append(disassemble(w))
         dump_names = dump_names or {}
         for i, d in enumerate(self.dumps):
@@ -208,8 +215,23 @@ class Recording:
         return the machine (``Machine.run``'s options apply)."""
         m = self.fresh_machine()
         words = self.words if words is None else [bytes(w) for w in words]
-        if words:
-            m.run(list(words), **run_options)
+        own = words == self.words  # the engines belong to these words
+        engines = self.engines if own else [None] * len(words)
+        if "engine" in run_options:  # one engine for every word
+            engines = [run_options.pop("engine")] * len(words)
+        # Consecutive words of one engine run as one Machine.run; a trace's indices stay
+        # the words' positions in the whole program.
+        trace = run_options.pop("trace", None)
+        i = 0
+        while i < len(words):
+            j = i
+            while j < len(words) and engines[j] == engines[i]:
+                j += 1
+            first = i
+            shifted = None if trace is None else (
+                lambda e, first=first: trace({**e, "index": e["index"] + first}))
+            m.run(list(words[i:j]), engine=engines[i], trace=shifted, **run_options)
+            i = j
         return m
 
     def results(self, machine: Any) -> dict[str, np.ndarray]:

@@ -122,7 +122,7 @@ def validate(word: WordLike, generation: str | int, strict: bool = False,
     ``engine`` is the engine the word is validated for (SPEC §3.9: ``'dve'``, ``'pool'``
     or ``'act'``, any case, or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``; ``None``:
     the opcode's default); only the instructions that take an engine input use it
-    (TensorTensor, TensorScalar: POOL may not touch PSUM).
+    (TensorTensor, TensorScalar, Copy, Cast: POOL may not touch PSUM).
 
     >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
     ...     if d.clause == "is_valid_fill_val":

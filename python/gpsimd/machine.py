@@ -126,10 +126,10 @@ class Machine(_core.Machine):
         without it, the words before the failing one stay retired. ``strict`` is the
         vendor-strict validation of SPEC §4.4; ``fast=False`` runs the scalar reference
         instead of the fast kernels (same bits). ``engine`` is the engine input of SPEC
-        §3.9 for the instructions that take one (TensorTensor, TensorScalar, §4.14, §4.15): ``'dve'``,
-        ``'pool'`` or ``'act'`` (any case, or NKI's ``'vector'``, ``'gpsimd'``,
-        ``'scalar'``); ``None`` runs each word on its opcode's default engine. The other
-        instructions ignore it.
+        §3.9 for the instructions that take one (TensorTensor, TensorScalar, Copy, Cast,
+        §4.14-§4.17): ``'dve'``, ``'pool'`` or ``'act'`` (any case, or NKI's ``'vector'``,
+        ``'gpsimd'``, ``'scalar'``); ``None`` runs each word on its opcode's default engine
+        (POOL for Copy and Cast). The other instructions ignore it.
 
         ``trace``, a callable, is called with one dict per architectural event of the
         words that retired, in order, after they have run: every event has ``kind`` and
@@ -184,12 +184,12 @@ class Machine(_core.Machine):
         raise Fault(kind, detail, failed, word, instr, source)
 
     def _run_words(self, words: Sequence[bytes], *, strict: bool = False, atomic: bool = True,
-                   dirty: Any = None) -> int:
+                   dirty: Any = None, engine: str | None = None) -> int:
         # Machine.run for a list of 64-byte words, marking writes in `dirty` (the
         # high-level functions' and gpsimd.nki's path: no conversions, no trace).
         data = b"".join(words)
         retired, failed, status, diagnostics, kind, detail, _ = self._run(
-            data, strict, atomic, True, None, dirty
+            data, strict, atomic, True, None, dirty, engine
         )
         if failed is None:
             return retired

@@ -30,8 +30,8 @@ from typing import Any, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, field_int, in_out,
-                   integer, number, same_dtype)
+from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, engine_arg, field_int,
+                   in_out, integer, number, same_dtype)
 from .codec import encode
 from .dtypes import dtype_size, storage_dtype
 from .formats import narrow
@@ -44,6 +44,8 @@ __all__ = [
     "affine_select",
     "iota",
     "causal_mask",
+    "tensor_copy",
+    "cast",
 ]
 
 #: A dtype argument: a SPEC name ('BF16', 'FP8_E4', ...), NKI's name ('bfloat16'), an NKI
@@ -847,3 +849,104 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
             out[r0 : r0 + r] = run.read(0, r, dst_off, count, name, "out",
                                         into=("out", _parts(r0, r)))
         return run.result(out.reshape([partitions] + nums))
+
+
+# ---- Copy and Cast -------------------------------------------------------------------------
+
+
+def _copy_cast(fn, opcode, src, dtype, in_dtype, engine, generation, strict, return_words):
+    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype,
+                          allowed_out=VALID_DTYPES + ("FP32R",))
+    eng = engine_arg(fn, engine)
+    x2, _ = _rows(a, f"{fn}: src")
+    shape = a.shape
+    rows, cols = x2.shape
+    bits = _as_bits(x2, din)
+    isz, osz = dtype_size(din), dtype_size(dout)
+    mnemonic = opcode or ("Copy" if din == dout else "Cast")
+    out = np.empty((rows, cols), dtype=storage_dtype(dout))
+    blocks = -(-rows // _PARTITIONS)
+    with Runner(fn, generation, strict, return_words, engine=eng) as run:
+        pbytes = run.partition_bytes()
+        width = min(_MAX_NUM, (pbytes - 2 * _ALIGN) // (isz + osz))
+        tiles = -(-cols // width)
+        w_last = cols - (tiles - 1) * width
+        per_block = (tiles - 1) * (_ceil(width * isz) + _ceil(width * osz)) + \
+            _ceil(w_last * isz) + _ceil(w_last * osz)
+        fits = run.layout(blocks * per_block)
+        run.result_shape("out", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    src_off, dst_off = run.block(w * isz, w * osz)
+                run.load(0, src_off, bits[r0 : r0 + r, c0 : c0 + w], name="src")
+                run.run(encode(
+                    mnemonic,
+                    src_mem_pattern=_sbuf(0, src_off, [w, 1, 1, 1], [1, 0, 0, 0]),
+                    in_dtype=din,
+                    out_dtype=dout,
+                    num_active_channels=r,
+                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1, 1], [1, 0, 0, 0]),
+                ))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
+                                                         into=("out", _parts(r0, r, c0, w)))
+        return run.result(out.reshape(shape))
+
+
+def tensor_copy(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+                engine: str | None = None, generation: str = "v3", strict: bool = False,
+                return_words: bool = False) -> ArrayResult:
+    """Return a copy of ``src`` in ``dtype``: NKI's ``nki.isa.tensor_copy`` without its
+    ``dst`` (whose dtype is ``dtype``), as Copy (0x46, SPEC §4.16) when the dtypes are
+    equal and Cast (0x47, §4.17) otherwise.
+
+    - ``src``: ``[rows, ...]`` (trailing dimensions flattened, a row per partition) or
+      1-D (one row), any of the twelve data dtypes by the dtype rule (BF16 and FP8 as
+      bit patterns with ``in_dtype=`` naming them).
+    - ``dtype`` (keyword-only): the result's dtype, default ``src``'s; FP32R too.
+      Equal dtypes copy the bits (NaN payloads, ``-0.0``, INT32 beyond 2^24); every
+      other pair converts through FP32 by SPEC §5.1 (round to nearest even, integers
+      saturate, NaN becomes 0 in an integer, BF16/FP16/FP8 overflow to ±inf, INT32 to
+      BF16 rounds twice).
+    - ``engine``: the engine the words run on (SPEC §3.9): ``'pool'`` (NKI's
+      ``'gpsimd'``, the default), ``'dve'`` (``'vector'``) or ``'act'`` (``'scalar'``).
+      The operands are in SBUF, which all three reach; on ``'act'`` of ``v2`` every
+      element goes through FP32, equal dtypes included (INT32 2^24 + 1 becomes 2^24).
+
+    Rows beyond 128 and columns beyond one partition become several instructions.
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.array([[2.5, 3.5, -0.5, np.nan], [1e10, -1e10, 7.0, -0.0]], np.float32)
+    >>> gpsimd.tensor_copy(x, dtype=np.int32)
+    array([[          2,           4,           0,           0],
+           [ 2147483647, -2147483648,           7,           0]], dtype=int32)
+    >>> gpsimd.tensor_copy(np.array([16777217], np.int32), engine="act", generation="v2")
+    array([16777216], dtype=int32)
+    >>> hex(gpsimd.tensor_copy(np.array([16777216 + 65536 + 1], np.int32), dtype="BF16")[0])
+    '0x4b80'
+    """
+    return _copy_cast("tensor_copy", None, src, dtype, in_dtype, engine, generation, strict,
+                      return_words)
+
+
+def cast(src: ArrayLike, *, dtype: DtypeLike, in_dtype: DtypeLike = None,
+         engine: str | None = None, generation: str = "v3", strict: bool = False,
+         return_words: bool = False) -> ArrayResult:
+    """Return ``src`` converted to ``dtype`` by SPEC §5.1: :func:`tensor_copy`, spelled for
+    a conversion. ``dtype`` is required; the words are always Cast (0x47, SPEC §4.17),
+    which copies the bits when the dtypes are equal (as Copy does) and converts through
+    FP32 otherwise. The arguments are :func:`tensor_copy`'s.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.cast(np.array([300, -1, 65535], np.int32), dtype=np.int8)
+    array([127,  -1, 127], dtype=int8)
+    >>> gpsimd.cast(np.array([-1], np.int8), dtype="UINT8")
+    array([0], dtype=uint8)
+    >>> gpsimd.from_bf16(gpsimd.cast(np.array([1.00390625, -3.4028235e38], np.float32),
+    ...                              dtype="BF16"))
+    array([  1., -inf], dtype=float32)
+    """
+    return _copy_cast("cast", "Cast", src, dtype, in_dtype, engine, generation, strict,
+                      return_words)

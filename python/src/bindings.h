@@ -73,6 +73,7 @@ pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const Exec
 // "vector", "gpsimd", "scalar"). Raises TypeError or ValueError naming `where`.
 std::optional<Engine> to_engine(const pybind11::handle& h, std::string_view where);
 
+
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);
 

@@ -65,6 +65,11 @@ Generation to_generation(py::handle h) {
                   show(h)));
 }
 
+}  // namespace
+
+
+namespace {
+
 // Returns the memory space named "sbuf" or "psum" (any case).
 Space to_space(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1092,6 +1097,14 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("word"), py::arg("generation"), py::arg("strict") = false,
       py::arg("engine") = py::none());
+  m.def(
+      "parse_engine",
+      [](const std::string& s) -> py::object {
+        if (auto e = parse_engine(s)) return py::str(std::string(engine_id(*e)));
+        return py::none();
+      },
+      py::arg("name"));
+  m.attr("ENGINE_NAMES") = std::string(kEngineNamesText);
   m.def("decode", &decode_word, py::arg("word"));
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);

@@ -230,3 +230,47 @@ def copy_predicated(dst_bits, pred_bits, scalar_bits, write_where_true):
     """SPEC §4.12: the scalar where (pred != 0) == write_where_true, dst elsewhere."""
     sel = (np.asarray(pred_bits) != 0) == write_where_true
     return np.where(sel, scalar_bits, dst_bits)
+
+
+# ---- SPEC §5.1: the conversion of every dtype pair ------------------------------------------
+
+INT_RANGES = {"INT8": (-128, 127), "UINT8": (0, 255), "INT16": (-32768, 32767),
+              "UINT16": (0, 65535), "INT32": (-2**31, 2**31 - 1), "UINT32": (0, 2**32 - 1)}
+INT_BITS = {"INT8": 8, "UINT8": 8, "INT16": 16, "UINT16": 16, "INT32": 32, "UINT32": 32}
+
+
+def int_values(bits, name):
+    """The integer values (int64) of integer bit patterns."""
+    w = INT_BITS[name]
+    b = np.asarray(bits).astype(np.int64) & ((1 << w) - 1)
+    if INT_RANGES[name][0] < 0:
+        b = np.where(b >> (w - 1), b - (1 << w), b)
+    return b
+
+
+def to_fp32_bits(bits, name):
+    """SPEC §5.1 to_fp32: an integer becomes the nearest FP32 (ties to even: int64 to
+    float32 in NumPy rounds that way), a float widens."""
+    if name in INT_RANGES:
+        return int_values(bits, name).astype(np.float32).view(np.uint32)
+    return widen_bits(bits, name)
+
+
+def from_fp32_bits(fp32_bits, name):
+    """SPEC §5.1 from_fp32: to an integer, round to nearest even and saturate, NaN -> 0;
+    to a float, narrow_bits."""
+    if name not in INT_RANGES:
+        return narrow_bits(fp32_bits, name)
+    lo, hi = INT_RANGES[name]
+    with np.errstate(invalid="ignore"):
+        x = np.asarray(fp32_bits).astype(np.uint32).view(np.float32).astype(np.float64)
+    r = np.clip(np.rint(np.where(np.isnan(x), 0.0, x)), lo, hi).astype(np.int64)
+    return (r & ((1 << INT_BITS[name]) - 1)).astype(np.uint64)
+
+
+def cast_bits(bits, din, dout, through_fp32=False):
+    """SPEC §5.1's cast: equal dtypes keep the bits (unless ``through_fp32``, ACT on V2);
+    every other pair is from_fp32(to_fp32(x))."""
+    if din == dout and not through_fp32:
+        return np.asarray(bits).astype(np.uint64)
+    return from_fp32_bits(to_fp32_bits(bits, din), dout).astype(np.uint64)

@@ -36,9 +36,14 @@ DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 CHECKED = [ROOT / "README.md", ROOT / "docs" / "cli.md", ROOT / "docs" / "assembly.md",
            ROOT / "docs" / "python.md"]
 
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                "seventeen", "eighteen", "nineteen", "twenty", "twenty-one"]
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+          "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+          "seventeen", "eighteen", "nineteen"]
+# "zero" .. "ninety-nine", as the docs spell counts ("twenty-one instructions").
+NUMBER_WORDS = _UNITS + [
+    t + ("" if u == 0 else "-" + _UNITS[u])
+    for t in ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    for u in range(10)]
 
 
 def _cli():

@@ -34,7 +34,8 @@ CASES = [
      "MatchValueLoad (0x6d), Max8 (0x6c), FindIndex8 (0x6e), MatchReplace8 (0x6f), "
      "NonzeroWithCount (0xf2), CopyPredicatedScalar (0xe8), DveReadAccumulator (0x9b), "
      "TensorTensorArith (0x41), TensorTensorBitvec (0x51), TensorScalarArith (0x43), "
-     "TensorScalarBitvec (0x53), TensorScalarPtrArith (0x44), TensorScalarPtrBitvec (0x54)"),
+     "TensorScalarBitvec (0x53), TensorScalarPtrArith (0x44), TensorScalarPtrBitvec (0x54), "
+     "Copy (0x46), Cast (0x47)"),
     ("encode of a value wider than its field",
      lambda: gpsimd.encode("Sort", stable=300), ValueError,
      "Sort.stable: 300 is outside [0, 255]"),

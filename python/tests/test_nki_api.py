@@ -81,9 +81,8 @@ STUB_ENUMS = {
 
 MODELLED = {"dma_copy", "tensor_copy_predicated", "iota", "affine_select", "max8",
             "sequence_bounds", "range_select", "nc_find_index8", "nc_match_replace8",
-            "nonzero_with_count", "get_nc_version"}
-PENDING = {"tensor_tensor": "TensorTensorArith", "tensor_scalar": "TensorScalarArith",
-           "tensor_copy": "Copy"}
+            "nonzero_with_count", "get_nc_version", "tensor_copy"}
+PENDING = {"tensor_tensor": "TensorTensorArith", "tensor_scalar": "TensorScalarArith"}
 
 
 def stub_functions():

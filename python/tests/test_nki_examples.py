@@ -425,6 +425,77 @@ def test_a_program_replays_through_the_command_line_tool(tmp_path):
     assert int(lane["matched"], 16) == m.matched[3]
 
 
+# ---- nki.isa.tensor_copy ----------------------------------------------------------------------
+
+
+def test_tensor_copy_nki_test_on_the_vector_engine():
+    # aws-neuron-sdk nki/test/test_nki_isa_tensor_copy.py (SPEC §4.16): an (8, 8) float32
+    # tile, np.random.seed(0); random_sample([8, 8]) * 100, copied on the Vector engine;
+    # golden np.copy(a).
+    np.random.seed(0)
+    a = np.random.random_sample([8, 8]).astype(np.float32) * 100
+
+    @nki.jit
+    def kernel(in_tensor):
+        src = load(nl.ndarray((8, 8), dtype=nl.float32), in_tensor)
+        dst = nl.ndarray((8, 8), dtype=nl.float32)
+        nisa.tensor_copy(dst, src, engine=nisa.vector_engine)
+        out = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.shared_hbm)
+        nisa.dma_copy(dst=out, src=dst)
+        return out
+
+    got = kernel(a)
+    np.testing.assert_array_equal(got.view(np.uint32), np.copy(a).view(np.uint32))
+    p = kernel.program
+    (word,) = p.words
+    f = gpsimd.decode(word)
+    assert f["instruction"] == "Copy" and f["num_active_channels"] == 8
+    assert p.recording.engines == ["dve"]
+    assert p.replay() == p.machine
+
+
+def test_tensor_copy_engines_psum_and_casts_from_the_docstring():
+    # The docstring: GpSimd and Vector copy bit-accurately for equal dtypes and cast
+    # through FP32 otherwise; GpSimd cannot access PSUM, so a PSUM tile needs Vector or
+    # Scalar; on NeuronCore-v2 Scalar casts every element through FP32 (INT32!).
+    x = np.array([[16777217, -3, 0x7FFFFFFF, 300]], dtype=np.int32)
+    with nki.Program("v2") as p:
+        src = load(nl.ndarray((1, 4), dtype=nl.int32), x)
+        same = nl.ndarray((1, 4), dtype=nl.int32)
+        nisa.tensor_copy(same, src, engine=nisa.gpsimd_engine)
+        act = nl.ndarray((1, 4), dtype=nl.int32)
+        nisa.tensor_copy(act, src, engine=nisa.scalar_engine)
+        small = nl.ndarray((1, 4), dtype=nl.int8)
+        nisa.tensor_copy(small, src)
+        acc = nl.ndarray((1, 4), dtype=nl.float32, buffer=nl.psum)
+        nisa.tensor_copy(acc, src)  # unknown_engine with a PSUM tile: the Vector engine
+        low = nl.ndarray((1, 2, 2), dtype=nl.bfloat16)  # another shape, the same count
+        nisa.tensor_copy(low, acc, engine=nisa.scalar_engine)
+        np.testing.assert_array_equal(same.numpy(), x)
+        np.testing.assert_array_equal(act.numpy(), [[16777216, -3, 0x7FFFFFFF, 300]])
+        np.testing.assert_array_equal(small.numpy(), [[127, -3, 127, 127]])
+        np.testing.assert_array_equal(acc.numpy(), x.astype(np.float32))
+        np.testing.assert_array_equal(gpsimd.from_bf16(low.numpy()).reshape(1, 4),
+                                      [[16777216, -3, 2147483648, 300]])
+        with pytest.raises(nisa.NkiValidationError) as e:  # GpSimd cannot access PSUM
+            nisa.tensor_copy(nl.ndarray((1, 4), dtype=nl.float32), acc,
+                             engine=nisa.gpsimd_engine)
+        assert e.value.argument == "src" and e.value.clauses == ["tensor4d_valid"]
+        with pytest.raises(nisa.NkiValidationError) as e:  # a PSUM write is 4-byte
+            nisa.tensor_copy(nl.ndarray((1, 4), dtype=nl.bfloat16, buffer=nl.psum), src)
+        assert e.value.argument == "dst" and e.value.clauses == ["tensor4d_valid"]
+        with pytest.raises(nisa.NkiValidationError, match="engine: nisa.engine.tensor does "
+                           "not run it"):
+            nisa.tensor_copy(same, src, engine=nisa.tensor_engine)
+        with pytest.raises(nisa.NkiValidationError, match="3 elements per partition, src 4"):
+            nisa.tensor_copy(nl.ndarray((1, 3), dtype=nl.int32), src)
+    assert [gpsimd.decode(w)["instruction"] for w in p.words] == ["Copy", "Copy", "Cast", "Cast",
+                                                                  "Cast"]
+    assert p.recording.engines == ["pool", "act", None, "dve", "act"]
+    assert p.replay() == p.machine
+    assert "# runs on engine act" in p.assembly()
+
+
 # ---- errors ---------------------------------------------------------------------------------
 
 

@@ -226,6 +226,8 @@ CALLS = {
     "nc_find_index8": lambda **kw: gpsimd.nc_find_index8(F32, F32[0], **kw),
     "nc_match_replace8": lambda **kw: gpsimd.nc_match_replace8(F32, F32[0], -1.0, **kw),
     "topk": lambda **kw: gpsimd.topk(F32, 3, **kw),
+    "tensor_copy": lambda **kw: gpsimd.tensor_copy(F32, dtype="BF16", engine="vector", **kw),
+    "cast": lambda **kw: gpsimd.cast(F32, dtype=np.int32, **kw),
 }
 
 

@@ -284,37 +284,99 @@ uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits) {
   return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
 }
 
+// ---- The conversion of SPEC §5.1 --------------------------------------------------------
+
+namespace {
+
+// The thirteen dtypes of SPEC §5.1's table (the twelve data dtypes and FP32R).
+bool in_table(Dtype dt) {
+  return is_int_dtype(dt) || is_fp32(dt) || minifloat_format(dt) != nullptr;
+}
+
+void table_or_abort(Dtype dt, const char* what) {
+  GPSIMD_FORMAT_ASSERT(in_table(dt), "%s: dtype code 0x%X is not a dtype of SPEC section 5.1", what,
+                       static_cast<unsigned>(dt));
+}
+
+}  // namespace
+
+// to_fp32: an integer becomes the nearest FP32 (ties to even), a float widens exactly.
 uint32_t to_fp32(Dtype dt, uint32_t bits) {
   if (is_int_dtype(dt)) return int_to_fp32(int_value(dt, bits));
+  table_or_abort(dt, "to_fp32");
   return widen_to_fp32(dt, bits);
 }
 
+// from_fp32: to an integer, round to nearest even and saturate (NaN -> 0); to a float,
+// round to nearest even (FP32/FP32R: the bits unchanged).
 uint32_t from_fp32(Dtype dt, uint32_t fp32_bits) {
   if (is_int_dtype(dt)) return fp32_to_int(dt, fp32_bits);
+  table_or_abort(dt, "from_fp32");
   return narrow_from_fp32(dt, fp32_bits);
+}
+
+// cast(x, a, b) = x if a == b, else from_fp32(to_fp32(x, a), b).
+uint32_t convert(uint32_t bits, Dtype from, Dtype to) {
+  if (from == to) {
+    table_or_abort(from, "convert");
+    const unsigned size = *dtype_size(from);
+    return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+  }
+  return convert_through_fp32(bits, from, to);
+}
+
+uint32_t int_low_bits(Dtype dt, int64_t v) {
+  GPSIMD_FORMAT_ASSERT(is_int_dtype(dt), "int_low_bits: dtype code 0x%X is not an integer dtype",
+                       static_cast<unsigned>(dt));
+  const unsigned size = *dtype_size(dt);
+  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(v));
+  return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+}
+
+std::string_view conversion_letter(ConversionKind k) {
+  switch (k) {
+    case ConversionKind::Same:
+      return "=";
+    case ConversionKind::Widen:
+      return "W";
+    case ConversionKind::Exact:
+      return "X";
+    case ConversionKind::Round:
+      return "R";
+    case ConversionKind::RoundTwice:
+      return "RR";
+    case ConversionKind::FloatToInt:
+      return "I";
+    case ConversionKind::Saturate:
+      return "S";
+    case ConversionKind::Saturate24:
+      return "S24";
+  }
+  return "?";
+}
+
+std::optional<unsigned> conversion_index(Dtype dt) {
+  for (unsigned i = 0; i < kConversionDtypes.size(); ++i)
+    if (kConversionDtypes[i] == dt) return i;
+  return std::nullopt;
+}
+
+std::optional<ConversionKind> conversion_kind(Dtype from, Dtype to) {
+  const auto a = conversion_index(from), b = conversion_index(to);
+  if (!a || !b) return std::nullopt;
+  return kConversionTable[*a][*b];
 }
 
 // ---- The conversion rules SPEC marks [model] (declared in model.h) ----------------------
 
 namespace model {
 
-uint32_t affine_select_convert(uint8_t lo, uint8_t hi, uint32_t bits) {
-  if (lo == hi) return bits;
-  return from_fp32(static_cast<Dtype>(hi), to_fp32(static_cast<Dtype>(lo), bits));
-}
-
-uint32_t affine_select_fill(uint8_t hi, uint32_t reg_bits) {
-  return from_fp32(static_cast<Dtype>(hi), reg_bits);
-}
-
+// SPEC §4.6 cvt_iota: integers keep the low bits (§5.1 "Who uses what"); floats take the
+// INT32 row of §5.1 (R to FP32, RR to the narrow floats).
 uint32_t iota_convert(uint8_t out_dtype, int32_t v) {
   const auto dt = static_cast<Dtype>(out_dtype);
-  if (is_int_dtype(dt)) {
-    const unsigned size = *dtype_size(dt);
-    const auto bits = static_cast<uint32_t>(v);
-    return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
-  }
-  return narrow_from_fp32(dt, int_to_fp32(v));
+  if (is_int_dtype(dt)) return int_low_bits(dt, v);
+  return convert(static_cast<uint32_t>(v), Dtype::INT32, dt);
 }
 
 }  // namespace model

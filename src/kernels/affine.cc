@@ -20,6 +20,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -85,14 +86,11 @@ void SelectRun32(const uint8_t* in, size_t n, uint32_t v0, uint32_t step, uint8_
   }
 }
 
-// Stores the N lanes of v as kOut-byte elements (kConv: 0 low bits, 1 int32 -> FP32).
+// Stores the N lanes of v as kOut-byte elements (kConv: 0 the low bits, 1 the int32's
+// to_fp32, SPEC §5.1, through the conversion's vector half).
 template <unsigned kOut, int kConv>
 HWY_INLINE void StoreRamp(DU32 d, VU32 v, uint8_t* p) {
-  if constexpr (kConv == 1) {
-    const hn::RebindToSigned<DU32> di;
-    const hn::RebindToFloat<DU32> df;
-    v = hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, v)));  // RNE (cvtdq2ps)
-  }
+  if constexpr (kConv == 1) v = convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, v);
   if constexpr (kOut == 4) {
     hn::StoreU(v, d, reinterpret_cast<uint32_t*>(p));
   } else if constexpr (kOut == 2) {
@@ -177,36 +175,6 @@ Walk ramp_walk(const Ramp& r) {
   return w;
 }
 
-// cvt(x, in, out) of SPEC §4.5 for n contiguous elements.
-void convert_run(Dtype in, Dtype out, const uint8_t* x, size_t n, uint8_t* y) {
-  const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
-  if (in == out) {
-    std::memcpy(y, x, n * isz);
-    return;
-  }
-  if (is_float_dtype(in) && is_float_dtype(out)) {
-    const bool in32 = isz == 4, out32 = osz == 4;
-    if (in32 && out32) {
-      std::memcpy(y, x, n * 4);  // FP32 <-> FP32R: the same bits
-    } else if (in32) {
-      simd::narrow_from_fp32(out, reinterpret_cast<const uint32_t*>(x), n, y);
-    } else if (out32) {
-      simd::widen_to_fp32(in, x, n, reinterpret_cast<uint32_t*>(y));
-    } else {
-      uint32_t* w = scratch(t_wide, n);
-      simd::widen_to_fp32(in, x, n, w);
-      simd::narrow_from_fp32(out, w, n, y);
-    }
-    return;
-  }
-  for (size_t k = 0; k < n; ++k) {
-    uint32_t v = 0;
-    std::memcpy(&v, x + k * isz, isz);
-    v = model::affine_select_convert(static_cast<uint8_t>(in), static_cast<uint8_t>(out), v);
-    std::memcpy(y + k * osz, &v, osz);
-  }
-}
-
 // The ordinals [lo, hi) of a run of n values first + k*step (exact, no wrap) for which
 // v > t; the values are monotone in k.
 struct Span {
@@ -250,7 +218,7 @@ bool affine_select_channel(const uint8_t* partition, const Walk& src, Dtype in, 
     const auto take = [&](uint64_t a, uint64_t b, bool keep) {
       if (a >= b) return;
       if (keep)
-        convert_run(in, out, x + a * isz, b - a, y + a * osz);
+        simd::cast(in, out, x + a * isz, b - a, y + a * osz);
       else
         std::memcpy(y + a * osz, fills, (b - a) * osz);
     };
@@ -274,10 +242,10 @@ bool affine_select_channel(const uint8_t* partition, const Walk& src, Dtype in, 
       take(s.lo, s.hi, inside);
       take(s.hi, m, !inside);
     } else if (osz == 4) {
-      convert_run(in, out, x, m, y);
+      simd::cast(in, out, x, m, y);
       affine_simd::select_run32(y, m, v0, static_cast<uint32_t>(run.step), fill_mode, fill, y);
     } else {
-      convert_run(in, out, x, m, y);
+      simd::cast(in, out, x, m, y);
       uint32_t v = v0;
       for (uint64_t k = 0; k < m; ++k, v = model::ramp_add(v, static_cast<uint32_t>(run.step)))
         if (!model::affine_select_pred(fill_mode, model::ramp_value(v)))
@@ -308,7 +276,7 @@ bool iota_channel(const Ramp& ramp, uint8_t* dst, const Walk& dst_walk, Dtype ou
       // Through FP32 (RNE), then §5: round twice, as the reference does.
       uint32_t* w = scratch(t_wide, m);
       affine_simd::ramp_run(Dtype::FP32, m, v0, step, reinterpret_cast<uint8_t*>(w));
-      simd::narrow_from_fp32(out, w, m, y);
+      simd::from_fp32(out, w, m, y);
     } else {
       return false;  // validated dtypes never get here
     }

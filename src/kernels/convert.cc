@@ -1,16 +1,19 @@
-// The FP32 conversions of SPEC §5 as vector loops (see convert.h), and RangeSelect's
-// maximum over FP32 results. Compiled once per SIMD target by Highway's foreach_target;
-// HWY_DYNAMIC_DISPATCH picks the best one for the CPU at run time. Every loop has a
-// scalar tail that calls the same rule as the reference, and the equivalence tests
-// compare the whole against src/format/.
+// The conversion of SPEC §5.1 as vector loops (see convert.h), and RangeSelect's maximum
+// over FP32 results. Compiled once per SIMD target by Highway's foreach_target;
+// HWY_DYNAMIC_DISPATCH picks the best one for the CPU at run time. Every pair of the
+// thirteen dtypes of §5.1's table is one loop, convert-inl.h's to_fp32 half of the
+// source followed by its from_fp32 half of the destination, in registers; tails go
+// through zero-padded buffers so the vector code is the only code. The equivalence tests
+// compare every loop against src/format/ on every 8- and 16-bit pattern.
 #include "kernels/convert.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
-#include <type_traits>
+#include <utility>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -24,204 +27,121 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using namespace convert_inl::HWY_NAMESPACE;  // NOLINT: the per-target halves
 
-using DU32 = hn::ScalableTag<uint32_t>;
-using VU32 = hn::Vec<DU32>;
+// ---- one loop per pair ---------------------------------------------------------------
 
-// The most lanes any target has for 32-bit elements (AVX-512: 16); tails go through
-// buffers of this size.
-constexpr size_t kMaxLanes = 64;
-
-// ---- FP32 widening (SPEC §5) --------------------------------------------------------
-
-// A narrow IEEE-style float (exponent kExp bits, mantissa kMan bits) in the low bits of
-// each lane, widened exactly to FP32. A NaN keeps sign and payload and gets the quiet
-// bit, as x86's conversions do. Subnormals go through an exact integer-to-float
-// conversion and a power-of-two scale (the product is a normal FP32 number).
-template <int kExp, int kMan>
-HWY_INLINE VU32 WidenMini(DU32 d, VU32 b) {
-  constexpr int kBias = (1 << (kExp - 1)) - 1;
-  constexpr uint32_t kExpMax = (1u << kExp) - 1;
-  const VU32 man = hn::And(b, hn::Set(d, (1u << kMan) - 1));
-  const VU32 e = hn::And(hn::ShiftRight<kMan>(b), hn::Set(d, kExpMax));
-  const VU32 sign = hn::ShiftLeft<31 - kExp - kMan>(hn::And(b, hn::Set(d, 1u << (kExp + kMan))));
-  const VU32 man_hi = hn::ShiftLeft<23 - kMan>(man);
-  const VU32 normal =
-      hn::Or(hn::ShiftLeft<23>(hn::Add(e, hn::Set(d, uint32_t{127 - kBias}))), man_hi);
-  const VU32 special = hn::Or(hn::Or(hn::Set(d, 0x7f800000u), man_hi),
-                              hn::IfThenElseZero(hn::Ne(man, hn::Zero(d)), hn::Set(d, 0x400000u)));
-  const hn::RebindToFloat<DU32> df;
-  const hn::RebindToSigned<DU32> di;
-  // 2^(1 - bias - kMan): the value of one subnormal quantum.
-  const float quantum = 1.0f / static_cast<float>(uint64_t{1} << (kBias - 1 + kMan));
-  const VU32 sub =
-      hn::BitCast(d, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, man)), hn::Set(df, quantum)));
-  VU32 r = hn::IfThenElse(hn::Eq(e, hn::Zero(d)), sub, normal);
-  r = hn::IfThenElse(hn::Eq(e, hn::Set(d, kExpMax)), special, r);
-  return hn::Or(r, sign);
-}
-
-// BF16 is the top half of FP32: a shift, plus the quiet bit for NaNs.
-HWY_INLINE VU32 WidenBf16(DU32 d, VU32 b) {
-  const VU32 x = hn::ShiftLeft<16>(b);
-  const auto nan = hn::Gt(hn::And(x, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
-  return hn::IfThenElse(nan, hn::Or(x, hn::Set(d, 0x400000u)), x);
-}
-
-template <unsigned kBytes>
-HWY_INLINE VU32 LoadElems(DU32 d, const uint8_t* p) {
-  if constexpr (kBytes == 1) {
-    const hn::Rebind<uint8_t, DU32> d8;
-    return hn::PromoteTo(d, hn::LoadU(d8, p));
-  } else if constexpr (kBytes == 2) {
-    const hn::Rebind<uint16_t, DU32> d16;
-    return hn::PromoteTo(d, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
-  } else {
-    return hn::LoadU(d, reinterpret_cast<const uint32_t*>(p));
-  }
-}
-
-template <unsigned kBytes>
-HWY_INLINE void StoreElems(DU32 d, VU32 v, uint8_t* p) {
-  const hn::RebindToSigned<DU32> di;
-  if constexpr (kBytes == 1) {
-    const hn::Rebind<uint8_t, DU32> d8;
-    hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, v)), d8, p);
-  } else if constexpr (kBytes == 2) {
-    const hn::Rebind<uint16_t, DU32> d16;
-    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, v)), d16, reinterpret_cast<uint16_t*>(p));
-  } else {
-    hn::StoreU(v, d, reinterpret_cast<uint32_t*>(p));
-  }
-}
-
-// out[i] = conv(element i) for n elements of kIn bytes, written as kOut-byte elements.
-template <unsigned kIn, unsigned kOut, class Conv>
-HWY_INLINE void MapLoop(const uint8_t* in, size_t n, uint8_t* out, Conv conv) {
+// out[i] = from_fp32(kOut, to_fp32(kIn, in[i])) for n elements.
+template <Dtype kIn, Dtype kOut>
+void PairLoop(const uint8_t* in, size_t n, uint8_t* out) {
+  constexpr unsigned kI = SizeOf(kIn), kO = SizeOf(kOut);
   const DU32 d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  // Narrow results: the low halves (bytes) of two (four) vectors packed into one and
+  // stored whole, instead of a saturating demotion and a partial store per vector.
+  if constexpr (kOut == Dtype::BF16) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const VU32 a = NarrowBf16High(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = NarrowBf16High(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      hn::StoreU(hn::ConcatOdd(d16, hn::BitCast(d16, b), hn::BitCast(d16, a)), d16,
+                 reinterpret_cast<uint16_t*>(out + i * kO));
+    }
+  } else if constexpr (kO == 2) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      hn::StoreU(hn::ConcatEven(d16, hn::BitCast(d16, b), hn::BitCast(d16, a)), d16,
+                 reinterpret_cast<uint16_t*>(out + i * kO));
+    }
+  } else if constexpr (kO == 1) {
+    const hn::Repartition<uint16_t, DU32> d16;
+    const hn::Repartition<uint8_t, DU32> d8;
+    for (; i + 4 * N <= n; i += 4 * N) {
+      const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
+      const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+      const VU32 c = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + 2 * N) * kI));
+      const VU32 e = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + 3 * N) * kI));
+      const auto ab = hn::ConcatEven(d16, hn::BitCast(d16, b), hn::BitCast(d16, a));
+      const auto ce = hn::ConcatEven(d16, hn::BitCast(d16, e), hn::BitCast(d16, c));
+      hn::StoreU(hn::ConcatEven(d8, hn::BitCast(d8, ce), hn::BitCast(d8, ab)), d8, out + i);
+    }
+  }
+#endif
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const VU32 a = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI));
+    const VU32 b = FromFp32<kOut>(d, LoadFp32<kIn>(d, in + (i + N) * kI));
+    StoreElems<kO>(d, a, out + i * kO);
+    StoreElems<kO>(d, b, out + (i + N) * kO);
+  }
   for (; i + N <= n; i += N)
-    StoreElems<kOut>(d, conv(d, LoadElems<kIn>(d, in + i * kIn)), out + i * kOut);
+    StoreElems<kO>(d, FromFp32<kOut>(d, LoadFp32<kIn>(d, in + i * kI)), out + i * kO);
   if (i == n) return;
-  // The tail: through zero-padded buffers, so the vector code is the only code.
   HWY_ALIGN uint8_t bin[kMaxLanes * 4] = {};
   HWY_ALIGN uint8_t bout[kMaxLanes * 4];
-  std::memcpy(bin, in + i * kIn, (n - i) * kIn);
-  StoreElems<kOut>(d, conv(d, LoadElems<kIn>(d, bin)), bout);
-  std::memcpy(out + i * kOut, bout, (n - i) * kOut);
+  std::memcpy(bin, in + i * kI, (n - i) * kI);
+  StoreElems<kO>(d, FromFp32<kOut>(d, LoadFp32<kIn>(d, bin)), bout);
+  std::memcpy(out + i * kO, bout, (n - i) * kO);
 }
 
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
-// FP16 through the F16C conversion (vcvtph2ps), which widens exactly as SPEC §5 says
-// (NaNs quieted, payload kept): x86's conversion is the definition.
-void WidenFp16(const uint8_t* in, size_t n, uint32_t* out) {
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
-  const DU32 d;
-  const size_t N = hn::Lanes(df);
-  const hwy::float16_t* h = reinterpret_cast<const hwy::float16_t*>(in);
-  size_t i = 0;
-  for (; i + N <= n; i += N)
-    hn::StoreU(hn::BitCast(d, hn::PromoteTo(df, hn::LoadU(dh, h + i))), d, out + i);
-  if (i == n) return;
-  HWY_ALIGN hwy::float16_t bin[kMaxLanes] = {};
-  HWY_ALIGN uint32_t bout[kMaxLanes];
-  std::memcpy(bin, h + i, (n - i) * 2);
-  hn::Store(hn::BitCast(d, hn::PromoteTo(df, hn::Load(dh, bin))), d, bout);
-  std::memcpy(out + i, bout, (n - i) * 4);
-}
-#endif
+using PairFn = void (*)(const uint8_t*, size_t, uint8_t*);
 
-void WidenToFp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
-  uint8_t* o = reinterpret_cast<uint8_t*>(out);
-  switch (dt) {
-    case Dtype::FP32:
-    case Dtype::FP32R:
-      std::memcpy(out, in, n * 4);
-      return;
-    case Dtype::BF16:
-      return MapLoop<2, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenBf16(d, b); });
-    case Dtype::FP16:
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
-      return WidenFp16(in, n, out);
-#else
-      return MapLoop<2, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<5, 10>(d, b); });
-#endif
-    case Dtype::FP8_E5:
-      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<5, 2>(d, b); });
-    case Dtype::FP8_E4:
-      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<4, 3>(d, b); });
-    case Dtype::FP8_E3:
-      return MapLoop<1, 4>(in, n, o, [](DU32 d, VU32 b) { return WidenMini<3, 4>(d, b); });
-    default:
-      HWY_ASSERT(false);
+// The loops of every (from, to) pair, indexed as kConversionDtypes.
+template <size_t kRow, size_t... kJ>
+constexpr std::array<PairFn, sizeof...(kJ)> PairRow(std::index_sequence<kJ...>) {
+  return {&PairLoop<kConversionDtypes[kRow], kConversionDtypes[kJ]>...};
+}
+template <size_t... kI>
+constexpr std::array<std::array<PairFn, kConversionDtypes.size()>, sizeof...(kI)> PairTable(
+    std::index_sequence<kI...>) {
+  return {PairRow<kI>(std::make_index_sequence<kConversionDtypes.size()>())...};
+}
+const auto& Pairs() {
+  static constexpr auto kPairs = PairTable(std::make_index_sequence<kConversionDtypes.size()>());
+  return kPairs;
+}
+
+// The index of a dtype of SPEC §5.1's table; aborts (a programming error) otherwise.
+size_t Index(Dtype dt) {
+  for (size_t i = 0; i < kConversionDtypes.size(); ++i)
+    if (kConversionDtypes[i] == dt) return i;
+  HWY_ABORT("gpsimd convert: dtype code 0x%X is not a dtype of SPEC section 5.1",
+            static_cast<unsigned>(dt));
+}
+
+bool IsFp32(Dtype dt) {
+  return dt == Dtype::FP32 || dt == Dtype::FP32R;
+}
+
+void ThroughFp32(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
+  // FP32 and FP32R pass both halves unchanged (SPEC §5): a copy.
+  if (IsFp32(from) && IsFp32(to)) return static_cast<void>(std::memcpy(out, in, n * 4));
+  Pairs()[Index(from)][Index(to)](in, n, out);
+}
+
+void Cast(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
+  if (from == to) {
+    std::memcpy(out, in, n * *dtype_size(from));  // SPEC §5.1: the bits unchanged
+    return;
   }
+  ThroughFp32(from, to, in, n, out);
 }
 
-// ---- FP32 narrowing (SPEC §5) -------------------------------------------------------
-
-// FP32 patterns narrowed to a kExp/kMan float: round to nearest even on the exact value,
-// gradual underflow, ±inf beyond the finite range, canonical NaN with the input's sign.
-// The same steps as format.cc's encode(), per lane: the value is mant * 2^(E - 150);
-// it lands in binade max(E, emin) and is shifted right to that binade's quantum.
-template <int kExp, int kMan>
-HWY_INLINE VU32 NarrowMini(DU32 d, VU32 x) {
-  constexpr int kBias = (1 << (kExp - 1)) - 1;
-  constexpr uint32_t kEminB = static_cast<uint32_t>(1 - kBias + 127);  // biased by 127
-  constexpr uint32_t kEmaxB = static_cast<uint32_t>((1 << kExp) - 2 - kBias + 127);
-  constexpr unsigned kTotal = 1 + kExp + kMan;
-  constexpr uint32_t kInf = ((1u << kExp) - 1) << kMan;
-  constexpr uint32_t kNan = kInf | (1u << (kMan - 1));
-  const VU32 one = hn::Set(d, 1u);
-  const VU32 a = hn::And(x, hn::Set(d, 0x7fffffffu));
-  const VU32 sign = hn::ShiftRight<32 - kTotal>(hn::And(x, hn::Set(d, 0x80000000u)));
-  const VU32 E = hn::ShiftRight<23>(a);
-  const VU32 eb = hn::Max(E, one);  // FP32 subnormals share the smallest binade's quantum
-  const VU32 mant = hn::Or(hn::And(a, hn::Set(d, 0x7fffffu)),
-                           hn::IfThenElseZero(hn::Gt(E, hn::Zero(d)), hn::Set(d, 0x800000u)));
-  const VU32 binade = hn::Max(eb, hn::Set(d, kEminB));
-  // Past 25 places everything (mant < 2^24) is below half a quantum: 0.
-  const VU32 shift =
-      hn::Min(hn::Add(hn::Sub(binade, eb), hn::Set(d, uint32_t{23 - kMan})), hn::Set(d, 25u));
-  const VU32 kept = hn::Shr(mant, shift);
-  const VU32 rem = hn::And(mant, hn::Sub(hn::Shl(one, shift), one));
-  const VU32 half = hn::Shl(one, hn::Sub(shift, one));
-  const auto up =
-      hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), hn::Eq(hn::And(kept, one), one)));
-  const VU32 quanta = hn::Add(kept, hn::IfThenElseZero(up, one));
-  // A round-up to the next binade carries into the exponent field by itself.
-  const VU32 mag = hn::Add(hn::ShiftLeft<kMan>(hn::Sub(binade, hn::Set(d, kEminB))), quanta);
-  VU32 r = hn::IfThenElse(hn::Gt(E, hn::Set(d, kEmaxB)), hn::Set(d, kInf), mag);
-  r = hn::IfThenElse(hn::Gt(a, hn::Set(d, 0x7f800000u)), hn::Set(d, kNan), r);
-  return hn::Or(r, sign);
+void ToFp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
+  ThroughFp32(dt, Dtype::FP32, in, n, reinterpret_cast<uint8_t*>(out));
 }
 
-void NarrowFromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
-  const uint8_t* i = reinterpret_cast<const uint8_t*>(in);
-  switch (dt) {
-    case Dtype::FP32:
-    case Dtype::FP32R:
-      std::memcpy(out, in, n * 4);
-      return;
-    case Dtype::BF16:
-      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<8, 7>(d, x); });
-    case Dtype::FP16:
-      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<5, 10>(d, x); });
-    case Dtype::FP8_E5:
-      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<5, 2>(d, x); });
-    case Dtype::FP8_E4:
-      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<4, 3>(d, x); });
-    case Dtype::FP8_E3:
-      return MapLoop<4, 1>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<3, 4>(d, x); });
-    default:
-      HWY_ASSERT(false);
-  }
+void FromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
+  ThroughFp32(Dtype::FP32, dt, reinterpret_cast<const uint8_t*>(in), n, out);
 }
 
 // ---- RangeSelect's max --------------------------------------------------------------
@@ -243,7 +163,6 @@ uint32_t MaxKey(const uint32_t* y, size_t n) {
   return best;
 }
 
-
 const char* TargetName() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -255,18 +174,26 @@ HWY_AFTER_NAMESPACE();
 namespace gpsimd::kernels::simd {
 
 HWY_EXPORT(TargetName);
-HWY_EXPORT(WidenToFp32);
-HWY_EXPORT(NarrowFromFp32);
+HWY_EXPORT(Cast);
+HWY_EXPORT(ThroughFp32);
+HWY_EXPORT(ToFp32);
+HWY_EXPORT(FromFp32);
 HWY_EXPORT(MaxKey);
 
 const char* target_name() {
   return HWY_DYNAMIC_DISPATCH(TargetName)();
 }
-void widen_to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
-  HWY_DYNAMIC_DISPATCH(WidenToFp32)(dt, in, n, out);
+void cast(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(Cast)(from, to, in, n, out);
 }
-void narrow_from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(NarrowFromFp32)(dt, in, n, out);
+void through_fp32(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ThroughFp32)(from, to, in, n, out);
+}
+void to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(ToFp32)(dt, in, n, out);
+}
+void from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(FromFp32)(dt, in, n, out);
 }
 uint32_t max_key(const uint32_t* y, size_t n) {
   return HWY_DYNAMIC_DISPATCH(MaxKey)(y, n);

@@ -1,7 +1,9 @@
-// The FP32 conversions of SPEC §5 as vector loops, compiled once per x86 SIMD generation
-// (Highway's foreach_target) and chosen at run time for the CPU, so one binary runs on
-// any x86-64. Each produces exactly the bits of the scalar rule it replaces
-// (src/format/format.cc). In convert.cc.
+// The conversion of SPEC §5.1 as vector loops: format.h's convert, convert_through_fp32,
+// to_fp32 and from_fp32 over n contiguous elements, compiled once per x86 SIMD
+// generation (Highway's foreach_target) and chosen at run time for the CPU, so one binary
+// runs on any x86-64. Each produces exactly the bits of the scalar function it mirrors
+// (src/format/format.cc) for every pair of the thirteen dtypes of §5.1's table; the
+// per-vector halves they are built from are in convert-inl.h. In convert.cc.
 #pragma once
 
 #include <cstddef>
@@ -14,12 +16,20 @@ namespace gpsimd::kernels::simd {
 // Returns the name of the SIMD target the dispatcher picked for this CPU ("AVX3", ...).
 const char* target_name();
 
-// out[i] = widen_to_fp32(dt, element i of `in`), for n contiguous elements of dt
-// (FP8_E3/E4/E5, FP16, BF16, FP32, FP32R).
-void widen_to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out);
+// SPEC §5.1's cast for n contiguous elements: element i of `out` (a `to` element) is
+// convert(element i of `in`, from, to): a copy when from == to, else through FP32.
+void cast(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out);
 
-// Element i of `out` = narrow_from_fp32(dt, in[i]), for n contiguous elements.
-void narrow_from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out);
+// The two halves applied one after the other, equal dtypes too (format.h's
+// convert_through_fp32): element i of `out` = from_fp32(to, to_fp32(from, in[i])).
+void through_fp32(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out);
+
+// out[i] = to_fp32(dt, element i of `in`), for n contiguous elements of dt (any of the
+// thirteen dtypes of §5.1's table).
+void to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out);
+
+// Element i of `out` = from_fp32(dt, in[i]), for n contiguous elements.
+void from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out);
 
 // The maximum of n FP32 patterns in RangeSelect's order (SPEC §4.1: NaN ignored,
 // -0.0 < +0.0), as a key: 0 when every value is NaN (or n == 0), else a value that

@@ -83,7 +83,7 @@ bool match_channel(const uint8_t* partition, const Walk& src, Dtype in, const Ma
                    MatchLane& after, std::vector<uint32_t>* hits);
 
 // FindIndex8's destination (SPEC §4.9), one channel: the lane's eight indices as
-// `out_size`-byte integers (model::find_index8_value), slot k at ordinal k of the
+// `out_size`-byte integers (the low bits, format.h's int_low_bits), slot k at ordinal k of the
 // destination walk, written as runs rather than byte by byte. In search.cc.
 void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
                        const Walk& dst_walk);
@@ -94,5 +94,11 @@ void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
 bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
                            const MatchLane& before, MatchLane& after, uint32_t immediate, Dtype out,
                            uint8_t* dst, const Walk& dst_walk);
+
+// Copy and Cast (SPEC §4.16, §4.17), one channel: source element j converted from `in`
+// to `out` (simd::cast: the bits when they are equal; with `through_fp32`, ACT on V2,
+// simd::through_fp32) stored at destination ordinal j. In copy.cc.
+bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* dst,
+                  const Walk& dst_walk, Dtype out, bool through_fp32);
 
 }  // namespace gpsimd::kernels

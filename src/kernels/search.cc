@@ -208,17 +208,17 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
       const auto p0 = hn::Gt(key(i), t), p1 = hn::Gt(key(i + N), t);
       if (HWY_LIKELY(hn::AllFalse(d, hn::Or(p0, p1)))) continue;
       ForEachLane2(d, p0, p1,
-                   [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+                   [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
       t = gate();
     }
   }
   for (; i + N <= n; i += N) {
     const auto pass = hn::Gt(key(i), t);
     if (HWY_LIKELY(hn::AllFalse(d, pass))) continue;
-    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(uint32_t{half[i + j]} << 16)); });
+    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
     t = gate();
   }
-  for (; i < n; ++i) Insert(top, KeyOfPattern(uint32_t{half[i]} << 16));
+  for (; i < n; ++i) Insert(top, KeyOfPattern(bf16_to_fp32(half[i])));
 }
 
 // The match core (SPEC §4.9) over n elements with ordinals j0 + i. A vector is first
@@ -326,10 +326,10 @@ inline uint16_t OrderKey16(uint16_t b) {
   return static_cast<uint16_t>((b >> 15) ? ~b : b | 0x8000u);
 }
 
-// n BF16 patterns, compared in 16 bits: an element's FP32 value is its pattern << 16, so
-// a match value with a nonzero low half equals none, and one with a zero low half equals
-// exactly the element with its high half as pattern, or, for ±0, either zero. The range
-// test compares order keys (a NaN's lies outside every range of numbers).
+// n BF16 patterns, compared in 16 bits: an element's FP32 value (bf16_to_fp32) is its pattern
+// << 16, so a match value with a nonzero low half equals none, and one with a zero low
+// half equals exactly the element with its high half as pattern, or, for ±0, either
+// zero. The range test compares order keys (a NaN's lies outside every range of numbers).
 void MatchBf16(const uint16_t* e, size_t n, uint64_t j0, detail::MatchCore& core,
                std::vector<uint32_t>* hits) {
   const hn::ScalableTag<uint16_t> d;
@@ -354,23 +354,7 @@ void MatchBf16(const uint16_t* e, size_t n, uint64_t j0, detail::MatchCore& core
         return hn::Not(hn::Gt(hn::Sub(OrderKey16(d, v), klo), hn::Sub(OrderKey16(d, hi), klo)));
       },
       [](uint16_t a, uint16_t b) { return OrderKey16(a) < OrderKey16(b); },
-      [&](size_t i) { return uint32_t{e[i]} << 16; });
-}
-
-// out[i] = in[i], but a NaN (magnitude above `inf`) becomes `nan` with its sign: a
-// 16-bit float through FP32 and back (SPEC §5).
-void CanonicalNan16(const uint16_t* in, size_t n, uint16_t inf, uint16_t nan, uint16_t* out) {
-  const hn::ScalableTag<uint16_t> d;
-  const size_t N = hn::Lanes(d);
-  const auto vinf = hn::Set(d, inf), vnan = hn::Set(d, nan), mag = hn::Set(d, uint16_t{0x7fff});
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto v = hn::LoadU(d, in + i);
-    const auto is_nan = hn::Gt(hn::And(v, mag), vinf);
-    hn::StoreU(hn::IfThenElse(is_nan, hn::Or(hn::AndNot(mag, v), vnan), v), d, out + i);
-  }
-  for (; i < n; ++i)
-    out[i] = (in[i] & 0x7fffu) > inf ? static_cast<uint16_t>((in[i] & 0x8000u) | nan) : in[i];
+      [&](size_t i) { return bf16_to_fp32(e[i]); });
 }
 
 }  // namespace gpsimd::kernels::search::HWY_NAMESPACE
@@ -383,7 +367,6 @@ HWY_EXPORT(Top8);
 HWY_EXPORT(Top8Bf16);
 HWY_EXPORT(MatchFp32);
 HWY_EXPORT(MatchBf16);
-HWY_EXPORT(CanonicalNan16);
 }  // namespace search
 
 namespace {
@@ -407,7 +390,7 @@ const uint32_t* read_fp32(Cursor& c, const uint8_t* partition, Dtype dt, uint64_
   const uint8_t* in = dt == Dtype::BF16 || dt == Dtype::FP16 ? c.read<2>(partition, m, raw)
                                                              : c.read<1>(partition, m, raw);
   uint32_t* out = scratch(t_bits, kChunk);
-  simd::widen_to_fp32(dt, in, m, out);
+  simd::to_fp32(dt, in, m, out);
   return out;
 }
 
@@ -438,24 +421,10 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
     const uint32_t key = keys[k];
     top[k] = key == 0 ? model::kMax8Fill : (key >> 31) ? key & 0x7fffffffu : ~key;
   }
-  // The eight values converted at once: the float dtypes through the SIMD narrowing,
-  // the integer ones element by element.
+  // The eight values converted at once (from_fp32, SPEC §4.8).
   const unsigned size = *dtype_size(out);
   uint8_t bytes[8 * 4];
-  if (out == Dtype::FP32 || out == Dtype::FP32R) {
-    std::memcpy(bytes, top.data(), sizeof top);
-  } else if (out == Dtype::BF16 && in == Dtype::BF16) {
-    // BF16 values (and -inf) are exact in BF16: narrowing drops the zero low half.
-    for (unsigned k = 0; k < 8; ++k) {
-      const auto h = static_cast<uint16_t>(top[k] >> 16);
-      std::memcpy(bytes + 2 * k, &h, 2);
-    }
-  } else if (is_float_dtype(out)) {
-    simd::narrow_from_fp32(out, top.data(), 8, bytes);
-  } else {
-    for (unsigned k = 0; k < 8; ++k)
-      detail::store_elem(bytes + k * size, size, from_fp32(out, top[k]));
-  }
+  simd::from_fp32(out, top.data(), 8, bytes);
   Cursor dc(Rows::of(dst_walk));
   if (size == 4)
     dc.write<4>(dst, 8, bytes);
@@ -471,12 +440,12 @@ void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
   Cursor dc(Rows::of(dst_walk));
   if (out_size == 4) {
     uint32_t v[8];
-    for (unsigned k = 0; k < 8; ++k) v[k] = model::find_index8_value(lane.idx[k], 4);
+    for (unsigned k = 0; k < 8; ++k) v[k] = int_low_bits(Dtype::UINT32, lane.idx[k]);
     dc.write<4>(dst, 8, reinterpret_cast<const uint8_t*>(v));
   } else {
     uint16_t v[8];
     for (unsigned k = 0; k < 8; ++k)
-      v[k] = static_cast<uint16_t>(model::find_index8_value(lane.idx[k], 2));
+      v[k] = static_cast<uint16_t>(int_low_bits(Dtype::UINT16, lane.idx[k]));
     dc.write<2>(dst, 8, reinterpret_cast<const uint8_t*>(v));
   }
 }
@@ -544,22 +513,15 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
   Cursor c(Rows::of(src));
   if (same) {
     // FP32 through FP32 is its own bits; BF16 too but for NaNs, which come back as the
-    // canonical NaN with their sign (SPEC §5). The match core runs on the copy (the
-    // NaNs it changed match nothing).
-    const auto canonical = HWY_DYNAMIC_DISPATCH(search::CanonicalNan16);
-    const MiniFloatFormat* f = in == Dtype::BF16 ? minifloat_format(in) : nullptr;
+    // canonical NaN with their sign (SPEC §5): both through the conversion's halves. The
+    // match core runs on the copy (the NaNs it changed match nothing).
+    const bool f = in == Dtype::BF16;
     for (uint64_t j = 0; j < t;) {
       const uint64_t m = std::min(kChunk, t - j);
       if (f) {
         const uint8_t* raw = c.read<2>(partition, m, scratch(t_raw, kChunk * 2));
         uint16_t* o = reinterpret_cast<uint16_t*>(bytes) + j;
-        if (reinterpret_cast<uintptr_t>(raw) % 2 != 0) {
-          std::memcpy(o, raw, m * 2);
-          raw = reinterpret_cast<const uint8_t*>(o);
-        }
-        canonical(reinterpret_cast<const uint16_t*>(raw), m,
-                  static_cast<uint16_t>(((1u << f->exp_bits) - 1) << f->man_bits),
-                  static_cast<uint16_t>(f->canonical_nan), o);
+        simd::through_fp32(Dtype::BF16, Dtype::BF16, raw, m, reinterpret_cast<uint8_t*>(o));
         if (!core.done()) HWY_DYNAMIC_DISPATCH(search::MatchBf16)(o, m, j, core, &hits);
       } else {
         uint32_t* o = reinterpret_cast<uint32_t*>(bytes) + j;
@@ -569,7 +531,7 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
       }
       j += m;
     }
-    const uint32_t r = narrow_from_fp32(out, immediate);
+    const uint32_t r = from_fp32(out, immediate);
     for (uint32_t i : hits) std::memcpy(bytes + std::size_t{i} * size, &r, size);
   } else {
     // Every element widened to FP32, the consumed ones replaced by the immediate, then
@@ -581,13 +543,13 @@ bool match_replace_channel(const uint8_t* partition, const Walk& src, Dtype in,
         const uint8_t* raw = c.read<4>(partition, m, reinterpret_cast<uint8_t*>(y + j));
         if (raw != reinterpret_cast<uint8_t*>(y + j)) std::memcpy(y + j, raw, m * 4);
       } else {
-        simd::widen_to_fp32(in, c.read<2>(partition, m, scratch(t_raw, kChunk * 2)), m, y + j);
+        simd::to_fp32(in, c.read<2>(partition, m, scratch(t_raw, kChunk * 2)), m, y + j);
       }
       if (!core.done()) HWY_DYNAMIC_DISPATCH(search::MatchFp32)(y + j, m, j, core, &hits);
       j += m;
     }
     for (uint32_t i : hits) y[i] = immediate;
-    simd::narrow_from_fp32(out, y, t, bytes);
+    simd::from_fp32(out, y, t, bytes);
   }
   after = core.lane();
   if (direct) return true;

@@ -2,8 +2,6 @@
 // TensorScalarSelect (§4.2). Walks are handled a run at a time (walk_cursor.h) and the
 // element work goes to the conversion loops of convert.cc. Anything that decides a
 // result (index rounding, comparisons) calls the reference's own helpers from src/ops/.
-#include "kernels/kernels.h"
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -13,6 +11,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/convert.h"
+#include "kernels/kernels.h"
 #include "kernels/walk_cursor.h"
 #include "ops/op.h"
 
@@ -101,11 +100,11 @@ bool range_select_channel(const uint8_t* partition, const Walk& src, Dtype in, f
       if (max)
         best = std::max(best, simd::max_key(reinterpret_cast<const uint32_t*>(x) + a, b - a));
     } else {
-      simd::widen_to_fp32(in, x + a * in_size, b - a, y + a);
+      simd::to_fp32(in, x + a * in_size, b - a, y + a);
       std::fill_n(y, a, kFillBits);
       std::fill_n(y + b, m - b, kFillBits);
       if (max) best = std::max(best, simd::max_key(y + a, b - a));
-      simd::narrow_from_fp32(out, y, m, target);
+      simd::from_fp32(out, y, m, target);
     }
     if (!o) write_run(dc, out_size, dst, m, outb);
     j0 += m;

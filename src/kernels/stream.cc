@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "kernels/walk_cursor.h"
@@ -24,6 +25,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
+#include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -47,13 +49,22 @@ constexpr size_t kMaxLanes = 64;
 // index table serves every vector (the lane is the element's offset modulo N), and a
 // constant mask per vector picks which lanes come from it. So a block costs s loads,
 // s lane permutes and s - 1 blends, against N scattered loads for a gather; Zen's
-// gathers in particular are far slower than its loads.
+// gathers in particular are far slower than its loads. Steps of ±2 and ±4 compact
+// instead: ConcatEven (ConcatOdd going down, then a reverse) of two vectors at a time,
+// s - 1 two-vector permutes a block.
 //
 // The loads never leave the walk's span. Going up, they start at the block's first
 // element and end just before the next block's first element; going down, they start
 // s - 1 elements below the block's lowest element (the walk's next element is s below
 // it) and end at the block's first element. Both need another element after the block
 // when s > 1.
+
+// A prefetch `bytes` from p. The address is computed as an integer: it may lie outside
+// the walk's span (a prefetch never faults), where pointer arithmetic would not be valid.
+HWY_INLINE void PrefetchAt(const void* p, ptrdiff_t bytes) {
+  hwy::Prefetch(reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) +
+                                                 static_cast<uintptr_t>(bytes)));
+}
 
 struct StrideTable {
   int32_t lane[kN];    // lane of the element within its vector
@@ -95,10 +106,31 @@ HWY_INLINE void ReadStrided(const uint8_t* p, size_t n, uint8_t* out) {
   for (; i + N <= last; i += N) {
     const int32_t* b = kS > 0 ? q + static_cast<ptrdiff_t>(i * s)
                               : q - static_cast<ptrdiff_t>((i + N - 1) * s + (s - 1));
-    VI32 r = hn::TableLookupLanes(hn::LoadU(di, b), lanes);
-    if constexpr (s > 1) r = blend(r, b, 1);
-    if constexpr (s > 2) r = blend(r, b, 2);
-    if constexpr (s > 3) r = blend(r, b, 3);
+    // Going down: a prefetch 4 KiB ahead of the loads.
+    if constexpr (kS < 0)
+      for (int k = 0; k < s; ++k) PrefetchAt(b, -4096 + 64 * k);
+    VI32 r;
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (s == 2 || s == 4) {
+      // Every second (fourth) element: one (three) two-vector compactions, the even
+      // lanes going up, the odd ones (the block's elements end each pair) going down.
+      auto half = [&](VI32 lo, VI32 hi) {
+        return kS > 0 ? hn::ConcatEven(di, hi, lo) : hn::ConcatOdd(di, hi, lo);
+      };
+      const auto v = [&](int k) { return hn::LoadU(di, b + k * static_cast<ptrdiff_t>(N)); };
+      if constexpr (s == 2)
+        r = half(v(0), v(1));
+      else
+        r = half(half(v(0), v(1)), half(v(2), v(3)));
+      if constexpr (kS < 0) r = hn::Reverse(di, r);
+    } else
+#endif
+    {
+      r = hn::TableLookupLanes(hn::LoadU(di, b), lanes);
+      if constexpr (s > 1) r = blend(r, b, 1);
+      if constexpr (s > 2) r = blend(r, b, 2);
+      if constexpr (s > 3) r = blend(r, b, 3);
+    }
     hn::StoreU(r, di, o + i);
   }
   for (; i < n; ++i) std::memcpy(o + i, q + static_cast<ptrdiff_t>(i) * kS, 4);
@@ -147,6 +179,155 @@ ReadFn StridedReader(int64_t step) {
 void ReadStrided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   if (ReadFn f = StridedReader(step)) return f(p, n, out);
   ReadGather32(p, step, n, out);
+}
+
+// Runs of n elements `step` bytes apart whose first elements are adjacent (run r starts at
+// p + 4r): a matrix read column by column, the transposed pair of a 4-D walk. Four
+// elements of N consecutive runs at a time: four contiguous loads (one per element index,
+// across the runs), a 4 x 4 transpose inside each 128-bit block (two rounds of
+// interleaves), and a 16-byte store per run; no gather. Returns how many runs it wrote
+// (a multiple of N, its elements all of them); the caller does the rest.
+size_t ReadAdjacentRuns32(const uint8_t* p, int64_t step, size_t n, size_t rows, uint8_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)p, (void)step, (void)n, (void)rows, (void)out;
+  return 0;  // one lane: nothing to transpose
+#else
+  const DU32 d;
+  const hn::Repartition<uint64_t, DU32> d64;
+  const size_t N = hn::Lanes(d);
+  if (N < 4 || n < 4) return 0;
+  HWY_ALIGN uint32_t buf[4][kMaxLanes];
+  const size_t whole = rows / N * N;
+  for (size_t k0 = 0; k0 < whole; k0 += N) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const uint8_t* q = p + static_cast<int64_t>(i) * step + static_cast<int64_t>(k0) * 4;
+      const VU32 a = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q));
+      const VU32 b = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + step));
+      const VU32 c = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + 2 * step));
+      const VU32 e = hn::LoadU(d, reinterpret_cast<const uint32_t*>(q + 3 * step));
+      const auto t0 = hn::BitCast(d64, hn::InterleaveLower(d, a, b));
+      const auto t1 = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));
+      const auto t2 = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+      const auto t3 = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+      // Block j of col[k] holds elements i..i+3 of run k0 + 4j + k.
+      hn::Store(hn::BitCast(d, hn::InterleaveLower(d64, t0, t2)), d, buf[0]);
+      hn::Store(hn::BitCast(d, hn::InterleaveUpper(d64, t0, t2)), d, buf[1]);
+      hn::Store(hn::BitCast(d, hn::InterleaveLower(d64, t1, t3)), d, buf[2]);
+      hn::Store(hn::BitCast(d, hn::InterleaveUpper(d64, t1, t3)), d, buf[3]);
+      for (size_t j = 0; j < N / 4; ++j)
+        for (size_t k = 0; k < 4; ++k)
+          std::memcpy(out + ((k0 + 4 * j + k) * n + i) * 4, &buf[k][4 * j], 16);
+    }
+    for (; i < n; ++i)  // the last elements of these runs
+      for (size_t k = k0; k < k0 + N; ++k)
+        std::memcpy(out + (k * n + i) * 4, p + static_cast<int64_t>(i) * step + k * 4, 4);
+  }
+  return whole;
+#endif
+}
+
+void ReadRows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
+                uint8_t* out) {
+  if (ReadFn f = StridedReader(step)) {
+    for (size_t r = 0; r < rows; ++r, p += row_step, out += n * 4) f(p, n, out);
+    return;
+  }
+  if (row_step == 4) {  // adjacent runs: transposed in registers
+    const size_t done = ReadAdjacentRuns32(p, step, n, rows, out);
+    p += static_cast<int64_t>(done) * 4;
+    out += done * n * 4;
+    rows -= done;
+  }
+  for (size_t r = 0; r < rows; ++r, p += row_step, out += n * 4) ReadGather32(p, step, n, out);
+}
+
+// Packs the low halves of n 32-bit words into n 16-bit elements.
+void PackLow16(const uint32_t* w, size_t n, uint8_t* out) {
+  const DU32 d;
+  const hn::Rebind<uint16_t, DU32> d16;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::TruncateTo(d16, hn::LoadU(d, w + i)), d16,
+               reinterpret_cast<uint16_t*>(out + 2 * i));
+  for (; i < n; ++i) std::memcpy(out + 2 * i, w + i, 2);
+}
+
+// 2-byte elements kS elements apart, |kS| = 2 or 4: the blocks of ReadStrided (the same
+// layout and bounds, in 16-bit lanes) compacted by ConcatEven / ConcatOdd straight into
+// 16-bit lanes, no 4-byte words in between.
+#if HWY_TARGET != HWY_SCALAR
+template <int kS>
+HWY_INLINE void ReadCompact16(const uint8_t* p, size_t n, uint8_t* out) {
+  constexpr int s = kS < 0 ? -kS : kS;
+  static_assert(s == 2 || s == 4);
+  const hn::ScalableTag<uint16_t> d;
+  const size_t N = hn::Lanes(d);
+  const uint16_t* q = reinterpret_cast<const uint16_t*>(p);
+  uint16_t* o = reinterpret_cast<uint16_t*>(out);
+  auto half = [&](auto lo, auto hi) {
+    return kS > 0 ? hn::ConcatEven(d, hi, lo) : hn::ConcatOdd(d, hi, lo);
+  };
+  const size_t last = n == 0 ? 0 : n - 1;  // another element follows every block
+  size_t i = 0;
+  for (; i + N <= last; i += N) {
+    const uint16_t* b = kS > 0 ? q + static_cast<ptrdiff_t>(i * s)
+                               : q - static_cast<ptrdiff_t>((i + N - 1) * s + (s - 1));
+    for (int k = 0; k < s; ++k) PrefetchAt(b, (kS > 0 ? 4096 : -4096) + 64 * k);
+    const auto v = [&](int k) { return hn::LoadU(d, b + k * static_cast<ptrdiff_t>(N)); };
+    auto r = s == 2 ? half(v(0), v(1)) : half(half(v(0), v(1)), half(v(2), v(3)));
+    if constexpr (kS < 0) r = hn::Reverse(d, r);
+    hn::StoreU(r, d, o + i);
+  }
+  for (; i < n; ++i) std::memcpy(o + i, q + static_cast<ptrdiff_t>(i) * kS, 2);
+}
+#endif
+
+void ReadStrided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  if (n == 0) return;
+#if HWY_TARGET != HWY_SCALAR
+  switch (step) {
+    case 4:
+      return ReadCompact16<2>(p, n, out);
+    case -4:
+      return ReadCompact16<-2>(p, n, out);
+    case 8:
+      return ReadCompact16<4>(p, n, out);
+    case -8:
+      return ReadCompact16<-4>(p, n, out);
+    default:
+      break;
+  }
+#endif
+  if (step == -2) {  // reversed and contiguous
+    const hn::ScalableTag<uint16_t> d16;
+    const size_t N = hn::Lanes(d16);
+    const uint16_t* q = reinterpret_cast<const uint16_t*>(p);
+    size_t i = 0;
+    for (; i + N <= n; i += N)
+      hn::StoreU(hn::Reverse(d16, hn::LoadU(d16, q - (i + N - 1))), d16,
+                 reinterpret_cast<uint16_t*>(out + 2 * i));
+    for (; i < n; ++i) std::memcpy(out + 2 * i, p - 2 * static_cast<int64_t>(i), 2);
+    return;
+  }
+  // The ordinals [first, first + m) read 4 bytes each; the one at the highest address
+  // (the last going up, the first going down) alone.
+  const size_t first = step > 0 ? 0 : 1, m = n - 1;
+  const uint8_t* q = p + static_cast<int64_t>(first) * step;
+  const ReadFn f = step % 4 == 0 ? StridedReader(step) : nullptr;
+  HWY_ALIGN uint32_t words[512];
+  for (size_t b = 0; b < m; b += 512) {
+    const size_t k = std::min<size_t>(512, m - b);
+    const uint8_t* qb = q + static_cast<int64_t>(b) * step;
+    if (f)
+      f(qb, k, reinterpret_cast<uint8_t*>(words));
+    else
+      ReadGather32(qb, step, k, reinterpret_cast<uint8_t*>(words));
+    PackLow16(words, k, out + 2 * (first + b));
+  }
+  const size_t top = step > 0 ? n - 1 : 0;
+  std::memcpy(out + 2 * top, p + static_cast<int64_t>(top) * step, 2);
 }
 
 const char* StridedReadKind(int64_t step) {
@@ -249,18 +430,19 @@ void SequenceMarks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* pr
 }
 
 // A bound as stored: its INT32 bits, or the FP32 bits of the same number (exact: bounds
-// are below 2^24). Converted as it is stored, so FP32 output costs no extra pass.
+// are below 2^24), through the conversion piece's to_fp32 (format.h, convert-inl.h).
+// Converted as it is stored, so FP32 output costs no extra pass.
 template <bool kFpOut>
 HWY_INLINE uint32_t BoundBits(int32_t v) {
   if constexpr (kFpOut)
-    return std::bit_cast<uint32_t>(static_cast<float>(v));
+    return to_fp32(Dtype::INT32, static_cast<uint32_t>(v));
   else
     return static_cast<uint32_t>(v);
 }
 template <bool kFpOut>
 HWY_INLINE VU32 BoundsBits(DU32 d, VI32 v) {
   if constexpr (kFpOut)
-    return hn::BitCast(d, hn::ConvertTo(hn::RebindToFloat<DU32>(), v));
+    return convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
   else
     return hn::BitCast(d, v);
 }
@@ -451,11 +633,20 @@ namespace gpsimd::kernels::stream {
 
 HWY_EXPORT(ReadStrided32);
 HWY_EXPORT(StridedReadKind);
+HWY_EXPORT(ReadStrided16);
+HWY_EXPORT(ReadRows32);
 HWY_EXPORT(SequenceMarks);
 HWY_EXPORT(SequenceBoundsFromMarks);
 
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided32)(p, step, n, out);
+}
+void read_rows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
+                 uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ReadRows32)(p, step, n, row_step, rows, out);
+}
+void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ReadStrided16)(p, step, n, out);
 }
 const char* strided_read_kind(int64_t step) {
   return HWY_DYNAMIC_DISPATCH(StridedReadKind)(step);

@@ -15,6 +15,19 @@ namespace gpsimd::kernels::stream {
 // permutes; other steps are vector gathers.
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out);
 
+// The same for 2-byte elements: out[i] = the 2 bytes at p + i * step (step a multiple of
+// 2). Element steps of ±2 and ±4 are contiguous loads compacted in 16-bit lanes (on the
+// one-lane baseline, 4-byte reads as ±6 and ±8), -1 a reversed contiguous read, ±6 and ±8
+// 4-byte reads through read_strided32's permutes, others 4-byte gathers (the element at
+// the highest address, whose 4-byte read would pass the walk, read alone).
+void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out);
+
+// read_strided32 for `rows` runs of n elements, run r starting at p + r * row_step (bytes),
+// into `out` one run after the other: a walk of rows (a transposed pair of dimensions is
+// rows of a large step) in one call, so that short runs cost no call each.
+void read_rows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
+                 uint8_t* out);
+
 // Which strided read read_strided32 uses for a step (in bytes): "permute" or "gather".
 const char* strided_read_kind(int64_t step);
 

@@ -132,6 +132,10 @@ class Cursor {
     if constexpr (kSize == 4) {
       if (run.count >= 16) return stream::read_strided32(p, run.step, run.count, out);
     }
+    if constexpr (kSize == 2) {
+      if (run.count >= 16 && run.step != 0)
+        return stream::read_strided16(p, run.step, run.count, out);
+    }
     for (uint64_t i = 0; i < run.count; ++i, p += run.step) std::memcpy(out + i * kSize, p, kSize);
   }
   template <unsigned kSize>

@@ -5,6 +5,7 @@
 #include <array>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "kernels/affine.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
@@ -107,7 +108,7 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   const Operand& dst = std::get<Operand>(rd);
   out.note_source(src, n);
   const uint8_t mode = w[kFillMode.offset];
-  const uint32_t fill = model::affine_select_fill(hi, m.registers[w[kFillReg.offset]]);
+  const uint32_t fill = from_fp32(static_cast<Dtype>(hi), m.registers[w[kFillReg.offset]]);
   const auto mult = static_cast<int32_t>(load_u32(w, kMultiplier.offset));
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
@@ -119,7 +120,9 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
     y.resize(st.count());
     src.walk.for_each([&](uint64_t j, uint32_t off) { y[j] = load_elem(in + off, in_size); });
     Ramp::of(mask, mult, c).for_each([&](uint64_t j, int32_t v) {
-      y[j] = model::affine_select_pred(mode, v) ? model::affine_select_convert(lo, hi, y[j]) : fill;
+      y[j] = model::affine_select_pred(mode, v)
+                 ? convert(y[j], static_cast<Dtype>(lo), static_cast<Dtype>(hi))
+                 : fill;
     });
     dwalk.for_each([&](uint64_t j, uint32_t off) { store_elem(bytes + off, out_size, y[j]); });
   };
@@ -154,7 +157,7 @@ void explain_affine_select(const Decoded& d, const Machine& m, Explainer& x) {
   x.line("channels", channels_text(n));
   x.line("reads",
          tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
-  const uint32_t fill = model::affine_select_fill(static_cast<uint8_t>(dout), m.registers[reg]);
+  const uint32_t fill = from_fp32(static_cast<Dtype>(dout), m.registers[reg]);
   x.line("register",
          fmt::format("fill_reg = reg({}) = {:#010x} (FP32 {}), written as {} "
                      "bits {:#x}",

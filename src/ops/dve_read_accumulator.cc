@@ -63,7 +63,7 @@ std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& 
   for (unsigned c = 0; c < n; ++c) {
     const uint32_t a = model::read_accumulator_value(m.accumulators[dst.partition(c)], negated);
     // One element per channel, at the start offset: the walk's first ordinal.
-    store_elem(dst_bytes[c] + dwalk.start, size, narrow_from_fp32(dtype, a));
+    store_elem(dst_bytes[c] + dwalk.start, size, from_fp32(dtype, a));
   }
   return std::nullopt;
 }

@@ -44,8 +44,7 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
       return;
     }
     io.dwalk.for_each([&](uint64_t k, uint32_t off) {
-      store_elem(io.dst_bytes[c] + off, io.out_size,
-                 model::find_index8_value(lanes[c].idx[k], io.out_size));
+      store_elem(io.dst_bytes[c] + off, io.out_size, int_low_bits(io.dout, lanes[c].idx[k]));
     });
   });
   for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 
+#include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
@@ -119,9 +120,9 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
                     [](uint32_t a) { return a == 0; });
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       const int32_t v = bounds[j];
-      // Bounds are below 2^24 (the walk limit), so the FP32 form is exact.
+      // Bounds are below 2^24 (the walk limit), so the FP32 form (SPEC §5.1) is exact.
       const uint32_t bits =
-          fp_out ? std::bit_cast<uint32_t>(static_cast<float>(v)) : static_cast<uint32_t>(v);
+          fp_out ? to_fp32(Dtype::INT32, static_cast<uint32_t>(v)) : static_cast<uint32_t>(v);
       store_elem(bytes + off, 4, bits);
     });
   }

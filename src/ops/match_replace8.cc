@@ -72,7 +72,7 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
     thread_local std::vector<uint32_t> y;
     y.resize(io.st.count());
     src.walk.for_each([&](uint64_t i, uint32_t off) {
-      y[i] = from_fp32(io.dout, search_to_fp32(io.din, load_elem(in + off, io.in_size)));
+      y[i] = from_fp32(io.dout, to_fp32(io.din, load_elem(in + off, io.in_size)));
     });
     thread_local std::vector<uint32_t> hits;
     hits.clear();

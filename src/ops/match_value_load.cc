@@ -59,7 +59,7 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
   // The fast path widens the float elements of every channel with one SIMD call.
   thread_local std::vector<uint8_t> raw;
   thread_local std::vector<uint32_t> widened;
-  const bool batch = fast && is_float_dtype(dtype);
+  const bool batch = fast;
   if (batch) {
     raw.resize(std::size_t{n} * 8 * size);
     widened.resize(std::size_t{n} * 8);
@@ -73,7 +73,7 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
         src.walk.for_each(
             [&](uint64_t k, uint32_t off) { std::memcpy(o + k * size, in + off, size); });
     }
-    kernels::simd::widen_to_fp32(dtype, raw.data(), std::size_t{n} * 8, widened.data());
+    kernels::simd::to_fp32(dtype, raw.data(), std::size_t{n} * 8, widened.data());
   }
   for (unsigned c = 0; c < n; ++c) {
     const unsigned lane = src.partition(c);
@@ -85,7 +85,7 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
     } else {
       src.walk.for_each([&](uint64_t k, uint32_t off) {
         state.mv[model::match_value_slot(static_cast<unsigned>(k))] =
-            search_to_fp32(dtype, load_elem(in + off, size));
+            to_fp32(dtype, load_elem(in + off, size));
       });
     }
     out.set_match_lane(lane, state);

@@ -115,9 +115,8 @@ std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
       return;
     thread_local std::vector<uint32_t> v;
     v.resize(io.st.count());
-    src.walk.for_each([&](uint64_t j, uint32_t off) {
-      v[j] = search_to_fp32(io.din, load_elem(in + off, io.in_size));
-    });
+    src.walk.for_each(
+        [&](uint64_t j, uint32_t off) { v[j] = to_fp32(io.din, load_elem(in + off, io.in_size)); });
     const std::array<uint32_t, 8> top = max8_reference(v);
     io.dwalk.for_each([&](uint64_t k, uint32_t off) {
       store_elem(io.dst_bytes[c] + off, io.out_size, from_fp32(io.dout, top[k]));

@@ -202,14 +202,14 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
     y.resize(st.count());  // the channel's FP32 results, in ordinal order
     src.walk.for_each([&](uint64_t j, uint32_t off) {
-      const uint32_t x = widen_to_fp32(din, load_elem(in + off, in_size));
+      const uint32_t x = to_fp32(din, load_elem(in + off, in_size));
       const float idx = range_select_index(base, static_cast<uint32_t>(j));
       const bool pass =
           range_select_compare(op0, idx, bnd0) && range_select_compare(op1, idx, bnd1);
       y[j] = pass ? x : kFillBits;
     });
     dwalk.for_each([&](uint64_t j, uint32_t off) {
-      store_elem(bytes + off, out_size, narrow_from_fp32(dout, y[j]));
+      store_elem(bytes + off, out_size, from_fp32(dout, y[j]));
     });
     // The reduction sees the FP32 y before the down-conversion.
     model::MaxFold fold;
@@ -269,7 +269,7 @@ void explain_range_select(const Decoded& d, const Machine& m, Explainer& x) {
          tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
   const float base = fp32_from_bits(u32(d, "base"));
   const uint64_t count = src.count();
-  const uint32_t fill_out = narrow_from_fp32(static_cast<Dtype>(dout), 0xff7fffffu);
+  const uint32_t fill_out = from_fp32(static_cast<Dtype>(dout), 0xff7fffffu);
   x.line("effect",
          fmt::format(
              "element j of channel c passes when (base + j) {} bound0 and (base + j) {} "

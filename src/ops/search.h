@@ -1,5 +1,5 @@
 // The semantics the four DVE search instructions share (SPEC §4.7-§4.10), written once:
-// the element -> FP32 conversion of their sources, the S4D2_BN clauses of Max8 and
+// the S4D2_BN clauses of Max8 and
 // FindIndex8, and the per-lane match core of FindIndex8 and MatchReplace8.
 #pragma once
 
@@ -15,12 +15,6 @@
 #include "ops/op.h"
 
 namespace gpsimd::detail {
-
-// SPEC §4.7-§4.10: every source element is compared as FP32: floats widen (§5), integers
-// round to nearest even (§5.1), FP32 is the identity on its bits.
-inline uint32_t search_to_fp32(Dtype dt, uint32_t bits) {
-  return to_fp32(dt, bits);
-}
 
 // The largest element count a search instruction's source may have (SPEC §4.8, §4.10).
 inline constexpr uint64_t kSearchMaxElements = 16384;
@@ -110,8 +104,7 @@ MatchLane match_walk(const uint8_t* in, const Walk& src, Dtype din, const MatchL
   const unsigned size = src.elem;
   src.for_each([&](uint64_t i, uint32_t off) {
     if (core.done()) return;
-    if (core.offer(static_cast<uint32_t>(i), search_to_fp32(din, load_elem(in + off, size))))
-      consumed(i);
+    if (core.offer(static_cast<uint32_t>(i), to_fp32(din, load_elem(in + off, size)))) consumed(i);
   });
   return core.lane();
 }

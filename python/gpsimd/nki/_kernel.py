@@ -472,16 +472,17 @@ class Program:
     # -- running ----------------------------------------------------------------------
 
     def _emit(self, call: str, words: list[bytes], arguments: Any,
-             reads: list[Tile], writes: list[Tile], note: str) -> None:
+             reads: list[Tile], writes: list[Tile], note: str, engine: str | None = None) -> None:
         """Validate, run and record the words of one call, all or nothing.
 
         ``arguments`` maps each word's instruction fields to the NKI arguments they come
         from (one dict, or one per word), for the errors; ``reads`` and ``writes`` are the
-        call's operands."""
+        call's operands; ``engine`` the engine input of its words (SPEC §3.9: 'dve',
+        'pool', 'act'; None: each instruction's default)."""
         if isinstance(arguments, dict):
             arguments = [arguments] * len(words)
         for w, args in zip(words, arguments):
-            diags = validate(w, self.generation, self.strict)
+            diags = validate(w, self.generation, self.strict, engine)
             if diags:
                 raise _invalid(call, diags, args)
         m = self.machine
@@ -492,7 +493,7 @@ class Program:
                      [(t, np.array(t._view())) for t in writes])
         try:
             for w in words:
-                m._run_words([w], strict=self.strict)
+                m._run_words([w], strict=self.strict, engine=engine)
         except (InvalidInstruction, Fault):
             if saved is not None:  # the call is all or nothing, as a word is
                 m.accumulators[:], m.match_values[:], m.matched[:] = saved[0], saved[1], saved[2]
@@ -500,7 +501,7 @@ class Program:
                 for t, data in saved[5]:
                     t._view()[...] = data
             raise
-        self.recording.add_words(words, note)
+        self.recording.add_words(words, note, engine)
         for t in list(reads) + list(writes):
             self._touched.append(t._box())
 

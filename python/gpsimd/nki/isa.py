@@ -21,14 +21,16 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``nonzero_with_count``     NonzeroWithCount (0xf2)
 ``tensor_copy_predicated`` CopyPredicatedScalar (0xe8), a scalar ``src``
 ``sequence_bounds``        GetSequenceBounds (0xbe)
+``tensor_copy``            Copy (0x46) for equal dtypes, Cast (0x47) otherwise, on
+                           the engine asked for (GpSimd by default, Vector for PSUM)
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
                            a tile to NumPy reads it
 =========================  =====================================================
 
 Every other ``nki.isa`` call raises NotImplementedError naming the instruction it
-would be; ``tensor_tensor``, ``tensor_scalar`` and ``tensor_copy`` say that their
-instructions (TensorTensor, TensorScalar, Copy/Cast; SPEC §4.14-§4.17) are not modelled
-yet. Nothing is ever approximated.
+would be; ``tensor_tensor`` and ``tensor_scalar`` say that their instructions
+(TensorTensor, TensorScalar; SPEC §4.14-§4.15) are not modelled yet. Nothing is ever
+approximated.
 
 >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
 >>> import gpsimd.nki.language as nl
@@ -297,8 +299,8 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
     call = "nisa.dma_copy"
     if isinstance(dst, Tile) and isinstance(src, Tile):
         raise NotImplementedError(f"{call}: a DMA between on-chip tiles ({src._expr} to "
-                                  f"{dst._expr}) is not modelled; use nisa.tensor_copy when "
-                                  "Copy lands, or copy through NumPy")
+                                  f"{dst._expr}) is not modelled; use nisa.tensor_copy (Copy), "
+                                  "or copy through NumPy")
     if isinstance(dst, Tile):
         data = np.asarray(src)
         want = dst.dtype.storage
@@ -325,16 +327,74 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
     return None
 
 
-def tensor_copy(dst, src, engine=engine.unknown, name=None):
-    """Copy a tile on chip: Copy (0x46) / Cast (0x47), SPEC §4.16-§4.17 (not modelled yet).
+def _copy_engine(call: str, eng: Any, tiles: list[Tile]) -> str | None:
+    """Return the engine input (SPEC §3.9) of an NKI engine argument: vector_engine 'dve',
+    gpsimd_engine 'pool', scalar_engine 'act'; unknown_engine the GpSimd engine (the
+    instruction's default, None) unless a tile is in PSUM, which GpSimd cannot access:
+    then the Vector engine."""
+    if eng is engine.unknown:
+        return "dve" if any(t.space == "psum" for t in tiles) else None
+    if isinstance(eng, engine) and eng in _QUEUE:
+        return _QUEUE[eng]
+    raise _error(call, "engine", f"{_note_arg(eng)} does not run it; expected "
+                 "nisa.vector_engine, nisa.gpsimd_engine, nisa.scalar_engine or "
+                 "nisa.unknown_engine")
 
-    >>> import gpsimd.nki.isa as nisa
-    >>> nisa.tensor_copy(None, None)
-    Traceback (most recent call last):
-    ...
-    NotImplementedError: nisa.tensor_copy is Copy / Cast (SPEC §4.16-§4.17), which gpsimd does not model yet
+
+def tensor_copy(dst, src, engine=engine.unknown, name=None):
+    """Copy ``src`` into ``dst`` on chip: Copy (0x46, SPEC §4.16) when their dtypes are
+    equal, the bits unchanged, and Cast (0x47, §4.17) when they differ, every element
+    converted by SPEC §5.1 (through FP32: round to nearest even, integers saturate, NaN
+    becomes 0 in an integer, narrow floats overflow to ±inf).
+
+    ``dst`` and ``src`` are SBUF or PSUM tiles with the same number of partitions and of
+    elements per partition; their shapes may differ (each is walked in its own element
+    order, pairing elements by position). ``engine``: ``nisa.vector_engine``,
+    ``nisa.gpsimd_engine`` or ``nisa.scalar_engine``; ``nisa.unknown_engine`` (the
+    default) runs on the GpSimd engine, or on the Vector engine when a tile is in PSUM,
+    which GpSimd cannot access (NKI's compiler picks by workload; this is gpsimd's fixed
+    choice). A PSUM ``dst`` needs a 4-byte dtype. On NeuronCore-v2 the Scalar engine
+    takes every element through FP32, equal dtypes included (an int32 beyond 2^24 is
+    rounded).
+
+    NKI's test (``test_nki_isa_tensor_copy``): an (8, 8) float32 tile copied on the
+    Vector engine equals ``np.copy`` of it.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> np.random.seed(0)
+    >>> a = np.random.random_sample([8, 8]).astype(np.float32) * 100
+    >>> with nki.Program() as p:
+    ...     src = nl.ndarray((8, 8), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=src, src=a)
+    ...     dst = nl.ndarray((8, 8), dtype=nl.float32)
+    ...     nisa.tensor_copy(dst, src, engine=nisa.vector_engine)
+    ...     acc = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.psum)
+    ...     nisa.tensor_copy(acc, src)                  # to PSUM: on the Vector engine
+    ...     low = nl.ndarray((8, 8), dtype=nl.bfloat16)
+    ...     nisa.tensor_copy(low, acc)                  # PSUM FP32 to SBUF BF16: Cast
+    >>> np.array_equal(dst.numpy(), np.copy(a)), np.array_equal(acc.numpy(), a)
+    (True, True)
+    >>> [w[0] for w in p.words]
+    [70, 70, 71]
     """
-    raise _pending("tensor_copy", ("Copy", "Cast"), "SPEC §4.16-§4.17")
+    call = "nisa.tensor_copy"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "src", src, p)
+    channels = _same_partitions(call, [("dst", dst), ("src", src)])
+    if dst._free_count() != src._free_count():
+        raise _error(call, "dst", f"{dst._expr} has {dst._free_count()} elements per partition, "
+                     f"src {src._free_count()}: a copy pairs them one to one")
+    eng = _copy_engine(call, engine, [src, dst])
+    same = dst.gpsimd_dtype == src.gpsimd_dtype
+    word = encode("Copy" if same else "Cast", src_mem_pattern=src._descriptor(call, "src", 4),
+                  in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                  num_active_channels=channels, dst_mem_pattern=dst._descriptor(call, "dst", 4))
+    p._emit(call, [word], {"src_mem_pattern": "src", "in_dtype": "src", "out_dtype": "dst",
+                          "dst_mem_pattern": "dst", "num_active_channels": "dst"},
+            [src], [dst], _note(call, dst=dst, src=src, engine=engine), eng)
+    return None
 
 
 @_not_modelled("a Vector/GpSimd memset instruction (nl.zeros and nl.full write a fresh "

@@ -1,0 +1,97 @@
+// Copy and Cast (SPEC §4.16, §4.17), one channel: the walks a run at a time
+// (walk_cursor.h: dense runs in place, strided 4-byte runs through stream.h's permuting
+// reads), the elements through the conversion piece's vector loops (convert.h).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "kernels/convert.h"
+#include "kernels/kernels.h"
+#include "kernels/stream.h"
+#include "kernels/walk_cursor.h"
+
+namespace gpsimd::kernels {
+namespace {
+
+thread_local std::vector<uint8_t> t_in, t_out;
+
+// Copies whole chunks: the copy's own chunk is larger than the converting one (a
+// memcpy per run costs little, and a chunk of 4-byte elements still fits L1 twice).
+constexpr uint64_t kCopyChunk = 4 * kChunk;
+
+}  // namespace
+
+bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* dst,
+                  const Walk& dst_walk, Dtype out, bool through_fp32) {
+  const unsigned isz = src.elem, osz = dst_walk.elem;
+  const uint64_t count = src.count();
+  const Rows sr = Rows::of(src), dr = Rows::of(dst_walk);
+  const bool copy = in == out && !through_fp32;
+  auto convert = [&](const uint8_t* x, uint64_t m, uint8_t* y) {
+    if (through_fp32)
+      simd::through_fp32(in, out, x, m, y);
+    else
+      simd::cast(in, out, x, m, y);
+  };
+  // Both walks one dense run: one call, no buffers. (A destination that overlaps the
+  // source is a shadow copy the Writer made, never the source itself.)
+  if (sr.dense() && dr.dense()) {
+    if (copy)
+      std::memcpy(dst + dr.start, partition + sr.start, count * isz);
+    else
+      convert(partition + sr.start, count, dst + dr.start);
+    return true;
+  }
+  Cursor dc(dr);
+  // Rows of 4-byte elements a step apart (a transposed pair of dimensions: rows of a
+  // large step), as many whole rows at a time as fill a chunk: one call reads them all.
+  if (isz == 4 && sr.n2 == 1 && sr.n3 == 1 && sr.n1 > 1 && sr.step != 1 && sr.len >= 16 &&
+      sr.len <= kChunk) {
+    const uint64_t per = std::max<uint64_t>(1, kChunk / sr.len);
+    uint8_t* inbuf = scratch(t_in, kChunk * 4);
+    uint8_t* outbuf = scratch(t_out, kChunk * 4);
+    for (uint64_t r0 = 0; r0 < sr.n1; r0 += per) {
+      const uint64_t rows = std::min(per, sr.n1 - r0), m = rows * sr.len;
+      uint8_t* o = dc.direct(dst, m);
+      uint8_t* x = copy && o ? o : inbuf;
+      stream::read_rows32(partition + sr.start + static_cast<int64_t>(r0) * sr.step1 * 4,
+                          sr.step * 4, sr.len, sr.step1 * 4, rows, x);
+      if (copy) {
+        if (!o) write_run(dc, osz, dst, m, x);
+      } else {
+        convert(x, m, o ? o : outbuf);
+        if (!o) write_run(dc, osz, dst, m, outbuf);
+      }
+    }
+    return true;
+  }
+  Cursor sc(sr);
+  if (copy) {
+    uint8_t* buf = scratch(t_in, kCopyChunk * 4);
+    for (uint64_t j0 = 0; j0 < count;) {
+      const uint64_t m = std::min(kCopyChunk, count - j0);
+      // A dense destination run takes the source's elements straight away.
+      uint8_t* o = dc.direct(dst, m);
+      const uint8_t* x = read_run(sc, isz, partition, m, o ? o : buf);
+      if (o && x != o)
+        std::memcpy(o, x, m * isz);
+      else if (!o)
+        write_run(dc, osz, dst, m, x);
+      j0 += m;
+    }
+    return true;
+  }
+  uint8_t* inbuf = scratch(t_in, kChunk * 4);
+  uint8_t* outbuf = scratch(t_out, kChunk * 4);
+  for (uint64_t j0 = 0; j0 < count;) {
+    const uint64_t m = std::min(kChunk, count - j0);
+    const uint8_t* x = read_run(sc, isz, partition, m, inbuf);
+    uint8_t* o = dc.direct(dst, m);
+    convert(x, m, o ? o : outbuf);
+    if (!o) write_run(dc, osz, dst, m, outbuf);
+    j0 += m;
+  }
+  return true;
+}
+
+}  // namespace gpsimd::kernels
