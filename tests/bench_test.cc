@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -21,8 +22,8 @@
 #include <vector>
 
 #include "gpsimd/format.h"
-#include "suite/harness.h"
 #include "kernels/kernels.h"
+#include "suite/harness.h"
 
 namespace gpsimd {
 namespace {
@@ -144,6 +145,63 @@ TEST(BenchHeader, OpensTheTable) {
   EXPECT_EQ(field(s, "pinned CPUs:").size(), 1u) << s;
   EXPECT_EQ(field(s, "load average:").size(), 1u) << s;
   EXPECT_NE(s.find("outputs all verified"), std::string::npos) << s;
+}
+
+// --target: every supported target can be forced, the header and the kernels then name
+// it (and the CPU's best), a row runs and verifies on it, and the CPU's best comes back
+// after the run; a target the CPU lacks or an unknown name measures nothing.
+TEST(BenchTarget, RunsEverySupportedTargetAndNamesIt) {
+  const std::vector<std::string> supported = kernels::simd_targets_supported();
+  ASSERT_FALSE(supported.empty());
+  const std::string best = supported.front();
+  EXPECT_EQ(best, kernels::simd_target());
+  for (const std::string& t : supported) {
+    SCOPED_TRACE(t);
+    BenchOptions o;
+    o.filter = "GetSequenceBounds int32 step -2";
+    o.samples = 1;
+    o.min_sample_ms = 0.1;
+    o.threads = false;
+    std::string lower = t;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    o.target = lower;
+    int status = -1;
+    const std::string s = captured(o, &status);
+    EXPECT_EQ(status, 0) << s;
+    ASSERT_EQ(field(s, "SIMD target:").size(), 1u) << s;
+    const std::string line = field(s, "SIMD target:")[0];
+    EXPECT_EQ(line.find("  " + t + " ("), 0u) << line;
+    EXPECT_EQ(line.find("forced by --target; this CPU's best is " + best) != std::string::npos,
+              t != best)
+        << line;
+    EXPECT_NE(s.find("outputs all verified"), std::string::npos) << s;
+    EXPECT_EQ(kernels::simd_target(), best);  // restored
+    // Forced by hand, the kernels' dispatch follows.
+    EXPECT_EQ(kernels::force_simd_target(t), "");
+    EXPECT_EQ(kernels::simd_target(), t);
+    EXPECT_EQ(kernels::simd_targets_supported(), supported);
+    EXPECT_EQ(kernels::force_simd_target(""), "");
+    EXPECT_EQ(kernels::simd_target(), best);
+  }
+  EXPECT_NE(kernels::force_simd_target("sse9").find("unknown SIMD target \"sse9\""),
+            std::string::npos);
+  EXPECT_EQ(kernels::simd_target(), best);
+  // A CPU without AVX-512 (Highway's mock of the CPU's targets): --target avx3 is
+  // refused and nothing is measured.
+  hwy::SetSupportedTargetsForTest(HWY_SCALAR);
+  BenchOptions o;
+  o.filter = "GetSequenceBounds";
+  o.target = "avx3";
+  int status = -1;
+  const std::string s = captured(o, &status);
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_EQ(status, 2) << s;
+  EXPECT_NE(s.find("--target avx3: this CPU does not support the SIMD target AVX3 (it supports "
+                   "SCALAR)"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("GetSequenceBounds int32"), std::string::npos) << s;
+  EXPECT_EQ(kernels::simd_target(), best);
 }
 
 // Every Sort row is named after its value distribution; the small-N rows run on two of

@@ -684,6 +684,8 @@ BenchMachine bench_machine() {
     }
   if (m.cpu_model.empty()) m.cpu_model = "unknown (no \"model name\" in /proc/cpuinfo)";
   m.simd_target = kernels::simd_target();
+  const std::vector<std::string> supported = kernels::simd_targets_supported();
+  m.best_target = supported.empty() ? m.simd_target : supported.front();
   m.hardware_threads = std::thread::hardware_concurrency();
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -709,7 +711,7 @@ std::string bench_header(const BenchOptions& opts) {
   return fmt::format(
       "gpsimd bench\n"
       "CPU:          {} ({} hardware threads)\n"
-      "SIMD target:  {} (the kernels and the baselines' key loops)\n"
+      "SIMD target:  {} ({}the kernels, the baselines' key loops and vqsort)\n"
       "pinned CPUs:  {}\n"
       "load average: {} (1, 5, 15 min, at the start)\n"
       "threads:      instructions may use {}; baselines use 1\n"
@@ -717,8 +719,11 @@ std::string bench_header(const BenchOptions& opts) {
       "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
       "every run's output checked against the scalar reference.\n"
       "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n",
-      m.cpu_model, m.hardware_threads, m.simd_target, m.pinned_cpus, m.load_average,
-      opts.threads ? kernels::pool_threads() : 1,
+      m.cpu_model, m.hardware_threads, m.simd_target,
+      m.simd_target == m.best_target
+          ? std::string()
+          : fmt::format("forced by --target; this CPU's best is {}; ", m.best_target),
+      m.pinned_cpus, m.load_average, opts.threads ? kernels::pool_threads() : 1,
       uses_cpu_time(opts)
           ? "the thread's CPU time (user + system; waiting for the CPU is not counted)"
           : "wall-clock time",
@@ -804,6 +809,13 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
     return 0;
   }
 
+  if (!opts.target.empty()) {
+    const std::string error = kernels::force_simd_target(opts.target);
+    if (!error.empty()) {
+      fmt::print(out, "gpsimd bench: --target {}: {}\n", opts.target, error);
+      return 2;
+    }
+  }
   const bool was_parallel = kernels::parallel_enabled();
   kernels::set_parallel(opts.threads);
   fmt::print(out, "{}\n", bench_header(opts));
@@ -885,6 +897,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
     std::fflush(out);
   }
   kernels::set_parallel(was_parallel);
+  if (!opts.target.empty()) kernels::force_simd_target("");
   fmt::print(out, "\n{} targets met, {} missed; outputs {}.\n", met, missed,
              status == 0 ? "all verified" : "NOT all verified");
   return status;
