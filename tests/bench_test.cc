@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 // GCC 12 reports a false -Wmaybe-uninitialized inside <regex> at -O1 (the sanitizer
 // preset's level); the warning is about the library's code, not this file's.
@@ -224,8 +225,9 @@ TEST(BenchWorkloads, SortRowsNameTheirDistribution) {
             "sort fp32 asc N=16 dups16\nsort fp32 asc N=16 sorted\nsort fp32 asc N=16 reverse\n");
   o.filter = "dups16";
   const std::string rows = captured(o, &status);
-  // 7 dtypes x 2 directions at the largest N, fp32/bf16/fp16 x 2 directions x N = 16, 128.
-  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12) << rows;
+  // 7 dtypes x 2 directions at the largest N, fp32/bf16/fp16 x 2 directions x N = 16, 128;
+  // and Max8's rows of few distinct values (fp32/bf16 x 128x512, 128x16384).
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12 + 4) << rows;
 }
 
 // ---- the Sort baselines' vector loops (baseline_keys.cc), on every SIMD target -----------
@@ -341,6 +343,23 @@ TEST(BenchKeys, PairsGatherTheValuesOnEveryTarget) {
     for (std::size_t i = 0; i < n; ++i) {
       ASSERT_EQ(out[2 * i], v[order[i]]) << i;
       ASSERT_EQ(out[2 * i + 1], order[i]) << i;
+    }
+  });
+}
+
+// Max8's std::partial_sort baseline widens BF16 rows with a vector loop: every pattern
+// (NaNs with their payloads too) becomes its bits << 16, on every target; 65536 + 5
+// elements, so that the scalar tail runs as well.
+TEST(BenchKeys, WidenBf16GivesEveryPatternsFp32OnEveryTarget) {
+  std::vector<uint16_t> in(65536 + 5);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint16_t>(i * 40503u);
+  for_each_target([&] {
+    std::vector<float> out(in.size());
+    bench::widen_bf16(in.data(), in.size(), out.data());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      uint32_t b;
+      std::memcpy(&b, &out[i], 4);
+      ASSERT_EQ(b, uint32_t{in[i]} << 16) << i;
     }
   });
 }
