@@ -6,8 +6,10 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 // GCC 12 reports a false -Wmaybe-uninitialized inside <regex> at -O1 (the sanitizer
 // preset's level); the warning is about the library's code, not this file's.
@@ -146,6 +148,63 @@ TEST(BenchHeader, OpensTheTable) {
   EXPECT_NE(s.find("outputs all verified"), std::string::npos) << s;
 }
 
+// --target: every supported target can be forced, the header and the kernels then name
+// it (and the CPU's best), a row runs and verifies on it, and the CPU's best comes back
+// after the run; a target the CPU lacks or an unknown name measures nothing.
+TEST(BenchTarget, RunsEverySupportedTargetAndNamesIt) {
+  const std::vector<std::string> supported = kernels::simd_targets_supported();
+  ASSERT_FALSE(supported.empty());
+  const std::string best = supported.front();
+  EXPECT_EQ(best, kernels::simd_target());
+  for (const std::string& t : supported) {
+    SCOPED_TRACE(t);
+    BenchOptions o;
+    o.filter = "GetSequenceBounds int32 step -2";
+    o.samples = 1;
+    o.min_sample_ms = 0.1;
+    o.threads = false;
+    std::string lower = t;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    o.target = lower;
+    int status = -1;
+    const std::string s = captured(o, &status);
+    EXPECT_EQ(status, 0) << s;
+    ASSERT_EQ(field(s, "SIMD target:").size(), 1u) << s;
+    const std::string line = field(s, "SIMD target:")[0];
+    EXPECT_EQ(line.find("  " + t + " ("), 0u) << line;
+    EXPECT_EQ(line.find("forced by --target; this CPU's best is " + best) != std::string::npos,
+              t != best)
+        << line;
+    EXPECT_NE(s.find("outputs all verified"), std::string::npos) << s;
+    EXPECT_EQ(kernels::simd_target(), best);  // restored
+    // Forced by hand, the kernels' dispatch follows.
+    EXPECT_EQ(kernels::force_simd_target(t), "");
+    EXPECT_EQ(kernels::simd_target(), t);
+    EXPECT_EQ(kernels::simd_targets_supported(), supported);
+    EXPECT_EQ(kernels::force_simd_target(""), "");
+    EXPECT_EQ(kernels::simd_target(), best);
+  }
+  EXPECT_NE(kernels::force_simd_target("sse9").find("unknown SIMD target \"sse9\""),
+            std::string::npos);
+  EXPECT_EQ(kernels::simd_target(), best);
+  // A CPU without AVX-512 (Highway's mock of the CPU's targets): --target avx3 is
+  // refused and nothing is measured.
+  hwy::SetSupportedTargetsForTest(HWY_SCALAR);
+  BenchOptions o;
+  o.filter = "GetSequenceBounds";
+  o.target = "avx3";
+  int status = -1;
+  const std::string s = captured(o, &status);
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_EQ(status, 2) << s;
+  EXPECT_NE(s.find("--target avx3: this CPU does not support the SIMD target AVX3 (it supports "
+                   "SCALAR)"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("GetSequenceBounds int32"), std::string::npos) << s;
+  EXPECT_EQ(kernels::simd_target(), best);
+}
+
 // Every Sort row is named after its value distribution; the small-N rows run on two of
 // them unless all_distributions.
 TEST(BenchWorkloads, SortRowsNameTheirDistribution) {
@@ -166,8 +225,9 @@ TEST(BenchWorkloads, SortRowsNameTheirDistribution) {
             "sort fp32 asc N=16 dups16\nsort fp32 asc N=16 sorted\nsort fp32 asc N=16 reverse\n");
   o.filter = "dups16";
   const std::string rows = captured(o, &status);
-  // 7 dtypes x 2 directions at the largest N, fp32/bf16/fp16 x 2 directions x N = 16, 128.
-  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12) << rows;
+  // 7 dtypes x 2 directions at the largest N, fp32/bf16/fp16 x 2 directions x N = 16, 128;
+  // and Max8's rows of few distinct values (fp32/bf16 x 128x512, 128x16384).
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12 + 4) << rows;
 }
 
 // ---- the Sort baselines' vector loops (baseline_keys.cc), on every SIMD target -----------
@@ -283,6 +343,23 @@ TEST(BenchKeys, PairsGatherTheValuesOnEveryTarget) {
     for (std::size_t i = 0; i < n; ++i) {
       ASSERT_EQ(out[2 * i], v[order[i]]) << i;
       ASSERT_EQ(out[2 * i + 1], order[i]) << i;
+    }
+  });
+}
+
+// Max8's std::partial_sort baseline widens BF16 rows with a vector loop: every pattern
+// (NaNs with their payloads too) becomes its bits << 16, on every target; 65536 + 5
+// elements, so that the scalar tail runs as well.
+TEST(BenchKeys, WidenBf16GivesEveryPatternsFp32OnEveryTarget) {
+  std::vector<uint16_t> in(65536 + 5);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint16_t>(i * 40503u);
+  for_each_target([&] {
+    std::vector<float> out(in.size());
+    bench::widen_bf16(in.data(), in.size(), out.data());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      uint32_t b;
+      std::memcpy(&b, &out[i], 4);
+      ASSERT_EQ(b, uint32_t{in[i]} << 16) << i;
     }
   });
 }

@@ -269,12 +269,18 @@ int main(int argc, char** argv) {
   c_bench->add_flag("--all-distributions", bo.all_distributions,
                     "also run the N=16 and N=128 Sort rows on every value distribution "
                     "(narrow, dups16, sorted, reverse; by default only random and normal)");
+  c_bench
+      ->add_option("--target", bo.target,
+                   "run this SIMD target's code (avx3, avx2 or scalar; default: the CPU's "
+                   "best): the kernels, the baselines' key loops and vqsort alike")
+      ->check(CLI::IsMember({"avx3", "avx2", "scalar"}, CLI::ignore_case));
   c_bench->footer(
       "Sort rows are named 'sort <dtype> <asc|desc> N=<n> <distribution>', the distribution\n"
       "one of random, normal, narrow, dups16, sorted, reverse.\n"
       "Pin to one CPU for steady figures: taskset -c 1 gpsimd bench --no-threads.\n"
       "Exit status 1 when some output differs from the scalar reference.\n"
       "Example:\n  gpsimd bench\n  gpsimd bench 'sort fp32 asc N=2048' --samples 21\n"
+      "  taskset -c 1 gpsimd bench --no-threads --target avx2   # the AVX2 paths on AVX-512\n"
       "  gpsimd bench sort --all-distributions\n  gpsimd bench --list");
 
   // The subcommand is the first argument that is not an option (the tool's own options

@@ -185,6 +185,21 @@ void Pairs64(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* o
   }
 }
 
+void WidenBf16(const uint16_t* in, size_t n, float* out) {
+  const hn::ScalableTag<uint32_t> d32;
+  const hn::Rebind<uint16_t, decltype(d32)> d16;
+  const hn::Rebind<float, decltype(d32)> df;
+  const size_t N = hn::Lanes(d32);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(d32, hn::LoadU(d16, in + i)))), df,
+               out + i);
+  for (; i < n; ++i) {
+    const uint32_t b = uint32_t{in[i]} << 16;
+    std::memcpy(out + i, &b, 4);
+  }
+}
+
 }  // namespace gpsimd::bench::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -196,6 +211,7 @@ HWY_EXPORT(PackKeys32);
 HWY_EXPORT(SortKeys32);
 HWY_EXPORT(SortKeys16);
 HWY_EXPORT(Pairs64);
+HWY_EXPORT(WidenBf16);
 
 void pack_keys64(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackKeys64)(dt, descending, values, n, keys);
@@ -211,6 +227,9 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys) {
 }
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out) {
   HWY_DYNAMIC_DISPATCH(Pairs64)(keys, values, n, out);
+}
+void widen_bf16(const uint16_t* in, size_t n, float* out) {
+  HWY_DYNAMIC_DISPATCH(WidenBf16)(in, n, out);
 }
 
 }  // namespace gpsimd::bench

@@ -32,12 +32,17 @@ struct BenchOptions {
   // on random bit patterns and normally distributed numbers only (the rows at the
   // largest N always run on all six).
   bool all_distributions = false;
+  // The SIMD target to run ("avx3", "avx2" or "scalar"; empty: the CPU's best): the
+  // kernels, the baselines' key loops and vqsort all run its code (kernels.h's
+  // force_simd_target), so an AVX-512 machine measures the AVX2 paths too.
+  std::string target;
 };
 
 // The machine a table is measured on, as the header prints it.
 struct BenchMachine {
   std::string cpu_model;    // /proc/cpuinfo's first "model name"
   std::string simd_target;  // the Highway target the kernels run ("AVX3", "AVX2", ...)
+  std::string best_target;  // the best one this CPU supports (differs when one is forced)
   unsigned hardware_threads = 0;
   std::string pinned_cpus;   // the calling thread's CPU affinity, as "0-3,6"
   std::string load_average;  // /proc/loadavg's 1, 5 and 15 minute averages
@@ -50,7 +55,8 @@ std::string bench_header(const BenchOptions& opts);
 // Runs the benchmark and prints its table (after bench_header, with every target's
 // verdict) to `out`. Returns 0 when every run's output matched the
 // scalar reference, 1 when some did not (the table says which), and 2 when the filter
-// matches no workload. A missed performance target is reported, not an error.
+// matches no workload or opts.target is not a target this CPU supports (nothing is
+// measured then). A missed performance target is reported, not an error.
 int run_bench_suite(const BenchOptions& opts, std::FILE* out);
 
 }  // namespace gpsimd

@@ -141,6 +141,9 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
 // The (value, index) pairs of sorted 64-bit packed keys: out[2i] = values[pos],
 // out[2i + 1] = pos, pos = the low 32 bits of keys[i].
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
+// out[i] = the FP32 value of BF16 pattern in[i] (its bits << 16), a vector loop: how the
+// std::partial_sort baseline of Max8 widens a BF16 row.
+void widen_bf16(const uint16_t* in, size_t n, float* out);
 
 // ---- Copy and Cast's plain Highway baselines (plain_convert.cc) ------------------------
 

@@ -563,34 +563,71 @@ Row copy_cast_row(const std::string& name, Dtype in, Dtype out, int16_t step, bo
 
 // ---- the DVE search instructions ------------------------------------------------------
 
-// Max8, FindIndex8 or MatchReplace8 over 128 partitions x n random elements of `dt`
-// (FP32 or BF16, finite, distinct enough) at offset 0; `ascending`: each row sorted
-// ascending, the fast paths' worst case (every vector raises Max8's gate, and the keys
-// all lie at the row's end). FindIndex8 and MatchReplace8 run after a MatchValueLoad of
-// each row's 8 largest values (as a top-k round does), so every key is found once
-// somewhere in the row.
-Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double goal,
-               bool ascending) {
+// The values of a search row: uniform, normal, sorted either way, or few distinct.
+enum class Order { Random, Normal, Ascending, Descending, Dups16 };
+
+const char* order_suffix(Order o) {
+  switch (o) {
+    case Order::Random:
+      return "";
+    case Order::Normal:
+      return " normal";
+    case Order::Ascending:
+      return " ascending";
+    case Order::Descending:
+      return " descending";
+    case Order::Dups16:
+      return " dups16";
+  }
+  return "";
+}
+
+// Max8, FindIndex8 or MatchReplace8 over 128 partitions x n elements of `dt` (FP32 or
+// BF16, finite) at offset 0: `Random`, uniform in [-1000, 1000) (distinct enough);
+// `Normal`, N(0, 4^2) (scores or logits); `Ascending` and `Descending`, uniform values
+// sorted (ascending is the worst case of a gate: every vector raises it, and the keys all
+// lie at the row's end); `Dups16`, 16 distinct uniform values, each element one of them.
+// BF16 elements are the FP32 value's high half, so rows have ties. FindIndex8 and
+// MatchReplace8 run after a MatchValueLoad of each row's 8 largest values (as a top-k
+// round does), so every key is found once somewhere in the row.
+Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double goal, Order order) {
   auto prog = std::make_shared<Program>();
   const unsigned size = *dtype_size(dt);
   const uint32_t bytes = n * size;
   const uint32_t dst_off = round_down(bytes + 63, 64),
                  key_off = dst_off + round_down(bytes + 63, 64);
-  uint64_t seed = 0x5ea4c400u + n + size;
-  auto value = [&] {  // finite, in [-1000, 1000)
-    const double v = (static_cast<double>(splitmix(seed) >> 11) * 0x1p-53 - 0.5) * 2000.0;
+  uint64_t seed = 0x5ea4c400u + n + size + static_cast<uint64_t>(order) * 0x1000000u;
+  auto uniform = [&] { return static_cast<double>(splitmix(seed) >> 11) * 0x1p-53; };
+  auto pattern = [&](double v) {
     const uint32_t f = std::bit_cast<uint32_t>(static_cast<float>(v));
     return size == 4 ? f : f >> 16;
+  };
+  auto value = [&] {  // finite, in [-1000, 1000)
+    return pattern((uniform() - 0.5) * 2000.0);
   };
   std::vector<std::vector<float>> rows(kPartitions);
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
     std::vector<uint32_t> patterns(n);
-    for (uint32_t& v : patterns) v = value();
+    if (order == Order::Normal) {
+      for (uint32_t& v : patterns) {  // Box-Muller
+        const double u = 1.0 - uniform(), w = uniform();
+        v = pattern(4.0 * std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * w));
+      }
+    } else if (order == Order::Dups16) {
+      uint32_t pool[16];
+      for (uint32_t& v : pool) v = value();
+      for (uint32_t& v : patterns) v = pool[splitmix(seed) % 16];
+    } else {
+      for (uint32_t& v : patterns) v = value();
+    }
     auto as_float = [size](uint32_t v) { return fp32_from_bits(size == 4 ? v : v << 16); };
-    if (ascending)
+    if (order == Order::Ascending)
       std::stable_sort(patterns.begin(), patterns.end(),
                        [&](uint32_t a, uint32_t b) { return as_float(a) < as_float(b); });
+    if (order == Order::Descending)
+      std::stable_sort(patterns.begin(), patterns.end(),
+                       [&](uint32_t a, uint32_t b) { return as_float(a) > as_float(b); });
     for (uint32_t i = 0; i < n; ++i) {
       std::memcpy(part + i * size, &patterns[i], size);
       rows[p].push_back(as_float(patterns[i]));
@@ -636,21 +673,22 @@ Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double 
   add_memcpy(row, prog, 0, bytes);
   row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
   if (op == Opcode::Max8) {
-    // std::partial_sort of the same rows for their 8 largest, checked against Max8's.
-    auto host = std::make_shared<std::vector<std::vector<float>>>(kPartitions);
+    // std::partial_sort of the same rows for their 8 largest, checked against Max8's. A
+    // user widens the row first with a typed loop (the compiler vectorises it; here a
+    // Highway loop, as the Sort baselines build their keys): FP32 rows are copied whole,
+    // BF16 ones widened by a 16-bit shift (baseline_keys.cc).
+    auto host = std::make_shared<std::vector<float>>(n);
     auto result = std::make_shared<std::vector<float>>(std::size_t{kPartitions} * 8);
     row.contenders.push_back(
         {"std::partial_sort top 8",
          [prog, host, result, n, size] {
+           std::vector<float>& r = *host;
            for (unsigned p = 0; p < kPartitions; ++p) {
              const uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-             std::vector<float>& r = (*host)[p];
-             r.resize(n);
-             for (uint32_t i = 0; i < n; ++i) {
-               uint32_t v = 0;
-               std::memcpy(&v, part + i * size, size);
-               r[i] = fp32_from_bits(size == 4 ? v : v << 16);
-             }
+             if (size == 4)
+               std::memcpy(r.data(), part, std::size_t{n} * 4);
+             else
+               widen_bf16(reinterpret_cast<const uint16_t*>(part), n, r.data());
              std::partial_sort(r.begin(), r.begin() + 8, r.end(), std::greater<float>());
              std::copy(r.begin(), r.begin() + 8, result->begin() + std::size_t{p} * 8);
            }
@@ -788,6 +826,8 @@ BenchMachine bench_machine() {
     }
   if (m.cpu_model.empty()) m.cpu_model = "unknown (no \"model name\" in /proc/cpuinfo)";
   m.simd_target = kernels::simd_target();
+  const std::vector<std::string> supported = kernels::simd_targets_supported();
+  m.best_target = supported.empty() ? m.simd_target : supported.front();
   m.hardware_threads = std::thread::hardware_concurrency();
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -813,7 +853,7 @@ std::string bench_header(const BenchOptions& opts) {
   return fmt::format(
       "gpsimd bench\n"
       "CPU:          {} ({} hardware threads)\n"
-      "SIMD target:  {} (the kernels and the baselines' key loops)\n"
+      "SIMD target:  {} ({}the kernels, the baselines' key loops and vqsort)\n"
       "pinned CPUs:  {}\n"
       "load average: {} (1, 5, 15 min, at the start)\n"
       "threads:      instructions may use {}; baselines use 1\n"
@@ -821,8 +861,11 @@ std::string bench_header(const BenchOptions& opts) {
       "Medians of {} samples per contender, contenders interleaved, each sample >= {} ms; "
       "every run's output checked against the scalar reference.\n"
       "speedup = baseline time / gpsimd time; time ratio = gpsimd time / baseline time.\n",
-      m.cpu_model, m.hardware_threads, m.simd_target, m.pinned_cpus, m.load_average,
-      opts.threads ? kernels::pool_threads() : 1,
+      m.cpu_model, m.hardware_threads, m.simd_target,
+      m.simd_target == m.best_target
+          ? std::string()
+          : fmt::format("forced by --target; this CPU's best is {}; ", m.best_target),
+      m.pinned_cpus, m.load_average, opts.threads ? kernels::pool_threads() : 1,
       uses_cpu_time(opts)
           ? "the thread's CPU time (user + system; waiting for the CPU is not counted)"
           : "wall-clock time",
@@ -902,14 +945,18 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   cc("cast bf16->fp32 step 2", Dtype::BF16, Dtype::FP32, 2, false, 0.25);
   cc("copy fp32 4-D transposed", Dtype::FP32, Dtype::FP32, 1, true, 0.25);
   cc("cast fp32->bf16 4-D transposed", Dtype::FP32, Dtype::BF16, 1, true, 0.25);
+  // Max8 on every order of values; FindIndex8 and MatchReplace8 on random and ascending
+  // rows.
   for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
     for (Dtype dt : {Dtype::FP32, Dtype::BF16})
       for (uint32_t n : {512u, 16384u})
-        for (bool ascending : {false, true}) {
+        for (Order order :
+             {Order::Random, Order::Ascending, Order::Normal, Order::Descending, Order::Dups16}) {
+          if (op != Opcode::Max8 && order != Order::Random && order != Order::Ascending) continue;
           const std::string name = fmt::format("{} {} 128x{}{}", instruction(op).mnemonic,
-                                               dtype_label(dt), n, ascending ? " ascending" : "");
+                                               dtype_label(dt), n, order_suffix(order));
           const double goal = op == Opcode::Max8 ? 0.5 : 0.3;
-          all.push_back({name, [=] { return search_row(name, op, dt, n, goal, ascending); }});
+          all.push_back({name, [=] { return search_row(name, op, dt, n, goal, order); }});
         }
   for (const InstrDef& def : instructions())
     all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
@@ -931,6 +978,13 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
     return 0;
   }
 
+  if (!opts.target.empty()) {
+    const std::string error = kernels::force_simd_target(opts.target);
+    if (!error.empty()) {
+      fmt::print(out, "gpsimd bench: --target {}: {}\n", opts.target, error);
+      return 2;
+    }
+  }
   const bool was_parallel = kernels::parallel_enabled();
   kernels::set_parallel(opts.threads);
   fmt::print(out, "{}\n", bench_header(opts));
@@ -1012,6 +1066,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
     std::fflush(out);
   }
   kernels::set_parallel(was_parallel);
+  if (!opts.target.empty()) kernels::force_simd_target("");
   fmt::print(out, "\n{} targets met, {} missed; outputs {}.\n", met, missed,
              status == 0 ? "all verified" : "NOT all verified");
   return status;

@@ -1,7 +1,8 @@
 // Stream compaction: NonzeroWithCount (SPEC §4.11). A block of ids is compared with zero
-// in registers and the ordinals of the nonzero ones are compressed into the output with
-// one masked compress-store per vector; the padding and the count follow. Compiled once
-// per SIMD target (Highway's foreach_target) and dispatched at run time.
+// in registers, the ordinals of the nonzero ones are compressed in a register
+// (compress-inl.h: vpcompressd on AVX-512, a permutation table on AVX2) and stored as a
+// whole vector at the output's end; the padding and the count follow. Compiled once per
+// SIMD target (Highway's foreach_target) and dispatched at run time.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -18,6 +19,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "kernels/compress-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -30,6 +32,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // the n slots after its current k (there are never more indices than ids read).
 size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_index, uint32_t* out,
                        size_t k) {
+  namespace ci = compress_inl::HWY_NAMESPACE;
   const hn::ScalableTag<uint32_t> d;
   const size_t lanes = hn::Lanes(d);
   const auto magnitude = hn::Set(d, fp ? 0x7fffffffu : 0xffffffffu);
@@ -38,11 +41,11 @@ size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_in
   size_t j = 0;
   for (; j + lanes <= n; j += lanes) {
     const auto v = hn::And(hn::LoadU(d, ids + j), magnitude);
-    const auto nonzero = hn::Ne(v, hn::Zero(d));
     // Compress in a register, then one whole-vector store: the store form of a compress
     // (vpcompressd to memory) is microcoded and many times slower on some x86 cores.
-    hn::StoreU(hn::Compress(index, nonzero), d, out + k);
-    k += hn::CountTrue(d, nonzero);
+    size_t count;
+    hn::StoreU(ci::Compress32(d, index, hn::Ne(v, hn::Zero(d)), &count), d, out + k);
+    k += count;
     index = hn::Add(index, step);
   }
   // The last partial vector: lanes past n are loaded as zero and never selected, and
@@ -50,7 +53,12 @@ size_t CompressNonzero(const uint32_t* ids, size_t n, bool fp, uint32_t first_in
   if (j < n) {
     const auto valid = hn::FirstN(d, n - j);
     const auto v = hn::And(hn::MaskedLoad(valid, d, ids + j), magnitude);
-    k += hn::CompressBlendedStore(index, hn::And(hn::Ne(v, hn::Zero(d)), valid), d, out + k);
+    size_t count;
+    const auto packed = ci::Compress32(d, index, hn::And(hn::Ne(v, hn::Zero(d)), valid), &count);
+    HWY_ALIGN uint32_t buf[hn::MaxLanes(d)];
+    hn::Store(packed, d, buf);
+    std::memcpy(out + k, buf, count * sizeof(uint32_t));
+    k += count;
   }
   return k;
 }

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpsimd/machine.h"
@@ -25,6 +27,18 @@ namespace gpsimd::kernels {
 
 // Returns the SIMD target the kernels run on for this CPU ("AVX3", "AVX2", ...).
 const char* simd_target();
+
+// The SIMD targets compiled into the kernels that this CPU supports, best first
+// ("AVX3", "AVX2", "SCALAR"), whatever force_simd_target chose. In targets.cc.
+std::vector<std::string> simd_targets_supported();
+
+// Makes Highway's dispatcher run `name`'s code (avx3, avx2 or scalar, any case) from the
+// next call on: for the kernels, and for every other HWY_DYNAMIC_DISPATCH in the process
+// (the Highway library's vqsort too), since they share one choice. An empty name gives
+// the CPU's best target back. Returns an error message (nothing changed) when the name
+// is unknown or the CPU does not support it, else an empty string. Not for use while
+// other threads run kernels.
+std::string force_simd_target(std::string_view name);
 
 // RangeSelect (SPEC §4.1), one channel: reads the source walk, keeps the elements whose
 // index fp32(base + j) passes both comparisons and fills the others with -FLT_MAX,
