@@ -12,15 +12,17 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Tuple, Union
 
 import numpy as np
 
+from . import _core
 from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
 
-__all__ = ["data_array", "out_dtype", "dtype_arg", "same_dtype", "in_out", "number", "integer",
+__all__ = ["data_array", "out_dtype", "dtype_arg", "engine_arg", "same_dtype", "in_out", "number", "integer",
            "field_int", "FIELD_RANGES", "Runner", "words_array", "ArrayResult", "PairResult"]
 
 #: What a function returning one array returns: the array, or ``(array, words)`` with
@@ -245,6 +247,36 @@ def dtype_arg(func, arg, dtype):
                          "FP16, FP8_E4, INT32, ...) nor a NumPy type that stores one") from None
 
 
+def engine_arg(func, engine):
+    """Return the engine id ('dve', 'pool', 'act') of an ``engine=`` argument, or None
+    for the opcode's default (SPEC §3.9): a name ``'dve'``, ``'pool'``, ``'act'`` (any
+    case) or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``, or an NKI engine enum
+    (``gpsimd.nki.isa.engine.vector``, ...; ``engine.unknown`` is the default). Raises
+    TypeError or ValueError naming the function.
+
+    >>> engine_arg("tensor_tensor", "GpSimd")
+    'pool'
+    >>> engine_arg("tensor_tensor", "tensor")
+    Traceback (most recent call last):
+    ...
+    ValueError: tensor_tensor: engine 'tensor' must be dve, pool or act (NKI's vector, gpsimd, scalar), or None for the opcode's default
+    """
+    if engine is None:
+        return None
+    if isinstance(engine, Enum):
+        if engine.name == "unknown":  # NKI's default: the engine is not chosen
+            return None
+        engine = engine.name
+    if not isinstance(engine, str):
+        raise TypeError(f"{func}: engine must be a string ({_core.ENGINE_NAMES}), an NKI "
+                        f"engine (gpsimd.nki.isa.engine.vector, ...) or None, got {engine!r}")
+    e = _core.parse_engine(engine)
+    if e is None:
+        raise ValueError(f"{func}: engine {engine!r} must be {_core.ENGINE_NAMES}, or None "
+                         "for the opcode's default")
+    return e
+
+
 def out_dtype(func, arg, dtype):
     """Return the dtype name of an output-dtype argument, or raise naming it."""
     return dtype_arg(func, arg, dtype)
@@ -352,14 +384,15 @@ class Runner:
     (each block's results are read before the next loads), and a call with it raises
     ValueError: no stream of words could reproduce it on one machine."""
 
-    def __init__(self, func, generation, strict, return_words=False):
+    def __init__(self, func, generation, strict, return_words=False, engine=None):
         self.func = func
         self.strict = bool(strict)
+        self.engine = engine  # the engine input of every word (engine_arg's id), or None
         self.machine = acquire(func, generation)
         self._dirty = self.machine._scratch_dirty
         self.pbytes = self.machine.partition_bytes("sbuf")
-        self.record = Recording(self.machine.generation, title=f"gpsimd.{func}") \
-            if return_words else None
+        self.record = Recording(self.machine.generation, title=f"gpsimd.{func}",
+                                engine=engine) if return_words else None
         self.words = []
         self._top = 0  # next free byte of every partition
         self._blocks = None  # where the first block started
@@ -453,7 +486,7 @@ class Runner:
         if self.record is not None:
             self.record.add_words(words)
         return self.machine._run_words(words, strict=self.strict, atomic=atomic,
-                                       dirty=self._dirty)
+                                       dirty=self._dirty, engine=self.engine)
 
     def layout(self, total):
         """Return True when ``total`` bytes of each partition (every block's own

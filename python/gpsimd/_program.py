@@ -121,6 +121,8 @@ class Recording:
     dumps: list[Dump] = field(default_factory=list)
     # The results the dumps make up: name -> (shape, NumPy dtype).
     shapes: dict[str, tuple] = field(default_factory=dict)
+    # The engine input of the words ('dve', 'pool', 'act'), None for each opcode's default.
+    engine: str | None = None
 
     def add_words(self, words: Iterable[bytes], note: str = "") -> None:
         for w in words:
@@ -155,6 +157,8 @@ class Recording:
                 lines.append(f".data {ld.region()} {dtype} = [{rows}]")
         words = self.words if words is None else [bytes(w) for w in words]
         own = words == self.words  # the notes belong to these words
+        if self.engine is not None:
+            lines.append(f".engine {self.engine}")
         for i, w in enumerate(words):
             if own and self.notes[i]:
                 lines.append(f"# {self.notes[i]}")
@@ -205,9 +209,12 @@ class Recording:
 
     def replay(self, words: Iterable[bytes] | None = None, **run_options: Any) -> Any:
         """Run the words in order on one fresh machine with the initial state applied;
-        return the machine (``Machine.run``'s options apply)."""
+        return the machine (``Machine.run``'s options apply; ``engine`` defaults to the
+        recording's)."""
         m = self.fresh_machine()
         words = self.words if words is None else [bytes(w) for w in words]
+        if self.engine is not None:
+            run_options.setdefault("engine", self.engine)
         if words:
             m.run(list(words), **run_options)
         return m

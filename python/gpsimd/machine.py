@@ -184,12 +184,12 @@ class Machine(_core.Machine):
         raise Fault(kind, detail, failed, word, instr, source)
 
     def _run_words(self, words: Sequence[bytes], *, strict: bool = False, atomic: bool = True,
-                   dirty: Any = None) -> int:
+                   dirty: Any = None, engine: str | None = None) -> int:
         # Machine.run for a list of 64-byte words, marking writes in `dirty` (the
         # high-level functions' and gpsimd.nki's path: no conversions, no trace).
         data = b"".join(words)
         retired, failed, status, diagnostics, kind, detail, _ = self._run(
-            data, strict, atomic, True, None, dirty
+            data, strict, atomic, True, None, dirty, engine
         )
         if failed is None:
             return retired
