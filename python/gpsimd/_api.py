@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Tuple, Union
 
 import numpy as np
 
 from . import _core
+from .codec import _engine_name
 from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
@@ -261,12 +261,9 @@ def engine_arg(func, engine):
     ...
     ValueError: tensor_tensor: engine 'tensor' must be dve, pool or act (NKI's vector, gpsimd, scalar), or None for the opcode's default
     """
+    engine = _engine_name(engine)
     if engine is None:
         return None
-    if isinstance(engine, Enum):
-        if engine.name == "unknown":  # NKI's default: the engine is not chosen
-            return None
-        engine = engine.name
     if not isinstance(engine, str):
         raise TypeError(f"{func}: engine must be a string ({_core.ENGINE_NAMES}), an NKI "
                         f"engine (gpsimd.nki.isa.engine.vector, ...) or None, got {engine!r}")

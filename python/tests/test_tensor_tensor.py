@@ -408,3 +408,14 @@ def test_python_lists_follow_the_dtype_rule():
     np.testing.assert_array_equal(gpsimd.tensor_tensor([1, 2], [3, 4], "add"),
                                   np.int32([4, 6]))
     same_bits(gpsimd.tensor_tensor([1.5], [2.25], "mult"), np.float32([3.375]))
+
+
+def test_machine_run_and_validate_take_nkis_engine_enum():
+    assert run_add(nisa.engine.gpsimd, 16777217, 0) == 16777217
+    assert run_add(nisa.engine.vector, 16777217, 0) == 16777216
+    assert run_add(nisa.engine.unknown, 16777217, 0) == 16777216  # the opcode's default
+    w = tt_word("FP32", "FP32", "FP32", "ADD", space0="psum")
+    assert [d.clause for d in gpsimd.validate(w, "v3", engine=nisa.engine.gpsimd)] == \
+        ["tensor3d_valid"]
+    with pytest.raises(ValueError, match=r"Machine.run: engine 'tensor' must be"):
+        gpsimd.Machine().run(w, engine=nisa.engine.tensor)
