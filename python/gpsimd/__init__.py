@@ -5,9 +5,9 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 :func:`decode`, :func:`validate`, :func:`assemble`, :func:`disassemble`.
 
 High level, NumPy in and out, each running the real instruction on a scratch machine:
-:func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`,
-:func:`sort`, :func:`affine_select` (and :func:`causal_mask`), :func:`iota`,
-:func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`,
+:func:`tensor_tensor`, :func:`tensor_scalar` (the ALU, on the engine given),
+:func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`, :func:`sort`,
+:func:`affine_select` (and :func:`causal_mask`), :func:`iota`, :func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`,
 :func:`max8`, :func:`nc_find_index8`, :func:`nc_match_replace8`, :func:`topk`;
 number formats: :func:`to_bf16`, :func:`from_bf16`, :func:`to_fp8_e4`, ...
 ``return_words=True`` gives the :class:`Words` that replay the call on one fresh machine.
@@ -63,6 +63,7 @@ from .formats import (
     to_fp16,
     widen,
 )
+from .alu import tensor_scalar, tensor_tensor
 from .machine import Machine
 from .ops import (
     affine_select,
@@ -93,6 +94,8 @@ __all__ = [
     "address",
     "describe_address",
     "word_bytes",
+    "tensor_tensor",
+    "tensor_scalar",
     "range_select",
     "tensor_scalar_select",
     "sequence_bounds",

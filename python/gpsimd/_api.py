@@ -19,6 +19,7 @@ from typing import Tuple, Union
 import numpy as np
 
 from . import _core
+from .codec import _engine_name
 from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
 from .machine import Machine
@@ -235,22 +236,6 @@ def field_int(func, arg, value, field):
     return a.astype(np.int64)
 
 
-def engine_arg(func, engine):
-    """Return the engine input (SPEC §3.9) an ``engine=`` argument names: None (the
-    instruction's default engine), or 'dve', 'pool' or 'act' for the names gpsimd takes
-    ('dve', 'pool', 'act' in any case; NKI's 'vector', 'gpsimd', 'scalar'); raise
-    naming the function otherwise, as Machine.run does (the parser is the C++ one)."""
-    if engine is None:
-        return None
-    if not isinstance(engine, str):
-        raise TypeError(f"{func}: engine must be a string ({_core.ENGINE_NAMES}) or None, "
-                        f"got {engine!r}")
-    parsed = _core.parse_engine(engine)
-    if parsed is None:
-        raise ValueError(f"{func}: engine {engine!r} must be {_core.ENGINE_NAMES}")
-    return parsed
-
-
 def dtype_arg(func, arg, dtype):
     """Return the gpsimd name of a dtype argument: a name ('BF16', NKI's 'bfloat16'), a
     NumPy type or an NKI dtype object. A bare integer is never a dtype here (it is the
@@ -263,6 +248,33 @@ def dtype_arg(func, arg, dtype):
     except ValueError:
         raise ValueError(f"{func}: {arg}={dtype!r} is not a gpsimd dtype name (FP32, BF16, "
                          "FP16, FP8_E4, INT32, ...) nor a NumPy type that stores one") from None
+
+
+def engine_arg(func, engine):
+    """Return the engine id ('dve', 'pool', 'act') of an ``engine=`` argument, or None
+    for the opcode's default (SPEC §3.9): a name ``'dve'``, ``'pool'``, ``'act'`` (any
+    case) or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``, or an NKI engine enum
+    (``gpsimd.nki.isa.engine.vector``, ...; ``engine.unknown`` is the default). Raises
+    TypeError or ValueError naming the function.
+
+    >>> engine_arg("tensor_tensor", "GpSimd")
+    'pool'
+    >>> engine_arg("tensor_tensor", "tensor")
+    Traceback (most recent call last):
+    ...
+    ValueError: tensor_tensor: engine 'tensor' must be dve, pool or act (NKI's vector, gpsimd, scalar), or None for the opcode's default
+    """
+    engine = _engine_name(engine)
+    if engine is None:
+        return None
+    if not isinstance(engine, str):
+        raise TypeError(f"{func}: engine must be a string ({_core.ENGINE_NAMES}), an NKI "
+                        f"engine (gpsimd.nki.isa.engine.vector, ...) or None, got {engine!r}")
+    e = _core.parse_engine(engine)
+    if e is None:
+        raise ValueError(f"{func}: engine {engine!r} must be {_core.ENGINE_NAMES}, or None "
+                         "for the opcode's default")
+    return e
 
 
 def out_dtype(func, arg, dtype):
@@ -379,8 +391,8 @@ class Runner:
         self.machine = acquire(func, generation)
         self._dirty = self.machine._scratch_dirty
         self.pbytes = self.machine.partition_bytes("sbuf")
-        self.record = Recording(self.machine.generation, title=f"gpsimd.{func}") \
-            if return_words else None
+        self.record = (Recording(self.machine.generation, title=f"gpsimd.{func}")
+                       if return_words else None)
         self.words = []
         self._top = 0  # next free byte of every partition
         self._blocks = None  # where the first block started

@@ -91,6 +91,15 @@ class Dump:
         return raw.view(dt)[:, :: self.step].copy()
 
 
+def _default_engine(word: bytes) -> str | None:
+    """Return the default engine ('dve', 'pool', 'act') of a word's opcode (SPEC §3.9),
+    None for an unknown opcode."""
+    for row in _core.instructions():
+        if row["opcode"] == word[0]:
+            return row["engine"].lower()
+    return None
+
+
 def _values_text(data: np.ndarray, offset: int) -> tuple[str, str]:
     """Return (dtype, rows text) of bytes for a ``.data`` directive: 0x bit patterns of
     the widest unsigned type the offset and length allow."""
@@ -158,13 +167,17 @@ class Recording:
                 dtype, rows = _values_text(ld.data, ld.offset)
                 lines.append(f".data {ld.region()} {dtype} = [{rows}]")
         words = self.words if words is None else [bytes(w) for w in words]
-        own = words == self.words  # the notes belong to these words
+        own = words == self.words  # the notes and engines belong to these words
+        current = None  # the engine the last .engine named (None: none yet)
         for i, w in enumerate(words):
             if own and self.notes[i]:
                 lines.append(f"# {self.notes[i]}")
-            if own and self.engines[i] is not None:
-                # The text has no engine directive yet: replay() passes it to Machine.run.
-                lines.append(f"# runs on engine {self.engines[i]} (SPEC §3.9)")
+            engine = self.engines[i] if own else None
+            if engine is None and current is not None:
+                engine = _default_engine(w)  # .engine has no "default": name the opcode's
+            if engine is not None and engine != current:
+                lines.append(f".engine {engine}")
+                current = engine
             lines.append(disassemble(w))
         dump_names = dump_names or {}
         for i, d in enumerate(self.dumps):
@@ -212,7 +225,8 @@ class Recording:
 
     def replay(self, words: Iterable[bytes] | None = None, **run_options: Any) -> Any:
         """Run the words in order on one fresh machine with the initial state applied;
-        return the machine (``Machine.run``'s options apply)."""
+        return the machine (``Machine.run``'s options apply; ``engine`` defaults to the
+        recording's)."""
         m = self.fresh_machine()
         words = self.words if words is None else [bytes(w) for w in words]
         own = words == self.words  # the engines belong to these words

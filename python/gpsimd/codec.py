@@ -7,6 +7,7 @@ Field names, enumeration names and clause names are exactly those of SPEC.md.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Union
 
 import numpy as np
@@ -114,22 +115,32 @@ def decode(word: WordLike) -> dict[str, Any]:
     return _core.decode(word_bytes(word))
 
 
+def _engine_name(engine: Any) -> Any:
+    """Return an NKI engine enum (``gpsimd.nki.isa.engine.vector``, ...) as its name
+    (``engine.unknown``, NKI's "not chosen", as None); anything else as it is, for the
+    extension's engine parser."""
+    if isinstance(engine, Enum):
+        return None if engine.name == "unknown" else engine.name
+    return engine
+
+
 def validate(word: WordLike, generation: str | int, strict: bool = False,
-             engine: str | None = None) -> list[Diagnostic]:
+             engine: Any = None) -> list[Diagnostic]:
     """Return every failing validity clause of a word on a generation (empty if valid).
 
     ``strict`` adds the vendor validator's rejection of Sort top-K (SPEC §4.4).
     ``engine`` is the engine the word is validated for (SPEC §3.9: ``'dve'``, ``'pool'``
-    or ``'act'``, any case, or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``; ``None``:
-    the opcode's default); only the instructions that take an engine input use it
-    (TensorTensor, TensorScalar, Copy, Cast: POOL may not touch PSUM).
+    or ``'act'``, any case, or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'``, or
+    ``gpsimd.nki.isa.engine.vector``, ...; ``None``: the opcode's default); only the
+    instructions that take an engine input use it (TensorTensor, TensorScalar, Copy, Cast:
+    POOL may not touch PSUM).
 
     >>> for d in validate(encode("RangeSelect", num_active_channels=1), "v3"):
     ...     if d.clause == "is_valid_fill_val":
     ...         print(d.message)
     RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)
     """
-    return _core.validate(word_bytes(word), generation, strict, engine)
+    return _core.validate(word_bytes(word), generation, strict, _engine_name(engine))
 
 
 def instructions() -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence, Union
 import numpy as np
 
 from . import _core
-from .codec import word_bytes
+from .codec import _engine_name, word_bytes
 from .dtypes import storage_dtype
 from .errors import AssemblyError, Fault, InvalidInstruction, ProgramError
 
@@ -106,7 +106,7 @@ class Machine(_core.Machine):
     def run(self, program: Program, *, strict: bool = False, atomic: bool = True,
             fast: bool = True, file: str = "<input>", base_dir: str | os.PathLike | None = None,
             trace: Callable[[dict[str, Any]], Any] | None = None,
-            engine: str | None = None) -> int:
+            engine: Any = None) -> int:
         """Execute a program; return the number of words that retired.
 
         ``program`` is one word (64 bytes), a sequence of words (each bytes-like, a
@@ -128,8 +128,9 @@ class Machine(_core.Machine):
         instead of the fast kernels (same bits). ``engine`` is the engine input of SPEC
         §3.9 for the instructions that take one (TensorTensor, TensorScalar, Copy, Cast,
         §4.14-§4.17): ``'dve'``, ``'pool'`` or ``'act'`` (any case, or NKI's ``'vector'``,
-        ``'gpsimd'``, ``'scalar'``); ``None`` runs each word on its opcode's default engine
-        (POOL for Copy and Cast). The other instructions ignore it.
+        ``'gpsimd'``, ``'scalar'``, or ``gpsimd.nki.isa.engine.vector``, ...); ``None`` runs
+        each word on its opcode's default engine (POOL for Copy and Cast). The other
+        instructions ignore it.
 
         ``trace``, a callable, is called with one dict per architectural event of the
         words that retired, in order, after they have run: every event has ``kind`` and
@@ -153,6 +154,7 @@ class Machine(_core.Machine):
           Sort: sort_dtypes_ok: ...
         """
         lines = None
+        engine = _engine_name(engine)
         if isinstance(program, str):
             base = os.getcwd() if base_dir is None else os.fspath(base_dir)
             asm_error, result, lines, words = _core._run_text(

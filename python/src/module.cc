@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "gpsimd/alu.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
@@ -1097,15 +1098,45 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("word"), py::arg("generation"), py::arg("strict") = false,
       py::arg("engine") = py::none());
+  m.def("decode", &decode_word, py::arg("word"));
+  m.def(
+      "alu_ops",
+      [] {
+        // The ALU_OP table (SPEC §3.8), one dict per row, with the vendor's predicates
+        // as evaluated by alu.h: the Python calls read their op sets from here.
+        py::list rows;
+        for (const alu::OpRow& r : alu::kOps) {
+          py::dict d;
+          d["name"] = std::string(r.name);
+          d["code"] = r.code;
+          d["first_generation"] = r.first_generation;
+          d["is_bitvec_op"] = alu::is_bitvec_op(r.code);
+          d["is_general_bitvec_op"] = alu::is_general_bitvec_op(r.code);
+          d["is_arith_op"] = alu::is_arith_op(r.code);
+          d["is_general_arith_op"] = alu::is_general_arith_op(r.code);
+          d["is_valid_int_aluop"] = alu::is_valid_int_aluop(r.code);
+          d["is_signed_alu_op"] = alu::is_signed_alu_op(r.code);
+          d["is_unsigned_alu_op"] = alu::is_unsigned_alu_op(r.code);
+          d["is_valid_int_aluop_dve"] = alu::is_valid_int_aluop_dve(r.code);
+          d["is_shift_op"] = alu::is_shift_op(r.code);
+          d["unary"] = alu::is_unary(r.code);
+          d["unmodelled"] = alu::is_unmodelled(r.code);
+          rows.append(d);
+        }
+        return rows;
+      },
+      "The ALU_OP table (SPEC §3.8): name, code, first_generation and the op-class "
+      "predicates of each op.");
   m.def(
       "parse_engine",
       [](const std::string& s) -> py::object {
         if (auto e = parse_engine(s)) return py::str(std::string(engine_id(*e)));
         return py::none();
       },
-      py::arg("name"));
+      py::arg("name"),
+      "'dve', 'pool' or 'act' for an engine name parse_engine accepts (any case, or NKI's "
+      "'vector', 'gpsimd', 'scalar'); None otherwise.");
   m.attr("ENGINE_NAMES") = std::string(kEngineNamesText);
-  m.def("decode", &decode_word, py::arg("word"));
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);
   m.def(

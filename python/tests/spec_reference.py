@@ -274,3 +274,153 @@ def cast_bits(bits, din, dout, through_fp32=False):
     if din == dout and not through_fp32:
         return np.asarray(bits).astype(np.uint64)
     return from_fp32_bits(to_fp32_bits(bits, din), dout).astype(np.uint64)
+# ---- the ALU of SPEC §3.8 ------------------------------------------------------------------
+
+INT_STORAGE = {"INT8": np.int8, "UINT8": np.uint8, "INT16": np.int16, "UINT16": np.uint16,
+               "INT32": np.int32, "UINT32": np.uint32}
+DEFAULT_NAN = 0x7FC00000
+
+
+def alu_to_fp32(values, name):
+    """SPEC §5.1 to_fp32 of an array of a dtype's storage type (BF16/FP8 bits): float32."""
+    a = np.asarray(values)
+    if name in INT_STORAGE:
+        # Python's exact integers, then the nearest float32 (ties to even) via float64,
+        # which holds every 32-bit integer exactly.
+        return np.array([float(int(v)) for v in a.reshape(-1)],
+                        dtype=np.float64).astype(np.float32).reshape(a.shape)
+    if name == "FP16":
+        return widen_bits(_fp16_bits(a), "FP16").view(np.float32)
+    if name in ("FP32", "FP32R"):
+        return a.astype(np.float32)
+    return widen_bits(a, name).view(np.float32)
+
+
+def _fp16_bits(a):
+    return np.asarray(a, dtype=np.float16).view(np.uint16)
+
+
+def alu_from_fp32(bits, name):
+    """SPEC §5.1 from_fp32 of FP32 bit patterns into a dtype's storage (BF16/FP8 bits)."""
+    b = np.asarray(bits, dtype=np.uint32)
+    if name in ("FP32", "FP32R"):
+        return b.view(np.float32)
+    if name == "FP16":
+        return narrow_bits(b, "FP16").view(np.float16)
+    if name in FORMATS:
+        return narrow_bits(b, name)
+    lo, hi = INT_RANGES[name]
+    out = []
+    for v in b.reshape(-1).view(np.float32).astype(np.float64):
+        if np.isnan(v):
+            out.append(0)
+        elif np.isinf(v):
+            out.append(hi if v > 0 else lo)
+        else:
+            r = int(np.rint(v))  # float64 rint: ties to even, exact for float32 values
+            out.append(min(max(r, lo), hi))
+    return np.array(out, dtype=np.int64).astype(INT_STORAGE[name]).reshape(b.shape)
+
+
+def _maxnum(a, b, want_max):
+    """maxNum/minNum on float32 arrays: a NaN operand ignored, -0.0 < +0.0."""
+    an, bn = np.isnan(a), np.isnan(b)
+    with np.errstate(invalid="ignore"):
+        bigger = (a > b) if want_max else (a < b)
+    tie = (a == b)
+    # On a tie (equal values, ±0 among them) MAX takes the one with the sign bit clear.
+    a_sign = np.signbit(a)
+    tie_a = ~a_sign if want_max else a_sign
+    pick_a = np.where(tie, tie_a, bigger)
+    r = np.where(pick_a, a, b)
+    r = np.where(an & ~bn, b, r)
+    r = np.where(bn & ~an, a, r)
+    return r
+
+
+def fp32_op(op, a, b):
+    """SPEC §3.8.2's FP32 path: op on float32 arrays a, b; returns the result's bits
+    (uint32), every NaN produced the default NaN, BYPASS passing a's bits."""
+    a = np.asarray(a, dtype=np.float32)
+    b = np.asarray(b, dtype=np.float32)
+    one, zero = np.float32(1.0), np.float32(0.0)
+    with np.errstate(all="ignore"):
+        if op == "BYPASS":
+            return a.view(np.uint32).copy()
+        r = {
+            "ADD": lambda: a + b,
+            "SUBTRACT": lambda: a - b,
+            "MULT": lambda: a * b,
+            "SQUARE": lambda: a * a,
+            "MAX": lambda: _maxnum(a, b, True),
+            "MIN": lambda: _maxnum(a, b, False),
+            "RE_LU": lambda: _maxnum(a, np.zeros_like(a), True),
+            "IS_EQ": lambda: np.where(a == b, one, zero),
+            "IS_GT": lambda: np.where(a > b, one, zero),
+            "IS_GE": lambda: np.where(a >= b, one, zero),
+            "IS_LE": lambda: np.where(a <= b, one, zero),
+            "IS_LT": lambda: np.where(a < b, one, zero),
+            "IS_NE": lambda: np.where(a == b, zero, one),
+            "LOGICAL_AND": lambda: np.where((a != 0) & (b != 0), one, zero),
+            "LOGICAL_OR": lambda: np.where((a != 0) | (b != 0), one, zero),
+            "LOGICAL_XOR": lambda: np.where((a != 0) ^ (b != 0), one, zero),
+            "ABSOLUTE_DIFF": lambda: np.abs(a - b),
+            "ABSOLUTE_VALUE": lambda: np.abs(a),
+            "ABS_MAX": lambda: np.where(np.abs(a) > np.abs(b), a, b),
+            "ABS_MIN": lambda: np.where(np.abs(a) < np.abs(b), a, b),
+        }[op]()
+    r = np.asarray(r, dtype=np.float32)
+    return np.where(np.isnan(r), np.uint32(DEFAULT_NAN), r.view(np.uint32)).astype(np.uint32)
+
+
+def native_op(op, a, b, out):
+    """SPEC §3.8.2's native integer path on exact integers (Python ints), wrapped to the
+    output dtype's width."""
+    t = lambda x: x != 0  # noqa: E731
+    base = op.replace("_INT", "").replace("_UINT", "").replace("IS_EQUAL", "IS_EQ")
+    f = {
+        "BYPASS": lambda x, y: x, "ADD": lambda x, y: x + y, "SUBTRACT": lambda x, y: x - y,
+        "MULT": lambda x, y: x * y, "SQUARE": lambda x, y: x * x, "MAX": max, "MIN": min,
+        "RE_LU": lambda x, y: max(x, 0), "IS_EQ": lambda x, y: int(x == y),
+        "IS_NE": lambda x, y: int(x != y), "IS_GT": lambda x, y: int(x > y),
+        "IS_GE": lambda x, y: int(x >= y), "IS_LE": lambda x, y: int(x <= y),
+        "IS_LT": lambda x, y: int(x < y), "LOGICAL_AND": lambda x, y: int(t(x) and t(y)),
+        "LOGICAL_OR": lambda x, y: int(t(x) or t(y)), "LOGICAL_XOR": lambda x, y: int(t(x) != t(y)),
+        "ABSOLUTE_DIFF": lambda x, y: abs(x - y), "ABS_DIFF": lambda x, y: abs(x - y),
+        "ABSOLUTE_VALUE": lambda x, y: abs(x),
+        "ABS_MAX": lambda x, y: x if abs(x) > abs(y) else y,
+        "ABS_MIN": lambda x, y: x if abs(x) < abs(y) else y,
+    }[base]
+    width = 8 * np.dtype(INT_STORAGE[out]).itemsize
+    res = [f(int(x), int(y)) % (1 << width) for x, y in zip(np.ravel(a), np.ravel(b))]
+    u = np.array(res, dtype=np.uint64).astype(f"u{width // 8}")
+    return u.view(INT_STORAGE[out]).reshape(np.shape(a))
+
+
+def bits_op(op, a, b, width):
+    """SPEC §3.8.2's raw-bits path on w-bit patterns (Python ints), returns ints."""
+    mask = (1 << width) - 1
+    out = []
+    for x, k in zip(np.ravel(a), np.ravel(b)):
+        x, k = int(x) & mask, int(k) & mask
+        if op == "BYPASS":
+            r = x
+        elif op == "BITWISE_NOT":
+            r = ~x & mask
+        elif op == "BITWISE_AND":
+            r = x & k
+        elif op == "BITWISE_OR":
+            r = x | k
+        elif op == "BITWISE_XOR":
+            r = x ^ k
+        elif op in ("LOGICAL_SHIFT_LEFT", "ARITH_SHIFT_LEFT"):
+            r = (x << k) & mask if k < width else 0
+        elif op == "LOGICAL_SHIFT_RIGHT":
+            r = x >> k if k < width else 0
+        elif op == "ARITH_SHIFT_RIGHT":
+            s = x - (1 << width) if x >> (width - 1) else x
+            r = (s >> min(k, width)) & mask
+        else:
+            raise KeyError(op)
+        out.append(r)
+    return out

@@ -97,7 +97,7 @@ def test_the_engine_is_recorded_and_replays():
     out, words = gpsimd.tensor_copy(x, engine="scalar", generation="v2", return_words=True)
     np.testing.assert_array_equal(out, [16777216, 3])
     assert words.recording.engines == ["act"]
-    assert "# runs on engine act" in words.assembly()
+    assert ".engine act\nCopy " in words.assembly()
     np.testing.assert_array_equal(words.results(words.replay())["out"][0], out)
     # The same words on the default engine keep the bits.
     np.testing.assert_array_equal(words.results(words.replay(engine="pool"))["out"][0], x)

@@ -493,7 +493,7 @@ def test_tensor_copy_engines_psum_and_casts_from_the_docstring():
                                                                   "Cast"]
     assert p.recording.engines == ["pool", "act", None, "dve", "act"]
     assert p.replay() == p.machine
-    assert "# runs on engine act" in p.assembly()
+    assert ".engine act\n" in p.assembly()
 
 
 # ---- errors ---------------------------------------------------------------------------------
