@@ -461,6 +461,7 @@ TEST_P(IsaRow, HasSemanticsInItsOpFile) {
   EXPECT_NE(ops.execute, nullptr);
   EXPECT_NE(ops.explain, nullptr);
   EXPECT_NE(ops.sample, nullptr);
+  EXPECT_NE(ops.footprint, nullptr) << "SPEC §8.5: every instruction has a footprint";
   EXPECT_EQ(ops.sample_label.substr(0, d.mnemonic.size()), d.mnemonic) << ops.sample_label;
   EXPECT_EQ(d.opcode_clause, expected_opcode_clause(d.mnemonic));
   // SPEC §4.4: strict mode adds Sort's top-K rule and changes no other instruction.
