@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpsimd/format.h"
+#include "gpsimd/program_vectors.h"
 #include "gpsimd/validate.h"
 #include "gpsimd/vectors.h"
 
@@ -427,8 +428,40 @@ int cmd_vectors(const VectorsOptions& o) {
   for (const std::string& f : o.files) {
     std::string err, text;
     std::optional<VectorFile> vf;
-    if (read_input(f, kMaxVectorFileBytes, &text, &err))
-      vf = parse_vectors(text, f == "-" ? "<stdin>" : f, &err);
+    if (!read_input(f, kMaxVectorFileBytes, &text, &err)) {
+      fmt::print(stderr, "gpsimd vectors: {}\n", err);
+      return kExitUsage;
+    }
+    const std::string name = f == "-" ? "<stdin>" : f;
+    if (vector_file_format(text) == "gpsimd-programs/1") {
+      // SPEC §8.8: programs on several queues; the queue is each word's engine.
+      auto pf = parse_program_vectors(text, name, &err);
+      if (!pf) {
+        fmt::print(stderr, "gpsimd vectors: {}\n", err);
+        return kExitUsage;
+      }
+      if (auto p = pending_program_file(*pf)) {
+        pending += pf->vectors.size();
+        fmt::print("PENDING {}: {} program{} using {}, which gpsimd does not model yet\n", f,
+                   pf->vectors.size(), pf->vectors.size() == 1 ? "" : "s", p->text());
+        continue;
+      }
+      QueueRunOptions qo;
+      qo.fast = !o.reference;
+      for (const ProgramVector& v : pf->vectors) {
+        const ProgramVectorOutcome out = run_program_vector(v, qo);
+        if (out.passed) {
+          ++passed;
+          continue;
+        }
+        ++failed;
+        fmt::print("FAIL {}: {}\n", v.name, out.differences.front());
+        for (std::size_t i = 1; i < out.differences.size(); ++i)
+          fmt::print("    {}\n", out.differences[i]);
+      }
+      continue;
+    }
+    vf = parse_vectors(text, name, &err);
     if (!vf) {
       fmt::print(stderr, "gpsimd vectors: {}\n", err);
       return kExitUsage;

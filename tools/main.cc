@@ -211,9 +211,10 @@ int main(int argc, char** argv) {
 
   VectorsOptions vo;
   auto* c_vec = app.add_subcommand("vectors",
-                                   "Run conformance vector files (SPEC §7); exit 1 if "
-                                   "any vector fails. A file of an instruction not modelled "
-                                   "yet is reported as pending and not run");
+                                   "Run conformance vector files (SPEC §7) and program vector "
+                                   "files (SPEC §8.8); exit 1 if any vector fails. A file of "
+                                   "an instruction not modelled yet is reported as pending "
+                                   "and not run");
   c_vec->add_option("FILE", vo.files, "vector files; - reads stdin")->required();
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
   c_vec
@@ -222,8 +223,12 @@ int main(int argc, char** argv) {
                    "default: each opcode's default engine): dve, pool or act")
       ->check(check_engine);
   c_vec->footer(
+      "A file's \"format\" says what it holds: gpsimd-vectors/1 (one word each, SPEC §7) or "
+      "gpsimd-programs/1 (programs on the dve, pool and act queues, SPEC §8.8; --engine does "
+      "not apply to them: each queue is its engine).\n"
       "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json "
-      "../shared/conformance/engines/*.json");
+      "../shared/conformance/engines/*.json\n"
+      "  gpsimd vectors ../shared/conformance/programs/*.json");
 
   ExplainOptions eo;
   std::string index;

@@ -269,10 +269,13 @@ struct DuplicateFinder {
   std::optional<std::size_t> vector;     // the vector it is in (index in "vectors")
   bool too_deep = false;
 
+  // Where the innermost open object is: the keys and indices leading to it.
   std::string path() const {
     std::string p;
-    for (const Frame& f : stack)
-      p += f.object ? (f.key.empty() ? "" : "." + f.key) : fmt::format("[{}]", f.items - 1);
+    for (std::size_t i = 0; i + 1 < stack.size(); ++i) {
+      const Frame& f = stack[i];
+      p += f.object ? "." + f.key : fmt::format("[{}]", f.items - 1);
+    }
     return p;
   }
   // Counts a new element of the array on top.
@@ -317,15 +320,61 @@ struct DuplicateFinder {
 
 }  // namespace
 
-std::optional<std::string> vector_file_format(const std::string& json_text) {
-  try {
-    const json doc = json::parse(json_text, nullptr, true);
-    if (doc.is_object())
-      if (auto it = doc.find("format"); it != doc.end() && it->is_string())
-        return it->get<std::string>();
-  } catch (const json::exception&) {
+namespace {
+
+// Reads the top object's "format" string and stops: no document is built.
+struct FormatFinder : nlohmann::json_sax<json> {
+  int depth = 0;
+  bool at_format = false;
+  std::optional<std::string> format;
+  bool scalar() {
+    at_format = false;
+    return true;
   }
-  return std::nullopt;
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t& s) override {
+    if (at_format) {
+      format = s;
+      return false;  // found: stop
+    }
+    return true;
+  }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override {
+    at_format = false;
+    return ++depth <= 64;
+  }
+  bool key(string_t& k) override {
+    at_format = depth == 1 && k == "format";
+    return true;
+  }
+  bool end_object() override {
+    --depth;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    at_format = false;
+    return ++depth <= 64 && depth > 1;  // a top-level array names no format
+  }
+  bool end_array() override {
+    --depth;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+};
+
+}  // namespace
+
+std::optional<std::string> vector_file_format(const std::string& json_text) {
+  FormatFinder f;
+  json::sax_parse(json_text, &f);
+  return f.format;
 }
 
 std::optional<ProgramVectorFile> parse_program_vectors(const std::string& json_text,
