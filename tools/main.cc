@@ -202,8 +202,19 @@ int main(int argc, char** argv) {
                     "where relative .dump paths are written "
                     "(default: the current directory)");
   c_run->add_flag("--no-write", ro.no_write, "print the dumps but write no .npy file");
+  c_run->add_flag("--schedule", ro.schedule,
+                  "a program of queues (.queue): print every issued word of the reference "
+                  "schedule, with the wait it acquired");
+  c_run->add_option("--timeline", ro.timeline,
+                    "a program of queues: draw the run to this .svg (or .html) file, one lane "
+                    "per engine, the race or deadlock in red");
   c_run->footer(
+      "A text with .queue directives is a program of queues (SPEC §8): every word is "
+      "validated first, waits block, and the run reports the end state, the schedule, the "
+      "first race and the sync hazards. Exit status: 0 ok, 1 invalid or fault, 2 bad input, "
+      "3 deadlock, 4 ok but a race.\n"
       "Example:\n  gpsimd run examples/range_select.gpsimd --trace\n"
+      "  gpsimd run examples/race.gpsimd --schedule --timeline race.svg\n"
       "  gpsimd run examples/sort.gpsimd --out-dir out --json\n"
       "  gpsimd run examples/causal_tile.gpsimd --no-write --edgeitems 4\n"
       "Choose what a table shows in the program: .dump ... rows=[0..7, 120..127] "

@@ -215,8 +215,10 @@ struct Program {
   std::vector<int> dump_lines;
 };
 
-// The engine input of word i (nullopt for a program built without word_engines).
+// The engine input of word i: in a program of queues its queue's engine (SPEC §8.1); in a
+// stream its `.engine` (nullopt for a program built without word_engines).
 inline std::optional<Engine> word_engine(const Program& p, std::size_t i) {
+  if (p.queued) return i < p.word_queues.size() ? p.word_queues[i] : Engine::DVE;
   return i < p.word_engines.size() ? p.word_engines[i] : std::nullopt;
 }
 
