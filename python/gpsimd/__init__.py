@@ -64,6 +64,7 @@ from .formats import (
     widen,
 )
 from .machine import Machine
+from .queues import ProgramRun
 from .ops import (
     affine_select,
     causal_mask,
@@ -81,6 +82,7 @@ __version__: str = _core.__version__
 
 __all__ = [
     "Machine",
+    "ProgramRun",
     "Diagnostic",
     "encode",
     "decode",

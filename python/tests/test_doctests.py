@@ -13,7 +13,7 @@ import gpsimd.nki.isa  # noqa: E402
 import gpsimd.nki.language  # noqa: E402
 
 MODULES = [gpsimd, gpsimd.codec, gpsimd.dtypes, gpsimd.errors, gpsimd.formats, gpsimd.machine,
-           gpsimd.ops, gpsimd.predicates, gpsimd.search, gpsimd._program, gpsimd.nki,
+           gpsimd.ops, gpsimd.predicates, gpsimd.search, gpsimd._program, gpsimd.queues, gpsimd.nki,
            gpsimd.nki._kernel, gpsimd.nki.isa, gpsimd.nki.language]
 
 
