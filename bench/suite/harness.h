@@ -142,6 +142,12 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
 // out[2i + 1] = pos, pos = the low 32 bits of keys[i].
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
 
+// ---- programs on engine queues (program_rows.cc) ---------------------------------------
+
+// 10,000 words on the DVE and POOL queues, synchronised by semaphores: run_queues with
+// race detection against the same run without it (target: at most 2x).
+Row program_row();
+
 // ---- the header -----------------------------------------------------------------------
 
 // "0-3,6": a sorted set of CPU numbers as ranges.

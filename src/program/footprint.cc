@@ -120,8 +120,16 @@ void walk_intervals(const Walk& w, std::vector<Interval>& out, AccessKind access
 }
 
 void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint& out) {
-  for (auto& row : out.list_of) row.fill(CompactFootprint::kNone);
-  out.lists.clear();
+  // Forget the previous word's lists (their buffers stay for reuse).
+  for (auto [s, p] : out.touched) out.list_of[s][p] = CompactFootprint::kNone;
+  out.touched.clear();
+  out.nlists = 0;
+  auto new_list = [&out]() -> std::vector<Interval>& {
+    if (out.nlists == out.lists.size()) out.lists.emplace_back();
+    std::vector<Interval>& l = out.lists[out.nlists++];
+    l.clear();
+    return l;
+  };
   const std::size_t nw = sink.walks.size();
   GPSIMD_CHECK(nw <= walk_iv_.size());
   for (std::size_t i = 0; i < nw; ++i)
@@ -131,9 +139,18 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
   // partitions covered by the same walks share one merged list.
   for (const Space space : {Space::SBUF, Space::PSUM}) {
     const unsigned s = space == Space::SBUF ? 0 : 1;
+    // Only the partitions some walk of this space covers.
+    unsigned p_lo = kPartitions, p_hi = 0;
+    for (std::size_t i = 0; i < nw; ++i) {
+      const auto& mw = sink.walks[i];
+      if (mw.space != space) continue;
+      p_lo = std::min(p_lo, mw.first);
+      p_hi = std::max<unsigned>(p_hi, std::min<unsigned>(kPartitions, mw.first + mw.channels));
+    }
+    if (p_lo >= p_hi) continue;
     std::array<int16_t, 256> list_of_mask;
     list_of_mask.fill(CompactFootprint::kNone);
-    for (unsigned p = 0; p < kPartitions; ++p) {
+    for (unsigned p = p_lo; p < p_hi; ++p) {
       unsigned mask = 0;
       for (std::size_t i = 0; i < nw; ++i) {
         const auto& mw = sink.walks[i];
@@ -144,9 +161,8 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
       if (mask == 0) continue;
       int16_t& slot = list_of_mask[mask];
       if (slot == CompactFootprint::kNone) {
-        slot = static_cast<int16_t>(out.lists.size());
-        out.lists.emplace_back();
-        std::vector<Interval>& merged = out.lists.back();
+        slot = static_cast<int16_t>(out.nlists);
+        std::vector<Interval>& merged = new_list();
         if (std::has_single_bit(mask)) {
           merged = walk_iv_[static_cast<std::size_t>(std::countr_zero(mask))];
         } else {
@@ -180,10 +196,14 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
         }
       }
       out.list_of[s][p] = slot;
+      out.touched.emplace_back(static_cast<uint8_t>(s), static_cast<uint8_t>(p));
     }
   }
   // Accumulators and search lanes: one location per partition.
   for (const LocationSpace space : {LocationSpace::ACC, LocationSpace::MATCH}) {
+    if (std::none_of(sink.states.begin(), sink.states.end(),
+                     [&](const auto& st) { return st.space == space; }))
+      continue;
     std::array<unsigned, kPartitions> flags{};
     bool any = false;
     for (const auto& st : sink.states) {
@@ -201,10 +221,11 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
       if (flags[p] == 0) continue;
       int16_t& slot = list_of_access[flags[p]];
       if (slot == CompactFootprint::kNone) {
-        slot = static_cast<int16_t>(out.lists.size());
-        out.lists.push_back({Interval{0, 1, static_cast<AccessKind>(flags[p])}});
+        slot = static_cast<int16_t>(out.nlists);
+        new_list().push_back(Interval{0, 1, static_cast<AccessKind>(flags[p])});
       }
       out.list_of[s][p] = slot;
+      out.touched.emplace_back(static_cast<uint8_t>(s), static_cast<uint8_t>(p));
     }
   }
 }
@@ -215,6 +236,13 @@ std::vector<FootprintRange> ranges_of(const CompactFootprint& fp) {
     for (unsigned p = 0; p < kPartitions; ++p)
       for (const Interval& iv : fp.at(s, p))
         out.push_back(FootprintRange{static_cast<LocationSpace>(s), p, iv.lo, iv.hi, iv.access});
+  // The touched list names exactly those partitions, in the same order.
+  std::size_t n = 0;
+  for (auto [s, p] : fp.touched) {
+    GPSIMD_CHECK(!fp.at(s, p).empty());
+    n += fp.at(s, p).size();
+  }
+  GPSIMD_CHECK(n == out.size());
   return out;
 }
 

@@ -28,8 +28,16 @@ inline constexpr unsigned kLocationSpaces = 4;  // SBUF, PSUM, ACC, MATCH
 // the same operands share one list.
 struct CompactFootprint {
   static constexpr int16_t kNone = -1;
-  std::array<std::array<int16_t, kPartitions>, kLocationSpaces> list_of{};
+  CompactFootprint() {
+    for (auto& row : list_of) row.fill(kNone);
+  }
+  std::array<std::array<int16_t, kPartitions>, kLocationSpaces> list_of;
+  // The lists in use are the first `nlists`; the others keep their buffers for the next
+  // word (FootprintBuilder reuses them).
   std::vector<std::vector<Interval>> lists;
+  std::size_t nlists = 0;
+  // The (space, partition) pairs with a list, in location order (SPEC §8.6).
+  std::vector<std::pair<uint8_t, uint8_t>> touched;
   // The intervals of one partition of one space (empty when it is not touched).
   std::span<const Interval> at(unsigned space, unsigned p) const {
     const int16_t i = list_of[space][p];

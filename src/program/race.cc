@@ -57,8 +57,37 @@ void RaceDetector::apply(std::vector<Segment>& shadow, std::span<const Interval>
                          unsigned partition) {
   const auto self = static_cast<std::size_t>(b.queue);
   const auto index1 = static_cast<uint32_t>(b.index + 1);
-  // The segments [first, last) that meet the word's intervals are rebuilt into scratch_.
   const uint32_t lo = ivs.front().lo, hi = ivs.back().hi;
+  auto record = [&](std::array<QueueAccess, 3>& q, AccessKind a) {
+    const unsigned bits = static_cast<unsigned>(a);
+    if (bits & 2u) q[self].write = index1 | ((bits & 1u) ? kAlsoRead : 0u);
+    if (bits & 1u) q[self].read = index1;
+  };
+  if (ivs.size() == 1) {
+    // The common case of a loop: the interval is exactly a segment (the same tile as an
+    // earlier word's). Check and update it in place, then merge it with a neighbour whose
+    // history became equal.
+    const auto it = std::partition_point(shadow.begin(), shadow.end(),
+                                         [&](const Segment& s) { return s.hi <= lo; });
+    if (it != shadow.end() && it->lo == lo && it->hi == hi) {
+      if (!race_)
+        if (auto other = check(it->q, b, ivs.front().access, c))
+          race_ =
+              Race{*other, RaceAccess{b, ivs.front().access}, RaceLocation{space, partition, lo}};
+      record(it->q, ivs.front().access);
+      auto at = it;
+      if (at + 1 != shadow.end() && (at + 1)->lo == at->hi && (at + 1)->q == at->q) {
+        at->hi = (at + 1)->hi;
+        at = shadow.erase(at + 1) - 1;
+      }
+      if (at != shadow.begin() && (at - 1)->hi == at->lo && (at - 1)->q == at->q) {
+        (at - 1)->hi = at->hi;
+        shadow.erase(at);
+      }
+      return;
+    }
+  }
+  // The segments [first, last) that meet the word's intervals are rebuilt into scratch_.
   const auto first =
       static_cast<std::size_t>(std::partition_point(shadow.begin(), shadow.end(),
                                                     [&](const Segment& s) { return s.hi <= lo; }) -
@@ -82,9 +111,7 @@ void RaceDetector::apply(std::vector<Segment>& shadow, std::span<const Interval>
       if (auto other = check(q, b, a, c))
         race_ = Race{*other, RaceAccess{b, a}, RaceLocation{space, partition, l}};
     }
-    const unsigned bits = static_cast<unsigned>(a);
-    if (bits & 2u) q[self].write = index1 | ((bits & 1u) ? kAlsoRead : 0u);
-    if (bits & 1u) q[self].read = index1;
+    record(q, a);
     push(l, h, q);
   };
   std::size_t i = first;
@@ -153,12 +180,18 @@ void RaceDetector::retire(const QueueWord& b, const Clock& c, const CompactFootp
   retire_seq_[static_cast<std::size_t>(b.queue)][b.index] = ++retired_;
   // Locations in SPEC §8.6's order (space, partition, offset): the first race found while
   // checking in that order is at the lowest location.
-  for (unsigned s = 0; s < kLocationSpaces; ++s)
-    for (unsigned p = 0; p < kPartitions; ++p) {
-      const std::span<const Interval> ivs = fp.at(s, p);
-      if (ivs.empty()) continue;
+  for (auto [s, p] : fp.touched) {
+    const std::span<const Interval> ivs = fp.at(s, p);
+    // A few intervals far apart (a word's source and destination in one partition) are
+    // applied one by one, so that the segments between them are not rebuilt; many (a
+    // strided walk) in one pass over the shadow.
+    if (ivs.size() <= 4) {
+      for (std::size_t k = 0; k < ivs.size(); ++k)
+        apply(shadow_[s][p], ivs.subspan(k, 1), b, c, static_cast<LocationSpace>(s), p);
+    } else {
       apply(shadow_[s][p], ivs, b, c, static_cast<LocationSpace>(s), p);
     }
+  }
 }
 
 }  // namespace gpsimd::program
