@@ -175,8 +175,16 @@ TEST(CliGolden, ProgramsOfQueues) {
   const Result back = gpsimd::testing::run_tool({"run", "-"}, kSource, dis.out);
   EXPECT_EQ(back.status, 3) << back.err;
   EXPECT_NE(back.out.find("dve:0 <stdin>:"), std::string::npos) << back.out;
+  // asm writes the words in file order and says that their queues stay in the text.
+  Result r = run({"asm", "examples/race.gpsimd"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2);
+  EXPECT_EQ(r.out.substr(0, 2), "7e");  // pool:0 (the Iota) comes first in the file
+  EXPECT_NE(r.err.find("is a program of queues (.queue): the words are written in file order"),
+            std::string::npos)
+      << r.err;
   // --engine is for streams, --schedule and --timeline for programs.
-  Result r = run({"run", "examples/race.gpsimd", "--engine", "pool"});
+  r = run({"run", "examples/race.gpsimd", "--engine", "pool"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--engine is for streams"), std::string::npos) << r.err;
   r = run({"run", "examples/max8.gpsimd", "--schedule"});

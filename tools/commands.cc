@@ -300,6 +300,11 @@ int cmd_asm(const AsmOptions& o) {
                "(.nc, .data, .dump, ...) stay in {}\n",
                output_name(o.output), p.words.size(), p.words.size() == 1 ? "" : "s", directives,
                directives == 1 ? "" : "s", in->name);
+  if (p.queued)
+    fmt::print(stderr,
+               "gpsimd asm: note: {} is a program of queues (.queue): the words are written in "
+               "file order, and the queue of each stays in {}\n",
+               in->name, in->name);
   return kExitOk;
 }
 
