@@ -6,6 +6,7 @@
 // OUT_DIR/execute    each vector as an exec_input.h record list (word, state, memory)
 // OUT_DIR/vectors    each vector alone in a vector file, and the examples' vector files
 // OUT_DIR/assemble   the disassembly of each vector's word, and the examples' programs
+// OUT_DIR/program    each program vector (SPEC §8.8) in fuzz_program.cc's format
 // OUT_DIR/npy        small arrays of every supported type, and the examples' .npy files
 // OUT_DIR/vectors.dict, OUT_DIR/assemble.dict   libFuzzer dictionaries
 // Small seeds only: a seed larger than kMaxSeed bytes is left out.
@@ -26,6 +27,7 @@
 #include "gpsimd/execute.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/npy.h"
+#include "gpsimd/program_vectors.h"
 #include "gpsimd/vectors.h"
 #include "ops/op.h"
 
@@ -180,7 +182,7 @@ int main(int argc, char** argv) {
   const fs::path out = argv[1];
   SeedDir decode(out / "decode", ".bin"), execute(out / "execute", ".bin"),
       vectors(out / "vectors", ".json"), assemble(out / "assemble", ".gpsimd"),
-      npy(out / "npy", ".npy");
+      npy(out / "npy", ".npy"), program(out / "program", ".bin");
   write_dicts(out);
 
   // The conformance vectors, those of its folders (SPEC §7: next/, engines/, ...): the
@@ -219,6 +221,38 @@ int main(int argc, char** argv) {
   for (const fs::path& f : files) {
     std::string error;
     const std::string text = read_file(f);
+    if (gpsimd::vector_file_format(text) == "gpsimd-programs/1") {
+      // Program vectors: each alone in a file (vectors), and in fuzz_program's format.
+      const auto pf = gpsimd::parse_program_vectors(text, f.filename().string(), &error);
+      if (!pf) continue;
+      const auto raw = nlohmann::json::parse(text);
+      for (std::size_t i = 0; i < pf->vectors.size(); ++i) {
+        const gpsimd::ProgramVector& v = pf->vectors[i];
+        vectors.add(nlohmann::json{{"format", "gpsimd-programs/1"},
+                                   {"vectors", nlohmann::json::array({raw.at("vectors")[i]})}}
+                        .dump());
+        if (v.program.size() > 12) continue;
+        std::string seed;
+        seed += static_cast<char>((static_cast<unsigned>(v.nc) - 2) | (v.program.strict ? 4 : 0) |
+                                  (i % 2 ? 8 : 0));
+        seed += static_cast<char>(v.program.size());
+        for (unsigned q = 0; q < 3; ++q)
+          for (const Word& w : v.program.queues[q]) {
+            seed += static_cast<char>(q);
+            seed.append(w.begin(), w.end());
+          }
+        gpsimd::fuzz::ExecInput in;
+        in.gen = v.nc;
+        in.registers.assign(v.registers.begin(), v.registers.end());
+        in.semaphores.assign(v.semaphores.begin(), v.semaphores.end());
+        in.accumulators.assign(v.accumulators.begin(), v.accumulators.end());
+        in.match.assign(v.match_state.begin(), v.match_state.end());
+        in.memory = v.memory;
+        const std::string state = bytes_of(gpsimd::fuzz::encode_exec_input(in));
+        program.add(seed + state.substr(65));  // the records, after the config and word
+      }
+      continue;
+    }
     const auto parsed = gpsimd::parse_vectors(text, f.filename().string(), &error);
     if (!parsed) continue;  // an example that is not a vector file
     const auto raw = nlohmann::json::parse(text);
@@ -267,8 +301,9 @@ int main(int argc, char** argv) {
       prog.words.push_back(w);
       assemble.add(gpsimd::print_program(prog));
     }
-  std::printf("seeds: %zu decode, %zu execute, %zu vectors, %zu assemble, %zu npy in %s\n",
-              decode.size(), execute.size(), vectors.size(), assemble.size(), npy.size(),
-              out.c_str());
+  std::printf(
+      "seeds: %zu decode, %zu execute, %zu vectors, %zu assemble, %zu npy, %zu program in %s\n",
+      decode.size(), execute.size(), vectors.size(), assemble.size(), npy.size(), program.size(),
+      out.c_str());
   return 0;
 }

@@ -11,7 +11,7 @@
 #   --runs N      campaign: executions per target (default 10000000)
 #   --jobs N      targets run at the same time (default 1)
 #   --no-build    use the targets already built in build/fuzz
-# TARGET is decode, execute, assemble, vectors or npy (default: all of them).
+# TARGET is decode, execute, assemble, vectors, npy or program (default: all of them).
 #
 # Corpora grow in build/fuzz/corpus/TARGET (seeds are read from build/fuzz/fuzz/seeds
 # and never modified), logs go to build/fuzz/logs/MODE/TARGET.log (so that a smoke run
@@ -30,7 +30,7 @@ runs=10000000
 jobs=1
 build=1
 targets=()
-all_targets=(decode execute assemble vectors npy)
+all_targets=(decode execute assemble vectors npy program)
 
 if [ $# -gt 0 ] && { [ "$1" = smoke ] || [ "$1" = campaign ]; }; then
   mode="$1"
@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
-    decode|execute|assemble|vectors|npy) targets+=("$1"); shift ;;
+    decode|execute|assemble|vectors|npy|program) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -70,6 +70,7 @@ flags_of() {
     assemble) echo "-max_len=4096 -dict=$bin/seeds/assemble.dict" ;;
     vectors) echo "-max_len=8192 -dict=$bin/seeds/vectors.dict" ;;
     npy) echo "-max_len=4096" ;;
+    program) echo "-max_len=4096" ;;
   esac
 }
 

@@ -134,7 +134,7 @@ TEST(AsmErrors, Directives) {
   EXPECT_EQ(error_of(".acc 5..2 = 0.0"),
             "e.gpsimd:1:7: error: accumulator range 5..2 is empty (at '..')");
   EXPECT_EQ(error_of(".frob 1"),
-            "e.gpsimd:1:1: error: unknown directive: expected .nc, .engine, .reg, .sem, .acc, "
+            "e.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, "
             ".data, .load, "
             ".dump or .word (at '.frob')");
   EXPECT_EQ(error_of(".nc v3\n.nc v4"),

@@ -138,6 +138,63 @@ TEST(CliGolden, ProgramsThatStop) {
   expect_golden(r.out, "check/words_hex.txt");
 }
 
+// Programs of queues (SPEC §8): the examples' end states (SPEC §8.10's first three
+// examples: ok, the race of the missing wait, the cycle's deadlock), a fault and an
+// invalid program, what check says of them, their JSON, and dis printing the queues back.
+TEST(CliGolden, ProgramsOfQueues) {
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string golden;
+  };
+  const std::vector<Case> cases = {
+      {{"run", "examples/producer_consumer.gpsimd", "--schedule"}, 0, "run/producer_consumer.txt"},
+      {{"run", "examples/race.gpsimd", "--no-write"}, 4, "run/race.txt"},
+      {{"run", "examples/race.gpsimd", "--trace", "--schedule"}, 4, "run/race_trace.txt"},
+      {{"run", "examples/deadlock.gpsimd"}, 3, "run/deadlock.txt"},
+      {{"run", "tests/golden/cases/queue_fault.gpsimd", "--schedule"}, 1, "run/queue_fault.txt"},
+      {{"run", "tests/golden/cases/queue_invalid.gpsimd"}, 1, "run/queue_invalid.txt"},
+      {{"run", "examples/race.gpsimd", "--json", "--no-write"}, 4, "run/race_json.txt"},
+      {{"run", "examples/deadlock.gpsimd", "--json"}, 3, "run/deadlock_json.txt"},
+      {{"run", "tests/golden/cases/queue_invalid.gpsimd", "--json"},
+       1,
+       "run/queue_invalid_json.txt"},
+      {{"check", "examples/producer_consumer.gpsimd", "tests/golden/cases/queue_invalid.gpsimd"},
+       1,
+       "check/queues.txt"},
+      {{"check", "--json", "tests/golden/cases/queue_fault.gpsimd"},
+       0,
+       "check/queue_fault_json.txt"},
+      {{"dis", "examples/race.gpsimd"}, 0, "dis/race.txt"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, c.status) << c.golden << ": " << r.err;
+    EXPECT_EQ(r.err, "") << c.golden;
+    expect_golden(r.out, c.golden);
+  }
+  // The text dis prints is the same program.
+  const Result dis = run({"dis", "examples/deadlock.gpsimd"});
+  const Result back = gpsimd::testing::run_tool({"run", "-"}, kSource, dis.out);
+  EXPECT_EQ(back.status, 3) << back.err;
+  EXPECT_NE(back.out.find("dve:0 <stdin>:"), std::string::npos) << back.out;
+  // asm writes the words in file order and says that their queues stay in the text.
+  Result r = run({"asm", "examples/race.gpsimd"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2);
+  EXPECT_EQ(r.out.substr(0, 2), "7e");  // pool:0 (the Iota) comes first in the file
+  EXPECT_NE(r.err.find("is a program of queues (.queue): the words are written in file order"),
+            std::string::npos)
+      << r.err;
+  // --engine is for streams, --schedule and --timeline for programs.
+  r = run({"run", "examples/race.gpsimd", "--engine", "pool"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--engine is for streams"), std::string::npos) << r.err;
+  r = run({"run", "examples/max8.gpsimd", "--schedule"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--schedule is for programs of queues"), std::string::npos) << r.err;
+}
+
 // Output at real tile sizes: a 128 x 512 BF16 dump elided like NumPy (and with chosen rows
 // and columns, and other edge items), the trace's values by dtype with a cut-off and its
 // bytes on request, the one-line accumulator summary, and the annotated words.

@@ -1,21 +1,24 @@
 // The conformance vectors (SPEC §7): every *.json file of the conformance directory and of
 // its next/ and engines/ folders, found when the test runs (so new files are picked up unchanged),
-// one test per file. A file of an instruction not modelled yet is pending: its test is skipped with
-// a message that says so (never passed); once the instruction is in the table the file counts in
-// full. Every vector must pass with the fast kernels and with the scalar reference path; an
-// `invalid` vector must be reported with at least its listed clauses, and every other vector must
-// validate clean. The runner itself is checked to notice a wrong expectation.
+// one test per file; and the program vectors of its programs/ folder (SPEC §8.8), the same way. A
+// file of an instruction not modelled yet is pending: its test is skipped with a message that says
+// so (never passed); once the instruction is in the table the file counts in full. Every vector
+// must pass with the fast kernels and with the scalar reference path; an `invalid` vector must be
+// reported with at least its listed clauses, and every other vector must validate clean. The runner
+// itself is checked to notice a wrong expectation.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gpsimd/execute.h"
+#include "gpsimd/program_vectors.h"
 #include "gpsimd/validate.h"
 #include "gpsimd/vectors.h"
 
@@ -106,6 +109,162 @@ TEST_P(Conformance, EveryVectorPasses) {
   }
   EXPECT_EQ(failed, 0u) << failed << " of " << file->vectors.size() << " vectors of " << GetParam()
                         << " fail:" << report;
+}
+
+// ---- program vectors (SPEC §8.8) ------------------------------------------------------------
+
+std::vector<std::string> program_files() {
+  return json_files(fs::path(GPSIMD_CONFORMANCE_DIR) / "programs");
+}
+
+// Returns the problems of one program vector, with the fast kernels and the reference path,
+// with and without race detection (which changes nothing but the race).
+std::vector<std::string> check_program_vector(const gpsimd::ProgramVector& v) {
+  std::vector<std::string> problems;
+  for (bool fast : {true, false}) {
+    const gpsimd::ProgramVectorOutcome o = gpsimd::run_program_vector(v, {.fast = fast});
+    for (const std::string& d : o.differences)
+      problems.push_back(fmt::format("fast={}: {}", fast, d));
+  }
+  const gpsimd::ProgramVectorOutcome plain = gpsimd::run_program_vector(v, {.detect_races = false});
+  bool only_race = true;
+  for (const std::string& d : plain.differences) only_race = only_race && d.rfind("race:", 0) == 0;
+  if (!only_race || plain.run.race || (v.expect.race.has_value() && plain.differences.size() != 1))
+    problems.push_back("without race detection: something else than the race differs");
+  return problems;
+}
+
+class ProgramConformance : public testing::TestWithParam<std::string> {};
+
+TEST_P(ProgramConformance, EveryProgramPasses) {
+  std::string error;
+  const auto file = gpsimd::load_program_vectors(GetParam(), &error);
+  ASSERT_TRUE(file.has_value()) << error;
+  EXPECT_FALSE(file->vectors.empty()) << GetParam() << " has no vectors";
+  if (auto p = gpsimd::pending_program_file(*file))
+    GTEST_SKIP() << "PENDING: " << file->vectors.size() << " programs using " << p->text()
+                 << ", not modelled yet (SPEC §8.8)";
+  std::size_t failed = 0;
+  std::string report;
+  for (std::size_t i = 0; i < file->vectors.size(); ++i) {
+    const std::vector<std::string> problems = check_program_vector(file->vectors[i]);
+    if (problems.empty()) continue;
+    ++failed;
+    report += fmt::format("\nFAIL vector {} '{}':", i, file->vectors[i].name);
+    for (const std::string& p : problems) report += "\n    " + p;
+  }
+  EXPECT_EQ(failed, 0u) << failed << " of " << file->vectors.size() << " programs of " << GetParam()
+                        << " fail:" << report;
+  std::printf("%s: %zu of %zu programs pass\n", GetParam().c_str(), file->vectors.size() - failed,
+              file->vectors.size());
+}
+
+std::string program_test_name(const testing::TestParamInfo<std::string>& info) {
+  std::string s = fs::path(info.param).stem().string();
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, ProgramConformance, testing::ValuesIn(program_files()),
+                         program_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ProgramConformance);
+
+// The public program file must be there and count: SPEC §8.8's 237 programs of §4.1-§4.13
+// words, with the statuses the issue quotes.
+TEST(ProgramConformanceDirectory, ProgramsJsonCountsInFull) {
+  std::string error;
+  const auto file = gpsimd::load_program_vectors(
+      (fs::path(GPSIMD_CONFORMANCE_DIR) / "programs" / "programs.json").string(), &error);
+  ASSERT_TRUE(file.has_value()) << error;
+  EXPECT_FALSE(gpsimd::pending_program_file(*file));
+  std::map<gpsimd::ProgramStatus, std::size_t> statuses;
+  std::size_t races = 0;
+  for (const gpsimd::ProgramVector& v : file->vectors) {
+    ++statuses[v.expect.status];
+    races += v.expect.race.has_value();
+  }
+  EXPECT_EQ(file->vectors.size(), 237u);
+  EXPECT_EQ(statuses[gpsimd::ProgramStatus::Ok], 156u);
+  EXPECT_EQ(statuses[gpsimd::ProgramStatus::Deadlock], 38u);
+  EXPECT_EQ(statuses[gpsimd::ProgramStatus::Fault], 13u);
+  EXPECT_EQ(statuses[gpsimd::ProgramStatus::Invalid], 30u);
+  EXPECT_EQ(races, 87u);
+}
+
+// SPEC §8.8's pending rule: a word of an opcode SPEC specifies and the table lacks makes a
+// program file pending; words of modelled opcodes, and of opcodes SPEC does not name (0x97,
+// a has_known_opcode test), do not.
+TEST(ProgramConformancePending, EveryOpcodeMustBeModelled) {
+  const auto file_of = [](std::initializer_list<uint8_t> opcodes) {
+    gpsimd::ProgramVectorFile f;
+    gpsimd::ProgramVector v;
+    for (uint8_t op : opcodes) {
+      gpsimd::Word w{};
+      w[0] = op;
+      v.program.queue(gpsimd::Engine::ACT).push_back(w);
+    }
+    f.vectors.push_back(v);
+    return f;
+  };
+  EXPECT_FALSE(gpsimd::pending_program_file(file_of({0x7e, 0x6c, 0x97})));
+  for (const gpsimd::SpecifiedInstr& s : gpsimd::kSpecifiedInstructions) {
+    const auto p = gpsimd::pending_program_file(file_of({0x7e, s.opcode, 0x97}));
+    EXPECT_EQ(p.has_value(), gpsimd::find_instruction(s.opcode) == nullptr) << s.mnemonic;
+    if (p) {
+      EXPECT_EQ(p->text(), fmt::format("{} ({:#04x})", s.mnemonic, s.opcode));
+    }
+  }
+}
+
+// The runner notices each kind of wrong expectation.
+TEST(ProgramConformanceRunner, NoticesWrongExpectations) {
+  std::string error;
+  const auto file = gpsimd::load_program_vectors(
+      (fs::path(GPSIMD_CONFORMANCE_DIR) / "programs" / "programs.json").string(), &error);
+  ASSERT_TRUE(file.has_value()) << error;
+  const gpsimd::ProgramVector* racy = nullptr;
+  const gpsimd::ProgramVector* blocked = nullptr;
+  const gpsimd::ProgramVector* faulty = nullptr;
+  const gpsimd::ProgramVector* invalid = nullptr;
+  for (const auto& v : file->vectors) {
+    if (!racy && v.expect.race && !v.expect.state.memory.empty()) racy = &v;
+    if (!blocked && v.expect.status == gpsimd::ProgramStatus::Deadlock) blocked = &v;
+    if (!faulty && v.expect.status == gpsimd::ProgramStatus::Fault) faulty = &v;
+    if (!invalid && v.expect.status == gpsimd::ProgramStatus::Invalid) invalid = &v;
+  }
+  ASSERT_TRUE(racy && blocked && faulty && invalid);
+  for (const auto* v : {racy, blocked, faulty, invalid})
+    ASSERT_TRUE(gpsimd::run_program_vector(*v).passed) << v->name;
+  auto fails = [](gpsimd::ProgramVector v, auto&& change) {
+    change(v);
+    return !gpsimd::run_program_vector(v).passed;
+  };
+  using V = gpsimd::ProgramVector;
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.race.reset(); }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.race->location.offset += 1; }));
+  EXPECT_TRUE(
+      fails(*racy, [](V& v) { v.expect.race->first.access = gpsimd::AccessKind::ReadWrite; }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { std::swap(v.expect.race->first, v.expect.race->second); }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.schedule.pop_back(); }));
+  EXPECT_TRUE(fails(*racy, [](V& v) {
+    v.expect.sync_hazards.push_back({200, gpsimd::HazardKind::EqWait});
+  }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.state.memory.front().bytes.front() ^= 1; }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.state.semaphores[255] = 1; }));
+  EXPECT_TRUE(fails(*racy, [](V& v) { v.expect.status = gpsimd::ProgramStatus::Deadlock; }));
+  EXPECT_TRUE(fails(*blocked, [](V& v) { v.expect.blocked.back().current += 1; }));
+  EXPECT_TRUE(fails(*blocked, [](V& v) { v.expect.blocked.pop_back(); }));
+  EXPECT_TRUE(fails(*faulty, [](V& v) { v.expect.fault->word.index += 1; }));
+  EXPECT_TRUE(fails(*faulty, [](V& v) {
+    v.expect.fault->kind = v.expect.fault->kind == gpsimd::FaultKind::TooLarge
+                               ? gpsimd::FaultKind::BadAddress
+                               : gpsimd::FaultKind::TooLarge;
+  }));
+  EXPECT_TRUE(fails(*invalid,
+                    [](V& v) { v.expect.invalid.front().violations.push_back("no_such_clause"); }));
+  EXPECT_TRUE(fails(*invalid, [](V& v) { v.expect.invalid.front().word.index += 1; }));
+  EXPECT_TRUE(fails(*invalid, [](V& v) { v.expect.state.accumulators[3] = 0; }));
 }
 
 // The test name is the file's stem (next_ or engines_ before those of next/ and engines/),

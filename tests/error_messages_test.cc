@@ -261,7 +261,7 @@ TEST(ErrorMessages, Assembler) {
       {".data sbuf[p=0, off=0x0] INT8 = [300]",
        "t.gpsimd:1:34: error: 300 is out of range for INT8: expected -128..127 (at '300')"},
       {".frob 3",
-       "t.gpsimd:1:1: error: unknown directive: expected .nc, .engine, .reg, .sem, .acc, .data, "
+       "t.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, .data, "
        ".load, "
        ".dump or .word (at '.frob')"},
       {".dump sbuf[p=0, off=0x0] FP32 [0]",

@@ -576,6 +576,16 @@ TEST_P(IsaRow, HasSemanticsInItsOpFile) {
   EXPECT_NE(ops.execute, nullptr);
   EXPECT_NE(ops.explain, nullptr);
   EXPECT_NE(ops.sample, nullptr);
+  EXPECT_NE(ops.footprint, nullptr)
+      << d.mnemonic << " (opcode 0x" << std::hex << static_cast<int>(d.opcode) << std::dec
+      << ") has no footprint: SPEC §8.5 says what every instruction may read and write, and "
+         "the race detector of programs of queues (run_queues) needs it. Add a `footprint` "
+         "member to its OpSemantics in its op file (src/ops/), next to its execute: report "
+         "each operand walk (sink.walk), pointer immediate and accumulator/lane access from "
+         "the word's fields and the registers as execute resolves them (resolve_tensor, "
+         "resolve_immediate), never from memory; SPEC §8.5's table has its row (TensorTensor, "
+         "TensorScalar, Copy, Cast: src walks read, dst walk written). footprint_test then "
+         "checks it against the trace for random words.";
   EXPECT_EQ(ops.sample_label.substr(0, d.mnemonic.size()), d.mnemonic) << ops.sample_label;
   EXPECT_EQ(d.opcode_clause, expected_opcode_clause(d.mnemonic));
   // SPEC §4.4: strict mode adds Sort's top-K rule and changes no other instruction.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpsimd/asm.h"
+#include "gpsimd/program.h"
 #include "gpsimd/types.h"
 
 namespace gpsimd::cli {
@@ -32,6 +33,10 @@ bool read_input(const std::string& path, std::size_t limit, std::string* out, st
 inline std::string output_name(const std::string& path) {
   return path == "-" ? "<stdout>" : path;
 }
+
+// Writes bytes to a file, or to standard output for "-"; on failure prints
+// "gpsimd CMD: PATH: cannot write the file: <reason>" and returns false.
+bool write_output(const std::string& path, std::string_view bytes, std::string_view cmd);
 
 enum class Format { Auto, Asm, Bin, Hex };
 // Parses "auto", "asm", "bin", "hex".
@@ -128,8 +133,28 @@ struct RunOptions {
   bool reference = false;
   bool no_write = false;
   std::string out_dir = ".";
+  // Programs of queues (SPEC §8): print every step of the schedule; draw a timeline
+  // (.svg or .html) to this path.
+  bool schedule = false;
+  std::string timeline;
 };
 int cmd_run(const RunOptions& o);
+
+// Exit statuses of `run` on a program of queues beyond kExitOk / kExitFailed (invalid or
+// fault) / kExitUsage (docs/cli.md).
+inline constexpr int kExitDeadlock = 3;  // no queue is ready and some is not drained
+inline constexpr int kExitRace = 4;      // every queue drained, and a data race was found
+
+// The timeline of a run of queues (tools/timeline.cc): one lane per engine, each issued
+// word a box in schedule order, the acquires as arrows, a race or a deadlock in red.
+struct TimelineWord {
+  QueueWord word;
+  std::string label;  // "pool:0 Iota"
+  std::string title;  // the hover text: file:line and the word's assembly
+};
+std::string timeline_svg(const QueueRun& run, const std::vector<TimelineWord>& issued,
+                         const std::vector<TimelineWord>& blocked, std::string_view heading);
+std::string timeline_html(const std::string& svg, std::string_view heading);
 
 struct ExplainOptions {
   std::vector<std::string> inputs;

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpsimd/format.h"
+#include "gpsimd/program_vectors.h"
 #include "gpsimd/validate.h"
 #include "gpsimd/vectors.h"
 
@@ -257,8 +258,6 @@ std::string annotate(const Input& in, std::size_t i) {
 
 }  // namespace
 
-namespace {
-
 // Writes bytes to a file, or to standard output for "-"; on failure prints the reason.
 bool write_output(const std::string& path, std::string_view bytes, std::string_view cmd) {
   std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
@@ -275,6 +274,8 @@ bool write_output(const std::string& path, std::string_view bytes, std::string_v
                std::strerror(errno != 0 ? errno : EIO));
   return ok;
 }
+
+namespace {
 
 // The worse of two exit statuses (usage and input errors are the worst).
 int worst(int a, int b) {
@@ -303,6 +304,11 @@ int cmd_asm(const AsmOptions& o) {
                "(.nc, .data, .dump, ...) stay in {}\n",
                output_name(o.output), p.words.size(), p.words.size() == 1 ? "" : "s", directives,
                directives == 1 ? "" : "s", in->name);
+  if (p.queued)
+    fmt::print(stderr,
+               "gpsimd asm: note: {} is a program of queues (.queue): the words are written in "
+               "file order, and the queue of each stays in {}\n",
+               in->name, in->name);
   return kExitOk;
 }
 
@@ -354,12 +360,39 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
   auto in = load_input(path, o.format, "check");
   if (!in) return kExitUsage;
   const Generation g = pick_generation(o.nc, in->program);
+  const bool queued = in->program.queued;
+  if (queued && o.engine) {
+    fmt::print(stderr,
+               "gpsimd check: --engine is for streams: {} is a program of queues, and each "
+               "word's queue is its engine\n",
+               in->name);
+    return kExitUsage;
+  }
+  // A program of queues (SPEC §8.1): each word on its queue's engine, with the clause
+  // has_valid_queue_engine; the sync hazards from the words and the initial semaphores.
+  std::vector<QueueWord> where;
+  const QueueProgram qp = queue_program(in->program, o.strict, &where);
+  std::vector<Diagnostics> queued_diags(in->program.words.size());
+  std::vector<SyncHazard> hazards;
+  if (queued) {
+    std::array<std::vector<std::size_t>, 3> file_index;
+    for (std::size_t i = 0; i < where.size(); ++i)
+      file_index[static_cast<std::size_t>(where[i].queue)].push_back(i);
+    for (const InvalidWord& w : validate_queues(qp, g))
+      queued_diags[file_index[static_cast<std::size_t>(w.word.queue)][w.word.index]] =
+          w.diagnostics;
+    std::array<uint32_t, kSemaphores> sems{};
+    for (const SetupDirective& d : in->program.setup)
+      if (const auto* sd = std::get_if<SemDirective>(&d)) sems[sd->index] = sd->value;
+    hazards = sync_hazards(qp, sems);
+  }
   std::size_t invalid = 0;
   json words = json::array();
   for (std::size_t i = 0; i < in->program.words.size(); ++i) {
     const Word& w = in->program.words[i];
     const std::optional<Engine> engine = engine_input(in->program, i, o.engine);
-    const Diagnostics diags = validate(w, g, ValidateOptions{o.strict, engine});
+    const Diagnostics diags =
+        queued ? queued_diags[i] : validate(w, g, ValidateOptions{o.strict, engine});
     const InstrDef* def = find_instruction(w[0]);
     const std::string mnemonic =
         def ? std::string(def->mnemonic) : fmt::format("opcode {:#04x}", w[0]);
@@ -367,6 +400,10 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
     if (o.json) {
       json j;
       j["index"] = i;
+      if (queued) {
+        j["queue"] = std::string(engine_id(where[i].queue));
+        j["queue_index"] = where[i].index;
+      }
       if (in->format != Format::Bin && i < in->program.word_lines.size())
         j["line"] = in->program.word_lines[i];
       j["mnemonic"] = def ? json(std::string(def->mnemonic)) : json(nullptr);
@@ -383,8 +420,12 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
       words.push_back(std::move(j));
       continue;
     }
-    fmt::print("{}: {}{}: {}\n", in->where(i), mnemonic, engine_note(w, engine),
-               diags.empty() ? "ok" : "invalid");
+    if (queued)
+      fmt::print("{}: {} {}: {}\n", in->where(i), where[i].to_string(), mnemonic,
+                 diags.empty() ? "ok" : "invalid");
+    else
+      fmt::print("{}: {}{}: {}\n", in->where(i), mnemonic, engine_note(w, engine),
+                 diags.empty() ? "ok" : "invalid");
     for (const Diagnostic& d : diags)
       fmt::print("    {}: {} = {}, {}\n", d.clause, d.field, d.value, d.allowed);
   }
@@ -396,10 +437,29 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
     j["strict"] = o.strict;
     j["words"] = std::move(words);
     j["invalid"] = invalid;
+    if (queued) {
+      json hz = json::array();
+      for (const SyncHazard& h : hazards)
+        hz.push_back({{"semaphore", h.semaphore}, {"kind", std::string(hazard_name(h.kind))}});
+      j["queues"] = {{"dve", qp.queue(Engine::DVE).size()},
+                     {"pool", qp.queue(Engine::POOL).size()},
+                     {"act", qp.queue(Engine::ACT).size()}};
+      j["sync_hazards"] = std::move(hz);
+    }
     files->push_back(std::move(j));
   } else {
-    fmt::print("{}{} word{}, {} invalid ({}{})\n", several ? in->name + ": " : "", n,
-               n == 1 ? "" : "s", invalid, generation_name(g), o.strict ? ", strict" : "");
+    if (queued) {
+      std::string hz;
+      for (const SyncHazard& h : hazards)
+        hz += fmt::format("{}sem[{}] {}", hz.empty() ? "" : ", ", h.semaphore, hazard_name(h.kind));
+      fmt::print("{}sync hazards: {}\n", several ? in->name + ": " : "", hz.empty() ? "none" : hz);
+    }
+    fmt::print("{}{} word{}, {} invalid ({}{}{})\n", several ? in->name + ": " : "", n,
+               n == 1 ? "" : "s", invalid, generation_name(g), o.strict ? ", strict" : "",
+               queued ? fmt::format("; a program of queues: dve {}, pool {}, act {}",
+                                    qp.queue(Engine::DVE).size(), qp.queue(Engine::POOL).size(),
+                                    qp.queue(Engine::ACT).size())
+                      : "");
   }
   return invalid ? kExitFailed : kExitOk;
 }
@@ -431,8 +491,40 @@ int cmd_vectors(const VectorsOptions& o) {
   for (const std::string& f : o.files) {
     std::string err, text;
     std::optional<VectorFile> vf;
-    if (read_input(f, kMaxVectorFileBytes, &text, &err))
-      vf = parse_vectors(text, f == "-" ? "<stdin>" : f, &err);
+    if (!read_input(f, kMaxVectorFileBytes, &text, &err)) {
+      fmt::print(stderr, "gpsimd vectors: {}\n", err);
+      return kExitUsage;
+    }
+    const std::string name = f == "-" ? "<stdin>" : f;
+    if (vector_file_format(text) == "gpsimd-programs/1") {
+      // SPEC §8.8: programs on several queues; the queue is each word's engine.
+      auto pf = parse_program_vectors(text, name, &err);
+      if (!pf) {
+        fmt::print(stderr, "gpsimd vectors: {}\n", err);
+        return kExitUsage;
+      }
+      if (auto p = pending_program_file(*pf)) {
+        pending += pf->vectors.size();
+        fmt::print("PENDING {}: {} program{} using {}, which gpsimd does not model yet\n", f,
+                   pf->vectors.size(), pf->vectors.size() == 1 ? "" : "s", p->text());
+        continue;
+      }
+      QueueRunOptions qo;
+      qo.fast = !o.reference;
+      for (const ProgramVector& v : pf->vectors) {
+        const ProgramVectorOutcome out = run_program_vector(v, qo);
+        if (out.passed) {
+          ++passed;
+          continue;
+        }
+        ++failed;
+        fmt::print("FAIL {}: {}\n", v.name, out.differences.front());
+        for (std::size_t i = 1; i < out.differences.size(); ++i)
+          fmt::print("    {}\n", out.differences[i]);
+      }
+      continue;
+    }
+    vf = parse_vectors(text, name, &err);
     if (!vf) {
       fmt::print(stderr, "gpsimd vectors: {}\n", err);
       return kExitUsage;

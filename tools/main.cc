@@ -202,8 +202,19 @@ int main(int argc, char** argv) {
                     "where relative .dump paths are written "
                     "(default: the current directory)");
   c_run->add_flag("--no-write", ro.no_write, "print the dumps but write no .npy file");
+  c_run->add_flag("--schedule", ro.schedule,
+                  "a program of queues (.queue): print every issued word of the reference "
+                  "schedule, with the wait it acquired");
+  c_run->add_option("--timeline", ro.timeline,
+                    "a program of queues: draw the run to this .svg (or .html) file, one lane "
+                    "per engine, the race or deadlock in red");
   c_run->footer(
+      "A text with .queue directives is a program of queues (SPEC §8): every word is "
+      "validated first, waits block, and the run reports the end state, the schedule, the "
+      "first race and the sync hazards. Exit status: 0 ok, 1 invalid or fault, 2 bad input, "
+      "3 deadlock, 4 ok but a race.\n"
       "Example:\n  gpsimd run examples/range_select.gpsimd --trace\n"
+      "  gpsimd run examples/race.gpsimd --schedule --timeline race.svg\n"
       "  gpsimd run examples/sort.gpsimd --out-dir out --json\n"
       "  gpsimd run examples/causal_tile.gpsimd --no-write --edgeitems 4\n"
       "Choose what a table shows in the program: .dump ... rows=[0..7, 120..127] "
@@ -211,9 +222,10 @@ int main(int argc, char** argv) {
 
   VectorsOptions vo;
   auto* c_vec = app.add_subcommand("vectors",
-                                   "Run conformance vector files (SPEC §7); exit 1 if "
-                                   "any vector fails. A file of an instruction not modelled "
-                                   "yet is reported as pending and not run");
+                                   "Run conformance vector files (SPEC §7) and program vector "
+                                   "files (SPEC §8.8); exit 1 if any vector fails. A file of "
+                                   "an instruction not modelled yet is reported as pending "
+                                   "and not run");
   c_vec->add_option("FILE", vo.files, "vector files; - reads stdin")->required();
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
   c_vec
@@ -222,8 +234,12 @@ int main(int argc, char** argv) {
                    "default: each opcode's default engine): dve, pool or act")
       ->check(check_engine);
   c_vec->footer(
+      "A file's \"format\" says what it holds: gpsimd-vectors/1 (one word each, SPEC §7) or "
+      "gpsimd-programs/1 (programs on the dve, pool and act queues, SPEC §8.8; --engine does "
+      "not apply to them: each queue is its engine).\n"
       "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json "
-      "../shared/conformance/engines/*.json");
+      "../shared/conformance/engines/*.json\n"
+      "  gpsimd vectors ../shared/conformance/programs/*.json");
 
   ExplainOptions eo;
   std::string index;

@@ -159,6 +159,12 @@ void plain_convert(PlainOp op, const uint8_t* in, size_t n, uint8_t* out);
 // Element i of out as the op's rule says (the check of plain_convert's output).
 void plain_convert_expected(PlainOp op, const uint8_t* in, size_t i, uint8_t* out);
 
+// ---- programs on engine queues (program_rows.cc) ---------------------------------------
+
+// 10,000 words on the DVE and POOL queues, synchronised by semaphores: run_queues with
+// race detection against the same run without it (target: at most 2x).
+Row program_row();
+
 // ---- the header -----------------------------------------------------------------------
 
 // "0-3,6": a sorted set of CPU numbers as ranges.

@@ -18,6 +18,7 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/npy.h"
+#include "gpsimd/program.h"
 #include "gpsimd/types.h"
 
 namespace gpsimd {
@@ -202,14 +203,22 @@ struct Program {
   // directive before it; nullopt before the first (the opcode's default). The
   // instructions of §4.1-§4.13 ignore it.
   std::vector<std::optional<Engine>> word_engines;
+  // SPEC §8.9: a text with at least one `.queue` directive is a program of queues (§8.1):
+  // then `queued` is set, word_queues holds each word's queue (the latest `.queue` before
+  // it) and word_engines is all nullopt (`.engine` is not allowed). A text without `.queue`
+  // is a stream: word_queues is empty.
+  bool queued = false;
+  std::vector<Engine> word_queues;
   std::vector<SetupDirective> setup;  // applied in order before the run
   std::vector<int> setup_lines;
   std::vector<DumpDirective> dumps;  // read in order after the run
   std::vector<int> dump_lines;
 };
 
-// The engine input of word i (nullopt for a program built without word_engines).
+// The engine input of word i: in a program of queues its queue's engine (SPEC §8.1); in a
+// stream its `.engine` (nullopt for a program built without word_engines).
 inline std::optional<Engine> word_engine(const Program& p, std::size_t i) {
+  if (p.queued) return i < p.word_queues.size() ? p.word_queues[i] : Engine::DVE;
   return i < p.word_engines.size() ? p.word_engines[i] : std::nullopt;
 }
 
@@ -220,15 +229,21 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
 std::optional<Program> parse_program(std::string_view text, std::string_view file,
                                      AsmErrors* errors);
 // The canonical text of a program: `.nc`, the setup directives in order, the words
-// (unknown opcodes as `.word`; an `.engine` line before each word whose engine input
-// differs from the word before it), then the dumps. parse_program(print_program(p)) gives
-// back p (source lines aside).
+// (unknown opcodes as `.word`; in a stream an `.engine` line before each word whose engine
+// input differs from the word before it; in a program of queues a `.queue` line before
+// each word whose queue differs from the word before it, and `.queue dve` alone for a
+// program without words), then the dumps. parse_program(print_program(p)) gives back p
+// (source lines aside).
 std::string print_program(const Program& p);
 // The canonical text of one directive.
 std::string print_directive(const SetupDirective& d);
 std::string print_directive(const DumpDirective& d);
 // True when two programs have the same content (source lines and file names aside).
 bool same_program(const Program& a, const Program& b);
+
+// The queues of a program of queues (SPEC §8.1): word i goes to the end of the queue of
+// word_queues[i]. `index[i]`, when given, receives word i's place in its queue.
+QueueProgram queue_program(const Program& p, bool strict, std::vector<QueueWord>* index = nullptr);
 
 // Puts a program's setup on a machine (in order; later directives overwrite earlier
 // ones). Relative `.load` paths are resolved against `base_dir` (the tools pass the

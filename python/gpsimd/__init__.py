@@ -65,6 +65,7 @@ from .formats import (
 )
 from .alu import tensor_scalar, tensor_tensor
 from .machine import Machine
+from .queues import ProgramRun
 from .ops import (
     affine_select,
     cast,
@@ -84,6 +85,7 @@ __version__: str = _core.__version__
 
 __all__ = [
     "Machine",
+    "ProgramRun",
     "Diagnostic",
     "encode",
     "decode",

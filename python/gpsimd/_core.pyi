@@ -1,6 +1,6 @@
 # Type stubs of gpsimd's extension module (python/src/module.cc, asm_bindings.cc). The
 # public API wraps it: use the gpsimd package.
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -90,4 +90,12 @@ def _run_text(
     machine: Machine, text: str, file: str, base_dir: str, strict: bool, atomic: bool,
     fast: bool, trace: Callable[[dict[str, Any]], Any] | None = None,
     engine: str | None = None
+) -> tuple[Any, ...]: ...
+def _run_queues(
+    machine: Machine, queues: Sequence[Sequence[bytes]], strict: bool, fast: bool,
+    detect_races: bool
+) -> dict[str, Any]: ...
+def _run_queue_text(
+    machine: Machine, text: str, file: str, base_dir: str, strict: bool, fast: bool,
+    detect_races: bool
 ) -> tuple[Any, ...]: ...

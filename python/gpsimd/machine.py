@@ -12,6 +12,7 @@ from . import _core
 from .codec import _engine_name, word_bytes
 from .dtypes import storage_dtype
 from .errors import AssemblyError, Fault, InvalidInstruction, ProgramError
+from .queues import ENGINES, ProgramRun
 
 __all__ = ["Machine"]
 
@@ -176,6 +177,78 @@ class Machine(_core.Machine):
             return retired
         source = None if lines is None else f"{file}:{lines[failed]}"
         self._raise_failure(status, diagnostics, kind, detail, failed, word, source)
+
+    def run_program(self, program: str | dict[str, Program], *, strict: bool = False,
+                    fast: bool = True, detect_races: bool = True, file: str = "<input>",
+                    base_dir: str | os.PathLike | None = None) -> ProgramRun:
+        """Run a program on several engine queues (SPEC §8); return a :class:`ProgramRun`.
+
+        ``program`` is a dict of queues, ``{"dve": words, "pool": words, "act": words}``
+        (a missing key is an empty queue; each value takes what :meth:`run` takes but
+        text: one word, a sequence of words, a uint8 array of words), or assembly text
+        with ``.queue`` directives (docs/assembly.md; its setup directives are applied
+        first, as :meth:`run` does). The machine's state is the program's initial state.
+        Every word is validated on its queue's engine before anything runs; then waits
+        block and the words issue by the reference schedule. The end state is the
+        result, not an exception: ``invalid`` leaves the machine untouched, ``ok``,
+        ``deadlock`` and ``fault`` leave the final state of SPEC §8.4 (for a fault, the
+        words retired before it stay). ``detect_races=False`` skips the race detector.
+        The GIL is released while the words run. Raises :class:`gpsimd.AssemblyError`
+        and :class:`gpsimd.ProgramError` for a text that does not assemble or set up
+        (the machine untouched), ``ValueError`` / ``TypeError`` for a bad dict.
+
+        >>> import gpsimd
+        >>> m = gpsimd.Machine("v3")
+        >>> iota = gpsimd.assemble(
+        ...     "Iota num_active_channels=1, out_dtype=FP32, channel_multiplier=0, "
+        ...     "src_data_pattern=0 num=[16,1,1,1], "
+        ...     "dst_mem_pattern=sbuf[p=0, off=0x100] num=[16,1,1,1]")
+        >>> max8 = gpsimd.assemble(
+        ...     "Max8 num_active_channels=1, in_dtype=FP32, out_dtype=FP32, "
+        ...     "src_mem_pattern=sbuf[p=0, off=0x100] num=[16,1,1,1], "
+        ...     "dst_mem_pattern=sbuf[p=0, off=0x200] num=[8,1]")
+        >>> r = m.run_program({"pool": iota, "dve": max8})
+        >>> r.status, r.schedule
+        ('ok', ['dve:0', 'pool:0'])
+        >>> r.race["first"], r.race["second"]["access"], r.race["location"]
+        ({'queue': 'dve', 'index': 0, 'access': 'read'}, 'write', {'space': 'sbuf', 'partition': 0, 'offset': 256})
+        """
+        if isinstance(program, str):
+            base = os.getcwd() if base_dir is None else os.fspath(base_dir)
+            asm_error, setup_error, result = _core._run_queue_text(
+                self, program, file, base, strict, fast, detect_races
+            )
+            if asm_error is not None:
+                raise AssemblyError._from_report(asm_error)
+            if setup_error is not None:
+                raise ProgramError(setup_error)
+            return ProgramRun(**result)
+        if not isinstance(program, dict):
+            raise TypeError(
+                f"Machine.run_program: expected a dict of queues ({{'dve': words, 'pool': "
+                f"words, 'act': words}}) or assembly text with .queue, got {type(program)}"
+            )
+        queues = [[], [], []]
+        for key, words in program.items():
+            if key not in ENGINES:
+                raise ValueError(
+                    f"Machine.run_program: unknown queue {key!r}: expected 'dve', 'pool' or "
+                    f"'act' (SPEC §8.1)"
+                )
+            if isinstance(words, (bytes, bytearray, memoryview, np.ndarray, list, tuple)) and \
+                    len(words) == 0:
+                continue  # an empty queue
+            if isinstance(words, str):
+                raise TypeError(
+                    f"Machine.run_program: queue {key!r}: words, not text (give the whole "
+                    f"program as text with .queue directives)"
+                )
+            try:
+                data = _program_bytes(words)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"Machine.run_program: queue {key!r}: {e}") from None
+            queues[ENGINES.index(key)] = [data[i : i + 64] for i in range(0, len(data), 64)]
+        return ProgramRun(**_core._run_queues(self, queues, strict, fast, detect_races))
 
     def _raise_failure(self, status, diagnostics, kind, detail, failed, word, source=None):
         if status == "invalid":

@@ -966,20 +966,46 @@ Word hex_word(StmtParser& p, const Token& first, bool pasted) {
   return *word_from_hex(digits);
 }
 
-void parse_directive(StmtParser& p, const Token& dir, Program& prog,
-                     std::optional<Engine>& engine) {
+// What the directives before a statement have set: the engine input of stream words
+// (`.engine`), the queue words go to (`.queue`), and where the words and `.engine`
+// directives are that a program (a text with a `.queue`) does not allow (SPEC §8.9).
+struct ParseState {
+  std::optional<Engine> engine;
+  std::optional<Engine> queue;
+  struct Where {
+    int line, col;
+    std::string token;
+  };
+  std::vector<Where> engine_directives;
+  std::vector<Where> unqueued_words;
+};
+
+void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState& state) {
   const std::string name = dir.text;
   const int line = dir.line;
-  if (name == ".engine") {
-    // SPEC §8.9: exactly dve, pool or act; it sets the engine input of the words after it.
+  if (name == ".engine" || name == ".queue") {
+    // SPEC §8.9: exactly dve, pool or act. `.engine` sets the engine input of the stream
+    // words after it; `.queue` starts (or continues) the queue of an engine.
+    const bool queue = name == ".queue";
     constexpr std::string_view kNames = "dve, pool or act";
-    const Token& t = p.next(fmt::format("an engine: {}", kNames));
+    const Token& t = p.next(fmt::format("{}: {}", queue ? "a queue" : "an engine", kNames));
     auto e = t.kind == Tok::Ident ? parse_engine_id(t.text) : std::nullopt;
+    if (!e && queue) {
+      // Still a program: the words after a misspelt .queue are not also "outside a queue".
+      prog.queued = true;
+      if (!state.queue) state.queue = Engine::DVE;
+    }
     if (!e)
-      p.fail(t, with_hint("unknown engine", t.text, {"dve", "pool", "act"},
-                          fmt::format("expected {}", kNames)));
-    engine = *e;
-    p.expect_end("the engine");
+      p.fail(t, with_hint(queue ? "unknown queue" : "unknown engine", t.text,
+                          {"dve", "pool", "act"}, fmt::format("expected {}", kNames)));
+    p.expect_end(queue ? "the queue" : "the engine");
+    if (queue) {
+      state.queue = *e;
+      prog.queued = true;
+    } else {
+      state.engine = *e;
+      state.engine_directives.push_back({dir.line, dir.col, dir.text});
+    }
   } else if (name == ".nc") {
     const Token& t = p.next(fmt::format("a generation: {}", kNcNames));
     auto g = parse_nc(t.text);
@@ -1101,10 +1127,11 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog,
     prog.words.push_back(hex_word(p, first, false));
     prog.word_lines.push_back(line);
   } else {
-    p.fail(dir,
-           with_hint("unknown directive", dir.text,
-                     {".nc", ".engine", ".reg", ".sem", ".acc", ".data", ".load", ".dump", ".word"},
-                     "expected .nc, .engine, .reg, .sem, .acc, .data, .load, .dump or .word"));
+    p.fail(dir, with_hint("unknown directive", dir.text,
+                          {".nc", ".queue", ".engine", ".reg", ".sem", ".acc", ".data", ".load",
+                           ".dump", ".word"},
+                          "expected .nc, .queue, .engine, .reg, .sem, .acc, .data, .load, .dump or "
+                          ".word"));
   }
 }
 
@@ -1124,11 +1151,11 @@ bool pasted_hex(const Statement& st) {
   return st.tokens.front().kind == Tok::Number || st.tokens.size() > 1 || prefixed || digits >= 16;
 }
 
-void parse_statement(const Statement& st, Program& prog, std::optional<Engine>& engine) {
+void parse_statement(const Statement& st, Program& prog, ParseState& state) {
   StmtParser p(st);
   const Token& first = p.next("an instruction or a directive");
   if (first.kind == Tok::Directive) {
-    parse_directive(p, first, prog, engine);
+    parse_directive(p, first, prog, state);
     return;
   }
   const InstrDef* def = first.kind == Tok::Ident ? find_instruction(first.text) : nullptr;
@@ -1164,15 +1191,20 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
   Program prog;
   prog.file = std::string(file);
   AsmErrors found;
-  std::optional<Engine> engine;  // the latest .engine's
+  ParseState state;
   for (const Statement& st : lex(text)) {
     std::optional<ParseFail> fail;
+    const std::size_t words_before = prog.words.size();
     try {
-      if (!st.tokens.empty()) parse_statement(st, prog, engine);
+      if (!st.tokens.empty()) parse_statement(st, prog, state);
     } catch (const ParseFail& f) {
       fail = f;
     }
-    prog.word_engines.resize(prog.words.size(), engine);
+    prog.word_engines.resize(prog.words.size(), state.engine);
+    prog.word_queues.resize(prog.words.size(), state.queue.value_or(Engine::DVE));
+    if (prog.words.size() > words_before && !state.queue)
+      state.unqueued_words.push_back(
+          {st.tokens.front().line, st.tokens.front().col, st.tokens.front().text});
     // A statement with a lexical error is still parsed: a mistake in the tokens before it
     // is the statement's first error; else the lexical one is.
     std::optional<AsmError> e;
@@ -1195,6 +1227,32 @@ std::optional<Program> parse_program(std::string_view text, std::string_view fil
       break;
     }
     found.errors.push_back(std::move(*e));
+  }
+  if (prog.queued) {
+    // SPEC §8.9: a text with a .queue is a program: every word belongs to a queue and the
+    // queue is the engine. These errors are known only at the end; they take their place
+    // among the others by position.
+    std::vector<AsmError> late;
+    for (const ParseState::Where& w : state.unqueued_words)
+      late.push_back(AsmError{prog.file, w.line, w.col, w.token,
+                              "instruction outside a queue: put `.queue ENGINE` before it"});
+    for (const ParseState::Where& w : state.engine_directives)
+      late.push_back(AsmError{prog.file, w.line, w.col, w.token,
+                              "`.engine` is for streams: in a program the queue is the engine"});
+    if (!late.empty()) {
+      found.errors.insert(found.errors.end(), late.begin(), late.end());
+      std::stable_sort(found.errors.begin(), found.errors.end(),
+                       [](const AsmError& a, const AsmError& b) {
+                         return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+                       });
+      if (found.errors.size() > kMaxAsmErrors) {
+        found.errors.resize(kMaxAsmErrors);
+        found.truncated = true;
+      }
+    }
+    prog.word_engines.assign(prog.words.size(), std::nullopt);
+  } else {
+    prog.word_queues.clear();
   }
   const bool ok = found.empty();
   if (errors) *errors = std::move(found);

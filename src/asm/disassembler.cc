@@ -280,7 +280,19 @@ std::string print_program(const Program& p) {
     if (!out.empty()) out += '\n';
     for (const auto& d : p.setup) out += print_directive(d) + '\n';
   }
-  if (!p.words.empty()) {
+  if (p.queued) {
+    // A program of queues: a .queue line wherever the queue changes (and one for a
+    // program without words, which still is a program).
+    if (!out.empty()) out += '\n';
+    std::optional<Engine> queue;
+    for (std::size_t i = 0; i < p.words.size(); ++i) {
+      const Engine q = i < p.word_queues.size() ? p.word_queues[i] : Engine::DVE;
+      if (q != queue) out += fmt::format(".queue {}\n", engine_id(q));
+      queue = q;
+      out += disassemble_any(p.words[i]) + '\n';
+    }
+    if (p.words.empty()) out += ".queue dve\n";
+  } else if (!p.words.empty()) {
     if (!out.empty()) out += '\n';
     std::optional<Engine> engine;
     for (std::size_t i = 0; i < p.words.size(); ++i) {
@@ -299,7 +311,20 @@ std::string print_program(const Program& p) {
 
 bool same_program(const Program& a, const Program& b) {
   return a.nc == b.nc && a.words == b.words && a.word_engines == b.word_engines &&
-         a.setup == b.setup && a.dumps == b.dumps;
+         a.queued == b.queued && a.word_queues == b.word_queues && a.setup == b.setup &&
+         a.dumps == b.dumps;
+}
+
+QueueProgram queue_program(const Program& p, bool strict, std::vector<QueueWord>* index) {
+  QueueProgram q;
+  q.strict = strict;
+  if (index) index->clear();
+  for (std::size_t i = 0; i < p.words.size(); ++i) {
+    const Engine e = i < p.word_queues.size() ? p.word_queues[i] : Engine::DVE;
+    if (index) index->push_back(QueueWord{e, q.queue(e).size()});
+    q.queue(e).push_back(p.words[i]);
+  }
+  return q;
 }
 
 }  // namespace gpsimd

@@ -522,10 +522,14 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
       lin.flip = flip;
       const float ymin = lin.Y(lo), ymax = lin.Y(hi);
       const float range = ymax - ymin;
-      if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0) {
-        const size_t b = size_t{1} << bucket_bits;
+      const size_t b = size_t{1} << bucket_bits;
+      // A range of subnormals is so narrow that b / range overflows: then (y - ymin) * scale
+      // is inf or, at ymin, 0 * inf = NaN, and neither converts to a bucket.
+      const float scale = range > 0 ? static_cast<float>(b) / range : 0.0f;
+      if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0 &&
+          std::isfinite(scale)) {
         lin.ymin = ymin;
-        lin.scale = static_cast<float>(b) / range;
+        lin.scale = scale;
         lin.last = static_cast<uint32_t>(b - 1);
         const Sample ls = SampleBuckets(keys, n, lin);
         if (ls.mixed < sample.mixed) {

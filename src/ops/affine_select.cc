@@ -144,6 +144,21 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   return std::nullopt;
 }
 
+// SPEC §8.5: every source element is read, selected or not (the fill comes from a
+// register, never memory); the destination walk is written.
+std::optional<Fault> footprint_affine_select(const Word& w, const Machine& m, Engine,
+                                             FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(in_dtype(w)), out_size = *dtype_size(out_dtype(w));
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, kSrcRule, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, kDstRule, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_affine_select(const Decoded& d, const Machine& m, Explainer& x) {
@@ -197,5 +212,6 @@ Word sample_affine_select(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kAffineSelectOps = {
     detail::validate_affine_select, detail::execute_affine_select, detail::explain_affine_select,
-    detail::sample_affine_select, "AffineSelect fp32"};
+    detail::sample_affine_select,   "AffineSelect fp32",           nullptr,
+    detail::footprint_affine_select};
 }  // namespace gpsimd

@@ -24,7 +24,8 @@ Word sample_cast(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kCastOps = {detail::validate_cast, detail::execute_s4d4_tr,
-                                             detail::explain_cast, detail::sample_cast,
-                                             "Cast fp32->bf16"};
+const detail::OpSemantics table::kCastOps = {detail::validate_cast,    detail::execute_s4d4_tr,
+                                             detail::explain_cast,     detail::sample_cast,
+                                             "Cast fp32->bf16",        nullptr,
+                                             detail::footprint_s4d4_tr};
 }  // namespace gpsimd

@@ -85,6 +85,20 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
     d.fail("has_zero_negated_field", kNegated.name, hex8(w[kNegated.offset]), "must be 0");
 }
 
+std::optional<Fault> footprint_s4d4_tr(const Word& w, const Machine& m, Engine engine,
+                                       FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(static_cast<Dtype>(w[kInDtype.offset]));
+  const unsigned out_size = *dtype_size(static_cast<Dtype>(w[kOutDtype.offset]));
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, src_rule(engine), n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, dst_rule(engine), n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& out,
                                      const ExecEnv& env) {
   // Copy and Cast never fault unsupported-op (SPEC §3.9 item 4).
@@ -215,7 +229,11 @@ Word sample_copy(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kCopyOps = {detail::validate_copy, detail::execute_s4d4_tr,
-                                             detail::explain_copy, detail::sample_copy,
-                                             "Copy fp32"};
+const detail::OpSemantics table::kCopyOps = {detail::validate_copy,
+                                             detail::execute_s4d4_tr,
+                                             detail::explain_copy,
+                                             detail::sample_copy,
+                                             "Copy fp32",
+                                             nullptr,
+                                             detail::footprint_s4d4_tr};
 }  // namespace gpsimd

@@ -25,6 +25,11 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
 std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& out,
                                      const ExecEnv& env);
 
+// SPEC §8.5 for both opcodes: the source walk read, the destination walk written, on the
+// engine's rules (PSUM off POOL).
+std::optional<Fault> footprint_s4d4_tr(const Word& w, const Machine& m, Engine engine,
+                                       FootprintSink& fp);
+
 // What a word reads and writes; `cast` words say how their pair converts.
 void explain_s4d4_tr(const Decoded& d, const Machine& m, Explainer& x, bool cast);
 

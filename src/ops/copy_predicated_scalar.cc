@@ -122,6 +122,26 @@ std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine
   return std::nullopt;
 }
 
+// SPEC §8.5: the predicate walk and the scalar's pointer are read; the whole destination
+// walk counts as written, whatever the predicate selects (a may-access set).
+std::optional<Fault> footprint_copy_predicated_scalar(const Word& w, const Machine& m, Engine,
+                                                      FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
+  const unsigned size = *dtype_size(w[kOutDtype.offset]);
+  Resolved rp = resolve_tensor(m, kPred.name, load_tensor(w, kPred), psize, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rp)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ri =
+      resolve_immediate(m, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), size, true, n);
+  if (auto* f = std::get_if<Fault>(&ri)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rp), n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(ri), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_copy_predicated_scalar(const Decoded& d, const Machine& m, Explainer& x) {
@@ -163,7 +183,11 @@ Word sample_copy_predicated_scalar(unsigned p) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kCopyPredicatedScalarOps = {
-    detail::validate_copy_predicated_scalar, detail::execute_copy_predicated_scalar,
-    detail::explain_copy_predicated_scalar, detail::sample_copy_predicated_scalar,
-    "CopyPredicatedScalar fp32"};
+    detail::validate_copy_predicated_scalar,
+    detail::execute_copy_predicated_scalar,
+    detail::explain_copy_predicated_scalar,
+    detail::sample_copy_predicated_scalar,
+    "CopyPredicatedScalar fp32",
+    nullptr,
+    detail::footprint_copy_predicated_scalar};
 }  // namespace gpsimd

@@ -68,6 +68,21 @@ std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& 
   return std::nullopt;
 }
 
+// SPEC §8.5: the destination partitions' accumulators are read, and the one element at
+// each destination partition's start offset written (read_accumulator_dst_size: the walk
+// has exactly that element).
+std::optional<Fault> footprint_dve_read_accumulator(const Word& w, const Machine& m, Engine,
+                                                    FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned size = *dtype_size(w[kDtype.offset]);
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  const Operand& dst = std::get<Operand>(rd);
+  fp.accumulators(AccessKind::Read, dst.partition(0), n);
+  fp.walk(AccessKind::Write, dst, n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_dve_read_accumulator(const Decoded& d, const Machine& m, Explainer& x) {
@@ -105,8 +120,11 @@ Word sample_dve_read_accumulator(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kDveReadAccumulatorOps = {
-    detail::validate_dve_read_accumulator, detail::execute_dve_read_accumulator,
-    detail::explain_dve_read_accumulator, detail::sample_dve_read_accumulator,
-    "DveReadAccumulator fp32"};
+const detail::OpSemantics table::kDveReadAccumulatorOps = {detail::validate_dve_read_accumulator,
+                                                           detail::execute_dve_read_accumulator,
+                                                           detail::explain_dve_read_accumulator,
+                                                           detail::sample_dve_read_accumulator,
+                                                           "DveReadAccumulator fp32",
+                                                           nullptr,
+                                                           detail::footprint_dve_read_accumulator};
 }  // namespace gpsimd

@@ -107,19 +107,31 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
     r.fault = std::move(f);
     return r;
   }
-  detail::Writer writer(m);
-  const detail::ExecEnv env{def.engine_for(opts.engine), opts.fast};
-  if (auto f = detail::semantics(def).execute(w, m, writer, env)) {
-    GPSIMD_CHECK(!writer.touched());  // faults come before the first write
+  if (auto f = detail::execute_validated(m, w, def, def.engine_for(opts.engine), opts.fast,
+                                         opts.trace)) {
     r.status = Status::Faulted;
     r.fault = std::move(f);
-    return r;
   }
-  if (opts.trace) opts.trace->retire(w, def);
-  writer.commit(opts.trace);
-  update_semaphore(m, ev, opts.trace);
   return r;
 }
+
+namespace detail {
+
+std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef& def,
+                                       Engine engine, bool fast, TraceSink* trace) {
+  Writer writer(m);
+  const ExecEnv env{engine, fast};
+  if (auto f = semantics(def).execute(w, m, writer, env)) {
+    GPSIMD_CHECK(!writer.touched());  // faults come before the first write
+    return f;
+  }
+  if (trace) trace->retire(w, def);
+  writer.commit(trace);
+  update_semaphore(m, load_events(w), trace);
+  return std::nullopt;
+}
+
+}  // namespace detail
 
 ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts) {
   return run_program(m, words, {}, opts);

@@ -51,6 +51,13 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk is read, the destination walk written, and the source
+// partitions' search lanes read and written.
+std::optional<Fault> footprint_find_index8(const Word& w, const Machine& m, Engine,
+                                           FootprintSink& fp) {
+  return search_footprint(w, m, kSrc, kDst, fp, true);
+}
+
 namespace {
 
 void explain_find_index8(const Decoded& d, const Machine& m, Explainer& x) {
@@ -81,5 +88,6 @@ Word sample_find_index8(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kFindIndex8Ops = {
     detail::validate_find_index8, detail::execute_find_index8, detail::explain_find_index8,
-    detail::sample_find_index8, "FindIndex8 fp32"};
+    detail::sample_find_index8,   "FindIndex8 fp32",           nullptr,
+    detail::footprint_find_index8};
 }  // namespace gpsimd

@@ -129,6 +129,20 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk of channel 0 is read and the destination's 2n elements are
+// written (has_valid_s3d3_seq_bounds_channels: exactly one channel).
+std::optional<Fault> footprint_get_sequence_bounds(const Word& w, const Machine& m, Engine,
+                                                   FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), 4, {false, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), 4, {false, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_get_sequence_bounds(const Decoded& d, const Machine& m, Explainer& x) {
@@ -167,8 +181,11 @@ Word sample_get_sequence_bounds(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kGetSequenceBoundsOps = {
-    detail::validate_get_sequence_bounds, detail::execute_get_sequence_bounds,
-    detail::explain_get_sequence_bounds, detail::sample_get_sequence_bounds,
-    "GetSequenceBounds int32"};
+const detail::OpSemantics table::kGetSequenceBoundsOps = {detail::validate_get_sequence_bounds,
+                                                          detail::execute_get_sequence_bounds,
+                                                          detail::explain_get_sequence_bounds,
+                                                          detail::sample_get_sequence_bounds,
+                                                          "GetSequenceBounds int32",
+                                                          nullptr,
+                                                          detail::footprint_get_sequence_bounds};
 }  // namespace gpsimd

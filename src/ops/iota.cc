@@ -85,6 +85,16 @@ std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out,
   return std::nullopt;
 }
 
+// SPEC §8.5: Iota reads nothing (the ramp is in the word) and writes its destination walk.
+std::optional<Fault> footprint_iota(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned size = *dtype_size(w[kOutDtype.offset]);
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kDstRule, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_iota(const Decoded& d, const Machine& m, Explainer& x) {
@@ -127,6 +137,7 @@ Word sample_iota(unsigned p) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kIotaOps = {detail::validate_iota, detail::execute_iota,
-                                             detail::explain_iota, detail::sample_iota,
-                                             "Iota int32"};
+                                             detail::explain_iota,  detail::sample_iota,
+                                             "Iota int32",          nullptr,
+                                             detail::footprint_iota};
 }  // namespace gpsimd

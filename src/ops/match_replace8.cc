@@ -86,6 +86,12 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
   return std::nullopt;
 }
 
+// SPEC §8.5: as FindIndex8 (the match core reads and writes the lanes).
+std::optional<Fault> footprint_match_replace8(const Word& w, const Machine& m, Engine,
+                                              FootprintSink& fp) {
+  return search_footprint(w, m, kSrc, kDst, fp, true);
+}
+
 namespace {
 
 void explain_match_replace8(const Decoded& d, const Machine& m, Explainer& x) {
@@ -116,5 +122,6 @@ Word sample_match_replace8(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kMatchReplace8Ops = {
     detail::validate_match_replace8, detail::execute_match_replace8, detail::explain_match_replace8,
-    detail::sample_match_replace8, "MatchReplace8 fp32"};
+    detail::sample_match_replace8,   "MatchReplace8 fp32",           nullptr,
+    detail::footprint_match_replace8};
 }  // namespace gpsimd

@@ -93,6 +93,19 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk is read and the source partitions' search lanes written.
+std::optional<Fault> footprint_match_value_load(const Word& w, const Machine& m, Engine,
+                                                FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned size = *dtype_size(w[kDtype.offset]);
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  const Operand& src = std::get<Operand>(rs);
+  fp.walk(AccessKind::Read, src, n);
+  fp.lanes(AccessKind::Write, src.partition(0), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_match_value_load(const Decoded& d, const Machine& m, Explainer& x) {
@@ -120,7 +133,11 @@ Word sample_match_value_load(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMatchValueLoadOps = {
-    detail::validate_match_value_load, detail::execute_match_value_load,
-    detail::explain_match_value_load, detail::sample_match_value_load, "MatchValueLoad fp32"};
+const detail::OpSemantics table::kMatchValueLoadOps = {detail::validate_match_value_load,
+                                                       detail::execute_match_value_load,
+                                                       detail::explain_match_value_load,
+                                                       detail::sample_match_value_load,
+                                                       "MatchValueLoad fp32",
+                                                       nullptr,
+                                                       detail::footprint_match_value_load};
 }  // namespace gpsimd

@@ -81,6 +81,22 @@ std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& 
   return std::nullopt;
 }
 
+std::optional<Fault> search_footprint(const Word& w, const Machine& m, const FieldDef& src_field,
+                                      const FieldDef& dst_field, FootprintSink& fp, bool lanes) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(w[kInDtype.offset]);
+  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
+  Resolved rs = resolve_tensor(m, src_field.name, load_tensor(w, src_field), in_size, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, dst_field.name, load_tensor(w, dst_field), out_size, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  const Operand& src = std::get<Operand>(rs);
+  fp.walk(AccessKind::Read, src, n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  if (lanes) fp.lanes(AccessKind::ReadWrite, src.partition(0), n);
+  return std::nullopt;
+}
+
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
 std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values) {
   auto end = std::remove_if(values.begin(), values.end(), model::max8_is_nan);
@@ -125,6 +141,11 @@ std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk is read, the destination walk written; no search state.
+std::optional<Fault> footprint_max8(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
+  return search_footprint(w, m, kSrc, kDst, fp, false);
+}
+
 namespace {
 
 void explain_max8(const Decoded& d, const Machine& m, Explainer& x) {
@@ -157,6 +178,7 @@ Word sample_max8(unsigned p) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kMax8Ops = {detail::validate_max8, detail::execute_max8,
-                                             detail::explain_max8, detail::sample_max8,
-                                             "Max8 fp32"};
+                                             detail::explain_max8,  detail::sample_max8,
+                                             "Max8 fp32",           nullptr,
+                                             detail::footprint_max8};
 }  // namespace gpsimd

@@ -121,6 +121,30 @@ std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m,
   return std::nullopt;
 }
 
+// SPEC §8.5: only the processed channels (c % 16 == 0) have a footprint: their source
+// walk and pointer immediates are read, their destination walk written. The other
+// channels are checked at execution but neither read nor written.
+std::optional<Fault> footprint_nonzero_with_count(const Word& w, const Machine& m, Engine,
+                                                  FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), 4, kRead, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), 4, kWrite, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
+                                     load_u32(w, kOffset.offset), 4, false, n);
+  if (auto* f = std::get_if<Fault>(&ro)) return *f;
+  ResolvedImm rp = resolve_immediate(m, kPadding.name, w[kPaddingSrc.offset],
+                                     load_u32(w, kPadding.offset), 4, false, n);
+  if (auto* f = std::get_if<Fault>(&rp)) return *f;
+  constexpr unsigned every = model::kNonzeroChannelStride;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n, every);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(ro), n, every);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(rp), n, every);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n, every);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_nonzero_with_count(const Decoded& d, const Machine& m, Explainer& x) {
@@ -186,8 +210,11 @@ Word sample_nonzero_with_count(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kNonzeroWithCountOps = {
-    detail::validate_nonzero_with_count, detail::execute_nonzero_with_count,
-    detail::explain_nonzero_with_count, detail::sample_nonzero_with_count,
-    "NonzeroWithCount int32"};
+const detail::OpSemantics table::kNonzeroWithCountOps = {detail::validate_nonzero_with_count,
+                                                         detail::execute_nonzero_with_count,
+                                                         detail::explain_nonzero_with_count,
+                                                         detail::sample_nonzero_with_count,
+                                                         "NonzeroWithCount int32",
+                                                         nullptr,
+                                                         detail::footprint_nonzero_with_count};
 }  // namespace gpsimd

@@ -19,6 +19,7 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
+#include "gpsimd/program.h"
 #include "gpsimd/validate.h"
 
 namespace gpsimd::detail {
@@ -346,6 +347,56 @@ using SampleFn = Word (*)(unsigned partition);
 // out_dtype, in_out_dtype's output or dtype for every ordinal) does not hold.
 using DestinationFn = std::optional<DestinationDtypes> (*)(const Decoded&);
 
+// What a word may read and write (SPEC §8.5), as its op file lists it: operand walks over
+// its channels, pointer immediates, accumulators and search lanes. The race detector
+// turns these into byte ranges (src/program/).
+class FootprintSink {
+ public:
+  // walk(T, dtype, channels) of SPEC §8.5: the walk's bytes in partitions first + c, for
+  // the channels c < channels with c % every == 0.
+  struct MemWalk {
+    AccessKind access;
+    Space space;
+    unsigned first, channels, every;
+    Walk walk;
+  };
+  // acc[first + c] or lane[first + c], c < channels.
+  struct StateAccess {
+    AccessKind access;
+    LocationSpace space;  // ACC or MATCH
+    unsigned first, channels;
+  };
+  // An operand's walk on its resolved partitions.
+  void walk(AccessKind a, const Operand& op, unsigned n, unsigned every = 1) {
+    walks.push_back(MemWalk{a, op.loc.space, op.loc.partition, n, every, op.walk});
+  }
+  // pointer(imm, width, channels): the immediate's `width` bytes per channel; nothing
+  // for an instruction immediate.
+  void pointer(AccessKind a, const Immediate& imm, unsigned n, unsigned every = 1) {
+    if (!imm.pointer) return;
+    Walk w;
+    w.start = imm.loc.offset;
+    w.elem = imm.width;
+    walks.push_back(MemWalk{a, imm.loc.space, imm.loc.partition, n, every, w});
+  }
+  void accumulators(AccessKind a, unsigned first, unsigned n) {
+    states.push_back(StateAccess{a, LocationSpace::ACC, first, n});
+  }
+  void lanes(AccessKind a, unsigned first, unsigned n) {
+    states.push_back(StateAccess{a, LocationSpace::MATCH, first, n});
+  }
+  void clear() {
+    walks.clear();
+    states.clear();
+  }
+  InlineVector<MemWalk, 8> walks;
+  InlineVector<StateAccess, 4> states;
+};
+// The footprint of a valid word on `engine`, with the registers of `m` (register-mode
+// addresses and register pointers resolved as execution resolves them); never reads
+// memory. Returns the fault of a word whose resolution faults (it has no footprint).
+using FootprintFn = std::optional<Fault> (*)(const Word&, const Machine&, Engine, FootprintSink&);
+
 struct OpSemantics {
   ValidateFn validate;
   ExecuteFn execute;
@@ -353,7 +404,15 @@ struct OpSemantics {
   SampleFn sample;
   std::string_view sample_label;        // what the sample word is: "RangeSelect fp32"
   DestinationFn destination = nullptr;  // nullptr: the generic rule
+  FootprintFn footprint = nullptr;      // SPEC §8.5; every row of the table has one
 };
+
+// SPEC §4's execution rule after validation and the wait check (a program validates every
+// word first and issues only ready heads, SPEC §8.2): the instruction's own checks and
+// effect, then the commit and the semaphore update, reported to `trace`. Returns the
+// fault, if any; then nothing changed.
+std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef& def,
+                                       Engine engine, bool fast, TraceSink* trace);
 
 // The semantics of a table row.
 inline const OpSemantics& semantics(const InstrDef& def) {

@@ -251,6 +251,34 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk and the bound pointers are read, the destination walk is
+// written, and the source partitions' accumulators are read and written by ACCUMULATE,
+// written by ZERO_ACCUMULATE (IDLE leaves them alone).
+std::optional<Fault> footprint_range_select(const Word& w, const Machine& m, Engine,
+                                            FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(in_dtype(w)), out_size = *dtype_size(out_dtype(w));
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, {true, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, {true, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm b0 = resolve_immediate(m, kBound0.name, w[kBound0Src.offset],
+                                     load_u32(w, kBound0.offset), 4, true, n);
+  if (auto* f = std::get_if<Fault>(&b0)) return *f;
+  ResolvedImm b1 = resolve_immediate(m, kBound1.name, w[kBound1Src.offset],
+                                     load_u32(w, kBound1.offset), 4, true, n);
+  if (auto* f = std::get_if<Fault>(&b1)) return *f;
+  const Operand& src = std::get<Operand>(rs);
+  fp.walk(AccessKind::Read, src, n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(b0), n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(b1), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
+  if (cmd == AccumCmd::ACCUMULATE) fp.accumulators(AccessKind::ReadWrite, src.partition(0), n);
+  if (cmd == AccumCmd::ZERO_ACCUMULATE) fp.accumulators(AccessKind::Write, src.partition(0), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_range_select(const Decoded& d, const Machine& m, Explainer& x) {
@@ -327,5 +355,6 @@ Word sample_range_select(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kRangeSelectOps = {
     detail::validate_range_select, detail::execute_range_select, detail::explain_range_select,
-    detail::sample_range_select, "RangeSelect fp32"};
+    detail::sample_range_select,   "RangeSelect fp32",           nullptr,
+    detail::footprint_range_select};
 }  // namespace gpsimd

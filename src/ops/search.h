@@ -46,6 +46,12 @@ std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& 
                                        const FieldDef& src_field, const FieldDef& dst_field,
                                        SearchIo& io);
 
+// The footprint of Max8, FindIndex8 and MatchReplace8 (SPEC §8.5): the source walk read,
+// the destination walk written and, with `lanes`, the source partitions' search lanes
+// read and written; the operands resolved as resolve_search_io resolves them.
+std::optional<Fault> search_footprint(const Word& w, const Machine& m, const FieldDef& src_field,
+                                      const FieldDef& dst_field, FootprintSink& fp, bool lanes);
+
 // Runs channel(c) for c in [0, io.n): in order on the reference path, over the worker
 // pool on the fast one when the work (`bytes_per_element` per source element) is large.
 template <class F>

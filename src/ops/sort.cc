@@ -177,6 +177,24 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk and the index_offset pointer (4 bytes, a u32, whatever the
+// dtype) are read; the destination's 2K elements are written.
+std::optional<Fault> footprint_sort(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned size = *dtype_size(static_cast<uint8_t>(w[kDtypes.offset] & 0xf));
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, {false, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, {false, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
+                                     load_u32(w, kOffset.offset), 4, false, n);
+  if (auto* f = std::get_if<Fault>(&ro)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(ro), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_sort(const Decoded& d, const Machine& m, Explainer& x) {
@@ -230,7 +248,7 @@ std::optional<DestinationDtypes> destination_sort(const Decoded& d) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kSortOps = {detail::validate_sort, detail::execute_sort,
-                                             detail::explain_sort,  detail::sample_sort,
-                                             "Sort fp32",           detail::destination_sort};
+const detail::OpSemantics table::kSortOps = {
+    detail::validate_sort, detail::execute_sort,     detail::explain_sort,  detail::sample_sort,
+    "Sort fp32",           detail::destination_sort, detail::footprint_sort};
 }  // namespace gpsimd

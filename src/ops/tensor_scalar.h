@@ -292,6 +292,32 @@ inline std::optional<Fault> unsupported(const Word& w, const ExecEnv& env, Form 
   return std::nullopt;
 }
 
+// SPEC §8.5: the source walk and both pointer immediates (of the pointer forms, or by
+// *_src) read, the destination written, resolved as execution resolves them.
+inline std::optional<Fault> footprint(const Word& w, const Machine& m, Engine engine,
+                                      FootprintSink& fp, Form form) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned in_size = *dtype_size(w[kInDtype.offset]);
+  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
+  const bool psum = engine != Engine::POOL;
+  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, {psum, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, {psum, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  const unsigned width = *imm_width(form, w[kInDtype.offset]);
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  for (const auto& [src, value] : {std::pair{&kImm0Src, &kImm0}, std::pair{&kImm1Src, &kImm1}}) {
+    const uint8_t s =
+        form.pointer ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE) : w[src->offset];
+    ResolvedImm ri =
+        resolve_immediate(m, value->name, s, load_u32(w, value->offset), width, psum, n);
+    if (auto* f = std::get_if<Fault>(&ri)) return *f;
+    fp.pointer(AccessKind::Read, std::get<Immediate>(ri), n);
+  }
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out,
                                     const ExecEnv& env, Form form) {
   if (auto f = unsupported(w, env, form)) return f;

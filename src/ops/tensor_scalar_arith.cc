@@ -14,6 +14,11 @@ void validate_tensor_scalar_arith(const Word& w, Generation g, const ValidateOpt
   ts::validate(w, g, opts, d, ts::kArith);
 }
 
+std::optional<Fault> footprint_tensor_scalar_arith(const Word& w, const Machine& m, Engine e,
+                                                   FootprintSink& fp) {
+  return ts::footprint(w, m, e, fp, ts::kArith);
+}
+
 std::optional<Fault> execute_tensor_scalar_arith(const Word& w, const Machine& m, Writer& out,
                                                  const ExecEnv& env) {
   return ts::execute(w, m, out, env, ts::kArith);
@@ -35,6 +40,7 @@ Word sample_tensor_scalar_arith(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kTensorScalarArithOps = {
     detail::validate_tensor_scalar_arith, detail::execute_tensor_scalar_arith,
-    detail::explain_tensor_scalar_arith, detail::sample_tensor_scalar_arith,
-    "TensorScalarArith fp32 x*2+1"};
+    detail::explain_tensor_scalar_arith,  detail::sample_tensor_scalar_arith,
+    "TensorScalarArith fp32 x*2+1",       nullptr,
+    detail::footprint_tensor_scalar_arith};
 }  // namespace gpsimd

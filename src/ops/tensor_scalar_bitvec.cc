@@ -14,6 +14,11 @@ void validate_tensor_scalar_bitvec(const Word& w, Generation g, const ValidateOp
   ts::validate(w, g, opts, d, ts::kBitvec);
 }
 
+std::optional<Fault> footprint_tensor_scalar_bitvec(const Word& w, const Machine& m, Engine e,
+                                                    FootprintSink& fp) {
+  return ts::footprint(w, m, e, fp, ts::kBitvec);
+}
+
 std::optional<Fault> execute_tensor_scalar_bitvec(const Word& w, const Machine& m, Writer& out,
                                                   const ExecEnv& env) {
   return ts::execute(w, m, out, env, ts::kBitvec);
@@ -34,7 +39,8 @@ Word sample_tensor_scalar_bitvec(unsigned p) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kTensorScalarBitvecOps = {
-    detail::validate_tensor_scalar_bitvec, detail::execute_tensor_scalar_bitvec,
-    detail::explain_tensor_scalar_bitvec, detail::sample_tensor_scalar_bitvec,
-    "TensorScalarBitvec int32 (x&0xff)<<4"};
+    detail::validate_tensor_scalar_bitvec,  detail::execute_tensor_scalar_bitvec,
+    detail::explain_tensor_scalar_bitvec,   detail::sample_tensor_scalar_bitvec,
+    "TensorScalarBitvec int32 (x&0xff)<<4", nullptr,
+    detail::footprint_tensor_scalar_bitvec};
 }  // namespace gpsimd

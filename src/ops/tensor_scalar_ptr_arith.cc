@@ -14,6 +14,11 @@ void validate_tensor_scalar_ptr_arith(const Word& w, Generation g, const Validat
   ts::validate(w, g, opts, d, ts::kPtrArith);
 }
 
+std::optional<Fault> footprint_tensor_scalar_ptr_arith(const Word& w, const Machine& m, Engine e,
+                                                       FootprintSink& fp) {
+  return ts::footprint(w, m, e, fp, ts::kPtrArith);
+}
+
 std::optional<Fault> execute_tensor_scalar_ptr_arith(const Word& w, const Machine& m, Writer& out,
                                                      const ExecEnv& env) {
   return ts::execute(w, m, out, env, ts::kPtrArith);
@@ -36,6 +41,7 @@ Word sample_tensor_scalar_ptr_arith(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kTensorScalarPtrArithOps = {
     detail::validate_tensor_scalar_ptr_arith, detail::execute_tensor_scalar_ptr_arith,
-    detail::explain_tensor_scalar_ptr_arith, detail::sample_tensor_scalar_ptr_arith,
-    "TensorScalarPtrArith fp32 x*s0+s1"};
+    detail::explain_tensor_scalar_ptr_arith,  detail::sample_tensor_scalar_ptr_arith,
+    "TensorScalarPtrArith fp32 x*s0+s1",      nullptr,
+    detail::footprint_tensor_scalar_ptr_arith};
 }  // namespace gpsimd

@@ -14,6 +14,11 @@ void validate_tensor_scalar_ptr_bitvec(const Word& w, Generation g, const Valida
   ts::validate(w, g, opts, d, ts::kPtrBitvec);
 }
 
+std::optional<Fault> footprint_tensor_scalar_ptr_bitvec(const Word& w, const Machine& m, Engine e,
+                                                        FootprintSink& fp) {
+  return ts::footprint(w, m, e, fp, ts::kPtrBitvec);
+}
+
 std::optional<Fault> execute_tensor_scalar_ptr_bitvec(const Word& w, const Machine& m, Writer& out,
                                                       const ExecEnv& env) {
   return ts::execute(w, m, out, env, ts::kPtrBitvec);
@@ -36,6 +41,7 @@ Word sample_tensor_scalar_ptr_bitvec(unsigned p) {
 namespace gpsimd {
 const detail::OpSemantics table::kTensorScalarPtrBitvecOps = {
     detail::validate_tensor_scalar_ptr_bitvec, detail::execute_tensor_scalar_ptr_bitvec,
-    detail::explain_tensor_scalar_ptr_bitvec, detail::sample_tensor_scalar_ptr_bitvec,
-    "TensorScalarPtrBitvec int32 (x^s0)|s1"};
+    detail::explain_tensor_scalar_ptr_bitvec,  detail::sample_tensor_scalar_ptr_bitvec,
+    "TensorScalarPtrBitvec int32 (x^s0)|s1",   nullptr,
+    detail::footprint_tensor_scalar_ptr_bitvec};
 }  // namespace gpsimd

@@ -146,6 +146,30 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   return std::nullopt;
 }
 
+// SPEC §8.5: src0's walk and both pointer immediates are read (the tensor whatever the
+// predicate says: a may-access set), the destination walk is written.
+std::optional<Fault> footprint_tensor_scalar_select(const Word& w, const Machine& m, Engine,
+                                                    FootprintSink& fp) {
+  const unsigned n = w[kChannels.offset];
+  const unsigned size = *dtype_size(w[kDtype.offset]);
+  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
+  Resolved rs = resolve_tensor(m, kSrc0.name, load_tensor(w, kSrc0), size, {true, false}, n);
+  if (auto* f = std::get_if<Fault>(&rs)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, {true, true}, n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedImm ri1 = resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset),
+                                      size, true, n);
+  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
+  ResolvedImm rip = resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset),
+                                      psize, true, n);
+  if (auto* f = std::get_if<Fault>(&rip)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(ri1), n);
+  fp.pointer(AccessKind::Read, std::get<Immediate>(rip), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 namespace {
 
 void explain_tensor_scalar_select(const Decoded& d, const Machine& m, Explainer& x) {
@@ -190,8 +214,11 @@ Word sample_tensor_scalar_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kTensorScalarSelectOps = {
-    detail::validate_tensor_scalar_select, detail::execute_tensor_scalar_select,
-    detail::explain_tensor_scalar_select, detail::sample_tensor_scalar_select,
-    "TensorScalarSelect fp32"};
+const detail::OpSemantics table::kTensorScalarSelectOps = {detail::validate_tensor_scalar_select,
+                                                           detail::execute_tensor_scalar_select,
+                                                           detail::explain_tensor_scalar_select,
+                                                           detail::sample_tensor_scalar_select,
+                                                           "TensorScalarSelect fp32",
+                                                           nullptr,
+                                                           detail::footprint_tensor_scalar_select};
 }  // namespace gpsimd

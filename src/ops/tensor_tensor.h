@@ -312,6 +312,25 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
 // ---- explain and sample ----------------------------------------------------------------
 
 // What an element's trip through the datapath is, for `explain`.
+// SPEC §8.5: both sources' walks read, the destination's written, on the partitions and
+// spaces execution resolves (the engine decides whether PSUM is allowed).
+inline std::optional<Fault> footprint(const Word& w, const Machine& m, Engine engine,
+                                      FootprintSink& fp) {
+  const Types t = types_of(w);
+  const unsigned n = w[kChannels.offset];
+  const unsigned s0 = *dtype_size(t.lo), s1 = *dtype_size(t.hi), sd = *dtype_size(t.out);
+  Resolved r0 = resolve_tensor(m, kSrc0.name, load_tensor(w, kSrc0), s0, read_rule(engine), n);
+  if (auto* f = std::get_if<Fault>(&r0)) return *f;
+  Resolved r1 = resolve_tensor(m, kSrc1.name, load_tensor(w, kSrc1), s1, read_rule(engine), n);
+  if (auto* f = std::get_if<Fault>(&r1)) return *f;
+  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), sd, write_rule(engine), n);
+  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  fp.walk(AccessKind::Read, std::get<Operand>(r0), n);
+  fp.walk(AccessKind::Read, std::get<Operand>(r1), n);
+  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
+  return std::nullopt;
+}
+
 inline std::string datapath_text(Datapath p, const Types& t) {
   const std::string op = std::string(alu_op_name(t.op).value_or("op"));
   switch (p) {

@@ -56,8 +56,11 @@ Word sample_tensor_tensor_arith(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kTensorTensorArithOps = {
-    detail::validate_tensor_tensor_arith, detail::execute_tensor_tensor_arith,
-    detail::explain_tensor_tensor_arith, detail::sample_tensor_tensor_arith,
-    "TensorTensorArith fp32 add"};
+const detail::OpSemantics table::kTensorTensorArithOps = {detail::validate_tensor_tensor_arith,
+                                                          detail::execute_tensor_tensor_arith,
+                                                          detail::explain_tensor_tensor_arith,
+                                                          detail::sample_tensor_tensor_arith,
+                                                          "TensorTensorArith fp32 add",
+                                                          nullptr,
+                                                          detail::tt::footprint};
 }  // namespace gpsimd

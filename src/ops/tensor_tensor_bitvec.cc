@@ -46,8 +46,11 @@ Word sample_tensor_tensor_bitvec(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kTensorTensorBitvecOps = {
-    detail::validate_tensor_tensor_bitvec, detail::execute_tensor_tensor_bitvec,
-    detail::explain_tensor_tensor_bitvec, detail::sample_tensor_tensor_bitvec,
-    "TensorTensorBitvec int32 xor"};
+const detail::OpSemantics table::kTensorTensorBitvecOps = {detail::validate_tensor_tensor_bitvec,
+                                                           detail::execute_tensor_tensor_bitvec,
+                                                           detail::explain_tensor_tensor_bitvec,
+                                                           detail::sample_tensor_tensor_bitvec,
+                                                           "TensorTensorBitvec int32 xor",
+                                                           nullptr,
+                                                           detail::tt::footprint};
 }  // namespace gpsimd

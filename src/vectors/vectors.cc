@@ -15,16 +15,10 @@
 #include <utility>
 
 #include "gpsimd/format.h"
+#include "vectors/json_fields.h"
 
 namespace gpsimd {
-namespace {
-
-using json = nlohmann::json;
-
-// Thrown inside the parser only; parse_vectors turns it into an error value.
-struct ParseError {
-  std::string msg;
-};
+namespace vectors_detail {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw ParseError{where + ": " + what};
@@ -176,6 +170,12 @@ std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::strin
   }
   return out;
 }
+
+}  // namespace vectors_detail
+
+namespace {
+
+using namespace vectors_detail;
 
 TestVector parse_one(const json& v, const std::string& where) {
   TestVector t;

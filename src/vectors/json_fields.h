@@ -1,0 +1,35 @@
+// The JSON pieces the two vector formats share (SPEC §7, §8.8): the initial and final state
+// keys (registers, semaphores, accumulators, match_state, memory) and §7's number strings,
+// each read with an error that names where it is.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gpsimd/machine.h"
+#include "gpsimd/vectors.h"
+
+namespace gpsimd::vectors_detail {
+
+using json = nlohmann::json;
+
+// Thrown inside the parsers only; they turn it into an error value.
+struct ParseError {
+  std::string msg;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& what);
+const json& require(const json& obj, const char* key, const std::string& where);
+std::string as_string(const json& j, const std::string& where);
+// A §7 number: an unsigned JSON integer or a string, "0x..." hexadecimal or decimal.
+uint32_t as_u32(const json& j, const std::string& where);
+std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where);
+// {"5": value, ...} with decimal indices below `limit`.
+std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where);
+std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& where);
+std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where);
+
+}  // namespace gpsimd::vectors_detail
