@@ -311,12 +311,14 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
 using GenFn = Word (*)(rw::Builder&);
 constexpr unsigned kCases = 200;
 
+// `cases`: more for the instructions whose only faults are a broken register (Copy, Cast),
+// so that some case faults.
 void run_footprints(const char* name, GenFn gen, std::initializer_list<Generation> gens,
-                    uint64_t salt) {
+                    uint64_t salt, unsigned cases = kCases) {
   const uint64_t seed = rw::base_seed() ^ salt ^ 0xf007;
   Tally t;
   rw::Rng pick(seed);
-  for (unsigned start = 0; start < kCases; start += 50) {
+  for (unsigned start = 0; start < cases; start += 50) {
     const Generation g = pick.pick(gens);
     Machine m(g);
     for (unsigned i = start; i < start + 50; ++i) {
@@ -335,7 +337,7 @@ void run_footprints(const char* name, GenFn gen, std::initializer_list<Generatio
                                    << "), word " << gpsimd::word_to_hex(w) << ": " << problem;
     }
   }
-  EXPECT_GT(t.cases, kCases * 9 / 10) << name;
+  EXPECT_GT(t.cases, cases * 9 / 10) << name;
   EXPECT_GT(t.faults, 0u) << name << ": no case faulted";
   std::printf("%s: %u cases, %u faults, %u rejected\n", name, t.cases, t.faults, t.rejected);
 }
@@ -409,11 +411,11 @@ TEST(FootprintRandom, TensorScalarPtrBitvec) {
 }
 
 TEST(FootprintRandom, Copy) {
-  run_footprints("Copy", rw::gen_copy, kAll, 0x46);
+  run_footprints("Copy", rw::gen_copy, kAll, 0x46, 1000);
 }
 
 TEST(FootprintRandom, Cast) {
-  run_footprints("Cast", rw::gen_cast, kAll, 0x47);
+  run_footprints("Cast", rw::gen_cast, kAll, 0x47, 1000);
 }
 
 TEST(FootprintRandomCoverage, EveryInstructionIsChecked) {
