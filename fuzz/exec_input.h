@@ -4,7 +4,9 @@
 // Every byte string is a valid input (short inputs are zero-padded, unknown tags wrap),
 // so the fuzzer never wastes an execution on a rejected input.
 //
-//   byte 0      bits 0-1: generation (0 = V2 .. 3 = V5), bit 2: strict validation
+//   byte 0      bits 0-1: generation (0 = V2 .. 3 = V5), bit 2: strict validation,
+//               bits 3-4: the engine input (0: none, the opcode's default; 1 DVE, 2 POOL,
+//               3 ACT; SPEC §3.9)
 //   bytes 1-64  the instruction word
 //   records     tag byte, taken modulo 6:
 //     0 register     [index % 64] [u32 value]
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -37,6 +40,7 @@ inline constexpr std::size_t kMaxMemoryBytes = 256 << 10;
 struct ExecInput {
   Generation gen = Generation::V3;
   bool strict = false;
+  std::optional<Engine> engine;  // the engine input; nullopt: the opcode's default
   Word word{};
   std::vector<std::pair<unsigned, uint32_t>> registers, semaphores, accumulators;
   std::vector<std::pair<unsigned, MatchLane>> match;  // search lanes (the rest fresh)
@@ -57,6 +61,7 @@ inline ExecInput parse_exec_input(const uint8_t* data, std::size_t size) {
   const uint8_t config = byte();
   in.gen = kAllGenerations[config & 3u];
   in.strict = (config >> 2) & 1u;
+  if (const unsigned e = (config >> 3) & 3u; e != 0) in.engine = kAllEngines[e - 1];
   for (uint8_t& b : in.word) b = byte();
   std::size_t mem_bytes = 0;
   while (pos < size) {
@@ -128,7 +133,9 @@ inline std::vector<uint8_t> encode_exec_input(const ExecInput& in) {
   auto u32 = [&](uint32_t v) {
     for (unsigned i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
   };
-  out.push_back(static_cast<uint8_t>((static_cast<unsigned>(in.gen) - 2) | (in.strict ? 4 : 0)));
+  const unsigned engine = in.engine ? static_cast<unsigned>(*in.engine) + 1 : 0;
+  out.push_back(static_cast<uint8_t>((static_cast<unsigned>(in.gen) - 2) | (in.strict ? 4 : 0) |
+                                     engine << 3));
   out.insert(out.end(), in.word.begin(), in.word.end());
   for (auto [i, v] : in.registers) {
     out.push_back(0);

@@ -3,9 +3,14 @@
 //  - decode succeeds exactly for the table's opcodes, and encode(decode(w)) == w;
 //  - an unknown opcode fails validation with the single clause has_known_opcode;
 //  - every diagnostic names its instruction, clause, field, value and what is allowed;
-//  - the generations nest as SPEC §2 says: a word valid on V2 is valid on V3 (larger
-//    SBUF, every V2 instruction exists on V3), one valid on V3 is valid on V4, and V4
-//    and V5 (same geometry, same instructions) report the same diagnostics;
+//  - the generations nest as SPEC §2 and §3.3 say: a word valid on V2 is valid on V3
+//    (larger SBUF, every V2 instruction and ALU_OP exists on V3), one valid on V3 is valid
+//    on V4, and V4 and V5 (same geometry, same instructions) report the same diagnostics
+//    but where V5's one more ALU_OP enumerator (SYMMETRIC_CLAMP, 0x24) or the text of the
+//    enumerator set (is_valid_enum's `allowed`) makes them differ;
+//  - the engine input (SPEC §3.9): the instructions that take one validate the same on
+//    DVE and ACT (the same memory rules), on their default engine as without one, and a
+//    word valid on POOL is valid on DVE; every other instruction ignores it;
 //  - strict validation only adds clauses where the table row says so (SPEC §4.4: Sort's
 //    top-K): such a word valid in strict mode is valid by default, and other words get
 //    the same diagnostics (on one generation per input, picked by byte 63);
@@ -42,6 +47,25 @@ std::string text(const Diagnostics& ds) {
   return s;
 }
 
+// True when an ALU_OP field of the word holds `code`.
+bool alu_field_holds(const InstrDef& def, const Word& w, uint8_t code) {
+  for (const FieldDef& f : def.fields)
+    if (f.kind == FieldKind::AluOp && w[f.offset] == code) return true;
+  return false;
+}
+
+// The diagnostics with the generation's ALU_OP set left out of is_valid_enum's `allowed`
+// on an ALU_OP field (its text names the generation's enumerators).
+Diagnostics without_enumerator_sets(const InstrDef* def, Diagnostics ds) {
+  if (def == nullptr) return ds;
+  for (Diagnostic& d : ds) {
+    const FieldDef* f = find_field(def->fields, d.field);
+    if (d.clause == "is_valid_enum" && f != nullptr && f->kind == FieldKind::AluOp)
+      d.allowed.clear();
+  }
+  return ds;
+}
+
 }  // namespace
 
 void run_one(const uint8_t* data, std::size_t size) {
@@ -73,8 +97,40 @@ void run_one(const uint8_t* data, std::size_t size) {
                     hex, text(by_gen[1]));
   GPSIMD_FUZZ_CHECK(!by_gen[1].empty() || by_gen[2].empty(), "word {}: valid on v3, not on v4:{}",
                     hex, text(by_gen[2]));
-  GPSIMD_FUZZ_CHECK(by_gen[2] == by_gen[3], "word {}: v4 and v5 differ:{}\nvs{}", hex,
-                    text(by_gen[2]), text(by_gen[3]));
+  if (def == nullptr || !alu_field_holds(*def, w, static_cast<uint8_t>(AluOp::SYMMETRIC_CLAMP)))
+    GPSIMD_FUZZ_CHECK(
+        without_enumerator_sets(def, by_gen[2]) == without_enumerator_sets(def, by_gen[3]),
+        "word {}: v4 and v5 differ:{}\nvs{}", hex, text(by_gen[2]), text(by_gen[3]));
+
+  // The engine input (SPEC §3.9), on every generation for the rows that take it and on
+  // one (picked by byte 61) for the others.
+  for (Generation g : kAllGenerations) {
+    const Diagnostics& plain = by_gen[static_cast<unsigned>(g) - 2];
+    if (def == nullptr || !def->engine_input) {
+      if (static_cast<unsigned>(g) - 2 != w[61] % 4u) continue;
+      for (Engine e : kAllEngines)
+        GPSIMD_FUZZ_CHECK(validate(w, g, ValidateOptions{false, e}) == plain,
+                          "word {}: the engine input {} changes the diagnostics of a {} word on {}",
+                          hex, engine_id(e), def ? def->mnemonic : std::string_view("unknown"),
+                          generation_name(g));
+      continue;
+    }
+    Diagnostics on[3];
+    for (Engine e : kAllEngines) {
+      on[static_cast<unsigned>(e)] = validate(w, g, ValidateOptions{false, e});
+      check_diagnostics(on[static_cast<unsigned>(e)], def, w);
+    }
+    const Diagnostics& dve = on[static_cast<unsigned>(Engine::DVE)];
+    const Diagnostics& pool = on[static_cast<unsigned>(Engine::POOL)];
+    const Diagnostics& act = on[static_cast<unsigned>(Engine::ACT)];
+    GPSIMD_FUZZ_CHECK(on[static_cast<unsigned>(def->engine)] == plain,
+                      "word {}: {} on its default engine differs from no engine on {}", hex,
+                      def->mnemonic, generation_name(g));
+    GPSIMD_FUZZ_CHECK(dve == act, "word {}: dve and act differ on {}:{}\nvs{}", hex,
+                      generation_name(g), text(dve), text(act));
+    GPSIMD_FUZZ_CHECK(!pool.empty() || dve.empty(), "word {}: valid on pool, not on dve ({}):{}",
+                      hex, generation_name(g), text(dve));
+  }
 
   // Strict mode adds clauses only to the instructions whose row says so (SPEC §4.4: Sort's
   // top-K) and nothing else: checked on every generation for such a word, on one (picked

@@ -280,7 +280,8 @@ std::pair<uint64_t, uint64_t> work_of(const Word& w) {
 }
 
 std::string describe(const ExecInput& in) {
-  return fmt::format("{}{} word {}", generation_name(in.gen), in.strict ? " strict" : "",
+  return fmt::format("{}{}{} word {}", generation_name(in.gen), in.strict ? " strict" : "",
+                     in.engine ? fmt::format(" engine {}", engine_id(*in.engine)) : "",
                      word_to_hex(in.word));
 }
 
@@ -339,7 +340,7 @@ void run_one(const uint8_t* data, std::size_t size) {
   before.take(fast, watch);
 
   const auto [work, largest] = work_of(in.word);
-  const Diagnostics diags = validate(in.word, in.gen, ValidateOptions{in.strict});
+  const Diagnostics diags = validate(in.word, in.gen, ValidateOptions{in.strict, in.engine});
   if (diags.empty() && largest <= model::kWalkLimit && work > kWorkBudget) {
     restore(fast, dirty);
     restore(ref, dirty);
@@ -347,8 +348,8 @@ void run_one(const uint8_t* data, std::size_t size) {
   }
 
   Recorder tf, tr;
-  const ExecResult rf = execute(fast, in.word, ExecOptions{in.strict, &tf, true});
-  const ExecResult rr = execute(ref, in.word, ExecOptions{in.strict, &tr, false});
+  const ExecResult rf = execute(fast, in.word, ExecOptions{in.strict, &tf, true, in.engine});
+  const ExecResult rr = execute(ref, in.word, ExecOptions{in.strict, &tr, false, in.engine});
 
   GPSIMD_FUZZ_CHECK(rf.status == rr.status, "{}: fast {} but reference {}", describe(in),
                     rf.message(), rr.message());

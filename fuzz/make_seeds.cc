@@ -231,6 +231,7 @@ int main(int argc, char** argv) {
       gpsimd::fuzz::ExecInput in;
       in.gen = v.nc;
       in.strict = v.strict;
+      in.engine = v.engine;
       in.word = v.instruction;
       in.registers.assign(v.registers.begin(), v.registers.end());
       in.semaphores.assign(v.semaphores.begin(), v.semaphores.end());
@@ -254,6 +255,12 @@ int main(int argc, char** argv) {
       in.gen = gpsimd::Generation::V3;
       in.word = w;
       execute.add(bytes_of(gpsimd::fuzz::encode_exec_input(in)));
+      // A row that takes the engine as an input (SPEC §3.9): its word on every engine.
+      if (def.engine_input)
+        for (gpsimd::Engine e : gpsimd::kAllEngines) {
+          in.engine = e;
+          execute.add(bytes_of(gpsimd::fuzz::encode_exec_input(in)));
+        }
       gpsimd::Program prog;
       prog.nc = gpsimd::Generation::V3;
       prog.words.push_back(w);
