@@ -3234,6 +3234,27 @@ TEST(CopyCast, EveryCastPairIsValid) {
   EXPECT_EQ(pairs, 12u * 13u);
 }
 
+// V4 and V5 have the same geometry and instructions: a Copy's or Cast's diagnostics are the
+// same on both unless its op is SYMMETRIC_CLAMP (0x24, an enumerator on V5 only, SPEC
+// §3.3) or no enumerator of V4 at all (is_valid_enum names each generation's set).
+TEST(CopyCast, V4AndV5ReportAlike) {
+  for (unsigned op = 0; op < 256; ++op) {
+    if (op == 0x24 || (op > 0x1d && op < 0x20) || (op > 0x24 && op < 0xc4) || op > 0xe1) continue;
+    for (Opcode o : {CP, CA}) {
+      const Word w = with(valid_word(o), [op](Word& x) { set(x, "op", op); });
+      EXPECT_EQ(validate(w, G::V4), validate(w, G::V5))
+          << hex8_of(op) << describe(validate(w, G::V4));
+      if (op != 0) {
+        EXPECT_FALSE(validate(w, G::V4).empty()) << hex8_of(op);  // not BYPASS
+      }
+    }
+  }
+  // SYMMETRIC_CLAMP: is_valid_enum fails on V4 only; s4d4_tr_op_bypass on both.
+  const Word w = with(valid_word(CP), [](Word& x) { set(x, "op", 0x24); });
+  EXPECT_EQ(validate(w, G::V4).size(), validate(w, G::V5).size() + 1)
+      << describe(validate(w, G::V4));
+}
+
 // SPEC §3.9 item 1: on DVE and ACT a Copy or Cast may read and write PSUM (a write with a
 // 4-byte dtype); on POOL, the default, it may not. The clause set is otherwise the same
 // on every engine.

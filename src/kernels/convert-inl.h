@@ -255,6 +255,17 @@ HWY_INLINE VU32 FromFp32(DU32 d, VU32 x) {
 
 // ---- loads and stores of elements in 32-bit lanes -----------------------------------
 
+// v, kept in a register: GCC's generic tuning otherwise folds a load into every
+// instruction that uses its value (four loads of one vector in the BF16 narrowing), which
+// ran 2.5 times slower than one load on the AMD EPYC measured (docs/performance.md).
+template <class V>
+HWY_INLINE V InRegister(V v) {
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128 && HWY_COMPILER_GCC  // clang too
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
 // N elements of kBytes bytes from p, zero-extended into the lanes.
 template <unsigned kBytes>
 HWY_INLINE VU32 LoadElems(DU32 d, const uint8_t* p) {
@@ -265,7 +276,7 @@ HWY_INLINE VU32 LoadElems(DU32 d, const uint8_t* p) {
     const hn::Rebind<uint16_t, DU32> d16;
     return hn::PromoteTo(d, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
   } else {
-    return hn::LoadU(d, reinterpret_cast<const uint32_t*>(p));
+    return InRegister(hn::LoadU(d, reinterpret_cast<const uint32_t*>(p)));
   }
 }
 
