@@ -202,6 +202,20 @@ HWY_INLINE VU32 NarrowMini(DU32 d, VU32 x) {
   return hn::Or(r, sign);
 }
 
+// BF16 is the top half of FP32, so NarrowMini<8, 7>'s rounding is one addition: 0x7fff
+// plus the kept half's lowest bit rounds to nearest even (a carry into the exponent is
+// the next binade, or infinity past the largest finite value; subnormals round the same
+// way); a NaN becomes the canonical 0x7FC0 with its sign. The same bits in a handful of
+// operations instead of about 25.
+HWY_INLINE VU32 NarrowBf16(DU32 d, VU32 x) {
+  const VU32 hi = hn::ShiftRight<16>(x);
+  const VU32 rounded =
+      hn::ShiftRight<16>(hn::Add(hn::Add(x, hn::Set(d, 0x7fffu)), hn::And(hi, hn::Set(d, 1u))));
+  const auto nan = hn::Gt(hn::And(x, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
+  return hn::IfThenElse(nan, hn::Or(hn::And(hi, hn::Set(d, 0x8000u)), hn::Set(d, 0x7fc0u)),
+                        rounded);
+}
+
 void NarrowFromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
   const uint8_t* i = reinterpret_cast<const uint8_t*>(in);
   switch (dt) {
@@ -210,7 +224,7 @@ void NarrowFromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
       std::memcpy(out, in, n * 4);
       return;
     case Dtype::BF16:
-      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<8, 7>(d, x); });
+      return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowBf16(d, x); });
     case Dtype::FP16:
       return MapLoop<4, 2>(i, n, out, [](DU32 d, VU32 x) { return NarrowMini<5, 10>(d, x); });
     case Dtype::FP8_E5:
@@ -242,7 +256,6 @@ uint32_t MaxKey(const uint32_t* y, size_t n) {
   for (; i < n; ++i) best = std::max(best, bits_to_max_key(y[i]));
   return best;
 }
-
 
 const char* TargetName() {
   return hwy::TargetName(HWY_TARGET);
