@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,7 +112,8 @@ struct Program {
   std::vector<std::pair<unsigned, std::pair<uint32_t, uint32_t>>> outputs;  // partition, [lo, hi)
   std::vector<std::vector<uint8_t>> expected;  // the reference's bytes of each output range
   std::array<uint32_t, kPartitions> expected_acc{};
-  bool prepared = false;  // the reference ran and every word retired
+  bool prepared = false;         // the reference ran and every word retired
+  std::optional<Engine> engine;  // the engine input of every word (nullopt: the default)
 
   bool execute_all(bool fast);
   // Runs the reference once on a copy and keeps what it wrote.
@@ -141,6 +143,13 @@ void sort_keys(Dtype dt, const uint16_t* values, size_t n, uint32_t* keys);
 // The (value, index) pairs of sorted 64-bit packed keys: out[2i] = values[pos],
 // out[2i + 1] = pos, pos = the low 32 bits of keys[i].
 void pairs_from_keys(const uint64_t* keys, const uint32_t* values, size_t n, uint32_t* out);
+
+// ---- the ALU rows' plain loops (baseline_alu.cc) ---------------------------------------
+
+// out[i] = a[i] + b[i], a[i] * b[i] or std::max(a[i], b[i]): the loop a user writes,
+// compiled at -O3 for the kernels' SIMD target.
+enum class PlainOp { Add, Mult, Max };
+void plain_fp32(PlainOp op, const float* a, const float* b, size_t n, float* out);
 
 // ---- the header -----------------------------------------------------------------------
 

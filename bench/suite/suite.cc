@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpsimd/alu.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
@@ -50,6 +51,7 @@ std::string dtype_label(Dtype dt) {
 bool Program::execute_all(bool fast) {
   ExecOptions o;
   o.fast = fast;
+  o.engine = engine;
   for (const Word& w : words)
     if (!execute(machine, w, o).ok()) return false;
   return true;
@@ -567,6 +569,122 @@ Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double 
   return row;
 }
 
+// ---- the ALU instructions: TensorTensor, TensorScalar ---------------------------------
+
+// Fills `count` elements of dt from byte `off` of every partition: random FP32 numbers
+// (random_fp32; BF16 their high half) for the float dtypes, and for the integers random
+// bits or, with `below`, numbers in [0, below) (shift counts, some >= 32).
+void fill_alu_operand(Program& prog, uint32_t off, uint32_t count, Dtype dt, uint64_t seed,
+                      uint32_t below = 0) {
+  const unsigned size = *dtype_size(dt);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog.machine.partition(Space::SBUF, p).data() + off;
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t v = is_int_dtype(dt) ? static_cast<uint32_t>(splitmix(seed)) : random_fp32(seed);
+      if (below) v %= below;
+      if (dt == Dtype::BF16) v >>= 16;
+      std::memcpy(part + std::size_t{i} * size, &v, size);
+    }
+  }
+}
+
+// The plain loop of the same op over the same sources, into a buffer of its own, checked
+// against its own scalar expression (NaN payloads aside: it does not canonicalise).
+void add_plain_loop(Row& row, std::shared_ptr<Program> prog, PlainOp op, uint32_t src0,
+                    uint32_t src1, uint32_t count) {
+  auto to = std::make_shared<std::vector<float>>(std::size_t{kPartitions} * count);
+  auto operand = [prog](unsigned p, uint32_t off) {
+    return reinterpret_cast<const float*>(prog->machine.partition(Space::SBUF, p).data() + off);
+  };
+  row.contenders.push_back({"plain C++ loop, -O3",
+                            [to, operand, op, src0, src1, count] {
+                              for (unsigned p = 0; p < kPartitions; ++p)
+                                plain_fp32(op, operand(p, src0), operand(p, src1), count,
+                                           to->data() + std::size_t{p} * count);
+                            },
+                            [to, operand, op, src0, src1, count] {
+                              for (unsigned p = 0; p < kPartitions; ++p)
+                                for (uint32_t i = 0; i < count; ++i) {
+                                  const float a = operand(p, src0)[i], b = operand(p, src1)[i];
+                                  const float want = op == PlainOp::Add    ? a + b
+                                                     : op == PlainOp::Mult ? a * b
+                                                                           : std::max(a, b);
+                                  const float got = (*to)[std::size_t{p} * count + i];
+                                  if (std::bit_cast<uint32_t>(got) !=
+                                          std::bit_cast<uint32_t>(want) &&
+                                      !(std::isnan(got) && std::isnan(want)))
+                                    return false;
+                                }
+                              return true;
+                            }});
+  row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 1.0});
+}
+
+// One TensorTensor word over all 128 partitions: src0, src1 and the destination, dense
+// runs of `count` elements one after the other, filling the partition. GB/s of both
+// sources, against memcpy of those bytes (and the plain loop, when given).
+Row tensor_tensor_row(const std::string& name, Opcode opcode, AluOp op, Dtype dt,
+                      std::optional<Engine> engine, double goal,
+                      std::optional<PlainOp> plain = std::nullopt) {
+  auto prog = std::make_shared<Program>();
+  prog->engine = engine;
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned size = *dtype_size(dt);
+  const uint32_t count = std::min<uint32_t>(round_down(P / (3 * size), 64), 65535);
+  const uint32_t b0 = 0, b1 = count * size, bd = 2 * count * size;
+  const bool shift = alu::is_shift_op(static_cast<uint8_t>(op));
+  fill_alu_operand(*prog, b0, count, dt, 51);
+  fill_alu_operand(*prog, b1, count, dt, 52, shift ? 40 : 0);
+  Word w = header(opcode);
+  w[12] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[13] = static_cast<uint8_t>(dt);
+  w[14] = static_cast<uint8_t>(op);
+  w[15] = kPartitions;
+  const auto n = static_cast<uint16_t>(count);
+  store_tensor(w, 16, tensor(3, 0, b0, {1, 0, 0}, {n, 1, 1}));
+  store_tensor(w, 32, tensor(3, 0, b1, {1, 0, 0}, {n, 1, 1}));
+  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
+  Row row = input_row(name, prog, 2 * count * size, goal);
+  if (plain) add_plain_loop(row, prog, *plain, b0, b1, count);
+  return row;
+}
+
+// One TensorScalarPtrArith word over all 128 partitions, (x MULT s0) ADD s1 with both
+// scalars per partition by pointer (SPEC §4.15's e·f + c), dt in and out: source and
+// destination dense, filling the partition. GB/s of the source, against memcpy of it.
+Row tensor_scalar_row(const std::string& name, Dtype dt, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned size = *dtype_size(dt);
+  const uint32_t count = std::min<uint32_t>(round_down((P - 128) / (2 * size), 64), 65535);
+  const uint32_t bd = round_down(count * size + 63, 64),
+                 bs = round_down(bd + count * size + 63, 64);
+  fill_alu_operand(*prog, 0, count, dt, 53);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    const uint32_t s0 = std::bit_cast<uint32_t>(0.125f * static_cast<float>(p + 1));
+    const uint32_t s1 = std::bit_cast<uint32_t>(static_cast<float>(p) - 63.5f);
+    std::memcpy(part + bs, &s0, 4);
+    std::memcpy(part + bs + 4, &s1, 4);
+  }
+  Word w = header(Opcode::TensorScalarPtrArith);
+  const auto n = static_cast<uint16_t>(count);
+  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  w[32] = static_cast<uint8_t>(dt);
+  w[33] = static_cast<uint8_t>(dt);
+  w[34] = kPartitions;
+  w[36] = static_cast<uint8_t>(AluOp::MULT);
+  w[37] = static_cast<uint8_t>(AluOp::ADD);
+  store_u32(w, 40, encode_static_addr({Space::SBUF, 0, bs}));
+  store_u32(w, 44, encode_static_addr({Space::SBUF, 0, bs + 4}));
+  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
+  return input_row(name, prog, count * size, goal);
+}
+
 // ---- per-instruction overhead and decode + validate ---------------------------------
 
 // One channel, 16 elements, through execute(): each instruction's sample word (its op
@@ -774,6 +892,37 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   all.push_back({"CopyPredicatedScalar fp32 dense, uint8 pred", [] {
                    return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint8 pred",
                                               Dtype::UINT8, 0.5);
+                 }});
+  auto ttr = [&](std::string name, Opcode opcode, AluOp op, Dtype dt, std::optional<Engine> e,
+                 double goal, std::optional<PlainOp> plain) {
+    all.push_back({name, [=] { return tensor_tensor_row(name, opcode, op, dt, e, goal, plain); }});
+  };
+  const Opcode tta = Opcode::TensorTensorArith, ttb = Opcode::TensorTensorBitvec;
+  ttr("TensorTensor fp32 add full SBUF", tta, AluOp::ADD, Dtype::FP32, Engine::DVE, 0.5,
+      PlainOp::Add);
+  ttr("TensorTensor fp32 mult full SBUF", tta, AluOp::MULT, Dtype::FP32, Engine::DVE, 0.5,
+      PlainOp::Mult);
+  ttr("TensorTensor fp32 max full SBUF", tta, AluOp::MAX, Dtype::FP32, Engine::DVE, 0.5,
+      PlainOp::Max);
+  ttr("TensorTensorBitvec int32 and full SBUF", ttb, AluOp::BITWISE_AND, Dtype::INT32, Engine::DVE,
+      0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 xor full SBUF", ttb, AluOp::BITWISE_XOR, Dtype::INT32, Engine::DVE,
+      0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 shl full SBUF", ttb, AluOp::LOGICAL_SHIFT_LEFT, Dtype::INT32,
+      Engine::DVE, 0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 ashr full SBUF", ttb, AluOp::ARITH_SHIFT_RIGHT, Dtype::INT32,
+      Engine::DVE, 0.5, std::nullopt);
+  ttr("TensorTensor pool int32 add full SBUF", tta, AluOp::ADD, Dtype::INT32, Engine::POOL, 0.5,
+      std::nullopt);
+  ttr("TensorTensor pool int32 mult full SBUF", tta, AluOp::MULT, Dtype::INT32, Engine::POOL, 0.5,
+      std::nullopt);
+  all.push_back({"TensorScalar fp32 mult,add ptr full SBUF", [] {
+                   return tensor_scalar_row("TensorScalar fp32 mult,add ptr full SBUF", Dtype::FP32,
+                                            0.5);
+                 }});
+  all.push_back({"TensorScalar bf16 mult,add ptr full SBUF", [] {
+                   return tensor_scalar_row("TensorScalar bf16 mult,add ptr full SBUF", Dtype::BF16,
+                                            0.3);
                  }});
   for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
     for (Dtype dt : {Dtype::FP32, Dtype::BF16})
