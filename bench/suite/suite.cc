@@ -588,35 +588,34 @@ void fill_alu_operand(Program& prog, uint32_t off, uint32_t count, Dtype dt, uin
   }
 }
 
-// The plain loop of the same op over the same sources, into a buffer of its own, checked
-// against its own scalar expression (NaN payloads aside: it does not canonicalise).
+// The plain loop of the same op over the same sources into the instruction's destination
+// bytes (the same memory traffic, the same addresses), checked against its own scalar
+// expression (NaN payloads aside: it does not canonicalise). The instruction's own check
+// runs right after its own passes, so the two never see each other's output.
 void add_plain_loop(Row& row, std::shared_ptr<Program> prog, PlainOp op, uint32_t src0,
-                    uint32_t src1, uint32_t count) {
-  auto to = std::make_shared<std::vector<float>>(std::size_t{kPartitions} * count);
-  auto operand = [prog](unsigned p, uint32_t off) {
-    return reinterpret_cast<const float*>(prog->machine.partition(Space::SBUF, p).data() + off);
+                    uint32_t src1, uint32_t dst, uint32_t count) {
+  auto at = [prog](unsigned p, uint32_t off) {
+    return reinterpret_cast<float*>(prog->machine.partition(Space::SBUF, p).data() + off);
   };
-  row.contenders.push_back({"plain C++ loop, -O3",
-                            [to, operand, op, src0, src1, count] {
-                              for (unsigned p = 0; p < kPartitions; ++p)
-                                plain_fp32(op, operand(p, src0), operand(p, src1), count,
-                                           to->data() + std::size_t{p} * count);
-                            },
-                            [to, operand, op, src0, src1, count] {
-                              for (unsigned p = 0; p < kPartitions; ++p)
-                                for (uint32_t i = 0; i < count; ++i) {
-                                  const float a = operand(p, src0)[i], b = operand(p, src1)[i];
-                                  const float want = op == PlainOp::Add    ? a + b
-                                                     : op == PlainOp::Mult ? a * b
-                                                                           : std::max(a, b);
-                                  const float got = (*to)[std::size_t{p} * count + i];
-                                  if (std::bit_cast<uint32_t>(got) !=
-                                          std::bit_cast<uint32_t>(want) &&
-                                      !(std::isnan(got) && std::isnan(want)))
-                                    return false;
-                                }
-                              return true;
-                            }});
+  row.contenders.push_back(
+      {"plain C++ loop, -O3",
+       [at, op, src0, src1, dst, count] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           plain_fp32(op, at(p, src0), at(p, src1), count, at(p, dst));
+       },
+       [at, op, src0, src1, dst, count] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           for (uint32_t i = 0; i < count; ++i) {
+             const float a = at(p, src0)[i], b = at(p, src1)[i], got = at(p, dst)[i];
+             const float want = op == PlainOp::Add    ? a + b
+                                : op == PlainOp::Mult ? a * b
+                                                      : std::max(a, b);
+             if (std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(want) &&
+                 !(std::isnan(got) && std::isnan(want)))
+               return false;
+           }
+         return true;
+       }});
   row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 1.0});
 }
 
@@ -647,7 +646,7 @@ Row tensor_tensor_row(const std::string& name, Opcode opcode, AluOp op, Dtype dt
   prog->words.push_back(w);
   for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
   Row row = input_row(name, prog, 2 * count * size, goal);
-  if (plain) add_plain_loop(row, prog, *plain, b0, b1, count);
+  if (plain) add_plain_loop(row, prog, *plain, b0, b1, bd, count);
   return row;
 }
 
