@@ -80,7 +80,7 @@ bool fp32_result(Dtype out, uint64_t m, uint8_t* target, uint32_t* buf, Compute&
 
 // Elements per chunk on the FP32 path with conversions: the narrow operands, their FP32
 // chunks and the result stay in L1 together.
-constexpr uint64_t kConvertChunk = 2048;
+constexpr uint64_t kConvertChunk = 1024;
 
 }  // namespace
 
