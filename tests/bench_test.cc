@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -360,6 +361,49 @@ TEST(BenchKeys, WidenBf16GivesEveryPatternsFp32OnEveryTarget) {
       uint32_t b;
       std::memcpy(&b, &out[i], 4);
       ASSERT_EQ(b, uint32_t{in[i]} << 16) << i;
+    }
+  });
+}
+
+// The ALU rows of issue 23's targets, by name.
+TEST(BenchWorkloads, AluRowsFillTheSbuf) {
+  BenchOptions o;
+  o.list = true;
+  o.filter = " full SBUF";
+  int status = -1;
+  EXPECT_EQ(captured(o, &status),
+            "TensorTensor fp32 add full SBUF\nTensorTensor fp32 mult full SBUF\n"
+            "TensorTensor fp32 max full SBUF\nTensorTensorBitvec int32 and full SBUF\n"
+            "TensorTensorBitvec int32 xor full SBUF\nTensorTensorBitvec int32 shl full SBUF\n"
+            "TensorTensorBitvec int32 ashr full SBUF\nTensorTensor pool int32 add full SBUF\n"
+            "TensorTensor pool int32 mult full SBUF\nTensorScalar fp32 mult,add ptr full SBUF\n"
+            "TensorScalar bf16 mult,add ptr full SBUF\n");
+  EXPECT_EQ(status, 0);
+}
+
+// The ALU rows' plain loops (baseline_alu.cc) compute their expression on every target.
+TEST(BenchPlainLoops, ComputeTheirExpressionOnEveryTarget) {
+  for_each_target([] {
+    uint64_t seed = 9;
+    const std::size_t n = 1000 + 7;  // a tail after the vectors
+    std::vector<float> a(n), b(n), out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = std::bit_cast<float>(bench::random_fp32(seed));
+      b[i] = std::bit_cast<float>(bench::random_fp32(seed));
+    }
+    for (bench::PlainAluOp op :
+         {bench::PlainAluOp::Add, bench::PlainAluOp::Mult, bench::PlainAluOp::Max}) {
+      bench::plain_fp32(op, a.data(), b.data(), n, out.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        const float want = op == bench::PlainAluOp::Add    ? a[i] + b[i]
+                           : op == bench::PlainAluOp::Mult ? a[i] * b[i]
+                                                           : std::max(a[i], b[i]);
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(out[i])) << i;
+        } else {
+          ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(want)) << i;
+        }
+      }
     }
   });
 }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "gpsimd/alu.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
@@ -562,8 +563,10 @@ TensorDesc random_walk(Rng& rng, unsigned dims, uint64_t count, uint64_t max_cou
 // The machines are shared by all cases (a fresh SBUF is 28 MiB); each case refills the
 // windows it uses and records which partitions those are, for the comparison.
 struct Machines {
-  Machine a{Generation::V3}, b{Generation::V3};
+  explicit Machines(Generation g = Generation::V3) : a(g), b(g) {}
+  Machine a, b;
   std::vector<std::pair<Space, unsigned>> touched;
+  std::optional<Engine> engine;  // the engine input of the next word (nullopt: default)
 };
 
 Machines& machines() {
@@ -607,18 +610,14 @@ struct Counts {
   int retired = 0, invalid = 0, faulted = 0;
 };
 
-// The engine input (SPEC §3.9) of the next run_both: set by the makers of the instructions
-// that take one (Copy, Cast), cleared by run_both.
-std::optional<Engine> g_engine;
-
 // Runs w fast on `a` and by the reference on `b`, and checks both end the same way.
 void run_both(Machines& m, const Word& w, Counts& counts, bool whole_machine) {
   Machine& a = m.a;
   Machine& b = m.b;
   ExecOptions fast, ref;
   ref.fast = false;
-  fast.engine = ref.engine = g_engine;
-  g_engine.reset();
+  fast.engine = ref.engine = m.engine;
+  m.engine.reset();  // each maker sets it for its own word
   const ExecResult ra = execute(a, w, fast);
   const ExecResult rb = execute(b, w, ref);
   ASSERT_EQ(ra.status, rb.status) << ra.message() << " / " << rb.message() << "\n"
@@ -1559,8 +1558,8 @@ Word match_replace8_word(Rng& rng, Machines& m, bool large) {
 
 using WordMaker = Word (*)(Rng&, Machines&, bool);
 
-void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, int large_cases) {
-  Machines& m = machines();
+void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, int large_cases,
+                Machines& m = machines()) {
   for_each_target([&](bool best) {
     // The best target gets every case; the others, which share the code but not the
     // vector widths, a third.
@@ -1883,12 +1882,12 @@ Word copy_cast_word_of(Rng& rng, Machines& m, bool large, uint8_t opcode, Dtype 
   w[0] = opcode;
   w[1] = 0x10;
   const Engine engines[] = {Engine::POOL, Engine::DVE, Engine::ACT};
-  g_engine = rng.chance(0.2) ? std::nullopt : std::optional<Engine>(rng.pick(engines));
+  m.engine = rng.chance(0.2) ? std::nullopt : std::optional<Engine>(rng.pick(engines));
   const unsigned n = large ? 128 : random_channels(rng);
   Window win;
   win.bytes = large ? 40960 : 4096;
   const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
-  if (!large && g_engine && *g_engine != Engine::POOL && osz == 4 && rng.chance(0.3))
+  if (!large && m.engine && *m.engine != Engine::POOL && osz == 4 && rng.chance(0.3))
     win.space = Space::PSUM;
   const unsigned p = rng.below(kPartitions - n + 1);
   TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
@@ -2001,6 +2000,272 @@ TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
     }
   });
 }
+// ---- the ALU instructions: TensorTensor, TensorScalar -------------------------------------
+
+// V5 machines: every ALU op exists there (ABS_MAX, ABS_MIN, RE_LU and SQUARE from V4 on).
+Machines& alu_machines() {
+  static Machines m{Generation::V5};
+  return m;
+}
+
+// A random op of the ALU_OP table for which pred holds.
+template <class Pred>
+uint8_t pick_op(Rng& rng, Pred pred) {
+  std::vector<uint8_t> ops;
+  for (const alu::OpRow& r : alu::kOps)
+    if (pred(r.code)) ops.push_back(r.code);
+  return rng.pick_from(ops);
+}
+
+// Fills an ALU operand's window: each dtype's edge values (NaN payloads, ±0, ±inf,
+// subnormals, extremes), integers around 2^24 and 2^31 where FP32 rounds, shift counts
+// below, at and above the width (and "negative" ones), random bits.
+void alu_fill(Rng& rng, Machines& m, const Window& win, unsigned p, unsigned n, Dtype dt) {
+  const unsigned size = dtype_size(dt).value_or(4), width = 8 * size;
+  const uint32_t mask = size == 4 ? ~0u : (1u << width) - 1;
+  const std::vector<uint32_t> edges = edge_values(dt);
+  const uint32_t ints[] = {0x01000001u, 0x01000000u, 0x00ffffffu, 0xfeffffffu, 0x01000003u,
+                           0x7fffff80u, 0x80000080u, 0x4b000001u, 0xffffff81u, 0x0000d251u};
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t off = 0; off + size <= win.bytes; off += size) {
+      const uint64_t r = rng.bits();
+      const uint32_t roll = static_cast<uint32_t>(r >> 32) % 100;
+      uint32_t v = static_cast<uint32_t>(r);
+      if (roll < 35)
+        v = edges[(r >> 40) % edges.size()];
+      else if (roll < 50)
+        v = ints[(r >> 40) % std::size(ints)];
+      else if (roll < 68)
+        v = static_cast<uint32_t>((r >> 40) % (2 * width + 2));
+      else if (roll < 71)
+        v = mask - static_cast<uint32_t>((r >> 40) % 3);
+      v &= mask;
+      std::memcpy(pa + off, &v, size);
+      std::memcpy(pb + off, &v, size);
+    }
+  }
+}
+
+// A walk for an ALU operand: random_walk's shapes, or (often) a dense one, which the
+// kernels read in place.
+TensorDesc alu_walk(Rng& rng, uint64_t count, uint64_t max_count, unsigned elem, const Window& win,
+                    unsigned p) {
+  TensorDesc t = random_walk(rng, 3, count, max_count, elem, win, p);
+  if (rng.chance(0.4)) {
+    int64_t inner = 1;
+    for (unsigned d = 0; d < t.dims; ++d) {
+      t.step[d] = static_cast<int16_t>(inner);
+      inner *= t.num[d];
+    }
+    place(rng, t, elem, win, p);
+  }
+  return t;
+}
+
+const Dtype kAluDtypes[] = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                            Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                            Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+const Dtype kAluIntDtypes[] = {Dtype::INT8,   Dtype::UINT8, Dtype::INT16,
+                               Dtype::UINT16, Dtype::INT32, Dtype::UINT32};
+
+// The engine input: mostly the ones that run the word, sometimes the default or ACT.
+std::optional<Engine> alu_engine(Rng& rng, double pool) {
+  const double r = static_cast<double>(rng.below(1000)) / 1000;
+  if (r < pool) return Engine::POOL;
+  if (r < pool + 0.04) return Engine::ACT;
+  if (r < pool + 0.14) return std::nullopt;
+  return Engine::DVE;
+}
+
+// The window of one operand: SBUF, or PSUM when allowed (4096 bytes, so that operands
+// overlap often); large cases fill 32 KiB of SBUF.
+Window alu_window(Rng& rng, bool large, bool psum_ok) {
+  Window win;
+  win.bytes = large ? 32768 : 4096;
+  if (!large && psum_ok && rng.chance(0.2)) win.space = Space::PSUM;
+  return win;
+}
+
+Word tensor_tensor_word(Rng& rng, Machines& m, bool large, bool bitvec) {
+  Word w{};
+  w[0] = bitvec ? 0x51 : 0x41;
+  w[1] = 0x10;
+  m.engine = alu_engine(rng, 0.3);
+  const bool pool = m.engine == Engine::POOL;
+  const unsigned n = large ? 128 : random_channels(rng);
+  uint8_t op;
+  Dtype lo, hi, out;
+  if (bitvec) {
+    op = pick_op(rng, alu::is_general_bitvec_op);
+    lo = hi = out = rng.pick(kAluIntDtypes);
+  } else if (!large && rng.chance(pool ? 0.5 : 0.04)) {
+    // The integer band: three signed or three unsigned dtypes, as the op allows.
+    op = pick_op(rng, [](uint8_t o) { return alu::is_valid_int_aluop(o); });
+    const bool sgn = alu::is_signed_alu_op(op) && (!alu::is_unsigned_alu_op(op) || rng.chance(0.5));
+    const Dtype s[] = {Dtype::INT8, Dtype::INT16, Dtype::INT32, Dtype::INT32};
+    const Dtype u[] = {Dtype::UINT8, Dtype::UINT16, Dtype::UINT32, Dtype::UINT32};
+    lo = sgn ? rng.pick(s) : rng.pick(u);
+    hi = sgn ? rng.pick(s) : rng.pick(u);
+    out = sgn ? rng.pick(s) : rng.pick(u);
+  } else {
+    op = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    if (!large && rng.chance(0.02)) op = static_cast<uint8_t>(AluOp::POW);  // unsupported-op
+    const Dtype i32[] = {Dtype::INT32, Dtype::UINT32};
+    const bool native = rng.chance(pool ? 0.5 : 0.2);  // 32-bit integers: native on POOL
+    lo = large ? Dtype::FP32 : native ? rng.pick(i32) : rng.pick(kAluDtypes);
+    hi = large ? Dtype::FP32 : native ? rng.pick(i32) : rng.pick(kAluDtypes);
+    out = large    ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16)
+          : native ? rng.pick(i32)
+                   : rng.pick(kAluDtypes);
+  }
+  const unsigned s0 = *dtype_size(lo), s1 = *dtype_size(hi), sd = *dtype_size(out);
+  const Window w0 = alu_window(rng, large, !pool);
+  const Window w1 = alu_window(rng, large, !pool && w0.space != Space::PSUM);
+  const Window wd = alu_window(rng, large, !pool && sd == 4);
+  const unsigned p0 = rng.below(kPartitions - n + 1);
+  const unsigned p1 = rng.chance(0.5) ? p0 : rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.6) ? p0 : rng.below(kPartitions - n + 1);
+  const TensorDesc src0 = alu_walk(rng, 0, large ? 8000 : 600, s0, w0, p0);
+  const TensorDesc src1 = alu_walk(rng, src0.count(), 0, s1, w1, p1);
+  const TensorDesc dst = alu_walk(rng, src0.count(), 0, sd, wd, pd);
+  alu_fill(rng, m, wd, pd, n, out);
+  alu_fill(rng, m, w0, p0, n, lo);
+  alu_fill(rng, m, w1, p1, n, hi);
+  w[12] = static_cast<uint8_t>(static_cast<uint8_t>(lo) | static_cast<uint8_t>(hi) << 4);
+  w[13] = static_cast<uint8_t>(out);
+  w[14] = op;
+  w[15] = static_cast<uint8_t>(n);
+  store_tensor(w, 16, src0);
+  store_tensor(w, 32, src1);
+  store_tensor(w, 48, dst);
+  return w;
+}
+Word tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, false);
+}
+Word tensor_tensor_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, true);
+}
+
+Word tensor_scalar_word(Rng& rng, Machines& m, bool large, uint8_t opcode) {
+  const bool bitvec = opcode == 0x53 || opcode == 0x54;
+  const bool pointer = opcode == 0x44 || opcode == 0x54;
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  m.engine = alu_engine(rng, 0.04);
+  const bool pool = m.engine == Engine::POOL;
+  const unsigned n = large ? 128 : random_channels(rng);
+  Dtype din, dout;
+  uint8_t op0, op1;
+  if (bitvec) {
+    din = dout = rng.pick(kAluIntDtypes);
+    op0 = pick_op(rng, alu::is_general_bitvec_op);
+    op1 = pick_op(rng, alu::is_general_bitvec_op);
+    if (!large && rng.chance(0.02)) op1 = static_cast<uint8_t>(AluOp::CRC32);  // unsupported-op
+    if (*dtype_size(din) <= 2) {  // tensor_scalar_shift_chk
+      const auto asr = static_cast<uint8_t>(AluOp::ARITH_SHIFT_RIGHT);
+      const auto lsr = static_cast<uint8_t>(AluOp::LOGICAL_SHIFT_RIGHT);
+      const auto lsl = static_cast<uint8_t>(AluOp::LOGICAL_SHIFT_LEFT);
+      if (op0 == asr) op0 = lsr;
+      if (op1 == asr) op1 = lsr;
+      if ((op0 == lsl || op0 == static_cast<uint8_t>(AluOp::ARITH_SHIFT_LEFT)) && op1 == lsr)
+        op1 = lsl;
+    }
+  } else {
+    din = large ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16) : rng.pick(kAluDtypes);
+    dout = large ? din : rng.pick(kAluDtypes);
+    op0 = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    op1 = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    if (!large && rng.chance(0.02)) {  // the V5 integer arm: valid, unsupported-op on dve
+      op0 = pick_op(rng, [](uint8_t o) { return alu::is_valid_int_aluop_dve(o) && o != 0; });
+      op1 = static_cast<uint8_t>(AluOp::ADD_INT);
+    }
+  }
+  if (op0 == 0 && op1 != 0 && rng.chance(0.9)) std::swap(op0, op1);
+  const unsigned si = *dtype_size(din), so = *dtype_size(dout);
+  const Window ws = alu_window(rng, large, !pool);
+  const Window wd = alu_window(rng, large, !pool && so == 4);
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.6) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc src = alu_walk(rng, 0, large ? 8000 : 900, si, ws, p);
+  const TensorDesc dst = alu_walk(rng, src.count(), 0, so, wd, pd);
+  alu_fill(rng, m, wd, pd, n, dout);
+  alu_fill(rng, m, ws, p, n, din);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  w[36] = op0;
+  w[37] = op1;
+  w[38] = static_cast<uint8_t>(rng.below(4));
+  // The scalars: FP32 patterns (arithmetic) or in_dtype-wide bits (bitvec), as immediates
+  // or per-channel pointers into the source's window (overlapping it and, often, the
+  // destination).
+  const std::vector<uint32_t> fp_edges = edge_values(Dtype::FP32);
+  const unsigned width = bitvec ? si : 4, bits = 8 * width;
+  const uint32_t mask = width == 4 ? ~0u : (1u << bits) - 1;
+  auto scalar = [&] {
+    if (!bitvec)
+      return rng.chance(0.6) ? rng.pick_from(fp_edges) : static_cast<uint32_t>(rng.bits());
+    const uint32_t counts[] = {0u, 1u, bits - 1, bits, bits + 1, 2 * bits, mask};
+    return (rng.chance(0.5) ? rng.pick(counts) : static_cast<uint32_t>(rng.bits())) & mask;
+  };
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned at = 40 + 4 * k;
+    if (pointer || rng.chance(0.35)) {
+      w[k == 0 ? 35 : 39] = pointer ? 0 : 1;
+      const unsigned pp = rng.chance(0.5) ? pd : rng.below(kPartitions - n + 1);
+      const uint32_t off = rng.below(ws.bytes / width) * width;
+      store_u32(w, at, encode_static_addr({ws.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = scalar();
+        std::memcpy(m.a.partition(ws.space, pp + c).data() + off, &v, width);
+        std::memcpy(m.b.partition(ws.space, pp + c).data() + off, &v, width);
+        m.touched.emplace_back(ws.space, pp + c);
+      }
+    } else {
+      store_u32(w, at, scalar());
+    }
+  }
+  store_tensor(w, 16, src);
+  store_tensor(w, 48, dst);
+  return w;
+}
+Word tensor_scalar_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x43);
+}
+Word tensor_scalar_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x53);
+}
+Word tensor_scalar_ptr_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x44);
+}
+Word tensor_scalar_ptr_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x54);
+}
+
+TEST(KernelsEquivTest, TensorTensorArith) {
+  run_random("TensorTensorArith", tensor_tensor_arith_word, 31, 600, 8, alu_machines());
+}
+TEST(KernelsEquivTest, TensorTensorBitvec) {
+  run_random("TensorTensorBitvec", tensor_tensor_bitvec_word, 32, 400, 6, alu_machines());
+}
+TEST(KernelsEquivTest, TensorScalarArith) {
+  run_random("TensorScalarArith", tensor_scalar_arith_word, 33, 600, 8, alu_machines());
+}
+TEST(KernelsEquivTest, TensorScalarBitvec) {
+  run_random("TensorScalarBitvec", tensor_scalar_bitvec_word, 34, 400, 6, alu_machines());
+}
+TEST(KernelsEquivTest, TensorScalarPtrArith) {
+  run_random("TensorScalarPtrArith", tensor_scalar_ptr_arith_word, 35, 400, 6, alu_machines());
+}
+TEST(KernelsEquivTest, TensorScalarPtrBitvec) {
+  run_random("TensorScalarPtrBitvec", tensor_scalar_ptr_bitvec_word, 36, 400, 6, alu_machines());
+}
+
 // Every table row with a fast path has an equivalence test of its name here.
 TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
   std::vector<std::string_view> named;
@@ -2009,13 +2274,7 @@ TEST(KernelsEquivCoverage, EveryFastPathIsCompared) {
   test_coverage::expect_table(
       "KernelsEquivTest", named,
       {{"MatchValueLoad", "its fast path is convert.cc's widening (WideningEveryPattern)"},
-       {"DveReadAccumulator", "no fast path: one element per channel"},
-       {"TensorTensorArith", "no fast path yet: every element takes the reference"},
-       {"TensorTensorBitvec", "no fast path yet: every element takes the reference"},
-       {"TensorScalarArith", "no fast path yet: the reference path of tensor_scalar.h"},
-       {"TensorScalarBitvec", "no fast path yet: the reference path of tensor_scalar.h"},
-       {"TensorScalarPtrArith", "no fast path yet: the reference path of tensor_scalar.h"},
-       {"TensorScalarPtrBitvec", "no fast path yet: the reference path of tensor_scalar.h"}});
+       {"DveReadAccumulator", "no fast path: one element per channel"}});
 }
 
 // Found by fuzz_program: FP32 values that are all subnormal span a wide range of keys

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,7 +112,8 @@ struct Program {
   std::vector<std::pair<unsigned, std::pair<uint32_t, uint32_t>>> outputs;  // partition, [lo, hi)
   std::vector<std::vector<uint8_t>> expected;  // the reference's bytes of each output range
   std::array<uint32_t, kPartitions> expected_acc{};
-  bool prepared = false;  // the reference ran and every word retired
+  bool prepared = false;         // the reference ran and every word retired
+  std::optional<Engine> engine;  // the engine input of every word (nullopt: the default)
 
   bool execute_all(bool fast);
   // Runs the reference once on a copy and keeps what it wrote.
@@ -164,6 +166,13 @@ void plain_convert_expected(PlainOp op, const uint8_t* in, size_t i, uint8_t* ou
 // 10,000 words on the DVE and POOL queues, synchronised by semaphores: run_queues with
 // race detection against the same run without it (target: at most 2x).
 Row program_row();
+
+// ---- the ALU rows' plain loops (baseline_alu.cc) ---------------------------------------
+
+// out[i] = a[i] + b[i], a[i] * b[i] or std::max(a[i], b[i]): the loop a user writes,
+// compiled at -O3 for the kernels' SIMD target.
+enum class PlainAluOp { Add, Mult, Max };
+void plain_fp32(PlainAluOp op, const float* a, const float* b, size_t n, float* out);
 
 // ---- the header -----------------------------------------------------------------------
 

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpsimd/alu.h"
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
@@ -51,6 +52,7 @@ std::string dtype_label(Dtype dt) {
 bool Program::execute_all(bool fast) {
   ExecOptions o;
   o.fast = fast;
+  o.engine = engine;
   for (const Word& w : words)
     if (!execute(machine, w, o).ok()) return false;
   return true;
@@ -709,6 +711,121 @@ Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double 
   return row;
 }
 
+// ---- the ALU instructions: TensorTensor, TensorScalar ---------------------------------
+
+// Fills `count` elements of dt from byte `off` of every partition: random FP32 numbers
+// (random_fp32; BF16 their high half) for the float dtypes, and for the integers random
+// bits or, with `below`, numbers in [0, below) (shift counts, some >= 32).
+void fill_alu_operand(Program& prog, uint32_t off, uint32_t count, Dtype dt, uint64_t seed,
+                      uint32_t below = 0) {
+  const unsigned size = *dtype_size(dt);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog.machine.partition(Space::SBUF, p).data() + off;
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t v = is_int_dtype(dt) ? static_cast<uint32_t>(splitmix(seed)) : random_fp32(seed);
+      if (below) v %= below;
+      if (dt == Dtype::BF16) v >>= 16;
+      std::memcpy(part + std::size_t{i} * size, &v, size);
+    }
+  }
+}
+
+// The plain loop of the same op over the same sources into the instruction's destination
+// bytes (the same memory traffic, the same addresses), checked against its own scalar
+// expression (NaN payloads aside: it does not canonicalise). The instruction's own check
+// runs right after its own passes, so the two never see each other's output.
+void add_plain_loop(Row& row, std::shared_ptr<Program> prog, PlainAluOp op, uint32_t src0,
+                    uint32_t src1, uint32_t dst, uint32_t count) {
+  auto at = [prog](unsigned p, uint32_t off) {
+    return reinterpret_cast<float*>(prog->machine.partition(Space::SBUF, p).data() + off);
+  };
+  row.contenders.push_back(
+      {"plain C++ loop, -O3",
+       [at, op, src0, src1, dst, count] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           plain_fp32(op, at(p, src0), at(p, src1), count, at(p, dst));
+       },
+       [at, op, src0, src1, dst, count] {
+         for (unsigned p = 0; p < kPartitions; ++p)
+           for (uint32_t i = 0; i < count; ++i) {
+             const float a = at(p, src0)[i], b = at(p, src1)[i], got = at(p, dst)[i];
+             const float want = op == PlainAluOp::Add    ? a + b
+                                : op == PlainAluOp::Mult ? a * b
+                                                         : std::max(a, b);
+             if (std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(want) &&
+                 !(std::isnan(got) && std::isnan(want)))
+               return false;
+           }
+         return true;
+       }});
+  row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 1.0});
+}
+
+// One TensorTensor word over all 128 partitions: src0, src1 and the destination, dense
+// runs of `count` elements one after the other, filling the partition. GB/s of both
+// sources, against memcpy of those bytes (and the plain loop, when given).
+Row tensor_tensor_row(const std::string& name, Opcode opcode, AluOp op, Dtype dt,
+                      std::optional<Engine> engine, double goal,
+                      std::optional<PlainAluOp> plain = std::nullopt) {
+  auto prog = std::make_shared<Program>();
+  prog->engine = engine;
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned size = *dtype_size(dt);
+  const uint32_t count = std::min<uint32_t>(round_down(P / (3 * size), 64), 65535);
+  const uint32_t b0 = 0, b1 = count * size, bd = 2 * count * size;
+  const bool shift = alu::is_shift_op(static_cast<uint8_t>(op));
+  fill_alu_operand(*prog, b0, count, dt, 51);
+  fill_alu_operand(*prog, b1, count, dt, 52, shift ? 40 : 0);
+  Word w = header(opcode);
+  w[12] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[13] = static_cast<uint8_t>(dt);
+  w[14] = static_cast<uint8_t>(op);
+  w[15] = kPartitions;
+  const auto n = static_cast<uint16_t>(count);
+  store_tensor(w, 16, tensor(3, 0, b0, {1, 0, 0}, {n, 1, 1}));
+  store_tensor(w, 32, tensor(3, 0, b1, {1, 0, 0}, {n, 1, 1}));
+  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
+  Row row = input_row(name, prog, 2 * count * size, goal);
+  if (plain) add_plain_loop(row, prog, *plain, b0, b1, bd, count);
+  return row;
+}
+
+// One TensorScalarPtrArith word over all 128 partitions, (x MULT s0) ADD s1 with both
+// scalars per partition by pointer (SPEC §4.15's e·f + c), dt in and out: source and
+// destination dense, filling the partition. GB/s of the source, against memcpy of it.
+Row tensor_scalar_row(const std::string& name, Dtype dt, double goal) {
+  auto prog = std::make_shared<Program>();
+  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const unsigned size = *dtype_size(dt);
+  const uint32_t count = std::min<uint32_t>(round_down((P - 128) / (2 * size), 64), 65535);
+  const uint32_t bd = round_down(count * size + 63, 64),
+                 bs = round_down(bd + count * size + 63, 64);
+  fill_alu_operand(*prog, 0, count, dt, 53);
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
+    const uint32_t s0 = std::bit_cast<uint32_t>(0.125f * static_cast<float>(p + 1));
+    const uint32_t s1 = std::bit_cast<uint32_t>(static_cast<float>(p) - 63.5f);
+    std::memcpy(part + bs, &s0, 4);
+    std::memcpy(part + bs + 4, &s1, 4);
+  }
+  Word w = header(Opcode::TensorScalarPtrArith);
+  const auto n = static_cast<uint16_t>(count);
+  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  w[32] = static_cast<uint8_t>(dt);
+  w[33] = static_cast<uint8_t>(dt);
+  w[34] = kPartitions;
+  w[36] = static_cast<uint8_t>(AluOp::MULT);
+  w[37] = static_cast<uint8_t>(AluOp::ADD);
+  store_u32(w, 40, encode_static_addr({Space::SBUF, 0, bs}));
+  store_u32(w, 44, encode_static_addr({Space::SBUF, 0, bs + 4}));
+  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
+  prog->words.push_back(w);
+  for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
+  return input_row(name, prog, count * size, goal);
+}
+
 // ---- per-instruction overhead and decode + validate ---------------------------------
 
 // One channel, 16 elements, through execute(): each instruction's sample word (its op
@@ -947,6 +1064,37 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   cc("cast fp32->bf16 4-D transposed", Dtype::FP32, Dtype::BF16, 1, true, 0.25);
   // Max8 on every order of values; FindIndex8 and MatchReplace8 on random and ascending
   // rows.
+  auto ttr = [&](std::string name, Opcode opcode, AluOp op, Dtype dt, std::optional<Engine> e,
+                 double goal, std::optional<PlainAluOp> plain) {
+    all.push_back({name, [=] { return tensor_tensor_row(name, opcode, op, dt, e, goal, plain); }});
+  };
+  const Opcode tta = Opcode::TensorTensorArith, ttb = Opcode::TensorTensorBitvec;
+  ttr("TensorTensor fp32 add full SBUF", tta, AluOp::ADD, Dtype::FP32, Engine::DVE, 0.5,
+      PlainAluOp::Add);
+  ttr("TensorTensor fp32 mult full SBUF", tta, AluOp::MULT, Dtype::FP32, Engine::DVE, 0.5,
+      PlainAluOp::Mult);
+  ttr("TensorTensor fp32 max full SBUF", tta, AluOp::MAX, Dtype::FP32, Engine::DVE, 0.5,
+      PlainAluOp::Max);
+  ttr("TensorTensorBitvec int32 and full SBUF", ttb, AluOp::BITWISE_AND, Dtype::INT32, Engine::DVE,
+      0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 xor full SBUF", ttb, AluOp::BITWISE_XOR, Dtype::INT32, Engine::DVE,
+      0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 shl full SBUF", ttb, AluOp::LOGICAL_SHIFT_LEFT, Dtype::INT32,
+      Engine::DVE, 0.5, std::nullopt);
+  ttr("TensorTensorBitvec int32 ashr full SBUF", ttb, AluOp::ARITH_SHIFT_RIGHT, Dtype::INT32,
+      Engine::DVE, 0.5, std::nullopt);
+  ttr("TensorTensor pool int32 add full SBUF", tta, AluOp::ADD, Dtype::INT32, Engine::POOL, 0.5,
+      std::nullopt);
+  ttr("TensorTensor pool int32 mult full SBUF", tta, AluOp::MULT, Dtype::INT32, Engine::POOL, 0.5,
+      std::nullopt);
+  all.push_back({"TensorScalar fp32 mult,add ptr full SBUF", [] {
+                   return tensor_scalar_row("TensorScalar fp32 mult,add ptr full SBUF", Dtype::FP32,
+                                            0.5);
+                 }});
+  all.push_back({"TensorScalar bf16 mult,add ptr full SBUF", [] {
+                   return tensor_scalar_row("TensorScalar bf16 mult,add ptr full SBUF", Dtype::BF16,
+                                            0.3);
+                 }});
   for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
     for (Dtype dt : {Dtype::FP32, Dtype::BF16})
       for (uint32_t n : {512u, 16384u})

@@ -22,6 +22,8 @@
 #include "gpsimd/alu.h"
 #include "gpsimd/asm.h"
 #include "gpsimd/format.h"
+#include "kernels/alu_stream.h"
+#include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/op.h"
 
@@ -365,15 +367,32 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
   // along the destination walk (a revisited byte takes the later ordinal). A destination
   // that overlaps a source is a shadow (Writer), so every read sees the old machine.
   const Element element = element_of(w, form);
-  std::vector<uint32_t> x(st.count());
-  for (unsigned c = 0; c < n; ++c) {
+  auto reference = [&](unsigned c, std::vector<uint32_t>& x) {
     const uint32_t a = s0.read(m, c), b = s1.read(m, c);
     const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    x.resize(st.count());
     src.walk.for_each([&](uint64_t j, uint32_t off) { x[j] = load_elem(in + off, in_size); });
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       store_elem(dst_bytes[c] + off, out_size, element(x[j], a, b));
     });
+  };
+  if (!env.fast) {
+    std::vector<uint32_t> x;
+    for (unsigned c = 0; c < n; ++c) reference(c, x);
+    return std::nullopt;
   }
+  // Fast: the channel kernel (alu_stream.h), the reference where it declines; channels in
+  // parallel when the work is large, each into its own region.
+  const kernels::TensorScalarOp k{form.bitvec,  element.op0, element.op1, element.rev0,
+                                  element.rev1, element.din, element.dout};
+  kernels::for_channels(n, uint64_t{n} * st.count() * (in_size + out_size), [&](unsigned c) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    if (kernels::tensor_scalar_channel(k, s0.read(m, c), s1.read(m, c), in, src.walk, dst_bytes[c],
+                                       dwalk))
+      return;
+    thread_local std::vector<uint32_t> x;
+    reference(c, x);
+  });
   return std::nullopt;
 }
 

@@ -22,6 +22,8 @@
 #include "alu/eval.h"
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
+#include "kernels/alu_stream.h"
+#include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/op.h"
 
@@ -198,8 +200,9 @@ inline void validate(const Word& w, Generation g, Engine engine, Opcode opcode, 
 
 // ---- execution -----------------------------------------------------------------------
 
-// The datapath of SPEC §3.8.1 an element takes (the same for every element of a word).
-enum class Datapath : uint8_t { RawBits, NativeInteger, Fp32 };
+// The datapath of SPEC §3.8.1 an element takes (the same for every element of a word);
+// the fast kernels take it as it is.
+using Datapath = kernels::AluPath;
 
 // SPEC §3.9 item 4 (what runs on which engine), for a valid word: the reason it faults
 // unsupported-op, or nothing. Both opcodes run on DVE and POOL (item 4b never applies).
@@ -300,12 +303,24 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
   const Element e{
       path,  t.op, static_cast<Dtype>(t.lo), static_cast<Dtype>(t.hi), static_cast<Dtype>(t.out),
       8 * sd};
-  // No fast path yet: every channel takes the reference.
-  std::vector<uint32_t> a, b;
-  for (unsigned c = 0; c < n; ++c)
-    channel_reference(e, m.partition(src0.loc.space, src0.partition(c)).data(), src0.walk,
-                      m.partition(src1.loc.space, src1.partition(c)).data(), src1.walk,
-                      dst_bytes[c], dwalk, a, b);
+  auto in0 = [&](unsigned c) { return m.partition(src0.loc.space, src0.partition(c)).data(); };
+  auto in1 = [&](unsigned c) { return m.partition(src1.loc.space, src1.partition(c)).data(); };
+  if (!env.fast) {
+    std::vector<uint32_t> a, b;
+    for (unsigned c = 0; c < n; ++c)
+      channel_reference(e, in0(c), src0.walk, in1(c), src1.walk, dst_bytes[c], dwalk, a, b);
+    return std::nullopt;
+  }
+  // Fast: the channel kernel (alu_stream.h), the reference where it declines; channels in
+  // parallel when the work is large, each into its own region.
+  const kernels::TensorTensorOp k{e.path, e.op, e.lo, e.hi, e.out};
+  kernels::for_channels(n, uint64_t{n} * t0.count() * (s0 + s1 + sd), [&](unsigned c) {
+    if (kernels::tensor_tensor_channel(k, in0(c), src0.walk, in1(c), src1.walk, dst_bytes[c],
+                                       dwalk))
+      return;
+    thread_local std::vector<uint32_t> a, b;
+    channel_reference(e, in0(c), src0.walk, in1(c), src1.walk, dst_bytes[c], dwalk, a, b);
+  });
   return std::nullopt;
 }
 
