@@ -2,15 +2,15 @@
 // queues (SPEC §8) run by run_queues with race detection, against the same run without it.
 // The target: race detection costs at most 2x.
 //
-// The program is a ring of kSlots tiles between a producer and a consumer, the way a
-// kernel double-buffers: POOL's word i writes tile i % kSlots with Iota (4 partitions x
-// 64 FP32) and increments semaphore 1; DVE's word i waits for semaphore 1 >= i + 1, reads
-// the tile with Max8 and increments semaphore 2; POOL's word i waits for semaphore 2 >=
-// i - kSlots + 1 before overwriting a tile DVE has not read yet. Correctly synchronised,
-// so a run finds no race, and its race detector sees every word's footprint (shadow
-// memory of kSlots x 4 x 256 bytes). SPEC §8.1 lets only the instructions of §4.14-§4.17
-// (TensorTensor, TensorScalar, Copy, Cast) run on the ACT queue: until they are in the
-// instruction table the ACT queue stays empty.
+// The program is a ring of kSlots tiles through the three engines, the way a kernel
+// multi-buffers: POOL's word i writes tile i % kSlots with Iota (4 partitions x 64 FP32)
+// and increments semaphore 1; DVE's word i waits for semaphore 1 >= i + 1, reads the tile
+// with Max8 and increments semaphore 2; ACT's word i waits for semaphore 2 >= i + 1,
+// copies the tile with Copy (SPEC §8.1: ACT runs only §4.14-§4.17) and increments
+// semaphore 3; POOL's word i waits for semaphore 3 >= i - kSlots + 1 before overwriting a
+// tile ACT (and so, by the order the semaphores give, DVE) has not read yet. Correctly
+// synchronised, so a run finds no race, and its race detector sees every word's
+// footprint. ACT's queue has two rounds fewer, so that the program has 10,000 words.
 #include <fmt/format.h>
 
 #include <memory>
@@ -27,8 +27,11 @@ namespace gpsimd::bench {
 namespace {
 
 constexpr unsigned kWords = 10000;
+constexpr unsigned kRounds = 3334, kActRounds = kWords - 2 * kRounds;  // 3334 + 3334 + 3332
 constexpr unsigned kSlots = 16;
-constexpr uint32_t kTileBase = 0x1000, kTileBytes = 256, kOutBase = 0x4000, kOutBytes = 32;
+constexpr uint32_t kTileBase = 0x1000, kTileBytes = 256, kOutBase = 0x4000, kOutBytes = 32,
+                   kCopyBase = 0x5000;
+static_assert(kActRounds > kRounds - kSlots);  // POOL's last waits name ACT words that run
 
 std::vector<Word> assemble_one(const std::string& text) {
   AsmErrors err;
@@ -39,13 +42,13 @@ std::vector<Word> assemble_one(const std::string& text) {
   return *words;
 }
 
-// The ring program: POOL's and DVE's words alternate in `where` order.
+// The ring program over the POOL, DVE and ACT queues.
 QueueProgram ring_program() {
   QueueProgram p;
-  for (unsigned i = 0; i < kWords / 2; ++i) {
+  for (unsigned i = 0; i < kRounds; ++i) {
     const uint32_t tile = kTileBase + (i % kSlots) * kTileBytes;
     const std::string wait =
-        i >= kSlots ? fmt::format(", wait_mode=GE, wait_idx=2, value={}", i - kSlots + 1)
+        i >= kSlots ? fmt::format(", wait_mode=GE, wait_idx=3, value={}", i - kSlots + 1)
                     : std::string();
     p.queue(Engine::POOL)
         .push_back(assemble_one(
@@ -60,6 +63,14 @@ QueueProgram ring_program() {
                         "dst_mem_pattern=sbuf[p=0, off={:#x}] num=[8,1], wait_mode=GE, wait_idx=1, "
                         "value={}, update_mode=INC, update_idx=2",
                         tile, kOutBase + (i % kSlots) * kOutBytes, i + 1))[0]);
+    if (i < kActRounds)
+      p.queue(Engine::ACT)
+          .push_back(assemble_one(fmt::format(
+              "Copy num_active_channels=4, in_dtype=FP32, out_dtype=FP32, "
+              "src_mem_pattern=sbuf[p=0, off={:#x}] num=[64,1,1,1], "
+              "dst_mem_pattern=sbuf[p=0, off={:#x}] num=[64,1,1,1], wait_mode=GE, wait_idx=2, "
+              "value={}, update_mode=INC, update_idx=3",
+              tile, kCopyBase + (i % kSlots) * kTileBytes, i + 1))[0]);
   }
   return p;
 }
@@ -67,7 +78,7 @@ QueueProgram ring_program() {
 struct RingRun {
   Machine machine{kGen};
   QueueProgram program;
-  std::vector<std::vector<uint8_t>> expected;  // the reference's output bytes, per partition
+  std::vector<std::vector<uint8_t>> expected;  // the reference's output and copy bytes
   QueueRun last;
 
   void run(bool races) {
@@ -79,8 +90,9 @@ struct RingRun {
   std::vector<std::vector<uint8_t>> outputs() const {
     std::vector<std::vector<uint8_t>> out;
     for (unsigned p = 0; p < 4; ++p) {
-      const uint8_t* b = machine.partition(Space::SBUF, p).data() + kOutBase;
-      out.emplace_back(b, b + kSlots * kOutBytes);
+      const uint8_t* b = machine.partition(Space::SBUF, p).data();
+      out.emplace_back(b + kOutBase, b + kOutBase + kSlots * kOutBytes);
+      out.emplace_back(b + kCopyBase, b + kCopyBase + kSlots * kTileBytes);
     }
     return out;
   }
@@ -88,8 +100,9 @@ struct RingRun {
   // the scalar reference's outputs and semaphores.
   bool verify(bool races) const {
     return last.status == ProgramStatus::Ok && last.schedule.size() == kWords &&
-           last.races_checked == races && !last.race && machine.semaphores[1] == kWords / 2 &&
-           machine.semaphores[2] == kWords / 2 && outputs() == expected;
+           last.races_checked == races && !last.race && machine.semaphores[1] == kRounds &&
+           machine.semaphores[2] == kRounds && machine.semaphores[3] == kActRounds &&
+           outputs() == expected;
   }
 };
 
@@ -112,7 +125,7 @@ Row program_row() {
     with->expected = without->expected = ref.outputs();
   }
   Row row;
-  row.name = "program 10000 words, dve+pool queues";
+  row.name = "program 10000 words, three queues";
   row.unit = "ns/word";
   row.per_run = kWords;
   row.contenders.push_back({"gpsimd (race detection)", [with] { with->run(true); },

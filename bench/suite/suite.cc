@@ -1109,7 +1109,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   for (const InstrDef& def : instructions())
     all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
                    [&def] { return overhead_row(def); }});
-  all.push_back({"program 10000 words, dve+pool queues", [] { return program_row(); }});
+  all.push_back({"program 10000 words, three queues", [] { return program_row(); }});
   all.push_back(
       {"validate(), one thread", [] { return decode_validate_row(bench_words(), false); }});
   all.push_back({"decode() + validate(), one thread",
