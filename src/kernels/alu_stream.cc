@@ -24,8 +24,8 @@ bool is_fp32(Dtype dt) {
 bool is_int32(Dtype dt) {
   return dt == Dtype::INT32 || dt == Dtype::UINT32;
 }
-// A dtype the FP32 path converts here: FP32, the narrow floats (convert.h) and the six
-// integer dtypes (format.h, element by element).
+// A dtype the FP32 path converts here: FP32, the narrow floats and the six integer dtypes,
+// all through the conversion piece's vector loops (convert.h).
 bool converts(Dtype dt) {
   return is_fp32(dt) || is_int_dtype(dt) || minifloat_format(dt) != nullptr;
 }
