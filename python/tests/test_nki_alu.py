@@ -96,6 +96,8 @@ def test_tensor_tensor_int32_exact_on_pool_rounded_on_dve():
         assert on_dve.numpy()[0, 1] == 16777216
         assert added.numpy()[0, 1] == 16777217
         assert len(p.words) == 3
+    # The words keep their engine: a replay from the initial state gives the same machine.
+    assert p.replay() == p.machine
 
 
 def test_tensor_tensor_bitvec_is_0x51_on_the_bits():
@@ -224,6 +226,24 @@ def test_tensor_scalar_bitvec_on_int32():
                        [4] * 3, 32)
         np.testing.assert_array_equal(c.numpy().view(np.uint32), np.uint32(want).reshape(a.shape))
         assert p.words[0][0] == 0x53
+
+
+def test_tensor_scalar_bitvec_pointer_operands_is_0x54():
+    a = np.uint16([[0x1234, 0xFFFF], [0x00F0, 0x8001]])
+    m = np.uint16([[0x00FF], [0xF0F0]])
+    k = np.uint16([[0x1000], [0x0001]])
+    with nki.Program() as p:
+        c = nl.ndarray((2, 2), dtype=nl.uint16)
+        nisa.tensor_scalar(c, tile(a, nl.uint16), nl.bitwise_and, tile(m, nl.uint16),
+                           op1=nl.bitwise_or, operand1=tile(k, nl.uint16))
+        t = bits_op("BITWISE_AND", a, np.repeat(m, 2, axis=1), 16)
+        want = bits_op("BITWISE_OR", t, np.repeat(k, 2, axis=1).ravel(), 16)
+        np.testing.assert_array_equal(c.numpy(), np.uint16(want).reshape(a.shape))
+        assert p.words[0][0] == 0x54
+        with pytest.raises(nisa.NkiValidationError, match=r"operand0.*UINT16"):
+            nisa.tensor_scalar(c, tile(a, nl.uint16), nl.bitwise_and,
+                               tile(np.float32([[1], [2]])))
+    assert p.replay() == p.machine
 
 
 def test_tensor_scalar_engine_choice():
