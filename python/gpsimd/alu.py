@@ -165,6 +165,18 @@ def _width(pbytes: int, sizes: tuple, fixed: int = 0) -> int:
 # ---- TensorTensor --------------------------------------------------------------------------
 
 
+def tensor_tensor_op(func: str, op: Any, data_dtype: str, generation: str) -> tuple:
+    """Return ``(ALU_OP name, mnemonic)`` of TensorTensor's ``op`` on the generation:
+    TensorTensorArith for the arithmetic ops (``is_general_arith_op``, POW, the
+    ``is_valid_int_aluop`` ops), TensorTensorBitvec for the other ``is_general_bitvec_op``
+    ones; a TypeError naming ``func`` and the ops it takes otherwise. ``data_dtype``
+    (data1's) picks ``numpy.right_shift``'s shift."""
+    arith = _names(generation, "is_general_arith_op", "is_valid_int_aluop", extra=("POW",))
+    bitvec = [n for n in _names(generation, "is_general_bitvec_op") if n not in arith]
+    name = _resolve(func, "op", op, data_dtype, arith + bitvec)
+    return name, "TensorTensorBitvec" if name in bitvec else "TensorTensorArith"
+
+
 def _in_dtypes(func: str, in_dtype: Any) -> tuple:
     if not isinstance(in_dtype, (tuple, list)):
         return in_dtype, in_dtype
@@ -226,11 +238,7 @@ def tensor_tensor(data1: ArrayLike, data2: ArrayLike, op: Any, engine: Any = Non
     if osz is None:
         raise ValueError(f"tensor_tensor: {out} has no byte size")
     with Runner(fn, generation, strict, return_words, eng) as run:
-        gen = run.machine.generation
-        arith = _names(gen, "is_general_arith_op", "is_valid_int_aluop", extra=("POW",))
-        bitvec = [n for n in _names(gen, "is_general_bitvec_op") if n not in arith]
-        name = _resolve(fn, "op", op, lo, arith + bitvec)
-        instruction = "TensorTensorBitvec" if name in bitvec else "TensorTensorArith"
+        name, instruction = tensor_tensor_op(fn, op, lo, run.machine.generation)
         src0, src1 = _as_bits(x1, lo), _as_bits(x2, hi)
         res = np.empty((rows, cols), dtype=storage_dtype(out))
         width = _width(run.partition_bytes(), (lsz, hsz, osz))
@@ -310,9 +318,7 @@ def _operand(func: str, arg: str, value: Any, rows: int, name: str, bitvec: bool
     """Return ('imm', bits) for a scalar, or ('ptr', [rows, 1] bit array) for one value
     per row (read through a pointer: FP32 for arithmetic, the data's dtype for bitvec)."""
     if _is_scalar(value):
-        bits = _bits_immediate(func, arg, value, name) if bitvec \
-            else _fp32_immediate(func, arg, value)
-        return "imm", bits
+        return "imm", immediate(func, arg, value, name, bitvec)
     want = name if bitvec else "FP32"
     if bitvec and isinstance(value, np.ndarray):
         st = storage_dtype(name)
@@ -324,6 +330,38 @@ def _operand(func: str, arg: str, value: Any, rows: int, name: str, bitvec: bool
         raise ValueError(f"{func}: {arg}: expected a number or one value per row, shape "
                          f"({rows}, 1) or ({rows},), got shape {col.shape}")
     return "ptr", _as_bits(col.reshape(rows, 1), want)
+
+
+def tensor_scalar_ops(func: str, op0: Any, op1: Any, data_dtype: str, generation: str) -> tuple:
+    """Return ``(op0 name, op1 name, bitvec)`` of TensorScalar's two ops on the generation
+    (``op1=None`` is BYPASS): both arithmetic (``is_general_arith_op``, RSQRT; on V5 the
+    ``is_valid_int_aluop_dve`` ops) or both bitvec (``is_bitvec_op``), BYPASS going with
+    either; a TypeError naming ``func`` and the ops it takes otherwise. ``bitvec`` is True
+    for 0x53/0x54."""
+    gen = generation
+    arith = _names(gen, "is_general_arith_op", extra=("RSQRT",))
+    if gen == "v5":
+        arith += [n for n in _names(gen, "is_valid_int_aluop_dve") if n not in arith]
+    bitvec = _names(gen, "is_bitvec_op")
+    allowed = arith + [n for n in bitvec if n not in arith]
+    name0 = _resolve(func, "op0", op0, data_dtype, allowed)
+    name1 = "BYPASS" if op1 is None else _resolve(func, "op1", op1, data_dtype, allowed)
+    kinds = {n: ("bitvec" if n not in arith else "arithmetic" if n not in bitvec
+                 else "either") for n in (name0, name1)}
+    if {kinds[name0], kinds[name1]} == {"bitvec", "arithmetic"}:
+        raise TypeError(
+            f"{func}: op0 {name0} is {kinds[name0]} and op1 {name1} "
+            f"{kinds[name1]}; TensorScalar's two ops are both arithmetic (0x43/0x44) or "
+            "both bitvec (0x53/0x54), NKI's rule too")
+    bitvec_op = "bitvec" in kinds.values()
+    return name0, name1, bitvec_op
+
+
+def immediate(func: str, arg: str, value: Any, data_dtype: str, bitvec: bool) -> int:
+    """Return the IMM_VAL bits of a number operand: an FP32 for the arithmetic opcodes, an
+    integer of the data's dtype for the bitvec ones (SPEC §4.15)."""
+    return _bits_immediate(func, arg, value, data_dtype) if bitvec \
+        else _fp32_immediate(func, arg, value)
 
 
 def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
@@ -381,22 +419,7 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
         raise ValueError(f"tensor_scalar: op1 is {_describe(op1)} but operand1 is None; give "
                          "operand1 (a number or one value per row)")
     with Runner(fn, generation, strict, return_words, eng) as run:
-        gen = run.machine.generation
-        arith = _names(gen, "is_general_arith_op", extra=("RSQRT",))
-        if gen == "v5":
-            arith += [n for n in _names(gen, "is_valid_int_aluop_dve") if n not in arith]
-        bitvec = _names(gen, "is_bitvec_op")
-        allowed = arith + [n for n in bitvec if n not in arith]
-        name0 = _resolve(fn, "op0", op0, din, allowed)
-        name1 = "BYPASS" if op1 is None else _resolve(fn, "op1", op1, din, allowed)
-        kinds = {n: ("bitvec" if n not in arith else "arithmetic" if n not in bitvec
-                     else "either") for n in (name0, name1)}
-        if {kinds[name0], kinds[name1]} == {"bitvec", "arithmetic"}:
-            raise TypeError(
-                f"tensor_scalar: op0 {name0} is {kinds[name0]} and op1 {name1} "
-                f"{kinds[name1]}; TensorScalar's two ops are both arithmetic (0x43/0x44) or "
-                "both bitvec (0x53/0x54), NKI's rule too")
-        bitvec_op = "bitvec" in kinds.values()
+        name0, name1, bitvec_op = tensor_scalar_ops(fn, op0, op1, din, run.machine.generation)
         kind0, v0 = _operand(fn, "operand0", operand0, rows, din, bitvec_op)
         kind1, v1 = ("imm", 0) if operand1 is None else _operand(fn, "operand1", operand1,
                                                                   rows, din, bitvec_op)

@@ -23,14 +23,15 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``sequence_bounds``        GetSequenceBounds (0xbe)
 ``tensor_copy``            Copy (0x46) for equal dtypes, Cast (0x47) otherwise, on
                            the engine asked for (GpSimd by default, Vector for PSUM)
+``tensor_tensor``          TensorTensorArith (0x41) / TensorTensorBitvec (0x51)
+``tensor_scalar``          TensorScalarArith (0x43) / TensorScalarBitvec (0x53),
+                           TensorScalarPtr* (0x44 / 0x54) for two tile operands
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
                            a tile to NumPy reads it
 =========================  =====================================================
 
 Every other ``nki.isa`` call raises NotImplementedError naming the instruction it
-would be; ``tensor_tensor`` and ``tensor_scalar`` say that their instructions
-(TensorTensor, TensorScalar; SPEC §4.14-§4.15) are not modelled yet. Nothing is ever
-approximated.
+would be. Nothing is ever approximated.
 
 >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
 >>> import gpsimd.nki.language as nl
@@ -51,10 +52,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import alu as _alu
 from .. import ops as _ops
 from .._api import field_int as _field_int
 from .._api import integer as _integer
-from ..codec import encode, instructions
+from ..codec import encode
 from ..errors import NkiValidationError
 from . import language as nl
 from ._kernel import Tile, _error, _note_arg, current
@@ -234,16 +236,6 @@ def _not_modelled(instruction: str) -> Any:
         return raising
 
     return wrap
-
-
-def _pending(call: str, mnemonics: tuple[str, ...], spec: str) -> NotImplementedError:
-    known = {i["mnemonic"] for i in instructions()}
-    which = " / ".join(mnemonics)
-    if all(m in known for m in mnemonics):
-        return NotImplementedError(f"nisa.{call} is {which} ({spec}); the model has them, but "
-                                   "gpsimd.nki does not build their words yet")
-    return NotImplementedError(f"nisa.{call} is {which} ({spec}), which gpsimd does not model "
-                               "yet")
 
 
 # ---- machine-wide ---------------------------------------------------------------------------
@@ -880,35 +872,187 @@ def sequence_bounds(dst, segment_ids, name=None):
     return None
 
 
-# ---- the instructions of later issues (SPEC §4.14-§4.17) -------------------------------------
+# ---- the ALU instructions (SPEC §4.14-§4.15) ------------------------------------------------
+
+
+def _alu_engine(call: str, eng: Any) -> str | None:
+    """Return the engine input (SPEC §3.9) of TensorTensor's and TensorScalar's engine
+    argument: unknown_engine the opcode's default (None: the Vector engine, which also
+    reads PSUM); the others by :func:`_copy_engine`'s table."""
+    return None if eng is engine.unknown else _copy_engine(call, eng, [])
+
+
+def _free_counts(call: str, pairs: list[tuple[str, Tile]], what: str) -> None:
+    first_arg, first = pairs[0]
+    for arg, t in pairs[1:]:
+        if t._free_count() != first._free_count():
+            raise _error(call, arg, f"{t._expr} (shape {t.shape}) has {t._free_count()} "
+                         f"elements per partition, {first_arg} {first._free_count()} (shape "
+                         f"{first.shape}): {what}")
 
 
 def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
-    """Element-wise ``op(data1, data2)``: TensorTensorArith (0x41) / TensorTensorBitvec
-    (0x51), SPEC §4.14 (modelled; gpsimd.nki does not build their words yet).
+    """Element-wise ``dst = op(data1, data2)``: TensorTensorArith (0x41) for the arithmetic
+    ops, TensorTensorBitvec (0x51) for the bitvec ones, SPEC §4.14.
 
-    >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
-    >>> nisa.tensor_tensor(None, None, None, nl.add)
-    Traceback (most recent call last):
-    ...
-    NotImplementedError: nisa.tensor_tensor is TensorTensorArith / TensorTensorBitvec (SPEC §4.14); the model has them, but gpsimd.nki does not build their words yet
+    ``op``: an ALU op by NKI's operator (``nl.add``, ``nl.maximum``, ``nl.bitwise_and``,
+    ...), its ALU_OP name (``'ADD'``) or a NumPy ufunc that is one (``np.add``), as
+    :func:`gpsimd.tensor_tensor` takes it (a TypeError names the ops allowed). Arithmetic
+    runs through FP32 (SPEC §3.8.1), on the GpSimd engine natively for INT32/UINT32 data
+    and result; bitvec ops work on the bits of one integer dtype. ``data1``, ``data2``
+    and ``dst`` are SBUF or PSUM tiles (not both sources in PSUM) with the same number of
+    partitions and of elements per partition; each is walked in its own element order.
+    ``engine``: ``nisa.vector_engine``, ``nisa.gpsimd_engine`` (no PSUM) or
+    ``nisa.scalar_engine``; ``nisa.unknown_engine`` (the default) is the opcode's default,
+    the Vector engine. A PSUM ``dst`` needs a 4-byte dtype.
+
+    NKI's example: ``c = a + b`` on (128, 512) tiles.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> with nki.Program() as p:
+    ...     x = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=a)
+    ...     y = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=y, src=a * 10)
+    ...     c = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.tensor_tensor(dst=c, data1=x, data2=y, op=nl.add)
+    ...     print(c.numpy())
+    [[ 0. 11. 22.]
+     [33. 44. 55.]]
+    >>> [w[0] for w in p.words]
+    [65]
     """
-    raise _pending("tensor_tensor", ("TensorTensorArith", "TensorTensorBitvec"), "SPEC §4.14")
+    call = "nisa.tensor_tensor"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data1 = _tile(call, "data1", data1, p)
+    data2 = _tile(call, "data2", data2, p)
+    channels = _same_partitions(call, [("dst", dst), ("data1", data1), ("data2", data2)])
+    _free_counts(call, [("data1", data1), ("data2", data2), ("dst", dst)],
+                 "an element-wise op pairs them one to one (there is no broadcasting)")
+    alu_op, mnemonic = _alu.tensor_tensor_op(call, op, data1.gpsimd_dtype, p.generation)
+    eng = _alu_engine(call, engine)
+    word = encode(mnemonic, num_active_channels=channels,
+                  in0_in1_dtype=(data1.gpsimd_dtype, data2.gpsimd_dtype),
+                  out_dtype=dst.gpsimd_dtype, op=alu_op,
+                  src0_mem_pattern=data1._descriptor(call, "data1", 3),
+                  src1_mem_pattern=data2._descriptor(call, "data2", 3),
+                  dst_mem_pattern=dst._descriptor(call, "dst", 3))
+    p._emit(call, [word], {"src0_mem_pattern": "data1", "src1_mem_pattern": "data2",
+                           "in0_in1_dtype": "data1", "out_dtype": "dst", "op": "op",
+                           "dst_mem_pattern": "dst", "num_active_channels": "dst"},
+            [data1, data2], [dst], _note(call, dst=dst, data1=data1, data2=data2, op=op,
+                                         engine=engine), eng)
+    return None
+
+
+def _scalar_operand(call: str, arg: str, value: Any, data: Tile, bitvec: bool,
+                    program: Any, channels: int):
+    """Return ('ptr', address, tile) of a [P, 1] operand tile (FP32 for the arithmetic
+    opcodes, the data's dtype for the bitvec ones) or ('imm', bits, None) of a number."""
+    if isinstance(value, Tile):
+        t = _tile(call, arg, value, program)
+        want = data.gpsimd_dtype if bitvec else "FP32"
+        if t.partitions != channels or t._free_count() != 1 or t.gpsimd_dtype != want:
+            raise _error(call, arg, f"{t._expr} ({t.dtype} {t.shape}) must be a "
+                         f"{'data-dtype' if bitvec else 'float32'} ({want}) tile with one "
+                         f"element in each of the {channels} partitions, or a number")
+        return "ptr", t._address(), t
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise _error(call, arg, "a NumPy array is HBM; one value per partition is a (P, 1) "
+                     "tile (nisa.dma_copy it into one first), or pass a number")
+    try:
+        return "imm", _alu.immediate(call, arg, value, data.gpsimd_dtype, bitvec), None
+    except (TypeError, ValueError) as e:
+        raise _error(call, arg, str(e).split(f"{arg}: ", 1)[-1]) from None
 
 
 def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None,
                   reverse1=False, engine=engine.unknown, name=None):
-    """``(data op0 operand0) op1 operand1``: TensorScalarArith (0x43) / TensorScalarBitvec
-    (0x53) and their pointer forms 0x44 / 0x54, SPEC §4.15. The model executes the words
-    (gpsimd.Machine.run); gpsimd.nki does not build them yet.
+    """``dst = (data op0 operand0) op1 operand1``: TensorScalarArith (0x43) /
+    TensorScalarBitvec (0x53), or their pointer forms TensorScalarPtrArith (0x44) /
+    TensorScalarPtrBitvec (0x54) when both operands are tiles, SPEC §4.15.
 
-    >>> import gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
-    >>> nisa.tensor_scalar(None, None, nl.add, 1.0)
-    Traceback (most recent call last):
-    ...
-    NotImplementedError: nisa.tensor_scalar is TensorScalarArith / TensorScalarBitvec (SPEC §4.15); the model has them, but gpsimd.nki does not build their words yet
+    ``op0``, ``op1``: ops as :func:`gpsimd.tensor_scalar` takes them, both arithmetic
+    (FP32 arithmetic, whatever the dtypes) or both bitvec (the bits of the data's integer
+    dtype, ``dst`` of the same dtype); ``op1=None`` with ``operand1=None`` is one op.
+    ``operand0``, ``operand1``: a number (an instruction immediate: an FP32 for
+    arithmetic, an integer of the data's dtype for bitvec) or a (P, 1) tile holding one
+    value per partition (float32 for arithmetic, the data's dtype for bitvec), read
+    through a pointer. ``reverse0``: ``operand0 op0 data``; ``reverse1``: ``operand1 op1
+    t``. ``engine``: ``nisa.unknown_engine`` (the default) and ``nisa.vector_engine`` run
+    it; the other engines fault ``unsupported-op`` (:class:`gpsimd.Fault`), SPEC §3.9.
+
+    NKI's examples: ``c = a * 2.0 + 1.5`` (``op0=nl.multiply``, ``op1=nl.add``), and
+    ``1.0 - a`` by ``reverse0=True`` with a (P, 1) operand.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program() as p:
+    ...     a = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=a, src=np.float32([[1, 2, 3], [4, 5, 6]]))
+    ...     c = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.tensor_scalar(dst=c, data=a, op0=nl.multiply, operand0=2.0, op1=nl.add,
+    ...                        operand1=1.5)
+    ...     s = nl.ndarray((2, 1), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=s, src=np.float32([[1], [10]]))
+    ...     d = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.tensor_scalar(dst=d, data=a, op0=nl.subtract, operand0=s, reverse0=True)
+    ...     print(c.numpy())
+    ...     print(d.numpy())
+    [[ 3.5  5.5  7.5]
+     [ 9.5 11.5 13.5]]
+    [[ 0. -1. -2.]
+     [ 6.  5.  4.]]
+    >>> [w[0] for w in p.words]
+    [67, 67]
     """
-    raise _pending("tensor_scalar", ("TensorScalarArith", "TensorScalarBitvec"), "SPEC §4.15")
+    call = "nisa.tensor_scalar"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data = _tile(call, "data", data, p)
+    channels = _same_partitions(call, [("dst", dst), ("data", data)])
+    _free_counts(call, [("data", data), ("dst", dst)],
+                 "an element-wise op pairs them one to one")
+    if op1 is None and operand1 is not None:
+        raise _error(call, "operand1", "is given but op1 is None; NKI's rule: op1 and "
+                     "operand1 are both None when unused")
+    if op1 is not None and operand1 is None:
+        raise _error(call, "operand1", f"is None but op1 is {_note_arg(op1)}; give operand1 "
+                     "(a number or a (P, 1) tile)")
+    op0_name, op1_name, bitvec = _alu.tensor_scalar_ops(call, op0, op1, data.gpsimd_dtype,
+                                                        p.generation)
+    eng = _alu_engine(call, engine)
+    kinds, fields, reads = [], {}, [data]
+    for i, value in enumerate((operand0, 0 if operand1 is None else operand1)):
+        kind, v, t = _scalar_operand(call, f"operand{i}", value, data, bitvec, p, channels)
+        kinds.append(kind)
+        fields[f"imm{i}"] = v
+        if t is not None:
+            reads.append(t)
+    pointer_form = kinds == ["ptr", "ptr"]
+    if not pointer_form:
+        for i, kind in enumerate(kinds):
+            if kind == "ptr":
+                fields[f"imm{i}_src"] = "POINTER_IMMEDIATE"
+    mnemonic = ("TensorScalarPtr" if pointer_form else "TensorScalar") + (
+        "Bitvec" if bitvec else "Arith")
+    word = encode(mnemonic, num_active_channels=channels, in_dtype=data.gpsimd_dtype,
+                  out_dtype=dst.gpsimd_dtype, op0=op0_name, op1=op1_name,
+                  reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
+                  src_mem_pattern=data._descriptor(call, "data", 3),
+                  dst_mem_pattern=dst._descriptor(call, "dst", 3), **fields)
+    p._emit(call, [word], {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
+                           "dst_mem_pattern": "dst", "num_active_channels": "dst",
+                           "op0": "op0", "op1": "op1", "reverse_operands": "reverse0",
+                           "imm0": "operand0", "imm0_src": "operand0", "imm1": "operand1",
+                           "imm1_src": "operand1"},
+            reads, [dst], _note(call, dst=dst, data=data, op0=op0, operand0=operand0,
+                                reverse0=reverse0, op1=op1, operand1=operand1,
+                                reverse1=reverse1, engine=engine), eng)
+    return None
 
 
 # ---- calls of instructions gpsimd does not model --------------------------------------------

@@ -251,8 +251,9 @@ def empty_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") ->
 class _Operator:
     """An NKI operator (``nl.equal``, ``nl.maximum``, ...): what it is as the ALU_OP of an
     instruction (SPEC §3.8), as RangeSelect's comparison (``alu_op``) and as AffineSelect's
-    fill_mode (``affine_cmp``). Calling it on tiles is another instruction (TensorTensor
-    or TensorScalar, SPEC §4.14-§4.15), which gpsimd.nki does not model yet."""
+    fill_mode (``affine_cmp``). Calling it on tiles (``nl.add(x, y)``, a new tile) is not
+    modelled: write the instruction, ``nisa.tensor_tensor(dst, x, y, nl.add)`` or
+    ``nisa.tensor_scalar`` (SPEC §4.14-§4.15), into a tile of your own."""
 
     is_nki_op = True
 
@@ -267,10 +268,11 @@ class _Operator:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
-            f"nl.{self.__name__} on tiles is nisa.tensor_tensor / nisa.tensor_scalar "
-            f"(TensorTensorArith 0x41 / TensorScalarArith 0x43, ALU_OP {self.tensor_op}), which "
-            "gpsimd.nki does not model yet; nl.{0} is accepted as an operator argument of "
-            "the modelled calls".format(self.__name__))
+            f"nl.{self.__name__} on tiles (a new tile) is not modelled: write the instruction "
+            f"into a tile of yours, nisa.tensor_tensor(dst, x, y, nl.{self.__name__}) or "
+            f"nisa.tensor_scalar(dst, x, nl.{self.__name__}, operand0) (TensorTensorArith "
+            f"0x41 / TensorScalarArith 0x43, ALU_OP {self.tensor_op}); nl.{self.__name__} is "
+            "an operator argument of the modelled calls")
 
     def __repr__(self) -> str:
         return f"nl.{self.__name__}"
