@@ -48,14 +48,14 @@ std::string text(const Diagnostics& ds) {
   return s;
 }
 
-// The diagnostics with the generation's ALU_OP set left out of is_valid_enum's `allowed`
-// on an ALU_OP field (its text names the generation's enumerators).
+// The diagnostics with the `allowed` text of every clause on an ALU_OP field left out: it
+// names the generation's op sets (is_valid_enum's enumerators, TensorScalar's
+// tensor_scalar_valid_ops with V5's integer set), which grow from V4 to V5.
 Diagnostics without_enumerator_sets(const InstrDef* def, Diagnostics ds) {
   if (def == nullptr) return ds;
   for (Diagnostic& d : ds) {
     const FieldDef* f = find_field(def->fields, d.field);
-    if (d.clause == "is_valid_enum" && f != nullptr && f->kind == FieldKind::AluOp)
-      d.allowed.clear();
+    if (f != nullptr && f->kind == FieldKind::AluOp) d.allowed.clear();
   }
   return ds;
 }
