@@ -109,7 +109,7 @@ TEST(ProgramVectorsLoader, EveryMalformedCaseIsARunnerError) {
            R"({"status": "ok", "status": "ok", "schedule": [], "race": null, "sync_hazards": []})")),
        "the key 'status' is named twice in .vectors[0].expect"},
       {"queue not a list", file_with(good_vector("", R"("pool": ")" + kWord + R"(")")),
-       "expected a list"},
+       "expected an array, got string"},
       {"127 digits", file_with(good_vector("", R"("pool": [")" + kWord.substr(1) + R"("])")),
        "exactly 128 hex digits"},
       {"0x prefix", file_with(good_vector("", R"("pool": ["0x)" + kWord.substr(2) + R"("])")),

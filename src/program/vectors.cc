@@ -97,7 +97,7 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
 
 template <class F>
 void for_each_element(const json& j, const std::string& where, F&& f) {
-  if (!j.is_array()) fail(where, fmt::format("expected a list, got {}", j.type_name()));
+  if (!j.is_array()) fail(where, fmt::format("expected an array, got {}", j.type_name()));
   for (std::size_t i = 0; i < j.size(); ++i) f(j[i], fmt::format("{}[{}]", where, i));
 }
 
@@ -402,7 +402,7 @@ std::optional<ProgramVectorFile> parse_program_vectors(const std::string& json_t
     if (fmt_key != "gpsimd-programs/1")
       fail(path + ".format", fmt::format("'{}' is not gpsimd-programs/1", fmt_key));
     const json& vs = doc["vectors"];
-    if (!vs.is_array()) fail(path + ".vectors", "expected a list");
+    if (!vs.is_array()) fail(path + ".vectors", "expected an array");
     ProgramVectorFile f{path, {}};
     for (std::size_t i = 0; i < vs.size(); ++i)
       f.vectors.push_back(parse_program_vector(vs[i], fmt::format("{}: vector {}", path, i)));
@@ -416,14 +416,9 @@ std::optional<ProgramVectorFile> parse_program_vectors(const std::string& json_t
 }
 
 std::optional<ProgramVectorFile> load_program_vectors(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = fmt::format("{}: cannot open: {}", path, std::strerror(errno));
-    return std::nullopt;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_program_vectors(ss.str(), path, error);
+  const std::optional<std::string> text = vectors_detail::read_file(path, error);
+  if (!text) return std::nullopt;
+  return parse_program_vectors(*text, path, error);
 }
 
 std::optional<PendingFile> pending_program_file(const ProgramVectorFile& f) {

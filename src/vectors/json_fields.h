@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,9 @@ std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where);
 std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where);
 std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& where);
 std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where);
+
+// The whole text of the file at `path`, or nullopt with "<path>: cannot open: <reason>" in
+// *error (the vector loaders of SPEC §7 and §8.8 read their files with it).
+std::optional<std::string> read_file(const std::string& path, std::string* error);
 
 }  // namespace gpsimd::vectors_detail

@@ -319,7 +319,8 @@ std::optional<VectorFile> parse_vectors(const std::string& json_text, const std:
   return std::nullopt;
 }
 
-std::optional<VectorFile> load_vectors(const std::string& path, std::string* error) {
+namespace vectors_detail {
+std::optional<std::string> read_file(const std::string& path, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (error) *error = fmt::format("{}: cannot open: {}", path, std::strerror(errno));
@@ -327,7 +328,14 @@ std::optional<VectorFile> load_vectors(const std::string& path, std::string* err
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_vectors(ss.str(), path, error);
+  return ss.str();
+}
+}  // namespace vectors_detail
+
+std::optional<VectorFile> load_vectors(const std::string& path, std::string* error) {
+  const std::optional<std::string> text = vectors_detail::read_file(path, error);
+  if (!text) return std::nullopt;
+  return parse_vectors(*text, path, error);
 }
 
 std::string PendingFile::text() const {
