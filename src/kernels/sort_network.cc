@@ -433,8 +433,8 @@ HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offse
 // 16-bit dtypes: kRows vectors of packed keys key' << 16 | position, one per vector of
 // values widened to 32 bits.
 template <size_t kRows, class KeyFn>
-HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
-                          size_t readable, uint8_t* dst, KeyFn key) {
+HWY_INLINE void SortRun16Gather(const uint8_t* src, size_t n, size_t k, uint32_t offset,
+                                bool descending, size_t readable, uint8_t* dst, KeyFn key) {
   const DU32 d;
   const hn::RebindToSigned<DU32> di;
   const hn::Rebind<uint16_t, DU32> d16;
@@ -446,12 +446,10 @@ HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offse
   const uint16_t* in = RunSource(src, n, L * 2, kRows, readable, copy);
   const VU32 flip = hn::Set(d, descending ? 0xffff0000u : 0u);
   VU32 v[kRows];
-  VU32 first;  // the values of row 0, widened
   for (size_t r = 0; r < kRows; ++r) {
     const auto x = hn::LoadU(d16, in + r * L);
-    if constexpr (kRows > 1) hn::Store(x, d16, values + r * L);
+    hn::Store(x, d16, values + r * L);
     const VU32 wide = hn::PromoteTo(d, x);
-    if (r == 0) first = wide;
     const VU32 kk = hn::Xor(hn::ShiftLeft<16>(key(d, wide)), flip);
     v[r] = hn::Or(hn::Or(kk, hn::Iota(d, static_cast<uint32_t>(r * L))), PastRun(d, r * L, n));
   }
@@ -461,52 +459,90 @@ HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offse
   const auto* table = reinterpret_cast<const uint32_t*>(values);
   for (size_t r = 0; r < kRows && r * L < k; ++r) {
     const VU32 pos = hn::And(v[r], low);
-    const VU32 lane = hn::And(pos, hn::Set(d, kRows * L - 1));  // as above
-    VU32 value;
-    if constexpr (kRows == 1)
-      value = hn::TableLookupLanes(first, hn::IndicesFromVec(d, hn::BitCast(di, lane)));
-    else
-      value = hn::And(hn::GatherOffset(d, table, hn::BitCast(di, hn::ShiftLeft<1>(lane))), low);
+    // Lanes past k are not stored, but may hold the padding's all-ones position:
+    // keep their lookups inside the table too.
+    const VU32 lane = hn::And(pos, hn::Set(d, kRows * L - 1));
+    const VU32 value =
+        hn::And(hn::GatherOffset(d, table, hn::BitCast(di, hn::ShiftLeft<1>(lane))), low);
     // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
     const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, off)));
     StoreFirst(d, pair, reinterpret_cast<uint32_t*>(dst) + r * L, k - r * L);
   }
 }
 
-// 16-bit dtypes, a run that fits one vector, in phases as Narrow32 (for two channels at
-// a time): the values widened and the packed keys, sorted by the network in place.
+// 16-bit dtypes, a run of one or two vectors, in phases as Narrow32 (for two channels at
+// a time): the values widened and the packed keys, sorted by the network in place. The
+// values are looked up again by position with lane permutations (a gather costs more).
+template <size_t kRows>
 struct Run16 {
-  VU32 wide, v;
+  VU32 wide[kRows], v[kRows];
 };
 
-template <class KeyFn>
-HWY_INLINE Run16 Pack16(const uint8_t* src, size_t n, bool descending, size_t readable, KeyFn key) {
+template <size_t kRows, class KeyFn>
+HWY_INLINE Run16<kRows> Pack16(const uint8_t* src, size_t n, bool descending, size_t readable,
+                               KeyFn key) {
   const DU32 d;
   const hn::Rebind<uint16_t, DU32> d16;
   constexpr size_t L = HWY_LANES(uint32_t);
-  HWY_ALIGN uint16_t copy[L] = {};
-  const uint16_t* in = RunSource(src, n, L * 2, 1, readable, copy);
-  Run16 r;
-  r.wide = hn::PromoteTo(d, hn::LoadU(d16, in));
+  HWY_ALIGN uint16_t copy[kRows * L] = {};
+  const uint16_t* in = RunSource(src, n, L * 2, kRows, readable, copy);
+  Run16<kRows> r;
   const VU32 flip = hn::Set(d, descending ? 0xffff0000u : 0u);
-  const VU32 kk = hn::Xor(hn::ShiftLeft<16>(key(d, r.wide)), flip);
-  r.v = hn::Or(hn::Or(kk, hn::Iota(d, 0)), PastRun(d, 0, n));
+  for (size_t i = 0; i < kRows; ++i) {
+    r.wide[i] = hn::PromoteTo(d, hn::LoadU(d16, in + i * L));
+    const VU32 kk = hn::Xor(hn::ShiftLeft<16>(key(d, r.wide[i])), flip);
+    r.v[i] = hn::Or(hn::Or(kk, hn::Iota(d, static_cast<uint32_t>(i * L))), PastRun(d, i * L, n));
+  }
   return r;
 }
 
+// Lane `pos` (< 2 L) of the two vectors a (lanes 0 .. L - 1) and b (L .. 2L - 1).
+HWY_INLINE VU32 Lookup2(DU32 d, VU32 a, VU32 b, VU32 pos) {
+#if HWY_TARGET <= HWY_AVX3
+  (void)d;
+  return VU32{_mm512_permutex2var_epi32(a.raw, pos.raw, b.raw)};
+#else
+  const hn::RebindToSigned<DU32> di;
+  constexpr size_t L = HWY_LANES(uint32_t);
+  const auto idx = hn::IndicesFromVec(d, hn::BitCast(di, hn::And(pos, hn::Set(d, L - 1))));
+  return hn::IfThenElse(hn::TestBit(pos, hn::Set(d, L)), hn::TableLookupLanes(b, idx),
+                        hn::TableLookupLanes(a, idx));
+#endif
+}
+
 // The first k (value, position + offset) pairs of a sorted Run16.
-HWY_INLINE void Store16(const Run16& r, size_t k, uint32_t offset, uint8_t* dst) {
+template <size_t kRows>
+HWY_INLINE void Store16(const Run16<kRows>& r, size_t k, uint32_t offset, uint8_t* dst) {
   const DU32 d;
   const hn::RebindToSigned<DU32> di;
   constexpr size_t L = HWY_LANES(uint32_t);
-  const VU32 pos = hn::And(r.v, hn::Set(d, 0xffffu));
-  // Lanes past k are not stored, but may hold the padding's all-ones position: keep
-  // their lookups inside the vector too.
-  const VU32 lane = hn::And(pos, hn::Set(d, L - 1));
-  const VU32 value = hn::TableLookupLanes(r.wide, hn::IndicesFromVec(d, hn::BitCast(di, lane)));
-  // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
-  const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, hn::Set(d, offset))));
-  StoreFirst(d, pair, reinterpret_cast<uint32_t*>(dst), k);
+  const VU32 off = hn::Set(d, offset);
+  for (size_t i = 0; i < kRows && i * L < k; ++i) {
+    const VU32 pos = hn::And(r.v[i], hn::Set(d, 0xffffu));
+    // Lanes past k are not stored, but may hold the padding's all-ones position: keep
+    // their lookups inside the vectors too.
+    const VU32 lane = hn::And(pos, hn::Set(d, kRows * L - 1));
+    VU32 value;
+    if constexpr (kRows == 1)
+      value = hn::TableLookupLanes(r.wide[0], hn::IndicesFromVec(d, hn::BitCast(di, lane)));
+    else
+      value = Lookup2(d, r.wide[0], r.wide[1], lane);
+    // The value at ordinal 2i, position + offset (mod 2^16) at 2i + 1.
+    const VU32 pair = hn::Or(value, hn::ShiftLeft<16>(hn::Add(pos, off)));
+    StoreFirst(d, pair, reinterpret_cast<uint32_t*>(dst) + i * L, k - i * L);
+  }
+}
+
+template <size_t kRows, class KeyFn>
+HWY_INLINE void SortRun16(const uint8_t* src, size_t n, size_t k, uint32_t offset, bool descending,
+                          size_t readable, uint8_t* dst, KeyFn key) {
+  if constexpr (kRows <= 2) {
+    Run16<kRows> r = Pack16<kRows>(src, n, descending, readable, key);
+    BitonicVectors<kRows>(DU32(), r.v);
+    Store16(r, k, offset, dst);
+  } else {
+    SortRun16Gather<kRows>(src, n, k, offset, descending, readable, dst, key);
+  }
 }
 
 template <size_t kRows, bool kWide, class KeyFn>
@@ -547,14 +583,14 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
       finish(r1, ch[c + 1]);
     }
   }
-  if constexpr (!kWide && kRows == 1) {
+  if constexpr (!kWide && kRows <= 2) {
     const DU32 d;
     for (; c + 2 <= count; c += 2) {
       prefetch_ahead(c, 2);
-      Run16 r0 = Pack16(ch[c].partition + src_off, n, descending, readable, key);
-      Run16 r1 = Pack16(ch[c + 1].partition + src_off, n, descending, readable, key);
-      BitonicVectors<1>(d, &r0.v);
-      BitonicVectors<1>(d, &r1.v);
+      Run16<kRows> r0 = Pack16<kRows>(ch[c].partition + src_off, n, descending, readable, key);
+      Run16<kRows> r1 = Pack16<kRows>(ch[c + 1].partition + src_off, n, descending, readable, key);
+      BitonicVectors<kRows>(d, r0.v);
+      BitonicVectors<kRows>(d, r1.v);
       Store16(r0, k, ch[c].offset, ch[c].dst + dst_off);
       Store16(r1, k, ch[c + 1].offset, ch[c + 1].dst + dst_off);
     }
