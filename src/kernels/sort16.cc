@@ -16,8 +16,8 @@
 //     increasing) are read backwards, each run of equal keys forwards (sort-inl.h).
 //     Otherwise one stable scatter per byte of key', low byte
 //     first; a byte that all keys share is skipped (a narrow range of values, few
-//     distinct ones). Each scatter walks the two halves of the input with their own
-//     bucket cursors, two independent chains of counter increments, so that a
+//     distinct ones). Each scatter walks the four quarters of the input with their own
+//     bucket cursors, four independent chains of counter increments, so that a
 //     bucket that takes many keys in a row (long runs, few distinct values) does not
 //     serialise the pass.
 //  3. Write the pairs (vector loop): the value back from key' (sort_key is a bijection
@@ -55,7 +55,7 @@ namespace gpsimd::kernels::sort16 {
 struct Scratch {
   uint32_t* words;  // n packed words, padded by a vector
   uint32_t* tmp;    // as many
-  uint32_t* count;  // 4 x 256 counters: (low, high byte) x (first, second half)
+  uint32_t* count;  // 8 x 256 counters: (low, high byte) x quarters
   uint32_t* start;  // n: the start of each word's run, for reversed input
 };
 
@@ -107,47 +107,59 @@ HWY_INLINE void PackWords(const uint16_t* values, size_t n, uint32_t flip, uint3
   }
 }
 
-// The histograms of both bytes of key' for each half of the words (count[0..255]: low
-// byte, first half; 256: high byte, first half; 512 and 768: the same for the second
-// half).
+// The words split in four quarters (the last takes the remainder): four independent
+// chains of counter increments in the histograms and the scatters, so that a bucket that
+// takes many keys in a row (long runs, few distinct values, a crowded high byte) does not
+// serialise a pass on the store-to-load latency of one counter.
+constexpr size_t kParts = 4;
+
+HWY_INLINE size_t PartSize(size_t n) {
+  return n / kParts;
+}
+
+// The histograms of both bytes of key' for each quarter of the words (count[512 q + v]:
+// low byte of quarter q; count[512 q + 256 + v]: its high byte).
 HWY_INLINE void Histograms(const uint32_t* words, size_t n, uint32_t* count) {
-  std::fill_n(count, 1024, 0u);
-  const size_t half = n / 2;
-  for (size_t h = 0; h < 2; ++h) {
-    uint32_t* lo = count + 512 * h;
-    uint32_t* hi = lo + 256;
-    const size_t end = h == 0 ? half : n;
-    for (size_t j = h == 0 ? 0 : half; j < end; ++j) {
-      const uint32_t w = words[j];
-      ++lo[(w >> 16) & 0xff];
-      ++hi[w >> 24];
+  std::fill_n(count, 512 * kParts, 0u);
+  const size_t h = PartSize(n);
+  for (size_t i = 0; i < h; ++i) {
+    for (size_t q = 0; q < kParts; ++q) {
+      const uint32_t w = words[q * h + i];
+      ++count[512 * q + ((w >> 16) & 0xff)];
+      ++count[512 * q + 256 + (w >> 24)];
     }
+  }
+  uint32_t* last = count + 512 * (kParts - 1);
+  for (size_t j = kParts * h; j < n; ++j) {
+    const uint32_t w = words[j];
+    ++last[(w >> 16) & 0xff];
+    ++last[256 + (w >> 24)];
   }
 }
 
 // One stable counting pass on the byte of key' at bit `shift` (16 or 24) of the words:
-// the first half of src from the bucket starts, the second half from the starts plus
-// the first half's counts. first/second: the byte's histograms of the two halves.
-HWY_INLINE void Scatter(const uint32_t* src, size_t n, unsigned shift, const uint32_t* first,
-                        const uint32_t* second, uint32_t* dst) {
-  uint32_t a[256], b[256];
+// quarter q of src from the bucket starts plus the counts of the quarters before it.
+// cnt[q]: the byte's histogram of quarter q.
+HWY_INLINE void Scatter(const uint32_t* src, size_t n, unsigned shift, const uint32_t* const* cnt,
+                        uint32_t* dst) {
+  uint32_t cur[kParts][256];
   uint32_t sum = 0;
-  for (unsigned v = 0; v < 256; ++v) {
-    a[v] = sum;
-    b[v] = sum + first[v];
-    sum += first[v] + second[v];
+  for (unsigned v = 0; v < 256; ++v)
+    for (size_t q = 0; q < kParts; ++q) {
+      cur[q][v] = sum;
+      sum += cnt[q][v];
+    }
+  const size_t h = PartSize(n);
+  // The quarters interleaved: independent chains of increments.
+  for (size_t i = 0; i < h; ++i) {
+    for (size_t q = 0; q < kParts; ++q) {
+      const uint32_t w = src[q * h + i];
+      dst[cur[q][(w >> shift) & 0xff]++] = w;
+    }
   }
-  const size_t half = n / 2;
-  const uint32_t* s2 = src + half;
-  // The two halves interleaved: two independent chains of increments.
-  for (size_t i = 0; i < half; ++i) {
-    const uint32_t w1 = src[i], w2 = s2[i];
-    dst[a[(w1 >> shift) & 0xff]++] = w1;
-    dst[b[(w2 >> shift) & 0xff]++] = w2;
-  }
-  for (size_t i = 2 * half; i < n; ++i) {
+  for (size_t i = kParts * h; i < n; ++i) {
     const uint32_t w = src[i];
-    dst[b[(w >> shift) & 0xff]++] = w;
+    dst[cur[kParts - 1][(w >> shift) & 0xff]++] = w;
   }
 }
 
@@ -230,19 +242,28 @@ void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uin
       Histograms(words, n, count);
       bool moved = false;
       for (unsigned byte = 0; byte < 2; ++byte) {
-        uint32_t* first = count + 256 * byte;
-        uint32_t* second = first + 512;
+        const uint32_t* cnt[kParts];
+        for (size_t q = 0; q < kParts; ++q) cnt[q] = count + 512 * q + 256 * byte;
         const unsigned shift = 16 + 8 * byte;
         const uint32_t any = (words[0] >> shift) & 0xff;
-        if (first[any] + second[any] == n) continue;  // every key has this byte
+        size_t with_any = 0;
+        for (size_t q = 0; q < kParts; ++q) with_any += cnt[q][any];
+        if (with_any == n) continue;  // every key has this byte
         if (moved) {
-          // The halves hold other keys now: count the first one again.
-          for (unsigned v = 0; v < 256; ++v) second[v] += first[v];
-          std::fill_n(first, 256, 0u);
-          for (size_t j = 0; j < n / 2; ++j) ++first[words[j] >> shift];
-          for (unsigned v = 0; v < 256; ++v) second[v] -= first[v];
+          // The quarters hold other keys now: count them again (the last one from the
+          // totals).
+          uint32_t* last = count + 512 * (kParts - 1) + 256 * byte;
+          for (size_t q = 0; q + 1 < kParts; ++q)
+            for (unsigned v = 0; v < 256; ++v) last[v] += count[512 * q + 256 * byte + v];
+          const size_t h = PartSize(n);
+          for (size_t q = 0; q + 1 < kParts; ++q) {
+            uint32_t* c = count + 512 * q + 256 * byte;
+            std::fill_n(c, 256, 0u);
+            for (size_t j = q * h; j < (q + 1) * h; ++j) ++c[words[j] >> shift];
+            for (unsigned v = 0; v < 256; ++v) last[v] -= c[v];
+          }
         }
-        Scatter(words, n, shift, first, second, tmp);
+        Scatter(words, n, shift, cnt, tmp);
         std::swap(words, tmp);
         moved = true;
       }
@@ -284,7 +305,7 @@ uint32_t* grow(std::vector<uint32_t>& v, std::size_t n) {
 void sort_pairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
                 uint16_t offset, uint16_t* out) {
   // Padded by the widest vector (16 lanes of 32 bits).
-  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 1024),
+  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 2048),
                   grow(t_start, n + 16)};
   HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s);
 }
