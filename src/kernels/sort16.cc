@@ -256,12 +256,16 @@ void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uin
           for (size_t q = 0; q + 1 < kParts; ++q)
             for (unsigned v = 0; v < 256; ++v) last[v] += count[512 * q + 256 * byte + v];
           const size_t h = PartSize(n);
+          uint32_t* c[kParts - 1];
           for (size_t q = 0; q + 1 < kParts; ++q) {
-            uint32_t* c = count + 512 * q + 256 * byte;
-            std::fill_n(c, 256, 0u);
-            for (size_t j = q * h; j < (q + 1) * h; ++j) ++c[words[j] >> shift];
-            for (unsigned v = 0; v < 256; ++v) last[v] -= c[v];
+            c[q] = count + 512 * q + 256 * byte;
+            std::fill_n(c[q], 256, 0u);
           }
+          // Interleaved, as Histograms: independent chains of increments.
+          for (size_t j = 0; j < h; ++j)
+            for (size_t q = 0; q + 1 < kParts; ++q) ++c[q][words[q * h + j] >> shift];
+          for (size_t q = 0; q + 1 < kParts; ++q)
+            for (unsigned v = 0; v < 256; ++v) last[v] -= c[q][v];
         }
         Scatter(words, n, shift, cnt, tmp);
         std::swap(words, tmp);
