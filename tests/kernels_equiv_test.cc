@@ -1055,7 +1055,10 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // The destination's partitions get random bits; the sources one distribution each.
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(dt);
-  const unsigned mode = rng.below(16);
+  // Mode 16: a crowded low byte of key' over one high byte, now and then another high
+  // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
+  // of the quarters, with long runs of one bucket in each; edge values mixed in.
+  const unsigned mode = rng.below(17);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -1147,7 +1150,10 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   const auto [N, n, K, win, p, pd, src, dst] = large_sort_shape(rng, 4096, kSizes, 2);
   fill(rng, m, win, pd, n, dt);
   const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
-  const unsigned mode = rng.below(16);
+  // Mode 16: a crowded low byte of key' over one high byte, now and then another high
+  // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
+  // of the quarters, with long runs of one bucket in each; edge values mixed in.
+  const unsigned mode = rng.below(17);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -1157,8 +1163,15 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
     uint8_t* pa = m.a.partition(win.space, q).data();
     uint8_t* pb = m.b.partition(win.space, q).data();
     for (uint32_t j = 0; j < win.bytes / 2; ++j) {
-      const uint32_t w = sort32_value(rng, wide, mode, j, pool, edges);
-      uint32_t v = fp ? narrow_from_fp32(dt, w) : w & 0xffffu;
+      uint32_t v;
+      if (mode == 16) {
+        v = rng.chance(0.01)   ? 0x4000u + rng.below(3)
+            : rng.chance(0.02) ? edges16[rng.below(edges16.size())]
+                               : 0x3f80u + rng.below(rng.chance(0.5) ? 4 : 128);
+      } else {
+        const uint32_t w = sort32_value(rng, wide, mode, j, pool, edges);
+        v = fp ? narrow_from_fp32(dt, w) : w & 0xffffu;
+      }
       if (mode == 0 && rng.chance(0.05)) v = edges16[rng.below(edges16.size())];
       const auto h = static_cast<uint16_t>(v);
       std::memcpy(pa + 2 * j, &h, 2);
@@ -1167,6 +1180,45 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   }
   Word w = sort_fields(rng, n, dt, src, dst);
   store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 16-bit dtypes in runs of up to 32 elements, dense, many channels (the two-vector
+// runs are sorted two channels at a time and look their values up by lane permutation):
+// every value drawn from a few of the dtype's edge values (NaNs with payloads, ±0, ±inf,
+// the extremes), so that most keys tie, and ties of NaNs and of ±0 must keep their own
+// bits in position order; sources sometimes at the very end of the partitions.
+Word sort_run16_edges_word(Rng& rng, Machines& m, bool at_end) {
+  const Dtype dt = rng.pick(kSort16Dtypes);
+  const unsigned N = 1 + rng.below(32);
+  unsigned n = random_channels(rng);
+  if (N * n > 4096) n = 4096 / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = at_end ? kPartitions - n : rng.below(kPartitions - n + 1);
+  fill(rng, m, win, p, n, dt);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  uint16_t pool[4];
+  for (uint16_t& v : pool) v = static_cast<uint16_t>(edges[rng.below(edges.size())]);
+  const uint32_t off = at_end ? m.a.partition_bytes(Space::SBUF) - N * 2 : 0;
+  for (unsigned c = p; c < p + n; ++c)
+    for (uint32_t j = 0; j < (at_end ? N : win.bytes / 2); ++j) {
+      const uint16_t v = pool[rng.below(rng.chance(0.3) ? 2 : 4)];
+      std::memcpy(m.a.partition(Space::SBUF, c).data() + off + 2 * j, &v, 2);
+      std::memcpy(m.b.partition(Space::SBUF, c).data() + off + 2 * j, &v, 2);
+    }
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  if (at_end)
+    src.addr = encode_static_addr({Space::SBUF, p, off});
+  else
+    place(rng, src, 2, win, p);
+  const TensorDesc dst = sort_dst(rng, K, 2, win, p);
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n);
   w[40] = static_cast<uint8_t>(rng.below(2));
   return w;
 }
@@ -1864,6 +1916,9 @@ TEST(KernelsEquivTest, CopyPredicatedScalar) {
 }
 TEST(KernelsEquivTest, SortSmallRuns) {
   run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
+}
+TEST(KernelsEquivTest, SortSmallRuns16Edges) {
+  run_random("SortSmallRuns16Edges", sort_run16_edges_word, 41, 600, 40);
 }
 TEST(KernelsEquivTest, SortNarrowRuns) {
   run_random("SortNarrowRuns", sort_narrow_word, 29, 600, 40);
