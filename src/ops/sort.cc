@@ -160,9 +160,19 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
   // Sorting costs about log2(N) passes over the keys; weigh the bytes by that.
   const uint64_t work = uint64_t{n} * N * size * 2 * std::bit_width(N);
   // Small N: all channels at once, one per vector lane.
+  // The channel table, a fixed cost per channel that small N feels: the partitions by
+  // stride from the space's base (no per-channel checks), the offset read per channel
+  // only when it comes from memory.
   std::array<kernels::SortChannel, kPartitions> jobs;
-  for (unsigned c = 0; c < n; ++c)
-    jobs[c] = {m.partition(Space::SBUF, src.partition(c)).data(), dst_bytes[c], offset.read(m, c)};
+  const uint8_t* sbuf = m.space(Space::SBUF).data();
+  const std::size_t stride = m.partition_bytes(Space::SBUF);
+  const uint8_t* first = sbuf + std::size_t{src.partition(0)} * stride;
+  if (offset.pointer) {
+    for (unsigned c = 0; c < n; ++c)
+      jobs[c] = {first + c * stride, dst_bytes[c], offset.read(m, c)};
+  } else {
+    for (unsigned c = 0; c < n; ++c) jobs[c] = {first + c * stride, dst_bytes[c], offset.value};
+  }
   if (kernels::sort_channels(dt, descending, src.walk, K, dwalk, jobs.data(), n,
                              m.partition_bytes(Space::SBUF)))
     return std::nullopt;
