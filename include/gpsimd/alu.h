@@ -42,11 +42,23 @@ inline constexpr auto kOps = std::to_array<OpRow>({
 #undef GPSIMD_ALU_ROW
 });
 
+// The row index of each ALU_OP byte (kNoOp: no generation has it), so that the
+// predicates below are a load, not a search of the table (validation asks several per
+// word).
+inline constexpr uint8_t kNoOp = 0xff;
+inline constexpr auto kOpIndex = [] {
+  static_assert(kOps.size() < kNoOp);
+  std::array<uint8_t, 256> index{};
+  index.fill(kNoOp);
+  for (std::size_t i = 0; i < kOps.size(); ++i)
+    if (index[kOps[i].code] == kNoOp) index[kOps[i].code] = static_cast<uint8_t>(i);
+  return index;
+}();
+
 // The row of an ALU_OP value, or nullptr when no generation has it.
 constexpr const OpRow* find_op(uint8_t code) {
-  for (const OpRow& r : kOps)
-    if (r.code == code) return &r;
-  return nullptr;
+  const uint8_t i = kOpIndex[code];
+  return i == kNoOp ? nullptr : &kOps[i];
 }
 // The row of a name (case-insensitive), or nullptr.
 const OpRow* find_op(std::string_view name);

@@ -530,11 +530,26 @@ inline constexpr std::span<const InstrDef> instructions() {
   return table::kInstructions;
 }
 
+namespace table {
+// The row index of each opcode byte (kNoInstruction: unknown), so that finding a word's
+// row is one load (validation and execution do it for every word).
+inline constexpr uint8_t kNoInstruction = 0xff;
+inline constexpr auto kOpcodeIndex = [] {
+  static_assert(kInstructions.size() < kNoInstruction);
+  std::array<uint8_t, 256> index{};
+  index.fill(kNoInstruction);
+  for (std::size_t i = 0; i < kInstructions.size(); ++i)
+    if (uint8_t& slot = index[static_cast<uint8_t>(kInstructions[i].opcode)];
+        slot == kNoInstruction)
+      slot = static_cast<uint8_t>(i);
+  return index;
+}();
+}  // namespace table
+
 // Returns the row for an opcode byte, or nullptr when the opcode is unknown.
 constexpr const InstrDef* find_instruction(uint8_t opcode) {
-  for (const InstrDef& d : table::kInstructions)
-    if (static_cast<uint8_t>(d.opcode) == opcode) return &d;
-  return nullptr;
+  const uint8_t i = table::kOpcodeIndex[opcode];
+  return i == table::kNoInstruction ? nullptr : &table::kInstructions[i];
 }
 constexpr const InstrDef& instruction(Opcode op) {
   return *find_instruction(static_cast<uint8_t>(op));
