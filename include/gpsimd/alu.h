@@ -45,15 +45,9 @@ inline constexpr auto kOps = std::to_array<OpRow>({
 // The row index of each ALU_OP byte (kNoOp: no generation has it), so that the
 // predicates below are a load, not a search of the table (validation asks several per
 // word).
-inline constexpr uint8_t kNoOp = 0xff;
-inline constexpr auto kOpIndex = [] {
-  static_assert(kOps.size() < kNoOp);
-  std::array<uint8_t, 256> index{};
-  index.fill(kNoOp);
-  for (std::size_t i = 0; i < kOps.size(); ++i)
-    if (index[kOps[i].code] == kNoOp) index[kOps[i].code] = static_cast<uint8_t>(i);
-  return index;
-}();
+inline constexpr uint8_t kNoOp = kNoRow;
+inline constexpr auto kOpIndex =
+    first_row_by_byte(kOps, [](const OpRow& r) { return static_cast<uint8_t>(r.code); });
 
 // The row of an ALU_OP value, or nullptr when no generation has it.
 constexpr const OpRow* find_op(uint8_t code) {

@@ -533,17 +533,9 @@ inline constexpr std::span<const InstrDef> instructions() {
 namespace table {
 // The row index of each opcode byte (kNoInstruction: unknown), so that finding a word's
 // row is one load (validation and execution do it for every word).
-inline constexpr uint8_t kNoInstruction = 0xff;
-inline constexpr auto kOpcodeIndex = [] {
-  static_assert(kInstructions.size() < kNoInstruction);
-  std::array<uint8_t, 256> index{};
-  index.fill(kNoInstruction);
-  for (std::size_t i = 0; i < kInstructions.size(); ++i)
-    if (uint8_t& slot = index[static_cast<uint8_t>(kInstructions[i].opcode)];
-        slot == kNoInstruction)
-      slot = static_cast<uint8_t>(i);
-  return index;
-}();
+inline constexpr uint8_t kNoInstruction = kNoRow;
+inline constexpr auto kOpcodeIndex = first_row_by_byte(
+    kInstructions, [](const InstrDef& r) { return static_cast<uint8_t>(r.opcode); });
 }  // namespace table
 
 // Returns the row for an opcode byte, or nullptr when the opcode is unknown.

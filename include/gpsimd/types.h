@@ -166,4 +166,18 @@ constexpr unsigned sbuf_partition_bytes(Generation g) {
   return 0;
 }
 
+// The index of the first row of `rows` whose byte `key(row)` is each value, or 0xff when
+// no row has it: finding a table's row by one byte is then a load. `rows` has fewer than
+// 0xff rows.
+inline constexpr uint8_t kNoRow = 0xff;
+template <class Row, std::size_t N, class Key>
+constexpr std::array<uint8_t, 256> first_row_by_byte(const std::array<Row, N>& rows, Key key) {
+  static_assert(N < kNoRow);
+  std::array<uint8_t, 256> index{};
+  index.fill(kNoRow);
+  for (std::size_t i = 0; i < N; ++i)
+    if (uint8_t& slot = index[key(rows[i])]; slot == kNoRow) slot = static_cast<uint8_t>(i);
+  return index;
+}
+
 }  // namespace gpsimd
