@@ -1058,7 +1058,9 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // Mode 16: a crowded low byte of key' over one high byte, now and then another high
   // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
   // of the quarters, with long runs of one bucket in each; edge values mixed in.
-  const unsigned mode = rng.below(17);
+  // Mode 17: every value's low byte 0 (key' shares its low byte unless a NaN is drawn):
+  // the low byte's pass skipped, the high byte's alone on the words in position order.
+  const unsigned mode = rng.below(18);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -1153,7 +1155,9 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
   // Mode 16: a crowded low byte of key' over one high byte, now and then another high
   // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
   // of the quarters, with long runs of one bucket in each; edge values mixed in.
-  const unsigned mode = rng.below(17);
+  // Mode 17: every value's low byte 0 (key' shares its low byte unless a NaN is drawn):
+  // the low byte's pass skipped, the high byte's alone on the words in position order.
+  const unsigned mode = rng.below(18);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
@@ -1164,7 +1168,9 @@ Word sort16_word(Rng& rng, Machines& m, bool) {
     uint8_t* pb = m.b.partition(win.space, q).data();
     for (uint32_t j = 0; j < win.bytes / 2; ++j) {
       uint32_t v;
-      if (mode == 16) {
+      if (mode == 17) {
+        v = rng.chance(0.3) ? (0x40u + rng.below(4)) << 8 : rng.below(256) << 8;
+      } else if (mode == 16) {
         v = rng.chance(0.01)   ? 0x4000u + rng.below(3)
             : rng.chance(0.02) ? edges16[rng.below(edges16.size())]
                                : 0x3f80u + rng.below(rng.chance(0.5) ? 4 : 128);
