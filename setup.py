@@ -53,6 +53,10 @@ class CMakeBuild(build_ext):
             "-DGPSIMD_BUILD_TOOLS=OFF",
             "-DGPSIMD_BUILD_BENCH=OFF",
         ]
+        # The presets' compiler (CMakePresets.json), unless CXX names another: the same
+        # compiler and flags as a release build, whose objects ccache then supplies.
+        if not os.environ.get("CXX"):
+            configure.append("-DCMAKE_CXX_COMPILER=g++")
         jobs = str(os.cpu_count() or 1)
         subprocess.run(configure, check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", ext.target, "-j", jobs],
