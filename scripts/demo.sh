@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+# ccache's objects inside the build tree (always writable there; rm -rf build clears them).
+export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
 cmake --preset release >/dev/null
 cmake --build --preset release --target gpsimd gpsimd_python
 exec ./build/release/tools/gpsimd demo "$@"

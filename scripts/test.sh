@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+# ccache's objects inside the build tree (always writable there; rm -rf build clears them).
+export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
 
 what="${1:-all}"
 jobs="$(nproc)"
