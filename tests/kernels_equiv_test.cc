@@ -1058,9 +1058,7 @@ Word sort32_word(Rng& rng, Machines& m, bool) {
   // Mode 16: a crowded low byte of key' over one high byte, now and then another high
   // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
   // of the quarters, with long runs of one bucket in each; edge values mixed in.
-  // Mode 17: every value's low byte 0 (key' shares its low byte unless a NaN is drawn):
-  // the low byte's pass skipped, the high byte's alone on the words in position order.
-  const unsigned mode = rng.below(18);
+  const unsigned mode = rng.below(17);
   for (unsigned q = p; q < p + n; ++q) {
     m.touched.emplace_back(win.space, q);
     uint32_t pool[7];
