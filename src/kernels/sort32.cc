@@ -38,7 +38,8 @@
 //  4. Write the pairs: the value comes back from key' (sort_key is a bijection except
 //     for ±0 and NaNs, which are read from the source), the index from the position.
 //
-// The networks want 8 lanes of 64 bits (AVX-512); other targets keep the vqsort path.
+// The passes run on AVX2 (4 lanes of 64 bits, one network block a vector) and AVX-512
+// (8 lanes, two blocks); other targets keep the vqsort path.
 #include "kernels/sort32.h"
 
 #include <algorithm>
@@ -83,13 +84,15 @@ HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::sort32::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET <= HWY_AVX3
+#if HWY_TARGET <= HWY_AVX2
 
-using D64 = hn::Full512<uint64_t>;
+using D64 = hn::ScalableTag<uint64_t>;
 using V64 = hn::Vec<D64>;
-using D32 = hn::Full512<uint32_t>;
+using D32 = hn::Repartition<uint32_t, D64>;
 using V32 = hn::Vec<D32>;
-constexpr size_t kLanes = 8;  // 64-bit lanes per vector
+constexpr size_t kLanes = HWY_LANES(uint64_t);  // 64-bit lanes per vector: 4 or 8
+static_assert(kLanes == 4 || kLanes == 8, "AVX2 or AVX-512 vectors");
+constexpr size_t kLanes32 = 2 * kLanes;  // 32-bit lanes per vector
 // The networks' blocks hold kWindow keys, and there are about two buckets per key: fewer
 // crowded buckets than with one, and smaller networks than with blocks of 8 (measured:
 // slightly faster than one bucket per key with blocks of 8).
@@ -150,18 +153,11 @@ HWY_INLINE void PackKeys(const uint32_t* values, size_t n, uint32_t flip, uint64
   *hi = hn::GetLane(hn::MaxOfLanes(d, mx));
 }
 
-// Lane l's partner l ^ j, for j = 1, 2, 4.
-HWY_ALIGN constexpr uint64_t kPartner[3][kLanes] = {
-    {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5}, {4, 5, 6, 7, 0, 1, 2, 3}};
-// Reverses the upper half of every block of 4 lanes: the second run of a merge becomes
-// descending.
-HWY_ALIGN constexpr uint64_t kReverseUpper[kLanes] = {0, 1, 3, 2, 4, 5, 7, 6};
-
 // One compare-exchange stage between lanes l and l ^ (1 << kJb): the lanes of
 // `take_min` keep the smaller key of their pair, the others the larger.
 template <int kJb>
 HWY_INLINE V64 Stage(D64 d, V64 v, hn::Mask<D64> take_min) {
-  const V64 p = hn::TableLookupLanes(v, hn::SetTableIndices(d, kPartner[kJb]));
+  const V64 p = sort_inl::HWY_NAMESPACE::Partner(d, v, kJb);
   return hn::IfThenElse(take_min, hn::Min(v, p), hn::Max(v, p));
 }
 
@@ -180,8 +176,10 @@ struct Networks {
   // Sorts each block.
   HWY_INLINE V64 Sort(D64 d, V64 v) const { return Merge(d, Stage<0>(d, v, pairs)); }
   // Merges the two ascending halves of each block.
+  // (Reversing the upper half of each block, lanes 2 and 3 swapped, makes the second
+  // run descending.)
   HWY_INLINE V64 MergeHalves(D64 d, V64 v) const {
-    return Merge(d, hn::TableLookupLanes(v, hn::SetTableIndices(d, kReverseUpper)));
+    return Merge(d, hn::IfThenElse(lower2, v, hn::Shuffle01(v)));
   }
   // Sorts each bitonic block.
   HWY_INLINE V64 Merge(D64 d, V64 v) const { return Stage<0>(d, Stage<1>(d, v, lower2), lower1); }
@@ -191,7 +189,7 @@ struct Networks {
 // else by vqsort unless it is already sorted (all equal keys, or sorted input, arrive in
 // position order).
 HWY_NOINLINE void SortBucket(uint64_t* p, size_t m) {
-  if (m <= 8 * kLanes) return sort_inl::HWY_NAMESPACE::SortSmall(D64(), p, m);
+  if (m <= kMaxNetwork) return sort_inl::HWY_NAMESPACE::SortSmall(D64(), p, m);
   if (sort_inl::HWY_NAMESPACE::Monotone<true, 0>(D64(), p, m)) return;
   simd::sort_u64(p, m);
 }
@@ -216,10 +214,22 @@ HWY_INLINE void WritePairs(const uint64_t* keys, const uint32_t* values, size_t 
       // (Lanes past k hold padding, whose position is not one.)
       const auto ambiguous = hn::And(hn::Or(hn::Eq(kk, sign), hn::Eq(kk, low)), hn::FirstN(d, m));
       if (!hn::AllFalse(d, ambiguous)) {
+#if HWY_TARGET <= HWY_AVX3
         // A masked gather of 32-bit values at 64-bit positions (no Highway op for it).
         const __m256i got =
             _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), ambiguous.raw, pos.raw, values, 4);
         value = hn::IfThenElse(ambiguous, hn::PromoteTo(d, hn::Vec256<uint32_t>{got}), value);
+#else
+        // (AVX2's masked gather wants the mask in 32-bit lanes; four lanes read one by one.)
+        HWY_ALIGN uint64_t v[kLanes], at[kLanes];
+        HWY_ALIGN uint8_t bits[8];
+        hn::Store(value, d, v);
+        hn::Store(pos, d, at);
+        hn::StoreMaskBits(d, ambiguous, bits);
+        for (size_t l = 0; l < kLanes; ++l)
+          if ((bits[0] >> l) & 1) v[l] = values[at[l]];
+        value = hn::Load(d, v);
+#endif
       }
     } else if constexpr (kDt == Dtype::INT32) {
       value = hn::Xor(kk, sign);
@@ -266,39 +276,61 @@ HWY_INLINE void Scatter(const uint64_t* keys, const uint32_t* index, size_t n, u
   for (; i < n; ++i) out[count[index[i]]++] = keys[i];
 }
 
-// Lanes moved up by kShift across the whole vector, zeros below (Highway's lane shifts
-// stay inside 128-bit blocks).
+#if HWY_TARGET <= HWY_AVX3
+// Lanes moved up by kShift across the whole vector, zeros below.
 template <int kShift>
 HWY_INLINE V32 ShiftUpLanes(V32 v) {
   return V32{_mm512_alignr_epi32(v.raw, _mm512_setzero_si512(), 16 - kShift)};
 }
+#endif
+// Inclusive prefix sums across all the lanes of x (Highway's lane shifts stay inside
+// 128-bit blocks).
+HWY_INLINE V32 PrefixLanes(V32 x) {
+#if HWY_TARGET <= HWY_AVX3
+  x = hn::Add(x, ShiftUpLanes<1>(x));
+  x = hn::Add(x, ShiftUpLanes<2>(x));
+  x = hn::Add(x, ShiftUpLanes<4>(x));
+  return hn::Add(x, ShiftUpLanes<8>(x));
+#else
+  const D32 d;
+  x = hn::Add(x, hn::ShiftLeftLanes<1>(d, x));
+  x = hn::Add(x, hn::ShiftLeftLanes<2>(d, x));
+  // The lower block's total added to the upper block.
+  return hn::Add(x, hn::ConcatLowerLower(d, hn::Broadcast<3>(x), hn::Zero(d)));
+#endif
+}
+// The last lane of x in every lane.
+HWY_INLINE V32 LastLane(V32 x) {
+#if HWY_TARGET <= HWY_AVX3
+  return V32{_mm512_permutexvar_epi32(_mm512_set1_epi32(15), x.raw)};
+#else
+  const V32 b = hn::Broadcast<3>(x);
+  return hn::ConcatUpperUpper(D32(), b, b);
+#endif
+}
 
-// Exclusive prefix sums of count[0, buckets) in place, 16 buckets a step (count is zero
-// up to a multiple of 16). The buckets of more than kNetBucket keys go to `big` as
+// Exclusive prefix sums of count[0, buckets) in place, a vector of buckets a step (count
+// is zero up to a multiple of 16). The buckets of more than kNetBucket keys go to `big` as
 // (start, size); returns how many.
 HWY_INLINE size_t PrefixSums(uint32_t* count, size_t buckets, uint32_t* big) {
   const D32 d;
   const V32 limit = hn::Set(d, kNetBucket);
-  const __m512i last = _mm512_set1_epi32(15);
   V32 carry = hn::Zero(d);
   size_t nbig = 0;
-  for (size_t b = 0; b < buckets; b += 16) {
+  for (size_t b = 0; b < buckets; b += kLanes32) {
     const V32 c = hn::LoadU(d, count + b);
-    V32 x = hn::Add(c, ShiftUpLanes<1>(c));
-    x = hn::Add(x, ShiftUpLanes<2>(x));
-    x = hn::Add(x, ShiftUpLanes<4>(x));
-    x = hn::Add(x, ShiftUpLanes<8>(x));
+    const V32 x = PrefixLanes(c);
     const V32 start = hn::Add(carry, hn::Sub(x, c));
     hn::StoreU(start, d, count + b);
-    carry = hn::Add(carry, V32{_mm512_permutexvar_epi32(last, x.raw)});
+    carry = hn::Add(carry, LastLane(x));
     const auto over = hn::Gt(c, limit);
     if (HWY_UNLIKELY(!hn::AllFalse(d, over))) {
-      HWY_ALIGN uint32_t cs[16], ss[16];
+      HWY_ALIGN uint32_t cs[kLanes32], ss[kLanes32];
       hn::Store(c, d, cs);
       hn::Store(start, d, ss);
       HWY_ALIGN uint8_t bits[8];
       hn::StoreMaskBits(d, over, bits);
-      for (unsigned l = 0; l < 16; ++l)
+      for (unsigned l = 0; l < kLanes32; ++l)
         if ((bits[l / 8] >> (l % 8)) & 1) {
           big[2 * nbig] = ss[l];
           big[2 * nbig + 1] = cs[l];
@@ -314,7 +346,7 @@ HWY_INLINE size_t CrowdedKeys(const uint32_t* count, size_t buckets) {
   const D32 d;
   const V32 limit = hn::Set(d, kNetBucket);
   V32 sum = hn::Zero(d);
-  for (size_t b = 0; b < buckets; b += 16) {
+  for (size_t b = 0; b < buckets; b += kLanes32) {
     const V32 c = hn::LoadU(d, count + b);
     sum = hn::Add(sum, hn::IfThenElseZero(hn::Gt(c, limit), c));
   }
@@ -329,22 +361,18 @@ HWY_INLINE size_t RefineMap(uint32_t* count, size_t buckets) {
   const D32 d;
   const hn::RebindToSigned<D32> di;
   const hn::RebindToFloat<D32> df;
-  const __m512i last = _mm512_set1_epi32(15);
   V32 carry = hn::Zero(d);
-  for (size_t b = 0; b < buckets; b += 16) {
+  for (size_t b = 0; b < buckets; b += kLanes32) {
     const V32 c = hn::LoadU(d, count + b);
     // bit_width(c - 1) from the exponent of its exact float conversion (c <= 2^16).
     const V32 x = hn::Sub(hn::Max(c, hn::Set(d, 1u)), hn::Set(d, 1u));
     const V32 e = hn::ShiftRight<23>(hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, x))));
     const V32 bits = hn::IfThenElseZero(hn::Gt(x, hn::Zero(d)), hn::Sub(e, hn::Set(d, 126u)));
     const V32 size = hn::IfThenElseZero(hn::Gt(c, hn::Zero(d)), hn::Set(d, 1u) << bits);
-    V32 sum = hn::Add(size, ShiftUpLanes<1>(size));
-    sum = hn::Add(sum, ShiftUpLanes<2>(sum));
-    sum = hn::Add(sum, ShiftUpLanes<4>(sum));
-    sum = hn::Add(sum, ShiftUpLanes<8>(sum));
+    const V32 sum = PrefixLanes(size);
     const V32 first = hn::Add(carry, hn::Sub(sum, size));
     hn::StoreU(hn::Or(hn::ShiftLeft<5>(first), bits), d, count + b);
-    carry = hn::Add(carry, V32{_mm512_permutexvar_epi32(last, sum.raw)});
+    carry = hn::Add(carry, LastLane(sum));
   }
   return hn::GetLane(carry);
 }
@@ -594,12 +622,12 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
   WritePairs<kDt>(tmp, values, k, flip, offset, out);
 }
 
-#endif  // HWY_TARGET <= HWY_AVX3
+#endif  // HWY_TARGET <= HWY_AVX2
 
 // Returns false when this target leaves the sort to the vqsort path.
 bool SortPairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
                uint32_t offset, uint32_t* out, const Scratch* s) {
-#if HWY_TARGET <= HWY_AVX3
+#if HWY_TARGET <= HWY_AVX2
   switch (dt) {
     case Dtype::FP32:
       SortPairsT<Dtype::FP32>(descending, values, n, k, offset, out, *s);
