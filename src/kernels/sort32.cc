@@ -104,8 +104,8 @@ constexpr uint32_t kNetBucket = kWindow / 2 + 1;
 // Up to here a bitonic network in registers sorts the keys; from kMinRadix on the radix
 // pass; between them vqsort, whose base case fits 128 keys exactly (measured: the
 // network over 16 vectors takes about 1.3x its time there; over 8, less than it).
-constexpr size_t kMaxNetwork = 8 * kLanes;
-constexpr size_t kMinRadix = 129;
+constexpr size_t kMaxNetwork = (kLanes == 4 ? 16 : 8) * kLanes;
+constexpr size_t kMinRadix = kLanes == 4 ? 65 : 129;
 
 // sort_key (model.h) of FP32 patterns, 16 at once (as sort_network.cc's FloatKey).
 HWY_INLINE V32 Fp32Key(D32 d, V32 b) {
