@@ -10,8 +10,9 @@
 //     key'. Input already in order (key' never decreasing: sorted, all equal) or in
 //     strictly reverse order is found from the values before that and written as it is;
 //     input in reverse order with runs of equal keys is read backwards, each run forwards
-//     (sort-inl.h). Up to 64 keys are sorted in registers by a
-//     bitonic network (sort-inl.h), up to 128 by vqsort; the passes below are for more.
+//     (sort-inl.h). Up to 64 keys are sorted in registers by a bitonic network
+//     (sort-inl.h), up to 128 by vqsort on AVX-512 (AVX2 goes on to the passes below
+//     from 65, see kMaxNetwork); the passes below are for more.
 //  2. One MSD radix pass: the bucket of a key is (key - min) >> shift, with the shift
 //     that spreads the range of key' over about 2n buckets; a histogram, its prefix
 //     sums and a scatter leave the keys ordered by bucket. Skewed inputs crowd a few
@@ -102,8 +103,11 @@ constexpr unsigned kExtraBucketBits = 1;
 // kWindow / 2 + 1 keys always lies inside one of the network passes' blocks.
 constexpr uint32_t kNetBucket = kWindow / 2 + 1;
 // Up to here a bitonic network in registers sorts the keys; from kMinRadix on the radix
-// pass; between them vqsort, whose base case fits 128 keys exactly (measured: the
-// network over 16 vectors takes about 1.3x its time there; over 8, less than it).
+// pass; between them vqsort. AVX-512: vqsort's base case fits 128 keys exactly (measured:
+// the network over 16 vectors takes about 1.3x its time there; over 8, less than it).
+// AVX2: vqsort's base case holds 64 keys and above them its recursion costs more than the
+// radix pass (measured at N = 128 on Zen 3: the radix pass 1.2-1.4x vqsort's speed), so
+// the network takes all 16 vectors and the radix pass the rest.
 constexpr size_t kMaxNetwork = (kLanes == 4 ? 16 : 8) * kLanes;
 constexpr size_t kMinRadix = kLanes == 4 ? 65 : 129;
 
