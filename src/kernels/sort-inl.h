@@ -24,6 +24,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <limits>
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::sort_inl::HWY_NAMESPACE {
@@ -169,11 +170,41 @@ HWY_INLINE V Partner(D d, V v, size_t jb) {
   return hn::TableLookupLanes(v, hn::SetTableIndices(d, PartnerTable<D>::kTable[jb].data()));
 }
 
+// One compare-exchange of the lanes of v with their partners p: where take_max is false
+// the smaller key of the pair stays, else the larger. AVX2 has no 64-bit Min or Max
+// (Highway builds each from a comparison and a blend, unsigned ones also bias both
+// operands): one comparison then picks v or p, v where v > p is take_max.
+template <class D, class V = hn::Vec<D>, class M = hn::Mask<D>>
+HWY_INLINE V Exchange(V v, V p, M take_max) {
+#if HWY_TARGET > HWY_AVX3
+  if constexpr (sizeof(hn::TFromD<D>) == 8)
+    return hn::IfThenElse(hn::Xor(hn::Gt(v, p), take_max), p, v);
+  else
+#endif
+    return hn::IfThenElse(take_max, hn::Max(v, p), hn::Min(v, p));
+}
+
 // Sorts the kR * N keys of v[0, kR) ascending (lane order within a vector, then vector
 // order).
 template <size_t kR, class D, class V = hn::Vec<D>>
 HWY_INLINE void Network(D d, V* v) {
   using T = hn::TFromD<D>;
+#if HWY_TARGET > HWY_AVX3
+  // AVX2 compares 64-bit lanes as signed only: unsigned keys with the top bit flipped
+  // keep their order as signed ones, which saves the bias of every comparison.
+  if constexpr (sizeof(T) == 8 && !hwy::IsSigned<T>()) {
+    const hn::RebindToSigned<D> di;
+    using VI = hn::Vec<decltype(di)>;
+    const VI top = hn::Set(di, std::numeric_limits<int64_t>::min());
+    VI w[kR];
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kR; ++r) w[r] = hn::Xor(hn::BitCast(di, v[r]), top);
+    Network<kR>(di, w);
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kR; ++r) v[r] = hn::BitCast(d, hn::Xor(w[r], top));
+    return;
+  }
+#endif
   constexpr size_t N = HWY_LANES(T);
   constexpr size_t kTotal = kR * N;
   static_assert(std::has_single_bit(kTotal), "a power of two keys");
@@ -206,14 +237,12 @@ HWY_INLINE void Network(D d, V* v) {
       const auto lower = bit_clear(j);
       // k < N: the direction changes inside a vector.
       const auto take_min = k < N ? hn::Not(hn::Xor(lower, bit_clear(k))) : lower;
+      const auto take_max = hn::Not(take_min);
 #pragma GCC unroll 16
       for (size_t r = 0; r < kR; ++r) {
         const V partner = Partner(d, v[r], jb);
-        const V mn = hn::Min(v[r], partner), mx = hn::Max(v[r], partner);
-        if (k < N || ((r * N) & k) == 0)
-          v[r] = hn::IfThenElse(take_min, mn, mx);
-        else
-          v[r] = hn::IfThenElse(take_min, mx, mn);
+        const bool up = k < N || ((r * N) & k) == 0;
+        v[r] = Exchange<D>(v[r], partner, up ? take_max : take_min);
       }
     }
   }

@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kernels/sort_network.h"
@@ -157,36 +158,69 @@ HWY_INLINE void PackKeys(const uint32_t* values, size_t n, uint32_t flip, uint64
   *hi = hn::GetLane(hn::MaxOfLanes(d, mx));
 }
 
-// One compare-exchange stage between lanes l and l ^ (1 << kJb): the lanes of
-// `take_min` keep the smaller key of their pair, the others the larger.
-template <int kJb>
-HWY_INLINE V64 Stage(D64 d, V64 v, hn::Mask<D64> take_min) {
-  const V64 p = sort_inl::HWY_NAMESPACE::Partner(d, v, kJb);
-  return hn::IfThenElse(take_min, hn::Min(v, p), hn::Max(v, p));
-}
-
-// Step 3's bitonic networks, on the two blocks of kWindow = 4 lanes of a vector.
+// Step 3's bitonic networks, on the two blocks of kWindow = 4 lanes of a vector (AVX2:
+// one block), as sort-inl.h's Network: on AVX2 over the keys with the top bit flipped,
+// compared as signed.
 struct Networks {
-  hn::Mask<D64> pairs;           // (k, j) = (2, 1): ascending pairs, then descending ones
-  hn::Mask<D64> lower2, lower1;  // (4, 2) and (4, 1): ascending, min to the lower lane
+#if HWY_TARGET > HWY_AVX3
+  using DK = hn::RebindToSigned<D64>;
+#else
+  using DK = D64;
+#endif
+  using VK = hn::Vec<DK>;
+  using MK = hn::Mask<DK>;
+  MK pairs;           // (k, j) = (2, 1): take the larger key where set
+  MK lower2, upper2;  // lanes 0, 1 of each block, and lanes 2, 3
+  MK upper1;          // (4, 1) and (4, 2): ascending, the larger key to the upper lane
   Networks() {
-    const D64 d;
-    const V64 iota = hn::Iota(d, 0);
-    auto clear = [&](uint64_t bit) { return hn::Eq(hn::And(iota, hn::Set(d, bit)), hn::Zero(d)); };
+    const DK d;
+    const VK iota = hn::Iota(d, 0);
+    auto clear = [&](int64_t bit) { return hn::Eq(hn::And(iota, hn::Set(d, bit)), hn::Zero(d)); };
     lower2 = clear(2);
-    lower1 = clear(1);
-    pairs = hn::Not(hn::Xor(lower1, lower2));
+    upper2 = hn::Not(lower2);
+    upper1 = hn::Not(clear(1));
+    pairs = hn::Xor(upper1, upper2);
   }
-  // Sorts each block.
-  HWY_INLINE V64 Sort(D64 d, V64 v) const { return Merge(d, Stage<0>(d, v, pairs)); }
-  // Merges the two ascending halves of each block.
-  // (Reversing the upper half of each block, lanes 2 and 3 swapped, makes the second
-  // run descending.)
-  HWY_INLINE V64 MergeHalves(D64 d, V64 v) const {
-    return Merge(d, hn::IfThenElse(lower2, v, hn::Shuffle01(v)));
+  // Sorts each block of v (loaded from and stored to p).
+  HWY_INLINE void Sort(uint64_t* p) const {
+    Store(Merge(Stage<0>(Load(p), pairs)), p);
+  }
+  // Merges the two ascending halves of each block. (Reversing the upper half, lanes 2
+  // and 3 swapped, makes the second run descending.)
+  HWY_INLINE void MergeHalves(uint64_t* p) const {
+    const VK v = Load(p);
+    Store(Merge(hn::IfThenElse(lower2, v, hn::Shuffle01(v))), p);
+  }
+
+ private:
+  // One compare-exchange stage between lanes l and l ^ (1 << kJb).
+  template <int kJb>
+  static HWY_INLINE VK Stage(VK v, MK take_max) {
+    return sort_inl::HWY_NAMESPACE::Exchange<DK>(v, sort_inl::HWY_NAMESPACE::Partner(DK(), v, kJb),
+                                                 take_max);
   }
   // Sorts each bitonic block.
-  HWY_INLINE V64 Merge(D64 d, V64 v) const { return Stage<0>(d, Stage<1>(d, v, lower2), lower1); }
+  HWY_INLINE VK Merge(VK v) const {
+    return Stage<0>(Stage<1>(v, upper2), upper1);
+  }
+#if HWY_TARGET > HWY_AVX3
+  static VK Bias() {
+    return hn::Set(DK(), std::numeric_limits<int64_t>::min());
+  }
+  static HWY_INLINE VK Load(const uint64_t* p) {
+    return hn::Xor(hn::BitCast(DK(), hn::LoadU(D64(), p)), Bias());
+  }
+  static HWY_INLINE void Store(VK v, uint64_t* p) {
+    hn::StoreU(hn::BitCast(D64(), hn::Xor(v, Bias())), D64(), p);
+  }
+#else
+  static HWY_INLINE VK Load(const uint64_t* p) {
+    return hn::LoadU(DK(), p);
+  }
+  static HWY_INLINE void Store(VK v, uint64_t* p) {
+    hn::StoreU(v, DK(), p);
+  }
+#endif
 };
 
 // A bucket too large for the networks: sorted on its own, in registers up to 64 keys,
@@ -618,10 +652,8 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
     for (size_t j = 0; j < nbig; ++j) SortBucket(tmp + s.big[2 * j], s.big[2 * j + 1]);
     // Step 3.
     const Networks net;
-    for (size_t i = 0; i < span; i += kLanes)
-      hn::StoreU(net.Sort(d, hn::LoadU(d, tmp + i)), d, tmp + i);
-    for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes)
-      hn::StoreU(net.MergeHalves(d, hn::LoadU(d, tmp + i)), d, tmp + i);
+    for (size_t i = 0; i < span; i += kLanes) net.Sort(tmp + i);
+    for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes) net.MergeHalves(tmp + i);
   }
   WritePairs<kDt>(tmp, values, k, flip, offset, out);
 }

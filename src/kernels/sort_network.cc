@@ -394,11 +394,11 @@ HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offse
   const uint32_t* in = RunSource(src, n, L * 4, kRows, readable, copy);
   const VU32 flip = hn::Set(d, descending ? ~0u : 0u);
   V64 v[2 * kRows];
-  VU32 first;  // the values of row 0
+  VU32 row[kRows];  // the values
   for (size_t r = 0; r < kRows; ++r) {
     const VU32 x = hn::LoadU(d, in + r * L);
-    if (r == 0) first = x;
-    if constexpr (kRows > 1) hn::Store(x, d, values + r * L);
+    row[r] = x;
+    if constexpr (kRows > 1 && HWY_TARGET <= HWY_AVX3) hn::Store(x, d, values + r * L);
     const VU32 past = PastRun(d, r * L, n);
     const VU32 kk = hn::Or(hn::Xor(key(d, x), flip), past);
     const VU32 pos = hn::Or(hn::Iota(d, static_cast<uint32_t>(r * L)), past);
@@ -416,11 +416,18 @@ HWY_INLINE void SortRun32(const uint8_t* src, size_t n, size_t k, uint32_t offse
     // keep their lookups inside the table too.
     const V64 lane = hn::And(pos, hn::Set(d64, kRows * L - 1));
     V64 value;
-    if constexpr (kRows == 1) {
-      // One vector of values: a lane permutation. As 32-bit lanes the indices are the
-      // positions in the even lanes and 0 in the odd ones, which the mask clears.
-      const auto idx = hn::IndicesFromVec(d, hn::BitCast(di, lane));
-      value = hn::And(hn::BitCast(d64, hn::TableLookupLanes(first, idx)), low);
+    if constexpr (kRows == 1 || HWY_TARGET > HWY_AVX3) {
+      // A lane permutation of each vector of values, the row picked by the position's
+      // bits above the lane (AVX2's gathers cost more than up to four of these). As
+      // 32-bit lanes the indices are the positions in the even lanes and 0 in the odd
+      // ones, which the mask clears.
+      const auto idx = hn::IndicesFromVec(d, hn::BitCast(di, hn::And(lane, hn::Set(d64, L - 1))));
+      value = hn::BitCast(d64, hn::TableLookupLanes(row[0], idx));
+      for (size_t q = 1; q < kRows; ++q) {
+        const auto in_q = hn::Eq(hn::ShiftRight<std::countr_zero(L)>(lane), hn::Set(d64, q));
+        value = hn::IfThenElse(in_q, hn::BitCast(d64, hn::TableLookupLanes(row[q], idx)), value);
+      }
+      value = hn::And(value, low);
     } else {
       value = hn::And(hn::GatherOffset(d64, table, hn::BitCast(di64, hn::ShiftLeft<2>(lane))), low);
     }
