@@ -1758,9 +1758,11 @@ TEST(KernelsEquivTest, Sort) {
 // One of a few shapes of a row of t FP32 values: distinct random (a top-k round's data),
 // ascending (every vector raises Max8's gate), descending, one value (with ±0), only ±0,
 // mostly NaN (signalling, quiet, either sign), mostly -inf with fewer than 8 numbers,
-// three values (ties; +inf or ±0 among them), random with the largest at the end.
+// three values (ties; +inf or ±0 among them), ascending with NaNs, ±0, -inf and repeats
+// mixed in (Max8 leaves its gate for a top 8 per vector lane on such rows), random with
+// the largest at the end.
 std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
-  const unsigned shape = rng.below(9);
+  const unsigned shape = rng.below(10);
   auto number = [&] {
     return bits_from_fp32(
         static_cast<float>((static_cast<double>(rng.bits() >> 11) * 0x1p-53 - 0.5) * 2000.0));
@@ -1798,6 +1800,12 @@ std::vector<uint32_t> search_row_values(Rng& rng, uint64_t t) {
       case 7:
         v[i] = rng.pick(three);
         break;
+      case 8: {
+        const uint32_t odd[] = {rng.pick(nans), 0u, 0x80000000u, 0xff800000u,
+                                i > 0 ? v[i - 1] : 0u};
+        v[i] = rng.chance(0.1) ? rng.pick(odd) : bits_from_fp32(x);
+        break;
+      }
       default:
         v[i] = i + 8 >= t ? bits_from_fp32(2000.0f + x) : number();
         break;

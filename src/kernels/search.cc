@@ -107,16 +107,78 @@ HWY_INLINE void ForEachLane2(D d, M m0, M m1, F&& hit) {
     hit(static_cast<size_t>(__builtin_ctzll(bits)));
 }
 
+// Rows on which the gate keeps letting most of a test's lanes through (ascending ones:
+// every element raises it) stop paying a mispredicted branch and a scalar insertion per
+// element: after kCrowdedRun such tests in a row, with at least kLaneRowMin elements
+// left, the rest of the row goes to LaneTop8, and so do the row's later chunks of at
+// least kLaneRowMin elements (`*crowded`, kept by the caller across a row's chunks).
+// Random rows pass a test with a lane or two at a time, and keep the gate.
+constexpr size_t kCrowdedRun = 2;
+constexpr size_t kLaneRowMin = 1024;
+
+// The rest of a row, elements [i, n) less the last partial vector: a top 8 per vector
+// lane, r0 the largest, each vector of order keys (`key(i)`; a NaN's key is below every
+// number's and below `below()`) inserted into its lanes by a chain of eight Max/Min
+// pairs, without a branch. The union of the lanes' top 8s holds the row's. They are then
+// handed to `put` (the scalar insertion), r0 first, only the lanes above `below()` (a
+// key no larger than the smallest that can still change the top 8); once no lane of an
+// r<k> is, none of the later ones is either. Returns where the vectors stopped.
+template <class D, class KeyFn, class BelowFn, class PutFn>
+HWY_INLINE size_t LaneTop8(D d, size_t i, size_t n, KeyFn key, BelowFn below, PutFn put) {
+  using V = hn::Vec<D>;
+  using T = hn::TFromD<D>;
+  constexpr size_t N = hn::MaxLanes(d);
+  // Eight named vectors rather than an array, which GCC keeps in memory.
+  V r0 = hn::Zero(d), r1 = r0, r2 = r0, r3 = r0, r4 = r0, r5 = r0, r6 = r0, r7 = r0;
+  auto step = [](V& x, V& v) HWY_ATTR {
+    const V hi = hn::Max(x, v);
+    v = hn::Min(x, v);
+    x = hi;
+  };
+  for (; i + N <= n; i += N) {
+    V v = key(i);
+    step(r0, v), step(r1, v), step(r2, v), step(r3, v);
+    step(r4, v), step(r5, v), step(r6, v), step(r7, v);
+  }
+  HWY_ALIGN T keys[8 * N];
+  const V r[8] = {r0, r1, r2, r3, r4, r5, r6, r7};
+  for (size_t k = 0; k < 8; ++k) hn::Store(r[k], d, keys + k * N);
+  for (size_t k = 0; k < 8; ++k) {
+    const auto m = hn::Gt(hn::Load(d, keys + k * N), hn::Set(d, below()));
+    if (hn::AllFalse(d, m)) break;
+    ForEachLane(d, m, [&](size_t j) { put(keys[k * N + j]); });
+  }
+  return i;
+}
+
 // Folds n FP32 patterns into top[0..8) (ascending keys; 0 = empty). The vectors compare
 // as floats: an ordered compare leaves NaNs out, and -0.0 == +0.0 only makes the set
-// of passing elements larger; the scalar insertion decides exactly.
-void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
+// of passing elements larger; the scalar insertion decides exactly. `*crowded`: see
+// kCrowdedRun.
+void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::RebindToSigned<decltype(df)> di;
   using VF = hn::Vec<decltype(df)>;
   constexpr size_t N = hn::MaxLanes(df);
   constexpr size_t A = N >= kGroups ? 1 : kGroups / N;
   auto load = [&](size_t i) { return hn::BitCast(df, hn::LoadU(du, bits + i)); };
+  // For LaneTop8: order keys as unsigned integers (model.h's max8_order_key), NaNs' 0.
+  auto lane_key = [&](size_t j) HWY_ATTR {
+    const auto b = hn::LoadU(du, bits + j);
+    const auto flip =
+        hn::Or(hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, b))), hn::Set(du, 0x80000000u));
+    const auto nan =
+        hn::Gt(hn::BitCast(di, hn::And(b, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
+    return hn::IfThenZeroElse(hn::RebindMask(du, nan), hn::Xor(b, flip));
+  };
+  auto lane_below = [&] { return Gate(top, 0) - 1; };
+  auto lane_put = [&](uint32_t k) { Insert(top, k); };
+  if (*crowded && n >= kLaneRowMin) {
+    const size_t i = LaneTop8(du, 0, n, lane_key, lane_below, lane_put);
+    for (size_t j = i; j < n; ++j) Insert(top, KeyOfPattern(bits[j]));
+    return;
+  }
   uint32_t bound = 0;
   if (top[0] == 0 && N * A == kGroups && n >= 2 * kGroups) {
     const size_t p = std::min(n, kPrefix) / kGroups * kGroups;
@@ -147,11 +209,21 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top) {
     // Two vectors per test: half the branches (a passing vector is rare, and where it
     // is, its branch mispredicts); the second vector's test uses the gate as it was
     // before the first's insertions, which lets more through, never less.
+    size_t run = 0;  // crowded tests in a row (kCrowdedRun)
     for (; i + 2 * N <= n; i += 2 * N) {
       const auto p0 = hn::Ge(load(i), t), p1 = hn::Ge(load(i + N), t);
-      if (HWY_LIKELY(hn::AllFalse(df, hn::Or(p0, p1)))) continue;
+      if (HWY_LIKELY(hn::AllFalse(df, hn::Or(p0, p1)))) {
+        run = 0;
+        continue;
+      }
       ForEachLane2(df, p0, p1, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
       t = gate();
+      run = hn::CountTrue(df, p0) + hn::CountTrue(df, p1) >= N ? run + 1 : 0;
+      if (run >= kCrowdedRun && n - i >= kLaneRowMin) {
+        *crowded = true;
+        i = LaneTop8(du, i + 2 * N, n, lane_key, lane_below, lane_put);
+        break;
+      }
     }
   }
   for (; i + N <= n; i += N) {
@@ -174,7 +246,7 @@ inline uint32_t Gate16(uint32_t gate) {
   return k + 0x7f;  // <= 0xff80 + 0x7f: the gate is at most +inf's key + 1
 }
 
-void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
+void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
   const hn::ScalableTag<uint16_t> d;
   const hn::RebindToSigned<decltype(d)> di;
   using V = hn::Vec<decltype(d)>;
@@ -185,6 +257,21 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
     const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
     return hn::Add(hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000}))), hn::Set(d, uint16_t{0x7f}));
   };
+  // For LaneTop8: the keys above. NaNs' (below 0xfe) may stay: lane_below() is at least
+  // 0xfd, so they are never handed on. A number's key k is the pattern (k - 0x7f) & 0x7fff
+  // when (k - 0x7f) has its top bit, ~(k - 0x7f) when not.
+  auto lane_key = [&](size_t j) HWY_ATTR { return key(j); };
+  auto lane_put = [&](uint16_t k) {
+    const auto o = static_cast<uint16_t>(k - 0x7f);
+    const auto b = static_cast<uint16_t>((o & 0x8000u) ? o & 0x7fffu : ~o);
+    Insert(top, KeyOfPattern(bf16_to_fp32(b)));
+  };
+  auto lane_below = [&] { return static_cast<uint16_t>(Gate16(Gate(top, 0)) - 1); };
+  if (*crowded && n >= kLaneRowMin) {
+    const size_t i = LaneTop8(d, 0, n, lane_key, lane_below, lane_put);
+    for (size_t j = i; j < n; ++j) Insert(top, KeyOfPattern(bf16_to_fp32(half[j])));
+    return;
+  }
   uint32_t bound = 0;
   if (top[0] == 0 && N * A == kGroups && n >= 2 * kGroups) {
     const size_t p = std::min(n, kPrefix) / kGroups * kGroups;
@@ -204,12 +291,22 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top) {
   size_t i = 0;
   if constexpr (2 * N <= 64) {
     // Two vectors per test, as in Top8.
+    size_t run = 0;  // as in Top8
     for (; i + 2 * N <= n; i += 2 * N) {
       const auto p0 = hn::Gt(key(i), t), p1 = hn::Gt(key(i + N), t);
-      if (HWY_LIKELY(hn::AllFalse(d, hn::Or(p0, p1)))) continue;
+      if (HWY_LIKELY(hn::AllFalse(d, hn::Or(p0, p1)))) {
+        run = 0;
+        continue;
+      }
       ForEachLane2(d, p0, p1,
                    [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
       t = gate();
+      run = hn::CountTrue(d, p0) + hn::CountTrue(d, p1) >= N ? run + 1 : 0;
+      if (run >= kCrowdedRun && n - i >= kLaneRowMin) {
+        *crowded = true;
+        i = LaneTop8(d, i + 2 * N, n, lane_key, lane_below, lane_put);
+        break;
+      }
     }
   }
   for (; i + N <= n; i += N) {
@@ -402,17 +499,27 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
   // In-place FP32 rows are only 4-aligned when the partition is (validated offsets).
   if (in == Dtype::FP32 && reinterpret_cast<uintptr_t>(partition) % 4 != 0) return false;
   std::array<uint32_t, 8> keys{};  // 0: empty (or NaN)
+  bool crowded = false;            // the gate keeps letting vectors through (Top8)
   Cursor c(Rows::of(src));
   const auto fold = HWY_DYNAMIC_DISPATCH(search::Top8);
   const auto fold_bf16 = HWY_DYNAMIC_DISPATCH(search::Top8Bf16);
-  for (uint64_t j = 0, t = src.count(); j < t;) {
+  const uint64_t t = src.count();
+  // A dense FP32 or BF16 row is folded in place in one call, without chunk boundaries.
+  const uint8_t* whole = in == Dtype::FP32 || in == Dtype::BF16 ? c.direct(partition, t) : nullptr;
+  if (whole && in == Dtype::BF16) {
+    if (reinterpret_cast<uintptr_t>(whole) % 2 != 0) return false;
+    fold_bf16(reinterpret_cast<const uint16_t*>(whole), t, keys.data(), &crowded);
+  } else if (whole) {
+    fold(reinterpret_cast<const uint32_t*>(whole), t, keys.data(), &crowded);
+  }
+  for (uint64_t j = whole ? t : 0; j < t;) {
     const uint64_t m = std::min(kChunk, t - j);
     if (in == Dtype::BF16) {
       const uint8_t* raw = c.read<2>(partition, m, scratch(t_raw, kChunk * 2));
       if (reinterpret_cast<uintptr_t>(raw) % 2 != 0) return false;
-      fold_bf16(reinterpret_cast<const uint16_t*>(raw), m, keys.data());
+      fold_bf16(reinterpret_cast<const uint16_t*>(raw), m, keys.data(), &crowded);
     } else {
-      fold(read_fp32(c, partition, in, m), m, keys.data());
+      fold(read_fp32(c, partition, in, m), m, keys.data(), &crowded);
     }
     j += m;
   }

@@ -120,6 +120,9 @@ class Cursor {
     if (r_.len - i0_ < m || (r_.step != 1 && m > 1)) return nullptr;
     return base + next(m).offset;
   }
+  const uint8_t* direct(const uint8_t* base, uint64_t m) {
+    return direct(const_cast<uint8_t*>(base), m);
+  }
 
  private:
   template <unsigned kSize>
