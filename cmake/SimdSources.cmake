@@ -1,0 +1,30 @@
+# gpsimd_simd_sources(<out> <file>...): the files among <file>... that include Highway's
+# foreach_target.h, i.e. that compile once per SIMD target. Found by reading the files
+# rather than listed, so that a new SIMD file needs no entry. Build presets that are
+# slow on such files (fuzz, asan) give them options of their own.
+function(gpsimd_simd_sources out)
+  set(found "")
+  foreach(src ${ARGN})
+    file(STRINGS ${src} uses_foreach_target REGEX "#include <hwy/foreach_target.h>")
+    if(uses_foreach_target)
+      list(APPEND found ${src})
+    endif()
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+# gpsimd_sanitizer_simd_options(<file>...): under GCC's AddressSanitizer (the asan preset),
+# the SIMD files among <file>... (sources of the calling directory's targets) are
+# compiled without its use-after-scope checks. Those poison and unpoison every vector
+# temporary of every inlined Highway op as it goes out of scope, and GCC then spends
+# minutes on one such file (src/kernels/convert.cc: 330 s with them, 46 s without, on
+# one core). Every other ASan check (heap, stack and global buffer overflows, use after
+# free, leaks) and UBSan stay on for them, and the rest of the code keeps use-after-scope.
+function(gpsimd_sanitizer_simd_options)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+    return()
+  endif()
+  gpsimd_simd_sources(simd ${ARGN})
+  set_property(SOURCE ${simd} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} APPEND
+               PROPERTY COMPILE_OPTIONS -fno-sanitize-address-use-after-scope)
+endfunction()
