@@ -1829,12 +1829,19 @@ Word search_rows_word(Rng& rng, Machines& m, bool large) {
                               64, 65, 96, 100, 511, 512, 513, 1024, 1100};
   uint64_t t = large ? 4096 + rng.below(16384 - 4096 + 1) : rng.pick(lengths);
   if (op == 0x6d) t = 8;
+  // Large Max8 rows sometimes in two halves kGap elements apart: not one dense run, so
+  // the row is read in chunks (Max8's state carried from one to the next).
+  constexpr uint64_t kGap = 16;
+  const bool gapped = large && op == 0x6c && rng.chance(0.5);
+  if (gapped) t &= ~uint64_t{1};
+  auto slot = [&](uint64_t i) { return gapped && i >= t / 2 ? i + kGap : i; };
   const unsigned n = large ? 128 : random_channels(rng);
   const unsigned p = rng.below(kPartitions - n + 1);
   const uint32_t off = rng.below(4) * size;  // odd starts too
+  const uint64_t span = slot(t - 1) + 1;
   // The destination right after the source when both fit the compared first 16 KiB.
-  uint32_t dst_off = static_cast<uint32_t>((off + t * size + 127) / 64 * 64);
-  if (dst_off + t * 4 > 16384) dst_off = 65536 + 64;
+  uint32_t dst_off = static_cast<uint32_t>((off + span * size + 127) / 64 * 64);
+  if (dst_off + t * 4 > 16384) dst_off = std::max<uint32_t>(65536 + 64, dst_off);
   for (unsigned c = 0; c < n; ++c) {
     const std::vector<uint32_t> v = search_row_values(rng, t);
     std::vector<uint32_t> row(t);
@@ -1842,7 +1849,7 @@ Word search_rows_word(Rng& rng, Machines& m, bool large) {
       row[i] = size == 4 ? v[i] : dt == Dtype::BF16 ? v[i] >> 16 : from_fp32(dt, v[i]);
     for (Machine* mm : {&m.a, &m.b}) {
       uint8_t* part = mm->partition(Space::SBUF, p + c).data();
-      for (uint64_t i = 0; i < t; ++i) std::memcpy(part + off + i * size, &row[i], size);
+      for (uint64_t i = 0; i < t; ++i) std::memcpy(part + off + slot(i) * size, &row[i], size);
       std::memset(part + dst_off, 0x5a, t * 4);
     }
     m.touched.emplace_back(Space::SBUF, p + c);
@@ -1889,7 +1896,12 @@ Word search_rows_word(Rng& rng, Machines& m, bool large) {
     w[34] = static_cast<uint8_t>(n);
     return w;
   }
-  store_tensor(w, 12, dense(4, off, t));
+  TensorDesc src = dense(4, off, t);
+  if (gapped) {
+    src.step = {1, static_cast<int16_t>(t / 2 + kGap), 0, 0};
+    src.num = {static_cast<uint16_t>(t / 2), 2, 1, 1};
+  }
+  store_tensor(w, 12, src);
   w[32] = static_cast<uint8_t>(dt);
   w[34] = static_cast<uint8_t>(n);
   if (op == 0x6f) {

@@ -44,6 +44,18 @@ constexpr unsigned SizeOf(Dtype dt) {
   return *dtype_size(dt);
 }
 
+// ---- order keys ---------------------------------------------------------------------
+
+// FP32 patterns as the unsigned order keys of RangeSelect's max and Max8 (convert.h's
+// bits_to_max_key; model.h's max8_order_key): -0.0 below +0.0, and 0, below every
+// number's key, for a NaN.
+HWY_INLINE VU32 MaxKeys(DU32 d, VU32 b) {
+  const VU32 sign = hn::Set(d, 0x80000000u);
+  const VU32 key = hn::IfThenElse(hn::TestBit(b, sign), hn::Not(b), hn::Or(b, sign));
+  const auto nan = hn::Gt(hn::And(b, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
+  return hn::IfThenZeroElse(nan, key);
+}
+
 // ---- to_fp32 ------------------------------------------------------------------------
 
 // A narrow IEEE-style float (exponent kExp bits, mantissa kMan bits) in the low bits of

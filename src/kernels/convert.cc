@@ -149,15 +149,9 @@ void FromFp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
 uint32_t MaxKey(const uint32_t* y, size_t n) {
   const DU32 d;
   const size_t N = hn::Lanes(d);
-  const VU32 sign = hn::Set(d, 0x80000000u);
   VU32 acc = hn::Zero(d);
   size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const VU32 b = hn::LoadU(d, y + i);
-    const VU32 key = hn::IfThenElse(hn::TestBit(b, sign), hn::Not(b), hn::Or(b, sign));
-    const auto nan = hn::Gt(hn::And(b, hn::Set(d, 0x7fffffffu)), hn::Set(d, 0x7f800000u));
-    acc = hn::Max(acc, hn::IfThenZeroElse(nan, key));
-  }
+  for (; i + N <= n; i += N) acc = hn::Max(acc, MaxKeys(d, hn::LoadU(d, y + i)));
   uint32_t best = hn::GetLane(hn::MaxOfLanes(d, acc));
   for (; i < n; ++i) best = std::max(best, bits_to_max_key(y[i]));
   return best;

@@ -29,6 +29,8 @@
 #include <hwy/highway.h>
 // clang-format on
 
+#include "kernels/convert-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::search::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -116,6 +118,14 @@ HWY_INLINE void ForEachLane2(D d, M m0, M m1, F&& hit) {
 constexpr size_t kCrowdedRun = 2;
 constexpr size_t kLaneRowMin = 1024;
 
+// After a passing test of `lanes` lanes (two vectors), `passed` of them through, with
+// `left` elements from the test on: whether the row goes to LaneTop8 now. `run` counts
+// the crowded tests in a row (a test that passes nothing resets it too).
+HWY_INLINE bool Crowded(size_t& run, size_t passed, size_t lanes, size_t left) {
+  run = 2 * passed >= lanes ? run + 1 : 0;
+  return run >= kCrowdedRun && left >= kLaneRowMin;
+}
+
 // The rest of a row, elements [i, n) less the last partial vector: a top 8 per vector
 // lane, r0 the largest, each vector of order keys (`key(i)`; a NaN's key is below every
 // number's and below `below()`) inserted into its lanes by a chain of eight Max/Min
@@ -158,19 +168,13 @@ HWY_INLINE size_t LaneTop8(D d, size_t i, size_t n, KeyFn key, BelowFn below, Pu
 void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
-  const hn::RebindToSigned<decltype(df)> di;
   using VF = hn::Vec<decltype(df)>;
   constexpr size_t N = hn::MaxLanes(df);
   constexpr size_t A = N >= kGroups ? 1 : kGroups / N;
   auto load = [&](size_t i) { return hn::BitCast(df, hn::LoadU(du, bits + i)); };
-  // For LaneTop8: order keys as unsigned integers (model.h's max8_order_key), NaNs' 0.
+  // For LaneTop8: the order keys of Insert (NaNs' 0).
   auto lane_key = [&](size_t j) HWY_ATTR {
-    const auto b = hn::LoadU(du, bits + j);
-    const auto flip =
-        hn::Or(hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, b))), hn::Set(du, 0x80000000u));
-    const auto nan =
-        hn::Gt(hn::BitCast(di, hn::And(b, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
-    return hn::IfThenZeroElse(hn::RebindMask(du, nan), hn::Xor(b, flip));
+    return convert_inl::HWY_NAMESPACE::MaxKeys(du, hn::LoadU(du, bits + j));
   };
   auto lane_below = [&] { return Gate(top, 0) - 1; };
   auto lane_put = [&](uint32_t k) { Insert(top, k); };
@@ -218,8 +222,7 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
       }
       ForEachLane2(df, p0, p1, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
       t = gate();
-      run = hn::CountTrue(df, p0) + hn::CountTrue(df, p1) >= N ? run + 1 : 0;
-      if (run >= kCrowdedRun && n - i >= kLaneRowMin) {
+      if (Crowded(run, hn::CountTrue(df, p0) + hn::CountTrue(df, p1), 2 * N, n - i)) {
         *crowded = true;
         i = LaneTop8(du, i + 2 * N, n, lane_key, lane_below, lane_put);
         break;
@@ -258,17 +261,15 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
     return hn::Add(hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000}))), hn::Set(d, uint16_t{0x7f}));
   };
   // For LaneTop8: the keys above. NaNs' (below 0xfe) may stay: lane_below() is at least
-  // 0xfd, so they are never handed on. A number's key k is the pattern (k - 0x7f) & 0x7fff
-  // when (k - 0x7f) has its top bit, ~(k - 0x7f) when not.
-  auto lane_key = [&](size_t j) HWY_ATTR { return key(j); };
+  // 0xfd, so they are never handed on. A number's key k less 0x7f is the high half of
+  // its 32-bit key, whose low half is 0 (positive) or 0xffff (negative; top bit clear).
   auto lane_put = [&](uint16_t k) {
-    const auto o = static_cast<uint16_t>(k - 0x7f);
-    const auto b = static_cast<uint16_t>((o & 0x8000u) ? o & 0x7fffu : ~o);
-    Insert(top, KeyOfPattern(bf16_to_fp32(b)));
+    const uint32_t o = static_cast<uint16_t>(k - 0x7f);
+    Insert(top, o << 16 | ((o & 0x8000u) ? 0u : 0xffffu));
   };
   auto lane_below = [&] { return static_cast<uint16_t>(Gate16(Gate(top, 0)) - 1); };
   if (*crowded && n >= kLaneRowMin) {
-    const size_t i = LaneTop8(d, 0, n, lane_key, lane_below, lane_put);
+    const size_t i = LaneTop8(d, 0, n, key, lane_below, lane_put);
     for (size_t j = i; j < n; ++j) Insert(top, KeyOfPattern(bf16_to_fp32(half[j])));
     return;
   }
@@ -301,10 +302,9 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
       ForEachLane2(d, p0, p1,
                    [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
       t = gate();
-      run = hn::CountTrue(d, p0) + hn::CountTrue(d, p1) >= N ? run + 1 : 0;
-      if (run >= kCrowdedRun && n - i >= kLaneRowMin) {
+      if (Crowded(run, hn::CountTrue(d, p0) + hn::CountTrue(d, p1), 2 * N, n - i)) {
         *crowded = true;
-        i = LaneTop8(d, i + 2 * N, n, lane_key, lane_below, lane_put);
+        i = LaneTop8(d, i + 2 * N, n, key, lane_below, lane_put);
         break;
       }
     }
