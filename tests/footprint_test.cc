@@ -95,45 +95,47 @@ struct State {
   std::array<uint32_t, 128> accs{};
   std::array<MatchLane, 128> lanes{};
 };
-State snapshot(const Machine& m, const Window& w) {
-  State s;
+// Rows of the window in one space (0 when it has none).
+std::size_t window_rows(const Window& w, int k) {
+  return w.p1[k] > w.p0[k] ? w.p1[k] - w.p0[k] : 0;
+}
+// `s` is reused from case to case, so that its buffers are not allocated each time.
+void snapshot(const Machine& m, const Window& w, State& s) {
   for (int k = 0; k < 2; ++k) {
     const Space sp = k ? Space::PSUM : Space::SBUF;
-    for (unsigned p = w.p0[k]; p < w.p1[k]; ++p) {
-      const auto part = m.partition(sp, p);
-      s.bytes[k].insert(s.bytes[k].end(), part.begin() + w.lo[k], part.begin() + w.hi[k]);
-    }
+    const uint32_t wdt = w.hi[k] - w.lo[k];
+    s.bytes[k].resize(window_rows(w, k) * wdt);
+    for (unsigned p = w.p0[k]; p < w.p1[k]; ++p)
+      std::memcpy(s.bytes[k].data() + std::size_t{p - w.p0[k]} * wdt,
+                  m.partition(sp, p).data() + w.lo[k], wdt);
   }
   s.accs = m.accumulators;
   s.lanes = m.match;
-  return s;
 }
 void restore(Machine& m, const Window& w, const State& s) {
   for (int k = 0; k < 2; ++k) {
     const Space sp = k ? Space::PSUM : Space::SBUF;
-    std::size_t i = 0;
-    for (unsigned p = w.p0[k]; p < w.p1[k]; ++p) {
-      auto part = m.partition(sp, p);
-      std::copy_n(s.bytes[k].begin() + static_cast<std::ptrdiff_t>(i), w.hi[k] - w.lo[k],
-                  part.begin() + w.lo[k]);
-      i += w.hi[k] - w.lo[k];
-    }
+    const uint32_t wdt = w.hi[k] - w.lo[k];
+    for (unsigned p = w.p0[k]; p < w.p1[k]; ++p)
+      std::memcpy(m.partition(sp, p).data() + w.lo[k],
+                  s.bytes[k].data() + std::size_t{p - w.p0[k]} * wdt, wdt);
   }
   m.accumulators = s.accs;
   m.match = s.lanes;
 }
 
-// The footprint's access flags over the window (bit 0 read, bit 1 write), and per
-// accumulator and lane.
+// The footprint's access flags over the window: `write` per byte (1 when in the write
+// set), per accumulator and lane bit 0 read and bit 1 write; and the SBUF/PSUM ranges read.
 struct Flags {
-  std::array<std::vector<uint8_t>, 2> bytes;
+  std::array<std::vector<uint8_t>, 2> write;
   std::array<uint8_t, 128> accs{}, lanes{};
+  std::vector<gpsimd::FootprintRange> memory_reads;
 };
-Flags flags_of(const gpsimd::Footprint& fp, const Window& w, std::string& error) {
-  Flags f;
-  for (int k = 0; k < 2; ++k)
-    f.bytes[k].assign(std::size_t{w.p1[k] > w.p0[k] ? w.p1[k] - w.p0[k] : 0} * (w.hi[k] - w.lo[k]),
-                      0);
+void flags_of(const gpsimd::Footprint& fp, const Window& w, Flags& f, std::string& error) {
+  for (int k = 0; k < 2; ++k) f.write[k].assign(window_rows(w, k) * (w.hi[k] - w.lo[k]), 0);
+  f.accs = {};
+  f.lanes = {};
+  f.memory_reads.clear();
   for (const gpsimd::FootprintRange& r : fp.ranges) {
     const auto a = static_cast<uint8_t>(r.access);
     if (r.space == LocationSpace::ACC) {
@@ -148,21 +150,45 @@ Flags flags_of(const gpsimd::Footprint& fp, const Window& w, std::string& error)
     if (r.partition < w.p0[k] || r.partition >= w.p1[k] || r.lo < w.lo[k] || r.hi > w.hi[k]) {
       error = fmt::format("range {} p={} [{:#x}, {:#x}) outside the window",
                           gpsimd::location_space_name(r.space), r.partition, r.lo, r.hi);
-      return f;
+      return;
     }
-    const std::size_t row = std::size_t{r.partition - w.p0[k]} * (w.hi[k] - w.lo[k]);
-    for (uint32_t o = r.lo; o < r.hi; ++o) f.bytes[k][row + o - w.lo[k]] |= a;
+    if (a & 1) f.memory_reads.push_back(r);
+    if (a & 2) {
+      const std::size_t row = std::size_t{r.partition - w.p0[k]} * (w.hi[k] - w.lo[k]);
+      std::fill_n(f.write[k].begin() + static_cast<std::ptrdiff_t>(row + r.lo - w.lo[k]),
+                  r.hi - r.lo, uint8_t{1});
+    }
   }
-  return f;
 }
 
+// Calls `f(i)` for each i < n where a[i] != b[i], in order, until it returns a problem;
+// blocks that are equal are skipped with memcmp (the windows are up to megabytes).
+template <class F>
+std::string each_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, F f) {
+  constexpr std::size_t kBlock = 256;
+  for (std::size_t at = 0; at < a.size(); at += kBlock) {
+    const std::size_t n = std::min(kBlock, a.size() - at);
+    if (std::memcmp(a.data() + at, b.data() + at, n) == 0) continue;
+    for (std::size_t i = at; i < at + n; ++i)
+      if (a[i] != b[i])
+        if (std::string problem = f(i); !problem.empty()) return problem;
+  }
+  return {};
+}
+
+// The buffers one case uses, kept from case to case.
+struct Scratch {
+  Flags flags;
+  State before, after1, before2, after2;
+};
+
 struct Tally {
-  unsigned cases = 0, rejected = 0, faults = 0, partial = 0;
+  unsigned cases = 0, rejected = 0, faults = 0;
 };
 
 // The problems of one case (empty when it conforms).
-std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builder& b, rw::Rng& r,
-                       Tally& t) {
+std::string check_case(Machine& m, const Word& w, const rw::Builder& b, rw::Rng& r, Tally& t,
+                       Scratch& sc) {
   const gpsimd::InstrDef& def = *gpsimd::find_instruction(w[0]);
   const Engine e = def.engine_for(b.engine);  // the case's engine input, or the default
   const gpsimd::Footprint fp = gpsimd::footprint(w, m, e);
@@ -175,10 +201,17 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
               x.partition + 1, x.lo, x.hi);
   win.widen(m);
   std::string error;
-  const Flags fl = flags_of(fp, win, error);
+  Flags& fl = sc.flags;
+  flags_of(fp, win, fl, error);
   if (!error.empty()) return error;
+  const auto where = [&](int k, std::size_t i) {
+    const uint32_t wdt = win.hi[k] - win.lo[k];
+    return fmt::format("{} p={} +{:#x}", k ? "psum" : "sbuf", win.p0[k] + i / wdt,
+                       win.lo[k] + i % wdt);
+  };
 
-  const State before = snapshot(m, win);
+  State& before = sc.before;
+  snapshot(m, win, before);
   WriteLog log;
   const gpsimd::ExecResult r1 =
       gpsimd::execute(m, w, ExecOptions{.trace = &log, .fast = false, .engine = e});
@@ -194,16 +227,19 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
     return {};
   }
   if (fp.ranges.empty()) return "a word that retires has an empty footprint";
-  const State after1 = snapshot(m, win);
+  State& after1 = sc.after1;
+  snapshot(m, win, after1);
 
   // Writes: whatever changed is in the write set.
   for (int k = 0; k < 2; ++k)
-    for (std::size_t i = 0; i < before.bytes[k].size(); ++i)
-      if (before.bytes[k][i] != after1.bytes[k][i] && !(fl.bytes[k][i] & 2)) {
-        const uint32_t wdt = win.hi[k] - win.lo[k];
-        return fmt::format("{} p={} +{:#x} changed but is not in the write set",
-                           k ? "psum" : "sbuf", win.p0[k] + i / wdt, win.lo[k] + i % wdt);
-      }
+    if (std::string problem = each_difference(before.bytes[k], after1.bytes[k],
+                                              [&](std::size_t i) -> std::string {
+                                                if (fl.write[k][i]) return {};
+                                                return where(k, i) +
+                                                       " changed but is not in the write set";
+                                              });
+        !problem.empty())
+      return problem;
   for (unsigned i = 0; i < 128; ++i) {
     if (before.accs[i] != after1.accs[i] && !(fl.accs[i] & 2))
       return fmt::format("acc[{}] changed but is not in the write set", i);
@@ -247,23 +283,29 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
     if (!(fl.lanes[i] & 2))
       return fmt::format("the trace writes lane[{}], not in the write set", i);
 
-  // Reads: re-randomise everything outside the read set and run again.
-  restore(m, win, before);
+  // Reads: re-randomise everything outside the read set and run again. The window is
+  // filled with random bytes, the read set's bytes put back, and the window written.
+  State& before2 = sc.before2;
   uint64_t x = r.u32() | 1u;  // xorshift: cheap random bytes for the whole window
   for (int k = 0; k < 2; ++k) {
-    const Space sp = k ? Space::PSUM : Space::SBUF;
-    const uint32_t wdt = win.hi[k] - win.lo[k];
-    for (unsigned p = win.p0[k]; p < win.p1[k]; ++p) {
-      auto part = m.partition(sp, p);
-      const std::size_t row = std::size_t{p - win.p0[k]} * wdt;
-      for (uint32_t o = 0; o < wdt; ++o) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        if (!(fl.bytes[k][row + o] & 1)) part[win.lo[k] + o] = static_cast<uint8_t>(x >> 24);
-      }
+    std::vector<uint8_t>& bytes = before2.bytes[k];
+    bytes.resize(before.bytes[k].size());
+    for (std::size_t at = 0; at < bytes.size(); at += 8) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      std::memcpy(bytes.data() + at, &x, std::min<std::size_t>(8, bytes.size() - at));
     }
   }
+  for (const gpsimd::FootprintRange& rd : fl.memory_reads) {
+    const int k = rd.space == LocationSpace::PSUM;
+    const std::size_t at =
+        std::size_t{rd.partition - win.p0[k]} * (win.hi[k] - win.lo[k]) + rd.lo - win.lo[k];
+    std::memcpy(before2.bytes[k].data() + at, before.bytes[k].data() + at, rd.hi - rd.lo);
+  }
+  before2.accs = before.accs;
+  before2.lanes = before.lanes;
+  restore(m, win, before2);
   for (unsigned i = 0; i < 128; ++i) {
     if (!(fl.accs[i] & 1)) m.accumulators[i] = r.u32();
     if (!(fl.lanes[i] & 1)) {
@@ -274,29 +316,36 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
       m.match[i] = l;
     }
   }
-  const State before2 = snapshot(m, win);
+  before2.accs = m.accumulators;
+  before2.lanes = m.match;
   const gpsimd::ExecResult r2 = gpsimd::execute(m, w, ExecOptions{.fast = false, .engine = e});
   if (!r2.ok()) return "with the bytes outside the read set changed: " + r2.message();
-  const State after2 = snapshot(m, win);
-  for (int k = 0; k < 2; ++k)
-    for (std::size_t i = 0; i < before.bytes[k].size(); ++i) {
-      const uint32_t wdt = win.hi[k] - win.lo[k];
-      const auto where = [&] {
-        return fmt::format("{} p={} +{:#x}", k ? "psum" : "sbuf", win.p0[k] + i / wdt,
-                           win.lo[k] + i % wdt);
-      };
-      if (!(fl.bytes[k][i] & 2)) {
-        if (after2.bytes[k][i] != before2.bytes[k][i])
-          return where() + " changed in the second run but is not in the write set";
-        continue;
-      }
-      if (after1.bytes[k][i] != before.bytes[k][i] && after2.bytes[k][i] != after1.bytes[k][i])
-        return fmt::format(
-            "{} is written {:#04x}, or {:#04x} once the bytes outside the read set change: the "
-            "word reads outside its read set",
-            where(), after1.bytes[k][i], after2.bytes[k][i]);
-      if (after1.bytes[k][i] == before.bytes[k][i]) ++t.partial;
-    }
+  State& after2 = sc.after2;
+  snapshot(m, win, after2);
+  for (int k = 0; k < 2; ++k) {
+    // Outside the write set nothing changes.
+    if (std::string problem = each_difference(before2.bytes[k], after2.bytes[k],
+                                              [&](std::size_t i) -> std::string {
+                                                if (fl.write[k][i]) return {};
+                                                return where(k, i) +
+                                                       " changed in the second run but is not "
+                                                       "in the write set";
+                                              });
+        !problem.empty())
+      return problem;
+    // A byte the first run wrote (changed) is written the same in the second.
+    if (std::string problem = each_difference(
+            after1.bytes[k], after2.bytes[k],
+            [&](std::size_t i) -> std::string {
+              if (!fl.write[k][i] || after1.bytes[k][i] == before.bytes[k][i]) return {};
+              return fmt::format(
+                  "{} is written {:#04x}, or {:#04x} once the bytes outside the read set "
+                  "change: the word reads outside its read set",
+                  where(k, i), after1.bytes[k][i], after2.bytes[k][i]);
+            });
+        !problem.empty())
+      return problem;
+  }
   for (unsigned i = 0; i < 128; ++i) {
     if ((fl.accs[i] & 2) && after1.accs[i] != before.accs[i] && after2.accs[i] != after1.accs[i])
       return fmt::format("acc[{}] depends on something outside the read set", i);
@@ -304,7 +353,6 @@ std::string check_case(Machine& m, const Word& w, Generation g, const rw::Builde
         after2.lanes[i] != after1.lanes[i])
       return fmt::format("lane[{}] depends on something outside the read set", i);
   }
-  (void)g;
   return {};
 }
 
@@ -317,6 +365,7 @@ void run_footprints(const char* name, GenFn gen, std::initializer_list<Generatio
                     uint64_t salt, unsigned cases = kCases) {
   const uint64_t seed = rw::base_seed() ^ salt ^ 0xf007;
   Tally t;
+  Scratch scratch;
   rw::Rng pick(seed);
   for (unsigned start = 0; start < cases; start += 50) {
     const Generation g = pick.pick(gens);
@@ -332,7 +381,7 @@ void run_footprints(const char* name, GenFn gen, std::initializer_list<Generatio
         continue;
       }
       ++t.cases;
-      const std::string problem = check_case(m, w, g, b, r, t);
+      const std::string problem = check_case(m, w, b, r, t, scratch);
       ASSERT_TRUE(problem.empty()) << name << " case " << i << " (" << gpsimd::generation_name(g)
                                    << "), word " << gpsimd::word_to_hex(w) << ": " << problem;
     }
