@@ -46,13 +46,9 @@ inline void Insert(uint32_t* top, uint32_t key) {
   top[i] = key;
 }
 
-// The FP32 pattern of an order key (the inverse of model.h's max8_order_key).
-inline uint32_t PatternOfKey(uint32_t key) {
-  return (key >> 31) ? key & 0x7fffffffu : ~key;
-}
-inline uint32_t KeyOfPattern(uint32_t bits) {
-  return model::max8_is_nan(bits) ? 0 : model::max8_order_key(bits);
-}
+// An FP32 pattern's order key (model.h's max8_order_key; 0 for a NaN) and back.
+using simd::bits_to_max_key;
+using simd::max_key_to_bits;
 
 // -inf's key: the keys below it are NaNs'.
 constexpr uint32_t kNegInfKey = model::max8_order_key(0xff800000u);
@@ -180,7 +176,7 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
   auto lane_put = [&](uint32_t k) { Insert(top, k); };
   if (*crowded && n >= kLaneRowMin) {
     const size_t i = LaneTop8(du, 0, n, lane_key, lane_below, lane_put);
-    for (size_t j = i; j < n; ++j) Insert(top, KeyOfPattern(bits[j]));
+    for (size_t j = i; j < n; ++j) Insert(top, bits_to_max_key(bits[j]));
     return;
   }
   uint32_t bound = 0;
@@ -206,7 +202,7 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
     for (size_t a = 0; a < A; ++a) hn::Store(acc[a], df, g + a * N);
     bound = model::max8_order_key(bits_from_fp32(LowerBound8(g)));
   }
-  auto gate = [&] { return hn::BitCast(df, hn::Set(du, PatternOfKey(Gate(top, bound)))); };
+  auto gate = [&] { return hn::BitCast(df, hn::Set(du, max_key_to_bits(Gate(top, bound)))); };
   VF t = gate();
   size_t i = 0;
   if constexpr (2 * N <= 64) {
@@ -220,7 +216,7 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
         run = 0;
         continue;
       }
-      ForEachLane2(df, p0, p1, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
+      ForEachLane2(df, p0, p1, [&](size_t j) { Insert(top, bits_to_max_key(bits[i + j])); });
       t = gate();
       if (Crowded(run, hn::CountTrue(df, p0) + hn::CountTrue(df, p1), 2 * N, n - i)) {
         *crowded = true;
@@ -232,10 +228,10 @@ void Top8(const uint32_t* bits, size_t n, uint32_t* top, bool* crowded) {
   for (; i + N <= n; i += N) {
     const auto pass = hn::Ge(load(i), t);
     if (HWY_LIKELY(hn::AllFalse(df, pass))) continue;
-    ForEachLane(df, pass, [&](size_t j) { Insert(top, KeyOfPattern(bits[i + j])); });
+    ForEachLane(df, pass, [&](size_t j) { Insert(top, bits_to_max_key(bits[i + j])); });
     t = gate();
   }
-  for (; i < n; ++i) Insert(top, KeyOfPattern(bits[i]));
+  for (; i < n; ++i) Insert(top, bits_to_max_key(bits[i]));
 }
 
 // Top8 of n BF16 patterns, compared in 16 bits. The 16-bit order key of a pattern b
@@ -270,7 +266,7 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
   auto lane_below = [&] { return static_cast<uint16_t>(Gate16(Gate(top, 0)) - 1); };
   if (*crowded && n >= kLaneRowMin) {
     const size_t i = LaneTop8(d, 0, n, key, lane_below, lane_put);
-    for (size_t j = i; j < n; ++j) Insert(top, KeyOfPattern(bf16_to_fp32(half[j])));
+    for (size_t j = i; j < n; ++j) Insert(top, bits_to_max_key(bf16_to_fp32(half[j])));
     return;
   }
   uint32_t bound = 0;
@@ -300,7 +296,7 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
         continue;
       }
       ForEachLane2(d, p0, p1,
-                   [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
+                   [&](size_t j) { Insert(top, bits_to_max_key(bf16_to_fp32(half[i + j]))); });
       t = gate();
       if (Crowded(run, hn::CountTrue(d, p0) + hn::CountTrue(d, p1), 2 * N, n - i)) {
         *crowded = true;
@@ -312,10 +308,11 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
   for (; i + N <= n; i += N) {
     const auto pass = hn::Gt(key(i), t);
     if (HWY_LIKELY(hn::AllFalse(d, pass))) continue;
-    ForEachLane(d, pass, [&](size_t j) { Insert(top, KeyOfPattern(bf16_to_fp32(half[i + j]))); });
+    ForEachLane(d, pass,
+                [&](size_t j) { Insert(top, bits_to_max_key(bf16_to_fp32(half[i + j]))); });
     t = gate();
   }
-  for (; i < n; ++i) Insert(top, KeyOfPattern(bf16_to_fp32(half[i])));
+  for (; i < n; ++i) Insert(top, bits_to_max_key(bf16_to_fp32(half[i])));
 }
 
 // The match core (SPEC §4.9) over n elements with ordinals j0 + i. A vector is first
@@ -526,7 +523,7 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
   std::array<uint32_t, 8> top;
   for (unsigned k = 0; k < 8; ++k) {
     const uint32_t key = keys[k];
-    top[k] = key == 0 ? model::kMax8Fill : (key >> 31) ? key & 0x7fffffffu : ~key;
+    top[k] = key == 0 ? model::kMax8Fill : simd::max_key_to_bits(key);
   }
   // The eight values converted at once (from_fp32, SPEC §4.8).
   const unsigned size = *dtype_size(out);
