@@ -13,6 +13,16 @@ function(gpsimd_simd_sources out)
   set(${out} ${found} PARENT_SCOPE)
 endfunction()
 
+# gpsimd_gcc_asan(<out>): whether this build is GCC with AddressSanitizer (the asan
+# preset), where the options below apply.
+function(gpsimd_gcc_asan out)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
 # gpsimd_sanitizer_simd_options(<file>...): under GCC's AddressSanitizer (the asan preset),
 # the SIMD files among <file>... (sources of the calling directory's targets) are
 # compiled without its use-after-scope checks. Those poison and unpoison every vector
@@ -21,7 +31,8 @@ endfunction()
 # one core). Every other ASan check (heap, stack and global buffer overflows, use after
 # free, leaks) and UBSan stay on for them, and the rest of the code keeps use-after-scope.
 function(gpsimd_sanitizer_simd_options)
-  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+  gpsimd_gcc_asan(asan)
+  if(NOT asan)
     return()
   endif()
   gpsimd_simd_sources(simd ${ARGN})
@@ -34,7 +45,8 @@ endfunction()
 # without use-after-scope checks too (tests/validate_test.cc: 102 s with them, 71 s
 # without). The library they test keeps them; every other check stays on for both.
 function(gpsimd_sanitizer_driver_options target)
-  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+  gpsimd_gcc_asan(asan)
+  if(NOT asan)
     return()
   endif()
   target_compile_options(${target} PRIVATE -fno-sanitize-address-use-after-scope)

@@ -245,16 +245,24 @@ inline uint32_t Gate16(uint32_t gate) {
   return k + 0x7f;  // <= 0xff80 + 0x7f: the gate is at most +inf's key + 1
 }
 
+// The 16-bit order key of a BF16 pattern (b | 0x8000 when positive, ~b when negative).
+template <class D, class V>
+HWY_INLINE V OrderKey16(D d, V b) {
+  const hn::RebindToSigned<D> di;
+  const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
+  return hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000})));
+}
+inline uint16_t OrderKey16(uint16_t b) {
+  return static_cast<uint16_t>((b >> 15) ? ~b : b | 0x8000u);
+}
+
 void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
   const hn::ScalableTag<uint16_t> d;
-  const hn::RebindToSigned<decltype(d)> di;
   using V = hn::Vec<decltype(d)>;
   constexpr size_t N = hn::MaxLanes(d);
   constexpr size_t A = N >= kGroups ? 1 : kGroups / N;
   auto key = [&](size_t i) {
-    const V b = hn::LoadU(d, half + i);
-    const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
-    return hn::Add(hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000}))), hn::Set(d, uint16_t{0x7f}));
+    return hn::Add(OrderKey16(d, hn::LoadU(d, half + i)), hn::Set(d, uint16_t{0x7f}));
   };
   // For LaneTop8: the keys above. NaNs' (below 0xfe) may stay: lane_below() is at least
   // 0xfd, so they are never handed on. A number's key k less 0x7f is the high half of
@@ -407,17 +415,6 @@ void MatchFp32(const uint32_t* e, size_t n, uint64_t j0, detail::MatchCore& core
       [&](size_t i) { return hn::BitCast(df, hn::LoadU(du, e + i)); },
       [](VF v, VF lo, VF hi) { return hn::And(hn::Ge(v, lo), hn::Ge(hi, v)); },
       [](float a, float b) { return a < b; }, [&](size_t i) { return e[i]; });
-}
-
-// The 16-bit order key of a BF16 pattern (b | 0x8000 when positive, ~b when negative).
-template <class D, class V>
-HWY_INLINE V OrderKey16(D d, V b) {
-  const hn::RebindToSigned<D> di;
-  const V s = hn::BitCast(d, hn::ShiftRight<15>(hn::BitCast(di, b)));
-  return hn::Xor(b, hn::Or(s, hn::Set(d, uint16_t{0x8000})));
-}
-inline uint16_t OrderKey16(uint16_t b) {
-  return static_cast<uint16_t>((b >> 15) ? ~b : b | 0x8000u);
 }
 
 // n BF16 patterns, compared in 16 bits: an element's FP32 value (bf16_to_fp32) is its pattern
