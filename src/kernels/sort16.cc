@@ -214,66 +214,67 @@ HWY_INLINE void WritePairs(const uint32_t* words, const uint16_t* values, size_t
   if (i < k) pairs(words + i, o + i, k - i);  // the words are padded by a vector
 }
 
+// Step 2 on the n packed words: returns where the sorted words are (s.words or s.tmp).
+// The same for every dtype, so compiled once per target rather than once per dtype.
+HWY_NOINLINE const uint32_t* SortWords(size_t n, const Scratch& s) {
+  uint32_t* words = s.words;
+  namespace si = sort_inl::HWY_NAMESPACE;
+  if (n <= 1 || si::Monotone<true, 16>(D(), words, n)) return words;
+  uint32_t* tmp = s.tmp;
+  const bool reversed = si::Monotone<false, 16>(D(), words, n);
+#if HWY_TARGET != HWY_SCALAR
+  if (n <= si::MaxKeys<uint32_t>()) {
+    if (reversed && si::ReverseStrict<16>(D(), words, n, tmp)) return tmp;
+    si::SortSmall(D(), words, n);
+    return words;
+  }
+#endif
+  if (reversed) {
+    si::ReverseRuns<16>(D(), words, n, tmp, s.start);
+    return tmp;
+  }
+  uint32_t* count = s.count;
+  Histograms(words, n, count);
+  bool moved = false;
+  for (unsigned byte = 0; byte < 2; ++byte) {
+    const uint32_t* cnt[kParts];
+    for (size_t q = 0; q < kParts; ++q) cnt[q] = count + 512 * q + 256 * byte;
+    const unsigned shift = 16 + 8 * byte;
+    const uint32_t any = (words[0] >> shift) & 0xff;
+    size_t with_any = 0;
+    for (size_t q = 0; q < kParts; ++q) with_any += cnt[q][any];
+    if (with_any == n) continue;  // every key has this byte
+    if (moved) {
+      // The quarters hold other keys now: count them again (the last one from the
+      // totals).
+      uint32_t* last = count + 512 * (kParts - 1) + 256 * byte;
+      for (size_t q = 0; q + 1 < kParts; ++q)
+        for (unsigned v = 0; v < 256; ++v) last[v] += count[512 * q + 256 * byte + v];
+      const size_t h = PartSize(n);
+      uint32_t* c[kParts - 1];
+      for (size_t q = 0; q + 1 < kParts; ++q) {
+        c[q] = count + 512 * q + 256 * byte;
+        std::fill_n(c[q], 256, 0u);
+      }
+      // Interleaved, as Histograms: independent chains of increments.
+      for (size_t j = 0; j < h; ++j)
+        for (size_t q = 0; q + 1 < kParts; ++q) ++c[q][words[q * h + j] >> shift];
+      for (size_t q = 0; q + 1 < kParts; ++q)
+        for (unsigned v = 0; v < 256; ++v) last[v] -= c[q][v];
+    }
+    Scatter(words, n, shift, cnt, tmp);
+    std::swap(words, tmp);
+    moved = true;
+  }
+  return words;
+}
+
 template <Dtype kDt>
 void SortPairsT(bool descending, const uint16_t* values, size_t n, size_t k, uint16_t offset,
                 uint16_t* out, const Scratch& s) {
   const uint32_t flip = descending ? 0xffffu : 0u;
-  uint32_t* words = s.words;
-  uint32_t* count = s.count;
-  PackWords<kDt>(values, n, flip, words);
-  namespace si = sort_inl::HWY_NAMESPACE;
-  if (n > 1 && !si::Monotone<true, 16>(D(), words, n)) {
-    uint32_t* tmp = s.tmp;
-    const bool reversed = si::Monotone<false, 16>(D(), words, n);
-#if HWY_TARGET != HWY_SCALAR
-    if (n <= si::MaxKeys<uint32_t>()) {
-      if (reversed && si::ReverseStrict<16>(D(), words, n, tmp)) {
-        words = tmp;
-      } else {
-        si::SortSmall(D(), words, n);
-      }
-      return WritePairs<kDt>(words, values, k, flip, offset, out);
-    }
-#endif
-    if (reversed) {
-      si::ReverseRuns<16>(D(), words, n, tmp, s.start);
-      words = tmp;
-    } else {
-      Histograms(words, n, count);
-      bool moved = false;
-      for (unsigned byte = 0; byte < 2; ++byte) {
-        const uint32_t* cnt[kParts];
-        for (size_t q = 0; q < kParts; ++q) cnt[q] = count + 512 * q + 256 * byte;
-        const unsigned shift = 16 + 8 * byte;
-        const uint32_t any = (words[0] >> shift) & 0xff;
-        size_t with_any = 0;
-        for (size_t q = 0; q < kParts; ++q) with_any += cnt[q][any];
-        if (with_any == n) continue;  // every key has this byte
-        if (moved) {
-          // The quarters hold other keys now: count them again (the last one from the
-          // totals).
-          uint32_t* last = count + 512 * (kParts - 1) + 256 * byte;
-          for (size_t q = 0; q + 1 < kParts; ++q)
-            for (unsigned v = 0; v < 256; ++v) last[v] += count[512 * q + 256 * byte + v];
-          const size_t h = PartSize(n);
-          uint32_t* c[kParts - 1];
-          for (size_t q = 0; q + 1 < kParts; ++q) {
-            c[q] = count + 512 * q + 256 * byte;
-            std::fill_n(c[q], 256, 0u);
-          }
-          // Interleaved, as Histograms: independent chains of increments.
-          for (size_t j = 0; j < h; ++j)
-            for (size_t q = 0; q + 1 < kParts; ++q) ++c[q][words[q * h + j] >> shift];
-          for (size_t q = 0; q + 1 < kParts; ++q)
-            for (unsigned v = 0; v < 256; ++v) last[v] -= c[q][v];
-        }
-        Scatter(words, n, shift, cnt, tmp);
-        std::swap(words, tmp);
-        moved = true;
-      }
-    }
-  }
-  WritePairs<kDt>(words, values, k, flip, offset, out);
+  PackWords<kDt>(values, n, flip, s.words);
+  WritePairs<kDt>(SortWords(n, s), values, k, flip, offset, out);
 }
 
 void SortPairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
