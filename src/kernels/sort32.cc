@@ -527,39 +527,26 @@ HWY_INLINE void WriteInOrder(const uint32_t* values, size_t n, size_t k, uint32_
   }
 }
 
-template <Dtype kDt>
-void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uint32_t offset,
-                uint32_t* out, const Scratch& s) {
-  const uint32_t flip = descending ? ~0u : 0u;
+// Sorts the n packed keys in s.keys whose key' lie in [lo, hi]; returns where the sorted
+// keys are (s.keys or s.tmp). fp32: the values are FP32 (value-linear buckets may be
+// used). Compiled once per target for the three dtypes.
+HWY_NOINLINE const uint64_t* SortKeys(bool fp32, const uint32_t* values, size_t n, uint32_t flip,
+                                      uint32_t lo, uint32_t hi, const Scratch& s) {
   uint64_t* keys = s.keys;
-  auto key = [](D32 d, V32 b) {
-    if constexpr (kDt == Dtype::FP32)
-      return Fp32Key(d, b);
-    else if constexpr (kDt == Dtype::INT32)
-      return hn::Xor(b, hn::Set(d, 0x80000000u));
-    else
-      return b;
-  };
-  // Input in order (sorted, all equal) or strictly reversed: written as it is.
-  const int order = InputOrder(values, n, flip, key);
-  if (order > 0) return WriteInOrder<false>(values, n, k, offset, out);
-  if (order < 0) return WriteInOrder<true>(values, n, k, offset, out);
-  uint32_t lo, hi;
-  PackKeys(values, n, flip, keys, &lo, &hi, key);
   namespace si = sort_inl::HWY_NAMESPACE;
   const D64 d;
   // Input in reverse order with runs of equal keys: the runs (sort-inl.h).
   if (si::Monotone<false, 32>(d, keys, n)) {
     si::ReverseRuns<32>(d, keys, n, s.tmp, s.index);
-    return WritePairs<kDt>(s.tmp, values, k, flip, offset, out);
+    return s.tmp;
   }
   if (n <= kMaxNetwork) {
     si::SortSmall(d, keys, n);
-    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+    return keys;
   }
   if (n < kMinRadix) {
     simd::sort_u64(keys, n);
-    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+    return keys;
   }
 
   // Padding above every key sorts to the end and stays there. The networks run over
@@ -583,32 +570,30 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
   // FP32: value-linear buckets instead, when the sample finds them less crowded.
   bool linear = false;
   Linear lin{};
-  if constexpr (kDt == Dtype::FP32) {
-    if (!exact && sample.mixed > 0) {
-      lin.flip = flip;
-      const float ymin = lin.Y(lo), ymax = lin.Y(hi);
-      const float range = ymax - ymin;
-      const size_t b = size_t{1} << bucket_bits;
-      // A range of subnormals is so narrow that b / range overflows: then (y - ymin) * scale
-      // is inf or, at ymin, 0 * inf = NaN, and neither converts to a bucket.
-      const float scale = range > 0 ? static_cast<float>(b) / range : 0.0f;
-      if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0 &&
-          std::isfinite(scale)) {
-        lin.ymin = ymin;
-        lin.scale = scale;
-        lin.last = static_cast<uint32_t>(b - 1);
-        const Sample ls = SampleBuckets(keys, n, lin);
-        if (ls.mixed < sample.mixed) {
-          linear = true;
-          sample = ls;
-          buckets = b;
-        }
+  if (fp32 && !exact && sample.mixed > 0) {
+    lin.flip = flip;
+    const float ymin = lin.Y(lo), ymax = lin.Y(hi);
+    const float range = ymax - ymin;
+    const size_t b = size_t{1} << bucket_bits;
+    // A range of subnormals is so narrow that b / range overflows: then (y - ymin) * scale
+    // is inf or, at ymin, 0 * inf = NaN, and neither converts to a bucket.
+    const float scale = range > 0 ? static_cast<float>(b) / range : 0.0f;
+    if (std::isfinite(ymin) && std::isfinite(ymax) && std::isfinite(range) && range > 0 &&
+        std::isfinite(scale)) {
+      lin.ymin = ymin;
+      lin.scale = scale;
+      lin.last = static_cast<uint32_t>(b - 1);
+      const Sample ls = SampleBuckets(keys, n, lin);
+      if (ls.mixed < sample.mixed) {
+        linear = true;
+        sample = ls;
+        buckets = b;
       }
     }
   }
   if (sample.dominated) {
     simd::sort_u64(keys, n);
-    return WritePairs<kDt>(keys, values, k, flip, offset, out);
+    return keys;
   }
   const D32 d32;
   uint32_t* index = s.index;
@@ -655,7 +640,30 @@ void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uin
     for (size_t i = 0; i < span; i += kLanes) net.Sort(tmp + i);
     for (size_t i = kWindow / 2; i + kLanes <= span; i += kLanes) net.MergeHalves(tmp + i);
   }
-  WritePairs<kDt>(tmp, values, k, flip, offset, out);
+  return tmp;
+}
+
+template <Dtype kDt>
+void SortPairsT(bool descending, const uint32_t* values, size_t n, size_t k, uint32_t offset,
+                uint32_t* out, const Scratch& s) {
+  const uint32_t flip = descending ? ~0u : 0u;
+  uint64_t* keys = s.keys;
+  auto key = [](D32 d, V32 b) {
+    if constexpr (kDt == Dtype::FP32)
+      return Fp32Key(d, b);
+    else if constexpr (kDt == Dtype::INT32)
+      return hn::Xor(b, hn::Set(d, 0x80000000u));
+    else
+      return b;
+  };
+  // Input in order (sorted, all equal) or strictly reversed: written as it is.
+  const int order = InputOrder(values, n, flip, key);
+  if (order > 0) return WriteInOrder<false>(values, n, k, offset, out);
+  if (order < 0) return WriteInOrder<true>(values, n, k, offset, out);
+  uint32_t lo, hi;
+  PackKeys(values, n, flip, keys, &lo, &hi, key);
+  WritePairs<kDt>(SortKeys(kDt == Dtype::FP32, values, n, flip, lo, hi, s), values, k, flip, offset,
+                  out);
 }
 
 #endif  // HWY_TARGET <= HWY_AVX2
