@@ -538,15 +538,14 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
 
 void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
                        const Walk& dst_walk) {
+  // idx modulo 2^(8 * out_size) (format.h's int_low_bits): the u32 itself, or its low
+  // half for a 2-byte destination.
   Cursor dc(Rows::of(dst_walk));
   if (out_size == 4) {
-    uint32_t v[8];
-    for (unsigned k = 0; k < 8; ++k) v[k] = int_low_bits(Dtype::UINT32, lane.idx[k]);
-    dc.write<4>(dst, 8, reinterpret_cast<const uint8_t*>(v));
+    dc.write<4>(dst, 8, reinterpret_cast<const uint8_t*>(lane.idx.data()));
   } else {
     uint16_t v[8];
-    for (unsigned k = 0; k < 8; ++k)
-      v[k] = static_cast<uint16_t>(int_low_bits(Dtype::UINT16, lane.idx[k]));
+    for (unsigned k = 0; k < 8; ++k) v[k] = static_cast<uint16_t>(lane.idx[k]);
     dc.write<2>(dst, 8, reinterpret_cast<const uint8_t*>(v));
   }
 }
