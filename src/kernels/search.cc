@@ -125,10 +125,11 @@ HWY_INLINE bool Crowded(size_t& run, size_t passed, size_t lanes, size_t left) {
 // The rest of a row, elements [i, n) less the last partial vector: a top 8 per vector
 // lane, r0 the largest, each vector of order keys (`key(i)`; a NaN's key is below every
 // number's and below `below()`) inserted into its lanes by a chain of eight Max/Min
-// pairs, without a branch. The union of the lanes' top 8s holds the row's. They are then
-// handed to `put` (the scalar insertion), r0 first, only the lanes above `below()` (a
-// key no larger than the smallest that can still change the top 8); once no lane of an
-// r<k> is, none of the later ones is either. Returns where the vectors stopped.
+// pairs, without a branch (while the row ascends, by a shift of the chain). The union of
+// the lanes' top 8s holds the row's. They are then handed to `put` (the scalar
+// insertion), r0 first, only the lanes above `below()` (a key no larger than the
+// smallest that can still change the top 8); once no lane of an r<k> is, none of the
+// later ones is either. Returns where the vectors stopped.
 template <class D, class KeyFn, class BelowFn, class PutFn>
 HWY_INLINE size_t LaneTop8(D d, size_t i, size_t n, KeyFn key, BelowFn below, PutFn put) {
   using V = hn::Vec<D>;
@@ -141,6 +142,14 @@ HWY_INLINE size_t LaneTop8(D d, size_t i, size_t n, KeyFn key, BelowFn below, Pu
     v = hn::Min(x, v);
     x = hi;
   };
+  // A vector at or above every lane's largest (each vector of an ascending row) only
+  // shifts the chain; the first one that is not ends the shortcut for the rest of these
+  // elements, so that rows which only trend upwards do not pay the test.
+  for (; i + N <= n; i += N) {
+    const V v = key(i);
+    if (!hn::AllFalse(d, hn::Gt(r0, v))) break;
+    r7 = r6, r6 = r5, r5 = r4, r4 = r3, r3 = r2, r2 = r1, r1 = r0, r0 = v;
+  }
   for (; i + N <= n; i += N) {
     V v = key(i);
     step(r0, v), step(r1, v), step(r2, v), step(r3, v);
