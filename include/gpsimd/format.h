@@ -103,6 +103,12 @@ inline uint32_t convert_through_fp32(uint32_t bits, Dtype from, Dtype to) {
 // come from an integer datapath (Iota's int32 ramp, FindIndex8's u32 indices, the
 // native integer path of TensorTensorArith). Aborts for a dtype that is not an integer.
 uint32_t int_low_bits(Dtype dt, int64_t v);
+// int_low_bits for a dtype of `size` bytes (1, 2 or 4), known to be an integer one: the
+// same bits, without the dtype lookup, for the fast paths.
+constexpr uint32_t int_low_bits_of_size(unsigned size, uint64_t v) {
+  const auto bits = static_cast<uint32_t>(v);
+  return size >= 4 ? bits : bits & ((1u << (8 * size)) - 1);
+}
 
 // The letters of SPEC §5.1's table: what convert() amounts to for a pair.
 enum class ConversionKind : uint8_t {

@@ -279,9 +279,7 @@ uint32_t fp32_to_int(Dtype dt, uint32_t fp32_bits) {
       break;
     }
   }
-  const unsigned size = *dtype_size(dt);
-  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(v));
-  return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+  return int_low_bits_of_size(*dtype_size(dt), static_cast<uint64_t>(v));
 }
 
 // ---- The conversion of SPEC §5.1 --------------------------------------------------------
@@ -328,9 +326,7 @@ uint32_t convert(uint32_t bits, Dtype from, Dtype to) {
 uint32_t int_low_bits(Dtype dt, int64_t v) {
   GPSIMD_FORMAT_ASSERT(is_int_dtype(dt), "int_low_bits: dtype code 0x%X is not an integer dtype",
                        static_cast<unsigned>(dt));
-  const unsigned size = *dtype_size(dt);
-  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(v));
-  return size == 4 ? bits : bits & ((1u << (8 * size)) - 1);
+  return int_low_bits_of_size(*dtype_size(dt), static_cast<uint64_t>(v));
 }
 
 std::string_view conversion_letter(ConversionKind k) {

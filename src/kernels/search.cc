@@ -547,14 +547,16 @@ bool max8_channel(const uint8_t* partition, const Walk& src, Dtype in, Dtype out
 
 void find_index8_store(const MatchLane& lane, unsigned out_size, uint8_t* dst,
                        const Walk& dst_walk) {
-  // idx modulo 2^(8 * out_size) (format.h's int_low_bits): the u32 itself, or its low
-  // half for a 2-byte destination.
+  // idx modulo 2^(8 * out_size) (format.h's int_low_bits): for 4 bytes the u32 indices
+  // themselves, written from the lane.
+  static_assert(int_low_bits_of_size(4, 0xfffffffeu) == 0xfffffffeu);
   Cursor dc(Rows::of(dst_walk));
   if (out_size == 4) {
     dc.write<4>(dst, 8, reinterpret_cast<const uint8_t*>(lane.idx.data()));
   } else {
     uint16_t v[8];
-    for (unsigned k = 0; k < 8; ++k) v[k] = static_cast<uint16_t>(lane.idx[k]);
+    for (unsigned k = 0; k < 8; ++k)
+      v[k] = static_cast<uint16_t>(int_low_bits_of_size(2, lane.idx[k]));
     dc.write<2>(dst, 8, reinterpret_cast<const uint8_t*>(v));
   }
 }
