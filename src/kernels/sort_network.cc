@@ -570,24 +570,27 @@ HWY_INLINE void SortRunsT(size_t n, size_t k, bool descending, const SortChannel
   };
   size_t c = 0;
   if constexpr (kWide && kRows == 1) {
-    // Two runs at a time (here and below): their networks are chains of dependent
-    // steps, and two independent chains side by side keep more of the vector units busy.
+    // kWays runs at a time: their networks are chains of dependent steps, and
+    // independent chains side by side keep more of the vector units busy (AVX-512's 32
+    // registers hold four runs' state; AVX2's 16 two).
+    constexpr size_t kWays = HWY_TARGET <= HWY_AVX3 ? 4 : 2;
     const DU32 d;
-    for (; c + 2 <= count; c += 2) {
-      prefetch_ahead(c, 2);
-      Narrow32 r0 = NarrowPack(ch[c].partition + src_off, n, descending, readable, key);
-      Narrow32 r1 = NarrowPack(ch[c + 1].partition + src_off, n, descending, readable, key);
-      BitonicVectors<1>(d, &r0.v);
-      BitonicVectors<1>(d, &r1.v);
-      auto finish = [&](const Narrow32& r, const SortChannel& x) {
-        if (NarrowInOrder(r, n))
-          NarrowStore(r, k, x.offset, x.dst + dst_off);
+    for (; c + kWays <= count; c += kWays) {
+      prefetch_ahead(c, kWays);
+      Narrow32 r[kWays];
+      for (size_t w = 0; w < kWays; ++w)
+        r[w] = NarrowPack(ch[c + w].partition + src_off, n, descending, readable, key);
+      for (size_t w = 0; w < kWays; ++w) BitonicVectors<1>(d, &r[w].v);
+      bool in_order[kWays];
+      for (size_t w = 0; w < kWays; ++w) in_order[w] = NarrowInOrder(r[w], n);
+      for (size_t w = 0; w < kWays; ++w) {
+        const SortChannel& x = ch[c + w];
+        if (in_order[w])
+          NarrowStore(r[w], k, x.offset, x.dst + dst_off);
         else
           SortRun32<1, false>(x.partition + src_off, n, k, x.offset, descending, readable,
                               x.dst + dst_off, key);
-      };
-      finish(r0, ch[c]);
-      finish(r1, ch[c + 1]);
+      }
     }
   }
   if constexpr (!kWide && kRows <= 2) {
