@@ -28,10 +28,11 @@ void Machine::FreeDeleter::operator()(uint8_t* p) const {
 // the whole 28 MiB with memset on every construction.) A mapping starts on a page, so
 // the partitions start on 64-byte cache lines and the kernels' vector loads and stores
 // of aligned data do not straddle two lines. The mappings ask for transparent huge pages
-// (where the kernel has them in its `madvise` mode, Debian's default): reading or
-// comparing a whole fresh machine then takes 17 page faults rather than 8700, which in a
-// virtual machine cost more than the reading (a program-vector run went from about 95 ms
-// to 4 ms); a first write zeroes 2 MiB rather than 4 KiB.
+// (where the kernel has them in its `madvise` mode, Debian's default): reading a whole
+// fresh V3 SBUF then takes 14 page faults rather than 7168, which in a virtual machine
+// cost more than the reading (a program-vector run, which compares the whole machine,
+// went from about 95 ms to 4 ms); a first write zeroes 2 MiB rather than 4 KiB
+// (docs/robustness.md has both costs).
 Machine::Buffer Machine::zeroed(std::size_t n) {
   void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
