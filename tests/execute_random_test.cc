@@ -26,6 +26,7 @@
 #include "random_words.h"
 #include "reference_model.h"
 #include "table_coverage.h"
+#include "test_effort.h"
 
 namespace {
 
@@ -111,10 +112,11 @@ void run_random(const char* name, GenFn gen, std::initializer_list<Generation> g
   const uint64_t seed = base_seed() ^ salt;
   Tally tally;
   Rng batch_rng(seed);
-  for (unsigned start = 0; start < kCasesPerInstruction; start += kBatch) {
+  const unsigned total = gpsimd::test_effort::random_cases(kCasesPerInstruction, kBatch);
+  for (unsigned start = 0; start < total; start += kBatch) {
     const Generation g = batch_rng.pick(gens);
     Machine fast(g), scalar(g), ref(g);
-    for (unsigned i = start; i < std::min(start + kBatch, kCasesPerInstruction); ++i) {
+    for (unsigned i = start; i < std::min(start + kBatch, total); ++i) {
       Rng r(seed * 0x9e3779b97f4a7c15ull + i);
       Builder b(r, g, {&fast, &scalar, &ref});
       const Word w = gen(b);

@@ -25,6 +25,7 @@
 #include "ops/op.h"
 #include "random_words.h"
 #include "table_coverage.h"
+#include "test_effort.h"
 #include "test_words.h"
 
 namespace {
@@ -367,6 +368,8 @@ void run_footprints(const char* name, GenFn gen, std::initializer_list<Generatio
   Tally t;
   Scratch scratch;
   rw::Rng pick(seed);
+  // GPSIMD_RANDOM_CASES scales the count (tests/test_effort.h), in whole batches of 50.
+  cases = (gpsimd::test_effort::random_cases(cases, 50) + 49) / 50 * 50;
   for (unsigned start = 0; start < cases; start += 50) {
     const Generation g = pick.pick(gens);
     Machine m(g);

@@ -33,6 +33,7 @@
 #include "kernels/sort_network.h"
 #include "kernels/stream.h"
 #include "table_coverage.h"
+#include "test_effort.h"
 
 namespace gpsimd {
 namespace {
@@ -303,7 +304,8 @@ TEST(KernelsEquivTest, ConversionSampled32BitPatternsEveryPair) {
     const std::size_t edges = v.size();
     for (std::size_t k = 0; k < edges; ++k)
       for (int d = -2; d <= 2; ++d) v.push_back(v[k] + static_cast<uint32_t>(d));
-    for (int i = 0; i < 300000; ++i) {
+    const auto samples = static_cast<int>(test_effort::random_cases(300000));
+    for (int i = 0; i < samples; ++i) {
       const uint32_t r = static_cast<uint32_t>(rng.bits());
       // Half uniform bits, half near the edges or in the exponent range that rounds.
       if (rng.chance(0.5)) {
@@ -1618,11 +1620,14 @@ void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, 
                 Machines& m = machines()) {
   for_each_target([&](bool best) {
     // The best target gets every case; the others, which share the code but not the
-    // vector widths, a third.
-    const int cases = best ? all_cases : all_cases / 3;
+    // vector widths, a third (each scaled by GPSIMD_RANDOM_CASES, tests/test_effort.h).
+    const int cases = static_cast<int>(
+        test_effort::random_cases(static_cast<unsigned>(best ? all_cases : all_cases / 3)));
+    const int large =
+        static_cast<int>(test_effort::random_cases(static_cast<unsigned>(large_cases)));
     Rng rng(seed);
     Counts counts;
-    for (int i = 0; i < cases + large_cases; ++i) {
+    for (int i = 0; i < cases + large; ++i) {
       m.touched.clear();
       const Word w = make(rng, m, i >= cases);
       SCOPED_TRACE(testing::Message() << name << " case " << i);
@@ -1630,7 +1635,7 @@ void run_random(const char* name, WordMaker make, uint64_t seed, int all_cases, 
       if (testing::Test::HasFatalFailure()) return;
     }
     // The generator must mostly make words that run, or the comparison proves little.
-    EXPECT_GT(counts.retired, (cases + large_cases) * 3 / 4)
+    EXPECT_GT(counts.retired, (cases + large) * 3 / 4)
         << name << ": retired " << counts.retired << ", invalid " << counts.invalid << ", faulted "
         << counts.faulted;
     std::printf("[ %-18s ] %-6s %d words retired, %d invalid, %d faulted\n", name,
@@ -1655,7 +1660,7 @@ TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
   for_each_target([&](bool best) {
     Rng rng(17);
     Counts counts;
-    const int cases = best ? 48 : 16;
+    const auto cases = static_cast<int>(test_effort::random_cases(best ? 48 : 16));
     for (int i = 0; i < cases; ++i) {
       m.touched.clear();
       const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
