@@ -99,6 +99,14 @@ bool range_select_channel(const uint8_t* partition, const Walk& src, Dtype in, f
       std::fill_n(reinterpret_cast<uint32_t*>(target) + b, m - b, kFillBits);
       if (max)
         best = std::max(best, simd::max_key(reinterpret_cast<const uint32_t*>(x) + a, b - a));
+    } else if (out_size == 4) {
+      // FP32 or FP32R out: the FP32 patterns are the output's bits, so they are widened
+      // straight into the destination (no from_fp32 pass, which would copy them).
+      uint32_t* t = reinterpret_cast<uint32_t*>(target);
+      simd::to_fp32(in, x + a * in_size, b - a, t + a);
+      std::fill_n(t, a, kFillBits);
+      std::fill_n(t + b, m - b, kFillBits);
+      if (max) best = std::max(best, simd::max_key(t + a, b - a));
     } else {
       simd::to_fp32(in, x + a * in_size, b - a, y + a);
       std::fill_n(y, a, kFillBits);
