@@ -31,6 +31,10 @@ void to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out);
 // Element i of `out` = from_fp32(dt, in[i]), for n contiguous elements.
 void from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out);
 
+// out[i] = to_fp32(BF16, the 2 bytes at in + 4 i), as 4-byte FP32 patterns, for n
+// elements: a BF16 walk of step 2 read and widened in one pass (Cast to FP32).
+void widen_bf16_words(const uint8_t* in, size_t n, uint8_t* out);
+
 // The maximum of n FP32 patterns in RangeSelect's order (SPEC §4.1: NaN ignored,
 // -0.0 < +0.0), as a key: 0 when every value is NaN (or n == 0), else a value that
 // max_key_to_bits turns back into the FP32 pattern. Keys of two ranges combine by max.
