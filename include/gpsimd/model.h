@@ -71,7 +71,7 @@ inline constexpr bool alu_shift_out(uint32_t count, unsigned width) {
 // SPEC §3.9, TensorTensor (§4.14) [model]: what runs where is a rule of the op files.
 // Item 4 (a valid word faults unsupported-op on act, for an op of §3.8.3, for INT64/UINT64
 // operands, and for an is_valid_int_aluop op off pool) is unsupported_reason in
-// src/ops/tensor_tensor.h; item 2 (on pool, the integer ops at any width and the general
+// src/ops/tensor_tensor.cc; item 2 (on pool, the integer ops at any width and the general
 // ops on three 32-bit integer dtypes take the native integer path, every other 0x41
 // element the FP32 path) is arith_datapath in src/ops/tensor_tensor_arith.cc.
 

@@ -5,7 +5,7 @@
 // to_fp32 / from_fp32 element by element for the integer ones), computed by the ALU's
 // vector loops (alu/simd.h) and written back along the destination walk in ordinal
 // order (a revisited byte takes the later ordinal). Every step is bit-identical to the
-// reference of src/ops/tensor_tensor.h and tensor_scalar.h, which
+// reference of src/ops/tensor_tensor.cc and tensor_scalar.cc, which
 // tests/kernels_equiv_test.cc checks on every SIMD target. In alu_stream.cc.
 //
 // Like every kernel (kernels.h), each returns false when it does not handle the case;

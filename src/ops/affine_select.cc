@@ -9,7 +9,7 @@
 #include "kernels/affine.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -23,6 +23,16 @@ constexpr FieldDef kMask = field_of(F, "mask_pattern");
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kMultiplier = field_of(F, "channel_multiplier");
+
+// SPEC §4.5, §8.5: every source element is read, selected or not (the fill comes from a
+// register); the destination walk is written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_low(kDtypes)),
+    tensor_operand(kDst, AccessKind::Write, dtype_high(kDtypes)),
+};
+enum : unsigned { kSrcOp, kDstOp };
+std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands&);
+constexpr Operands kOperands{kOperandList, kChannels, 1, shape_checks};
 
 constexpr OperandRule kSrcRule{false, false};  // POOL: SBUF only
 constexpr OperandRule kDstRule{false, true};
@@ -46,6 +56,18 @@ CountMismatch count_mismatch(uint64_t mask, uint64_t src, uint64_t dst) {
   if (mask == dst) return {kSrc.name, counts + ": src disagrees with mask and dst"};
   if (mask == src) return {kDst.name, counts + ": dst disagrees with mask and src"};
   return {kMask.name, counts + ": all three disagree"};
+}
+
+// Validation's count clause, waived for register-mode addresses, faults at execution
+// (shape-mismatch).
+std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands&) {
+  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc mask = load_tensor(w, kMask);
+  if ((st.register_mode() || dt.register_mode()) &&
+      (st.count() != mask.count() || dt.count() != mask.count()))
+    return Fault{FaultKind::ShapeMismatch,
+                 count_mismatch(mask.count(), st.count(), dt.count()).what};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -90,23 +112,14 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   const unsigned n = w[kChannels.offset];
   const uint8_t lo = in_dtype(w), hi = out_dtype(w);
   const unsigned in_size = *dtype_size(lo), out_size = *dtype_size(hi);
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc);
   const TensorDesc mask = load_tensor(w, kMask);
 
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, kSrcRule, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, kDstRule, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  if ((st.register_mode() || dt.register_mode()) &&
-      (st.count() != mask.count() || dt.count() != mask.count()))
-    return Fault{FaultKind::ShapeMismatch,
-                 count_mismatch(mask.count(), st.count(), dt.count()).what};
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  out.note_source(src, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
   const uint8_t mode = w[kFillMode.offset];
   const uint32_t fill = from_fp32(static_cast<Dtype>(hi), m.registers[w[kFillReg.offset]]);
   const auto mult = static_cast<int32_t>(load_u32(w, kMultiplier.offset));
@@ -141,21 +154,6 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
     thread_local std::vector<uint32_t> y;
     reference_channel(c, dst_bytes[c], y);
   });
-  return std::nullopt;
-}
-
-// SPEC §8.5: every source element is read, selected or not (the fill comes from a
-// register, never memory); the destination walk is written.
-std::optional<Fault> footprint_affine_select(const Word& w, const Machine& m, Engine,
-                                             FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned in_size = *dtype_size(in_dtype(w)), out_size = *dtype_size(out_dtype(w));
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, kSrcRule, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, kDstRule, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
   return std::nullopt;
 }
 
@@ -210,8 +208,11 @@ Word sample_affine_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kAffineSelectOps = {
-    detail::validate_affine_select, detail::execute_affine_select, detail::explain_affine_select,
-    detail::sample_affine_select,   "AffineSelect fp32",           nullptr,
-    detail::footprint_affine_select};
+const detail::OpSemantics table::kAffineSelectOps = {detail::validate_affine_select,
+                                                     detail::execute_affine_select,
+                                                     detail::explain_affine_select,
+                                                     detail::sample_affine_select,
+                                                     "AffineSelect fp32",
+                                                     nullptr,
+                                                     &detail::kOperands};
 }  // namespace gpsimd

@@ -1,16 +1,20 @@
 // Copy (0x46, S4D4_TR): a 4-D source walk to a 4-D destination walk of the same count,
 // the bits unchanged (SPEC §4.16): §5.1's cast with equal dtypes. On the ACT engine of V2
-// every element goes through FP32 instead (INT32 2^24 + 1 becomes 2^24). The clauses,
-// effect and explanation it shares with Cast (copy_cast.h) are here too.
+// every element goes through FP32 instead (INT32 2^24 + 1 becomes 2^24).
+// Cast (0x47, S4D4_TR): Copy's walk, every element converted from in_dtype to out_dtype
+// by SPEC §5.1's cast (equal dtypes copy the bits, every other pair goes through FP32;
+// SPEC §4.17). On the ACT engine of V2 every element goes through FP32. Its clauses are
+// Copy's without s4d4_tr_same_src_dst_type, its effect Copy's.
+// The two opcodes are one family (S4D4_TR): everything below is shared but each
+// opcode's wrapper, explain wording and sample at the end.
 #include <array>
 #include <vector>
 
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
 #include "kernels/kernels.h"
-#include "ops/copy_cast.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -26,6 +30,15 @@ constexpr FieldDef kOpDim = field_of(F, "op_dim");
 constexpr FieldDef kMaskEnable = field_of(F, "mask_enable");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+// SPEC §4.16, §4.17, §8.5: the source walk read, the destination walk written, on the
+// engine's rules (PSUM off POOL).
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_byte(kInDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+};
+enum : unsigned { kSrcOp, kDstOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 
 // SPEC §3.9 item 1: every engine but POOL may touch PSUM.
 OperandRule src_rule(Engine e) {
@@ -85,20 +98,6 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
     d.fail("has_zero_negated_field", kNegated.name, hex8(w[kNegated.offset]), "must be 0");
 }
 
-std::optional<Fault> footprint_s4d4_tr(const Word& w, const Machine& m, Engine engine,
-                                       FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned in_size = *dtype_size(static_cast<Dtype>(w[kInDtype.offset]));
-  const unsigned out_size = *dtype_size(static_cast<Dtype>(w[kOutDtype.offset]));
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, src_rule(engine), n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, dst_rule(engine), n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& out,
                                      const ExecEnv& env) {
   // Copy and Cast never fault unsupported-op (SPEC §3.9 item 4).
@@ -106,19 +105,14 @@ std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& ou
   const auto din = static_cast<Dtype>(w[kInDtype.offset]);
   const auto dout = static_cast<Dtype>(w[kOutDtype.offset]);
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc);
 
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, src_rule(env.engine), n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, dst_rule(env.engine), n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   // No shape-mismatch: the count clause is static.
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  out.note_source(src, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   const bool through = through_fp32(env.engine, m.generation());
@@ -182,13 +176,8 @@ std::string pair_text(Dtype in, Dtype out) {
 }  // namespace
 
 void explain_s4d4_tr(const Decoded& d, const Machine& m, Explainer& x, bool cast) {
-  const unsigned n = u32(d, "num_active_channels");
   const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  explain_operands(kOperands, d, m, x);
   const auto in = static_cast<Dtype>(din), out = static_cast<Dtype>(dout);
   const std::string act = fmt::format(" On ACT on V2 every element goes through FP32 instead ({}).",
                                       in == out && is_int_dtype(in) && *dtype_size(in) == 4
@@ -224,16 +213,30 @@ Word sample_copy(unsigned p) {
   return sample_s4d4_tr(Opcode::Copy, p, Dtype::FP32, Dtype::FP32);
 }
 
+void validate_cast(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  validate_s4d4_tr(w, g, opts, d, true);
+}
+
+void explain_cast(const Decoded& d, const Machine& m, Explainer& x) {
+  explain_s4d4_tr(d, m, x, true);
+}
+
+// FP32 to BF16: NKI's most common tensor_copy (an accumulation down to BF16).
+Word sample_cast(unsigned p) {
+  return sample_s4d4_tr(Opcode::Cast, p, Dtype::FP32, Dtype::BF16);
+}
+
 }  // namespace
 
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kCopyOps = {detail::validate_copy,
-                                             detail::execute_s4d4_tr,
-                                             detail::explain_copy,
-                                             detail::sample_copy,
-                                             "Copy fp32",
-                                             nullptr,
-                                             detail::footprint_s4d4_tr};
+const detail::OpSemantics table::kCopyOps = {detail::validate_copy, detail::execute_s4d4_tr,
+                                             detail::explain_copy,  detail::sample_copy,
+                                             "Copy fp32",           nullptr,
+                                             &detail::kOperands};
+const detail::OpSemantics table::kCastOps = {detail::validate_cast, detail::execute_s4d4_tr,
+                                             detail::explain_cast,  detail::sample_cast,
+                                             "Cast fp32->bf16",     nullptr,
+                                             &detail::kOperands};
 }  // namespace gpsimd

@@ -9,7 +9,7 @@
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -26,6 +26,16 @@ constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
 constexpr FieldDef kImmSrc = field_of(F, "src0_imm_src");
 constexpr FieldDef kImm = field_of(F, "src0_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+// SPEC §4.12, §8.5: the predicate walk and the scalar pointer are read, the destination
+// walk written (where the predicate does not select, its bytes keep their value).
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kPred, AccessKind::Read, dtype_byte(kPredDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+    immediate_operand(F, "src0_imm", dtype_byte(kInDtype)),
+};
+enum : unsigned { kPredOp, kDstOp, kScalarOp };
+constexpr Operands kOperands{kOperandList, kChannels, 1, same_count};
 
 constexpr OperandRule kRead{true, false}, kWrite{true, true};  // DVE: SBUF or PSUM
 
@@ -66,28 +76,14 @@ std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine
   const unsigned n = w[kChannels.offset];
   const unsigned psize = *dtype_size(w[kPredDtype.offset]);
   const unsigned size = *dtype_size(w[kOutDtype.offset]);
-  const TensorDesc pt = load_tensor(w, kPred), dt = load_tensor(w, kDst);
+  const TensorDesc pt = load_tensor(w, kPred);
 
-  Resolved rp = resolve_tensor(m, kPred.name, pt, psize, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rp)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ri =
-      resolve_immediate(m, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), size, true, n);
-  if (auto* f = std::get_if<Fault>(&ri)) return *f;
-  if ((pt.register_mode() || dt.register_mode()) && pt.count() != dt.count())
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("pred_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
-                             "be equal",
-                             pt.count(), dt.count())};
-  if (auto f = check_walk_limit(kPred.name, pt)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& pred = std::get<Operand>(rp);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& scalar = std::get<Immediate>(ri);
-  out.note_source(pred, n);
-  out.note_immediate(scalar, n);
+  const Operand& pred = ops.tensor(kPredOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& scalar = ops.immediate(kScalarOp);
 
   // reversed_pred = 1 writes where the predicate is true, 0 where it is false.
   const bool write_when = w[kReversed.offset] == 1;
@@ -122,40 +118,10 @@ std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine
   return std::nullopt;
 }
 
-// SPEC §8.5: the predicate walk and the scalar's pointer are read; the whole destination
-// walk counts as written, whatever the predicate selects (a may-access set).
-std::optional<Fault> footprint_copy_predicated_scalar(const Word& w, const Machine& m, Engine,
-                                                      FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
-  const unsigned size = *dtype_size(w[kOutDtype.offset]);
-  Resolved rp = resolve_tensor(m, kPred.name, load_tensor(w, kPred), psize, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rp)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ri =
-      resolve_immediate(m, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), size, true, n);
-  if (auto* f = std::get_if<Fault>(&ri)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rp), n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(ri), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_copy_predicated_scalar(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
-  const uint64_t pdt = d.integer("pred_dtype"), din = d.integer("in_dtype");
-  const unsigned width = dtype_size(static_cast<uint8_t>(din)).value_or(4);
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "pred_mem_pattern"), d.tensor("pred_mem_pattern"), pdt, n, m));
-  const uint32_t s0 = u32(d, "src0_imm");
-  x.line("immediate", imm_text(row(d, "src0_imm"), d.integer("src0_imm_src"), s0, dtype_str(din),
-                               width, format_value(static_cast<Dtype>(din), s0), n, m));
-  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
-                               d.integer("out_dtype"), n, m));
+  explain_operands(kOperands, d, m, x);
   const bool reversed = d.integer("reversed_pred") != 0;
   x.line("effect",
          fmt::format("element j of the destination gets the scalar where predicate element j is "
@@ -189,5 +155,5 @@ const detail::OpSemantics table::kCopyPredicatedScalarOps = {
     detail::sample_copy_predicated_scalar,
     "CopyPredicatedScalar fp32",
     nullptr,
-    detail::footprint_copy_predicated_scalar};
+    &detail::kOperands};
 }  // namespace gpsimd

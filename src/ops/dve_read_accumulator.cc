@@ -7,7 +7,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -21,6 +21,15 @@ constexpr FieldDef kChannels = field_of(F, "num_active_channels");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved2 = field_of(F, "reserved2");
+
+// SPEC §4.13, §8.5: the destination partitions' accumulators are read, the destination
+// walk written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kDtype)),
+    accumulators_of(0, AccessKind::Read),
+};
+enum : unsigned { kDstOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 
 constexpr DtypeSet kDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
                               Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
@@ -49,13 +58,13 @@ void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOp
 }
 
 std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& m, Writer& out,
-                                                  const ExecEnv&) {
+                                                  const ExecEnv& env) {
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& dst = std::get<Operand>(rd);
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
+  const Operand& dst = ops.tensor(kDstOp);
   // The accumulators are read, not memory: there is no source to note.
   const bool negated = w[kNegated.offset] != 0;
   std::array<uint8_t*, kPartitions> dst_bytes;
@@ -65,21 +74,6 @@ std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& 
     // One element per channel, at the start offset: the walk's first ordinal.
     store_elem(dst_bytes[c] + dwalk.start, size, from_fp32(dtype, a));
   }
-  return std::nullopt;
-}
-
-// SPEC §8.5: the destination partitions' accumulators are read, and the one element at
-// each destination partition's start offset written (read_accumulator_dst_size: the walk
-// has exactly that element).
-std::optional<Fault> footprint_dve_read_accumulator(const Word& w, const Machine& m, Engine,
-                                                    FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned size = *dtype_size(w[kDtype.offset]);
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& dst = std::get<Operand>(rd);
-  fp.accumulators(AccessKind::Read, dst.partition(0), n);
-  fp.walk(AccessKind::Write, dst, n);
   return std::nullopt;
 }
 
@@ -126,5 +120,5 @@ const detail::OpSemantics table::kDveReadAccumulatorOps = {detail::validate_dve_
                                                            detail::sample_dve_read_accumulator,
                                                            "DveReadAccumulator fp32",
                                                            nullptr,
-                                                           detail::footprint_dve_read_accumulator};
+                                                           &detail::kOperands};
 }  // namespace gpsimd

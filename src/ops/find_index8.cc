@@ -17,6 +17,11 @@ constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
+// SPEC §8.5: the source walk is read, the destination walk written, the source
+// partitions' search lanes read and written.
+constexpr auto kOperandList = search_operands(F);
+constexpr Operands kOperands{kOperandList, field_of(F, "num_active_channels")};
+
 constexpr DtypeSet kIndexDtypes = {Dtype::UINT16, Dtype::UINT32};
 
 }  // namespace
@@ -30,7 +35,7 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
                                          const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
   const Operand& src = io.src;
 
   InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
@@ -51,17 +56,10 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk is read, the destination walk written, and the source
-// partitions' search lanes read and written.
-std::optional<Fault> footprint_find_index8(const Word& w, const Machine& m, Engine,
-                                           FootprintSink& fp) {
-  return search_footprint(w, m, kSrc, kDst, fp, true);
-}
-
 namespace {
 
 void explain_find_index8(const Decoded& d, const Machine& m, Explainer& x) {
-  explain_match_operands(d, m, x);
+  explain_operands(kOperands, d, m, x);
   x.line("effect",
          "each source element, in walk order and as FP32, is taken by the lowest slot "
          "not yet matched whose match value equals it (NaN equals nothing, -0.0 == "
@@ -86,8 +84,11 @@ Word sample_find_index8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kFindIndex8Ops = {
-    detail::validate_find_index8, detail::execute_find_index8, detail::explain_find_index8,
-    detail::sample_find_index8,   "FindIndex8 fp32",           nullptr,
-    detail::footprint_find_index8};
+const detail::OpSemantics table::kFindIndex8Ops = {detail::validate_find_index8,
+                                                   detail::execute_find_index8,
+                                                   detail::explain_find_index8,
+                                                   detail::sample_find_index8,
+                                                   "FindIndex8 fp32",
+                                                   nullptr,
+                                                   &detail::kOperands};
 }  // namespace gpsimd

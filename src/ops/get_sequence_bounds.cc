@@ -9,7 +9,7 @@
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -22,6 +22,15 @@ constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+
+// SPEC §4.3, §8.5: the source walk is read, the destination walk written (INT32 or FP32
+// elements).
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_byte(kInDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+};
+enum : unsigned { kSrcOp, kDstOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 
 constexpr DtypeSet kBoundsDtypes = {Dtype::INT32, Dtype::FP32};
 
@@ -89,18 +98,13 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
                                                  const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc);
 
-  Resolved rs = resolve_tensor(m, kSrc.name, st, 4, {false, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, 4, {false, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  out.note_source(src, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
 
   const bool fp_in = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   const bool fp_out = w[kOutDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
@@ -129,31 +133,12 @@ std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk of channel 0 is read and the destination's 2n elements are
-// written (has_valid_s3d3_seq_bounds_channels: exactly one channel).
-std::optional<Fault> footprint_get_sequence_bounds(const Word& w, const Machine& m, Engine,
-                                                   FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), 4, {false, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), 4, {false, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_get_sequence_bounds(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
   const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
   const uint64_t count = d.tensor("src_mem_pattern").count();
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  explain_operands(kOperands, d, m, x);
   x.line(
       "effect",
       fmt::format("the {} segment ids (compared as {}) form runs of equal adjacent ids; id 0 is "
@@ -187,5 +172,5 @@ const detail::OpSemantics table::kGetSequenceBoundsOps = {detail::validate_get_s
                                                           detail::sample_get_sequence_bounds,
                                                           "GetSequenceBounds int32",
                                                           nullptr,
-                                                          detail::footprint_get_sequence_bounds};
+                                                          &detail::kOperands};
 }  // namespace gpsimd

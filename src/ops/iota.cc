@@ -5,7 +5,7 @@
 #include "kernels/affine.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -19,6 +19,13 @@ constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 constexpr FieldDef kMultiplier = field_of(F, "channel_multiplier");
 constexpr FieldDef kReserved2 = field_of(F, "reserved2");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+// SPEC §4.6, §8.5: the destination walk is written; nothing is read.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+};
+enum : unsigned { kDstOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 
 constexpr OperandRule kDstRule{false, true};  // POOL: SBUF only
 
@@ -55,11 +62,10 @@ std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out,
   const unsigned size = *dtype_size(dtype);
   const TensorDesc dt = load_tensor(w, kDst), pattern = load_tensor(w, kPattern);
 
-  Resolved rd = resolve_tensor(m, kDst.name, dt, size, kDstRule, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& dst = std::get<Operand>(rd);
+  const Operand& dst = ops.tensor(kDstOp);
   const auto mult = static_cast<int32_t>(load_u32(w, kMultiplier.offset));
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
@@ -82,16 +88,6 @@ std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out,
                                static_cast<Dtype>(dtype)))
       reference_channel(c, dst_bytes[c]);
   });
-  return std::nullopt;
-}
-
-// SPEC §8.5: Iota reads nothing (the ramp is in the word) and writes its destination walk.
-std::optional<Fault> footprint_iota(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned size = *dtype_size(w[kOutDtype.offset]);
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, kDstRule, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
   return std::nullopt;
 }
 
@@ -139,5 +135,5 @@ namespace gpsimd {
 const detail::OpSemantics table::kIotaOps = {detail::validate_iota, detail::execute_iota,
                                              detail::explain_iota,  detail::sample_iota,
                                              "Iota int32",          nullptr,
-                                             detail::footprint_iota};
+                                             &detail::kOperands};
 }  // namespace gpsimd

@@ -21,6 +21,11 @@ constexpr FieldDef kReserved0 = field_of(F, "reserved0");
 constexpr FieldDef kImmediate = field_of(F, "immediate");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
+// SPEC §8.5: the source walk is read, the destination walk written, the source
+// partitions' search lanes read and written.
+constexpr auto kOperandList = search_operands(F);
+constexpr Operands kOperands{kOperandList, field_of(F, "num_active_channels")};
+
 constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
 constexpr OperandRule kWrite{true, true};
 constexpr DtypeSet kDtypes = {Dtype::FP16,   Dtype::BF16, Dtype::UINT8, Dtype::UINT16,
@@ -57,7 +62,7 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
                                             const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
   const Operand& src = io.src;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(io.dout, immediate);
@@ -86,16 +91,10 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Wri
   return std::nullopt;
 }
 
-// SPEC §8.5: as FindIndex8 (the match core reads and writes the lanes).
-std::optional<Fault> footprint_match_replace8(const Word& w, const Machine& m, Engine,
-                                              FootprintSink& fp) {
-  return search_footprint(w, m, kSrc, kDst, fp, true);
-}
-
 namespace {
 
 void explain_match_replace8(const Decoded& d, const Machine& m, Explainer& x) {
-  explain_match_operands(d, m, x);
+  explain_operands(kOperands, d, m, x);
   x.line("effect",
          fmt::format("the match of FindIndex8 (lowest free slot with an equal match value takes "
                      "each element, in walk order); destination ordinal i gets the immediate {} "
@@ -120,8 +119,11 @@ Word sample_match_replace8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMatchReplace8Ops = {
-    detail::validate_match_replace8, detail::execute_match_replace8, detail::explain_match_replace8,
-    detail::sample_match_replace8,   "MatchReplace8 fp32",           nullptr,
-    detail::footprint_match_replace8};
+const detail::OpSemantics table::kMatchReplace8Ops = {detail::validate_match_replace8,
+                                                      detail::execute_match_replace8,
+                                                      detail::explain_match_replace8,
+                                                      detail::sample_match_replace8,
+                                                      "MatchReplace8 fp32",
+                                                      nullptr,
+                                                      &detail::kOperands};
 }  // namespace gpsimd

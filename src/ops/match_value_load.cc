@@ -8,7 +8,7 @@
 #include "kernels/convert.h"
 #include "kernels/walk_cursor.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 #include "ops/search.h"
 
 namespace gpsimd::detail {
@@ -25,6 +25,14 @@ constexpr FieldDef kReserved2 = field_of(F, "reserved2");
 constexpr FieldDef kImm0Ptr = field_of(F, "imm0_ptr");
 constexpr FieldDef kImm0Src = field_of(F, "imm0_src");
 constexpr FieldDef kReserved3 = field_of(F, "reserved3");
+
+// SPEC §4.7, §8.5: the source walk is read, the source partitions' search lanes written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_byte(kDtype)),
+    lanes_of(0, AccessKind::Write),
+};
+enum : unsigned { kSrcOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 
 constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
 
@@ -53,9 +61,9 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  const Operand& src = std::get<Operand>(rs);
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
+  const Operand& src = ops.tensor(kSrcOp);
   // The fast path widens the float elements of every channel with one SIMD call.
   thread_local std::vector<uint8_t> raw;
   thread_local std::vector<uint32_t> widened;
@@ -93,19 +101,6 @@ std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, W
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk is read and the source partitions' search lanes written.
-std::optional<Fault> footprint_match_value_load(const Word& w, const Machine& m, Engine,
-                                                FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned size = *dtype_size(w[kDtype.offset]);
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  const Operand& src = std::get<Operand>(rs);
-  fp.walk(AccessKind::Read, src, n);
-  fp.lanes(AccessKind::Write, src.partition(0), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_match_value_load(const Decoded& d, const Machine& m, Explainer& x) {
@@ -139,5 +134,5 @@ const detail::OpSemantics table::kMatchValueLoadOps = {detail::validate_match_va
                                                        detail::sample_match_value_load,
                                                        "MatchValueLoad fp32",
                                                        nullptr,
-                                                       detail::footprint_match_value_load};
+                                                       &detail::kOperands};
 }  // namespace gpsimd

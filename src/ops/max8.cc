@@ -27,6 +27,10 @@ constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
 constexpr OperandRule kWrite{true, true};
 
+// SPEC §8.5: the source walk is read, the destination walk written; no search state.
+constexpr auto kOperandList = search_operands(F);
+constexpr Operands kOperands{std::span(kOperandList).first(2), kChannels};
+
 }  // namespace
 
 void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d) {
@@ -60,40 +64,19 @@ static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.off
               field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
               field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
 
-std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
-                                       const FieldDef& src_field, const FieldDef& dst_field,
-                                       SearchIo& io) {
-  io.n = w[kChannels.offset];
+std::optional<Fault> resolve_search_io(const Operands& ops, const Word& w, const Machine& m,
+                                       Engine engine, Writer& out, SearchIo& io) {
+  ResolvedOperands r;
+  if (auto f = prepare_operands(ops, w, m, engine, out, r)) return f;
+  io.n = r.n;
   io.din = static_cast<Dtype>(w[kInDtype.offset]);
   io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
   io.in_size = *dtype_size(io.din);
   io.out_size = *dtype_size(io.dout);
-  io.st = load_tensor(w, src_field);
-  Resolved rs = resolve_tensor(m, src_field.name, io.st, io.in_size, kRead, io.n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd =
-      resolve_tensor(m, dst_field.name, load_tensor(w, dst_field), io.out_size, kWrite, io.n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  io.src = std::get<Operand>(rs);
-  io.dst = std::get<Operand>(rd);
-  out.note_source(io.src, io.n);
+  io.st = load_tensor(w, ops.list[0].field);
+  io.src = r.tensor(0);
+  io.dst = r.tensor(1);
   io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
-  return std::nullopt;
-}
-
-std::optional<Fault> search_footprint(const Word& w, const Machine& m, const FieldDef& src_field,
-                                      const FieldDef& dst_field, FootprintSink& fp, bool lanes) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned in_size = *dtype_size(w[kInDtype.offset]);
-  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
-  Resolved rs = resolve_tensor(m, src_field.name, load_tensor(w, src_field), in_size, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, dst_field.name, load_tensor(w, dst_field), out_size, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& src = std::get<Operand>(rs);
-  fp.walk(AccessKind::Read, src, n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  if (lanes) fp.lanes(AccessKind::ReadWrite, src.partition(0), n);
   return std::nullopt;
 }
 
@@ -122,7 +105,7 @@ std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
                                   const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(w, m, out, kSrc, kDst, io)) return f;
+  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
   const Operand& src = io.src;
 
   run_search_channels(io, fast, io.in_size, [&](unsigned c) {
@@ -141,20 +124,10 @@ std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk is read, the destination walk written; no search state.
-std::optional<Fault> footprint_max8(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
-  return search_footprint(w, m, kSrc, kDst, fp, false);
-}
-
 namespace {
 
 void explain_max8(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
-  x.line("channels", channels_text(n));
-  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"),
-                              d.integer("in_dtype"), n, m));
-  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
-                               d.integer("out_dtype"), n, m));
+  explain_operands(kOperands, d, m, x);
   x.line("effect",
          "channel c writes the 8 largest source values (compared as FP32, NaNs left "
          "out, -0.0 below +0.0, -inf filling in when fewer than 8 remain) smallest "
@@ -180,5 +153,5 @@ namespace gpsimd {
 const detail::OpSemantics table::kMax8Ops = {detail::validate_max8, detail::execute_max8,
                                              detail::explain_max8,  detail::sample_max8,
                                              "Max8 fp32",           nullptr,
-                                             detail::footprint_max8};
+                                             &detail::kOperands};
 }  // namespace gpsimd

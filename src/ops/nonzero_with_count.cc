@@ -8,7 +8,7 @@
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -25,6 +25,17 @@ constexpr FieldDef kReserved0 = field_of(F, "reserved0");
 constexpr FieldDef kPadding = field_of(F, "padding_val");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
+
+// SPEC §4.11, §8.5: on the running channels (every 16th), the source walk and the
+// index_offset and padding_val pointers are read, the destination walk written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_byte(kInDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+    immediate_operand(F, "index_offset", dtype_fixed(Dtype::INT32)),
+    immediate_operand(F, "padding_val", dtype_fixed(Dtype::INT32)),
+};
+enum : unsigned { kSrcOp, kDstOp, kOffsetOp, kPaddingOp };
+constexpr Operands kOperands{kOperandList, kChannels, model::kNonzeroChannelStride};
 
 constexpr DtypeSet kInDtypes = {Dtype::INT32, Dtype::FP32};
 constexpr DtypeSet kOutDtypes = {Dtype::INT32};
@@ -80,28 +91,15 @@ std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m,
                                                 const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc);
 
-  Resolved rs = resolve_tensor(m, kSrc.name, st, 4, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, 4, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
-                                     load_u32(w, kOffset.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&ro)) return *f;
-  ResolvedImm rp = resolve_immediate(m, kPadding.name, w[kPaddingSrc.offset],
-                                     load_u32(w, kPadding.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&rp)) return *f;
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& offset = std::get<Immediate>(ro);
-  const Immediate& padding = std::get<Immediate>(rp);
-  out.note_source(src, n);
-  out.note_immediate(offset, n);
-  out.note_immediate(padding, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& offset = ops.immediate(kOffsetOp);
+  const Immediate& padding = ops.immediate(kPaddingOp);
 
   const bool fp = w[kInDtype.offset] == static_cast<uint8_t>(Dtype::FP32);
   std::array<uint8_t*, kPartitions> dst_bytes;
@@ -118,30 +116,6 @@ std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m,
     nonzero_with_count(s, fp, off, pad, res);
     dwalk.for_each([&](uint64_t j, uint32_t o) { store_elem(dst_bytes[c] + o, 4, res[j]); });
   }
-  return std::nullopt;
-}
-
-// SPEC §8.5: only the processed channels (c % 16 == 0) have a footprint: their source
-// walk and pointer immediates are read, their destination walk written. The other
-// channels are checked at execution but neither read nor written.
-std::optional<Fault> footprint_nonzero_with_count(const Word& w, const Machine& m, Engine,
-                                                  FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), 4, kRead, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), 4, kWrite, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
-                                     load_u32(w, kOffset.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&ro)) return *f;
-  ResolvedImm rp = resolve_immediate(m, kPadding.name, w[kPaddingSrc.offset],
-                                     load_u32(w, kPadding.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&rp)) return *f;
-  constexpr unsigned every = model::kNonzeroChannelStride;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n, every);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(ro), n, every);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(rp), n, every);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n, every);
   return std::nullopt;
 }
 
@@ -216,5 +190,5 @@ const detail::OpSemantics table::kNonzeroWithCountOps = {detail::validate_nonzer
                                                          detail::sample_nonzero_with_count,
                                                          "NonzeroWithCount int32",
                                                          nullptr,
-                                                         detail::footprint_nonzero_with_count};
+                                                         &detail::kOperands};
 }  // namespace gpsimd

@@ -392,10 +392,7 @@ class FootprintSink {
   InlineVector<MemWalk, 8> walks;
   InlineVector<StateAccess, 4> states;
 };
-// The footprint of a valid word on `engine`, with the registers of `m` (register-mode
-// addresses and register pointers resolved as execution resolves them); never reads
-// memory. Returns the fault of a word whose resolution faults (it has no footprint).
-using FootprintFn = std::optional<Fault> (*)(const Word&, const Machine&, Engine, FootprintSink&);
+struct Operands;  // src/ops/operands.h: a family's operands, declared once
 
 struct OpSemantics {
   ValidateFn validate;
@@ -404,7 +401,9 @@ struct OpSemantics {
   SampleFn sample;
   std::string_view sample_label;        // what the sample word is: "RangeSelect fp32"
   DestinationFn destination = nullptr;  // nullptr: the generic rule
-  FootprintFn footprint = nullptr;      // SPEC §8.5; every row of the table has one
+  // The family's operand declaration: resolution, sources and the footprint of SPEC §8.5
+  // derive from it (src/ops/operands.h); every row of the table has one.
+  const Operands* operands = nullptr;
 };
 
 // SPEC §4's execution rule after validation and the wait check (a program validates every

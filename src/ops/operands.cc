@@ -1,11 +1,12 @@
 // Operand checks (SPEC §3.4-§3.6) shared by all instructions: statically in validation
 // and again, with faults, for what validation cannot see (register-mode addresses).
+#include "ops/operands.h"
+
 #include <algorithm>
 #include <cstring>
 
 #include "common/check.h"
 #include "gpsimd/model.h"
-#include "ops/op.h"
 
 namespace gpsimd::detail {
 
@@ -419,6 +420,138 @@ void Writer::commit(TraceSink* trace) {
     m_.match[l.index] = l.state;
     trace->match_lane(l.index, before, l.state);
   }
+}
+
+}  // namespace gpsimd::detail
+
+// ---- operands declared once per family (ops/operands.h) ---------------------------------
+
+namespace gpsimd::detail {
+
+std::optional<Fault> resolve_operands(const Operands& ops, const Word& w, const Machine& m,
+                                      Engine engine, ResolvedOperands& out) {
+  GPSIMD_CHECK(ops.list.size() <= kMaxOperands);
+  const unsigned n = w[ops.channels.offset];
+  out.decl = &ops;
+  out.n = n;
+  for (std::size_t i = 0; i < ops.list.size(); ++i) {
+    const OperandDecl& o = ops.list[i];
+    const OperandRule rule = operand_rule(engine, o.access);
+    switch (o.kind) {
+      case OperandDecl::Kind::Tensor: {
+        Resolved r =
+            resolve_tensor(m, o.field.name, load_tensor(w, o.field), *o.dtype.size(w), rule, n);
+        if (auto* f = std::get_if<Fault>(&r)) return *f;
+        out.tensors[i] = std::get<Operand>(r);
+        break;
+      }
+      case OperandDecl::Kind::Immediate:
+      case OperandDecl::Kind::Pointer: {
+        const uint8_t src = o.kind == OperandDecl::Kind::Pointer
+                                ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE)
+                                : w[o.src.offset];
+        ResolvedImm r = resolve_immediate(m, o.field.name, src, load_u32(w, o.field.offset),
+                                          *o.dtype.size(w), rule.allow_psum, n);
+        if (auto* f = std::get_if<Fault>(&r)) return *f;
+        out.immediates[i] = std::get<Immediate>(r);
+        break;
+      }
+      case OperandDecl::Kind::Accumulators:
+      case OperandDecl::Kind::Lanes:
+        break;  // no address: the channels' own state
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Fault> prepare_operands(const Operands& ops, const Word& w, const Machine& m,
+                                      Engine engine, Writer& out, ResolvedOperands& r) {
+  if (auto f = resolve_operands(ops, w, m, engine, r)) return f;
+  if (ops.checks)
+    if (auto f = ops.checks(w, r)) return f;
+  for (const OperandDecl& o : ops.list)
+    if (o.kind == OperandDecl::Kind::Tensor)
+      if (auto f = check_walk_limit(o.field.name, load_tensor(w, o.field))) return f;
+  for (std::size_t i = 0; i < ops.list.size(); ++i) {
+    const OperandDecl& o = ops.list[i];
+    if (o.access != AccessKind::Read) continue;
+    if (o.kind == OperandDecl::Kind::Tensor) out.note_source(r.tensors[i], r.n);
+    if (o.is_immediate()) out.note_immediate(r.immediates[i], r.n);
+  }
+  return std::nullopt;
+}
+
+std::optional<Fault> same_count(const Word& w, const ResolvedOperands& r) {
+  bool from_register = false, differ = false;
+  std::string counts;
+  std::optional<uint64_t> first;
+  for (const OperandDecl& o : r.decl->list) {
+    if (o.kind != OperandDecl::Kind::Tensor) continue;
+    const TensorDesc t = load_tensor(w, o.field);
+    from_register = from_register || t.register_mode();
+    differ = differ || (first && *first != t.count());
+    counts += first ? fmt::format(", {} {}", o.field.name, t.count())
+                    : fmt::format("{} visits {} elements", o.field.name, t.count());
+    if (!first) first = t.count();
+  }
+  if (!from_register || !differ) return std::nullopt;
+  return Fault{FaultKind::ShapeMismatch, counts + ": they must be equal"};
+}
+
+void explain_operands(const Operands& ops, const Decoded& d, const Machine& m, Explainer& x) {
+  const auto n = static_cast<unsigned>(d.integer(ops.channels.name));
+  x.line("channels", channels_text(n));
+  auto tensors = [&](bool read, std::string_view verb) {
+    for (const OperandDecl& o : ops.list)
+      if (o.kind == OperandDecl::Kind::Tensor && (o.access == AccessKind::Read) == read)
+        x.line(verb, tensor_text(verb, o.field, d.tensor(o.field.name), o.dtype.code(d), n, m) +
+                         (o.role.empty() ? std::string() : fmt::format(" ({})", o.role)));
+  };
+  tensors(true, "reads");
+  for (const OperandDecl& o : ops.list)
+    if (o.kind == OperandDecl::Kind::Lanes && o.access != AccessKind::Write)
+      x.line("reads", lanes_text(d.tensor(ops.list[o.partitions_of].field.name), n, m));
+  for (const OperandDecl& o : ops.list) {
+    if (!o.is_immediate()) continue;
+    const uint8_t dt = o.dtype.code(d);
+    const auto v = static_cast<uint32_t>(d.integer(o.field.name));
+    const uint64_t src = o.kind == OperandDecl::Kind::Pointer
+                             ? static_cast<uint64_t>(ImmSrc::POINTER_IMMEDIATE)
+                             : d.integer(o.src.name);
+    x.line("immediate", imm_text(o.field, src, v, dtype_str(dt), dtype_size(dt).value_or(4),
+                                 format_value(static_cast<Dtype>(dt), v), n, m));
+  }
+  tensors(false, "writes");
+}
+
+std::optional<Fault> operand_footprint(const Operands& ops, const Word& w, const Machine& m,
+                                       Engine engine, FootprintSink& fp) {
+  ResolvedOperands r;
+  if (auto f = resolve_operands(ops, w, m, engine, r)) return f;
+  for (std::size_t i = 0; i < ops.list.size(); ++i) {
+    const OperandDecl& o = ops.list[i];
+    switch (o.kind) {
+      case OperandDecl::Kind::Tensor:
+        fp.walk(o.access, r.tensors[i], r.n, ops.every);
+        break;
+      case OperandDecl::Kind::Immediate:
+      case OperandDecl::Kind::Pointer:
+        fp.pointer(o.access, r.immediates[i], r.n, ops.every);
+        break;
+      case OperandDecl::Kind::Accumulators:
+      case OperandDecl::Kind::Lanes: {
+        const std::optional<AccessKind> a = o.access_of ? o.access_of(w) : o.access;
+        if (!a) break;
+        const unsigned first = r.tensors[o.partitions_of].partition(0);
+        if (o.kind == OperandDecl::Kind::Accumulators)
+          fp.accumulators(*a, first, r.n);
+        else
+          fp.lanes(*a, first, r.n);
+        break;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace gpsimd::detail

@@ -11,7 +11,7 @@
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -50,6 +50,46 @@ uint8_t out_dtype(const Word& w) {
 }
 float base_of(const Word& w) {
   return std::bit_cast<float>(load_u32(w, kBase.offset));
+}
+
+// ACCUMULATE reads and writes the source partitions' accumulators, ZERO_ACCUMULATE writes
+// them, IDLE leaves them alone.
+std::optional<AccessKind> accumulator_access(const Word& w) {
+  switch (static_cast<AccumCmd>(w[kReduceCmd.offset])) {
+    case AccumCmd::ACCUMULATE:
+      return AccessKind::ReadWrite;
+    case AccumCmd::ZERO_ACCUMULATE:
+      return AccessKind::Write;
+    default:
+      return std::nullopt;
+  }
+}
+
+// SPEC §4.1, §8.5: the source walk and the bound pointers are read, the destination walk
+// written, and the source partitions' accumulators by the reduce command.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_low(kDtypes)),
+    tensor_operand(kDst, AccessKind::Write, dtype_high(kDtypes)),
+    immediate_operand(F, "bound0", dtype_fixed(Dtype::FP32)),
+    immediate_operand(F, "bound1", dtype_fixed(Dtype::FP32)),
+    accumulators_of(0, AccessKind::ReadWrite, accumulator_access),
+};
+enum : unsigned { kSrcOp, kDstOp, kBound0Op, kBound1Op };
+std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands& ops);
+constexpr Operands kOperands{kOperandList, kChannels, 1, shape_checks};
+
+// Validation's shape clauses, waived for register-mode addresses, fault at execution
+// (shape-mismatch): the same count, and base + count <= 2^24.
+std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands& ops) {
+  if (auto f = same_count(w, ops)) return f;
+  const TensorDesc st = load_tensor(w, kSrc);
+  const float base = base_of(w);
+  // Exact: kIndexLimit - count is an integer; a double sum base + count may round down.
+  if (st.register_mode() &&
+      static_cast<double>(base) > kIndexLimit - static_cast<double>(st.count()))
+    return Fault{FaultKind::ShapeMismatch,
+                 fmt::format("base {} + {} source elements exceeds 2^24", base, st.count())};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -151,43 +191,16 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   const unsigned n = w[kChannels.offset];
   const Dtype din = static_cast<Dtype>(in_dtype(w)), dout = static_cast<Dtype>(out_dtype(w));
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc);
 
-  // Resolve (bad-address).
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, {true, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, {true, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm b0 = resolve_immediate(m, kBound0.name, w[kBound0Src.offset],
-                                     load_u32(w, kBound0.offset), 4, true, n);
-  if (auto* f = std::get_if<Fault>(&b0)) return *f;
-  ResolvedImm b1 = resolve_immediate(m, kBound1.name, w[kBound1Src.offset],
-                                     load_u32(w, kBound1.offset), 4, true, n);
-  if (auto* f = std::get_if<Fault>(&b1)) return *f;
-
-  // Shapes validation waived for register-mode addresses (shape-mismatch).
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   const float base = base_of(w);
-  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("src_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
-                             "be equal",
-                             st.count(), dt.count())};
-  // Exact: kIndexLimit - count is an integer; a double sum base + count may round down.
-  if (st.register_mode() &&
-      static_cast<double>(base) > kIndexLimit - static_cast<double>(st.count()))
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("base {} + {} source elements exceeds 2^24", base, st.count())};
-  // Walk limit (too-large).
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& bound0 = std::get<Immediate>(b0);
-  const Immediate& bound1 = std::get<Immediate>(b1);
-  out.note_source(src, n);
-  out.note_immediate(bound0, n);
-  out.note_immediate(bound1, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& bound0 = ops.immediate(kBound0Op);
+  const Immediate& bound1 = ops.immediate(kBound1Op);
 
   const uint8_t op0 = w[kCompOp0.offset], op1 = w[kCompOp1.offset];
   const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
@@ -251,34 +264,6 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk and the bound pointers are read, the destination walk is
-// written, and the source partitions' accumulators are read and written by ACCUMULATE,
-// written by ZERO_ACCUMULATE (IDLE leaves them alone).
-std::optional<Fault> footprint_range_select(const Word& w, const Machine& m, Engine,
-                                            FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned in_size = *dtype_size(in_dtype(w)), out_size = *dtype_size(out_dtype(w));
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, {true, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, {true, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm b0 = resolve_immediate(m, kBound0.name, w[kBound0Src.offset],
-                                     load_u32(w, kBound0.offset), 4, true, n);
-  if (auto* f = std::get_if<Fault>(&b0)) return *f;
-  ResolvedImm b1 = resolve_immediate(m, kBound1.name, w[kBound1Src.offset],
-                                     load_u32(w, kBound1.offset), 4, true, n);
-  if (auto* f = std::get_if<Fault>(&b1)) return *f;
-  const Operand& src = std::get<Operand>(rs);
-  fp.walk(AccessKind::Read, src, n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(b0), n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(b1), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  const auto cmd = static_cast<AccumCmd>(w[kReduceCmd.offset]);
-  if (cmd == AccumCmd::ACCUMULATE) fp.accumulators(AccessKind::ReadWrite, src.partition(0), n);
-  if (cmd == AccumCmd::ZERO_ACCUMULATE) fp.accumulators(AccessKind::Write, src.partition(0), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_range_select(const Decoded& d, const Machine& m, Explainer& x) {
@@ -286,15 +271,7 @@ void explain_range_select(const Decoded& d, const Machine& m, Explainer& x) {
   const uint64_t pair = d.integer("in_out_dtype");
   const uint64_t din = pair & 0xf, dout = pair >> 4;
   const TensorDesc& src = d.tensor("src_mem_pattern");
-  x.line("channels", channels_text(n));
-  x.line("reads", tensor_text("reads", row(d, "src_mem_pattern"), src, din, n, m));
-  for (std::string_view b : {"bound0", "bound1"}) {
-    const uint32_t v = u32(d, b);
-    x.line("immediate",
-           imm_text(row(d, b), d.integer(row(d, b).src_field), v, "FP32", 4, format_fp32(v), n, m));
-  }
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  explain_operands(kOperands, d, m, x);
   const float base = fp32_from_bits(u32(d, "base"));
   const uint64_t count = src.count();
   const uint32_t fill_out = from_fp32(static_cast<Dtype>(dout), 0xff7fffffu);
@@ -353,8 +330,11 @@ Word sample_range_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kRangeSelectOps = {
-    detail::validate_range_select, detail::execute_range_select, detail::explain_range_select,
-    detail::sample_range_select,   "RangeSelect fp32",           nullptr,
-    detail::footprint_range_select};
+const detail::OpSemantics table::kRangeSelectOps = {detail::validate_range_select,
+                                                    detail::execute_range_select,
+                                                    detail::explain_range_select,
+                                                    detail::sample_range_select,
+                                                    "RangeSelect fp32",
+                                                    nullptr,
+                                                    &detail::kOperands};
 }  // namespace gpsimd

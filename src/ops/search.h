@@ -12,7 +12,7 @@
 #include "gpsimd/model.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 
@@ -29,10 +29,21 @@ inline bool search_count_evaluated(const TensorDesc& t, uint8_t dtype) {
   return true;
 }
 
+// The operands of Max8, FindIndex8 and MatchReplace8 (SPEC §8.5): the source walk read
+// (operand 0), the destination walk written (operand 1) and, for FindIndex8 and
+// MatchReplace8, the source partitions' search lanes read and written. in_dtype,
+// out_dtype and num_active_channels sit at the same offsets in S4D2_BN and S4D4_MR.
+consteval std::array<OperandDecl, 3> search_operands(std::span<const FieldDef> row) {
+  return {tensor_operand(field_of(row, "src_mem_pattern"), AccessKind::Read,
+                         dtype_byte(field_of(row, "in_dtype"))),
+          tensor_operand(field_of(row, "dst_mem_pattern"), AccessKind::Write,
+                         dtype_byte(field_of(row, "out_dtype"))),
+          lanes_of(0, AccessKind::ReadWrite)};
+}
+
 // The operands of Max8, FindIndex8 and MatchReplace8 after resolution: the source and
 // destination (register addresses resolved, faults returned), the source noted on the
-// Writer and the destination's regions asked for. in_dtype, out_dtype and
-// num_active_channels sit at the same offsets in S4D2_BN and S4D4_MR.
+// Writer and the destination's regions asked for.
 struct SearchIo {
   unsigned n = 0;
   Dtype din{}, dout{};
@@ -42,15 +53,8 @@ struct SearchIo {
   Walk dwalk;
   std::array<uint8_t*, kPartitions> dst_bytes{};
 };
-std::optional<Fault> resolve_search_io(const Word& w, const Machine& m, Writer& out,
-                                       const FieldDef& src_field, const FieldDef& dst_field,
-                                       SearchIo& io);
-
-// The footprint of Max8, FindIndex8 and MatchReplace8 (SPEC §8.5): the source walk read,
-// the destination walk written and, with `lanes`, the source partitions' search lanes
-// read and written; the operands resolved as resolve_search_io resolves them.
-std::optional<Fault> search_footprint(const Word& w, const Machine& m, const FieldDef& src_field,
-                                      const FieldDef& dst_field, FootprintSink& fp, bool lanes);
+std::optional<Fault> resolve_search_io(const Operands& ops, const Word& w, const Machine& m,
+                                       Engine engine, Writer& out, SearchIo& io);
 
 // Runs channel(c) for c in [0, io.n): in order on the reference path, over the worker
 // pool on the fast one when the work (`bytes_per_element` per source element) is large.
@@ -122,17 +126,5 @@ inline MatchLane match_lane_reference(const uint8_t* in, const Walk& src, Dtype 
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits; reordered), ascending,
 // -inf filling the low end.
 std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values);
-
-// FindIndex8 and MatchReplace8: the channels, the source, the lanes and the destination.
-inline void explain_match_operands(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
-  const TensorDesc& src = d.tensor("src_mem_pattern");
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src_mem_pattern"), src, d.integer("in_dtype"), n, m));
-  x.line("reads", lanes_text(src, n, m));
-  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
-                               d.integer("out_dtype"), n, m));
-}
 
 }  // namespace gpsimd::detail

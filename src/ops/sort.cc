@@ -10,7 +10,7 @@
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -24,6 +24,16 @@ constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kOffset = field_of(F, "index_offset");
 constexpr FieldDef kStable = field_of(F, "stable");
+
+// SPEC §4.4, §8.5: the source walk and the index_offset pointer (4 bytes, a u32, whatever
+// the dtype) are read; the destination's 2K elements are written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_low(kDtypes)),
+    tensor_operand(kDst, AccessKind::Write, dtype_low(kDtypes)),
+    immediate_operand(F, "index_offset", dtype_fixed(Dtype::UINT32)),
+};
+enum : unsigned { kSrcOp, kDstOp, kOffsetOp };
+constexpr Operands kOperands{kOperandList, kChannels};
 constexpr FieldDef kReserved = field_of(F, "reserved1");
 
 constexpr DtypeSet kSortDtypes = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
@@ -104,21 +114,12 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
   const unsigned size = *dtype_size(dt);
   const TensorDesc st = load_tensor(w, kSrc), dtd = load_tensor(w, kDst);
 
-  Resolved rs = resolve_tensor(m, kSrc.name, st, size, {false, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dtd, size, {false, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
-                                     load_u32(w, kOffset.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&ro)) return *f;
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dtd)) return f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& offset = std::get<Immediate>(ro);
-  out.note_source(src, n);
-  out.note_immediate(offset, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& offset = ops.immediate(kOffsetOp);
 
   const bool descending = w[kComparison.offset] == static_cast<uint8_t>(AluOp::IS_GT);
   const unsigned N = st.num[0], K = dtd.num[1];
@@ -187,40 +188,14 @@ std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk and the index_offset pointer (4 bytes, a u32, whatever the
-// dtype) are read; the destination's 2K elements are written.
-std::optional<Fault> footprint_sort(const Word& w, const Machine& m, Engine, FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned size = *dtype_size(static_cast<uint8_t>(w[kDtypes.offset] & 0xf));
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), size, {false, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, {false, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ro = resolve_immediate(m, kOffset.name, w[kOffsetSrc.offset],
-                                     load_u32(w, kOffset.offset), 4, false, n);
-  if (auto* f = std::get_if<Fault>(&ro)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(ro), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_sort(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
   const uint64_t dt = d.integer("in_out_dtype") & 0xf;
   const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
   const unsigned N = d.tensor("src_mem_pattern").num[0];
   const unsigned K = d.tensor("dst_mem_pattern").num[1];
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), dt, n, m));
-  const uint32_t off = u32(d, "index_offset");
-  x.line("immediate", imm_text(row(d, "index_offset"), d.integer("index_offset_src"), off, "UINT32",
-                               4, std::to_string(off), n, m));
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dt, n, m));
+  explain_operands(kOperands, d, m, x);
   const bool desc = d.integer("comparison") == static_cast<uint64_t>(AluOp::IS_GT);
   x.line("effect",
          fmt::format("sorts the {} values of each partition {} and writes the first {}{} as "
@@ -259,6 +234,6 @@ std::optional<DestinationDtypes> destination_sort(const Decoded& d) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kSortOps = {
-    detail::validate_sort, detail::execute_sort,     detail::explain_sort,  detail::sample_sort,
-    "Sort fp32",           detail::destination_sort, detail::footprint_sort};
+    detail::validate_sort, detail::execute_sort,     detail::explain_sort, detail::sample_sort,
+    "Sort fp32",           detail::destination_sort, &detail::kOperands};
 }  // namespace gpsimd

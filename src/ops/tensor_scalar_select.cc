@@ -8,7 +8,7 @@
 
 #include "kernels/kernels.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail {
 namespace {
@@ -26,6 +26,17 @@ constexpr FieldDef kPredSrc = field_of(F, "pred_imm_src");
 constexpr FieldDef kSrc1 = field_of(F, "src1_imm");
 constexpr FieldDef kPred = field_of(F, "pred_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
+
+// SPEC §4.2, §8.5: the source walk and both pointer immediates (by *_src) are read, the
+// destination walk written.
+constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc0, AccessKind::Read, dtype_byte(kDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kDtype)),
+    immediate_operand(F, "src1_imm", dtype_byte(kDtype)),
+    immediate_operand(F, "pred_imm", dtype_byte(kPredDtype)),
+};
+enum : unsigned { kSrcOp, kDstOp, kScalarOp, kPredOp };
+constexpr Operands kOperands{kOperandList, kChannels, 1, same_count};
 
 }  // namespace
 
@@ -75,35 +86,15 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
-  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
-  const TensorDesc st = load_tensor(w, kSrc0), dt = load_tensor(w, kDst);
+  const TensorDesc st = load_tensor(w, kSrc0);
 
-  Resolved rs = resolve_tensor(m, kSrc0.name, st, size, {true, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, size, {true, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ri1 = resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset),
-                                      size, true, n);
-  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
-  ResolvedImm rip = resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset),
-                                      psize, true, n);
-  if (auto* f = std::get_if<Fault>(&rip)) return *f;
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
-  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("src0_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
-                             "be equal",
-                             st.count(), dt.count())};
-  if (auto f = check_walk_limit(kSrc0.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
-
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& scalar = std::get<Immediate>(ri1);
-  const Immediate& pred = std::get<Immediate>(rip);
-  out.note_source(src, n);
-  out.note_immediate(scalar, n);
-  out.note_immediate(pred, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& scalar = ops.immediate(kScalarOp);
+  const Immediate& pred = ops.immediate(kPredOp);
 
   const bool reversed = w[kReversed.offset] != 0;
   std::array<uint8_t*, kPartitions> dst_bytes;
@@ -146,47 +137,11 @@ std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& 
   return std::nullopt;
 }
 
-// SPEC §8.5: src0's walk and both pointer immediates are read (the tensor whatever the
-// predicate says: a may-access set), the destination walk is written.
-std::optional<Fault> footprint_tensor_scalar_select(const Word& w, const Machine& m, Engine,
-                                                    FootprintSink& fp) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned size = *dtype_size(w[kDtype.offset]);
-  const unsigned psize = *dtype_size(w[kPredDtype.offset]);
-  Resolved rs = resolve_tensor(m, kSrc0.name, load_tensor(w, kSrc0), size, {true, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), size, {true, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  ResolvedImm ri1 = resolve_immediate(m, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset),
-                                      size, true, n);
-  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
-  ResolvedImm rip = resolve_immediate(m, kPred.name, w[kPredSrc.offset], load_u32(w, kPred.offset),
-                                      psize, true, n);
-  if (auto* f = std::get_if<Fault>(&rip)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(ri1), n);
-  fp.pointer(AccessKind::Read, std::get<Immediate>(rip), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 namespace {
 
 void explain_tensor_scalar_select(const Decoded& d, const Machine& m, Explainer& x) {
-  const unsigned n = u32(d, "num_active_channels");
-  const uint64_t dt = d.integer("dtype"), pdt = d.integer("pred_imm_dtype");
-  const unsigned width = dtype_size(static_cast<uint8_t>(dt)).value_or(4);
-  const unsigned pwidth = dtype_size(static_cast<uint8_t>(pdt)).value_or(4);
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src0_mem_pattern"), d.tensor("src0_mem_pattern"), dt, n, m));
-  const uint32_t s1 = u32(d, "src1_imm"), pr = u32(d, "pred_imm");
-  x.line("immediate", imm_text(row(d, "src1_imm"), d.integer("src1_imm_src"), s1, dtype_str(dt),
-                               width, format_value(static_cast<Dtype>(dt), s1), n, m));
-  x.line("immediate", imm_text(row(d, "pred_imm"), d.integer("pred_imm_src"), pr, dtype_str(pdt),
-                               pwidth, format_value(static_cast<Dtype>(pdt), pr), n, m));
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dt, n, m));
+  explain_operands(kOperands, d, m, x);
+  const uint32_t pr = u32(d, "pred_imm");
   const bool reversed = d.integer("reversed_pred") != 0;
   std::string effect = fmt::format(
       "channel c copies src0 where its predicate is {} and writes the scalar to every element "
@@ -220,5 +175,5 @@ const detail::OpSemantics table::kTensorScalarSelectOps = {detail::validate_tens
                                                            detail::sample_tensor_scalar_select,
                                                            "TensorScalarSelect fp32",
                                                            nullptr,
-                                                           detail::footprint_tensor_scalar_select};
+                                                           &detail::kOperands};
 }  // namespace gpsimd

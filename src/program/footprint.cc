@@ -264,7 +264,7 @@ Footprint footprint(const Word& w, const Machine& m, Engine engine, bool strict)
   if (!out.invalid.empty()) return out;
   const InstrDef& def = *find_instruction(w[0]);
   const detail::OpSemantics& ops = detail::semantics(def);
-  GPSIMD_CHECK(ops.footprint != nullptr);
+  GPSIMD_CHECK(ops.operands != nullptr);
   // SPEC §8.5: a word that faults has no footprint. The faults that come before the
   // operands are resolved (unsupported-op) and after (shape-mismatch, too-large) are
   // found by executing the word on a scratch machine with the same registers (the wait is
@@ -279,7 +279,7 @@ Footprint footprint(const Word& w, const Machine& m, Engine engine, bool strict)
     }
   }
   detail::FootprintSink sink;
-  if (auto f = ops.footprint(w, m, def.engine_for(engine), sink)) {
+  if (auto f = detail::operand_footprint(*ops.operands, w, m, def.engine_for(engine), sink)) {
     out.fault = std::move(f);
     return out;
   }

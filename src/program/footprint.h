@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpsimd/program.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::program {
 

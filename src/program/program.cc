@@ -9,7 +9,7 @@
 #include <charconv>
 
 #include "common/check.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 #include "program/footprint.h"
 #include "program/race.h"
 
@@ -370,8 +370,9 @@ QueueRun run_queues(Machine& m, const QueueProgram& p, const QueueRunOptions& op
     if (detector && !detector->race()) {
       sink.clear();
       const detail::OpSemantics& ops = detail::semantics(*pw.def);
-      GPSIMD_CHECK(ops.footprint != nullptr);  // every row has one (isa_table_test)
-      const auto f = ops.footprint(w, m, pw.def->engine_for(engine), sink);
+      GPSIMD_CHECK(ops.operands != nullptr);  // every row has one (isa_table_test)
+      const auto f =
+          detail::operand_footprint(*ops.operands, w, m, pw.def->engine_for(engine), sink);
       GPSIMD_CHECK(!f);  // it resolved when it executed, with the same registers
       builder.build(sink, fp);
       detector->retire(word, clock[q], fp);

@@ -8,9 +8,8 @@
 // §3.8.1 (x = to_fp32(src), t stays FP32, dst = from_fp32(r)) with FP32 immediates;
 // TensorScalarBitvec (0x53) and TensorScalarPtrBitvec (0x54) the raw bits of in_dtype's
 // width, with immediates of that width. 0x44 and 0x54 read both immediates through
-// pointers whatever *_src says. Each opcode's file names its Form.
-#pragma once
-
+// pointers whatever *_src says. The four opcodes' rows differ only in their Form: this
+// file is the family's, each opcode's OpSemantics at its end.
 #include <fmt/format.h>
 
 #include <array>
@@ -25,7 +24,7 @@
 #include "kernels/alu_stream.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail::tensor_scalar {
 
@@ -82,6 +81,29 @@ constexpr bool reverses_op1(uint8_t rev) {
 inline std::optional<unsigned> imm_width(Form f, uint8_t in_dtype) {
   if (f.bitvec) return dtype_size(in_dtype);
   return 4u;
+}
+
+// SPEC §4.15, §8.5: the source walk and both immediates (pointers by *_src, or always for
+// the pointer forms) are read, the destination walk written. Both immediates are resolved
+// even when their op is BYPASS [model].
+consteval std::array<OperandDecl, 4> operand_list(Form f) {
+  const DtypeRef imm = f.bitvec ? dtype_byte(kInDtype) : dtype_fixed(Dtype::FP32);
+  return {tensor_operand(kSrc, AccessKind::Read, dtype_byte(kInDtype)),
+          tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+          f.pointer ? pointer_operand(kImm0, imm) : immediate_operand(F, "imm0", imm),
+          f.pointer ? pointer_operand(kImm1, imm) : immediate_operand(F, "imm1", imm)};
+}
+enum : unsigned { kSrcOp, kDstOp, kImm0Op, kImm1Op };
+inline constexpr auto kArithList = operand_list(kArith), kBitvecList = operand_list(kBitvec),
+                      kPtrArithList = operand_list(kPtrArith),
+                      kPtrBitvecList = operand_list(kPtrBitvec);
+inline constexpr Operands kArithOperands{kArithList, kChannels, 1, same_count},
+    kBitvecOperands{kBitvecList, kChannels, 1, same_count},
+    kPtrArithOperands{kPtrArithList, kChannels, 1, same_count},
+    kPtrBitvecOperands{kPtrBitvecList, kChannels, 1, same_count};
+inline const Operands& operands_of(Form f) {
+  if (f.pointer) return f.bitvec ? kPtrBitvecOperands : kPtrArithOperands;
+  return f.bitvec ? kBitvecOperands : kArithOperands;
 }
 
 // "SUBTRACT (0x05)", or "0x25 (not an ALU_OP)".
@@ -294,32 +316,6 @@ inline std::optional<Fault> unsupported(const Word& w, const ExecEnv& env, Form 
   return std::nullopt;
 }
 
-// SPEC §8.5: the source walk and both pointer immediates (of the pointer forms, or by
-// *_src) read, the destination written, resolved as execution resolves them.
-inline std::optional<Fault> footprint(const Word& w, const Machine& m, Engine engine,
-                                      FootprintSink& fp, Form form) {
-  const unsigned n = w[kChannels.offset];
-  const unsigned in_size = *dtype_size(w[kInDtype.offset]);
-  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
-  const bool psum = engine != Engine::POOL;
-  Resolved rs = resolve_tensor(m, kSrc.name, load_tensor(w, kSrc), in_size, {psum, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), out_size, {psum, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const unsigned width = *imm_width(form, w[kInDtype.offset]);
-  fp.walk(AccessKind::Read, std::get<Operand>(rs), n);
-  for (const auto& [src, value] : {std::pair{&kImm0Src, &kImm0}, std::pair{&kImm1Src, &kImm1}}) {
-    const uint8_t s =
-        form.pointer ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE) : w[src->offset];
-    ResolvedImm ri =
-        resolve_immediate(m, value->name, s, load_u32(w, value->offset), width, psum, n);
-    if (auto* f = std::get_if<Fault>(&ri)) return *f;
-    fp.pointer(AccessKind::Read, std::get<Immediate>(ri), n);
-  }
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out,
                                     const ExecEnv& env, Form form) {
   if (auto f = unsupported(w, env, form)) return f;
@@ -327,39 +323,15 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
   const unsigned n = w[kChannels.offset];
   const unsigned in_size = *dtype_size(w[kInDtype.offset]);
   const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
-  const bool psum = env.engine != Engine::POOL;
-  const TensorDesc st = load_tensor(w, kSrc), dt = load_tensor(w, kDst);
-  Resolved rs = resolve_tensor(m, kSrc.name, st, in_size, {psum, false}, n);
-  if (auto* f = std::get_if<Fault>(&rs)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, dt, out_size, {psum, true}, n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  // Both immediates, even when their op is BYPASS [model].
-  const unsigned width = *imm_width(form, w[kInDtype.offset]);
-  auto imm = [&](const FieldDef& src, const FieldDef& value) {
-    const uint8_t s =
-        form.pointer ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE) : w[src.offset];
-    return resolve_immediate(m, value.name, s, load_u32(w, value.offset), width, psum, n);
-  };
-  ResolvedImm ri0 = imm(kImm0Src, kImm0);
-  if (auto* f = std::get_if<Fault>(&ri0)) return *f;
-  ResolvedImm ri1 = imm(kImm1Src, kImm1);
-  if (auto* f = std::get_if<Fault>(&ri1)) return *f;
+  const TensorDesc st = load_tensor(w, kSrc);
+  const Operands& operands = operands_of(form);
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(operands, w, m, env.engine, out, ops)) return f;
 
-  if ((st.register_mode() || dt.register_mode()) && st.count() != dt.count())
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("src_mem_pattern visits {} elements, dst_mem_pattern {}: they must "
-                             "be equal",
-                             st.count(), dt.count())};
-  if (auto f = check_walk_limit(kSrc.name, st)) return f;
-  if (auto f = check_walk_limit(kDst.name, dt)) return f;
-
-  const Operand& src = std::get<Operand>(rs);
-  const Operand& dst = std::get<Operand>(rd);
-  const Immediate& s0 = std::get<Immediate>(ri0);
-  const Immediate& s1 = std::get<Immediate>(ri1);
-  out.note_source(src, n);
-  out.note_immediate(s0, n);
-  out.note_immediate(s1, n);
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& s0 = ops.immediate(kImm0Op);
+  const Immediate& s1 = ops.immediate(kImm1Op);
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
 
@@ -417,23 +389,8 @@ inline std::string call_text(uint8_t op, const std::string& left, const std::str
 }
 
 inline void explain(const Decoded& d, const Machine& m, Explainer& x, Form form) {
-  const unsigned n = u32(d, "num_active_channels");
   const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
-  x.line("channels", channels_text(n));
-  x.line("reads",
-         tensor_text("reads", row(d, "src_mem_pattern"), d.tensor("src_mem_pattern"), din, n, m));
-  const auto dt_in = static_cast<Dtype>(din);
-  for (std::string_view name : {"imm0", "imm1"}) {
-    const uint32_t v = u32(d, name);
-    const uint64_t src = form.pointer ? static_cast<uint64_t>(ImmSrc::POINTER_IMMEDIATE)
-                                      : d.integer(std::string(name) + "_src");
-    const std::string type = form.bitvec ? dtype_str(din) : "FP32";
-    const unsigned width = imm_width(form, static_cast<uint8_t>(din)).value_or(4);
-    x.line("immediate", imm_text(row(d, name), src, v, type, width,
-                                 form.bitvec ? format_value(dt_in, v) : format_fp32(v), n, m));
-  }
-  x.line("writes",
-         tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"), dout, n, m));
+  explain_operands(operands_of(form), d, m, x);
 
   const auto op0 = static_cast<uint8_t>(d.integer("op0"));
   const auto op1 = static_cast<uint8_t>(d.integer("op1"));
@@ -494,3 +451,82 @@ inline Word sample(unsigned p, Form form, uint8_t dtype, uint8_t op0, uint32_t i
 }
 
 }  // namespace gpsimd::detail::tensor_scalar
+
+// ---- the four opcodes: each a Form of the family ------------------------------------------
+
+namespace gpsimd::detail::tensor_scalar {
+namespace {
+
+template <const Form& K>
+void validate_form(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  validate(w, g, opts, d, K);
+}
+template <const Form& K>
+std::optional<Fault> execute_form(const Word& w, const Machine& m, Writer& out,
+                                  const ExecEnv& env) {
+  return execute(w, m, out, env, K);
+}
+template <const Form& K>
+void explain_form(const Decoded& d, const Machine& m, Explainer& x) {
+  explain(d, m, x, K);
+}
+
+// FP32 dtype, op0 MULT by 2.0, op1 ADD 1.0: dst = x * 2 + 1.
+Word sample_tensor_scalar_arith(unsigned p) {
+  return sample(p, kArith, 0x0a, code(AluOp::MULT), 0x40000000u, code(AluOp::ADD), 0x3f800000u);
+}
+
+// INT32, op0 BITWISE_AND 0xff, op1 LOGICAL_SHIFT_LEFT 4: dst = (x & 0xff) << 4.
+Word sample_tensor_scalar_bitvec(unsigned p) {
+  return sample(p, kBitvec, 0x08, code(AluOp::BITWISE_AND), 0x000000ffu,
+                code(AluOp::LOGICAL_SHIFT_LEFT), 4u);
+}
+
+// FP32, op0 MULT by the FP32 at offset 128, op1 ADD the FP32 at offset 132.
+Word sample_tensor_scalar_ptr_arith(unsigned p) {
+  return sample(p, kPtrArith, 0x0a, code(AluOp::MULT), encode_static_addr({Space::SBUF, p, 128}),
+                code(AluOp::ADD), encode_static_addr({Space::SBUF, p, 132}));
+}
+
+// INT32, op0 BITWISE_XOR the INT32 at offset 128, op1 BITWISE_OR the one at offset 132.
+Word sample_tensor_scalar_ptr_bitvec(unsigned p) {
+  return sample(p, kPtrBitvec, 0x08, code(AluOp::BITWISE_XOR),
+                encode_static_addr({Space::SBUF, p, 128}), code(AluOp::BITWISE_OR),
+                encode_static_addr({Space::SBUF, p, 132}));
+}
+
+}  // namespace
+}  // namespace gpsimd::detail::tensor_scalar
+
+namespace gpsimd {
+namespace ts = detail::tensor_scalar;
+const detail::OpSemantics table::kTensorScalarArithOps = {ts::validate_form<ts::kArith>,
+                                                          ts::execute_form<ts::kArith>,
+                                                          ts::explain_form<ts::kArith>,
+                                                          ts::sample_tensor_scalar_arith,
+                                                          "TensorScalarArith fp32 x*2+1",
+                                                          nullptr,
+                                                          &ts::kArithOperands};
+const detail::OpSemantics table::kTensorScalarBitvecOps = {ts::validate_form<ts::kBitvec>,
+                                                           ts::execute_form<ts::kBitvec>,
+                                                           ts::explain_form<ts::kBitvec>,
+                                                           ts::sample_tensor_scalar_bitvec,
+                                                           "TensorScalarBitvec int32 (x&0xff)<<4",
+                                                           nullptr,
+                                                           &ts::kBitvecOperands};
+const detail::OpSemantics table::kTensorScalarPtrArithOps = {ts::validate_form<ts::kPtrArith>,
+                                                             ts::execute_form<ts::kPtrArith>,
+                                                             ts::explain_form<ts::kPtrArith>,
+                                                             ts::sample_tensor_scalar_ptr_arith,
+                                                             "TensorScalarPtrArith fp32 x*s0+s1",
+                                                             nullptr,
+                                                             &ts::kPtrArithOperands};
+const detail::OpSemantics table::kTensorScalarPtrBitvecOps = {
+    ts::validate_form<ts::kPtrBitvec>,
+    ts::execute_form<ts::kPtrBitvec>,
+    ts::explain_form<ts::kPtrBitvec>,
+    ts::sample_tensor_scalar_ptr_bitvec,
+    "TensorScalarPtrBitvec int32 (x^s0)|s1",
+    nullptr,
+    &ts::kPtrBitvecOperands};
+}  // namespace gpsimd

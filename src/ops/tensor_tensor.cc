@@ -1,14 +1,12 @@
 // What TensorTensorArith (0x41) and TensorTensorBitvec (0x51) share, written once (SPEC
 // §4.14): the S3S3D3_TT layout, the clause set is_valid_tensor_tensor, the execution rule
 // (unsupported-op, bad-address, shape-mismatch, too-large, then the element loop) and the
-// three datapaths an element can take (§3.8.1). Each op file says which datapath its
-// elements take; everything else is here.
+// three datapaths an element can take (§3.8.1). Each opcode, at the end of this family
+// file, says which datapath its elements take; everything else is shared.
 //
 // Per channel c and ordinal j pairing the three walks:
 //   a = src0[j] (dtype lo), b = src1[j] (dtype hi), dst[j] = op(a, b)
 // with `a` the left operand (NKI's data1).
-#pragma once
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,7 +23,7 @@
 #include "kernels/alu_stream.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd::detail::tensor_tensor {
 
@@ -48,6 +46,29 @@ inline Types types_of(const Word& w) {
   return Types{static_cast<uint8_t>(w[kDtypes.offset] & 0xf),
                static_cast<uint8_t>(w[kDtypes.offset] >> 4), w[kOut.offset], w[kOp.offset]};
 }
+
+// SPEC §4.14, §8.5: both sources' walks read, the destination's written, on the
+// partitions and spaces execution resolves (the engine decides whether PSUM is allowed).
+inline constexpr OperandDecl kOperandList[] = {
+    tensor_operand(kSrc0, AccessKind::Read, dtype_low(kDtypes), "a, the left operand"),
+    tensor_operand(kSrc1, AccessKind::Read, dtype_high(kDtypes), "b, the right operand"),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOut)),
+};
+enum : unsigned { kSrc0Op, kSrc1Op, kDstOp };
+
+// After resolution: at most one source in PSUM (bad-address), then the shape rule of
+// register-mode walks (shape-mismatch).
+inline std::optional<Fault> operand_checks(const Word& w, const ResolvedOperands& ops) {
+  const Operand& src0 = ops.tensor(kSrc0Op);
+  const Operand& src1 = ops.tensor(kSrc1Op);
+  if (src0.loc.space == Space::PSUM && src1.loc.space == Space::PSUM)
+    return Fault{FaultKind::BadAddress,
+                 fmt::format("src0_mem_pattern and src1_mem_pattern are both in PSUM (partitions "
+                             "{} and {}); at most one source may be (tensor_tensor_src_psum_check)",
+                             src0.loc.partition, src1.loc.partition)};
+  return same_count(w, ops);
+}
+inline constexpr Operands kOperands{kOperandList, kChannels, 1, operand_checks};
 
 // ---- validation (is_valid_tensor_tensor) -------------------------------------------------
 
@@ -270,34 +291,12 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
                  fmt::format("{} on {}: {}", def.mnemonic, engine_id(env.engine), *why)};
   const unsigned n = w[kChannels.offset];
   const unsigned s0 = *dtype_size(t.lo), s1 = *dtype_size(t.hi), sd = *dtype_size(t.out);
-  const TensorDesc t0 = load_tensor(w, kSrc0), t1 = load_tensor(w, kSrc1),
-                   td = load_tensor(w, kDst);
-  Resolved r0 = resolve_tensor(m, kSrc0.name, t0, s0, read_rule(env.engine), n);
-  if (auto* f = std::get_if<Fault>(&r0)) return *f;
-  Resolved r1 = resolve_tensor(m, kSrc1.name, t1, s1, read_rule(env.engine), n);
-  if (auto* f = std::get_if<Fault>(&r1)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, td, sd, write_rule(env.engine), n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  const Operand& src0 = std::get<Operand>(r0);
-  const Operand& src1 = std::get<Operand>(r1);
-  const Operand& dst = std::get<Operand>(rd);
-  if (src0.loc.space == Space::PSUM && src1.loc.space == Space::PSUM)
-    return Fault{FaultKind::BadAddress,
-                 fmt::format("src0_mem_pattern and src1_mem_pattern are both in PSUM (partitions "
-                             "{} and {}); at most one source may be (tensor_tensor_src_psum_check)",
-                             src0.loc.partition, src1.loc.partition)};
-  if ((t0.register_mode() || t1.register_mode() || td.register_mode()) &&
-      (t0.count() != t1.count() || t0.count() != td.count()))
-    return Fault{FaultKind::ShapeMismatch,
-                 fmt::format("src0_mem_pattern visits {} elements, src1_mem_pattern {}, "
-                             "dst_mem_pattern {}: they must be equal",
-                             t0.count(), t1.count(), td.count())};
-  if (auto f = check_walk_limit(kSrc0.name, t0)) return f;
-  if (auto f = check_walk_limit(kSrc1.name, t1)) return f;
-  if (auto f = check_walk_limit(kDst.name, td)) return f;
-
-  out.note_source(src0, n);
-  out.note_source(src1, n);
+  const TensorDesc t0 = load_tensor(w, kSrc0);
+  ResolvedOperands ops;
+  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
+  const Operand& src0 = ops.tensor(kSrc0Op);
+  const Operand& src1 = ops.tensor(kSrc1Op);
+  const Operand& dst = ops.tensor(kDstOp);
   std::array<uint8_t*, kPartitions> dst_bytes;
   const Walk dwalk = out.regions(dst, n, dst_bytes.data());
   const Element e{
@@ -327,25 +326,6 @@ inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out
 // ---- explain and sample ----------------------------------------------------------------
 
 // What an element's trip through the datapath is, for `explain`.
-// SPEC §8.5: both sources' walks read, the destination's written, on the partitions and
-// spaces execution resolves (the engine decides whether PSUM is allowed).
-inline std::optional<Fault> footprint(const Word& w, const Machine& m, Engine engine,
-                                      FootprintSink& fp) {
-  const Types t = types_of(w);
-  const unsigned n = w[kChannels.offset];
-  const unsigned s0 = *dtype_size(t.lo), s1 = *dtype_size(t.hi), sd = *dtype_size(t.out);
-  Resolved r0 = resolve_tensor(m, kSrc0.name, load_tensor(w, kSrc0), s0, read_rule(engine), n);
-  if (auto* f = std::get_if<Fault>(&r0)) return *f;
-  Resolved r1 = resolve_tensor(m, kSrc1.name, load_tensor(w, kSrc1), s1, read_rule(engine), n);
-  if (auto* f = std::get_if<Fault>(&r1)) return *f;
-  Resolved rd = resolve_tensor(m, kDst.name, load_tensor(w, kDst), sd, write_rule(engine), n);
-  if (auto* f = std::get_if<Fault>(&rd)) return *f;
-  fp.walk(AccessKind::Read, std::get<Operand>(r0), n);
-  fp.walk(AccessKind::Read, std::get<Operand>(r1), n);
-  fp.walk(AccessKind::Write, std::get<Operand>(rd), n);
-  return std::nullopt;
-}
-
 inline std::string datapath_text(Datapath p, const Types& t) {
   const std::string op = std::string(alu_op_name(t.op).value_or("op"));
   switch (p) {
@@ -388,20 +368,11 @@ inline std::string datapath_text(Datapath p, const Types& t) {
 template <class DatapathOf>
 void explain(const Decoded& d, const Machine& m, Explainer& x, const InstrDef& def,
              DatapathOf&& datapath) {
-  const unsigned n = u32(d, "num_active_channels");
   const uint64_t pair = d.integer("in0_in1_dtype");
   const Types t{static_cast<uint8_t>(pair & 0xf), static_cast<uint8_t>(pair >> 4),
                 static_cast<uint8_t>(d.integer("out_dtype")),
                 static_cast<uint8_t>(d.integer("op"))};
-  x.line("channels", channels_text(n));
-  x.line("reads", tensor_text("reads", row(d, "src0_mem_pattern"), d.tensor("src0_mem_pattern"),
-                              t.lo, n, m) +
-                      " (a, the left operand)");
-  x.line("reads", tensor_text("reads", row(d, "src1_mem_pattern"), d.tensor("src1_mem_pattern"),
-                              t.hi, n, m) +
-                      " (b, the right operand)");
-  x.line("writes", tensor_text("writes", row(d, "dst_mem_pattern"), d.tensor("dst_mem_pattern"),
-                               t.out, n, m));
+  explain_operands(kOperands, d, m, x);
   const std::string op = std::string(alu_op_name(t.op).value_or("op"));
   x.line(
       "effect",
@@ -449,3 +420,99 @@ inline Word sample(Opcode opcode, unsigned partition, Dtype dtype, AluOp op) {
 }
 
 }  // namespace gpsimd::detail::tensor_tensor
+
+// ---- the two opcodes ---------------------------------------------------------------------
+
+namespace gpsimd::detail::tensor_tensor {
+namespace {
+
+// TensorTensorArith (0x41, S3S3D3_TT): per channel, dst[j] = op(src0[j], src1[j]) over
+// three 3-D walks paired by ordinal, an arithmetic op (SPEC §4.14). On POOL the integer
+// ops, and the general ops on 32-bit integers, compute exactly and wrap (the native
+// integer path); every other element goes through FP32 (SPEC §3.8.1, §3.9 item 2). The
+// clauses, the faults and the element loop are this file's.
+constexpr const InstrDef& kArithDef = instruction(Opcode::TensorTensorArith);
+
+// SPEC §3.9 item 2: on POOL, every is_valid_int_aluop op takes the native integer path at
+// any integer width, and an is_general_arith_op op takes it when its three dtypes are each
+// INT32 or UINT32; every other element (every element on DVE) takes the FP32 path.
+Datapath arith_datapath(Engine e, const Types& t) {
+  if (e != Engine::POOL) return Datapath::Fp32;
+  if (alu::is_valid_int_aluop(t.op)) return Datapath::NativeInteger;
+  const auto int32 = [](uint8_t code) {
+    return code == static_cast<uint8_t>(Dtype::INT32) ||
+           code == static_cast<uint8_t>(Dtype::UINT32);
+  };
+  if (alu::is_general_arith_op(t.op) && int32(t.lo) && int32(t.hi) && int32(t.out))
+    return Datapath::NativeInteger;
+  return Datapath::Fp32;
+}
+
+void validate_tensor_tensor_arith(const Word& w, Generation g, const ValidateOptions& opts,
+                                  DiagSink& d) {
+  validate(w, g, *opts.engine, Opcode::TensorTensorArith, d);
+}
+
+std::optional<Fault> execute_tensor_tensor_arith(const Word& w, const Machine& m, Writer& out,
+                                                 const ExecEnv& env) {
+  return execute(w, m, out, env, kArithDef, arith_datapath(env.engine, types_of(w)));
+}
+
+void explain_tensor_tensor_arith(const Decoded& d, const Machine& m, Explainer& x) {
+  explain(d, m, x, kArithDef, arith_datapath);
+}
+
+Word sample_tensor_tensor_arith(unsigned p) {
+  return sample(Opcode::TensorTensorArith, p, Dtype::FP32, AluOp::ADD);
+}
+
+// TensorTensorBitvec (0x51, S3S3D3_TT): per channel, dst[j] = op(src0[j], src1[j]) over
+// three 3-D walks paired by ordinal, a bitvec op on the elements' raw w-bit patterns,
+// w = 8 * size(out_dtype): no conversion, shifts by counts >= w shift every bit out (SPEC
+// §4.14, §3.8.1). The clauses, the faults and the element loop are this file's.
+constexpr const InstrDef& kBitvecDef = instruction(Opcode::TensorTensorBitvec);
+
+// SPEC §3.8.1 item 1: every element of a bitvec opcode takes the raw-bits path, on every
+// engine that runs it.
+Datapath bitvec_datapath(Engine, const Types&) {
+  return Datapath::RawBits;
+}
+
+void validate_tensor_tensor_bitvec(const Word& w, Generation g, const ValidateOptions& opts,
+                                   DiagSink& d) {
+  validate(w, g, *opts.engine, Opcode::TensorTensorBitvec, d);
+}
+
+std::optional<Fault> execute_tensor_tensor_bitvec(const Word& w, const Machine& m, Writer& out,
+                                                  const ExecEnv& env) {
+  return execute(w, m, out, env, kBitvecDef, bitvec_datapath(env.engine, types_of(w)));
+}
+
+void explain_tensor_tensor_bitvec(const Decoded& d, const Machine& m, Explainer& x) {
+  explain(d, m, x, kBitvecDef, bitvec_datapath);
+}
+
+Word sample_tensor_tensor_bitvec(unsigned p) {
+  return sample(Opcode::TensorTensorBitvec, p, Dtype::INT32, AluOp::BITWISE_XOR);
+}
+
+}  // namespace
+}  // namespace gpsimd::detail::tensor_tensor
+
+namespace gpsimd {
+namespace tt = detail::tensor_tensor;
+const detail::OpSemantics table::kTensorTensorArithOps = {tt::validate_tensor_tensor_arith,
+                                                          tt::execute_tensor_tensor_arith,
+                                                          tt::explain_tensor_tensor_arith,
+                                                          tt::sample_tensor_tensor_arith,
+                                                          "TensorTensorArith fp32 add",
+                                                          nullptr,
+                                                          &tt::kOperands};
+const detail::OpSemantics table::kTensorTensorBitvecOps = {tt::validate_tensor_tensor_bitvec,
+                                                           tt::execute_tensor_tensor_bitvec,
+                                                           tt::explain_tensor_tensor_bitvec,
+                                                           tt::sample_tensor_tensor_bitvec,
+                                                           "TensorTensorBitvec int32 xor",
+                                                           nullptr,
+                                                           &tt::kOperands};
+}  // namespace gpsimd

@@ -1,0 +1,170 @@
+// An instruction family's operands, declared once as data: which fields hold them, what
+// kind each is, whether it is read or written, and where its dtype comes from. From that
+// one declaration the generic code below resolves the operands with their faults (SPEC
+// §3.4-§3.6, in declaration order), notes the sources on the Writer, and gives the
+// footprint of SPEC §8.5, so no instruction writes either again.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+
+#include "ops/explain.h"
+#include "ops/op.h"
+
+namespace gpsimd::detail {
+
+// Where an operand's element dtype is read: a dtype field (the whole byte, or the low or
+// high nibble of an in/out pair), or a dtype the instruction fixes.
+struct DtypeRef {
+  enum class Part : uint8_t { Byte, Low, High, Fixed };
+  Part part = Part::Fixed;
+  FieldDef field{};  // Byte, Low, High
+  Dtype fixed = Dtype::UINT32;
+
+  uint8_t code(const Word& w) const {
+    switch (part) {
+      case Part::Byte:
+        return w[field.offset];
+      case Part::Low:
+        return w[field.offset] & 0xf;
+      case Part::High:
+        return w[field.offset] >> 4;
+      case Part::Fixed:
+        break;
+    }
+    return static_cast<uint8_t>(fixed);
+  }
+  // The element size; nullopt for a dtype without one (its dtype clause reports it).
+  std::optional<unsigned> size(const Word& w) const { return dtype_size(code(w)); }
+  // The dtype code of a decoded word.
+  uint8_t code(const Decoded& d) const {
+    if (part == Part::Fixed) return static_cast<uint8_t>(fixed);
+    const auto v = static_cast<uint8_t>(d.integer(field.name));
+    return part == Part::Byte ? v : part == Part::Low ? v & 0xf : static_cast<uint8_t>(v >> 4);
+  }
+};
+constexpr DtypeRef dtype_byte(FieldDef f) {
+  return DtypeRef{DtypeRef::Part::Byte, f, Dtype::UINT32};
+}
+constexpr DtypeRef dtype_low(FieldDef f) {
+  return DtypeRef{DtypeRef::Part::Low, f, Dtype::UINT32};
+}
+constexpr DtypeRef dtype_high(FieldDef f) {
+  return DtypeRef{DtypeRef::Part::High, f, Dtype::UINT32};
+}
+constexpr DtypeRef dtype_fixed(Dtype d) {
+  return DtypeRef{DtypeRef::Part::Fixed, {}, d};
+}
+
+// The access a word makes to per-partition state, when it depends on other fields (a
+// reduce command); nullopt: none.
+using StateAccessFn = std::optional<AccessKind> (*)(const Word&);
+
+// One operand of a family.
+struct OperandDecl {
+  enum class Kind : uint8_t {
+    Tensor,        // a tensor descriptor field (ADDR4 + steps and counts)
+    Immediate,     // an IMM_VAL field read per its IMM_SRC field (the row's src_field)
+    Pointer,       // an IMM_VAL field always read as a pointer (the *_ptr forms)
+    Accumulators,  // the per-partition accumulators of the channels (SPEC §2)
+    Lanes,         // the DVE search lanes of the channels (SPEC §2)
+  };
+  Kind kind = Kind::Tensor;
+  FieldDef field{};  // Tensor, Immediate, Pointer
+  AccessKind access = AccessKind::Read;
+  DtypeRef dtype{};  // Tensor: the element; Immediate, Pointer: the value's width
+  // Accumulators, Lanes: the operand (an index into the declaration) whose resolved
+  // partitions the state belongs to, and the access when it depends on the word.
+  uint8_t partitions_of = 0;
+  StateAccessFn access_of = nullptr;
+  FieldDef src{};           // Immediate: its IMM_SRC field
+  std::string_view role{};  // what explain adds after a tensor's line: "a, the left operand"
+
+  bool is_state() const { return kind == Kind::Accumulators || kind == Kind::Lanes; }
+  bool is_immediate() const { return kind == Kind::Immediate || kind == Kind::Pointer; }
+};
+
+constexpr OperandDecl tensor_operand(FieldDef f, AccessKind a, DtypeRef dt,
+                                     std::string_view role = {}) {
+  return OperandDecl{OperandDecl::Kind::Tensor, f, a, dt, 0, nullptr, {}, role};
+}
+// The IMM_VAL field `name` of a row, read per the IMM_SRC field the row names for it.
+consteval OperandDecl immediate_operand(std::span<const FieldDef> row, std::string_view name,
+                                        DtypeRef dt) {
+  const FieldDef value = field_of(row, name);
+  return OperandDecl{OperandDecl::Kind::Immediate,  value, AccessKind::Read, dt, 0, nullptr,
+                     field_of(row, value.src_field)};
+}
+constexpr OperandDecl pointer_operand(FieldDef f, DtypeRef dt) {
+  return OperandDecl{OperandDecl::Kind::Pointer, f, AccessKind::Read, dt};
+}
+constexpr OperandDecl accumulators_of(uint8_t operand, AccessKind a, StateAccessFn fn = nullptr) {
+  return OperandDecl{OperandDecl::Kind::Accumulators, {}, a, {}, operand, fn};
+}
+constexpr OperandDecl lanes_of(uint8_t operand, AccessKind a) {
+  return OperandDecl{OperandDecl::Kind::Lanes, {}, a, {}, operand, nullptr};
+}
+
+inline constexpr unsigned kMaxOperands = 6;
+
+struct ResolvedOperands;
+// A family's faults between resolution and the walk limit (a shape-mismatch of
+// register-mode walks, both sources in PSUM, ...); nullopt when there is none.
+using OperandChecksFn = std::optional<Fault> (*)(const Word&, const ResolvedOperands&);
+
+// A family's operands in resolution order, with what they share.
+struct Operands {
+  std::span<const OperandDecl> list;
+  FieldDef channels{};  // num_active_channels
+  // Only the channels c with c % every == 0 run (NonzeroWithCount, SPEC §4.11).
+  unsigned every = 1;
+  OperandChecksFn checks = nullptr;
+};
+
+// The PSUM rule of SPEC §3.9 item 1, for every operand of every instruction: an engine
+// other than POOL may touch PSUM; a PSUM write needs a 4-byte dtype.
+inline OperandRule operand_rule(Engine e, AccessKind a) {
+  return OperandRule{e != Engine::POOL, a != AccessKind::Read};
+}
+
+// The operands of one word after resolution (register addresses and register pointers
+// read, their faults returned), indexed as declared.
+struct ResolvedOperands {
+  const Operands* decl = nullptr;
+  unsigned n = 0;  // active channels
+  std::array<Operand, kMaxOperands> tensors{};
+  std::array<Immediate, kMaxOperands> immediates{};
+  const Operand& tensor(unsigned i) const { return tensors[i]; }
+  const Immediate& immediate(unsigned i) const { return immediates[i]; }
+};
+
+// Resolves every memory operand of a valid word in declaration order (the first fault
+// wins), for the engine the word runs on.
+std::optional<Fault> resolve_operands(const Operands& ops, const Word& w, const Machine& m,
+                                      Engine engine, ResolvedOperands& out);
+
+// SPEC §4's execution rule up to the first write, for a valid word: resolve every operand
+// (bad-address), the family's checks (shape-mismatch, ...), the walk limit of SPEC §3.6
+// for every tensor operand (too-large), then note every operand read from memory on the
+// Writer. Returns the first fault; then nothing was noted.
+std::optional<Fault> prepare_operands(const Operands& ops, const Word& w, const Machine& m,
+                                      Engine engine, Writer& out, ResolvedOperands& r);
+
+// The shape rule of the families whose walks pair up by ordinal: when a tensor operand's
+// address comes from a register (its counts were not checked statically), every tensor
+// operand must visit the same number of elements (shape-mismatch).
+std::optional<Fault> same_count(const Word& w, const ResolvedOperands& r);
+
+// What `explain` says of the operands, from the declaration, in this order: the channels,
+// each tensor read, the search lanes read, each immediate, each tensor written. The
+// accumulators and lanes a word only writes are the family's to describe.
+void explain_operands(const Operands& ops, const Decoded& d, const Machine& m, Explainer& x);
+
+// SPEC §8.5 from the declaration: the footprint of a valid word on `engine`, with the
+// registers of `m`; never reads memory. Returns the fault of a word whose resolution
+// faults (it has no footprint).
+std::optional<Fault> operand_footprint(const Operands& ops, const Word& w, const Machine& m,
+                                       Engine engine, FootprintSink& fp);
+
+}  // namespace gpsimd::detail
