@@ -34,9 +34,6 @@ enum : unsigned { kSrcOp, kDstOp };
 std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands&);
 constexpr Operands kOperands{kOperandList, kChannels, 1, shape_checks};
 
-constexpr OperandRule kSrcRule{false, false};  // POOL: SBUF only
-constexpr OperandRule kDstRule{false, true};
-
 uint8_t in_dtype(const Word& w) {
   return w[kDtypes.offset] & 0xf;
 }
@@ -72,16 +69,13 @@ std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands&) {
 
 }  // namespace
 
-void validate_affine_select(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_affine_select(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 
   const uint8_t lo = in_dtype(w), hi = out_dtype(w);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(lo), g, kSrcRule);
-  check_tensor(d, "tensor2d_valid", kDst.name, dst, dtype_size(hi), g, kDstRule);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
 
   // s2d2_ts_as_valid_elem_count: the mask's num_elem always; the three counts unless
   // src or dst is register mode (then at execution, shape-mismatch).

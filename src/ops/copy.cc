@@ -40,14 +40,6 @@ constexpr OperandDecl kOperandList[] = {
 enum : unsigned { kSrcOp, kDstOp };
 constexpr Operands kOperands{kOperandList, kChannels};
 
-// SPEC §3.9 item 1: every engine but POOL may touch PSUM.
-OperandRule src_rule(Engine e) {
-  return OperandRule{e != Engine::POOL, false};
-}
-OperandRule dst_rule(Engine e) {
-  return OperandRule{e != Engine::POOL, true};
-}
-
 // SPEC §3.9 item 3: ACT on V2 takes every element through FP32.
 bool through_fp32(Engine e, Generation g) {
   return e == Engine::ACT && model::act_copies_through_fp32(static_cast<unsigned>(g));
@@ -76,10 +68,7 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor4d_valid", kSrc.name, src, dtype_size(in), g, src_rule(engine));
-  check_tensor(d, "tensor4d_valid", kDst.name, dst, dtype_size(out), g, dst_rule(engine));
+  check_tensor_operands(kOperands, w, g, engine, d);
   // Static for register-mode operands too (no escape), and the literal formula when a
   // num_elem is 0 (SPEC §3.6); the counts are exact 64-bit products (§3.5).
   if (src.count() != dst.count())

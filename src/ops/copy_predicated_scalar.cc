@@ -37,24 +37,18 @@ constexpr OperandDecl kOperandList[] = {
 enum : unsigned { kPredOp, kDstOp, kScalarOp };
 constexpr Operands kOperands{kOperandList, kChannels, 1, same_count};
 
-constexpr OperandRule kRead{true, false}, kWrite{true, true};  // DVE: SBUF or PSUM
-
 }  // namespace
 
-void validate_copy_predicated_scalar(const Word& w, Generation g, const ValidateOptions&,
+void validate_copy_predicated_scalar(const Word& w, Generation g, const ValidateOptions& opts,
                                      DiagSink& d) {
   check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_cp_pred_scalar_reserved_zero", w, kReserved1);
 
   const unsigned n = w[kChannels.offset];
   const uint8_t pdt = w[kPredDtype.offset], din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  check_immediate(d, kImm.name, w[kImmSrc.offset], load_u32(w, kImm.offset), dtype_size(din), true,
-                  n, g, true);
+  check_immediate_operands(kOperands, w, g, *opts.engine, d);
   const TensorDesc pred = load_tensor(w, kPred), dst = load_tensor(w, kDst);
-  check_tensor(d, "tensor3d_valid", kPred.name, pred, dtype_size(pdt), g, kRead);
-  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dout), g, kWrite);
-  check_start_channels(d, kPred.name, pred, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (!pred.register_mode() && !dst.register_mode() && pred.count() != dst.count())
     d.fail("same_element_count_t3d", kDst.name,
            fmt::format("{} elements (pred_mem_pattern has {})", dst.count(), pred.count()),

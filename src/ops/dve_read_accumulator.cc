@@ -33,19 +33,17 @@ constexpr Operands kOperands{kOperandList, kChannels};
 
 constexpr DtypeSet kDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
                               Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
-constexpr OperandRule kWrite{true, true};  // DVE: SBUF or PSUM
 
 }  // namespace
 
-void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOptions&,
+void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOptions& opts,
                                    DiagSink& d) {
   const uint8_t dtype = w[kDtype.offset];
   check_dtype_in(d, "dve_read_accumulator_type_check", kDtype.name, dtype, kDtypes);
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   const TensorDesc dst = load_tensor(w, kDst);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor1d_valid", kDst.name, dst, dtype_size(dtype), g, kWrite);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   const uint32_t count = load_u32(w, kCount.offset);
   if (count != 1)
     d.fail("read_accumulator_dst_size", kCount.name, std::to_string(count), "must be 1");

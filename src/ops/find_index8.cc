@@ -26,8 +26,8 @@ constexpr DtypeSet kIndexDtypes = {Dtype::UINT16, Dtype::UINT32};
 
 }  // namespace
 
-void validate_find_index8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  validate_s4d2_bn(w, g, d);
+void validate_find_index8(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  validate_s4d2_bn(w, g, *opts.engine, d);
   check_dtype_in(d, "has_find_index8_dst_type", kOutDtype.name, w[kOutDtype.offset], kIndexDtypes);
 }
 

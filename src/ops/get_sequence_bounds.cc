@@ -36,7 +36,7 @@ constexpr DtypeSet kBoundsDtypes = {Dtype::INT32, Dtype::FP32};
 
 }  // namespace
 
-void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOptions&,
+void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOptions& opts,
                                   DiagSink& d) {
   if (g == Generation::V2)
     d.fail("has_valid_nc_get_sequence_bounds", "generation", std::string(generation_name(g)),
@@ -56,10 +56,7 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   check_dtype_in(d, "has_valid_seq_bounds_dtype", kOutDtype.name, dout, kBoundsDtypes);
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor3d_valid", kSrc.name, src, dtype_size(din), g, {false, false});
-  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dout), g, {false, true});
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (dst.count() != 2 * src.count() || dst.num[2] != 2)
     d.fail("s3d3_seq_bounds_element_count_check_t3d", kDst.name,
            fmt::format("{} elements, num_elem[2] = {} (src has {})", dst.count(), dst.num[2],

@@ -27,11 +27,9 @@ constexpr OperandDecl kOperandList[] = {
 enum : unsigned { kDstOp };
 constexpr Operands kOperands{kOperandList, kChannels};
 
-constexpr OperandRule kDstRule{false, true};  // POOL: SBUF only
-
 }  // namespace
 
-void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_iota(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved0);
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved1);
   check_reserved(d, "d4_iota_reserved_zero", w, kReserved2);
@@ -41,8 +39,7 @@ void validate_iota(const Word& w, Generation g, const ValidateOptions&, DiagSink
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 
   const TensorDesc dst = load_tensor(w, kDst), pattern = load_tensor(w, kPattern);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor4d_valid", kDst.name, dst, dtype_size(dtype), g, kDstRule);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   // d4_iota_same_src_dst_count: static for a register-mode dst too (no escape).
   for (unsigned k = 0; k < kMaxDims; ++k)
     if (pattern.num[k] == 0)

@@ -26,14 +26,13 @@ constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr auto kOperandList = search_operands(F);
 constexpr Operands kOperands{kOperandList, field_of(F, "num_active_channels")};
 
-constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
-constexpr OperandRule kWrite{true, true};
 constexpr DtypeSet kDtypes = {Dtype::FP16,   Dtype::BF16, Dtype::UINT8, Dtype::UINT16,
                               Dtype::UINT32, Dtype::FP32, Dtype::INT32};
 
 }  // namespace
 
-void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_match_replace8(const Word& w, Generation g, const ValidateOptions& opts,
+                             DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
@@ -42,10 +41,7 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
   check_dtype_in(d, "match_replace_dtypes", kInDtype.name, in, kDtypes);
   check_dtype_in(d, "match_replace_dtypes", kOutDtype.name, outd, kDtypes);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor4d_valid", kSrc.name, src, dtype_size(in), g, kRead);
-  check_tensor(d, "tensor4d_valid", kDst.name, dst, dtype_size(outd), g, kWrite);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   const bool src_counted = search_count_evaluated(src, in);
   if (src_counted && src.count() > kSearchMaxElements)
     d.fail("s4d4_mr_src_element_cnt", kSrc.name,

@@ -34,18 +34,16 @@ constexpr OperandDecl kOperandList[] = {
 enum : unsigned { kSrcOp };
 constexpr Operands kOperands{kOperandList, kChannels};
 
-constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
-
 }  // namespace
 
-void validate_match_value_load(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_match_value_load(const Word& w, Generation g, const ValidateOptions& opts,
+                               DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const uint8_t dtype = w[kDtype.offset];
   check_valid_dtype(d, "is_valid_dtype", kDtype.name, dtype, false);
   const TensorDesc src = load_tensor(w, kSrc);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(dtype), g, kRead);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (search_count_evaluated(src, dtype) && src.count() != 8)
     d.fail("has_match_value_load_src_element_cnt", kSrc.name,
            fmt::format("count = {} ({})", src.count(), tensor_text(src)),

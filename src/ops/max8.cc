@@ -24,26 +24,20 @@ constexpr FieldDef kOddCount = field_of(F, "odd_count");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 
-constexpr OperandRule kRead{true, false};  // DVE: SBUF or PSUM
-constexpr OperandRule kWrite{true, true};
-
 // SPEC §8.5: the source walk is read, the destination walk written; no search state.
 constexpr auto kOperandList = search_operands(F);
 constexpr Operands kOperands{std::span(kOperandList).first(2), kChannels};
 
 }  // namespace
 
-void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d) {
+void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
   check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
   check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor4d_valid", kSrc.name, src, dtype_size(in), g, kRead);
-  check_tensor(d, "tensor2d_valid", kDst.name, dst, dtype_size(outd), g, kWrite);
+  check_tensor_operands(kOperands, w, g, engine, d);
   if (search_count_evaluated(src, in) && (src.count() < 8 || src.count() > kSearchMaxElements))
     d.fail("s4d2_bn_src_element_cnt", kSrc.name,
            fmt::format("count = {} ({})", src.count(), tensor_text(src)),
@@ -97,8 +91,8 @@ std::array<uint32_t, 8> max8_reference(std::vector<uint32_t>& values) {
   return top;
 }
 
-void validate_max8(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
-  validate_s4d2_bn(w, g, d);
+void validate_max8(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  validate_s4d2_bn(w, g, *opts.engine, d);
 }
 
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,

@@ -39,11 +39,11 @@ constexpr Operands kOperands{kOperandList, kChannels, model::kNonzeroChannelStri
 
 constexpr DtypeSet kInDtypes = {Dtype::INT32, Dtype::FP32};
 constexpr DtypeSet kOutDtypes = {Dtype::INT32};
-constexpr OperandRule kRead{false, false}, kWrite{false, true};  // POOL: SBUF only
 
 }  // namespace
 
-void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOptions& opts,
+                                 DiagSink& d) {
   if (g == Generation::V2)
     d.fail("has_valid_nc_nonzero_with_count", "generation", std::string(generation_name(g)),
            "must be v3, v4 or v5 (the generations that have NonzeroWithCount)");
@@ -51,10 +51,7 @@ void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOpti
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   check_reserved(d, "s3d3_nonzero_with_count_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_nonzero_with_count_reserved_zero", w, kReserved1);
-  check_immediate(d, kOffset.name, w[kOffsetSrc.offset], load_u32(w, kOffset.offset), 4u, false, n,
-                  g, true);
-  check_immediate(d, kPadding.name, w[kPaddingSrc.offset], load_u32(w, kPadding.offset), 4u, false,
-                  n, g, true);
+  check_immediate_operands(kOperands, w, g, *opts.engine, d);
 
   const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
   check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
@@ -63,10 +60,7 @@ void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOpti
   check_dtype_in(d, "has_valid_nonzero_with_count_dtype", kOutDtype.name, dout, kOutDtypes);
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor3d_valid", kSrc.name, src, dtype_size(din), g, kRead);
-  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dout), g, kWrite);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   // The counts are in the word, register-mode operands included (SPEC §4.11).
   if (dst.count() != src.count() + 1)
     d.fail("s3d3_nonzero_with_count_element_count_check_t3d", kDst.name,

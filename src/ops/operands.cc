@@ -428,6 +428,38 @@ void Writer::commit(TraceSink* trace) {
 
 namespace gpsimd::detail {
 
+void check_tensor_operands(const Operands& ops, const Word& w, Generation g, Engine engine,
+                           DiagSink& d) {
+  for (const OperandDecl& o : ops.list) {
+    if (o.kind != OperandDecl::Kind::Tensor) continue;
+    static constexpr std::string_view kByDims[] = {"", "tensor1d_valid", "tensor2d_valid",
+                                                   "tensor3d_valid", "tensor4d_valid"};
+    const std::string_view clause = ops.tensor_clause.empty()
+                                        ? kByDims[std::min<unsigned>(o.field.dims, 4)]
+                                        : ops.tensor_clause;
+    check_tensor(d, clause, o.field.name, load_tensor(w, o.field), o.dtype.size(w), g,
+                 operand_rule(engine, o.access));
+  }
+  const unsigned n = w[ops.channels.offset];
+  for (const OperandDecl& o : ops.list)
+    if (o.kind == OperandDecl::Kind::Tensor)
+      check_start_channels(d, o.field.name, load_tensor(w, o.field), n, g, ops.channels_clause);
+}
+
+void check_immediate_operands(const Operands& ops, const Word& w, Generation g, Engine engine,
+                              DiagSink& d, bool report_bad_src) {
+  const unsigned n = w[ops.channels.offset];
+  for (const OperandDecl& o : ops.list) {
+    if (!o.is_immediate()) continue;
+    const uint8_t src = o.kind == OperandDecl::Kind::Pointer
+                            ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE)
+                            : w[o.src.offset];
+    check_immediate(d, o.field.name, src, load_u32(w, o.field.offset), o.dtype.size(w),
+                    operand_rule(engine, o.access).allow_psum, n, g, report_bad_src,
+                    ops.immediate_clause);
+  }
+}
+
 std::optional<Fault> resolve_operands(const Operands& ops, const Word& w, const Machine& m,
                                       Engine engine, ResolvedOperands& out) {
   GPSIMD_CHECK(ops.list.size() <= kMaxOperands);

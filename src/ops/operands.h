@@ -120,6 +120,11 @@ struct Operands {
   // Only the channels c with c % every == 0 run (NonzeroWithCount, SPEC §4.11).
   unsigned every = 1;
   OperandChecksFn checks = nullptr;
+  // The vendor's names of the operand clauses, where the family's differ from SPEC §3.6's
+  // (tensor<dims>d_valid, start_addr_active_channels, has_valid_immediates).
+  std::string_view tensor_clause{};
+  std::string_view channels_clause = "start_addr_active_channels";
+  std::string_view immediate_clause = "has_valid_immediates";
 };
 
 // The PSUM rule of SPEC §3.9 item 1, for every operand of every instruction: an engine
@@ -138,6 +143,17 @@ struct ResolvedOperands {
   const Operand& tensor(unsigned i) const { return tensors[i]; }
   const Immediate& immediate(unsigned i) const { return immediates[i]; }
 };
+
+// The operand clauses of SPEC §3.4-§3.6 from the declaration, for the engine the word is
+// validated for: each tensor operand's tensor clause (address, space, PSUM width,
+// num_elem, bounds), then each one's start partition + channels <= 128.
+void check_tensor_operands(const Operands& ops, const Word& w, Generation g, Engine engine,
+                           DiagSink& d);
+// has_valid_immediates (or the family's name for it) for each immediate operand: the
+// instruction immediate fits its width, a pointer is a valid address for every channel.
+// `report_bad_src`: whether the clause reports an IMM_SRC outside the enumeration.
+void check_immediate_operands(const Operands& ops, const Word& w, Generation g, Engine engine,
+                              DiagSink& d, bool report_bad_src = true);
 
 // Resolves every memory operand of a valid word in declaration order (the first fault
 // wins), for the engine the word runs on.

@@ -131,7 +131,7 @@ bool range_select_compare(uint8_t op, float a, float b) {
   }
 }
 
-void validate_range_select(const Word& w, Generation g, const ValidateOptions&, DiagSink& d) {
+void validate_range_select(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
   if (g == Generation::V2)
     d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
            "must be v3, v4 or v5 (the generations that have RangeSelect)");
@@ -146,10 +146,7 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
                  kOutDtypes);
 
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_tensor(d, "tensor2d_valid", kSrc.name, src, dtype_size(din), g, {true, false});
-  check_tensor(d, "tensor2d_valid", kDst.name, dst, dtype_size(dout), g, {true, true});
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (!src.register_mode() && !dst.register_mode() && src.count() != dst.count())
     d.fail("has_same_elem_count_rs_src_dst", "dst_mem_pattern",
            fmt::format("{} elements (src has {})", dst.count(), src.count()),
@@ -174,10 +171,7 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions&, 
   for (const FieldDef& f : {kCompOp0, kCompOp1})
     check_one_of(d, "is_valid_rs_comp_op", f.name, w[f.offset], {0x12, 0x13, 0x14, 0x15, 0x16},
                  "IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT");
-  check_immediate(d, kBound0.name, w[kBound0Src.offset], load_u32(w, kBound0.offset), 4u, true, n,
-                  g, true);
-  check_immediate(d, kBound1.name, w[kBound1Src.offset], load_u32(w, kBound1.offset), 4u, true, n,
-                  g, true);
+  check_immediate_operands(kOperands, w, g, *opts.engine, d);
   check_one_of(d, "has_valid_range_select_reduce_cmd", kReduceCmd.name, w[kReduceCmd.offset],
                {0, 2, 3}, "IDLE (0), ACCUMULATE (2) or ZERO_ACCUMULATE (3)");
   check_one_of(d, "has_valid_range_select_reduce_op", kReduceOp.name, w[kReduceOp.offset], {0x08},

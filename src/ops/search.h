@@ -69,7 +69,7 @@ void run_search_channels(const SearchIo& io, bool fast, unsigned bytes_per_eleme
 
 // The S4D2_BN clauses Max8 and FindIndex8 share (SPEC §4.8): everything but the opcode
 // clause and FindIndex8's destination dtype clause.
-void validate_s4d2_bn(const Word& w, Generation g, DiagSink& d);
+void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d);
 
 // The match core (SPEC §4.9), for one lane: element i (its FP32 bits) takes the lowest
 // slot not yet matched whose match value equals it. Returns true when it was consumed.

@@ -29,11 +29,11 @@ constexpr FieldDef kStable = field_of(F, "stable");
 // the dtype) are read; the destination's 2K elements are written.
 constexpr OperandDecl kOperandList[] = {
     tensor_operand(kSrc, AccessKind::Read, dtype_low(kDtypes)),
-    tensor_operand(kDst, AccessKind::Write, dtype_low(kDtypes)),
+    tensor_operand(kDst, AccessKind::Write, dtype_high(kDtypes)),
     immediate_operand(F, "index_offset", dtype_fixed(Dtype::UINT32)),
 };
 enum : unsigned { kSrcOp, kDstOp, kOffsetOp };
-constexpr Operands kOperands{kOperandList, kChannels};
+constexpr Operands kOperands{kOperandList, kChannels, 1, nullptr, "sort_tensor_shapes_ok"};
 constexpr FieldDef kReserved = field_of(F, "reserved1");
 
 constexpr DtypeSet kSortDtypes = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
@@ -78,8 +78,7 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
   constexpr std::string_view kShapes = "sort_tensor_shapes_ok";
   const unsigned n = w[kChannels.offset];
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
-  check_tensor(d, kShapes, kSrc.name, src, dtype_size(din), g, {false, false});
-  check_tensor(d, kShapes, kDst.name, dst, dtype_size(dout), g, {false, true});
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (dst.num[0] != 2)
     d.fail(kShapes, kDst.name, fmt::format("num_elem[0] = {}", dst.num[0]),
            "num_elem[0] must be 2 (value, index)");
@@ -98,11 +97,9 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
       d.fail(kShapes, kSrc.name, fmt::format("N = {} x {} channels = {}", N, n, N * n),
              fmt::format("N x channels must be <= {} for {}-byte dtypes", limit, *dtype_size(din)));
   }
-  if (osrc <= static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))
-    check_immediate(d, kOffset.name, osrc, load_u32(w, kOffset.offset), 4u, false, n, g, false);
+  if (osrc <= static_cast<uint8_t>(ImmSrc::REG_PTR_IMMEDIATE))  // else is_valid_enum
+    check_immediate_operands(kOperands, w, g, *opts.engine, d, false);
   check_channel_range(d, "check_active_channels", kChannels.name, n);
-  check_start_channels(d, kSrc.name, src, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 

@@ -97,10 +97,31 @@ enum : unsigned { kSrcOp, kDstOp, kImm0Op, kImm1Op };
 inline constexpr auto kArithList = operand_list(kArith), kBitvecList = operand_list(kBitvec),
                       kPtrArithList = operand_list(kPtrArith),
                       kPtrBitvecList = operand_list(kPtrBitvec);
-inline constexpr Operands kArithOperands{kArithList, kChannels, 1, same_count},
-    kBitvecOperands{kBitvecList, kChannels, 1, same_count},
-    kPtrArithOperands{kPtrArithList, kChannels, 1, same_count},
-    kPtrBitvecOperands{kPtrBitvecList, kChannels, 1, same_count};
+// The vendor's clause names of S3D3_TS.
+inline constexpr std::string_view kMem = "mem3d_valid", kM3dChannels = "check_m3d_active_channels";
+inline constexpr Operands kArithOperands{
+    kArithList, kChannels, 1, same_count, kMem, kM3dChannels, "tensor_scalar_immediates_check"},
+    kBitvecOperands{kBitvecList,
+                    kChannels,
+                    1,
+                    same_count,
+                    kMem,
+                    kM3dChannels,
+                    "tensor_scalar_immediates_check"},
+    kPtrArithOperands{kPtrArithList,
+                      kChannels,
+                      1,
+                      same_count,
+                      kMem,
+                      kM3dChannels,
+                      "tensor_scalar_ptr_immediates"},
+    kPtrBitvecOperands{kPtrBitvecList,
+                       kChannels,
+                       1,
+                       same_count,
+                       kMem,
+                       kM3dChannels,
+                       "tensor_scalar_ptr_immediates"};
 inline const Operands& operands_of(Form f) {
   if (f.pointer) return f.bitvec ? kPtrBitvecOperands : kPtrArithOperands;
   return f.bitvec ? kBitvecOperands : kArithOperands;
@@ -174,7 +195,6 @@ inline void check_valid_ops(const Word& w, Generation g, Form form, DiagSink& d)
 
 inline void validate(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d,
                      Form form) {
-  const bool pool = *opts.engine == Engine::POOL;  // SPEC §3.9: POOL may not touch PSUM
   const uint8_t op0 = w[kOp0.offset], op1 = w[kOp1.offset];
   const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
   const unsigned n = w[kChannels.offset];
@@ -195,23 +215,13 @@ inline void validate(const Word& w, Generation g, const ValidateOptions& opts, D
            "out_dtype must equal in_dtype, and in_dtype " + must_be_one_of(kBitvecDtypes));
 
   // The immediates, whatever their ops (a BYPASS op1 does not waive imm1).
-  const std::optional<unsigned> width = imm_width(form, din);
-  if (!form.pointer) {
-    if (width)  // for 0x53 not evaluated when in_dtype has no size
-      for (const auto& [src, imm] : {std::pair{&kImm0Src, &kImm0}, std::pair{&kImm1Src, &kImm1}})
-        check_immediate(d, imm->name, w[src->offset], load_u32(w, imm->offset), width, !pool, n, g,
-                        true, "tensor_scalar_immediates_check");
-  } else {
+  if (form.pointer)
     for (const FieldDef* src : {&kImm0Src, &kImm1Src})
       if (w[src->offset] != 0)
         d.fail("tensor_scalar_ptr_imm_src", src->name, hex8(w[src->offset]),
                "must be 0 (the pointer forms read imm0 and imm1 as pointers whatever *_src says)");
-    if (width)  // for 0x54 not evaluated when in_dtype has no size
-      for (const FieldDef* imm : {&kImm0, &kImm1})
-        check_immediate(d, imm->name, static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE),
-                        load_u32(w, imm->offset), width, !pool, n, g, true,
-                        "tensor_scalar_ptr_immediates");
-  }
+  // For 0x53 and 0x54 not evaluated when in_dtype has no size (SPEC §3.6).
+  if (imm_width(form, din)) check_immediate_operands(operands_of(form), w, g, *opts.engine, d);
 
   if (const auto size = dtype_size(din); size && *size <= 2) {
     const auto left = [](uint8_t op) {
@@ -244,10 +254,7 @@ inline void validate(const Word& w, Generation g, const ValidateOptions& opts, D
     d.fail("has_zero_accum_cmd_field", kAccumCmd.name, hex8(w[kAccumCmd.offset]),
            "must be IDLE (0)");
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
-  check_start_channels(d, kSrc.name, src, n, g, "check_m3d_active_channels");
-  check_start_channels(d, kDst.name, dst, n, g, "check_m3d_active_channels");
-  check_tensor(d, "mem3d_valid", kSrc.name, src, dtype_size(din), g, {!pool, false});
-  check_tensor(d, "mem3d_valid", kDst.name, dst, dtype_size(dout), g, {!pool, true});
+  check_tensor_operands(operands_of(form), w, g, *opts.engine, d);
 }
 
 // ---- the effect --------------------------------------------------------------------------

@@ -40,7 +40,7 @@ constexpr Operands kOperands{kOperandList, kChannels, 1, same_count};
 
 }  // namespace
 
-void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOptions&,
+void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOptions& opts,
                                    DiagSink& d) {
   check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_ts_select_reserved_zero", w, kReserved1);
@@ -48,10 +48,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
   const unsigned n = w[kChannels.offset];
   const uint8_t dtype = w[kDtype.offset], pdtype = w[kPredDtype.offset];
   const TensorDesc src0 = load_tensor(w, kSrc0), dst = load_tensor(w, kDst);
-  check_tensor(d, "tensor3d_valid", kSrc0.name, src0, dtype_size(dtype), g, {true, false});
-  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(dtype), g, {true, true});
-  check_start_channels(d, kSrc0.name, src0, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
+  check_tensor_operands(kOperands, w, g, *opts.engine, d);
   if (!src0.register_mode() && !dst.register_mode() && src0.count() != dst.count())
     d.fail("same_element_count_t3d", kDst.name,
            fmt::format("{} elements (src0 has {})", dst.count(), src0.count()),
@@ -73,9 +70,7 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
   if (w[kPredSrc.offset] == static_cast<uint8_t>(ImmSrc::INSTRUCTION_IMMEDIATE) && pred > 1)
     d.fail("has_valid_pred_inst_imm_value", kPred.name, hex32(pred),
            "an instruction-immediate predicate must be 0 or 1 (whole 32-bit field)");
-  check_immediate(d, kSrc1.name, w[kSrc1Src.offset], load_u32(w, kSrc1.offset), size, true, n, g,
-                  true);
-  check_immediate(d, kPred.name, w[kPredSrc.offset], pred, psize, true, n, g, true);
+  check_immediate_operands(kOperands, w, g, *opts.engine, d);
 
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 }

@@ -133,14 +133,6 @@ inline bool valid_src_dst_dtype(Opcode opcode, const Types& t) {
          t.hi == static_cast<uint8_t>(Dtype::UINT32);
 }
 
-// The PSUM rule of the engine (SPEC §3.9 item 1): POOL may not touch PSUM.
-inline OperandRule read_rule(Engine e) {
-  return OperandRule{e != Engine::POOL, false};
-}
-inline OperandRule write_rule(Engine e) {
-  return OperandRule{e != Engine::POOL, true};
-}
-
 inline std::string dtypes_text(const Types& t) {
   return fmt::format("src0 {}, src1 {}, out {}", dtype_str(t.lo), dtype_str(t.hi),
                      dtype_str(t.out));
@@ -191,12 +183,7 @@ inline void validate(const Word& w, Generation g, Engine engine, Opcode opcode, 
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
   const TensorDesc s0 = load_tensor(w, kSrc0), s1 = load_tensor(w, kSrc1),
                    dst = load_tensor(w, kDst);
-  check_start_channels(d, kSrc0.name, s0, n, g);
-  check_start_channels(d, kSrc1.name, s1, n, g);
-  check_start_channels(d, kDst.name, dst, n, g);
-  check_tensor(d, "tensor3d_valid", kSrc0.name, s0, dtype_size(t.lo), g, read_rule(engine));
-  check_tensor(d, "tensor3d_valid", kSrc1.name, s1, dtype_size(t.hi), g, read_rule(engine));
-  check_tensor(d, "tensor3d_valid", kDst.name, dst, dtype_size(t.out), g, write_rule(engine));
+  check_tensor_operands(kOperands, w, g, engine, d);
 
   // tensor_tensor_src_psum_check: the two sources are not both static PSUM addresses.
   const StaticAddr a0 = check_static_addr(s0.addr, g), a1 = check_static_addr(s1.addr, g);
