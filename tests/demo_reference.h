@@ -4,7 +4,8 @@
 // selection, float32 arithmetic, rounding to nearest even). Like reference_model.h, whose
 // number conversions it uses, it shares no code with the model (src/). The build runs it
 // (demo_expectations.cc) on examples/demo.gpsimd's inputs, and gpsimd carries only the
-// values it computed.
+// values it computed; demo_reference_test.cc checks it against reference_model.h running
+// the demo's words.
 #pragma once
 
 #include <algorithm>
