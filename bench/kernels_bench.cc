@@ -20,9 +20,13 @@
 namespace gpsimd {
 namespace {
 
-using bench::header;
+using bench::code;
+using bench::dtype_pair;
+using bench::put_tensor;
+using bench::put_u32;
+using bench::put_u8;
+using bench::sample_word;
 using bench::tensor;
-
 
 // A machine with random SBUF bytes where the program reads, the program, and the
 // reference's final machine to compare with.
@@ -80,13 +84,17 @@ void BM_Sort(benchmark::State& state) {
   const unsigned per_instr = std::max(1u, std::min(128u, (size == 2 ? 4096u : 2048u) / n));
   Setup s;
   s.fill(n * size, 1);
+  constexpr auto& F = table::kSort;
   for (unsigned p0 = 0; p0 < kPartitions; p0 += per_instr) {
-    Word w = header(Opcode::Sort);
-    w[12] = static_cast<uint8_t>(std::min(per_instr, kPartitions - p0));
-    w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) * 0x11);
-    w[15] = 0x16;
-    store_tensor(w, 16, tensor(1, p0, 0, {1, 0, 0}, {static_cast<uint16_t>(n), 1, 1}));
-    store_tensor(w, 24, tensor(2, p0, n * size, {1, 2, 0}, {2, static_cast<uint16_t>(n), 1}));
+    Word w = sample_word(Opcode::Sort);
+    put_u8(w, field_of(F, "num_active_channels"),
+           static_cast<uint8_t>(std::min(per_instr, kPartitions - p0)));
+    put_u8(w, field_of(F, "in_out_dtype"), dtype_pair(dt, dt));
+    put_u8(w, field_of(F, "comparison"), code(AluOp::IS_LT));
+    put_tensor(w, field_of(F, "src_mem_pattern"),
+               tensor(1, p0, 0, {1, 0, 0}, {static_cast<uint16_t>(n), 1, 1}));
+    put_tensor(w, field_of(F, "dst_mem_pattern"),
+               tensor(2, p0, n * size, {1, 2, 0}, {2, static_cast<uint16_t>(n), 1}));
     s.words.push_back(w);
   }
   run_setup(state, s, state.range(2) != 0, 128.0 * n, 0);
@@ -107,18 +115,20 @@ void BM_RangeSelect(benchmark::State& state) {
   const uint32_t P = s.machine.partition_bytes(Space::SBUF);
   const uint32_t count = std::min<uint32_t>(P / (isz + osz) / 64 * 64, 65535);
   s.fill(count * isz, 2, in == Dtype::FP32);
-  Word w = header(Opcode::RangeSelect);
-  w[12] = kPartitions;
-  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(in) | static_cast<uint8_t>(out) << 4);
-  w[14] = 3;
-  w[15] = 0x08;
-  store_u32(w, 20, 0xff7fffffu);
-  store_tensor(w, 24, tensor(2, 0, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  w[36] = 0x14;
-  w[37] = 0x16;
-  store_u32(w, 40, std::bit_cast<uint32_t>(static_cast<float>(count / 8)));
-  store_u32(w, 44, std::bit_cast<uint32_t>(static_cast<float>(count / 8 * 7)));
-  store_tensor(w, 48, tensor(2, 0, count * isz, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  constexpr auto& F = table::kRangeSelect;
+  const auto n = static_cast<uint16_t>(count);
+  Word w = sample_word(Opcode::RangeSelect);
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "in_out_dtype"), dtype_pair(in, out));
+  put_u8(w, field_of(F, "reduce_cmd"), code(AccumCmd::ZERO_ACCUMULATE));
+  put_u8(w, field_of(F, "reduce_op"), code(AluOp::MAX));
+  put_u32(w, field_of(F, "fill_val"), 0xff7fffffu);
+  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(2, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  put_u8(w, field_of(F, "comp_op0"), code(AluOp::IS_GE));
+  put_u8(w, field_of(F, "comp_op1"), code(AluOp::IS_LT));
+  put_u32(w, field_of(F, "bound0"), std::bit_cast<uint32_t>(static_cast<float>(count / 8)));
+  put_u32(w, field_of(F, "bound1"), std::bit_cast<uint32_t>(static_cast<float>(count / 8 * 7)));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(2, 0, count * isz, {1, 0, 0}, {n, 1, 1}));
   s.words.push_back(w);
   run_setup(state, s, state.range(2) != 0, 128.0 * count, 128.0 * count * isz);
 }
@@ -141,15 +151,18 @@ void BM_TensorScalarSelect(benchmark::State& state) {
   const uint32_t P = s.machine.partition_bytes(Space::SBUF);
   const uint32_t count = std::min<uint32_t>(P / ((stride + 1) * size) / 64 * 64, 65535);
   s.fill(count * stride * size, 3);
-  Word w = header(Opcode::TensorScalarSelect);
+  constexpr auto& F = table::kTensorScalarSelect;
+  const auto n = static_cast<uint16_t>(count);
   const uint32_t start = step < 0 ? (count - 1) * stride * size : 0;
-  store_tensor(w, 16, tensor(3, 0, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  w[33] = kPartitions;
-  w[34] = static_cast<uint8_t>(dt);
-  w[35] = size == 1 ? 0x3 : size == 2 ? 0x5 : 0x9;
-  store_u32(w, 44, 1);
-  store_tensor(
-      w, 48, tensor(3, 0, count * stride * size, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+  const Dtype pred = size == 1 ? Dtype::UINT8 : size == 2 ? Dtype::UINT16 : Dtype::UINT32;
+  Word w = sample_word(Opcode::TensorScalarSelect);
+  put_tensor(w, field_of(F, "src0_mem_pattern"), tensor(3, 0, start, {step, 0, 0}, {n, 1, 1}));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "dtype"), code(dt));
+  put_u8(w, field_of(F, "pred_imm_dtype"), code(pred));
+  put_u32(w, field_of(F, "pred_imm"), 1);  // take the tensor
+  put_tensor(w, field_of(F, "dst_mem_pattern"),
+             tensor(3, 0, count * stride * size, {1, 0, 0}, {n, 1, 1}));
   s.words.push_back(w);
   run_setup(state, s, state.range(2) != 0, 128.0 * count, 128.0 * count * size);
 }
@@ -173,45 +186,53 @@ void BM_GetSequenceBounds(benchmark::State& state) {
     uint8_t* part = s.machine.partition(Space::SBUF, p).data();
     uint32_t id = 0;
     for (uint32_t i = 0; i < count; ++i) {
-      if (bench::splitmix(seed) % 16 == 0) id = id + 1 + static_cast<uint32_t>(bench::splitmix(seed) % 2);
+      if (bench::splitmix(seed) % 16 == 0)
+        id = id + 1 + static_cast<uint32_t>(bench::splitmix(seed) % 2);
       const uint32_t v = fp ? std::bit_cast<uint32_t>(static_cast<float>(id)) : id;
       std::memcpy(part + 4 * i, &v, 4);
     }
-    Word w = header(Opcode::GetSequenceBounds);
-    w[12] = 1;
-    w[14] = w[15] = fp ? 0x0a : 0x08;
-    store_tensor(w, 16, tensor(3, p, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
+    constexpr auto& F = table::kGetSequenceBounds;
+    const Dtype ids = fp ? Dtype::FP32 : Dtype::INT32;
+    Word w = sample_word(Opcode::GetSequenceBounds);
+    put_u8(w, field_of(F, "num_active_channels"), 1);
+    put_u8(w, field_of(F, "in_dtype"), code(ids));
+    put_u8(w, field_of(F, "out_dtype"), code(ids));
+    put_tensor(w, field_of(F, "src_mem_pattern"),
+               tensor(3, p, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
     const uint16_t a = static_cast<uint16_t>(count / 64);
-    store_tensor(w, 32,
-                 tensor(3, p, 4 * count, {1, static_cast<int16_t>(a), static_cast<int16_t>(count)},
-                        {a, 64, 2}));
+    put_tensor(w, field_of(F, "dst_mem_pattern"),
+               tensor(3, p, 4 * count, {1, static_cast<int16_t>(a), static_cast<int16_t>(count)},
+                      {a, 64, 2}));
     s.words.push_back(w);
   }
   run_setup(state, s, state.range(1) != 0, 128.0 * count, 128.0 * count * 4);
 }
 BENCHMARK(BM_GetSequenceBounds)->ArgsProduct({{0, 1}, {1, 0}})->Unit(benchmark::kMillisecond);
 
-// validate() on valid words of all four instructions, one thread.
+// validate() on valid words of Sort and RangeSelect, one thread.
 void BM_Validate(benchmark::State& state) {
   std::vector<Word> words;
   Setup s;
   for (unsigned p = 0; p < kPartitions; ++p) {
-    Word w = header(Opcode::Sort);
-    w[12] = 1;
-    w[14] = 0xaa;
-    w[15] = 0x16;
-    store_tensor(w, 16, tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
-    store_tensor(w, 24, tensor(2, p, 64, {1, 2, 0}, {2, 16, 1}));
+    constexpr auto& S = table::kSort;
+    Word w = sample_word(Opcode::Sort);
+    put_u8(w, field_of(S, "num_active_channels"), 1);
+    put_u8(w, field_of(S, "in_out_dtype"), dtype_pair(Dtype::FP32, Dtype::FP32));
+    put_u8(w, field_of(S, "comparison"), code(AluOp::IS_LT));
+    put_tensor(w, field_of(S, "src_mem_pattern"), tensor(1, p, 0, {1, 0, 0}, {16, 1, 1}));
+    put_tensor(w, field_of(S, "dst_mem_pattern"), tensor(2, p, 64, {1, 2, 0}, {2, 16, 1}));
     words.push_back(w);
-    Word r = header(Opcode::RangeSelect);
-    r[12] = 1;
-    r[13] = 0xaa;
-    r[15] = 0x08;
-    store_u32(r, 20, 0xff7fffffu);
-    store_tensor(r, 24, tensor(2, p, 0, {1, 0, 0}, {16, 1, 1}));
-    r[36] = 0x14;
-    r[37] = 0x16;
-    store_tensor(r, 48, tensor(2, p, 256, {1, 0, 0}, {16, 1, 1}));
+    constexpr auto& R = table::kRangeSelect;
+    Word r = sample_word(Opcode::RangeSelect);
+    put_u8(r, field_of(R, "num_active_channels"), 1);
+    put_u8(r, field_of(R, "in_out_dtype"), dtype_pair(Dtype::FP32, Dtype::FP32));
+    put_u8(r, field_of(R, "reduce_op"), code(AluOp::MAX));
+    put_u32(r, field_of(R, "fill_val"), 0xff7fffffu);
+    put_tensor(r, field_of(R, "src_mem_pattern"), tensor(2, p, 0, {1, 0, 0}, {16, 1, 1}));
+    put_u8(r, field_of(R, "comp_op0"), code(AluOp::IS_GE));
+    put_u8(r, field_of(R, "comp_op1"), code(AluOp::IS_LT));
+    put_u32(r, field_of(R, "bound1"), 0);  // 0.0, not the sample's 12.0: only validated
+    put_tensor(r, field_of(R, "dst_mem_pattern"), tensor(2, p, 256, {1, 0, 0}, {16, 1, 1}));
     words.push_back(r);
   }
   std::size_t failures = 0;

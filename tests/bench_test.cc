@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "gpsimd/format.h"
+#include "gpsimd/isa.h"
+#include "gpsimd/validate.h"
 #include "kernels/kernels.h"
 #include "suite/harness.h"
 
@@ -229,6 +231,34 @@ TEST(BenchWorkloads, SortRowsNameTheirDistribution) {
   // 7 dtypes x 2 directions at the largest N, fp32/bf16/fp16 x 2 directions x N = 16, 128;
   // and Max8's rows of few distinct values (fp32/bf16 x 128x512, 128x16384).
   EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 14 + 12 + 4) << rows;
+}
+
+// Every row's words (built from the instructions' sample words by field name, harness.h)
+// validate clean, in default and strict mode, on the engine the row runs them on: every
+// row of words has them, and none is empty.
+TEST(BenchWorkloads, EveryRowsWordsValidateClean) {
+  const std::vector<bench::Workload> all = bench::workloads(true);
+  std::size_t rows = 0, words = 0;
+  for (const bench::Workload& w : all) {
+    if (!w.words) {
+      EXPECT_EQ(w.name, "program 10000 words, three queues");  // its words are assembled text
+      continue;
+    }
+    ++rows;
+    const std::vector<Word> ws = w.words();
+    EXPECT_FALSE(ws.empty()) << w.name;
+    for (const Word& word : ws) {
+      ++words;
+      for (bool strict : {false, true}) {
+        const Diagnostics d = validate(word, bench::kGen, ValidateOptions{strict, w.engine});
+        ASSERT_TRUE(d.empty()) << w.name << (strict ? " (strict): " : ": ") << d[0].message()
+                               << "\n"
+                               << word_to_hex(word);
+      }
+    }
+  }
+  EXPECT_EQ(rows, all.size() - 1);
+  EXPECT_GT(words, rows);
 }
 
 // ---- the Sort baselines' vector loops (baseline_keys.cc), on every SIMD target -----------

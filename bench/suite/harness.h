@@ -19,6 +19,7 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/types.h"
+#include "ops/op.h"
 
 namespace gpsimd::bench {
 
@@ -44,11 +45,23 @@ inline uint32_t random_fp32(uint64_t& s) {
 
 // ---- instruction words ----------------------------------------------------------------
 
-inline Word header(Opcode op) {
-  Word w{};
-  w[0] = static_cast<uint8_t>(op);
-  w[1] = 0x10;
-  return w;
+// Every word of the bench starts from its instruction's sample word (its op file's, see
+// src/ops/op.h: a valid word of one channel in partition 0) and sets its fields by name,
+// field_of(table::kX, "name") with put_u8, put_u32 and put_tensor: a misspelt field does
+// not compile, and no row holds a byte offset.
+Word sample_word(Opcode op);
+using detail::put_tensor;
+using detail::put_u32;
+using detail::put_u8;
+
+// The byte of an enumerator (an ALU op, a dtype, an accumulator command).
+template <class E>
+constexpr uint8_t code(E e) {
+  return static_cast<uint8_t>(e);
+}
+// A DtypePair byte (SPEC §3.3): `lo` in the low nibble, `hi` in the high one.
+constexpr uint8_t dtype_pair(Dtype lo, Dtype hi) {
+  return static_cast<uint8_t>(code(lo) | code(hi) << 4);
 }
 
 inline TensorDesc tensor(uint8_t dims, unsigned partition, uint32_t offset,
@@ -98,10 +111,30 @@ struct Row {
   std::vector<Target> targets;
 };
 
+// A row's program before it has a machine: its words and its layout in each partition.
+struct Plan {
+  std::vector<Word> words;
+  uint32_t count = 0;     // elements per partition
+  uint32_t src_span = 0;  // the source's bytes, from offset 0
+  uint32_t dst_off = 0;   // the destination's offset
+  uint32_t aux_off = 0;   // a second input's offset (search keys, src1, scalars)
+};
+
 // A workload of the table: its name (what FILTER matches) and how to build its row.
 // Building a row allocates and fills a machine (28 MiB), so it happens just before the
-// row is measured.
-using Workload = std::pair<std::string, std::function<Row()>>;
+// row is measured. `words`, for a row of instruction words, builds them as the row does
+// but without a machine, for the bench's test; `engine` is the engine they run on
+// (nullopt: each opcode's default).
+struct Workload {
+  std::string name;
+  std::function<Row()> row;
+  std::function<std::vector<Word>()> words;  // empty: the row's words are assembled text
+  std::optional<Engine> engine;
+};
+
+// Every workload of the table, in its order (see add_sort_workloads for
+// `all_distributions`).
+std::vector<Workload> workloads(bool all_distributions);
 
 // ---- executing programs ---------------------------------------------------------------
 

@@ -293,6 +293,30 @@ void packed_sort(SortHost& h, Library lib) {
 
 // ---- the rows -------------------------------------------------------------------------
 
+// The Sort words: source at offset 0, destination right after it; one instruction per
+// group of partitions, as many channels as N x channels allows.
+Plan sort_plan(const SortCase& sc) {
+  constexpr auto& F = table::kSort;
+  const unsigned size = *dtype_size(sc.dt);
+  const unsigned limit = size == 2 ? 4096 : 2048;
+  const unsigned per_instr = std::max(1u, std::min(kPartitions, limit / sc.n));
+  const auto n = static_cast<uint16_t>(sc.n);
+  Plan pl;
+  pl.count = sc.n;
+  pl.dst_off = sc.n * size;
+  for (unsigned p0 = 0; p0 < kPartitions; p0 += per_instr) {
+    Word w = sample_word(Opcode::Sort);
+    put_u8(w, field_of(F, "num_active_channels"),
+           static_cast<uint8_t>(std::min(per_instr, kPartitions - p0)));
+    put_u8(w, field_of(F, "in_out_dtype"), dtype_pair(sc.dt, sc.dt));
+    put_u8(w, field_of(F, "comparison"), code(sc.descending ? AluOp::IS_GT : AluOp::IS_LT));
+    put_tensor(w, field_of(F, "src_mem_pattern"), tensor(1, p0, 0, {1, 0, 0}, {n, 1, 1}));
+    put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(2, p0, pl.dst_off, {1, 2, 0}, {2, n, 1}));
+    pl.words.push_back(w);
+  }
+  return pl;
+}
+
 // The row's targets (issue 18), on every distribution:
 //  - the largest legal N (2048 for 32-bit dtypes, 4096 for 16-bit): <= 0.7x the time of
 //    vqsort, and on random bit patterns (the data it was set on) >= 12x std::stable_sort:
@@ -305,7 +329,6 @@ Row sort_row(const SortCase& sc) {
   const unsigned size = *dtype_size(sc.dt);
   const unsigned limit = size == 2 ? 4096 : 2048;
   const bool largest_n = sc.n == limit;
-  const unsigned per_instr = std::max(1u, std::min(kPartitions, limit / sc.n));
   auto prog = std::make_shared<Program>();
   auto host = std::make_shared<SortHost>();
   host->sc = sc;
@@ -316,19 +339,9 @@ Row sort_row(const SortCase& sc) {
     const std::vector<uint32_t> v = row_values(sc.dt, sc.dist, sc.descending, sc.n, seed);
     for (unsigned i = 0; i < sc.n; ++i) std::memcpy(part + i * size, &v[i], size);
   }
-  // Source at offset 0, destination right after it; one instruction per group of
-  // partitions, as many channels as N x channels allows.
-  const uint32_t dst_off = sc.n * size;
-  for (unsigned p0 = 0; p0 < kPartitions; p0 += per_instr) {
-    const unsigned ch = std::min(per_instr, kPartitions - p0);
-    Word w = header(Opcode::Sort);
-    w[12] = static_cast<uint8_t>(ch);
-    w[14] = static_cast<uint8_t>(static_cast<uint8_t>(sc.dt) * 0x11);
-    w[15] = sc.descending ? 0x13 : 0x16;
-    store_tensor(w, 16, tensor(1, p0, 0, {1, 0, 0}, {static_cast<uint16_t>(sc.n), 1, 1}));
-    store_tensor(w, 24, tensor(2, p0, dst_off, {1, 2, 0}, {2, static_cast<uint16_t>(sc.n), 1}));
-    prog->words.push_back(w);
-  }
+  const Plan pl = sort_plan(sc);
+  const uint32_t dst_off = pl.dst_off;
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + 2 * sc.n * size}});
   prog->prepare();
@@ -392,7 +405,8 @@ void add_sort_workloads(std::vector<Workload>& all, bool all_distributions) {
   auto add = [&](const SortCase& sc) {
     all.push_back({fmt::format("sort {} {} N={} {}", dtype_label(sc.dt),
                                sc.descending ? "desc" : "asc", sc.n, dist_name(sc.dist)),
-                   [sc] { return sort_row(sc); }});
+                   [sc] { return sort_row(sc); }, [sc] { return sort_plan(sc).words; },
+                   std::nullopt});
   };
   for (Dtype dt : kDtypes)
     for (bool desc : {false, true})

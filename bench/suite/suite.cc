@@ -22,7 +22,9 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <ranges>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -181,150 +183,235 @@ uint32_t round_down(uint32_t v, uint32_t to) {
   return v / to * to;
 }
 
-// RangeSelect over every partition: count elements from `src_off` with source step
-// `step` (negative: walking down from the top of the range) into a dense destination.
-Row range_select_row(const std::string& name, Dtype in, Dtype out, int16_t step, double goal) {
-  auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
-  const unsigned stride = static_cast<unsigned>(std::abs(step));
+// ---- the rows of one instruction word over the SBUF ------------------------------------
+//
+// Each family of rows is a table of data, a line per row: its name, its parameters and
+// its target. The family's plan lays a row out in each partition (from the partition's
+// size) and builds its words from the instruction's sample word by field name, without a
+// machine; its row function fills a machine for the plan and measures it. workloads()
+// turns every line into a workload.
+
+// The bytes of an SBUF partition on the bench's generation.
+constexpr uint32_t kSbufPartition = sbuf_partition_bytes(kGen);
+
+// RangeSelect over every partition: count elements from offset 0 with source step `step`
+// (negative: walking down from the top of the range) into a dense destination.
+struct RangeSelectRow {
+  std::string_view name;
+  Dtype in, out;
+  int16_t step;
+  double goal;
+};
+constexpr RangeSelectRow kRangeSelectRows[] = {
+    {"RangeSelect fp32->fp32 dense", Dtype::FP32, Dtype::FP32, 1, 0.5},
+    {"RangeSelect fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, 0.3},
+    {"RangeSelect fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, 0.3},
+    {"RangeSelect fp16->fp32 dense", Dtype::FP16, Dtype::FP32, 1, 0.3},
+    {"RangeSelect fp32->fp32 step 2", Dtype::FP32, Dtype::FP32, 2, 0.25},
+    {"RangeSelect fp32->fp32 step -1", Dtype::FP32, Dtype::FP32, -1, 0.25},
+};
+
+Plan range_select_plan(const RangeSelectRow& r) {
+  constexpr auto& F = table::kRangeSelect;
+  const unsigned isz = *dtype_size(r.in), osz = *dtype_size(r.out);
+  const unsigned stride = static_cast<unsigned>(std::abs(r.step));
+  Plan pl;
   // Source span (count x stride x isz) and destination (count x osz) fill the partition.
-  const uint32_t count = std::min<uint32_t>(round_down(P / (stride * isz + osz), 64), 65535);
-  const uint32_t src_span = count * stride * isz;
-  const uint32_t dst_off = round_down(src_span + 63, 64);
+  pl.count = std::min<uint32_t>(round_down(kSbufPartition / (stride * isz + osz), 64), 65535);
+  pl.src_span = pl.count * stride * isz;
+  pl.dst_off = round_down(pl.src_span + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  const uint32_t start = r.step < 0 ? (pl.count - 1) * stride * isz : 0;
+  Word w = sample_word(Opcode::RangeSelect);
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "in_out_dtype"), dtype_pair(r.in, r.out));
+  // ZERO_ACCUMULATE: the max-reduce is part of the work.
+  put_u8(w, field_of(F, "reduce_cmd"), code(AccumCmd::ZERO_ACCUMULATE));
+  put_u8(w, field_of(F, "reduce_op"), code(AluOp::MAX));
+  put_u32(w, field_of(F, "base"), std::bit_cast<uint32_t>(0.0f));
+  put_u32(w, field_of(F, "fill_val"), 0xff7fffffu);
+  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(2, 0, start, {r.step, 0, 0}, {n, 1, 1}));
+  // Keeps the indices in [count/8, 7count/8).
+  put_u8(w, field_of(F, "comp_op0"), code(AluOp::IS_GE));
+  put_u8(w, field_of(F, "comp_op1"), code(AluOp::IS_LT));
+  put_u32(w, field_of(F, "bound0"), std::bit_cast<uint32_t>(static_cast<float>(pl.count / 8)));
+  put_u32(w, field_of(F, "bound1"), std::bit_cast<uint32_t>(static_cast<float>(pl.count / 8 * 7)));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(2, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row range_select_row(const RangeSelectRow& r) {
+  auto prog = std::make_shared<Program>();
+  const Plan pl = range_select_plan(r);
+  const unsigned isz = *dtype_size(r.in), osz = *dtype_size(r.out);
   uint64_t seed = 42;
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (uint32_t i = 0; i < src_span / isz; ++i) {
+    for (uint32_t i = 0; i < pl.src_span / isz; ++i) {
       const uint32_t v = random_fp32(seed);
       // Narrow inputs: the top bits of an FP32 number are a plausible narrow value.
       const uint32_t e = isz == 4 ? v : isz == 2 ? v >> 16 : v >> 24;
       std::memcpy(part + i * isz, &e, isz);
     }
   }
-  Word w = header(Opcode::RangeSelect);
-  w[12] = kPartitions;
-  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(in) | static_cast<uint8_t>(out) << 4);
-  w[14] = 3;  // ZERO_ACCUMULATE: the max-reduce is part of the work
-  w[15] = 0x08;
-  store_u32(w, 16, std::bit_cast<uint32_t>(0.0f));
-  store_u32(w, 20, 0xff7fffffu);
-  const uint32_t start = step < 0 ? (count - 1) * stride * isz : 0;
-  store_tensor(w, 24, tensor(2, 0, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  w[36] = 0x14;  // IS_GE count/8
-  w[37] = 0x16;  // IS_LT 7count/8
-  store_u32(w, 40, std::bit_cast<uint32_t>(static_cast<float>(count / 8)));
-  store_u32(w, 44, std::bit_cast<uint32_t>(static_cast<float>(count / 8 * 7)));
-  store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * isz;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * isz);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+    prog->outputs.push_back({p, {pl.dst_off, pl.dst_off + pl.count * osz}});
+  return input_row(std::string(r.name), prog, pl.count * isz, r.goal);
 }
 
-Row tensor_scalar_select_row(const std::string& name, Dtype dt, int16_t step, double goal) {
+// TensorScalarSelect over every partition, taking the tensor (pred_imm 1): `count`
+// elements with source step `step` into a dense destination.
+struct TensorScalarSelectRow {
+  std::string_view name;
+  Dtype dt;
+  int16_t step;
+  double goal;
+};
+constexpr TensorScalarSelectRow kTensorScalarSelectRows[] = {
+    {"TensorScalarSelect fp32 dense", Dtype::FP32, 1, 0.5},
+    {"TensorScalarSelect bf16 dense", Dtype::BF16, 1, 0.5},
+    {"TensorScalarSelect fp8_e4 dense", Dtype::FP8_E4, 1, 0.5},
+    {"TensorScalarSelect fp32 step 3", Dtype::FP32, 3, 0.25},
+    {"TensorScalarSelect fp32 step -1", Dtype::FP32, -1, 0.25},
+};
+
+Plan tensor_scalar_select_plan(const TensorScalarSelectRow& r) {
+  constexpr auto& F = table::kTensorScalarSelect;
+  const unsigned size = *dtype_size(r.dt);
+  const unsigned stride = static_cast<unsigned>(std::abs(r.step));
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down(kSbufPartition / ((stride + 1) * size), 64), 65535);
+  pl.src_span = pl.count * stride * size;
+  pl.dst_off = round_down(pl.src_span + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  const uint32_t start = r.step < 0 ? (pl.count - 1) * stride * size : 0;
+  // The predicate: an unsigned integer of the dtype's width.
+  const Dtype pred = size == 1 ? Dtype::UINT8 : size == 2 ? Dtype::UINT16 : Dtype::UINT32;
+  Word w = sample_word(Opcode::TensorScalarSelect);
+  put_tensor(w, field_of(F, "src0_mem_pattern"), tensor(3, 0, start, {r.step, 0, 0}, {n, 1, 1}));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "dtype"), code(r.dt));
+  put_u8(w, field_of(F, "pred_imm_dtype"), code(pred));
+  put_u32(w, field_of(F, "pred_imm"), 1);  // take the tensor
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row tensor_scalar_select_row(const TensorScalarSelectRow& r) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned size = *dtype_size(dt);
-  const unsigned stride = static_cast<unsigned>(std::abs(step));
-  const uint32_t count = std::min<uint32_t>(round_down(P / ((stride + 1) * size), 64), 65535);
-  const uint32_t src_span = count * stride * size;
-  const uint32_t dst_off = round_down(src_span + 63, 64);
+  const Plan pl = tensor_scalar_select_plan(r);
+  const unsigned size = *dtype_size(r.dt);
   uint64_t seed = 43;
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (uint32_t i = 0; i + 8 <= src_span; i += 8) {
+    for (uint32_t i = 0; i + 8 <= pl.src_span; i += 8) {
       const uint64_t v = splitmix(seed);
       std::memcpy(part + i, &v, 8);
     }
   }
-  Word w = header(Opcode::TensorScalarSelect);
-  const uint32_t start = step < 0 ? (count - 1) * stride * size : 0;
-  store_tensor(w, 16, tensor(3, 0, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  w[33] = kPartitions;
-  w[34] = static_cast<uint8_t>(dt);
-  w[35] = size == 1 ? 0x3 : size == 2 ? 0x5 : 0x9;
-  store_u32(w, 44, 1);  // pred_imm = 1: take the tensor
-  store_tensor(w, 48, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + count * size}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * size;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * size);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+    prog->outputs.push_back({p, {pl.dst_off, pl.dst_off + pl.count * size}});
+  return input_row(std::string(r.name), prog, pl.count * size, r.goal);
 }
 
 // AffineSelect over every partition, FP32 in, dense rows of `count` elements: the ramp
-// count/2 - j + c keeps the first half of each row (plus c) and fills the rest, so the
-// row is one copy (or conversion) and one fill.
-Row affine_select_row(const std::string& name, Dtype out, double goal) {
+// count/2 - j + c keeps the first half of each row (plus c) and fills the rest (register
+// 1), so the row is one copy (or conversion) and one fill.
+struct AffineSelectRow {
+  std::string_view name;
+  Dtype out;
+  double goal;
+};
+constexpr AffineSelectRow kAffineSelectRows[] = {
+    {"AffineSelect fp32->fp32 dense", Dtype::FP32, 0.5},
+    {"AffineSelect fp32->bf16 dense", Dtype::BF16, 0.3},
+};
+
+Plan affine_select_plan(const AffineSelectRow& r) {
+  constexpr auto& F = table::kAffineSelect;
+  const unsigned osz = *dtype_size(r.out);
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down(kSbufPartition / (4 + osz), 64), 65535);
+  pl.src_span = pl.count * 4;
+  pl.dst_off = pl.count * 4;
+  const auto n = static_cast<uint16_t>(pl.count);
+  TensorDesc mask = tensor(4, 0, 0, {-1, 0, 0, 0}, {n, 1, 1, 1});
+  mask.addr = pl.count / 2;  // the base
+  Word w = sample_word(Opcode::AffineSelect);
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "in_out_dtype"), dtype_pair(Dtype::FP32, r.out));
+  put_u8(w, field_of(F, "fill_mode"), code(AffineSelectCmp::GT));
+  put_u8(w, field_of(F, "fill_reg"), 1);
+  put_tensor(w, field_of(F, "mask_pattern"), mask);
+  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(2, 0, 0, {1, 0}, {n, 1}));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(2, 0, pl.dst_off, {1, 0}, {n, 1}));
+  put_u32(w, field_of(F, "channel_multiplier"), 1);
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row affine_select_row(const AffineSelectRow& r) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned osz = *dtype_size(out);
-  const uint32_t count = std::min<uint32_t>(round_down(P / (4 + osz), 64), 65535);
-  const uint32_t dst_off = count * 4;
+  const Plan pl = affine_select_plan(r);
+  const unsigned osz = *dtype_size(r.out);
   uint64_t seed = 46;
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t i = 0; i < pl.count; ++i) {
       const uint32_t v = random_fp32(seed);
       std::memcpy(part + i * 4, &v, 4);
     }
   }
   prog->machine.registers[1] = std::bit_cast<uint32_t>(-9984.0f);
-  Word w = header(Opcode::AffineSelect);
-  w[12] = kPartitions;
-  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(Dtype::FP32) | static_cast<uint8_t>(out) << 4);
-  w[14] = 0;  // GT
-  w[15] = 1;
-  TensorDesc mask = tensor(4, 0, 0, {-1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1});
-  mask.addr = count / 2;  // the base
-  store_tensor(w, 16, mask);
-  store_tensor(w, 36, tensor(2, 0, 0, {1, 0}, {static_cast<uint16_t>(count), 1}));
-  store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0}, {static_cast<uint16_t>(count), 1}));
-  store_u32(w, 60, 1);  // channel_multiplier
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
-  return input_row(name, prog, count * 4, goal);
+    prog->outputs.push_back({p, {pl.dst_off, pl.dst_off + pl.count * osz}});
+  return input_row(std::string(r.name), prog, pl.count * 4, r.goal);
 }
 
 // Iota over every partition: the ramp 7 + j + 3c into a dense destination filling the
 // partition, against memset of the same bytes.
-Row iota_row(const std::string& name, Dtype out, double goal) {
-  auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned osz = *dtype_size(out);
-  const uint32_t count = std::min<uint32_t>(round_down(P / osz, 64), 65535);
-  Word w = header(Opcode::Iota);
-  TensorDesc ramp = tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1});
+struct IotaRow {
+  std::string_view name;
+  Dtype out;
+  double goal;
+};
+constexpr IotaRow kIotaRows[] = {
+    {"Iota int32 dense", Dtype::INT32, 0.5},
+    {"Iota fp32 dense", Dtype::FP32, 0.5},
+};
+
+Plan iota_plan(const IotaRow& r) {
+  constexpr auto& F = table::kIota;
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down(kSbufPartition / *dtype_size(r.out), 64), 65535);
+  const auto n = static_cast<uint16_t>(pl.count);
+  TensorDesc ramp = tensor(4, 0, 0, {1, 0, 0, 0}, {n, 1, 1, 1});
   ramp.addr = 7;  // the base
-  store_tensor(w, 12, ramp);
-  w[33] = static_cast<uint8_t>(out);
-  w[34] = kPartitions;
-  store_u32(w, 36, 3);  // channel_multiplier
-  store_tensor(w, 44, tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(count), 1, 1, 1}));
-  prog->words.push_back(w);
+  Word w = sample_word(Opcode::Iota);
+  put_tensor(w, field_of(F, "src_data_pattern"), ramp);
+  put_u8(w, field_of(F, "out_dtype"), code(r.out));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u32(w, field_of(F, "channel_multiplier"), 3);
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(4, 0, 0, {1, 0, 0, 0}, {n, 1, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row iota_row(const IotaRow& r) {
+  auto prog = std::make_shared<Program>();
+  const Plan pl = iota_plan(r);
+  const unsigned osz = *dtype_size(r.out);
+  const uint32_t count = pl.count;
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {0, count * osz}});
   prog->prepare();
   Row row;
-  row.name = name;
+  row.name = r.name;
   row.unit = "GB/s out";
   row.throughput = true;
   row.per_run = double{kPartitions} * count * osz;
@@ -338,18 +425,55 @@ Row iota_row(const std::string& name, Dtype out, double goal) {
            std::memset(to->data() + p * bytes, 0x5a, bytes);
        },
        [to] { return std::all_of(to->begin(), to->end(), [](uint8_t b) { return b == 0x5a; }); }});
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  row.targets.push_back({2, Goal::SpeedupAtLeast, r.goal});
   return row;
 }
 
-// GetSequenceBounds has one channel: one instruction per partition.
-Row sequence_bounds_row(const std::string& name, bool fp, int16_t step, double goal) {
+// GetSequenceBounds has one channel: one instruction per partition, INT32 or FP32 ids
+// with source step `step`, the bounds dense after them.
+struct SequenceBoundsRow {
+  std::string_view name;
+  bool fp;
+  int16_t step;
+  double goal;
+};
+constexpr SequenceBoundsRow kSequenceBoundsRows[] = {
+    {"GetSequenceBounds int32 dense", false, 1, 0.5},
+    {"GetSequenceBounds fp32 dense", true, 1, 0.5},
+    {"GetSequenceBounds int32 step -2", false, -2, 0.25},
+};
+
+Plan sequence_bounds_plan(const SequenceBoundsRow& r) {
+  constexpr auto& F = table::kGetSequenceBounds;
+  const unsigned stride = static_cast<unsigned>(std::abs(r.step));
+  Plan pl;
+  pl.count = round_down(kSbufPartition / (4 * (stride + 2)), 64);
+  pl.src_span = pl.count * stride * 4;
+  pl.dst_off = round_down(pl.src_span + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  const uint32_t start = r.step < 0 ? (pl.count - 1) * stride * 4 : 0;
+  // The dst walk: 2 x count as num = {count/64, 64, 2}, dense.
+  const uint16_t a = static_cast<uint16_t>(pl.count / 64);
+  const Dtype ids = r.fp ? Dtype::FP32 : Dtype::INT32;
+  for (unsigned p = 0; p < kPartitions; ++p) {
+    Word w = sample_word(Opcode::GetSequenceBounds);
+    put_u8(w, field_of(F, "num_active_channels"), 1);
+    put_u8(w, field_of(F, "in_dtype"), code(ids));
+    put_u8(w, field_of(F, "out_dtype"), code(ids));
+    put_tensor(w, field_of(F, "src_mem_pattern"), tensor(3, p, start, {r.step, 0, 0}, {n, 1, 1}));
+    put_tensor(w, field_of(F, "dst_mem_pattern"),
+               tensor(3, p, pl.dst_off,
+                      {1, static_cast<int16_t>(a), static_cast<int16_t>(pl.count)}, {a, 64, 2}));
+    pl.words.push_back(w);
+  }
+  return pl;
+}
+
+Row sequence_bounds_row(const SequenceBoundsRow& spec) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned stride = static_cast<unsigned>(std::abs(step));
-  const uint32_t count = round_down(P / (4 * (stride + 2)), 64);
-  const uint32_t src_span = count * stride * 4;
-  const uint32_t dst_off = round_down(src_span + 63, 64);
+  const Plan pl = sequence_bounds_plan(spec);
+  const bool fp = spec.fp;
+  const uint32_t count = pl.count, src_span = pl.src_span, dst_off = pl.dst_off;
   uint64_t seed = 44;
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
@@ -366,42 +490,57 @@ Row sequence_bounds_row(const std::string& name, bool fp, int16_t step, double g
       std::memcpy(part + i * 4, &v, 4);
     }
   }
-  const uint32_t start = step < 0 ? (count - 1) * stride * 4 : 0;
-  // The dst walk: 2 x count as num = {count/64, 64, 2}, dense.
-  const uint16_t a = static_cast<uint16_t>(count / 64);
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    Word w = header(Opcode::GetSequenceBounds);
-    w[12] = 1;
-    w[14] = w[15] = fp ? 0x0a : 0x08;
-    store_tensor(w, 16, tensor(3, p, start, {step, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-    store_tensor(w, 32,
-                 tensor(3, p, dst_off, {1, static_cast<int16_t>(a), static_cast<int16_t>(count)},
-                        {a, 64, 2}));
-    prog->words.push_back(w);
+  prog->words = pl.words;
+  for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + 8 * count}});
-  }
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * 4;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * 4);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
+  return input_row(std::string(spec.name), prog, count * 4, spec.goal);
 }
 
 // NonzeroWithCount over 128 channels, of which 8 run (one per GpSimd core): each of the
 // 8 processed partitions compacts a full partition's worth of ids (src, then its T + 1
 // results). `density`: the share of nonzero ids, spread at random.
-Row nonzero_with_count_row(const std::string& name, bool fp, double density, double goal) {
+struct NonzeroRow {
+  std::string name;
+  bool fp;
+  double density;
+  double goal;
+};
+std::vector<NonzeroRow> nonzero_rows() {
+  std::vector<NonzeroRow> rows;
+  for (bool fp : {false, true})
+    for (double density : {0.01, 0.5, 0.99})
+      rows.push_back({fmt::format("NonzeroWithCount {} {}% nonzero", fp ? "fp32" : "int32",
+                                  std::lround(density * 100)),
+                      fp, density, 0.3});
+  return rows;
+}
+
+Plan nonzero_with_count_plan(const NonzeroRow& r) {
+  constexpr auto& F = table::kNonzeroWithCount;
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down((kSbufPartition - 64) / 8, 64), 65534);
+  pl.src_span = pl.count * 4;
+  pl.dst_off = round_down(pl.count * 4 + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  Word w = sample_word(Opcode::NonzeroWithCount);
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "in_dtype"), code(r.fp ? Dtype::FP32 : Dtype::INT32));
+  put_u8(w, field_of(F, "out_dtype"), code(Dtype::INT32));
+  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  put_u32(w, field_of(F, "padding_val"), 0xffffffffu);  // -1
+  put_tensor(w, field_of(F, "dst_mem_pattern"),
+             tensor(3, 0, pl.dst_off, {1, 0, 0}, {static_cast<uint16_t>(pl.count + 1), 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row nonzero_with_count_row(const NonzeroRow& spec) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const uint32_t count = std::min<uint32_t>(round_down((P - 64) / 8, 64), 65534);
-  const uint32_t dst_off = round_down(count * 4 + 63, 64);
+  const Plan pl = nonzero_with_count_plan(spec);
+  const bool fp = spec.fp;
+  const uint32_t count = pl.count, dst_off = pl.dst_off;
   uint64_t seed = 46;
-  const auto threshold = static_cast<uint64_t>(density * 0x1p32);
+  const auto threshold = static_cast<uint64_t>(spec.density * 0x1p32);
   for (unsigned p = 0; p < kPartitions; p += model::kNonzeroChannelStride) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
     for (uint32_t i = 0; i < count; ++i) {
@@ -414,28 +553,52 @@ Row nonzero_with_count_row(const std::string& name, bool fp, double density, dou
       std::memcpy(part + i * 4, &v, 4);
     }
   }
-  Word w = header(Opcode::NonzeroWithCount);
-  w[12] = kPartitions;
-  w[13] = fp ? 0x0a : 0x08;
-  w[14] = 0x08;
-  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  store_u32(w, 40, 0xffffffffu);  // padding -1
-  store_tensor(w, 44, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count + 1), 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; p += model::kNonzeroChannelStride)
     prog->outputs.push_back({p, {dst_off, dst_off + (count + 1) * 4}});
   // memcpy of the processed partitions' bytes: the first 8 partitions hold as many.
-  return input_row(name, prog, count * 4, goal, kPartitions / model::kNonzeroChannelStride);
+  return input_row(spec.name, prog, count * 4, spec.goal,
+                   kPartitions / model::kNonzeroChannelStride);
 }
 
 // CopyPredicatedScalar over every partition: a predicate of `pred` (half of it true, at
 // random) and an FP32 destination, dense, filling the partition.
-Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
+struct CopyPredicatedRow {
+  std::string_view name;
+  Dtype pred;
+  double goal;
+};
+constexpr CopyPredicatedRow kCopyPredicatedRows[] = {
+    {"CopyPredicatedScalar fp32 dense, uint32 pred", Dtype::UINT32, 0.5},
+    {"CopyPredicatedScalar fp32 dense, uint8 pred", Dtype::UINT8, 0.5},
+};
+
+Plan copy_predicated_plan(const CopyPredicatedRow& r) {
+  constexpr auto& F = table::kCopyPredicatedScalar;
+  const unsigned psize = *dtype_size(r.pred);
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down((kSbufPartition - 64) / (psize + 4), 64), 65535);
+  pl.src_span = pl.count * psize;
+  pl.dst_off = round_down(pl.count * psize + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  Word w = sample_word(Opcode::CopyPredicatedScalar);
+  put_tensor(w, field_of(F, "pred_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  put_u8(w, field_of(F, "pred_dtype"), code(r.pred));
+  put_u8(w, field_of(F, "reversed_pred"), 1);  // write where the predicate is true
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "in_dtype"), code(Dtype::FP32));
+  put_u8(w, field_of(F, "out_dtype"), code(Dtype::FP32));
+  put_u32(w, field_of(F, "src0_imm"), std::bit_cast<uint32_t>(-9984.0f));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row copy_predicated_row(const CopyPredicatedRow& r) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
-  const unsigned psize = *dtype_size(pred);
-  const uint32_t count = std::min<uint32_t>(round_down((P - 64) / (psize + 4), 64), 65535);
-  const uint32_t dst_off = round_down(count * psize + 63, 64);
+  const Plan pl = copy_predicated_plan(r);
+  const unsigned psize = *dtype_size(r.pred);
+  const uint32_t count = pl.count, dst_off = pl.dst_off;
   uint64_t seed = 47;
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
@@ -446,18 +609,10 @@ Row copy_predicated_row(const std::string& name, Dtype pred, double goal) {
       std::memcpy(part + dst_off + i * 4, &v, 4);
     }
   }
-  Word w = header(Opcode::CopyPredicatedScalar);
-  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  w[32] = static_cast<uint8_t>(pred);
-  w[33] = 1;  // write where the predicate is true
-  w[34] = kPartitions;
-  w[41] = w[42] = 0x0a;
-  store_u32(w, 44, std::bit_cast<uint32_t>(-9984.0f));
-  store_tensor(w, 48, tensor(3, 0, dst_off, {1, 0, 0}, {static_cast<uint16_t>(count), 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + count * 4}});
-  return input_row(name, prog, count * 4, goal, kPartitions, dst_off, "GB/s dst");
+  return input_row(std::string(r.name), prog, count * 4, r.goal, kPartitions, dst_off, "GB/s dst");
 }
 
 // ---- Copy and Cast ----------------------------------------------------------------------
@@ -492,17 +647,64 @@ TensorDesc copy_source(uint32_t count, int16_t step, bool transposed, unsigned i
 
 // Copy or Cast over every partition: the source walk and a dense destination filling the
 // partition, against memcpy of the source bytes and, for a converting pair, the plain
-// Highway loop of the same conversion (`plain`).
-Row copy_cast_row(const std::string& name, Dtype in, Dtype out, int16_t step, bool transposed,
-                  double goal, std::optional<PlainOp> plain = std::nullopt,
-                  bool plain_target = true) {
+// Highway loop of the same conversion (`plain`, with a target unless `plain_target` is
+// false).
+struct CopyCastRow {
+  std::string_view name;
+  Dtype in, out;
+  int16_t step;
+  bool transposed;
+  double goal;
+  std::optional<PlainOp> plain = std::nullopt;
+  bool plain_target = true;
+};
+constexpr CopyCastRow kCopyCastRows[] = {
+    {"copy fp32 dense", Dtype::FP32, Dtype::FP32, 1, false, 0.8},
+    {"copy bf16 dense", Dtype::BF16, Dtype::BF16, 1, false, 0.8},
+    {"copy int8 dense", Dtype::INT8, Dtype::INT8, 1, false, 0.8},
+    {"cast fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, false, 0.5, PlainOp::Fp32ToBf16},
+    {"cast bf16->fp32 dense", Dtype::BF16, Dtype::FP32, 1, false, 0.5, PlainOp::Bf16ToFp32},
+    {"cast fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, false, 0.5, PlainOp::Fp32ToFp16,
+     false},
+    {"cast int32->fp32 dense", Dtype::INT32, Dtype::FP32, 1, false, 0.5, PlainOp::Int32ToFp32},
+    {"cast fp32->int32 dense", Dtype::FP32, Dtype::INT32, 1, false, 0.5, PlainOp::Fp32ToInt32},
+    {"copy fp32 step 2", Dtype::FP32, Dtype::FP32, 2, false, 0.25},
+    {"copy fp32 step -1", Dtype::FP32, Dtype::FP32, -1, false, 0.25},
+    {"copy fp32 step 3", Dtype::FP32, Dtype::FP32, 3, false, 0.25},
+    {"copy fp32 step -4", Dtype::FP32, Dtype::FP32, -4, false, 0.25},
+    {"cast fp32->bf16 step 2", Dtype::FP32, Dtype::BF16, 2, false, 0.25},
+    {"cast fp32->bf16 step -3", Dtype::FP32, Dtype::BF16, -3, false, 0.25},
+    {"cast bf16->fp32 step 2", Dtype::BF16, Dtype::FP32, 2, false, 0.25},
+    {"copy fp32 4-D transposed", Dtype::FP32, Dtype::FP32, 1, true, 0.25},
+    {"cast fp32->bf16 4-D transposed", Dtype::FP32, Dtype::BF16, 1, true, 0.25},
+};
+
+Plan copy_cast_plan(const CopyCastRow& r) {
+  constexpr auto& F = table::kCopy;  // Cast's layout too
+  const unsigned isz = *dtype_size(r.in), osz = *dtype_size(r.out);
+  const unsigned stride = r.transposed ? 1 : static_cast<unsigned>(std::abs(r.step));
+  Plan pl;
+  pl.count = round_down((kSbufPartition - 128) / (stride * isz + osz), 64);
+  pl.src_span = pl.count * stride * isz;
+  pl.dst_off = round_down(pl.src_span + 63, 64);
+  Word w = sample_word(r.in == r.out ? Opcode::Copy : Opcode::Cast);
+  put_tensor(w, field_of(F, "src_mem_pattern"), copy_source(pl.count, r.step, r.transposed, isz));
+  put_u8(w, field_of(F, "in_dtype"), code(r.in));
+  put_u8(w, field_of(F, "out_dtype"), code(r.out));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_tensor(
+      w, field_of(F, "dst_mem_pattern"),
+      tensor(4, 0, pl.dst_off, {1, 64, 0, 0}, {64, static_cast<uint16_t>(pl.count / 64), 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row copy_cast_row(const CopyCastRow& r) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const Plan pl = copy_cast_plan(r);
+  const Dtype in = r.in, out = r.out;
   const unsigned isz = *dtype_size(in), osz = *dtype_size(out);
-  const unsigned stride = transposed ? 1 : static_cast<unsigned>(std::abs(step));
-  const uint32_t count = round_down((P - 128) / (stride * isz + osz), 64);
-  const uint32_t src_span = count * stride * isz;
-  const uint32_t dst_off = round_down(src_span + 63, 64);
+  const uint32_t count = pl.count, src_span = pl.src_span, dst_off = pl.dst_off;
   uint64_t seed = 48 + static_cast<uint64_t>(in) * 16 + static_cast<uint64_t>(out);
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
@@ -511,27 +713,12 @@ Row copy_cast_row(const std::string& name, Dtype in, Dtype out, int16_t step, bo
       std::memcpy(part + i * isz, &v, isz);
     }
   }
-  Word w = header(in == out ? Opcode::Copy : Opcode::Cast);
-  store_tensor(w, 12, copy_source(count, step, transposed, isz));
-  w[32] = static_cast<uint8_t>(in);
-  w[33] = static_cast<uint8_t>(out);
-  w[34] = kPartitions;
-  store_tensor(w, 44,
-               tensor(4, 0, dst_off, {1, 64, 0, 0}, {64, static_cast<uint16_t>(count / 64), 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + count * osz}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * count * isz;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, count * isz);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  if (plain) {
-    const PlainOp op = *plain;
+  Row row = input_row(std::string(r.name), prog, count * isz, r.goal);
+  if (r.plain) {
+    const PlainOp op = *r.plain;
     const unsigned psize = op == PlainOp::Fp32ToBf16 || op == PlainOp::Fp32ToFp16 ? 2u : 4u;
     auto to = std::make_shared<std::vector<uint8_t>>(std::size_t{kPartitions} * count * psize);
     const char* label = op == PlainOp::Fp32ToBf16    ? "Highway DemoteTo loop"
@@ -558,7 +745,7 @@ Row copy_cast_row(const std::string& name, Dtype in, Dtype out, int16_t step, bo
            }
            return true;
          }});
-    if (plain_target) row.targets.push_back({3, Goal::SpeedupAtLeast, 1.0});
+    if (r.plain_target) row.targets.push_back({3, Goal::SpeedupAtLeast, 1.0});
   }
   return row;
 }
@@ -592,12 +779,80 @@ const char* order_suffix(Order o) {
 // BF16 elements are the FP32 value's high half, so rows have ties. FindIndex8 and
 // MatchReplace8 run after a MatchValueLoad of each row's 8 largest values (as a top-k
 // round does), so every key is found once somewhere in the row.
-Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double goal, Order order) {
+struct SearchRow {
+  std::string name;
+  Opcode op;
+  Dtype dt;
+  uint32_t n;
+  double goal;
+  Order order;
+};
+// Max8 on every order of values; FindIndex8 and MatchReplace8 on random and ascending
+// rows.
+std::vector<SearchRow> search_rows() {
+  std::vector<SearchRow> rows;
+  for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
+    for (Dtype dt : {Dtype::FP32, Dtype::BF16})
+      for (uint32_t n : {512u, 16384u})
+        for (Order order :
+             {Order::Random, Order::Ascending, Order::Normal, Order::Descending, Order::Dups16}) {
+          if (op != Opcode::Max8 && order != Order::Random && order != Order::Ascending) continue;
+          rows.push_back({fmt::format("{} {} 128x{}{}", instruction(op).mnemonic, dtype_label(dt),
+                                      n, order_suffix(order)),
+                          op, dt, n, op == Opcode::Max8 ? 0.5 : 0.3, order});
+        }
+  return rows;
+}
+
+// The words: for FindIndex8 and MatchReplace8 a MatchValueLoad of the keys at aux_off,
+// then the instruction, its source the row at offset 0, its destination at dst_off.
+Plan search_plan(const SearchRow& r) {
+  const unsigned size = *dtype_size(r.dt);
+  Plan pl;
+  pl.count = r.n;
+  pl.src_span = r.n * size;
+  pl.dst_off = round_down(pl.src_span + 63, 64);
+  pl.aux_off = pl.dst_off + round_down(pl.src_span + 63, 64);
+  const auto n = static_cast<uint16_t>(r.n);
+  if (r.op != Opcode::Max8) {
+    constexpr auto& F = table::kMatchValueLoad;
+    Word l = sample_word(Opcode::MatchValueLoad);
+    put_tensor(l, field_of(F, "src_mem_pattern"), tensor(2, 0, pl.aux_off, {1, 0}, {8, 1}));
+    put_u8(l, field_of(F, "dtype"), code(r.dt));
+    put_u8(l, field_of(F, "num_active_channels"), kPartitions);
+    pl.words.push_back(l);
+  }
+  const TensorDesc src = tensor(4, 0, 0, {1, 0, 0, 0}, {n, 1, 1, 1});
+  Word w = sample_word(r.op);
+  if (r.op == Opcode::MatchReplace8) {
+    constexpr auto& F = table::kMatchReplace8;
+    put_tensor(w, field_of(F, "src_mem_pattern"), src);
+    put_u8(w, field_of(F, "in_dtype"), code(r.dt));
+    put_u8(w, field_of(F, "out_dtype"), code(r.dt));
+    put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+    put_u32(w, field_of(F, "immediate"), 0xff800000u);  // -inf, as a top-k round replaces
+    put_tensor(w, field_of(F, "dst_mem_pattern"),
+               tensor(4, 0, pl.dst_off, {1, 0, 0, 0}, {n, 1, 1, 1}));
+  } else {
+    constexpr auto& F = table::kMax8;  // FindIndex8's layout too
+    put_tensor(w, field_of(F, "src_mem_pattern"), src);
+    put_u8(w, field_of(F, "in_dtype"), code(r.dt));
+    put_u8(w, field_of(F, "out_dtype"), code(r.op == Opcode::FindIndex8 ? Dtype::UINT32 : r.dt));
+    put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+    put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(2, 0, pl.dst_off, {1, 0}, {8, 1}));
+  }
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row search_row(const SearchRow& spec) {
   auto prog = std::make_shared<Program>();
-  const unsigned size = *dtype_size(dt);
-  const uint32_t bytes = n * size;
-  const uint32_t dst_off = round_down(bytes + 63, 64),
-                 key_off = dst_off + round_down(bytes + 63, 64);
+  const Plan pl = search_plan(spec);
+  const Opcode op = spec.op;
+  const Order order = spec.order;
+  const uint32_t n = spec.n;
+  const unsigned size = *dtype_size(spec.dt);
+  const uint32_t bytes = pl.src_span, dst_off = pl.dst_off, key_off = pl.aux_off;
   uint64_t seed = 0x5ea4c400u + n + size + static_cast<uint64_t>(order) * 0x1000000u;
   auto uniform = [&] { return static_cast<double>(splitmix(seed) >> 11) * 0x1p-53; };
   auto pattern = [&](double v) {
@@ -642,38 +897,13 @@ Row search_row(const std::string& name, Opcode op, Dtype dt, uint32_t n, double 
       std::memcpy(part + key_off + k * size, &v, size);
     }
   }
-  if (op != Opcode::Max8) {
-    Word l = header(Opcode::MatchValueLoad);
-    store_tensor(l, 16, tensor(2, 0, key_off, {1, 0}, {8, 1}));
-    l[32] = static_cast<uint8_t>(dt);
-    l[34] = kPartitions;
-    prog->words.push_back(l);
-  }
-  Word w = header(op);
-  store_tensor(w, 12, tensor(4, 0, 0, {1, 0, 0, 0}, {static_cast<uint16_t>(n), 1, 1, 1}));
-  w[32] = static_cast<uint8_t>(dt);
-  w[33] = static_cast<uint8_t>(op == Opcode::FindIndex8 ? Dtype::UINT32 : dt);
-  w[34] = kPartitions;
-  uint32_t out_bytes = 8 * (op == Opcode::FindIndex8 ? 4 : size);
-  if (op == Opcode::MatchReplace8) {
-    store_u32(w, 40, 0xff800000u);  // -inf, as a top-k round replaces
-    store_tensor(w, 44, tensor(4, 0, dst_off, {1, 0, 0, 0}, {static_cast<uint16_t>(n), 1, 1, 1}));
-    out_bytes = bytes;
-  } else {
-    store_tensor(w, 48, tensor(2, 0, dst_off, {1, 0}, {8, 1}));
-  }
-  prog->words.push_back(w);
+  prog->words = pl.words;
+  const uint32_t out_bytes = op == Opcode::MatchReplace8 ? bytes
+                             : op == Opcode::FindIndex8  ? 8 * 4
+                                                         : 8 * size;
   for (unsigned p = 0; p < kPartitions; ++p)
     prog->outputs.push_back({p, {dst_off, dst_off + out_bytes}});
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = "GB/s in";
-  row.throughput = true;
-  row.per_run = double{kPartitions} * bytes;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, 0, bytes);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  Row row = input_row(spec.name, prog, bytes, spec.goal);
   if (op == Opcode::Max8) {
     // std::partial_sort of the same rows for their 8 largest, checked against Max8's. A
     // user widens the row first with a typed loop (the compiler vectorises it; here a
@@ -761,47 +991,121 @@ void add_plain_loop(Row& row, std::shared_ptr<Program> prog, PlainAluOp op, uint
   row.targets.push_back({row.contenders.size() - 1, Goal::SpeedupAtLeast, 1.0});
 }
 
-// One TensorTensor word over all 128 partitions: src0, src1 and the destination, dense
-// runs of `count` elements one after the other, filling the partition. GB/s of both
-// sources, against memcpy of those bytes (and the plain loop, when given).
-Row tensor_tensor_row(const std::string& name, Opcode opcode, AluOp op, Dtype dt,
-                      std::optional<Engine> engine, double goal,
-                      std::optional<PlainAluOp> plain = std::nullopt) {
+// One TensorTensor word over all 128 partitions: src0, src1 (at aux_off) and the
+// destination, dense runs of `count` elements one after the other, filling the partition.
+// GB/s of both sources, against memcpy of those bytes (and the plain loop, when given).
+struct TensorTensorRow {
+  std::string_view name;
+  Opcode opcode;
+  AluOp op;
+  Dtype dt;
+  std::optional<Engine> engine;
+  double goal;
+  std::optional<PlainAluOp> plain;
+};
+constexpr Opcode kTta = Opcode::TensorTensorArith, kTtb = Opcode::TensorTensorBitvec;
+constexpr TensorTensorRow kTensorTensorRows[] = {
+    {"TensorTensor fp32 add full SBUF", kTta, AluOp::ADD, Dtype::FP32, Engine::DVE, 0.5,
+     PlainAluOp::Add},
+    {"TensorTensor fp32 mult full SBUF", kTta, AluOp::MULT, Dtype::FP32, Engine::DVE, 0.5,
+     PlainAluOp::Mult},
+    {"TensorTensor fp32 max full SBUF", kTta, AluOp::MAX, Dtype::FP32, Engine::DVE, 0.5,
+     PlainAluOp::Max},
+    {"TensorTensorBitvec int32 and full SBUF", kTtb, AluOp::BITWISE_AND, Dtype::INT32, Engine::DVE,
+     0.5, std::nullopt},
+    {"TensorTensorBitvec int32 xor full SBUF", kTtb, AluOp::BITWISE_XOR, Dtype::INT32, Engine::DVE,
+     0.5, std::nullopt},
+    {"TensorTensorBitvec int32 shl full SBUF", kTtb, AluOp::LOGICAL_SHIFT_LEFT, Dtype::INT32,
+     Engine::DVE, 0.5, std::nullopt},
+    {"TensorTensorBitvec int32 ashr full SBUF", kTtb, AluOp::ARITH_SHIFT_RIGHT, Dtype::INT32,
+     Engine::DVE, 0.5, std::nullopt},
+    {"TensorTensor pool int32 add full SBUF", kTta, AluOp::ADD, Dtype::INT32, Engine::POOL, 0.5,
+     std::nullopt},
+    {"TensorTensor pool int32 mult full SBUF", kTta, AluOp::MULT, Dtype::INT32, Engine::POOL, 0.5,
+     std::nullopt},
+};
+
+Plan tensor_tensor_plan(const TensorTensorRow& r) {
+  constexpr auto& F = table::kTensorTensorArith;  // TensorTensorBitvec's layout too
+  const unsigned size = *dtype_size(r.dt);
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down(kSbufPartition / (3 * size), 64), 65535);
+  pl.src_span = pl.count * size;
+  pl.aux_off = pl.count * size;
+  pl.dst_off = 2 * pl.count * size;
+  const auto n = static_cast<uint16_t>(pl.count);
+  Word w = sample_word(r.opcode);
+  put_u8(w, field_of(F, "in0_in1_dtype"), dtype_pair(r.dt, r.dt));
+  put_u8(w, field_of(F, "out_dtype"), code(r.dt));
+  put_u8(w, field_of(F, "op"), code(r.op));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_tensor(w, field_of(F, "src0_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  put_tensor(w, field_of(F, "src1_mem_pattern"), tensor(3, 0, pl.aux_off, {1, 0, 0}, {n, 1, 1}));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row tensor_tensor_row(const TensorTensorRow& r) {
   auto prog = std::make_shared<Program>();
-  prog->engine = engine;
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  prog->engine = r.engine;
+  const Plan pl = tensor_tensor_plan(r);
+  const Dtype dt = r.dt;
   const unsigned size = *dtype_size(dt);
-  const uint32_t count = std::min<uint32_t>(round_down(P / (3 * size), 64), 65535);
-  const uint32_t b0 = 0, b1 = count * size, bd = 2 * count * size;
-  const bool shift = alu::is_shift_op(static_cast<uint8_t>(op));
+  const uint32_t count = pl.count, b0 = 0, b1 = pl.aux_off, bd = pl.dst_off;
+  const bool shift = alu::is_shift_op(static_cast<uint8_t>(r.op));
   fill_alu_operand(*prog, b0, count, dt, 51);
   fill_alu_operand(*prog, b1, count, dt, 52, shift ? 40 : 0);
-  Word w = header(opcode);
-  w[12] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
-  w[13] = static_cast<uint8_t>(dt);
-  w[14] = static_cast<uint8_t>(op);
-  w[15] = kPartitions;
-  const auto n = static_cast<uint16_t>(count);
-  store_tensor(w, 16, tensor(3, 0, b0, {1, 0, 0}, {n, 1, 1}));
-  store_tensor(w, 32, tensor(3, 0, b1, {1, 0, 0}, {n, 1, 1}));
-  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
-  Row row = input_row(name, prog, 2 * count * size, goal);
-  if (plain) add_plain_loop(row, prog, *plain, b0, b1, bd, count);
+  Row row = input_row(std::string(r.name), prog, 2 * count * size, r.goal);
+  if (r.plain) add_plain_loop(row, prog, *r.plain, b0, b1, bd, count);
   return row;
 }
 
 // One TensorScalarPtrArith word over all 128 partitions, (x MULT s0) ADD s1 with both
-// scalars per partition by pointer (SPEC §4.15's e·f + c), dt in and out: source and
-// destination dense, filling the partition. GB/s of the source, against memcpy of it.
-Row tensor_scalar_row(const std::string& name, Dtype dt, double goal) {
+// scalars per partition by pointer (SPEC §4.15's e·f + c; they sit at aux_off), dt in and
+// out: source and destination dense, filling the partition. GB/s of the source, against
+// memcpy of it.
+struct TensorScalarRow {
+  std::string_view name;
+  Dtype dt;
+  double goal;
+};
+constexpr TensorScalarRow kTensorScalarRows[] = {
+    {"TensorScalar fp32 mult,add ptr full SBUF", Dtype::FP32, 0.5},
+    {"TensorScalar bf16 mult,add ptr full SBUF", Dtype::BF16, 0.3},
+};
+
+Plan tensor_scalar_plan(const TensorScalarRow& r) {
+  constexpr auto& F = table::kTensorScalarPtrArith;
+  const unsigned size = *dtype_size(r.dt);
+  Plan pl;
+  pl.count = std::min<uint32_t>(round_down((kSbufPartition - 128) / (2 * size), 64), 65535);
+  pl.src_span = pl.count * size;
+  pl.dst_off = round_down(pl.count * size + 63, 64);
+  pl.aux_off = round_down(pl.dst_off + pl.count * size + 63, 64);
+  const auto n = static_cast<uint16_t>(pl.count);
+  Word w = sample_word(Opcode::TensorScalarPtrArith);
+  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
+  put_u8(w, field_of(F, "in_dtype"), code(r.dt));
+  put_u8(w, field_of(F, "out_dtype"), code(r.dt));
+  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
+  put_u8(w, field_of(F, "op0"), code(AluOp::MULT));
+  put_u8(w, field_of(F, "op1"), code(AluOp::ADD));
+  put_u32(w, field_of(F, "imm0"), encode_static_addr({Space::SBUF, 0, pl.aux_off}));
+  put_u32(w, field_of(F, "imm1"), encode_static_addr({Space::SBUF, 0, pl.aux_off + 4}));
+  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
+  pl.words.push_back(w);
+  return pl;
+}
+
+Row tensor_scalar_row(const TensorScalarRow& r) {
   auto prog = std::make_shared<Program>();
-  const uint32_t P = prog->machine.partition_bytes(Space::SBUF);
+  const Plan pl = tensor_scalar_plan(r);
+  const Dtype dt = r.dt;
   const unsigned size = *dtype_size(dt);
-  const uint32_t count = std::min<uint32_t>(round_down((P - 128) / (2 * size), 64), 65535);
-  const uint32_t bd = round_down(count * size + 63, 64),
-                 bs = round_down(bd + count * size + 63, 64);
+  const uint32_t count = pl.count, bd = pl.dst_off, bs = pl.aux_off;
   fill_alu_operand(*prog, 0, count, dt, 53);
   for (unsigned p = 0; p < kPartitions; ++p) {
     uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
@@ -810,20 +1114,9 @@ Row tensor_scalar_row(const std::string& name, Dtype dt, double goal) {
     std::memcpy(part + bs, &s0, 4);
     std::memcpy(part + bs + 4, &s1, 4);
   }
-  Word w = header(Opcode::TensorScalarPtrArith);
-  const auto n = static_cast<uint16_t>(count);
-  store_tensor(w, 16, tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
-  w[32] = static_cast<uint8_t>(dt);
-  w[33] = static_cast<uint8_t>(dt);
-  w[34] = kPartitions;
-  w[36] = static_cast<uint8_t>(AluOp::MULT);
-  w[37] = static_cast<uint8_t>(AluOp::ADD);
-  store_u32(w, 40, encode_static_addr({Space::SBUF, 0, bs}));
-  store_u32(w, 44, encode_static_addr({Space::SBUF, 0, bs + 4}));
-  store_tensor(w, 48, tensor(3, 0, bd, {1, 0, 0}, {n, 1, 1}));
-  prog->words.push_back(w);
+  prog->words = pl.words;
   for (unsigned p = 0; p < kPartitions; ++p) prog->outputs.push_back({p, {bd, bd + count * size}});
-  return input_row(name, prog, count * size, goal);
+  return input_row(std::string(r.name), prog, count * size, r.goal);
 }
 
 // ---- per-instruction overhead and decode + validate ---------------------------------
@@ -930,7 +1223,52 @@ std::string show(const Row& row, double seconds) {
   return fmt::format("{:.2f}", seconds / row.per_run * 1e9);
 }
 
+// Adds a family's rows: a workload per line of `rows`, its row build(line), its words
+// plan(line).words.
+template <class Rows, class Line = std::ranges::range_value_t<Rows>>
+void add_rows(std::vector<Workload>& all, const Rows& rows, Row (*build)(const Line&),
+              Plan (*plan)(const Line&)) {
+  for (const Line& r : rows) {
+    Workload w{std::string(r.name), [r, build] { return build(r); },
+               [r, plan] { return plan(r).words; }, std::nullopt};
+    if constexpr (requires { r.engine; }) w.engine = r.engine;
+    all.push_back(std::move(w));
+  }
+}
+
 }  // namespace
+
+Word bench::sample_word(Opcode op) {
+  return detail::semantics(instruction(op)).sample(0);
+}
+
+std::vector<Workload> bench::workloads(bool all_distributions) {
+  std::vector<Workload> all;
+  add_sort_workloads(all, all_distributions);
+  add_rows(all, kRangeSelectRows, range_select_row, range_select_plan);
+  add_rows(all, kTensorScalarSelectRows, tensor_scalar_select_row, tensor_scalar_select_plan);
+  add_rows(all, kSequenceBoundsRows, sequence_bounds_row, sequence_bounds_plan);
+  add_rows(all, kAffineSelectRows, affine_select_row, affine_select_plan);
+  add_rows(all, kIotaRows, iota_row, iota_plan);
+  add_rows(all, nonzero_rows(), nonzero_with_count_row, nonzero_with_count_plan);
+  add_rows(all, kCopyPredicatedRows, copy_predicated_row, copy_predicated_plan);
+  add_rows(all, kCopyCastRows, copy_cast_row, copy_cast_plan);
+  add_rows(all, kTensorTensorRows, tensor_tensor_row, tensor_tensor_plan);
+  add_rows(all, kTensorScalarRows, tensor_scalar_row, tensor_scalar_plan);
+  add_rows(all, search_rows(), search_row, search_plan);
+  for (const InstrDef& def : instructions())
+    all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
+                   [&def] { return overhead_row(def); },
+                   [&def] { return std::vector<Word>(1, detail::semantics(def).sample(3)); },
+                   std::nullopt});
+  all.push_back({"program 10000 words, three queues", [] { return program_row(); }, {}, {}});
+  all.push_back({"validate(), one thread", [] { return decode_validate_row(bench_words(), false); },
+                 bench_words, std::nullopt});
+  all.push_back({"decode() + validate(), one thread",
+                 [] { return decode_validate_row(bench_words(), true); }, bench_words,
+                 std::nullopt});
+  return all;
+}
 
 BenchMachine bench_machine() {
   BenchMachine m;
@@ -991,139 +1329,17 @@ std::string bench_header(const BenchOptions& opts) {
 
 int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   // Workloads are built lazily: building one allocates and fills a machine (28 MiB).
-  std::vector<Workload> all;
-  add_sort_workloads(all, opts.all_distributions);
-  auto rs = [&](std::string name, Dtype in, Dtype o, int16_t step, double goal) {
-    all.push_back({name, [=] { return range_select_row(name, in, o, step, goal); }});
-  };
-  rs("RangeSelect fp32->fp32 dense", Dtype::FP32, Dtype::FP32, 1, 0.5);
-  rs("RangeSelect fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, 0.3);
-  rs("RangeSelect fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, 0.3);
-  rs("RangeSelect fp16->fp32 dense", Dtype::FP16, Dtype::FP32, 1, 0.3);
-  rs("RangeSelect fp32->fp32 step 2", Dtype::FP32, Dtype::FP32, 2, 0.25);
-  rs("RangeSelect fp32->fp32 step -1", Dtype::FP32, Dtype::FP32, -1, 0.25);
-  auto tss = [&](std::string name, Dtype dt, int16_t step, double goal) {
-    all.push_back({name, [=] { return tensor_scalar_select_row(name, dt, step, goal); }});
-  };
-  tss("TensorScalarSelect fp32 dense", Dtype::FP32, 1, 0.5);
-  tss("TensorScalarSelect bf16 dense", Dtype::BF16, 1, 0.5);
-  tss("TensorScalarSelect fp8_e4 dense", Dtype::FP8_E4, 1, 0.5);
-  tss("TensorScalarSelect fp32 step 3", Dtype::FP32, 3, 0.25);
-  tss("TensorScalarSelect fp32 step -1", Dtype::FP32, -1, 0.25);
-  auto gsb = [&](std::string name, bool fp, int16_t step, double goal) {
-    all.push_back({name, [=] { return sequence_bounds_row(name, fp, step, goal); }});
-  };
-  gsb("GetSequenceBounds int32 dense", false, 1, 0.5);
-  gsb("GetSequenceBounds fp32 dense", true, 1, 0.5);
-  gsb("GetSequenceBounds int32 step -2", false, -2, 0.25);
-  all.push_back({"AffineSelect fp32->fp32 dense", [] {
-                   return affine_select_row("AffineSelect fp32->fp32 dense", Dtype::FP32, 0.5);
-                 }});
-  all.push_back({"AffineSelect fp32->bf16 dense", [] {
-                   return affine_select_row("AffineSelect fp32->bf16 dense", Dtype::BF16, 0.3);
-                 }});
-  all.push_back(
-      {"Iota int32 dense", [] { return iota_row("Iota int32 dense", Dtype::INT32, 0.5); }});
-  all.push_back({"Iota fp32 dense", [] { return iota_row("Iota fp32 dense", Dtype::FP32, 0.5); }});
-  for (bool fp : {false, true})
-    for (double density : {0.01, 0.5, 0.99}) {
-      const std::string name = fmt::format("NonzeroWithCount {} {}% nonzero", fp ? "fp32" : "int32",
-                                           std::lround(density * 100));
-      all.push_back({name, [=] { return nonzero_with_count_row(name, fp, density, 0.3); }});
-    }
-  all.push_back({"CopyPredicatedScalar fp32 dense, uint32 pred", [] {
-                   return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint32 pred",
-                                              Dtype::UINT32, 0.5);
-                 }});
-  all.push_back({"CopyPredicatedScalar fp32 dense, uint8 pred", [] {
-                   return copy_predicated_row("CopyPredicatedScalar fp32 dense, uint8 pred",
-                                              Dtype::UINT8, 0.5);
-                 }});
-  auto cc = [&](std::string name, Dtype din, Dtype dout, int16_t step, bool transposed, double goal,
-                std::optional<PlainOp> plain = std::nullopt, bool plain_target = true) {
-    all.push_back({name, [=] {
-                     return copy_cast_row(name, din, dout, step, transposed, goal, plain,
-                                          plain_target);
-                   }});
-  };
-  cc("copy fp32 dense", Dtype::FP32, Dtype::FP32, 1, false, 0.8);
-  cc("copy bf16 dense", Dtype::BF16, Dtype::BF16, 1, false, 0.8);
-  cc("copy int8 dense", Dtype::INT8, Dtype::INT8, 1, false, 0.8);
-  cc("cast fp32->bf16 dense", Dtype::FP32, Dtype::BF16, 1, false, 0.5, PlainOp::Fp32ToBf16);
-  cc("cast bf16->fp32 dense", Dtype::BF16, Dtype::FP32, 1, false, 0.5, PlainOp::Bf16ToFp32);
-  cc("cast fp32->fp8_e4 dense", Dtype::FP32, Dtype::FP8_E4, 1, false, 0.5, PlainOp::Fp32ToFp16,
-     false);
-  cc("cast int32->fp32 dense", Dtype::INT32, Dtype::FP32, 1, false, 0.5, PlainOp::Int32ToFp32);
-  cc("cast fp32->int32 dense", Dtype::FP32, Dtype::INT32, 1, false, 0.5, PlainOp::Fp32ToInt32);
-  for (int16_t step : {int16_t{2}, int16_t{-1}, int16_t{3}, int16_t{-4}})
-    cc(fmt::format("copy fp32 step {}", step), Dtype::FP32, Dtype::FP32, step, false, 0.25);
-  for (int16_t step : {int16_t{2}, int16_t{-3}})
-    cc(fmt::format("cast fp32->bf16 step {}", step), Dtype::FP32, Dtype::BF16, step, false, 0.25);
-  cc("cast bf16->fp32 step 2", Dtype::BF16, Dtype::FP32, 2, false, 0.25);
-  cc("copy fp32 4-D transposed", Dtype::FP32, Dtype::FP32, 1, true, 0.25);
-  cc("cast fp32->bf16 4-D transposed", Dtype::FP32, Dtype::BF16, 1, true, 0.25);
-  // Max8 on every order of values; FindIndex8 and MatchReplace8 on random and ascending
-  // rows.
-  auto ttr = [&](std::string name, Opcode opcode, AluOp op, Dtype dt, std::optional<Engine> e,
-                 double goal, std::optional<PlainAluOp> plain) {
-    all.push_back({name, [=] { return tensor_tensor_row(name, opcode, op, dt, e, goal, plain); }});
-  };
-  const Opcode tta = Opcode::TensorTensorArith, ttb = Opcode::TensorTensorBitvec;
-  ttr("TensorTensor fp32 add full SBUF", tta, AluOp::ADD, Dtype::FP32, Engine::DVE, 0.5,
-      PlainAluOp::Add);
-  ttr("TensorTensor fp32 mult full SBUF", tta, AluOp::MULT, Dtype::FP32, Engine::DVE, 0.5,
-      PlainAluOp::Mult);
-  ttr("TensorTensor fp32 max full SBUF", tta, AluOp::MAX, Dtype::FP32, Engine::DVE, 0.5,
-      PlainAluOp::Max);
-  ttr("TensorTensorBitvec int32 and full SBUF", ttb, AluOp::BITWISE_AND, Dtype::INT32, Engine::DVE,
-      0.5, std::nullopt);
-  ttr("TensorTensorBitvec int32 xor full SBUF", ttb, AluOp::BITWISE_XOR, Dtype::INT32, Engine::DVE,
-      0.5, std::nullopt);
-  ttr("TensorTensorBitvec int32 shl full SBUF", ttb, AluOp::LOGICAL_SHIFT_LEFT, Dtype::INT32,
-      Engine::DVE, 0.5, std::nullopt);
-  ttr("TensorTensorBitvec int32 ashr full SBUF", ttb, AluOp::ARITH_SHIFT_RIGHT, Dtype::INT32,
-      Engine::DVE, 0.5, std::nullopt);
-  ttr("TensorTensor pool int32 add full SBUF", tta, AluOp::ADD, Dtype::INT32, Engine::POOL, 0.5,
-      std::nullopt);
-  ttr("TensorTensor pool int32 mult full SBUF", tta, AluOp::MULT, Dtype::INT32, Engine::POOL, 0.5,
-      std::nullopt);
-  all.push_back({"TensorScalar fp32 mult,add ptr full SBUF", [] {
-                   return tensor_scalar_row("TensorScalar fp32 mult,add ptr full SBUF", Dtype::FP32,
-                                            0.5);
-                 }});
-  all.push_back({"TensorScalar bf16 mult,add ptr full SBUF", [] {
-                   return tensor_scalar_row("TensorScalar bf16 mult,add ptr full SBUF", Dtype::BF16,
-                                            0.3);
-                 }});
-  for (Opcode op : {Opcode::Max8, Opcode::FindIndex8, Opcode::MatchReplace8})
-    for (Dtype dt : {Dtype::FP32, Dtype::BF16})
-      for (uint32_t n : {512u, 16384u})
-        for (Order order :
-             {Order::Random, Order::Ascending, Order::Normal, Order::Descending, Order::Dups16}) {
-          if (op != Opcode::Max8 && order != Order::Random && order != Order::Ascending) continue;
-          const std::string name = fmt::format("{} {} 128x{}{}", instruction(op).mnemonic,
-                                               dtype_label(dt), n, order_suffix(order));
-          const double goal = op == Opcode::Max8 ? 0.5 : 0.3;
-          all.push_back({name, [=] { return search_row(name, op, dt, n, goal, order); }});
-        }
-  for (const InstrDef& def : instructions())
-    all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
-                   [&def] { return overhead_row(def); }});
-  all.push_back({"program 10000 words, three queues", [] { return program_row(); }});
-  all.push_back(
-      {"validate(), one thread", [] { return decode_validate_row(bench_words(), false); }});
-  all.push_back({"decode() + validate(), one thread",
-                 [] { return decode_validate_row(bench_words(), true); }});
+  const std::vector<Workload> all = workloads(opts.all_distributions);
 
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < all.size(); ++i)
-    if (all[i].first.find(opts.filter) != std::string::npos) chosen.push_back(i);
+    if (all[i].name.find(opts.filter) != std::string::npos) chosen.push_back(i);
   if (chosen.empty()) {
     fmt::print(out, "gpsimd bench: no workload matches \"{}\"\n", opts.filter);
     return 2;
   }
   if (opts.list) {
-    for (std::size_t i : chosen) fmt::print(out, "{}\n", all[i].first);
+    for (std::size_t i : chosen) fmt::print(out, "{}\n", all[i].name);
     return 0;
   }
 
@@ -1144,7 +1360,7 @@ int run_bench_suite(const BenchOptions& opts, std::FILE* out) {
   int status = 0;
   unsigned met = 0, missed = 0;
   for (std::size_t i : chosen) {
-    Row row = all[i].second();
+    Row row = all[i].row();
     const Result r = measure(row, opts);
     const double ours = r.medians[0];
     if (!r.verified) status = 1;
