@@ -100,7 +100,8 @@ void validate_affine_select(const Word& w, Generation g, const ValidateOptions& 
            fmt::format("must be a register id < {}", kRegisters));
 }
 
-std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_affine_select(const Word& w, const Machine& m,
+                                           const ResolvedOperands& ops, Writer& out,
                                            const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
@@ -108,9 +109,6 @@ std::optional<Fault> execute_affine_select(const Word& w, const Machine& m, Writ
   const unsigned in_size = *dtype_size(lo), out_size = *dtype_size(hi);
   const TensorDesc st = load_tensor(w, kSrc);
   const TensorDesc mask = load_tensor(w, kMask);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);

@@ -87,8 +87,8 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
     d.fail("has_zero_negated_field", kNegated.name, hex8(w[kNegated.offset]), "must be 0");
 }
 
-std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& out,
-                                     const ExecEnv& env) {
+std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                     Writer& out, const ExecEnv& env) {
   // Copy and Cast never fault unsupported-op (SPEC §3.9 item 4).
   const unsigned n = w[kChannels.offset];
   const auto din = static_cast<Dtype>(w[kInDtype.offset]);
@@ -96,8 +96,6 @@ std::optional<Fault> execute_s4d4_tr(const Word& w, const Machine& m, Writer& ou
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
   const TensorDesc st = load_tensor(w, kSrc);
 
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   // No shape-mismatch: the count clause is static.
 
   const Operand& src = ops.tensor(kSrcOp);

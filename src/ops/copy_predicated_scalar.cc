@@ -64,16 +64,14 @@ void validate_copy_predicated_scalar(const Word& w, Generation g, const Validate
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 }
 
-std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_copy_predicated_scalar(const Word& w, const Machine& m,
+                                                    const ResolvedOperands& ops, Writer& out,
                                                     const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const unsigned psize = *dtype_size(w[kPredDtype.offset]);
   const unsigned size = *dtype_size(w[kOutDtype.offset]);
   const TensorDesc pt = load_tensor(w, kPred);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& pred = ops.tensor(kPredOp);
   const Operand& dst = ops.tensor(kDstOp);

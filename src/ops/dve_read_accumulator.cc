@@ -55,13 +55,12 @@ void validate_dve_read_accumulator(const Word& w, Generation g, const ValidateOp
   check_reserved(d, "d1_rd_reserved_zero", w, kReserved2);
 }
 
-std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& m, Writer& out,
-                                                  const ExecEnv& env) {
+std::optional<Fault> execute_dve_read_accumulator(const Word& w, const Machine& m,
+                                                  const ResolvedOperands& ops, Writer& out,
+                                                  const ExecEnv&) {
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   const Operand& dst = ops.tensor(kDstOp);
   // The accumulators are read, not memory: there is no source to note.
   const bool negated = w[kNegated.offset] != 0;

@@ -3,7 +3,7 @@
 #include "gpsimd/execute.h"
 
 #include "common/check.h"
-#include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd {
 
@@ -119,9 +119,14 @@ namespace detail {
 
 std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef& def,
                                        Engine engine, bool fast, TraceSink* trace) {
+  const OpSemantics& ops = semantics(def);
+  if (ops.unsupported)
+    if (auto f = ops.unsupported(w, engine)) return f;
   Writer writer(m);
+  ResolvedOperands operands;
+  if (auto f = prepare_operands(*ops.operands, w, m, engine, writer, operands)) return f;
   const ExecEnv env{engine, fast};
-  if (auto f = semantics(def).execute(w, m, writer, env)) {
+  if (auto f = ops.execute(w, m, operands, writer, env)) {
     GPSIMD_CHECK(!writer.touched());  // faults come before the first write
     return f;
   }

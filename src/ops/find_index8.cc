@@ -31,11 +31,12 @@ void validate_find_index8(const Word& w, Generation g, const ValidateOptions& op
   check_dtype_in(d, "has_find_index8_dst_type", kOutDtype.name, w[kOutDtype.offset], kIndexDtypes);
 }
 
-std::optional<Fault> execute_find_index8(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_find_index8(const Word& w, const Machine& m,
+                                         const ResolvedOperands& ops, Writer& out,
                                          const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
+  search_io(ops, w, out, io);
   const Operand& src = io.src;
 
   InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built

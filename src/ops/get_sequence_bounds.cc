@@ -91,14 +91,12 @@ std::vector<int32_t> sequence_bounds(const std::vector<uint32_t>& s, Eq eq, Pad 
   return out;
 }
 
-std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_get_sequence_bounds(const Word& w, const Machine& m,
+                                                 const ResolvedOperands& ops, Writer& out,
                                                  const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const TensorDesc st = load_tensor(w, kSrc);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);

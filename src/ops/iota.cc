@@ -51,16 +51,13 @@ void validate_iota(const Word& w, Generation g, const ValidateOptions& opts, Dia
            "count(dst) must equal count(src)");
 }
 
-std::optional<Fault> execute_iota(const Word& w, const Machine& m, Writer& out,
-                                  const ExecEnv& env) {
+std::optional<Fault> execute_iota(const Word& w, const Machine&, const ResolvedOperands& ops,
+                                  Writer& out, const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const uint8_t dtype = w[kOutDtype.offset];
   const unsigned size = *dtype_size(dtype);
   const TensorDesc dt = load_tensor(w, kDst), pattern = load_tensor(w, kPattern);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& dst = ops.tensor(kDstOp);
   const auto mult = static_cast<int32_t>(load_u32(w, kMultiplier.offset));

@@ -54,11 +54,12 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
   check_reserved(d, "s4d4_mr_reserved_zero", w, kReserved0);
 }
 
-std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m,
+                                            const ResolvedOperands& ops, Writer& out,
                                             const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
+  search_io(ops, w, out, io);
   const Operand& src = io.src;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(io.dout, immediate);

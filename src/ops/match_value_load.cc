@@ -53,14 +53,13 @@ void validate_match_value_load(const Word& w, Generation g, const ValidateOption
     check_reserved(d, "s2_bn_reserved_zero", w, f);
 }
 
-std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_match_value_load(const Word& w, const Machine& m,
+                                              const ResolvedOperands& ops, Writer& out,
                                               const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   const Operand& src = ops.tensor(kSrcOp);
   // The fast path widens the float elements of every channel with one SIMD call.
   thread_local std::vector<uint8_t> raw;

@@ -58,20 +58,16 @@ static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.off
               field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
               field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
 
-std::optional<Fault> resolve_search_io(const Operands& ops, const Word& w, const Machine& m,
-                                       Engine engine, Writer& out, SearchIo& io) {
-  ResolvedOperands r;
-  if (auto f = prepare_operands(ops, w, m, engine, out, r)) return f;
+void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& io) {
   io.n = r.n;
   io.din = static_cast<Dtype>(w[kInDtype.offset]);
   io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
   io.in_size = *dtype_size(io.din);
   io.out_size = *dtype_size(io.dout);
-  io.st = load_tensor(w, ops.list[0].field);
+  io.st = load_tensor(w, r.decl->list[0].field);
   io.src = r.tensor(0);
   io.dst = r.tensor(1);
   io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
-  return std::nullopt;
 }
 
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
@@ -95,11 +91,11 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions& opts, Dia
   validate_s4d2_bn(w, g, *opts.engine, d);
 }
 
-std::optional<Fault> execute_max8(const Word& w, const Machine& m, Writer& out,
-                                  const ExecEnv& env) {
+std::optional<Fault> execute_max8(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                  Writer& out, const ExecEnv& env) {
   const bool fast = env.fast;
   SearchIo io;
-  if (auto f = resolve_search_io(kOperands, w, m, env.engine, out, io)) return f;
+  search_io(ops, w, out, io);
   const Operand& src = io.src;
 
   run_search_channels(io, fast, io.in_size, [&](unsigned c) {

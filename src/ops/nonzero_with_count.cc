@@ -81,14 +81,12 @@ void nonzero_with_count(const std::vector<uint32_t>& s, bool fp, uint32_t index_
   out[t] = k;
 }
 
-std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_nonzero_with_count(const Word& w, const Machine& m,
+                                                const ResolvedOperands& ops, Writer& out,
                                                 const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const TensorDesc st = load_tensor(w, kSrc);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);

@@ -332,9 +332,17 @@ struct ExecEnv {
   Engine engine;  // the engine the word runs on (SPEC §3.9: the input, or its row's)
   bool fast;      // use the fast kernels
 };
-// Check unsupported-op (SPEC §3.9), resolve, check faults, read, write through the
-// Writer (SPEC §4's execution rule, after validation and the wait).
-using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, Writer&, const ExecEnv&);
+struct ResolvedOperands;  // src/ops/operands.h
+// The effect (SPEC §4's execution rule after validation, the wait, unsupported-op and the
+// operands' resolution, faults and walk limits, which the family's declaration drives):
+// read the machine and the resolved operands, write through the Writer (whose sources
+// are already noted). A fault found here must come before the first write.
+using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, const ResolvedOperands&,
+                                           Writer&, const ExecEnv&);
+// SPEC §3.9: unsupported-op for what the model does not run on an engine, checked after
+// the wait and before any operand is resolved; nullptr: the instruction runs everywhere
+// it is valid.
+using UnsupportedFn = std::optional<Fault> (*)(const Word&, Engine);
 // What a valid word reads, writes and computes on the machine's state, for `explain`.
 using ExplainFn = void (*)(const Decoded&, const Machine&, Explainer&);
 // A valid word of one channel in `partition`: 16 source elements at offset 0 (8 for
@@ -404,6 +412,7 @@ struct OpSemantics {
   // The family's operand declaration: resolution, sources and the footprint of SPEC §8.5
   // derive from it (src/ops/operands.h); every row of the table has one.
   const Operands* operands = nullptr;
+  UnsupportedFn unsupported = nullptr;
 };
 
 // SPEC §4's execution rule after validation and the wait check (a program validates every

@@ -179,7 +179,8 @@ void validate_range_select(const Word& w, Generation g, const ValidateOptions& o
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 
-std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_range_select(const Word& w, const Machine& m,
+                                          const ResolvedOperands& ops, Writer& out,
                                           const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
@@ -187,8 +188,6 @@ std::optional<Fault> execute_range_select(const Word& w, const Machine& m, Write
   const unsigned in_size = *dtype_size(din), out_size = *dtype_size(dout);
   const TensorDesc st = load_tensor(w, kSrc);
 
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   const float base = base_of(w);
 
   const Operand& src = ops.tensor(kSrcOp);

@@ -53,8 +53,7 @@ struct SearchIo {
   Walk dwalk;
   std::array<uint8_t*, kPartitions> dst_bytes{};
 };
-std::optional<Fault> resolve_search_io(const Operands& ops, const Word& w, const Machine& m,
-                                       Engine engine, Writer& out, SearchIo& io);
+void search_io(const ResolvedOperands& ops, const Word& w, Writer& out, SearchIo& io);
 
 // Runs channel(c) for c in [0, io.n): in order on the reference path, over the worker
 // pool on the fast one when the work (`bytes_per_element` per source element) is large.

@@ -103,16 +103,13 @@ void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, Dia
   check_reserved(d, "reserved_zero", w, kReserved);
 }
 
-std::optional<Fault> execute_sort(const Word& w, const Machine& m, Writer& out,
-                                  const ExecEnv& env) {
+std::optional<Fault> execute_sort(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                  Writer& out, const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dt = static_cast<Dtype>(w[kDtypes.offset] & 0xf);
   const unsigned size = *dtype_size(dt);
   const TensorDesc st = load_tensor(w, kSrc), dtd = load_tensor(w, kDst);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);

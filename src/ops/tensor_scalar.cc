@@ -302,12 +302,12 @@ inline Element element_of(const Word& w, Form form) {
 
 // SPEC §3.9 item 4: what the model does not run (after the wait, before anything is
 // resolved). INT64/UINT64 operands (item d) cannot get here: is_valid_dtype rejects them.
-inline std::optional<Fault> unsupported(const Word& w, const ExecEnv& env, Form form) {
+inline std::optional<Fault> unsupported(const Word& w, Engine engine, Form form) {
   const std::string_view name = instruction(form.opcode).mnemonic;
-  if (env.engine != Engine::DVE)
+  if (engine != Engine::DVE)
     return Fault{FaultKind::UnsupportedOp,
                  fmt::format("{} runs on dve only; on {} it is not modelled (SPEC §3.9)", name,
-                             engine_id(env.engine))};
+                             engine_id(engine))};
   for (const FieldDef* f : {&kOp0, &kOp1}) {
     const uint8_t op = w[f->offset];
     if (alu::is_unmodelled(op))
@@ -323,17 +323,12 @@ inline std::optional<Fault> unsupported(const Word& w, const ExecEnv& env, Form 
   return std::nullopt;
 }
 
-inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out,
-                                    const ExecEnv& env, Form form) {
-  if (auto f = unsupported(w, env, form)) return f;
-
+inline std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                    Writer& out, const ExecEnv& env, Form form) {
   const unsigned n = w[kChannels.offset];
   const unsigned in_size = *dtype_size(w[kInDtype.offset]);
   const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
   const TensorDesc st = load_tensor(w, kSrc);
-  const Operands& operands = operands_of(form);
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(operands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);
@@ -469,9 +464,13 @@ void validate_form(const Word& w, Generation g, const ValidateOptions& opts, Dia
   validate(w, g, opts, d, K);
 }
 template <const Form& K>
-std::optional<Fault> execute_form(const Word& w, const Machine& m, Writer& out,
-                                  const ExecEnv& env) {
-  return execute(w, m, out, env, K);
+std::optional<Fault> execute_form(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                  Writer& out, const ExecEnv& env) {
+  return execute(w, m, ops, out, env, K);
+}
+template <const Form& K>
+std::optional<Fault> unsupported_form(const Word& w, Engine engine) {
+  return unsupported(w, engine, K);
 }
 template <const Form& K>
 void explain_form(const Decoded& d, const Machine& m, Explainer& x) {
@@ -513,21 +512,24 @@ const detail::OpSemantics table::kTensorScalarArithOps = {ts::validate_form<ts::
                                                           ts::sample_tensor_scalar_arith,
                                                           "TensorScalarArith fp32 x*2+1",
                                                           nullptr,
-                                                          &ts::kArithOperands};
+                                                          &ts::kArithOperands,
+                                                          ts::unsupported_form<ts::kArith>};
 const detail::OpSemantics table::kTensorScalarBitvecOps = {ts::validate_form<ts::kBitvec>,
                                                            ts::execute_form<ts::kBitvec>,
                                                            ts::explain_form<ts::kBitvec>,
                                                            ts::sample_tensor_scalar_bitvec,
                                                            "TensorScalarBitvec int32 (x&0xff)<<4",
                                                            nullptr,
-                                                           &ts::kBitvecOperands};
+                                                           &ts::kBitvecOperands,
+                                                           ts::unsupported_form<ts::kBitvec>};
 const detail::OpSemantics table::kTensorScalarPtrArithOps = {ts::validate_form<ts::kPtrArith>,
                                                              ts::execute_form<ts::kPtrArith>,
                                                              ts::explain_form<ts::kPtrArith>,
                                                              ts::sample_tensor_scalar_ptr_arith,
                                                              "TensorScalarPtrArith fp32 x*s0+s1",
                                                              nullptr,
-                                                             &ts::kPtrArithOperands};
+                                                             &ts::kPtrArithOperands,
+                                                             ts::unsupported_form<ts::kPtrArith>};
 const detail::OpSemantics table::kTensorScalarPtrBitvecOps = {
     ts::validate_form<ts::kPtrBitvec>,
     ts::execute_form<ts::kPtrBitvec>,
@@ -535,5 +537,6 @@ const detail::OpSemantics table::kTensorScalarPtrBitvecOps = {
     ts::sample_tensor_scalar_ptr_bitvec,
     "TensorScalarPtrBitvec int32 (x^s0)|s1",
     nullptr,
-    &ts::kPtrBitvecOperands};
+    &ts::kPtrBitvecOperands,
+    ts::unsupported_form<ts::kPtrBitvec>};
 }  // namespace gpsimd

@@ -75,16 +75,14 @@ void validate_tensor_scalar_select(const Word& w, Generation g, const ValidateOp
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
 }
 
-std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_tensor_scalar_select(const Word& w, const Machine& m,
+                                                  const ResolvedOperands& ops, Writer& out,
                                                   const ExecEnv& env) {
   const bool fast = env.fast;
   const unsigned n = w[kChannels.offset];
   const auto dtype = static_cast<Dtype>(w[kDtype.offset]);
   const unsigned size = *dtype_size(dtype);
   const TensorDesc st = load_tensor(w, kSrc0);
-
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
 
   const Operand& src = ops.tensor(kSrcOp);
   const Operand& dst = ops.tensor(kDstOp);

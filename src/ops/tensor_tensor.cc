@@ -270,17 +270,19 @@ inline void channel_reference(const Element& e, const uint8_t* in0, const Walk& 
 // bad-address (register-mode tensors: their rules, PSUM on pool, both sources in PSUM),
 // then shape-mismatch (register-mode counts), then too-large, then the effect.
 // `datapath` is the op file's rule for its elements.
-inline std::optional<Fault> execute(const Word& w, const Machine& m, Writer& out,
-                                    const ExecEnv& env, const InstrDef& def, Datapath path) {
-  const Types t = types_of(w);
-  if (auto why = unsupported_reason(def, env.engine, t))
+inline std::optional<Fault> unsupported(const Word& w, Engine engine, const InstrDef& def) {
+  if (auto why = unsupported_reason(def, engine, types_of(w)))
     return Fault{FaultKind::UnsupportedOp,
-                 fmt::format("{} on {}: {}", def.mnemonic, engine_id(env.engine), *why)};
+                 fmt::format("{} on {}: {}", def.mnemonic, engine_id(engine), *why)};
+  return std::nullopt;
+}
+
+inline std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                    Writer& out, const ExecEnv& env, Datapath path) {
+  const Types t = types_of(w);
   const unsigned n = w[kChannels.offset];
   const unsigned s0 = *dtype_size(t.lo), s1 = *dtype_size(t.hi), sd = *dtype_size(t.out);
   const TensorDesc t0 = load_tensor(w, kSrc0);
-  ResolvedOperands ops;
-  if (auto f = prepare_operands(kOperands, w, m, env.engine, out, ops)) return f;
   const Operand& src0 = ops.tensor(kSrc0Op);
   const Operand& src1 = ops.tensor(kSrc1Op);
   const Operand& dst = ops.tensor(kDstOp);
@@ -440,9 +442,13 @@ void validate_tensor_tensor_arith(const Word& w, Generation g, const ValidateOpt
   validate(w, g, *opts.engine, Opcode::TensorTensorArith, d);
 }
 
-std::optional<Fault> execute_tensor_tensor_arith(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_tensor_tensor_arith(const Word& w, const Machine& m,
+                                                 const ResolvedOperands& ops, Writer& out,
                                                  const ExecEnv& env) {
-  return execute(w, m, out, env, kArithDef, arith_datapath(env.engine, types_of(w)));
+  return execute(w, m, ops, out, env, arith_datapath(env.engine, types_of(w)));
+}
+std::optional<Fault> unsupported_tensor_tensor_arith(const Word& w, Engine engine) {
+  return unsupported(w, engine, kArithDef);
 }
 
 void explain_tensor_tensor_arith(const Decoded& d, const Machine& m, Explainer& x) {
@@ -470,9 +476,13 @@ void validate_tensor_tensor_bitvec(const Word& w, Generation g, const ValidateOp
   validate(w, g, *opts.engine, Opcode::TensorTensorBitvec, d);
 }
 
-std::optional<Fault> execute_tensor_tensor_bitvec(const Word& w, const Machine& m, Writer& out,
+std::optional<Fault> execute_tensor_tensor_bitvec(const Word& w, const Machine& m,
+                                                  const ResolvedOperands& ops, Writer& out,
                                                   const ExecEnv& env) {
-  return execute(w, m, out, env, kBitvecDef, bitvec_datapath(env.engine, types_of(w)));
+  return execute(w, m, ops, out, env, bitvec_datapath(env.engine, types_of(w)));
+}
+std::optional<Fault> unsupported_tensor_tensor_bitvec(const Word& w, Engine engine) {
+  return unsupported(w, engine, kBitvecDef);
 }
 
 void explain_tensor_tensor_bitvec(const Decoded& d, const Machine& m, Explainer& x) {
@@ -494,12 +504,14 @@ const detail::OpSemantics table::kTensorTensorArithOps = {tt::validate_tensor_te
                                                           tt::sample_tensor_tensor_arith,
                                                           "TensorTensorArith fp32 add",
                                                           nullptr,
-                                                          &tt::kOperands};
+                                                          &tt::kOperands,
+                                                          tt::unsupported_tensor_tensor_arith};
 const detail::OpSemantics table::kTensorTensorBitvecOps = {tt::validate_tensor_tensor_bitvec,
                                                            tt::execute_tensor_tensor_bitvec,
                                                            tt::explain_tensor_tensor_bitvec,
                                                            tt::sample_tensor_tensor_bitvec,
                                                            "TensorTensorBitvec int32 xor",
                                                            nullptr,
-                                                           &tt::kOperands};
+                                                           &tt::kOperands,
+                                                           tt::unsupported_tensor_tensor_bitvec};
 }  // namespace gpsimd
