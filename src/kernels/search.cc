@@ -6,14 +6,13 @@
 // and MatchReplace8 compare a block against every open match value at once and leave
 // the rare matches to the scalar match core.
 // Compiled once per SIMD target (Highway's foreach_target) and dispatched at run time.
-#include "ops/search.h"
-
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "atoms/match_core.h"
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"

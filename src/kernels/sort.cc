@@ -14,7 +14,6 @@
 #include "kernels/sort32.h"
 #include "kernels/sort_network.h"
 #include "kernels/walk_cursor.h"
-#include "ops/op.h"
 
 namespace gpsimd::kernels {
 namespace {
