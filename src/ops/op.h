@@ -19,7 +19,6 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
-#include "gpsimd/program.h"
 #include "gpsimd/validate.h"
 
 namespace gpsimd::detail {
