@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "gpsimd/isa.h"
 #include "gpsimd/types.h"
@@ -16,6 +17,23 @@ namespace gpsimd {
 
 enum class Space : uint8_t { SBUF, PSUM };
 std::string_view space_name(Space s);  // "sbuf" / "psum"
+
+// ---- locations and accesses (SPEC §8.5) --------------------------------------------------
+// What an instruction's footprint says it touches (src/ops/) and what the race detector of
+// programs compares (program.h).
+
+// How a word touches a location: read, write, or both (read-write).
+enum class AccessKind : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
+// "read", "write", "read-write".
+std::string_view access_name(AccessKind a);
+std::optional<AccessKind> parse_access(std::string_view s);
+
+// The kinds of location the race detector compares, in SPEC §8.6's order: SBUF bytes,
+// PSUM bytes, accumulators acc[p], search lanes lane[p] (one location per lane).
+enum class LocationSpace : uint8_t { SBUF, PSUM, ACC, MATCH };
+// "sbuf", "psum", "acc", "match" (SPEC §8.8's names).
+std::string_view location_space_name(LocationSpace s);
+std::optional<LocationSpace> parse_location_space(std::string_view s);
 
 inline constexpr uint32_t kNegInfBits = 0xff800000u;  // a fresh accumulator
 

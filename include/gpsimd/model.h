@@ -92,7 +92,7 @@ inline bool fp32_greater(uint32_t a, uint32_t b) {
 // value with -0.0 == +0.0, every NaN above +inf and all NaNs equal. Ties come out in
 // increasing original position (for stable = 0 too: it is one legal order).
 // sort_key maps a float's bits (width 16 or 32, BF16/FP16/FP32) to an unsigned key of
-// the same order.
+// the same order. Per dtype: src/atoms/sort_key.h, which names the vector twins.
 inline uint32_t sort_key_float(uint32_t bits, unsigned exp_bits, unsigned width) {
   const uint32_t sign = 1u << (width - 1);
   const uint32_t mag_mask = sign - 1;
@@ -194,7 +194,7 @@ inline constexpr unsigned match_value_slot(unsigned k) {
 
 // SPEC §4.8: Max8 orders non-NaN FP32 values by value with -0.0 < +0.0 (the order of
 // MaxFold::greater; this key is increasing in it), leaves NaNs out, and fills the low
-// end with -inf when fewer than 8 values remain.
+// end with -inf when fewer than 8 values remain. Vector twin: kernels/convert-inl.h's MaxKeys.
 inline constexpr uint32_t max8_order_key(uint32_t bits) {
   return (bits >> 31) ? ~bits : (bits | 0x80000000u);
 }

@@ -27,18 +27,8 @@ namespace gpsimd {
 
 // ---- locations and footprints (SPEC §8.5) ------------------------------------------------
 
-// How a word touches a location: read, write, or both (read-write).
-enum class AccessKind : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
-// "read", "write", "read-write".
-std::string_view access_name(AccessKind a);
-std::optional<AccessKind> parse_access(std::string_view s);
-
-// The kinds of location the race detector compares, in SPEC §8.6's order: SBUF bytes,
-// PSUM bytes, accumulators acc[p], search lanes lane[p] (one location per lane).
-enum class LocationSpace : uint8_t { SBUF, PSUM, ACC, MATCH };
-// "sbuf", "psum", "acc", "match" (SPEC §8.8's names).
-std::string_view location_space_name(LocationSpace s);
-std::optional<LocationSpace> parse_location_space(std::string_view s);
+// AccessKind and LocationSpace (how a word touches a location, and the kinds of location)
+// are the machine's (machine.h): an instruction's footprint names them too.
 
 // One location: a byte (space SBUF or PSUM: partition and byte offset), or an accumulator
 // or a search lane (partition = its index; offset 0). Ordered as SPEC §8.6 orders them.

@@ -6,14 +6,13 @@
 // and MatchReplace8 compare a block against every open match value at once and leave
 // the rare matches to the scalar match core.
 // Compiled once per SIMD target (Highway's foreach_target) and dispatched at run time.
-#include "ops/search.h"
-
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "atoms/match_core.h"
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
@@ -332,9 +331,10 @@ void Top8Bf16(const uint16_t* half, size_t n, uint32_t* top, bool* crowded) {
   for (; i < n; ++i) Insert(top, bits_to_max_key(bf16_to_fp32(half[i])));
 }
 
-// The match core (SPEC §4.9) over n elements with ordinals j0 + i. A vector is first
-// tested against the range of the open slots' keys (two compares; when the keys are a
-// row's largest values, as in a top-k round, almost no vector is in range), then
+// The match core (SPEC §4.9) over n elements with ordinals j0 + i: the vector twin of
+// atoms/match_core.h's MatchCore, which the reference runs over every element. A vector
+// is first tested against the range of the open slots' keys (two compares; when the keys
+// are a row's largest values, as in a top-k round, almost no vector is in range), then
 // compared with every key at once (eight compares, the keys repeated to fill them, or
 // sixteen); the elements equal to one, rare, are offered to the core in scalar code,
 // which may close a slot (the keys are taken again when they let through an element

@@ -1,19 +1,19 @@
 // The select family's per-channel kernels: RangeSelect (SPEC §4.1) and
 // TensorScalarSelect (§4.2). Walks are handled a run at a time (walk_cursor.h) and the
 // element work goes to the conversion loops of convert.cc. Anything that decides a
-// result (index rounding, comparisons) calls the reference's own helpers from src/ops/.
+// result (index rounding, comparisons) calls the reference's own atoms (src/atoms/).
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
 #include <vector>
 
+#include "atoms/range_select.h"
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/convert.h"
 #include "kernels/kernels.h"
 #include "kernels/walk_cursor.h"
-#include "ops/op.h"
 
 namespace gpsimd::kernels {
 namespace {

@@ -14,7 +14,6 @@
 #include "kernels/sort32.h"
 #include "kernels/sort_network.h"
 #include "kernels/walk_cursor.h"
-#include "ops/op.h"
 
 namespace gpsimd::kernels {
 namespace {
@@ -87,7 +86,7 @@ void store_as(uint8_t* p, T v) {
 }
 
 // T: the element type (uint16_t or uint32_t); W: the packed key (uint32_t or uint64_t);
-// KeyFn: the dtype's sort_key (model.h), inlined.
+// KeyFn: the dtype's sort_key (atoms/sort_key.h), inlined.
 template <class T, class W, class KeyFn>
 void sort_columns(KeyFn sort_key, bool descending, unsigned N, const uint32_t* soff,
                   const uint32_t* doff, unsigned k, const SortChannel* channels, unsigned n, W* m,

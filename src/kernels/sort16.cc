@@ -69,8 +69,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D = hn::ScalableTag<uint32_t>;
 using V = hn::Vec<D>;
 
-// The 16-bit sort_key (model.h) of the dtype, on 32-bit lanes holding 16-bit patterns.
-// kInf: the float's infinity pattern, 0 for the integers.
+// The 16-bit sort_key (atoms/sort_key.h) of the dtype, on 32-bit lanes holding 16-bit
+// patterns. kInf: the float's infinity pattern, 0 for the integers.
 template <Dtype kDt>
 HWY_INLINE V Key(D d, V b) {
   if constexpr (kDt == Dtype::UINT16) {

@@ -112,7 +112,7 @@ constexpr uint32_t kNetBucket = kWindow / 2 + 1;
 constexpr size_t kMaxNetwork = (kLanes == 4 ? 16 : 8) * kLanes;
 constexpr size_t kMinRadix = kLanes == 4 ? 65 : 129;
 
-// sort_key (model.h) of FP32 patterns, 16 at once (as sort_network.cc's FloatKey).
+// sort_key (atoms/sort_key.h) of FP32 patterns, 16 at once (as sort_network.cc's FloatKey).
 HWY_INLINE V32 Fp32Key(D32 d, V32 b) {
   const V32 mid = hn::Set(d, 0x80000000u);
   const V32 mag = hn::And(b, hn::Set(d, 0x7fffffffu));

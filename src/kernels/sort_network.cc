@@ -42,9 +42,9 @@ constexpr size_t kMaxLanes = 64;
 
 // ---- Sort keys ----------------------------------------------------------------------
 
-// sort_key (model.h) of FP32 / FP16 / BF16 patterns, vectorised: the magnitude offset
-// from the middle of the key range, NaNs at the top, and -0.0 meets +0.0 at the middle
-// by itself (mid - 0 == mid + 0).
+// sort_key (atoms/sort_key.h) of FP32 / FP16 / BF16 patterns, vectorised: the magnitude
+// offset from the middle of the key range, NaNs at the top, and -0.0 meets +0.0 at the
+// middle by itself (mid - 0 == mid + 0).
 template <uint32_t kSign, uint32_t kInf>
 HWY_INLINE VU32 FloatKey(DU32 d, VU32 b) {
   const VU32 mid = hn::Set(d, kSign);
@@ -53,8 +53,8 @@ HWY_INLINE VU32 FloatKey(DU32 d, VU32 b) {
   return hn::IfThenElse(hn::Gt(mag, hn::Set(d, kInf)), hn::Set(d, (kSign << 1) - 1), k);
 }
 
-// A Sort dtype's sort_key (model.h) as a vector function of the value bits (in the low
-// bits of each 32-bit lane). The dtype is a run-time value: the switch is one
+// A Sort dtype's sort_key (atoms/sort_key.h) as a vector function of the value bits (in
+// the low bits of each 32-bit lane). The dtype is a run-time value: the switch is one
 // predictable branch per vector, and the loops that call it are compiled once rather
 // than once per dtype. UINT32 and UINT16 are their own keys.
 struct SortKeyOf {

@@ -19,7 +19,6 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
-#include "gpsimd/program.h"
 #include "gpsimd/validate.h"
 
 namespace gpsimd::detail {
@@ -443,11 +442,6 @@ inline void put_u32(Word& w, const FieldDef& f, uint32_t v) {
 inline void put_tensor(Word& w, const FieldDef& f, const TensorDesc& t) {
   store_tensor(w, f.offset, t);
 }
-
-// Reference helpers an instruction file exports for its fast kernels and tests.
-float range_select_index(float base, uint32_t j);  // fp32(base + j), one rounding
-bool range_select_compare(uint8_t op, float a, float b);
-uint32_t sort_key(Dtype dt, uint32_t bits);  // an unsigned key of SPEC §4.4's order
 
 // The opcode clause every instruction has (its table row's opcode_clause).
 void check_opcode(DiagSink& d, const Word& w, const InstrDef& def);

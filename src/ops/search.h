@@ -1,12 +1,13 @@
 // The semantics the four DVE search instructions share (SPEC §4.7-§4.10), written once:
-// the S4D2_BN clauses of Max8 and
-// FindIndex8, and the per-lane match core of FindIndex8 and MatchReplace8.
+// the S4D2_BN clauses of Max8 and FindIndex8, and the walk of the per-lane match core
+// (atoms/match_core.h, shared with the fast path) for FindIndex8 and MatchReplace8.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
+#include "atoms/match_core.h"
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/model.h"
@@ -70,42 +71,9 @@ void run_search_channels(const SearchIo& io, bool fast, unsigned bytes_per_eleme
 // clause and FindIndex8's destination dtype clause.
 void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d);
 
-// The match core (SPEC §4.9), for one lane: element i (its FP32 bits) takes the lowest
-// slot not yet matched whose match value equals it. Returns true when it was consumed.
-class MatchCore {
- public:
-  explicit MatchCore(const MatchLane& lane) : lane_(lane) {
-    // A slot whose value is NaN can never match: treat it as taken for the search, but
-    // leave its flag as it is.
-    open_ = static_cast<uint8_t>(~lane.matched);
-    for (unsigned n = 0; n < 8; ++n)
-      if (model::max8_is_nan(lane.mv[n])) open_ &= static_cast<uint8_t>(~(1u << n));
-  }
-  bool done() const { return open_ == 0; }
-  // True when slot n can still take an element (not matched, not NaN).
-  bool open(unsigned n) const { return (open_ >> n) & 1u; }
-  bool offer(uint32_t i, uint32_t e) {
-    for (uint8_t rest = open_; rest != 0; rest &= static_cast<uint8_t>(rest - 1)) {
-      const unsigned n = static_cast<unsigned>(__builtin_ctz(rest));
-      if (model::match_equal(e, lane_.mv[n])) {
-        open_ &= static_cast<uint8_t>(~(1u << n));
-        lane_.matched |= static_cast<uint8_t>(1u << n);
-        lane_.idx[n] = i;
-        return true;
-      }
-    }
-    return false;
-  }
-  const MatchLane& lane() const { return lane_; }
-
- private:
-  MatchLane lane_;
-  uint8_t open_;
-};
-
-// The match core over one channel's source walk (SPEC §4.9), shared by FindIndex8 and
-// MatchReplace8: returns the lane after the walk; `consumed(i)` is called for every
-// element a slot takes, in walk order.
+// The match core (atoms/match_core.h) over one channel's source walk (SPEC §4.9), shared
+// by FindIndex8 and MatchReplace8: returns the lane after the walk; `consumed(i)` is
+// called for every element a slot takes, in walk order.
 template <class Consumed>
 MatchLane match_walk(const uint8_t* in, const Walk& src, Dtype din, const MatchLane& lane,
                      Consumed&& consumed) {

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <vector>
 
+#include "atoms/sort_key.h"
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
 #include "ops/explain.h"
@@ -40,26 +41,6 @@ constexpr DtypeSet kSortDtypes = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dty
                                   Dtype::FP32, Dtype::UINT32, Dtype::INT32};
 
 }  // namespace
-
-// The unsigned key of a value that orders as SPEC §4.4 says (see model.h).
-uint32_t sort_key(Dtype dt, uint32_t bits) {
-  switch (dt) {
-    case Dtype::FP16:
-      return model::sort_key_float(bits, 5, 16);
-    case Dtype::BF16:
-      return model::sort_key_float(bits, 8, 16);
-    case Dtype::FP32:
-      return model::sort_key_float(bits, 8, 32);
-    case Dtype::INT16:
-      return model::sort_key_int(bits, 16, true);
-    case Dtype::UINT16:
-      return model::sort_key_int(bits, 16, false);
-    case Dtype::INT32:
-      return model::sort_key_int(bits, 32, true);
-    default:
-      return model::sort_key_int(bits, 32, false);
-  }
-}
 
 void validate_sort(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
   const uint8_t din = w[kDtypes.offset] & 0xf, dout = w[kDtypes.offset] >> 4;

@@ -17,43 +17,6 @@ namespace gpsimd {
 
 // ---- names -------------------------------------------------------------------------------
 
-std::string_view access_name(AccessKind a) {
-  switch (a) {
-    case AccessKind::Read:
-      return "read";
-    case AccessKind::Write:
-      return "write";
-    case AccessKind::ReadWrite:
-      return "read-write";
-  }
-  return "?";
-}
-std::optional<AccessKind> parse_access(std::string_view s) {
-  for (AccessKind a : {AccessKind::Read, AccessKind::Write, AccessKind::ReadWrite})
-    if (access_name(a) == s) return a;
-  return std::nullopt;
-}
-
-std::string_view location_space_name(LocationSpace s) {
-  switch (s) {
-    case LocationSpace::SBUF:
-      return "sbuf";
-    case LocationSpace::PSUM:
-      return "psum";
-    case LocationSpace::ACC:
-      return "acc";
-    case LocationSpace::MATCH:
-      return "match";
-  }
-  return "?";
-}
-std::optional<LocationSpace> parse_location_space(std::string_view s) {
-  for (LocationSpace x :
-       {LocationSpace::SBUF, LocationSpace::PSUM, LocationSpace::ACC, LocationSpace::MATCH})
-    if (location_space_name(x) == s) return x;
-  return std::nullopt;
-}
-
 std::string RaceLocation::to_string() const {
   if (space == LocationSpace::SBUF || space == LocationSpace::PSUM)
     return fmt::format("{}[p={}] +{:#x}", location_space_name(space), partition, offset);
