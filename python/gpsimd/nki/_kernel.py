@@ -484,7 +484,7 @@ class Program:
         for w, args in zip(words, arguments):
             diags = validate(w, self.generation, self.strict, engine)
             if diags:
-                raise _invalid(call, diags, args)
+                raise NkiValidationError._of_word(call, diags, args)
         m = self.machine
         saved = None
         if len(words) > 1:  # keep what the first words may change, to undo a late fault
@@ -628,25 +628,6 @@ class Program:
         more = f", ... ({len(self.tiles) - 8} more)" if len(self.tiles) > 8 else ""
         return (f"gpsimd.nki.Program({self.generation!r}, name={self.name!r}): "
                 f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
-
-
-def _invalid(call: str, diagnostics: list[Any], arguments: dict[str, str]) -> NkiValidationError:
-    """The NkiValidationError of a word that failed validation: each clause with the NKI
-    argument its field comes from."""
-    parts = []
-    first_arg = None
-    for d in diagnostics:
-        arg = arguments.get(d.field)
-        if arg is None:
-            base = d.field.split(".")[0]
-            arg = arguments.get(base)
-        if first_arg is None and arg is not None:
-            first_arg = arg
-        where = f"{arg} ({d.field})" if arg else f"({d.field})"
-        parts.append(f"{where}: {d.clause}: {d.message.split(': ', 2)[-1]}")
-    err = NkiValidationError(call, first_arg, f"the {diagnostics[0].instruction} word is "
-                             "invalid: " + "; ".join(parts), diagnostics)
-    return err
 
 
 def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int = "v3",
