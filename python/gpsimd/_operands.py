@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._api import field_int, integer
+from ._api import field_int
 from .dtypes import FLOAT_DTYPES, storage_dtype
 from .formats import narrow
 
@@ -177,7 +177,6 @@ def affine_cmp(func: str, arg: str, op: Any) -> Any:
 # ---- the ramp of SPEC §3.7 -----------------------------------------------------------------
 
 _INT32 = 1 << 32
-_MAX_NUM = 65535  # num_elem is a uint16
 
 
 def wrap_int32(v: Any) -> int:
@@ -201,9 +200,9 @@ def data4d(func: str, arg: str, pattern: Any, offset: int) -> tuple:
     if not 1 <= len(pairs) <= 4 or any(len(p) != 2 for p in pairs):
         raise ValueError(f"{func}: {arg}: expected one to four [step, num] pairs, outermost "
                          f"first; got {pattern!r}")
-    for step, num in pairs:
+    for step, num in pairs:  # the fields' ranges; which counts are valid is validation's
         field_int(func, f"{arg} step", step, "int16")
-        integer(func, f"{arg} num", field_int(func, f"{arg} num", num, "uint16"), 1, _MAX_NUM)
+        field_int(func, f"{arg} num", num, "uint16")
     inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
     data = {
         "base": wrap_int32(offset),

@@ -6,7 +6,8 @@ what the command-line tool executes) and reads the results back. Rows are partit
 2-D input ``[rows, columns]`` puts row ``i`` in a partition; more than 128 rows become
 several instructions. Where an instruction's semantics allow it, long rows are split
 across instructions too; where they do not (a sort, a sequence), a row that does not
-fit one instruction is rejected with a ValueError naming the limit. Parameters the instruction validates surface as
+fit one instruction is rejected with a ValueError naming the limit (the instruction's
+own clause where it has one). Parameters the instruction validates surface as
 :class:`gpsimd.InvalidInstruction` naming its clauses and, for each, the argument its
 field comes from; argument mistakes raise TypeError / ValueError naming the function
 and the argument.
@@ -465,7 +466,8 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
     the input's dtype); a Python list of ints is int32, of floats float32. One Sort
     takes ``N x channels <= 4096`` (16-bit) or ``<= 2048`` (32-bit), so rows are
     batched into as many instructions as needed; a row longer than that cannot be
-    sorted by the instruction (a sort does not split) and raises ValueError.
+    sorted by the instruction (a sort does not split): its word raises
+    :class:`gpsimd.InvalidInstruction` (``sort_tensor_shapes_ok``, naming ``x``).
 
     >>> import numpy as np, gpsimd
     >>> gpsimd.sort(np.array([9, 3, 5, 1, 0, 0], dtype=np.float32), index_offset=100)
@@ -483,13 +485,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
         raise ValueError(f"sort: x is empty ({a.shape})")
     size = dtype_size(name)
     src = _as_bits(a2, name)
-    limit = {2: 4096, 4: 2048}.get(size)
-    if limit is not None and n > limit:
-        raise ValueError(
-            f"sort: a row of N = {n} elements is longer than one Sort takes: N x channels "
-            f"<= {limit} for {size}-byte dtypes (sort_tensor_shapes_ok), so N <= {limit}; a "
-            "sort cannot be split across instructions"
-        )
+    limit = {2: 4096, 4: 2048}.get(size)  # N x channels of one Sort: rows a word
     kk = n if k is None else integer(fn, "k", k, 1, n)
     off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
     offsets = np.asarray(field_int(fn, "index_offset", off_val, "uint32")).astype(np.uint32)
@@ -584,12 +580,7 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
     channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
     offset = field_int(fn, "offset", offset, "int32")
     on_false_value = number(fn, "on_false_value", on_false_value)
-    data, nums = data4d(fn, "pattern", pattern, offset)
-    if int(np.prod(nums)) != cols:
-        raise ValueError(
-            f"affine_select: the pattern has {int(np.prod(nums))} positions (nums {nums}), "
-            f"the rows of on_true_tile have {cols}"
-        )
+    data, _ = data4d(fn, "pattern", pattern, offset)
     cmp = affine_cmp(fn, "cmp_op", cmp_op)
     src = _as_bits(x2, din)
     out = np.empty((rows, cols), dtype=storage_dtype(dout))

@@ -94,10 +94,10 @@ CASES = [
      lambda: gpsimd.Machine("v3").view("sbuf", "FP32", 0, offset=2), ValueError,
      "offset 2: must be in [0, 229376] and a multiple of 4 (the element size)"),
     ("a sort longer than one instruction takes",
-     lambda: gpsimd.sort(np.zeros(5000, dtype=np.float32)), ValueError,
-     "sort: a row of N = 5000 elements is longer than one Sort takes: N x channels <= 2048 "
-     "for 4-byte dtypes (sort_tensor_shapes_ok), so N <= 2048; a sort cannot be split "
-     "across instructions"),
+     lambda: gpsimd.sort(np.zeros(5000, dtype=np.float32)), gpsimd.InvalidInstruction,
+     "sort: x: the Sort word is invalid: x (src_mem_pattern): sort_tensor_shapes_ok: "
+     "src_mem_pattern = N = 5000 x 1 channels = 5000, N x channels must be <= 2048 for 4-byte "
+     "dtypes"),
     ("an op the instruction does not take, from a high-level function",
      lambda: gpsimd.tensor_scalar(np.float32([1.0]), "add", 1.0, op1="divide", operand1=2.0),
      gpsimd.InvalidInstruction,

@@ -122,6 +122,15 @@ def test_tensor_tensor_copy_cast_max8_and_range_select_agree_across_faces():
 
 
 def test_a_clause_names_the_same_argument_on_both_faces():
+    with pytest.raises(gpsimd.InvalidInstruction) as numpy_error:
+        gpsimd.max8(np.zeros((2, 4), np.float32))
+    with nki.Program():
+        with pytest.raises(nisa.NkiValidationError) as nki_error:
+            nisa.max8(nl.ndarray((2, 8), dtype=nl.float32), nl.ndarray((2, 4), dtype=nl.float32))
+    for e, call in ((numpy_error.value, "max8"), (nki_error.value, "nisa.max8")):
+        assert (e.call, e.argument, e.clauses) == (call, "src", ["s4d2_bn_src_element_cnt"])
+        assert str(e).startswith(f"{call}: src: the Max8 word is invalid: src (src_mem_pattern): "
+                                 "s4d2_bn_src_element_cnt: src_mem_pattern = count = 4 (")
     # An op the opcode does not take: tensor_scalar_valid_ops, named op1 on both faces.
     with pytest.raises(gpsimd.InvalidInstruction) as numpy_error:
         gpsimd.tensor_scalar(np.float32([[1.0]]), "mult", 2.0, op1="pow", operand1=2.0)

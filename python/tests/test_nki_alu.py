@@ -146,12 +146,21 @@ def test_tensor_tensor_errors():
             nisa.tensor_tensor(c, x, x, np.sin)
         with pytest.raises(TypeError, match=r"'fmod' is no ALU op"):
             nisa.tensor_tensor(c, x, x, "fmod")
-        # An op TensorTensor does not take: its clause (SPEC §4.14), naming op.
+        # An op TensorTensor does not take, and the element counts: its clauses (SPEC §4.14).
         with pytest.raises(nisa.NkiValidationError) as e:
             nisa.tensor_tensor(c, x, x, nl.divide)
         assert (e.value.argument, e.value.clauses) == ("op", ["s3s3d3_tt_valid_op"])
-        with pytest.raises(nisa.NkiValidationError, match=r"data2.*3 elements per partition"):
+        with pytest.raises(nisa.NkiValidationError) as e:
             nisa.tensor_tensor(c, x, y, nl.add)
+        assert (e.value.argument, e.value.clauses) == ("data2",
+                                                       ["s3s3d3_tt_src_element_cnt_check"])
+        assert str(e.value) == (
+            "nisa.tensor_tensor: data2: the TensorTensorArith word is invalid: data2 "
+            "(src1_mem_pattern): s3s3d3_tt_src_element_cnt_check: src1_mem_pattern = "
+            "count(src1) = 3, count(src0) = 4, count(src0) must equal count(src1)")
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_tensor: dst: .*"
+                           r"s3s3d3_tt_dst_element_cnt_check"):
+            nisa.tensor_tensor(nl.ndarray((2, 3), dtype=nl.float32), x, x, nl.add)
         with pytest.raises(nisa.NkiValidationError, match=r"3 partitions"):
             nisa.tensor_tensor(c, x, z, nl.add)
         with pytest.raises(nisa.NkiValidationError, match=r"NumPy array is HBM"):
@@ -292,6 +301,8 @@ def test_tensor_scalar_errors():
         with pytest.raises(nisa.NkiValidationError, match=r"operand0.*one element in each of "
                            "the 2 partitions"):
             nisa.tensor_scalar(c, x, nl.add, x)
-        with pytest.raises(nisa.NkiValidationError, match=r"dst.*8 elements per partition"):
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_scalar: dst: .*"
+                           r"tensor_scalar_tensor_chk: dst_mem_pattern = 8 elements "
+                           r"\(src_mem_pattern has 4\)"):
             nisa.tensor_scalar(nl.ndarray((2, 8), dtype=nl.float32), x, nl.add, 1.0)
         assert len(p.words) == 0

@@ -379,9 +379,6 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "src", src, p)
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
-    if dst._free_count() != src._free_count():
-        raise _error(call, "dst", f"{dst._expr} has {dst._free_count()} elements per partition, "
-                     f"src {src._free_count()}: a copy pairs them one to one")
     eng = _copy_engine(call, engine, [src, dst])
     word = lower.copy(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
                       src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 4))
@@ -833,15 +830,6 @@ def _alu_engine(call: str, eng: Any) -> str | None:
     return None if eng is engine.unknown else _copy_engine(call, eng, [])
 
 
-def _free_counts(call: str, pairs: list[tuple[str, Tile]], what: str) -> None:
-    first_arg, first = pairs[0]
-    for arg, t in pairs[1:]:
-        if t._free_count() != first._free_count():
-            raise _error(call, arg, f"{t._expr} (shape {t.shape}) has {t._free_count()} "
-                         f"elements per partition, {first_arg} {first._free_count()} (shape "
-                         f"{first.shape}): {what}")
-
-
 def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     """Element-wise ``dst = op(data1, data2)``: TensorTensorArith (0x41) for the arithmetic
     ops, TensorTensorBitvec (0x51) for the bitvec ones, SPEC §4.14.
@@ -882,8 +870,6 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     data1 = _tile(call, "data1", data1, p)
     data2 = _tile(call, "data2", data2, p)
     channels = _same_partitions(call, [("dst", dst), ("data1", data1), ("data2", data2)])
-    _free_counts(call, [("data1", data1), ("data2", data2), ("dst", dst)],
-                 "an element-wise op pairs them one to one (there is no broadcasting)")
     alu_op = _operands.alu_op(call, "op", op, data1.gpsimd_dtype)
     eng = _alu_engine(call, engine)
     word = lower.tensor_tensor(op=alu_op, in_dtypes=(data1.gpsimd_dtype, data2.gpsimd_dtype),
@@ -959,8 +945,6 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
     dst = _tile(call, "dst", dst, p)
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
-    _free_counts(call, [("data", data), ("dst", dst)],
-                 "an element-wise op pairs them one to one")
     if op1 is None and operand1 is not None:
         raise _error(call, "operand1", "is given but op1 is None; NKI's rule: op1 and "
                      "operand1 are both None when unused")
