@@ -295,7 +295,7 @@ def same_dtype(func, dtype, in_dtype):
     return next(iter(names.values()), None)
 
 
-def in_out(func, arg, x, allowed, in_dtype, dtype, allowed_out=None):
+def in_out(func, arg, x, allowed, in_dtype, dtype):
     """Return ``(array, input dtype, result dtype)`` for a function whose result dtype
     may differ from its input's: ``in_dtype=`` names the input (by the dtype rule of
     :func:`data_array`), ``dtype=`` the result (default: the input's).
@@ -311,9 +311,6 @@ def in_out(func, arg, x, allowed, in_dtype, dtype, allowed_out=None):
                         f"{a.dtype}, read as {din} integers. If {arg} holds {dout} bit "
                         f"patterns, pass in_dtype='{dout}' (in every gpsimd function dtype= "
                         "is the result's dtype and in_dtype= the input's)")
-    if allowed_out is not None and dout not in allowed_out:
-        raise TypeError(f"{func}: dtype='{dout}' is not a result dtype {func} has; it has "
-                        f"{', '.join(allowed_out)}")
     return a, din, dout
 
 

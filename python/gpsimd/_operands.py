@@ -127,22 +127,16 @@ def alu_op(func: str, arg: str, op: Any, data_dtype: str) -> str:
 
 # ---- RangeSelect's comparisons, AffineSelect's fill modes ------------------------------------
 
-_COMPARISONS = {"==": "IS_EQ", ">": "IS_GT", ">=": "IS_GE", "<=": "IS_LE", "<": "IS_LT"}
-_UFUNC_COMPARISONS = {np.equal: "IS_EQ", np.greater: "IS_GT", np.greater_equal: "IS_GE",
-                      np.less_equal: "IS_LE", np.less: "IS_LT"}
+_COMPARISONS = {"==": "IS_EQ", "!=": "IS_NE", ">": "IS_GT", ">=": "IS_GE", "<=": "IS_LE",
+                "<": "IS_LT"}
 
 
 def comparison(func: str, arg: str, op: Any) -> Any:
     """Return the ALU_OP of a comparison argument: a symbol (``'>='``), NKI's operator
     (``nl.greater_equal``), a NumPy ufunc (``numpy.greater_equal``), or an ALU_OP name or
-    code as it is (the instruction validates it)."""
-    if getattr(op, "alu_op", None) is not None:  # gpsimd.nki.language.greater_equal, ...
-        return op.alu_op
-    if isinstance(op, np.ufunc):
-        if op in _UFUNC_COMPARISONS:
-            return _UFUNC_COMPARISONS[op]
-        raise ValueError(f"{func}: {arg}: numpy.{op.__name__} is not a comparison RangeSelect "
-                         "has (numpy.equal, greater, greater_equal, less_equal, less)")
+    code as it is (the instruction validates which it takes)."""
+    if getattr(op, "is_nki_op", False) is True or isinstance(op, np.ufunc):
+        return alu_op(func, arg, op, "FP32")
     if isinstance(op, str) and op.strip() in _COMPARISONS:
         return _COMPARISONS[op.strip()]
     return op

@@ -712,8 +712,7 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
 
 
 def _copy_cast(fn, cast, src, dtype, in_dtype, engine, generation, strict, return_words):
-    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype,
-                          allowed_out=VALID_DTYPES + ("FP32R",))
+    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype)
     eng = engine_arg(fn, engine)
     x2, _ = _rows(a, f"{fn}: src")
     shape = a.shape

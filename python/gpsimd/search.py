@@ -32,8 +32,6 @@ from .ops import _ALIGN, _PARTITIONS, _RESULT, VALID_DTYPES, DtypeLike, _as_bits
 __all__ = ["max8", "nc_find_index8", "nc_match_replace8", "topk"]
 
 _MATCH_REPLACE_DTYPES = ("FP16", "BF16", "UINT8", "UINT16", "UINT32", "FP32", "INT32")
-_MAX8_OUT = VALID_DTYPES + ("FP32R",)
-_INDEX_DTYPES = ("UINT16", "UINT32")
 # topk's knock-out: Max8 leaves NaNs out, FindIndex8 never matches one.
 _NAN = np.uint32(0x7FC00000).view(np.float32)
 # topk's words name its tile; the keys and indices between its words are its own.
@@ -89,7 +87,7 @@ def max8(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
     array([9., 8., 7., 6., 5., 4., 3., 2.], dtype=float32)
     """
     fn = "max8"
-    a, name, out = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype, _MAX8_OUT)
+    a, name, out = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "src")
     bits = _as_bits(a2, name)
     rows, t = bits.shape
@@ -133,7 +131,7 @@ def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = "UINT
     array([ 2,  4,  5,  6,  7,  8,  9, 10], dtype=uint32)
     """
     fn = "nc_find_index8"
-    a, name, out = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype, _INDEX_DTYPES)
+    a, name, out = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "data")
     bits = _as_bits(a2, name)
     rows, t = bits.shape
@@ -184,8 +182,7 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     array([ 2, 10,  9,  8,  7,  6,  5,  4], dtype=uint32)
     """
     fn = "nc_match_replace8"
-    a, name, out = in_out(fn, "data", data, _MATCH_REPLACE_DTYPES, in_dtype, dtype,
-                          _MATCH_REPLACE_DTYPES)
+    a, name, out = in_out(fn, "data", data, _MATCH_REPLACE_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "data")
     bits = _as_bits(a2, name)
     rows, t = bits.shape

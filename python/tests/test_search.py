@@ -122,6 +122,9 @@ def test_errors_name_the_rule():
     with pytest.raises(gpsimd.InvalidInstruction, match=r"^nc_find_index8: data: .*"
                        r"count = 7 .*count\(src\) must be 8..16384"):
         gpsimd.nc_find_index8(np.zeros(7, np.float32), np.zeros(8, np.float32))
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^nc_find_index8: dtype: .*"
+                       r"has_find_index8_dst_type: out_dtype = INT32 .*must be UINT16 or UINT32"):
+        gpsimd.nc_find_index8(np.zeros(9, np.float32), np.zeros(8, np.float32), dtype="INT32")
     with pytest.raises(gpsimd.InvalidInstruction, match=r"^topk: tile: .*count = 5 "):
         gpsimd.topk(np.zeros(5, np.float32), 2)
     with pytest.raises(TypeError, match=r"nc_match_replace8: data is int16 \(INT16\); "
