@@ -22,6 +22,7 @@ from . import _core
 from .codec import _engine_name
 from ._program import DirtyRanges, Dump, Load, Recording, Words
 from .dtypes import _FROM_NUMPY, dtype_name, storage_dtype
+from .errors import InvalidInstruction
 from .machine import Machine
 
 __all__ = ["data_array", "out_dtype", "dtype_arg", "same_dtype", "in_out", "number", "integer",
@@ -294,7 +295,7 @@ def same_dtype(func, dtype, in_dtype):
     return next(iter(names.values()), None)
 
 
-def in_out(func, arg, x, allowed, in_dtype, dtype, allowed_out=None):
+def in_out(func, arg, x, allowed, in_dtype, dtype):
     """Return ``(array, input dtype, result dtype)`` for a function whose result dtype
     may differ from its input's: ``in_dtype=`` names the input (by the dtype rule of
     :func:`data_array`), ``dtype=`` the result (default: the input's).
@@ -310,9 +311,6 @@ def in_out(func, arg, x, allowed, in_dtype, dtype, allowed_out=None):
                         f"{a.dtype}, read as {din} integers. If {arg} holds {dout} bit "
                         f"patterns, pass in_dtype='{dout}' (in every gpsimd function dtype= "
                         "is the result's dtype and in_dtype= the input's)")
-    if allowed_out is not None and dout not in allowed_out:
-        raise TypeError(f"{func}: dtype='{dout}' is not a result dtype {func} has; it has "
-                        f"{', '.join(allowed_out)}")
     return a, din, dout
 
 
@@ -478,15 +476,24 @@ class Runner:
                 self.record.accumulators[first + i] = int(b)
 
     def run(self, words, atomic=False):
-        """Run words on the scratch machine (a failure raises as Machine.run does; the
-        machine is reset when the call ends)."""
+        """Run words on the scratch machine (the machine is reset when the call ends). A
+        fault raises as Machine.run does; a word that fails validation raises
+        InvalidInstruction as the call's, each clause naming the call's argument its field
+        comes from (the ``arguments`` of a :class:`gpsimd._lower.Word`)."""
         if isinstance(words, (bytes, bytearray)):
-            words = [bytes(words)]
+            words = [words if isinstance(words, bytes) else bytes(words)]
         self.words.extend(words)
         if self.record is not None:
             self.record.add_words(words, engine=self.engine)
-        return self.machine._run_words(words, strict=self.strict, atomic=atomic,
-                                       dirty=self._dirty, engine=self.engine)
+        try:
+            return self.machine._run_words(words, strict=self.strict, atomic=atomic,
+                                           dirty=self._dirty, engine=self.engine)
+        except InvalidInstruction as e:
+            arguments = getattr(words[e.index], "arguments", None) if e.index is not None else None
+            if arguments is None:
+                raise
+            raise InvalidInstruction(e.diagnostics, e.index, e.word, e.generation,
+                                     call=self.func, arguments=arguments) from None
 
     def layout(self, total):
         """Return True when ``total`` bytes of each partition (every block's own

@@ -9,8 +9,11 @@ given (SPEC §3.9) and reads the result back, so the result is the model's, bit 
 
 An ``op`` is an ALU_OP name of the table (``'ADD'``, ``'add'``, ``'max'``), NKI's
 operator (``gpsimd.nki.language.add``, or its name ``'multiply'``) or a NumPy ufunc
-that is one ALU op (:data:`UFUNC_OPS`). The op set comes from the model's ALU_OP table
-(:func:`alu_ops`); the opcode (arithmetic or bitvec) follows from the op.
+that is one ALU op (:data:`UFUNC_OPS`); anything else is a TypeError. The opcode
+(arithmetic or bitvec) follows from the ops' class in the model's ALU_OP table
+(:func:`alu_ops`); which ops an opcode takes on a generation is the instruction's own
+validation: an op it does not take raises :class:`gpsimd.InvalidInstruction` naming the
+argument and listing the ops it takes.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _core
+from . import _lower as lower
 from ._api import ArrayResult, Runner, data_array, engine_arg, in_out
-from .codec import encode
+from ._operands import UFUNC_OPS, alu_op, alu_table, immediate
 from .dtypes import dtype_size, storage_dtype
-from .ops import VALID_DTYPES, _as_bits, _ceil, _parts, _ptr, _rows, _tiles_bytes
+from .ops import _RESULT, VALID_DTYPES, _as_bits, _ceil, _parts, _ptr, _rows, _tiles_bytes
 
 __all__ = ["tensor_tensor", "tensor_scalar", "alu_ops", "UFUNC_OPS"]
 
@@ -45,107 +48,11 @@ def alu_ops() -> list[dict]:
     >>> row["code"], row["first_generation"], row["is_general_arith_op"]
     (32, 4, True)
     """
-    return [dict(r) for r in _TABLE]
-
-
-_TABLE = tuple(_core.alu_ops())
-_BY_NAME = {r["name"]: r for r in _TABLE}
-
-#: The NumPy ufuncs that are one ALU op, and which (``numpy.right_shift`` is
-#: ARITH_SHIFT_RIGHT on signed integers and LOGICAL_SHIFT_RIGHT on the others, as NumPy
-#: shifts; ``numpy.maximum``/``fmax`` are MAX, whose NaN rule is maxNum's, SPEC §3.8.2).
-UFUNC_OPS = {
-    np.add: "ADD",
-    np.subtract: "SUBTRACT",
-    np.multiply: "MULT",
-    np.divide: "DIVIDE",
-    np.power: "POW",
-    np.maximum: "MAX",
-    np.fmax: "MAX",
-    np.minimum: "MIN",
-    np.fmin: "MIN",
-    np.absolute: "ABSOLUTE_VALUE",
-    np.square: "SQUARE",
-    np.bitwise_and: "BITWISE_AND",
-    np.bitwise_or: "BITWISE_OR",
-    np.bitwise_xor: "BITWISE_XOR",
-    np.invert: "BITWISE_NOT",
-    np.left_shift: "LOGICAL_SHIFT_LEFT",
-    np.right_shift: None,  # by the dtype: see above
-    np.equal: "IS_EQ",
-    np.not_equal: "IS_NE",
-    np.greater: "IS_GT",
-    np.greater_equal: "IS_GE",
-    np.less: "IS_LT",
-    np.less_equal: "IS_LE",
-    np.logical_and: "LOGICAL_AND",
-    np.logical_or: "LOGICAL_OR",
-    np.logical_xor: "LOGICAL_XOR",
-}
-_SIGNED = ("INT8", "INT16", "INT32", "INT64")
-
-
-def _gen_number(generation: str) -> int:
-    return int(generation[1:])
-
-
-def _nl_operators() -> dict:
-    from .nki import language as nl
-
-    return {name: getattr(nl, name) for name in dir(nl)
-            if getattr(getattr(nl, name), "is_nki_op", False) is True
-            and not isinstance(getattr(nl, name), type)}
+    return [dict(r) for r in alu_table()]
 
 
 def _describe(op: Any) -> str:
-    if isinstance(op, np.ufunc):
-        return f"numpy.{op.__name__}"
-    if getattr(op, "is_nki_op", False):
-        return repr(op)
-    return repr(op)
-
-
-def _resolve(func: str, arg: str, op: Any, data_dtype: str, allowed: list[str]) -> str:
-    """Return the ALU_OP name of an op argument, or raise TypeError naming it and what
-    ``func`` takes (``allowed``, from the table)."""
-    takes = f"{func} takes {', '.join(allowed)} (ALU_OP names, any case; NKI's nl.* " \
-            "operators and names; the NumPy ufuncs of gpsimd.alu.UFUNC_OPS)"
-    name = None
-    if isinstance(op, np.ufunc):
-        if op not in UFUNC_OPS:
-            raise TypeError(f"{func}: {arg}: numpy.{op.__name__} is no ALU op; {takes}")
-        name = UFUNC_OPS[op]
-        if name is None:  # numpy.right_shift: NumPy's shift of this dtype
-            name = "ARITH_SHIFT_RIGHT" if data_dtype in _SIGNED else "LOGICAL_SHIFT_RIGHT"
-    elif getattr(op, "is_nki_op", False) is True:
-        name = op.tensor_op
-        if name is None:
-            raise TypeError(f"{func}: {arg}: {op!r} is no ALU op; {takes}")
-    elif isinstance(op, str):
-        text = op.strip()
-        if text.upper() in _BY_NAME:
-            name = text.upper()
-        else:
-            nl_op = _nl_operators().get(text)
-            if nl_op is None or nl_op.tensor_op is None:
-                raise TypeError(f"{func}: {arg}: {op!r} is no ALU op; {takes}")
-            name = nl_op.tensor_op
-    else:
-        raise TypeError(f"{func}: {arg}: expected an op (an ALU_OP name such as 'ADD', "
-                        f"nl.add or numpy.add), got {op!r}")
-    if name not in allowed:
-        via = "" if isinstance(op, str) and op.strip().upper() == name else f" (ALU_OP {name})"
-        raise TypeError(f"{func}: {arg}: {_describe(op)}{via} is not an op {func} takes; "
-                        f"{takes}")
-    return name
-
-
-def _names(generation: str, *predicates: str, extra: tuple = ()) -> list[str]:
-    """Return the ALU_OP names, in value order, that are enumerators on the generation
-    and satisfy one of the predicates (or are in ``extra``)."""
-    g = _gen_number(generation)
-    return [r["name"] for r in _TABLE if r["first_generation"] <= g
-            and (any(r[p] for p in predicates) or r["name"] in extra)]
+    return f"numpy.{op.__name__}" if isinstance(op, np.ufunc) else repr(op)
 
 
 def _tensor(offset: int, n: int) -> dict:
@@ -163,18 +70,6 @@ def _width(pbytes: int, sizes: tuple, fixed: int = 0) -> int:
 
 
 # ---- TensorTensor --------------------------------------------------------------------------
-
-
-def tensor_tensor_op(func: str, op: Any, data_dtype: str, generation: str) -> tuple:
-    """Return ``(ALU_OP name, mnemonic)`` of TensorTensor's ``op`` on the generation:
-    TensorTensorArith for the arithmetic ops (``is_general_arith_op``, POW, the
-    ``is_valid_int_aluop`` ops), TensorTensorBitvec for the other ``is_general_bitvec_op``
-    ones; a TypeError naming ``func`` and the ops it takes otherwise. ``data_dtype``
-    (data1's) picks ``numpy.right_shift``'s shift."""
-    arith = _names(generation, "is_general_arith_op", "is_valid_int_aluop", extra=("POW",))
-    bitvec = [n for n in _names(generation, "is_general_bitvec_op") if n not in arith]
-    name = _resolve(func, "op", op, data_dtype, arith + bitvec)
-    return name, "TensorTensorBitvec" if name in bitvec else "TensorTensorArith"
 
 
 def _in_dtypes(func: str, in_dtype: Any) -> tuple:
@@ -199,10 +94,12 @@ def tensor_tensor(data1: ArrayLike, data2: ArrayLike, op: Any, engine: Any = Non
       or a pair ``(data1's, data2's)``).
     - ``op``: an arithmetic op (0x41: ``is_general_arith_op``, POW and the
       ``is_valid_int_aluop`` ops) or a bitvec op (0x51: ``is_general_bitvec_op``) of the
-      generation; BYPASS is arithmetic. Arithmetic runs through FP32 (SPEC §3.8.1), but on
-      ``engine='pool'`` with INT32/UINT32 data and result, and for the ``*_INT`` ops, on
-      the native integer path; bitvec ops work on the bits (data and result of one
-      integer dtype).
+      generation; an op of the bitvec class only makes the word 0x51, any other 0x41
+      (BYPASS is arithmetic), and an op the opcode does not take raises
+      :class:`gpsimd.InvalidInstruction` (``s3s3d3_tt_valid_op``). Arithmetic runs
+      through FP32 (SPEC §3.8.1), but on ``engine='pool'`` with INT32/UINT32 data and
+      result, and for the ``*_INT`` ops, on the native integer path; bitvec ops work on
+      the bits (data and result of one integer dtype).
     - ``engine``: ``None`` (the opcode's default, ``dve``), ``'dve'``, ``'pool'``,
       ``'act'`` or NKI's ``'vector'``, ``'gpsimd'``, ``'scalar'`` or
       ``gpsimd.nki.isa.engine.*``. An op the engine does not run faults
@@ -237,8 +134,8 @@ def tensor_tensor(data1: ArrayLike, data2: ArrayLike, op: Any, engine: Any = Non
     lsz, hsz, osz = dtype_size(lo), dtype_size(hi), dtype_size(out)
     if osz is None:
         raise ValueError(f"tensor_tensor: {out} has no byte size")
+    name = alu_op(fn, "op", op, lo)
     with Runner(fn, generation, strict, return_words, eng) as run:
-        name, instruction = tensor_tensor_op(fn, op, lo, run.machine.generation)
         src0, src1 = _as_bits(x1, lo), _as_bits(x2, hi)
         res = np.empty((rows, cols), dtype=storage_dtype(out))
         width = _width(run.partition_bytes(), (lsz, hsz, osz))
@@ -253,16 +150,10 @@ def tensor_tensor(data1: ArrayLike, data2: ArrayLike, op: Any, engine: Any = Non
                     off0, off1, offd = run.block(w * lsz, w * hsz, w * osz)
                 run.load(0, off0, src0[r0 : r0 + r, c0 : c0 + w], name="data1")
                 run.load(0, off1, src1[r0 : r0 + r, c0 : c0 + w], name="data2")
-                run.run(encode(
-                    instruction,
-                    num_active_channels=r,
-                    in0_in1_dtype=(lo, hi),
-                    out_dtype=out,
-                    op=name,
-                    src0_mem_pattern=_tensor(off0, w),
-                    src1_mem_pattern=_tensor(off1, w),
-                    dst_mem_pattern=_tensor(offd, w),
-                ))
+                run.run(lower.tensor_tensor(
+                    op=name, in_dtypes=(lo, hi), out_dtype=out, channels=r,
+                    data1=_tensor(off0, w), data2=_tensor(off1, w), dst=_tensor(offd, w),
+                    names=_RESULT))
                 res[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, offd, w, out, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(res.reshape(shape))
@@ -273,45 +164,6 @@ def tensor_tensor(data1: ArrayLike, data2: ArrayLike, op: Any, engine: Any = Non
 
 def _is_scalar(value: Any) -> bool:
     return np.ndim(value) == 0
-
-
-def _fp32_immediate(func: str, arg: str, value: Any) -> int:
-    """Return the FP32 bits of an arithmetic immediate (SPEC §4.15: FP32)."""
-    v = value[()] if isinstance(value, np.ndarray) else value  # a 0-d array: its scalar
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer,
-                                                             np.floating)):
-        raise TypeError(f"{func}: {arg}: expected a number (an FP32 immediate) or one value "
-                        f"per row, got {value!r}")
-    if isinstance(v, np.float32):
-        return int(np.asarray(v).view(np.uint32))
-    if isinstance(v, (int, np.integer)):
-        with np.errstate(over="ignore"):
-            f = np.float32(float(int(v))) if abs(int(v)) < 2**128 else np.float32(np.inf)
-        if not np.isfinite(f) or int(f) != int(v):
-            raise ValueError(f"{func}: {arg}: the integer {int(v)} is not exact in FP32 (the "
-                             "immediates of the arithmetic opcodes are FP32); pass a float")
-        return int(np.asarray(f).view(np.uint32))
-    with np.errstate(over="ignore"):
-        return int(np.asarray(np.float32(v)).view(np.uint32))
-
-
-def _bits_immediate(func: str, arg: str, value: Any, name: str) -> int:
-    """Return the bit pattern of a bitvec immediate: an integer of the data's dtype."""
-    st = storage_dtype(name)
-    u = np.dtype(f"<u{st.itemsize}")
-    v = np.asarray(value)
-    if v.dtype.newbyteorder("=") == st.newbyteorder("="):
-        return int(v.astype(st).view(u))
-    if isinstance(value, (bool, np.bool_)) or v.dtype.kind not in "iu":
-        raise TypeError(f"{func}: {arg}: the bitvec ops take an integer of the data's dtype "
-                        f"{name}, got {value!r}")
-    # A float dtype has no bitvec ops (the instruction's tensor_scalar_valid_types says
-    # so); its immediate is then read as bits of the width.
-    info = np.iinfo(st if st.kind in "iu" else u)
-    if not info.min <= int(v) <= info.max:
-        raise ValueError(f"{func}: {arg}: {int(v)} does not fit the data's dtype {name} "
-                         f"[{info.min}, {info.max}]")
-    return int(np.asarray(int(v), dtype=st).view(u))
 
 
 def _operand(func: str, arg: str, value: Any, rows: int, name: str, bitvec: bool):
@@ -332,38 +184,6 @@ def _operand(func: str, arg: str, value: Any, rows: int, name: str, bitvec: bool
     return "ptr", _as_bits(col.reshape(rows, 1), want)
 
 
-def tensor_scalar_ops(func: str, op0: Any, op1: Any, data_dtype: str, generation: str) -> tuple:
-    """Return ``(op0 name, op1 name, bitvec)`` of TensorScalar's two ops on the generation
-    (``op1=None`` is BYPASS): both arithmetic (``is_general_arith_op``, RSQRT; on V5 the
-    ``is_valid_int_aluop_dve`` ops) or both bitvec (``is_bitvec_op``), BYPASS going with
-    either; a TypeError naming ``func`` and the ops it takes otherwise. ``bitvec`` is True
-    for 0x53/0x54."""
-    gen = generation
-    arith = _names(gen, "is_general_arith_op", extra=("RSQRT",))
-    if gen == "v5":
-        arith += [n for n in _names(gen, "is_valid_int_aluop_dve") if n not in arith]
-    bitvec = _names(gen, "is_bitvec_op")
-    allowed = arith + [n for n in bitvec if n not in arith]
-    name0 = _resolve(func, "op0", op0, data_dtype, allowed)
-    name1 = "BYPASS" if op1 is None else _resolve(func, "op1", op1, data_dtype, allowed)
-    kinds = {n: ("bitvec" if n not in arith else "arithmetic" if n not in bitvec
-                 else "either") for n in (name0, name1)}
-    if {kinds[name0], kinds[name1]} == {"bitvec", "arithmetic"}:
-        raise TypeError(
-            f"{func}: op0 {name0} is {kinds[name0]} and op1 {name1} "
-            f"{kinds[name1]}; TensorScalar's two ops are both arithmetic (0x43/0x44) or "
-            "both bitvec (0x53/0x54), NKI's rule too")
-    bitvec_op = "bitvec" in kinds.values()
-    return name0, name1, bitvec_op
-
-
-def immediate(func: str, arg: str, value: Any, data_dtype: str, bitvec: bool) -> int:
-    """Return the IMM_VAL bits of a number operand: an FP32 for the arithmetic opcodes, an
-    integer of the data's dtype for the bitvec ones (SPEC §4.15)."""
-    return _bits_immediate(func, arg, value, data_dtype) if bitvec \
-        else _fp32_immediate(func, arg, value)
-
-
 def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
                   reverse0: bool = False, op1: Any = None,
                   operand1: Union[float, ArrayLike, None] = None, reverse1: bool = False,
@@ -379,7 +199,9 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
       rule (BF16/FP8 bits with ``in_dtype``).
     - ``op0``, ``op1``: ops of one class — both arithmetic (``is_general_arith_op``: FP32
       arithmetic, whatever the data's dtype) or both bitvec (``is_bitvec_op``: the bits
-      of an integer dtype, result of the data's dtype); BYPASS goes with either.
+      of an integer dtype, result of the data's dtype); BYPASS goes with either. An op of
+      the bitvec class only makes the word bitvec; ops of two classes, or ops the opcode
+      does not take, raise :class:`gpsimd.InvalidInstruction` (``tensor_scalar_valid_ops``).
       ``op1=None`` (with ``operand1=None``) is one op (op1 BYPASS).
     - ``operand0``, ``operand1``: a number (an immediate: FP32 for arithmetic, an integer
       of the data's dtype for bitvec) or one value per row, shape ``(rows, 1)`` or
@@ -418,14 +240,13 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
     if op1 is not None and operand1 is None:
         raise ValueError(f"tensor_scalar: op1 is {_describe(op1)} but operand1 is None; give "
                          "operand1 (a number or one value per row)")
+    name0 = alu_op(fn, "op0", op0, din)
+    name1 = "BYPASS" if op1 is None else alu_op(fn, "op1", op1, din)
+    bitvec_op = lower.tensor_scalar_bitvec(name0, name1)
     with Runner(fn, generation, strict, return_words, eng) as run:
-        name0, name1, bitvec_op = tensor_scalar_ops(fn, op0, op1, din, run.machine.generation)
         kind0, v0 = _operand(fn, "operand0", operand0, rows, din, bitvec_op)
         kind1, v1 = ("imm", 0) if operand1 is None else _operand(fn, "operand1", operand1,
                                                                   rows, din, bitvec_op)
-        pointer_form = kind0 == kind1 == "ptr"
-        instruction = ("TensorScalarPtr" if pointer_form else "TensorScalar") + (
-            "Bitvec" if bitvec_op else "Arith")
         src = _as_bits(x2, din)
         res = np.empty((rows, cols), dtype=storage_dtype(dout))
         width = _width(run.partition_bytes(), (isz, osz), _ALIGN)
@@ -436,32 +257,22 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
             r = min(_PARTITIONS, rows - r0)
             if fits or r0 == 0:
                 imm_off = run.block(8)  # operand0's column at +0, operand1's at +4
-            fields = {}
+            operands = []
             for i, (kind, v) in enumerate(((kind0, v0), (kind1, v1))):
                 if kind == "ptr":
                     run.load(0, imm_off + 4 * i, v[r0 : r0 + r], name=f"operand{i}")
-                    fields[f"imm{i}"] = _ptr(imm_off + 4 * i)
-                    if not pointer_form:
-                        fields[f"imm{i}_src"] = "POINTER_IMMEDIATE"
-                else:
-                    fields[f"imm{i}"] = v
+                    v = _ptr(imm_off + 4 * i)
+                operands.append(v)
             for c0 in range(0, cols, width):
                 w = min(width, cols - c0)
                 if fits or (r0 == 0 and c0 == 0):
                     src_off, dst_off = run.block(w * isz, w * osz)
                 run.load(0, src_off, src[r0 : r0 + r, c0 : c0 + w], name="data")
-                run.run(encode(
-                    instruction,
-                    num_active_channels=r,
-                    in_dtype=din,
-                    out_dtype=dout,
-                    op0=name0,
-                    op1=name1,
-                    reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
-                    src_mem_pattern=_tensor(src_off, w),
-                    dst_mem_pattern=_tensor(dst_off, w),
-                    **fields,
-                ))
+                run.run(lower.tensor_scalar(
+                    op0=name0, op1=name1, in_dtype=din, out_dtype=dout, channels=r,
+                    data=_tensor(src_off, w), dst=_tensor(dst_off, w), operand0=operands[0],
+                    operand1=operands[1], reverse0=reverse0, reverse1=reverse1,
+                    names=_RESULT))
                 res[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(res.reshape(shape))

@@ -14,6 +14,30 @@ def _where(index, name, source):
     return f"word {index} ({name}{', ' + source if source else ''})"
 
 
+def _argument(field, arguments):
+    """Return the argument a diagnostic's field comes from: the field's own entry, else
+    that of the field it is part of (``bound0`` of ``bound0.partition``, ``in0_in1_dtype``
+    of ``in0_in1_dtype (src0, low nibble)``); None when the call has none."""
+    if field in arguments:
+        return arguments[field]
+    return arguments.get(field.split(".")[0].split(" (")[0])
+
+
+def _argued(diagnostics, arguments):
+    """Return (the argument of the first clause that names one, the reason): every
+    failing clause of a word, each with the call's argument its field comes from."""
+    parts = []
+    first = None
+    for d in diagnostics:
+        arg = _argument(d.field, arguments)
+        if first is None and arg is not None:
+            first = arg
+        where = (arg if arg == d.field else f"{arg} ({d.field})") if arg else f"({d.field})"
+        parts.append(f"{where}: {d.clause}: {d.message.split(': ', 2)[-1]}")
+    name = diagnostics[0].instruction if diagnostics else "?"
+    return first, f"the {name} word is invalid: " + "; ".join(parts)
+
+
 class GpsimdError(Exception):
     """The base of every gpsimd exception.
 
@@ -28,7 +52,10 @@ class InvalidInstruction(GpsimdError, ValueError):
     Attributes: ``diagnostics`` (every failing clause, as :class:`gpsimd.Diagnostic`),
     ``clauses`` (their clause names), ``index`` (the word's position in the program),
     ``word`` (its 64 bytes) and ``source`` ("file:line" for assembly text, else None).
-    The message names every clause.
+    The message names every clause. A word a function built (``gpsimd.sort``, ...) is
+    reported as a call's: ``call`` (``'sort'``) and ``argument`` (the argument the first
+    clause's field comes from), each clause naming its argument; both are None for the
+    words of a program.
 
     >>> import gpsimd
     >>> m = gpsimd.Machine("v3")
@@ -39,12 +66,19 @@ class InvalidInstruction(GpsimdError, ValueError):
     True 0
     """
 
-    def __init__(self, diagnostics, index=None, word=None, generation=None, source=None):
+    def __init__(self, diagnostics, index=None, word=None, generation=None, source=None,
+                 call=None, arguments=None):
         self.diagnostics = list(diagnostics)
         self.index = index
         self.word = word
         self.generation = generation
         self.source = source
+        self.call = call
+        self.argument = None
+        if call is not None:
+            self.argument, reason = _argued(self.diagnostics, arguments or {})
+            super().__init__(f"{call}: {self.argument + ': ' if self.argument else ''}{reason}")
+            return
         name = self.diagnostics[0].instruction if self.diagnostics else "?"
         if name == "unknown" and word is not None:  # as gpsimd check names it
             name = f"opcode {bytes(word)[0]:#04x}"
@@ -182,3 +216,10 @@ class NkiValidationError(InvalidInstruction):
         self.generation = None
         self.source = None
         ValueError.__init__(self, f"{call}: {argument + ': ' if argument else ''}{reason}")
+
+    @classmethod
+    def _of_word(cls, call, diagnostics, arguments):
+        """Return the error of a word of the call that failed validation: every clause
+        with the NKI argument its field comes from (``arguments``: field -> argument)."""
+        argument, reason = _argued(diagnostics, arguments)
+        return cls(call, argument, reason, diagnostics)

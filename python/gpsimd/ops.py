@@ -1,14 +1,16 @@
 """NumPy in, NumPy out: the instructions as functions.
 
-Each function builds the real instruction words with :func:`gpsimd.encode`, runs them
-on a scratch :class:`gpsimd.Machine` (exactly what the command-line tool executes) and
-reads the results back. Rows are partitions: a 2-D input ``[rows, columns]`` puts row
-``i`` in a partition; more than 128 rows become several instructions. Where an
-instruction's semantics allow it, long rows are split across instructions too; where
-they do not (a sort, a sequence), a row that does not fit one instruction is rejected
-with a ValueError naming the limit. Parameters the instruction validates surface as
-:class:`gpsimd.InvalidInstruction` naming its clauses; argument mistakes raise
-TypeError / ValueError naming the function and the argument.
+Each function builds the real instruction words (by :mod:`gpsimd._lower`, the lowering
+:mod:`gpsimd.nki.isa` uses too), runs them on a scratch :class:`gpsimd.Machine` (exactly
+what the command-line tool executes) and reads the results back. Rows are partitions: a
+2-D input ``[rows, columns]`` puts row ``i`` in a partition; more than 128 rows become
+several instructions. Where an instruction's semantics allow it, long rows are split
+across instructions too; where they do not (a sort, a sequence), a row that does not
+fit one instruction is rejected with a ValueError naming the limit (the instruction's
+own clause where it has one). Parameters the instruction validates surface as
+:class:`gpsimd.InvalidInstruction` naming its clauses and, for each, the argument its
+field comes from; argument mistakes raise TypeError / ValueError naming the function
+and the argument.
 
 The dtype rule (:mod:`gpsimd._api`, shared by every function): a NumPy array's dtype
 names the gpsimd dtype (``uint16`` is UINT16); BF16 and FP8 travel as ``uint16`` /
@@ -30,11 +32,11 @@ from typing import Any, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _lower as lower
 from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, engine_arg, field_int,
                    in_out, integer, number, same_dtype)
-from .codec import encode
+from ._operands import affine_cmp, comparison, data4d, scalar_bits, wrap_int32
 from .dtypes import dtype_size, storage_dtype
-from .formats import narrow
 
 __all__ = [
     "range_select",
@@ -59,27 +61,14 @@ _RANGE_SELECT_DTYPES = ("FP32", "FP16", "BF16", "FP8_E3", "FP8_E4", "FP8_E5")
 _SORT_DTYPES = ("FP32", "FP16", "BF16", "INT16", "UINT16", "INT32", "UINT32")
 _SEQUENCE_DTYPES = ("INT32", "FP32")
 
+#: The NumPy face's name of the role NKI calls ``dst`` (gpsimd._lower's names are NKI's):
+#: the result, whose dtype is ``dtype=``.
+_RESULT = {"dst": "dtype"}
+
 _PARTITIONS = 128
 _ALIGN = 64  # operands start on 64-byte boundaries
 _MAX_NUM = 65535  # num_elem is a uint16
 _MAX_STEP = 32767  # step_elem is an int16
-_NEG_FLT_MAX = np.float32(np.finfo(np.float32).min)  # RangeSelect's only fill (0xff7fffff)
-
-_COMPARISONS = {
-    "==": "IS_EQ",
-    ">": "IS_GT",
-    ">=": "IS_GE",
-    "<=": "IS_LE",
-    "<": "IS_LT",
-}
-_UFUNC_COMPARISONS = {
-    np.equal: "IS_EQ",
-    np.greater: "IS_GT",
-    np.greater_equal: "IS_GE",
-    np.less_equal: "IS_LE",
-    np.less: "IS_LT",
-}
-
 
 def _ceil(n, a=_ALIGN):
     return -(-n // a) * a
@@ -144,22 +133,13 @@ def _ptr(offset, partition=0):
     return {"space": "sbuf", "partition": partition, "offset": offset}
 
 
-def _comparison(op, what):
-    if getattr(op, "alu_op", None) is not None:  # gpsimd.nki.language.greater_equal, ...
-        return op.alu_op
-    if isinstance(op, np.ufunc):
-        if op in _UFUNC_COMPARISONS:
-            return _UFUNC_COMPARISONS[op]
-        raise ValueError(f"{what}: numpy.{op.__name__} is not a comparison RangeSelect has "
-                         "(numpy.equal, greater, greater_equal, less_equal, less)")
-    if isinstance(op, str) and op.strip() in _COMPARISONS:
-        return _COMPARISONS[op.strip()]
-    return op  # an ALU_OP name or code: the instruction validates it
-
-
 def _parts(r0, r, c0=None, w=None):
     return (slice(r0, r0 + r),) if c0 is None else (slice(r0, r0 + r), slice(c0, c0 + w))
 
+
+#: The NumPy face's names of RangeSelect's roles (gpsimd._lower's are NKI's).
+_RANGE_SELECT_NAMES = {"on_true_tile": "tile", "dst": "dtype", "on_true_tile/dst": "tile/dtype",
+                       "reduce_cmd": "reduce", "reduce_op": "reduce", "reduce_res": "reduce"}
 
 #: ``(out, row_max)``, or ``((out, row_max), words)`` with ``return_words=True``.
 RangeSelectResult = Union[Tuple[np.ndarray, Any], Tuple[Tuple[np.ndarray, Any], np.ndarray]]
@@ -229,8 +209,8 @@ def range_select(
     isz, osz = dtype_size(din), dtype_size(dout)
     if isz is None or osz is None:
         raise ValueError(f"range_select: {din if isz is None else dout} has no byte size")
-    op0 = _comparison(comp_op0, "range_select: comp_op0")
-    op1 = _comparison(comp_op1, "range_select: comp_op1")
+    op0 = comparison(fn, "comp_op0", comp_op0)
+    op1 = comparison(fn, "comp_op1", comp_op1)
     b0, b0_rows = _per_row(bound0, rows, "range_select: bound0")
     b1, b1_rows = _per_row(bound1, rows, "range_select: bound1")
     b0 = np.asarray(b0, dtype=np.float32)
@@ -296,23 +276,13 @@ def range_select(
                     cmd = "ZERO_ACCUMULATE"
                 else:
                     cmd = "ACCUMULATE"
-                run.run(encode(
-                    "RangeSelect",
-                    num_active_channels=r,
-                    in_out_dtype=(din, dout),
-                    reduce_cmd=cmd,
-                    reduce_op="MAX",
-                    base=tile_base,
-                    fill_val=_NEG_FLT_MAX,
-                    src_mem_pattern=_sbuf(0, src_off, [w, 1], [1, 0]),
-                    comp_op0=op0,
-                    comp_op1=op1,
-                    bound0_src="POINTER_IMMEDIATE" if b0_rows else "INSTRUCTION_IMMEDIATE",
-                    bound1_src="POINTER_IMMEDIATE" if b1_rows else "INSTRUCTION_IMMEDIATE",
+                run.run(lower.range_select(
+                    in_dtype=din, out_dtype=dout, channels=r,
+                    src=_sbuf(0, src_off, [w, 1], [1, 0]), dst=_sbuf(0, dst_off, [w, 1], [1, 0]),
+                    comp_op0=op0, comp_op1=op1,
                     bound0=_ptr(bounds_off) if b0_rows else b0[()],
                     bound1=_ptr(bounds_off + 4) if b1_rows else b1[()],
-                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1], [1, 0]),
-                ))
+                    range_start=tile_base, reduce_cmd=cmd, names=_RANGE_SELECT_NAMES))
                 out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
             if not reducing:
@@ -323,9 +293,9 @@ def range_select(
                 continue
             # Later blocks reuse the accumulators: write this block's maxima to SBUF.
             acc_off = bounds_off + 32
-            run.run(encode("DveReadAccumulator", dst_element_count=1, dtype="FP32",
-                           num_active_channels=r,
-                           dst_mem_pattern={**_ptr(acc_off), "num": [1], "step": [1]}))
+            run.run(lower.read_accumulator(dtype="FP32", channels=r,
+                                           dst={**_ptr(acc_off), "num": [1], "step": [1]},
+                                           names=_RANGE_SELECT_NAMES))
             row_max[r0 : r0 + r] = run.read(0, r, acc_off, 1, "FP32", "row_max",
                                             into=("row_max", _parts(r0, r)))[:, 0]
         out = out.reshape(shape)
@@ -335,28 +305,6 @@ def range_select(
 
 
 # ---- TensorScalarSelect ----------------------------------------------------------------
-
-
-def _scalar_bits(value, name, what):
-    """Return the bits of values of dtype `name`: NumPy values of its storage type are
-    taken as they are; other numbers are converted (floats rounded as SPEC §5 says)."""
-    st = storage_dtype(name)
-    u = np.dtype(f"<u{st.itemsize}")
-    v = np.asarray(value)
-    if v.dtype.newbyteorder("=") == st.newbyteorder("="):
-        return np.asarray(v, dtype=st, order="C").view(u)
-    if name in ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5"):
-        if v.dtype.kind not in "biuf":
-            raise TypeError(f"{what}: expected numbers, got {v.dtype}")
-        return np.asarray(narrow(v.astype(np.float64), name)).view(u)
-    if v.dtype.kind not in "biu" and not (
-        v.dtype.kind == "f" and np.all(np.isfinite(v)) and np.all(v == np.round(v))
-    ):
-        raise TypeError(f"{what}: {name} needs integers, got {value!r}")
-    info = np.iinfo(st)
-    if np.any(v < info.min) or np.any(v > info.max):
-        raise ValueError(f"{what}: {value!r} does not fit {name} [{info.min}, {info.max}]")
-    return v.astype(st).view(u)
 
 
 def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
@@ -391,7 +339,7 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
     size = dtype_size(name)
     src = _as_bits(x2, name)
     s_val, s_rows = _per_row(scalar, rows, "tensor_scalar_select: scalar")
-    s_bits = _scalar_bits(s_val, name, "tensor_scalar_select: scalar")
+    s_bits = scalar_bits(fn, "scalar", s_val, name)
     p_val, p_rows = _per_row(predicate, rows, "tensor_scalar_select: predicate")
     p_bits = (np.asarray(p_val) != 0).astype(f"<u{size}")
     pred_dtype = {1: "UINT8", 2: "UINT16", 4: "UINT32"}.get(size, "UINT32")
@@ -418,25 +366,20 @@ def tensor_scalar_select(tile: ArrayLike, scalar: Union[float, ArrayLike],
                 if fits or (r0 == 0 and c0 == 0):
                     src_off, dst_off = run.block(w * size, w * size)
                 run.load(0, src_off, src[r0 : r0 + r, c0 : c0 + w], name="tile")
-                run.run(encode(
-                    "TensorScalarSelect",
-                    src0_mem_pattern=_sbuf(0, src_off, [w, 1, 1], [1, 0, 0]),
-                    reversed_pred=int(bool(reversed)),
-                    num_active_channels=r,
-                    dtype=name,
-                    pred_imm_dtype=pred_dtype,
-                    src1_imm_src="POINTER_IMMEDIATE" if s_rows else "INSTRUCTION_IMMEDIATE",
-                    pred_imm_src="POINTER_IMMEDIATE" if p_rows else "INSTRUCTION_IMMEDIATE",
-                    src1_imm=_ptr(imm_off) if s_rows else int(s_bits),
-                    pred_imm=_ptr(imm_off + 4) if p_rows else int(p_bits),
-                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
-                ))
+                run.run(lower.tensor_scalar_select(
+                    dtype=name, pred_dtype=pred_dtype, channels=r,
+                    src=_sbuf(0, src_off, [w, 1, 1], [1, 0, 0]),
+                    dst=_sbuf(0, dst_off, [w, 1, 1], [1, 0, 0]),
+                    scalar=_ptr(imm_off) if s_rows else s_bits,
+                    predicate=_ptr(imm_off + 4) if p_rows else p_bits, reversed=reversed))
                 out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(out.reshape(shape))
 
 
 # ---- GetSequenceBounds -----------------------------------------------------------------
+
+_SEQUENCE_BOUNDS_NAMES = {"segment_ids": "ids", "dst": "dtype"}
 
 
 def sequence_bounds(ids: ArrayLike, *, dtype: DtypeLike = None, generation: str = "v3",
@@ -493,17 +436,11 @@ def sequence_bounds(ids: ArrayLike, *, dtype: DtypeLike = None, generation: str 
             if fits or r0 == 0:
                 off = run.block(region)
             run.load(0, off, src[r0 : r0 + r], name="ids")
-            run.run([
-                encode(
-                    "GetSequenceBounds",
-                    num_active_channels=1,
-                    in_dtype=din,
-                    out_dtype=dout,
-                    src_mem_pattern=_sbuf(i, off, [n, 1, 1], [1, 0, 0]),
-                    dst_mem_pattern=_sbuf(batch + i, off, [n, 1, 2], [1, 0, n]),
-                )
-                for i in range(r)
-            ])
+            run.run([lower.sequence_bounds(in_dtype=din, out_dtype=dout, channels=1,
+                                           src=_sbuf(i, off, [n, 1, 1], [1, 0, 0]),
+                                           dst=_sbuf(batch + i, off, [n, 1, 2], [1, 0, n]),
+                                           names=_SEQUENCE_BOUNDS_NAMES)
+                     for i in range(r)])
             out[r0 : r0 + r] = run.read(batch, r, off, 2 * n, dout, "bounds",
                                         into=("bounds", _parts(r0, r))).reshape(r, 2, n)
         return run.result(out[0] if one_d else out)
@@ -529,7 +466,8 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
     the input's dtype); a Python list of ints is int32, of floats float32. One Sort
     takes ``N x channels <= 4096`` (16-bit) or ``<= 2048`` (32-bit), so rows are
     batched into as many instructions as needed; a row longer than that cannot be
-    sorted by the instruction (a sort does not split) and raises ValueError.
+    sorted by the instruction (a sort does not split): its word raises
+    :class:`gpsimd.InvalidInstruction` (``sort_tensor_shapes_ok``, naming ``x``).
 
     >>> import numpy as np, gpsimd
     >>> gpsimd.sort(np.array([9, 3, 5, 1, 0, 0], dtype=np.float32), index_offset=100)
@@ -547,13 +485,7 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
         raise ValueError(f"sort: x is empty ({a.shape})")
     size = dtype_size(name)
     src = _as_bits(a2, name)
-    limit = {2: 4096, 4: 2048}.get(size)
-    if limit is not None and n > limit:
-        raise ValueError(
-            f"sort: a row of N = {n} elements is longer than one Sort takes: N x channels "
-            f"<= {limit} for {size}-byte dtypes (sort_tensor_shapes_ok), so N <= {limit}; a "
-            "sort cannot be split across instructions"
-        )
+    limit = {2: 4096, 4: 2048}.get(size)  # N x channels of one Sort: rows a word
     kk = n if k is None else integer(fn, "k", k, 1, n)
     off_val, off_rows = _per_row(index_offset, rows, "sort: index_offset")
     offsets = np.asarray(field_int(fn, "index_offset", off_val, "uint32")).astype(np.uint32)
@@ -575,17 +507,10 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
             run.load(0, src_off, src[r0 : r0 + r], name="x")
             if off_rows:
                 run.load(0, off_off, offsets[r0 : r0 + r].reshape(r, 1), name="index_offset")
-            run.run(encode(
-                "Sort",
-                num_active_channels=r,
-                index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
-                in_out_dtype=(name, name),
-                comparison="IS_GT" if descending else "IS_LT",
-                src_mem_pattern=_sbuf(0, src_off, [n], [1]),
-                dst_mem_pattern=_sbuf(0, dst_off, [2, kk], [1, 2]),
-                index_offset=_ptr(off_off) if off_rows else int(offsets),
-                stable=int(bool(stable)),
-            ))
+            run.run(lower.sort(dtype=name, channels=r, src=_sbuf(0, src_off, [n], [1]),
+                               dst=_sbuf(0, dst_off, [2, kk], [1, 2]), descending=descending,
+                               stable=stable,
+                               index_offset=_ptr(off_off) if off_rows else offsets))
             part = _parts(r0, r)
             values[r0 : r0 + r] = run.read(0, r, dst_off, kk, name, "values", step=2,
                                            into=("values", part))
@@ -597,63 +522,6 @@ def sort(x: ArrayLike, descending: bool = False, stable: bool = True, k: int | N
 
 
 # ---- AffineSelect and Iota: the ramp of SPEC §3.7 ----------------------------------------
-
-_INT32 = 1 << 32
-_AFFINE_CMP = {
-    "gt": "GT", ">": "GT", "ge": "GE", ">=": "GE", "eq": "EQ", "==": "EQ", "ne": "NE", "!=": "NE",
-}
-_UFUNC_AFFINE_CMP = {np.greater: "GT", np.greater_equal: "GE", np.equal: "EQ", np.not_equal: "NE"}
-
-
-def _wrap_int32(v):
-    """Return v reduced modulo 2^32 into [-2^31, 2^31) (the ramp's arithmetic)."""
-    v = int(v) % _INT32
-    return v - _INT32 if v >= _INT32 // 2 else v
-
-
-def _data4d(pattern, offset, what):
-    """Return (the DATA4D dict, the counts outermost first) of an NKI pattern.
-
-    ``pattern`` is ``[[step, num], ...]``, outermost first, one to four pairs (NKI's
-    ``[[step_w, num_w], [step_z, num_z], [step_y, num_y], [step_x, num_x]]``); the last
-    pair is dimension 0, the innermost.
-    """
-    try:
-        pairs = [list(p) for p in pattern]
-    except TypeError:
-        raise TypeError(f"{what}: expected a list of [step, num] pairs, outermost first; got "
-                        f"{pattern!r}") from None
-    if not 1 <= len(pairs) <= 4 or any(len(p) != 2 for p in pairs):
-        raise ValueError(
-            f"{what}: expected one to four [step, num] pairs, outermost first; got {pattern!r}"
-        )
-    fn, arg = what.split(": ", 1) if ": " in what else (what, "pattern")
-    for step, num in pairs:
-        field_int(fn, f"{arg} step", step, "int16")
-        integer(fn, f"{arg} num", field_int(fn, f"{arg} num", num, "uint16"), 1, _MAX_NUM)
-    inner_first = pairs[::-1] + [[0, 1]] * (4 - len(pairs))
-    data = {
-        "base": _wrap_int32(offset),
-        "step": [int(s) for s, _ in inner_first],
-        "num": [int(n) for _, n in inner_first],
-    }
-    return data, [int(n) for _, n in pairs]
-
-
-def _affine_cmp(op):
-    if getattr(op, "affine_cmp", None) is not None:  # gpsimd.nki.language.equal, ...
-        return op.affine_cmp
-    if getattr(op, "alu_op", None) is not None:
-        raise ValueError(f"cmp_op: nl.{op.__name__} has no AffineSelect fill_mode (GT, GE, EQ, "
-                         "NE); negate the pattern, offset and channel_multiplier and use "
-                         "nl.greater or nl.greater_equal")
-    if isinstance(op, np.ufunc):
-        if op in _UFUNC_AFFINE_CMP:
-            return _UFUNC_AFFINE_CMP[op]
-        raise ValueError(f"cmp_op: numpy.{op.__name__} is not an AFFINE_SELECT_CMP")
-    if isinstance(op, str) and op.strip().lower() in _AFFINE_CMP:
-        return _AFFINE_CMP[op.strip().lower()]
-    return op  # an AFFINE_SELECT_CMP name or code: the instruction validates it
 
 
 def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
@@ -712,13 +580,8 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
     channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
     offset = field_int(fn, "offset", offset, "int32")
     on_false_value = number(fn, "on_false_value", on_false_value)
-    data, nums = _data4d(pattern, offset, "affine_select: pattern")
-    if int(np.prod(nums)) != cols:
-        raise ValueError(
-            f"affine_select: the pattern has {int(np.prod(nums))} positions (nums {nums}), "
-            f"the rows of on_true_tile have {cols}"
-        )
-    cmp = _affine_cmp(cmp_op)
+    data, _ = data4d(fn, "pattern", pattern, offset)
+    cmp = affine_cmp(fn, "cmp_op", cmp_op)
     src = _as_bits(x2, din)
     out = np.empty((rows, cols), dtype=storage_dtype(dout))
     with Runner(fn, generation, strict, return_words) as run:
@@ -737,18 +600,12 @@ def affine_select(pattern: Sequence[Sequence[int]], channel_multiplier: int,
             if fits or r0 == 0:
                 src_off, dst_off = run.block(cols * isz, cols * osz)
             run.load(0, src_off, src[r0 : r0 + r], name="on_true_tile")
-            mask = dict(data, base=_wrap_int32(data["base"] + r0 * int(channel_multiplier)))
-            run.run(encode(
-                "AffineSelect",
-                num_active_channels=r,
-                in_out_dtype=(din, dout),
-                fill_mode=cmp,
-                fill_reg=0,
-                mask_pattern=mask,
-                src_mem_pattern=_sbuf(0, src_off, [cols, 1], [1, 0]),
-                dst_mem_pattern=_sbuf(0, dst_off, [cols, 1], [1, 0]),
-                channel_multiplier=_wrap_int32(channel_multiplier),
-            ))
+            mask = dict(data, base=wrap_int32(data["base"] + r0 * int(channel_multiplier)))
+            run.run(lower.affine_select(
+                in_dtype=din, out_dtype=dout, channels=r,
+                src=_sbuf(0, src_off, [cols, 1], [1, 0]), dst=_sbuf(0, dst_off, [cols, 1], [1, 0]),
+                pattern=mask, channel_multiplier=wrap_int32(channel_multiplier), cmp_op=cmp,
+                fill_reg=0, names=_RESULT))
             out[r0 : r0 + r] = run.read(0, r, dst_off, cols, dout, "out",
                                         into=("out", _parts(r0, r)))
         return run.result(out.reshape(shape))
@@ -782,6 +639,10 @@ def causal_mask(scores: ArrayLike, fill: float = -9984.0, *, dtype: DtypeLike = 
     return out.reshape(a.shape)
 
 
+# The result's dtype is dtype=, its shape the pattern's.
+_IOTA_NAMES = {"dst": "dtype", "dst_mem_pattern": "pattern"}
+
+
 def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: int = 0, *,
          partitions: int = 1, dtype: DtypeLike = np.int32, generation: str = "v3",
          strict: bool = False, return_words: bool = False) -> ArrayResult:
@@ -811,7 +672,7 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
         raise ValueError(f"iota: {name} has no byte size")
     channel_multiplier = field_int(fn, "channel_multiplier", channel_multiplier, "int32")
     offset = field_int(fn, "offset", offset, "int32")
-    data, nums = _data4d(pattern, offset, "iota: pattern")
+    data, nums = data4d(fn, "pattern", pattern, offset)
     count = int(np.prod(nums))
     partitions = integer(fn, "partitions", partitions)
     if partitions < 1:
@@ -837,15 +698,11 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
             r = min(_PARTITIONS, partitions - r0)
             if fits or r0 == 0:
                 dst_off = run.block(count * size)
-            run.run(encode(
-                "Iota",
-                src_data_pattern=dict(data, base=_wrap_int32(data["base"]
-                                                             + r0 * int(channel_multiplier))),
-                out_dtype=name,
-                num_active_channels=r,
-                channel_multiplier=_wrap_int32(channel_multiplier),
-                dst_mem_pattern=_sbuf(0, dst_off, dims, steps),
-            ))
+            run.run(lower.iota(
+                out_dtype=name, channels=r,
+                pattern=dict(data, base=wrap_int32(data["base"] + r0 * int(channel_multiplier))),
+                channel_multiplier=wrap_int32(channel_multiplier),
+                dst=_sbuf(0, dst_off, dims, steps), names=_IOTA_NAMES))
             out[r0 : r0 + r] = run.read(0, r, dst_off, count, name, "out",
                                         into=("out", _parts(r0, r)))
         return run.result(out.reshape([partitions] + nums))
@@ -854,16 +711,14 @@ def iota(pattern: Sequence[Sequence[int]], offset: int = 0, channel_multiplier: 
 # ---- Copy and Cast -------------------------------------------------------------------------
 
 
-def _copy_cast(fn, opcode, src, dtype, in_dtype, engine, generation, strict, return_words):
-    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype,
-                          allowed_out=VALID_DTYPES + ("FP32R",))
+def _copy_cast(fn, cast, src, dtype, in_dtype, engine, generation, strict, return_words):
+    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype)
     eng = engine_arg(fn, engine)
     x2, _ = _rows(a, f"{fn}: src")
     shape = a.shape
     rows, cols = x2.shape
     bits = _as_bits(x2, din)
     isz, osz = dtype_size(din), dtype_size(dout)
-    mnemonic = opcode or ("Copy" if din == dout else "Cast")
     out = np.empty((rows, cols), dtype=storage_dtype(dout))
     blocks = -(-rows // _PARTITIONS)
     with Runner(fn, generation, strict, return_words, engine=eng) as run:
@@ -882,14 +737,10 @@ def _copy_cast(fn, opcode, src, dtype, in_dtype, engine, generation, strict, ret
                 if fits or (r0 == 0 and c0 == 0):
                     src_off, dst_off = run.block(w * isz, w * osz)
                 run.load(0, src_off, bits[r0 : r0 + r, c0 : c0 + w], name="src")
-                run.run(encode(
-                    mnemonic,
-                    src_mem_pattern=_sbuf(0, src_off, [w, 1, 1, 1], [1, 0, 0, 0]),
-                    in_dtype=din,
-                    out_dtype=dout,
-                    num_active_channels=r,
-                    dst_mem_pattern=_sbuf(0, dst_off, [w, 1, 1, 1], [1, 0, 0, 0]),
-                ))
+                run.run(lower.copy(in_dtype=din, out_dtype=dout, channels=r,
+                                   src=_sbuf(0, src_off, [w, 1, 1, 1], [1, 0, 0, 0]),
+                                   dst=_sbuf(0, dst_off, [w, 1, 1, 1], [1, 0, 0, 0]),
+                                   cast=cast, names=_RESULT))
                 out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(out.reshape(shape))
@@ -927,7 +778,7 @@ def tensor_copy(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike 
     >>> hex(gpsimd.tensor_copy(np.array([16777216 + 65536 + 1], np.int32), dtype="BF16")[0])
     '0x4b80'
     """
-    return _copy_cast("tensor_copy", None, src, dtype, in_dtype, engine, generation, strict,
+    return _copy_cast("tensor_copy", False, src, dtype, in_dtype, engine, generation, strict,
                       return_words)
 
 
@@ -948,5 +799,5 @@ def cast(src: ArrayLike, *, dtype: DtypeLike, in_dtype: DtypeLike = None,
     ...                              dtype="BF16"))
     array([  1., -inf], dtype=float32)
     """
-    return _copy_cast("cast", "Cast", src, dtype, in_dtype, engine, generation, strict,
+    return _copy_cast("cast", True, src, dtype, in_dtype, engine, generation, strict,
                       return_words)

@@ -17,8 +17,9 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _lower as lower
 from ._api import ArrayResult, Runner, data_array, dtype_arg, field_int, same_dtype
-from .codec import encode
+from ._operands import scalar_bits
 from .machine import Machine
 from .dtypes import dtype_size, storage_dtype
 from .ops import (
@@ -28,10 +29,8 @@ from .ops import (
     VALID_DTYPES,
     DtypeLike,
     _as_bits,
-    _ceil,
     _parts,
     _ptr,
-    _scalar_bits,
     _tiles_bytes,
 )
 
@@ -47,7 +46,8 @@ def _sbuf3(partition, offset, num):
 
 
 def _int32_operand(value, rows, what):
-    """Return (int32 bits as uint32 scalar or per-row array, per_row) for an INT32 operand."""
+    """Return (the int32 bits, as a uint32 scalar or per-row array, per_row) of an INT32
+    operand."""
     func, _, arg = what.partition(": ")
     v = np.asarray(field_int(func, arg, value, "int32"))
     bits = (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
@@ -151,18 +151,10 @@ def nonzero_with_count(src: ArrayLike, index_offset: Union[int, ArrayLike] = 0,
             run.load(0, imm_off, off.reshape(rows, 1), name="index_offset")
         if pad_rows:
             run.load(0, imm_off + 4, pad.reshape(rows, 1), name="padding_val")
-        run.run(encode(
-            "NonzeroWithCount",
-            num_active_channels=rows,
-            in_dtype=kind,
-            out_dtype="INT32",
-            index_offset_src="POINTER_IMMEDIATE" if off_rows else "INSTRUCTION_IMMEDIATE",
-            src_mem_pattern=_sbuf3(0, src_off, t),
-            index_offset=_ptr(imm_off) if off_rows else int(off),
-            padding_val_src="POINTER_IMMEDIATE" if pad_rows else "INSTRUCTION_IMMEDIATE",
-            padding_val=_ptr(imm_off + 4) if pad_rows else int(pad),
-            dst_mem_pattern=_sbuf3(0, dst_off, t + 1),
-        ))
+        run.run(lower.nonzero_with_count(
+            in_dtype=kind, out_dtype="INT32", channels=rows, src=_sbuf3(0, src_off, t),
+            dst=_sbuf3(0, dst_off, t + 1), index_offset=_ptr(imm_off) if off_rows else off,
+            padding_val=_ptr(imm_off + 4) if pad_rows else pad))
         out = run.read(0, rows, dst_off, t + 1, "INT32", "dst").astype(np.int32)
         return run.result(out[0] if one_d else out)
 
@@ -232,11 +224,8 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
             f"tensor_copy_predicated: src of shape {s.shape} is a tensor; CopyPredicatedScalar "
             f"copies a scalar (or [rows, 1] values, one per row, here [{rows}, 1]); a tensor "
             "src is another instruction, which gpsimd does not model")
-    is_float = name in ("FP32", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
-    if isinstance(src, float) and not is_float:
-        raise TypeError(f"tensor_copy_predicated: a Python float src needs a float dst dtype, "
-                        f"not {name}")
-    s_bits = _scalar_bits(s.reshape(-1) if per_row else s[()], name, "tensor_copy_predicated: src")
+    s_bits = scalar_bits(fn, "src", src if isinstance(src, float) else
+                         s.reshape(-1) if per_row else s[()], name, python_float=False)
 
     out = np.ascontiguousarray(_as_bits(d2, name)).copy()
     blocks = -(-rows // _PARTITIONS)
@@ -257,18 +246,10 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
                     pred_off, dst_off = run.block(w * psize, w * size)
                 run.load(0, pred_off, p2[r0 : r0 + r, c0 : c0 + w], name="predicate")
                 run.load(0, dst_off, out[r0 : r0 + r, c0 : c0 + w], name="dst")
-                run.run(encode(
-                    "CopyPredicatedScalar",
-                    pred_mem_pattern=_sbuf3(0, pred_off, w),
-                    pred_dtype=pname,
-                    reversed_pred=0 if reverse_pred else 1,
-                    num_active_channels=r,
-                    in_dtype=name,
-                    out_dtype=name,
-                    src0_imm_src="POINTER_IMMEDIATE" if per_row else "INSTRUCTION_IMMEDIATE",
-                    src0_imm=_ptr(imm_off) if per_row else int(s_bits),
-                    dst_mem_pattern=_sbuf3(0, dst_off, w),
-                ))
+                run.run(lower.copy_predicated_scalar(
+                    dtype=name, pred_dtype=pname, channels=r, predicate=_sbuf3(0, pred_off, w),
+                    dst=_sbuf3(0, dst_off, w), src=_ptr(imm_off) if per_row else s_bits,
+                    reverse_pred=reverse_pred))
                 out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "dst",
                                                          into=("dst", _parts(r0, r, c0, w)))
         return run.result(out.view(storage_dtype(name)).reshape(shape))
@@ -316,12 +297,7 @@ def dve_read_accumulator(accumulators: Union[Machine, ArrayLike], *, dtype: Dtyp
     with Runner(fn, generation, strict, return_words) as run:
         dst_off = run.alloc(size)
         run.set_accumulators(0, bits)
-        run.run(encode(
-            "DveReadAccumulator",
-            dst_element_count=1,
-            dtype=name,
-            negated=int(bool(negated)),
-            num_active_channels=n,
-            dst_mem_pattern={**_ptr(dst_off), "num": [1], "step": [1]},
-        ))
+        run.run(lower.read_accumulator(dtype=name, channels=n, negated=negated,
+                                       dst={**_ptr(dst_off), "num": [1], "step": [1]},
+                                       names={"reduce_res": "dtype"}))
         return run.result(run.read(0, n, dst_off, 1, name, "out").reshape(n))

@@ -24,47 +24,33 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _lower as lower
 from ._api import ArrayResult, PairResult, Runner, data_array, in_out, integer, number, same_dtype
-from .codec import encode
 from .dtypes import dtype_size, storage_dtype
-from .ops import _ALIGN, _PARTITIONS, VALID_DTYPES, DtypeLike, _as_bits, _ceil, _parts
+from .ops import _ALIGN, _PARTITIONS, _RESULT, VALID_DTYPES, DtypeLike, _as_bits, _ceil, _parts
 
 __all__ = ["max8", "nc_find_index8", "nc_match_replace8", "topk"]
 
-#: SPEC §4.8-§4.10: a search source holds at most 16384 elements per row.
-MAX_ELEMENTS = 16384
-
 _MATCH_REPLACE_DTYPES = ("FP16", "BF16", "UINT8", "UINT16", "UINT32", "FP32", "INT32")
-_MAX8_OUT = VALID_DTYPES + ("FP32R",)
-_INDEX_DTYPES = ("UINT16", "UINT32")
-_NAN_BITS = 0x7FC00000  # topk's knock-out: Max8 leaves NaNs out, FindIndex8 never matches one
+# topk's knock-out: Max8 leaves NaNs out, FindIndex8 never matches one.
+_NAN = np.uint32(0x7FC00000).view(np.float32)
+# topk's words name its tile; the keys and indices between its words are its own.
+_TOPK = {"src": "tile", "data": "tile", "dst": "k", "vals": "k", "imm": "k"}
 
 
 def _rows_of(what, a, arg):
-    """Return (a 2-D [rows, T], one_d) of a search input, checking its shape."""
+    """Return (a 2-D [rows, T], one_d) of a search input, checking its shape (how many
+    elements a row may have is the instructions' validation, SPEC §4.8-§4.10)."""
     if a.ndim not in (1, 2) or a.size == 0:
         raise ValueError(f"{what}: {arg} must be a non-empty 1-D or [rows, T] array, got shape "
                          f"{a.shape}")
     one_d = a.ndim == 1
-    a2 = a.reshape(1, -1) if one_d else a
-    if a2.shape[1] > MAX_ELEMENTS:
-        raise ValueError(f"{what}: {a2.shape[1]} elements per row; the search instructions "
-                         f"read at most {MAX_ELEMENTS} (SPEC §4.8)")
-    return a2, one_d
+    return (a.reshape(1, -1) if one_d else a), one_d
 
 
-def _tensor(offset, num, step=1, dims=4):
-    nums = [num] + [1] * (dims - 1)
-    steps = [step] + [0] * (dims - 1)
-    return {"space": "sbuf", "partition": 0, "offset": offset, "num": nums, "step": steps}
-
-
-def _load_word(name, rows, offset, negated):
-    """MatchValueLoad of 8 values per row from `offset`: negated walks vals[7 - k]."""
-    size = dtype_size(name)
-    start = offset + 7 * size if negated else offset
-    return encode("MatchValueLoad", src_mem_pattern=_tensor(start, 8, -1 if negated else 1, 2),
-                  dtype=name, num_active_channels=rows)
+def _tensor(offset, num, dims=4):
+    return {"space": "sbuf", "partition": 0, "offset": offset, "num": [num] + [1] * (dims - 1),
+            "step": [1] + [0] * (dims - 1)}
 
 
 def _vals_for(vals, rows, name, what):
@@ -101,13 +87,10 @@ def max8(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
     array([9., 8., 7., 6., 5., 4., 3., 2.], dtype=float32)
     """
     fn = "max8"
-    a, name, out = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype, _MAX8_OUT)
+    a, name, out = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "src")
     bits = _as_bits(a2, name)
     rows, t = bits.shape
-    if t < 8:
-        raise ValueError(f"max8: a row needs at least 8 elements (s4d2_bn_src_element_cnt), "
-                         f"got {t}")
     size, osz = dtype_size(name), dtype_size(out)
     result = np.zeros((rows, 8), dtype=storage_dtype(out))
     with Runner(fn, generation, strict, return_words) as run:
@@ -119,9 +102,9 @@ def max8(src: ArrayLike, *, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
             if fits or r0 == 0:
                 src_off, dst_off = run.block(t * size, 8 * osz)
             run.load(0, src_off, bits[r0 : r0 + r], name="src")
-            run.run(encode("Max8", src_mem_pattern=_tensor(src_off, t), in_dtype=name,
-                           out_dtype=out, num_active_channels=r,
-                           dst_mem_pattern=_tensor(dst_off + 7 * osz, 8, -1, 2)))
+            run.run(lower.max8(in_dtype=name, out_dtype=out, channels=r,
+                               src=_tensor(src_off, t), dst=_tensor(dst_off, 8, 2),
+                               names=_RESULT))
             result[r0 : r0 + r] = run.read(0, r, dst_off, 8, out, "values",
                                            into=("values", _parts(r0, r)))
         return run.result(result[0] if one_d else result)
@@ -148,12 +131,10 @@ def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = "UINT
     array([ 2,  4,  5,  6,  7,  8,  9, 10], dtype=uint32)
     """
     fn = "nc_find_index8"
-    a, name, out = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype, _INDEX_DTYPES)
+    a, name, out = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "data")
     bits = _as_bits(a2, name)
     rows, t = bits.shape
-    if t < 8:
-        raise ValueError(f"nc_find_index8: a row needs at least 8 elements, got {t}")
     v = _vals_for(vals, rows, name, fn)
     size, osz = dtype_size(name), dtype_size(out)
     result = np.zeros((rows, 8), dtype=storage_dtype(out))
@@ -167,10 +148,9 @@ def nc_find_index8(data: ArrayLike, vals: ArrayLike, *, dtype: DtypeLike = "UINT
                 src_off, val_off, dst_off = run.block(t * size, 8 * size, 8 * osz)
             run.load(0, src_off, bits[r0 : r0 + r], name="data")
             run.load(0, val_off, v[r0 : r0 + r], name="vals")
-            run.run([_load_word(name, r, val_off, negated=True),
-                     encode("FindIndex8", src_mem_pattern=_tensor(src_off, t), in_dtype=name,
-                            out_dtype=out, num_active_channels=r,
-                            dst_mem_pattern=_tensor(dst_off, 8, 1, 2))])
+            run.run(lower.find_index8(vals_dtype=name, in_dtype=name, out_dtype=out, channels=r,
+                                      vals=_tensor(val_off, 8, 2), data=_tensor(src_off, t),
+                                      dst=_tensor(dst_off, 8, 2), names=_RESULT))
             result[r0 : r0 + r] = run.read(0, r, dst_off, 8, out, "indices",
                                            into=("indices", _parts(r0, r)))
         return run.result(result[0] if one_d else result)
@@ -202,14 +182,13 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     array([ 2, 10,  9,  8,  7,  6,  5,  4], dtype=uint32)
     """
     fn = "nc_match_replace8"
-    a, name, out = in_out(fn, "data", data, _MATCH_REPLACE_DTYPES, in_dtype, dtype,
-                          _MATCH_REPLACE_DTYPES)
+    a, name, out = in_out(fn, "data", data, _MATCH_REPLACE_DTYPES, in_dtype, dtype)
     a2, one_d = _rows_of(fn, a, "data")
     bits = _as_bits(a2, name)
     rows, t = bits.shape
     v = _vals_for(vals, rows, name, fn)
     size, osz = dtype_size(name), dtype_size(out)
-    imm_bits = int(np.array(number(fn, "imm", imm), dtype=np.float32).view(np.uint32))
+    imm = np.array(number(fn, "imm", imm), dtype=np.float32)[()]  # its bits, NaN payloads too
     result = np.zeros((rows, t), dtype=storage_dtype(out))
     idx = np.zeros((rows, 8), dtype=np.uint32)
     blocks = -(-rows // _PARTITIONS)
@@ -227,11 +206,10 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
                 src_off, val_off, dst_off = run.block(t * size, 8 * size, t * osz)
             run.load(0, src_off, bits[r0 : r0 + r], name="data")
             run.load(0, val_off, v[r0 : r0 + r], name="vals")
-            word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(src_off, t),
-                                    in_dtype=name, out_dtype=out, num_active_channels=r,
-                                    immediate=0.0, dst_mem_pattern=_tensor(dst_off, t)))
-            word[40:44] = imm_bits.to_bytes(4, "little")  # the FP32 bits, NaN payloads too
-            run.run([_load_word(name, r, val_off, negated=False), bytes(word)])
+            run.run(lower.match_replace8(vals_dtype=name, in_dtype=name, out_dtype=out,
+                                         channels=r, vals=_tensor(val_off, 8, 2),
+                                         data=_tensor(src_off, t), dst=_tensor(dst_off, t),
+                                         imm=imm, names=_RESULT))
             result[r0 : r0 + r] = run.read(0, r, dst_off, t, out, "dst",
                                            into=("dst", _parts(r0, r)))
             idx[r0 : r0 + r] = np.array(run.machine.match_indices[:r, ::-1])
@@ -310,22 +288,21 @@ def topk(tile: ArrayLike, k: int, *, dtype: DtypeLike = None, in_dtype: DtypeLik
             words = []
             for i in range(rounds):
                 kv, ix = keys_off + 32 * i, idx_off + 32 * i
-                words.append(encode("Max8", src_mem_pattern=_tensor(cur, t), in_dtype=cur_dtype,
-                                    out_dtype="FP32", num_active_channels=r,
-                                    dst_mem_pattern=_tensor(kv + 28, 8, -1, 2)))
-                words.append(_load_word("FP32", r, kv, negated=True))  # mv[n] = key n
-                words.append(encode("FindIndex8", src_mem_pattern=_tensor(cur, t),
-                                    in_dtype=cur_dtype, out_dtype="UINT32", num_active_channels=r,
-                                    dst_mem_pattern=_tensor(ix, 8, 1, 2)))
+                round_keys = _tensor(kv, 8, 2)
+                words.append(lower.max8(in_dtype=cur_dtype, out_dtype="FP32", channels=r,
+                                        src=_tensor(cur, t), dst=round_keys, names=_TOPK))
+                # mv[n] = key n, then the keys' positions on the row as it now is.
+                words += lower.find_index8(vals_dtype="FP32", in_dtype=cur_dtype,
+                                           out_dtype="UINT32", channels=r, vals=round_keys,
+                                           data=_tensor(cur, t), dst=_tensor(ix, 8, 2),
+                                           names=_TOPK)
                 if i + 1 < rounds:
                     nxt = w0 if (i % 2 == 0) else w1
-                    words.append(_load_word("FP32", r, kv, negated=True))  # re-arm the slots
-                    word = bytearray(encode("MatchReplace8", src_mem_pattern=_tensor(cur, t),
-                                            in_dtype=cur_dtype, out_dtype="FP32",
-                                            num_active_channels=r, immediate=0.0,
-                                            dst_mem_pattern=_tensor(nxt, t)))
-                    word[40:44] = _NAN_BITS.to_bytes(4, "little")
-                    words.append(bytes(word))
+                    # The slots re-armed as FindIndex8 had them, the found elements knocked out.
+                    words += lower.match_replace8(vals_dtype="FP32", in_dtype=cur_dtype,
+                                                  out_dtype="FP32", channels=r, vals=round_keys,
+                                                  data=_tensor(cur, t), dst=_tensor(nxt, t),
+                                                  imm=_NAN, reverse_vals=True, names=_TOPK)
                     cur, cur_dtype = nxt, "FP32"
             run.run(words)
             part = _parts(r0, r)

@@ -64,8 +64,20 @@ def test_rows_beyond_128_keep_counting():
 
 
 def test_bad_pattern_and_dtype_messages():
-    with pytest.raises(ValueError, match="pattern has 6 positions"):
+    # The counts are the instruction's clause (SPEC §4.5), named by the argument.
+    with pytest.raises(gpsimd.InvalidInstruction) as e:
         gpsimd.affine_select([[1, 6]], 0, np.zeros((1, 4), np.float32), 0.0)
+    assert (e.value.call, e.value.argument) == ("affine_select", "pattern")
+    assert e.value.clauses == ["s2d2_ts_as_valid_elem_count"]
+    assert str(e.value).startswith("affine_select: pattern: the AffineSelect word is invalid: "
+                                   "pattern (mask_pattern): s2d2_ts_as_valid_elem_count: ")
+    assert "count(mask) = 6, count(src) = 4, count(dst) = 4" in str(e.value)
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^affine_select: pattern: .*"
+                       r"num_elem\[0\] = 0, every mask num_elem must be >= 1"):
+        gpsimd.affine_select([[1, 0]], 0, np.zeros((1, 4), np.float32), 0.0)
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^iota: pattern: .*"
+                       "d4_iota_same_src_dst_count"):
+        gpsimd.iota([[1, 0]])
     with pytest.raises(ValueError, match="one to four"):
         gpsimd.iota([[1, 2]] * 5)
     with pytest.raises(gpsimd.InvalidInstruction, match="is_valid_enum"):

@@ -221,9 +221,14 @@ def test_python_lists():
     (lambda: gpsimd.range_select(F32, ">=", "<", 0, 3, reduce=np.zeros(2, np.float32)),
      ValueError, "range_select: reduce: expected a scalar or one value per row (1), got shape "
      "(2,)"),
-    (lambda: gpsimd.range_select(F32, np.add, "<", 0, 3), ValueError,
-     "range_select: comp_op0: numpy.add is not a comparison RangeSelect has (numpy.equal, "
-     "greater, greater_equal, less_equal, less)"),
+    # numpy.add is ALU_OP ADD, which RangeSelect's own clause refuses, naming the argument.
+    (lambda: gpsimd.range_select(F32, np.add, "<", 0, 3), gpsimd.InvalidInstruction,
+     "range_select: comp_op0: the RangeSelect word is invalid: comp_op0: is_valid_rs_comp_op: "
+     "comp_op0 = 0x04, must be IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT"),
+    (lambda: gpsimd.range_select(F32, np.sin, "<", 0, 3), TypeError,
+     "range_select: comp_op0: numpy.sin is no ALU op; comp_op0 takes an ALU_OP name (any "
+     "case; gpsimd.alu.alu_ops() lists them), one of NKI's nl.* operators or its name, or a "
+     "NumPy ufunc of gpsimd.alu.UFUNC_OPS"),
     (lambda: gpsimd.range_select(F32, ">=", "<", "x", 3), TypeError,
      "range_select: bound0: expected a number or one number per row (1), got 'x'"),
     (lambda: gpsimd.sort(F32, k=0), ValueError, "sort: k: 0 is outside [1, 8]"),

@@ -12,9 +12,9 @@ import gpsimd.nki  # noqa: E402 - the subpackage, with its modules
 import gpsimd.nki.isa  # noqa: E402
 import gpsimd.nki.language  # noqa: E402
 
-MODULES = [gpsimd, gpsimd._api, gpsimd.alu, gpsimd.codec, gpsimd.dtypes, gpsimd.errors,
-           gpsimd.formats, gpsimd.machine, gpsimd.ops, gpsimd.predicates, gpsimd.search,
-           gpsimd._program, gpsimd.queues, gpsimd.nki,
+MODULES = [gpsimd, gpsimd._api, gpsimd._lower, gpsimd._operands, gpsimd.alu, gpsimd.codec,
+           gpsimd.dtypes, gpsimd.errors, gpsimd.formats, gpsimd.machine, gpsimd.ops,
+           gpsimd.predicates, gpsimd.search, gpsimd._program, gpsimd.queues, gpsimd.nki,
            gpsimd.nki._kernel, gpsimd.nki.isa, gpsimd.nki.language]
 
 

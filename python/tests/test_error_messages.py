@@ -94,10 +94,18 @@ CASES = [
      lambda: gpsimd.Machine("v3").view("sbuf", "FP32", 0, offset=2), ValueError,
      "offset 2: must be in [0, 229376] and a multiple of 4 (the element size)"),
     ("a sort longer than one instruction takes",
-     lambda: gpsimd.sort(np.zeros(5000, dtype=np.float32)), ValueError,
-     "sort: a row of N = 5000 elements is longer than one Sort takes: N x channels <= 2048 "
-     "for 4-byte dtypes (sort_tensor_shapes_ok), so N <= 2048; a sort cannot be split "
-     "across instructions"),
+     lambda: gpsimd.sort(np.zeros(5000, dtype=np.float32)), gpsimd.InvalidInstruction,
+     "sort: x: the Sort word is invalid: x (src_mem_pattern): sort_tensor_shapes_ok: "
+     "src_mem_pattern = N = 5000 x 1 channels = 5000, N x channels must be <= 2048 for 4-byte "
+     "dtypes"),
+    ("an op the instruction does not take, from a high-level function",
+     lambda: gpsimd.tensor_scalar(np.float32([1.0]), "add", 1.0, op1="divide", operand1=2.0),
+     gpsimd.InvalidInstruction,
+     "tensor_scalar: op1: the TensorScalarArith word is invalid: op1: tensor_scalar_valid_ops: "
+     "op1 = DIVIDE (0x07), op0 is ADD (0x04), op0 and op1 must not be DIVIDE, POW or MOD; both "
+     "ops must be general arithmetic ops (BYPASS, ADD, SUBTRACT, MULT, MAX, MIN, LOGICAL_AND, "
+     "LOGICAL_OR, LOGICAL_XOR, IS_EQ, IS_GT, IS_GE, IS_LE, IS_LT, ABSOLUTE_DIFF, IS_NE, "
+     "ABSOLUTE_VALUE), or op0 RSQRT with op1 BYPASS and imm0, imm1, imm0_src and imm1_src all 0"),
     ("a sort of a 3-D array",
      lambda: gpsimd.sort(np.zeros((2, 3, 4), dtype=np.float32)), ValueError,
      "sort: x must be 1-D or [rows, N], got shape (2, 3, 4)"),

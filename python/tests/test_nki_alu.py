@@ -142,12 +142,25 @@ def test_tensor_tensor_errors():
         z = tile(np.ones((3, 4), np.float32))
         c = nl.ndarray((2, 4), dtype=nl.float32)
         with pytest.raises(TypeError, match=r"nisa.tensor_tensor: op: numpy.sin is no ALU op; "
-                           r"nisa.tensor_tensor takes BYPASS, .*ADD"):
+                           r"op takes an ALU_OP name"):
             nisa.tensor_tensor(c, x, x, np.sin)
         with pytest.raises(TypeError, match=r"'fmod' is no ALU op"):
             nisa.tensor_tensor(c, x, x, "fmod")
-        with pytest.raises(nisa.NkiValidationError, match=r"data2.*3 elements per partition"):
+        # An op TensorTensor does not take, and the element counts: its clauses (SPEC §4.14).
+        with pytest.raises(nisa.NkiValidationError) as e:
+            nisa.tensor_tensor(c, x, x, nl.divide)
+        assert (e.value.argument, e.value.clauses) == ("op", ["s3s3d3_tt_valid_op"])
+        with pytest.raises(nisa.NkiValidationError) as e:
             nisa.tensor_tensor(c, x, y, nl.add)
+        assert (e.value.argument, e.value.clauses) == ("data2",
+                                                       ["s3s3d3_tt_src_element_cnt_check"])
+        assert str(e.value) == (
+            "nisa.tensor_tensor: data2: the TensorTensorArith word is invalid: data2 "
+            "(src1_mem_pattern): s3s3d3_tt_src_element_cnt_check: src1_mem_pattern = "
+            "count(src1) = 3, count(src0) = 4, count(src0) must equal count(src1)")
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_tensor: dst: .*"
+                           r"s3s3d3_tt_dst_element_cnt_check"):
+            nisa.tensor_tensor(nl.ndarray((2, 3), dtype=nl.float32), x, x, nl.add)
         with pytest.raises(nisa.NkiValidationError, match=r"3 partitions"):
             nisa.tensor_tensor(c, x, z, nl.add)
         with pytest.raises(nisa.NkiValidationError, match=r"NumPy array is HBM"):
@@ -266,14 +279,19 @@ def test_tensor_scalar_errors():
         i = tile(np.ones((2, 4), np.int32), nl.int32)
         c = nl.ndarray((2, 4), dtype=nl.float32)
         with pytest.raises(TypeError, match=r"nisa.tensor_scalar: op0: numpy.sin is no ALU "
-                           r"op; nisa.tensor_scalar takes BYPASS, "):
+                           r"op; op0 takes an ALU_OP name"):
             nisa.tensor_scalar(c, x, np.sin, 1.0)
-        with pytest.raises(TypeError, match=r"op1: .*DIVIDE.* is not an op nisa.tensor_scalar "
-                           "takes"):
+        # Which ops TensorScalar takes is its clause tensor_scalar_valid_ops (SPEC §4.15).
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_scalar: op1: the "
+                           r"TensorScalarArith word is invalid: op1: tensor_scalar_valid_ops: "
+                           r"op1 = DIVIDE \(0x07\), op0 is ADD \(0x04\), op0 and op1 must not "
+                           "be DIVIDE, POW or MOD"):
             nisa.tensor_scalar(c, x, nl.add, 1.0, op1=np.divide, operand1=2.0)
-        with pytest.raises(TypeError, match=r"op0 ADD is arithmetic and op1 BITWISE_AND "
-                           "bitvec"):
-            nisa.tensor_scalar(i, i, nl.add, 1.0, op1=nl.bitwise_and, operand1=1)
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_scalar: op0: the "
+                           r"TensorScalarBitvec word is invalid: op0: tensor_scalar_valid_ops: "
+                           r"op0 = ADD \(0x04\), op1 is BITWISE_AND \(0x0a\), both ops must "
+                           "be bitvec ops"):
+            nisa.tensor_scalar(i, i, nl.add, 1, op1=nl.bitwise_and, operand1=1)
         with pytest.raises(nisa.NkiValidationError, match=r"operand1.*op1 is None"):
             nisa.tensor_scalar(c, x, nl.add, 1.0, operand1=2.0)
         with pytest.raises(nisa.NkiValidationError, match=r"operand1: is None but op1"):
@@ -283,6 +301,8 @@ def test_tensor_scalar_errors():
         with pytest.raises(nisa.NkiValidationError, match=r"operand0.*one element in each of "
                            "the 2 partitions"):
             nisa.tensor_scalar(c, x, nl.add, x)
-        with pytest.raises(nisa.NkiValidationError, match=r"dst.*8 elements per partition"):
+        with pytest.raises(nisa.NkiValidationError, match=r"^nisa.tensor_scalar: dst: .*"
+                           r"tensor_scalar_tensor_chk: dst_mem_pattern = 8 elements "
+                           r"\(src_mem_pattern has 4\)"):
             nisa.tensor_scalar(nl.ndarray((2, 8), dtype=nl.float32), x, nl.add, 1.0)
         assert len(p.words) == 0

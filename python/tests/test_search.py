@@ -110,10 +110,23 @@ def test_topk_against_numpy_with_ties_in_position_order(k):
 
 
 def test_errors_name_the_rule():
-    with pytest.raises(ValueError, match="at least 8"):
-        gpsimd.max8(np.zeros(7, np.float32))
-    with pytest.raises(ValueError, match="16384"):
-        gpsimd.max8(np.zeros(16385, np.float32))
+    # The element counts are the instructions' clauses (SPEC §4.8), naming the argument.
+    for n in (7, 16385):
+        with pytest.raises(gpsimd.InvalidInstruction) as e:
+            gpsimd.max8(np.zeros(n, np.float32))
+        assert (e.value.argument, e.value.clauses) == ("src", ["s4d2_bn_src_element_cnt"])
+        assert str(e.value).startswith(f"max8: src: the Max8 word is invalid: src "
+                                       f"(src_mem_pattern): s4d2_bn_src_element_cnt: "
+                                       f"src_mem_pattern = count = {n} (")
+        assert str(e.value).endswith("count(src) must be 8..16384")
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^nc_find_index8: data: .*"
+                       r"count = 7 .*count\(src\) must be 8..16384"):
+        gpsimd.nc_find_index8(np.zeros(7, np.float32), np.zeros(8, np.float32))
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^nc_find_index8: dtype: .*"
+                       r"has_find_index8_dst_type: out_dtype = INT32 .*must be UINT16 or UINT32"):
+        gpsimd.nc_find_index8(np.zeros(9, np.float32), np.zeros(8, np.float32), dtype="INT32")
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^topk: tile: .*count = 5 "):
+        gpsimd.topk(np.zeros(5, np.float32), 2)
     with pytest.raises(TypeError, match=r"nc_match_replace8: data is int16 \(INT16\); "
                        "nc_match_replace8 takes float16"):
         gpsimd.nc_match_replace8(np.zeros(8, np.int16), np.zeros(8, np.int16), 0.0)

@@ -265,13 +265,29 @@ def test_engines():
 def test_argument_errors():
     x = np.float32([[1.0, 2.0], [3.0, 4.0]])
     with pytest.raises(TypeError, match=r"^tensor_scalar: op0: numpy.sin is no ALU op; "
-                                        r"tensor_scalar takes BYPASS, "):
+                                        r"op0 takes an ALU_OP name"):
         gpsimd.tensor_scalar(x, np.sin, 1.0)
-    with pytest.raises(TypeError, match=r"^tensor_scalar: op1: 'POW' is not an op "
-                                        r"tensor_scalar takes"):
+    # Which ALU ops TensorScalar takes is its clause tensor_scalar_valid_ops (SPEC §4.15),
+    # named by the argument, with the value and the rule.
+    with pytest.raises(gpsimd.InvalidInstruction) as e:
         gpsimd.tensor_scalar(x, "add", 1.0, op1="POW", operand1=2.0)
-    with pytest.raises(TypeError, match=r"op0 BITWISE_AND is bitvec and op1 ADD arithmetic"):
+    assert (e.value.call, e.value.argument, e.value.clauses) == \
+        ("tensor_scalar", "op1", ["tensor_scalar_valid_ops"])
+    assert str(e.value).startswith(
+        "tensor_scalar: op1: the TensorScalarArith word is invalid: op1: "
+        "tensor_scalar_valid_ops: op1 = POW (0x1a), op0 is ADD (0x04), op0 and op1 must not be "
+        "DIVIDE, POW or MOD; both ops must be general arithmetic ops (BYPASS, ADD, ")
+    # An op of the bitvec class makes the word bitvec, whose clause refuses ADD.
+    with pytest.raises(gpsimd.InvalidInstruction) as e:
         gpsimd.tensor_scalar(np.int32([1]), np.bitwise_and, 1, op1=np.add, operand1=1)
+    assert e.value.argument == "op1" and e.value.word[0] == 0x53
+    assert str(e.value).startswith(
+        "tensor_scalar: op1: the TensorScalarBitvec word is invalid: op1: "
+        "tensor_scalar_valid_ops: op1 = ADD (0x04), op0 is BITWISE_AND (0x0a), both ops must "
+        "be bitvec ops (BYPASS, BITWISE_NOT, ")
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^tensor_scalar: op0: .*"
+                                                        r"is_valid_aluop: op0 = ABS_MAX"):
+        gpsimd.tensor_scalar(x, "ABS_MAX", 1.0, generation="v3")   # V4 and later
     with pytest.raises(ValueError, match=r"operand1 is given but op1 is None"):
         gpsimd.tensor_scalar(x, "add", 1.0, operand1=2.0)
     with pytest.raises(ValueError, match=r"op1 is numpy.add but operand1 is None"):
@@ -294,9 +310,12 @@ def test_argument_errors():
                                         r"reads one INT16 per row \(the data's dtype\)"):
         gpsimd.tensor_scalar(np.int16([1]), np.bitwise_and, np.int32([3]))
     # What the instruction validates surfaces as its clauses (SPEC §4.15).
-    with pytest.raises(gpsimd.InvalidInstruction, match="tensor_scalar_valid_ops"):
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^tensor_scalar: op1: .*"
+                                                        "tensor_scalar_valid_ops"):
         gpsimd.tensor_scalar(x, "bypass", 1.0, op1="add", operand1=1.0)
-    with pytest.raises(gpsimd.InvalidInstruction, match="tensor_scalar_valid_types"):
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^tensor_scalar: data: .*"
+                                                        r"data \(in_dtype\): "
+                                                        "tensor_scalar_valid_types"):
         gpsimd.tensor_scalar(x, np.bitwise_and, 1)
     with pytest.raises(gpsimd.InvalidInstruction, match="tensor_scalar_shift_chk"):
         gpsimd.tensor_scalar(np.int16([1]), np.right_shift, 1)   # ARITH_SHIFT_RIGHT, 2 bytes

@@ -344,32 +344,44 @@ def test_return_words_replay_on_one_machine():
     same_bits(got, native_op("ADD", a, b, "INT32"))
 
 
-def test_bad_ops_are_type_errors_naming_what_is_allowed():
+def test_bad_ops_name_the_argument_and_what_is_allowed():
     x = np.float32([1.0, 2.0])
-    with pytest.raises(TypeError) as e:
-        gpsimd.tensor_tensor(x, x, np.sin)
+    # What is no ALU op at all is a TypeError naming the argument and the spellings.
+    for op, what in ((np.sin, "numpy.sin is no ALU op; op takes an ALU_OP name"),
+                     ("plus", "'plus' is no ALU op; op takes an ALU_OP name"),
+                     (nl.logical_not, "nl.logical_not is no ALU op; op takes an ALU_OP name")):
+        with pytest.raises(TypeError, match=r"^tensor_tensor: op: " + re.escape(what)):
+            gpsimd.tensor_tensor(x, x, op)
+    with pytest.raises(TypeError, match=r"tensor_tensor: op: expected an op .* got 4"):
+        gpsimd.tensor_tensor(x, x, 4)
+    # An ALU op TensorTensorArith does not take: its clause names op and lists, for v3,
+    # SPEC §3.8's is_general_arith_op, POW and the is_valid_int_aluop ops.
+    with pytest.raises(gpsimd.InvalidInstruction) as e:
+        gpsimd.tensor_tensor(x, x, np.divide)
+    assert (e.value.call, e.value.argument, e.value.clauses) == \
+        ("tensor_tensor", "op", ["s3s3d3_tt_valid_op"])
+    head = ("tensor_tensor: op: the TensorTensorArith word is invalid: op: s3s3d3_tt_valid_op: "
+            "op = DIVIDE (0x07), must be an is_general_arith_op op, POW or an "
+            "is_valid_int_aluop op: ")
     msg = str(e.value)
-    assert msg.startswith("tensor_tensor: op: numpy.sin is no ALU op; tensor_tensor takes ")
-    listed = msg.split("tensor_tensor takes ")[1].split(" (ALU_OP names")[0].split(", ")
-    # v3: SPEC §3.8's is_general_arith_op, POW and is_valid_int_aluop, then the bitvec ops.
+    assert msg.startswith(head)
     int_ops = ["MOD", "ADD_INT", "MULT_INT", "SUBTRACT_INT", "DIVIDE_INT", "MOD_INT",
                "IS_EQUAL_INT", "IS_NE_INT", "ABS_MAX_INT", "ABS_MIN_INT", "ABS_DIFF_INT",
                "MAX_INT", "MIN_INT", "IS_GT_INT", "IS_GE_INT", "IS_LE_INT", "IS_LT_INT",
                "MAX_UINT", "MIN_UINT", "IS_GT_UINT", "IS_GE_UINT", "IS_LE_UINT", "IS_LT_UINT",
                "MULT_UINT", "DIVIDE_UINT", "MOD_UINT"]
-    assert sorted(listed) == sorted(GENERAL_ARITH_V3 + ["POW"] + int_ops + BITVEC_ONLY)
-    for op, what in (("CRC32", "'CRC32' is not an op tensor_tensor takes"),
-                     (np.divide, "numpy.divide (ALU_OP DIVIDE) is not an op"),
-                     ("RSQRT", "'RSQRT' is not an op"),
-                     ("ABS_MAX", "'ABS_MAX' is not an op"),  # V4 and later
-                     ("SYMMETRIC_CLAMP", "'SYMMETRIC_CLAMP' is not an op"),
-                     ("plus", "'plus' is no ALU op"),
-                     (nl.logical_not, "nl.logical_not is no ALU op"),
-                     (nl.divide, "nl.divide (ALU_OP DIVIDE) is not an op")):
-        with pytest.raises(TypeError, match=r"^tensor_tensor: op: " + re.escape(what)):
+    assert sorted(msg[len(head):].split(", ")) == sorted(GENERAL_ARITH_V3 + ["POW"] + int_ops)
+    for op, word, clause, value in (
+            ("CRC32", 0x51, "s3s3d3_tt_valid_op", "CRC32 (0x1c)"),   # bitvec, not general
+            ("RSQRT", 0x41, "s3s3d3_tt_valid_op", "RSQRT (0x1d)"),
+            (nl.divide, 0x41, "s3s3d3_tt_valid_op", "DIVIDE (0x07)"),
+            ("ABS_MAX", 0x41, "is_valid_enum", "ABS_MAX (0x20)"),   # V4 and later
+            ("SYMMETRIC_CLAMP", 0x41, "is_valid_enum", "SYMMETRIC_CLAMP (0x24)")):
+        with pytest.raises(gpsimd.InvalidInstruction) as e:
             gpsimd.tensor_tensor(x, x, op)
-    with pytest.raises(TypeError, match=r"tensor_tensor: op: expected an op .* got 4"):
-        gpsimd.tensor_tensor(x, x, 4)
+        assert e.value.argument == "op" and e.value.clauses[0] == clause
+        assert e.value.word[0] == word
+        assert f"op: {clause}: op = {value}, must be " in str(e.value)
     assert gpsimd.tensor_tensor(x, x, "ABS_MAX", generation="v4").tolist() == [1.0, 2.0]
 
 
@@ -399,8 +411,10 @@ def test_bad_engines_shapes_and_dtypes_are_clear_errors():
         gpsimd.tensor_tensor(x, x, np.add, in_dtype=("FP32", "FP32", "FP32"))
     with pytest.raises(ValueError, match=r"expected an array of at least one dimension"):
         gpsimd.tensor_tensor(np.float32(1), np.float32(1), np.add)
-    # A bitvec op on float data: the instruction's own clause (SPEC §4.14).
-    with pytest.raises(gpsimd.InvalidInstruction, match="s3s3d3_tt_dtype"):
+    # A bitvec op on float data: the instruction's own clause (SPEC §4.14), naming the
+    # result's dtype.
+    with pytest.raises(gpsimd.InvalidInstruction, match=r"^tensor_tensor: dtype: .*"
+                       r"dtype \(out_dtype\): s3s3d3_tt_dtype: out_dtype = FP32"):
         gpsimd.tensor_tensor(x, x, np.bitwise_and)
 
 

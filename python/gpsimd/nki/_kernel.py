@@ -203,11 +203,11 @@ class Tile:
             f"p={self.start_partition}..{last}"
         return f"{self.space}[{parts}, off={self.offset:#x}]"
 
-    def _descriptor(self, call: str, arg: str, dims: int, reverse: bool = False,
-                   shape: list[int] | None = None) -> dict[str, Any]:
+    def _descriptor(self, call: str, arg: str, dims: int,
+                    shape: list[int] | None = None) -> dict[str, Any]:
         """Return the tensor descriptor (an encode() dict) of a TENSOR{dims}D that walks
-        this view in its element order (reversed: last element first), merging
-        contiguous dimensions; ``shape`` (innermost first) forces the nums."""
+        this view in its element order, merging contiguous dimensions; ``shape``
+        (innermost first) forces the nums."""
         free = [(s, n) for s, n in self.dims if n != 1]
         merged: list[tuple[int, int]] = []
         for step, num in free:  # outermost first
@@ -227,10 +227,6 @@ class Tile:
                          f"merge (shape {self.shape}); the instruction's operand is a "
                          f"TENSOR{dims}D, which walks at most {dims}")
         offset = self.offset
-        if reverse:
-            for step, num in inner:
-                offset += step * (num - 1) * self.elem
-            inner = [(-s, n) for s, n in inner]
         for step, num in inner:
             if not -32768 <= step <= 32767:
                 raise _error(call, arg, f"{self._expr}: a step of {step} elements does not fit "
@@ -471,20 +467,18 @@ class Program:
 
     # -- running ----------------------------------------------------------------------
 
-    def _emit(self, call: str, words: list[bytes], arguments: Any,
-             reads: list[Tile], writes: list[Tile], note: str, engine: str | None = None) -> None:
+    def _emit(self, call: str, words: list[bytes], reads: list[Tile], writes: list[Tile],
+              note: str, engine: str | None = None) -> None:
         """Validate, run and record the words of one call, all or nothing.
 
-        ``arguments`` maps each word's instruction fields to the NKI arguments they come
-        from (one dict, or one per word), for the errors; ``reads`` and ``writes`` are the
-        call's operands; ``engine`` the engine input of its words (SPEC §3.9: 'dve',
-        'pool', 'act'; None: each instruction's default)."""
-        if isinstance(arguments, dict):
-            arguments = [arguments] * len(words)
-        for w, args in zip(words, arguments):
+        The words are :mod:`gpsimd._lower`'s, whose ``arguments`` name the NKI argument
+        each field comes from, for the errors; ``reads`` and ``writes`` are the call's
+        operands; ``engine`` the engine input of its words (SPEC §3.9: 'dve', 'pool',
+        'act'; None: each instruction's default)."""
+        for w in words:
             diags = validate(w, self.generation, self.strict, engine)
             if diags:
-                raise _invalid(call, diags, args)
+                raise NkiValidationError._of_word(call, diags, getattr(w, "arguments", {}))
         m = self.machine
         saved = None
         if len(words) > 1:  # keep what the first words may change, to undo a late fault
@@ -628,25 +622,6 @@ class Program:
         more = f", ... ({len(self.tiles) - 8} more)" if len(self.tiles) > 8 else ""
         return (f"gpsimd.nki.Program({self.generation!r}, name={self.name!r}): "
                 f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
-
-
-def _invalid(call: str, diagnostics: list[Any], arguments: dict[str, str]) -> NkiValidationError:
-    """The NkiValidationError of a word that failed validation: each clause with the NKI
-    argument its field comes from."""
-    parts = []
-    first_arg = None
-    for d in diagnostics:
-        arg = arguments.get(d.field)
-        if arg is None:
-            base = d.field.split(".")[0]
-            arg = arguments.get(base)
-        if first_arg is None and arg is not None:
-            first_arg = arg
-        where = f"{arg} ({d.field})" if arg else f"({d.field})"
-        parts.append(f"{where}: {d.clause}: {d.message.split(': ', 2)[-1]}")
-    err = NkiValidationError(call, first_arg, f"the {diagnostics[0].instruction} word is "
-                             "invalid: " + "; ".join(parts), diagnostics)
-    return err
 
 
 def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int = "v3",

@@ -52,11 +52,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import alu as _alu
-from .. import ops as _ops
+from .. import _lower as lower
+from .. import _operands
 from .._api import field_int as _field_int
 from .._api import integer as _integer
-from ..codec import encode
 from ..errors import NkiValidationError
 from . import language as nl
 from ._kernel import Tile, _error, _note_arg, current
@@ -182,13 +181,25 @@ def _same_partitions(call: str, pairs: list[tuple[str, Tile]]) -> int:
     return first.partitions
 
 
+def _refused(call: str, arg: str, read: Any, *a: Any) -> Any:
+    """Return ``read(call, arg, *a)`` (a reading of an argument shared with the NumPy
+    face, :mod:`gpsimd._operands`); its TypeError or ValueError as NkiValidationError
+    naming the argument."""
+    try:
+        return read(call, arg, *a)
+    except (TypeError, ValueError) as e:
+        text = str(e)
+        for prefix in (f"{call}: {arg}: ", f"{call}: "):
+            if text.startswith(prefix):
+                text = text[len(prefix):]
+                break
+        raise _error(call, arg, text) from None
+
+
 def _field(call: str, arg: str, value: Any, field: str) -> int:
     """Return an integer argument that goes into a word field of integer type ``field``
     (``'int32'``, ...: gpsimd's one range check, ``field_int``), or raise naming it."""
-    try:
-        return _field_int(call, arg, _integer(call, arg, value), field)
-    except (TypeError, ValueError) as e:
-        raise _error(call, arg, str(e).split(f"{arg}: ", 1)[-1]) from None
+    return _refused(call, arg, lambda c, a, v: _field_int(c, a, _integer(c, a, v), field), value)
 
 
 def _fp32(call: str, arg: str, value: Any) -> np.float32:
@@ -202,13 +213,6 @@ def _fp32(call: str, arg: str, value: Any) -> np.float32:
 
 def _note(call: str, **args: Any) -> str:
     return f"{call}(" + ", ".join(f"{k}={_note_arg(v)}" for k, v in args.items()) + ")"
-
-
-def _wrap_errors(call: str, arg: str, fn: Any, *a: Any) -> Any:
-    try:
-        return fn(*a)
-    except (TypeError, ValueError) as e:
-        raise _error(call, arg, str(e).split(": ", 1)[-1]) from None
 
 
 def _not_modelled(instruction: str) -> Any:
@@ -375,17 +379,10 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "src", src, p)
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
-    if dst._free_count() != src._free_count():
-        raise _error(call, "dst", f"{dst._expr} has {dst._free_count()} elements per partition, "
-                     f"src {src._free_count()}: a copy pairs them one to one")
     eng = _copy_engine(call, engine, [src, dst])
-    same = dst.gpsimd_dtype == src.gpsimd_dtype
-    word = encode("Copy" if same else "Cast", src_mem_pattern=src._descriptor(call, "src", 4),
-                  in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
-                  num_active_channels=channels, dst_mem_pattern=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], {"src_mem_pattern": "src", "in_dtype": "src", "out_dtype": "dst",
-                          "dst_mem_pattern": "dst", "num_active_channels": "dst"},
-            [src], [dst], _note(call, dst=dst, src=src, engine=engine), eng)
+    word = lower.copy(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
+                      src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 4))
+    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src, engine=engine), eng)
     return None
 
 
@@ -420,14 +417,11 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     dst = _tile(call, "dst", dst, p)
     offset = _field(call, "offset", offset, "int32")
     cm = _field(call, "channel_multiplier", channel_multiplier, "int32")
-    data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
-    word = encode("Iota", src_data_pattern=data, out_dtype=dst.gpsimd_dtype,
-                  num_active_channels=dst.partitions, channel_multiplier=cm,
-                  dst_mem_pattern=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], [{"src_data_pattern": "pattern", "dst_mem_pattern": "dst",
-                           "out_dtype": "dst", "num_active_channels": "dst",
-                           "channel_multiplier": "channel_multiplier"}], [], [dst],
-           _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
+    data, _ = _refused(call, "pattern", _operands.data4d, pattern, offset)
+    word = lower.iota(out_dtype=dst.gpsimd_dtype, channels=dst.partitions, pattern=data,
+                      channel_multiplier=cm, dst=dst._descriptor(call, "dst", 4))
+    p._emit(call, [word], [], [dst],
+            _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
     return None
 
 
@@ -464,21 +458,17 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
     channels = _same_partitions(call, [("dst", dst), ("on_true_tile", src)])
     offset = _field(call, "offset", offset, "int32")
     cm = _field(call, "channel_multiplier", channel_multiplier, "int32")
-    data, _ = _wrap_errors(call, "pattern", _ops._data4d, pattern, offset, "pattern")
-    cmp = _wrap_errors(call, "cmp_op", _ops._affine_cmp, cmp_op)
+    data, _ = _refused(call, "pattern", _operands.data4d, pattern, offset)
+    cmp = _refused(call, "cmp_op", _operands.affine_cmp, cmp_op)
     fill = _fp32(call, "on_false_value", on_false_value)
-    reg = p._fill_register(int(fill.view(np.uint32)))
-    word = encode("AffineSelect", num_active_channels=channels,
-                  in_out_dtype=(src.gpsimd_dtype, dst.gpsimd_dtype), fill_mode=cmp, fill_reg=reg,
-                  mask_pattern=data, src_mem_pattern=src._descriptor(call, "on_true_tile", 2),
-                  dst_mem_pattern=dst._descriptor(call, "dst", 2), channel_multiplier=cm)
-    p._emit(call, [word], [{"mask_pattern": "pattern", "src_mem_pattern": "on_true_tile",
-                           "dst_mem_pattern": "dst", "in_out_dtype": "on_true_tile/dst",
-                           "fill_mode": "cmp_op", "fill_reg": "on_false_value",
-                           "num_active_channels": "dst",
-                           "channel_multiplier": "channel_multiplier"}], [src], [dst],
-           _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
-                 on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
+    word = lower.affine_select(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                               channels=channels, src=src._descriptor(call, "on_true_tile", 2),
+                               dst=dst._descriptor(call, "dst", 2), pattern=data,
+                               channel_multiplier=cm, cmp_op=cmp,
+                               fill_reg=p._fill_register(int(fill.view(np.uint32))))
+    p._emit(call, [word], [src], [dst],
+            _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
+                  on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
     return None
 
 
@@ -497,8 +487,8 @@ def _reduce_op(call: str, op: Any) -> str:
 
 
 def _bound(call: str, arg: str, value: Any, program: Any, channels: int):
-    """Return (bound_src, bound field value, tile or None) of a bound: a number (an FP32
-    instruction immediate) or a [P, 1] FP32 tile (a pointer: channel c reads partition
+    """Return (the bound, tile or None) of a bound: a number (an FP32 instruction
+    immediate) or a [P, 1] FP32 tile (a pointer, its address: channel c reads partition
     start + c)."""
     if isinstance(value, Tile):
         t = _tile(call, arg, value, program)
@@ -508,8 +498,8 @@ def _bound(call: str, arg: str, value: Any, program: Any, channels: int):
         if t.dtype.gpsimd_dtype != "FP32":
             raise _error(call, arg, f"{t._expr} is {t.dtype}; bound tiles must be float32 "
                          "(the instruction reads them as FP32)")
-        return "POINTER_IMMEDIATE", t._address(), t
-    return "INSTRUCTION_IMMEDIATE", _fp32(call, arg, value), None
+        return t._address(), t
+    return _fp32(call, arg, value), None
 
 
 def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
@@ -545,28 +535,20 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "on_true_tile", on_true_tile, p)
     channels = _same_partitions(call, [("dst", dst), ("on_true_tile", src)])
-    op0 = _wrap_errors(call, "comp_op0", _ops._comparison, comp_op0, "comp_op0")
-    op1 = _wrap_errors(call, "comp_op1", _ops._comparison, comp_op1, "comp_op1")
+    op0 = _refused(call, "comp_op0", _operands.comparison, comp_op0)
+    op1 = _refused(call, "comp_op1", _operands.comparison, comp_op1)
     if reduce_cmd not in _REDUCE_CMD:
         raise _error(call, "reduce_cmd", f"{reduce_cmd!r} is not an nisa.reduce_cmd")
-    red = _reduce_op(call, reduce_op)
-    base = _fp32(call, "range_start", range_start)
     fill = np.float32(nl.fp32.min) if on_false_value is ... else _fp32(call, "on_false_value",
                                                                      on_false_value)
-    b0_src, b0, t0 = _bound(call, "bound0", bound0, p, channels)
-    b1_src, b1, t1 = _bound(call, "bound1", bound1, p, channels)
-    words = [encode("RangeSelect", num_active_channels=channels,
-                    in_out_dtype=(src.gpsimd_dtype, dst.gpsimd_dtype),
-                    reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=red, base=base, fill_val=fill,
-                    src_mem_pattern=src._descriptor(call, "on_true_tile", 2), comp_op0=op0,
-                    comp_op1=op1, bound0_src=b0_src, bound1_src=b1_src, bound0=b0, bound1=b1,
-                    dst_mem_pattern=dst._descriptor(call, "dst", 2))]
-    arguments = [{"src_mem_pattern": "on_true_tile", "dst_mem_pattern": "dst",
-                  "in_out_dtype": "on_true_tile/dst", "reduce_cmd": "reduce_cmd",
-                  "reduce_op": "reduce_op", "base": "range_start", "fill_val": "on_false_value",
-                  "comp_op0": "comp_op0", "comp_op1": "comp_op1", "bound0": "bound0",
-                  "bound1": "bound1", "bound0_src": "bound0", "bound1_src": "bound1",
-                  "num_active_channels": "dst"}]
+    b0, t0 = _bound(call, "bound0", bound0, p, channels)
+    b1, t1 = _bound(call, "bound1", bound1, p, channels)
+    words = [lower.range_select(
+        in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
+        src=src._descriptor(call, "on_true_tile", 2), dst=dst._descriptor(call, "dst", 2),
+        comp_op0=op0, comp_op1=op1, bound0=b0, bound1=b1,
+        range_start=_fp32(call, "range_start", range_start),
+        reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=_reduce_op(call, reduce_op), fill=fill)]
     writes = [dst]
     if reduce_res is not None:
         res = _tile(call, "reduce_res", reduce_res, p)
@@ -577,17 +559,14 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
             raise _error(call, "reduce_res", f"{res._expr} starts at partition "
                          f"{res.start_partition}, on_true_tile at {src.start_partition}: the "
                          "accumulators are per partition, so they must start at the same one")
-        words.append(encode("DveReadAccumulator", dst_element_count=1, dtype=res.gpsimd_dtype,
-                            num_active_channels=channels,
-                            dst_mem_pattern=res._descriptor(call, "reduce_res", 1)))
-        arguments.append({"dtype": "reduce_res", "dst_mem_pattern": "reduce_res",
-                          "num_active_channels": "reduce_res"})
+        words.append(lower.read_accumulator(dtype=res.gpsimd_dtype, channels=channels,
+                                            dst=res._descriptor(call, "reduce_res", 1)))
         writes.append(res)
     reads = [src] + [t for t in (t0, t1) if t is not None]
-    p._emit(call, words, arguments, reads, writes,
-           _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0, comp_op1=comp_op1,
-                 bound0=bound0, bound1=bound1, reduce_cmd=reduce_cmd, reduce_res=reduce_res,
-                 reduce_op=reduce_op, range_start=range_start, on_false_value=on_false_value))
+    p._emit(call, words, reads, writes,
+            _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0, comp_op1=comp_op1,
+                  bound0=bound0, bound1=bound1, reduce_cmd=reduce_cmd, reduce_res=reduce_res,
+                  reduce_op=reduce_op, range_start=range_start, on_false_value=on_false_value))
     return None
 
 
@@ -616,13 +595,9 @@ def max8(dst, src, name=None):
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "src", src, p)
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
-    word = encode("Max8", src_mem_pattern=src._descriptor(call, "src", 4),
-                  in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
-                  num_active_channels=channels,
-                  dst_mem_pattern=dst._descriptor(call, "dst", 2, reverse=True))
-    p._emit(call, [word], [{"src_mem_pattern": "src", "dst_mem_pattern": "dst", "in_dtype": "src",
-                           "out_dtype": "dst", "num_active_channels": "dst"}], [src], [dst],
-           _note(call, dst=dst, src=src))
+    word = lower.max8(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
+                      src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 2))
+    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src))
     return None
 
 
@@ -666,16 +641,12 @@ def nc_find_index8(dst, data, vals, name=None):
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
     v = _vals_tile(call, vals, data, p)
-    words = [encode("MatchValueLoad", src_mem_pattern=v._descriptor(call, "vals", 2, reverse=True),
-                    dtype=v.gpsimd_dtype, num_active_channels=channels),
-             encode("FindIndex8", src_mem_pattern=data._descriptor(call, "data", 4),
-                    in_dtype=data.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
-                    num_active_channels=channels, dst_mem_pattern=dst._descriptor(call, "dst", 2))]
-    p._emit(call, words,
-           [{"src_mem_pattern": "vals", "dtype": "vals", "num_active_channels": "vals"},
-            {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
-             "dst_mem_pattern": "dst", "num_active_channels": "dst"}],
-           [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
+    words = lower.find_index8(vals_dtype=v.gpsimd_dtype, in_dtype=data.gpsimd_dtype,
+                              out_dtype=dst.gpsimd_dtype, channels=channels,
+                              vals=v._descriptor(call, "vals", 2),
+                              data=data._descriptor(call, "data", 4),
+                              dst=dst._descriptor(call, "dst", 2))
+    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
     return None
 
 
@@ -712,33 +683,26 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
     v = _vals_tile(call, vals, data, p)
-    bits = int(_fp32(call, "imm", imm).view(np.uint32))
-    word = bytearray(encode("MatchReplace8", src_mem_pattern=data._descriptor(call, "data", 4),
-                            in_dtype=data.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
-                            num_active_channels=channels, immediate=0.0,
-                            dst_mem_pattern=dst._descriptor(call, "dst", 4)))
-    word[40:44] = bits.to_bytes(4, "little")
-    words = [encode("MatchValueLoad", src_mem_pattern=v._descriptor(call, "vals", 2),
-                    dtype=v.gpsimd_dtype, num_active_channels=channels), bytes(word)]
-    p._emit(call, words,
-           [{"src_mem_pattern": "vals", "dtype": "vals", "num_active_channels": "vals"},
-            {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
-             "dst_mem_pattern": "dst", "immediate": "imm", "num_active_channels": "dst"}],
-           [data, v], [dst], _note(call, dst=dst, data=data, vals=v, imm=imm))
+    words = lower.match_replace8(vals_dtype=v.gpsimd_dtype, in_dtype=data.gpsimd_dtype,
+                                 out_dtype=dst.gpsimd_dtype, channels=channels,
+                                 vals=v._descriptor(call, "vals", 2),
+                                 data=data._descriptor(call, "data", 4),
+                                 dst=dst._descriptor(call, "dst", 4),
+                                 imm=_fp32(call, "imm", imm))
+    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v, imm=imm))
     return None
 
 
 def _int32_operand(call: str, arg: str, value: Any, program: Any, channels: int):
-    """Return (src, field value, tile or None) of an INT32 operand: an integer (an
-    instruction immediate) or a [P, 1] int32 tile (a pointer)."""
+    """Return (the operand, tile or None) of an INT32 operand: an integer (an instruction
+    immediate) or a [P, 1] int32 tile (a pointer, its address)."""
     if isinstance(value, Tile):
         t = _tile(call, arg, value, program)
         if t.partitions != channels or t._free_count() != 1 or t.dtype.gpsimd_dtype != "INT32":
             raise _error(call, arg, f"{t._expr} ({t.dtype} {t.shape}) must be an int32 tile "
                          f"with one element in each of the {channels} partitions")
-        return "POINTER_IMMEDIATE", t._address(), t
-    v = _field(call, arg, value, "int32")
-    return "INSTRUCTION_IMMEDIATE", v & 0xFFFFFFFF, None
+        return t._address(), t
+    return _field(call, arg, value, "int32"), None
 
 
 def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
@@ -768,20 +732,15 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
     dst = _tile(call, "dst", dst, p)
     src = _tile(call, "src", src, p)
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
-    off_src, off, t_off = _int32_operand(call, "index_offset", index_offset, p, channels)
-    pad_src, pad, t_pad = _int32_operand(call, "padding_val", padding_val, p, channels)
-    word = encode("NonzeroWithCount", num_active_channels=channels, in_dtype=src.gpsimd_dtype,
-                  out_dtype=dst.gpsimd_dtype, index_offset_src=off_src,
-                  src_mem_pattern=src._descriptor(call, "src", 3), index_offset=off,
-                  padding_val_src=pad_src, padding_val=pad,
-                  dst_mem_pattern=dst._descriptor(call, "dst", 3))
+    off, t_off = _int32_operand(call, "index_offset", index_offset, p, channels)
+    pad, t_pad = _int32_operand(call, "padding_val", padding_val, p, channels)
+    word = lower.nonzero_with_count(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                                    channels=channels, src=src._descriptor(call, "src", 3),
+                                    dst=dst._descriptor(call, "dst", 3), index_offset=off,
+                                    padding_val=pad)
     reads = [src] + [t for t in (t_off, t_pad) if t is not None]
-    p._emit(call, [word], [{"src_mem_pattern": "src", "dst_mem_pattern": "dst", "in_dtype": "src",
-                           "out_dtype": "dst", "index_offset": "index_offset",
-                           "index_offset_src": "index_offset", "padding_val": "padding_val",
-                           "padding_val_src": "padding_val", "num_active_channels": "dst"}],
-           reads, [dst], _note(call, dst=dst, src=src, index_offset=index_offset,
-                               padding_val=padding_val))
+    p._emit(call, [word], reads, [dst], _note(call, dst=dst, src=src, index_offset=index_offset,
+                                              padding_val=padding_val))
     return None
 
 
@@ -816,20 +775,13 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
             "(SPEC §4.12 models CopyPredicatedScalar, a scalar src)")
     pred = _tile(call, "predicate", predicate, p)
     channels = _same_partitions(call, [("dst", dst), ("predicate", pred)])
-    if isinstance(src, float) and dst.dtype.gpsimd_dtype not in (
-            "FP32", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5"):
-        raise _error(call, "src", f"a Python float src needs a float dst, not {dst.dtype}")
-    bits = _wrap_errors(call, "src", _ops._scalar_bits, src, dst.gpsimd_dtype, "src")
-    word = encode("CopyPredicatedScalar", pred_mem_pattern=pred._descriptor(call, "predicate", 3),
-                  pred_dtype=pred.gpsimd_dtype, reversed_pred=0 if reverse_pred else 1,
-                  num_active_channels=channels, in_dtype=dst.gpsimd_dtype,
-                  out_dtype=dst.gpsimd_dtype, src0_imm_src="INSTRUCTION_IMMEDIATE",
-                  src0_imm=int(bits), dst_mem_pattern=dst._descriptor(call, "dst", 3))
-    p._emit(call, [word], [{"pred_mem_pattern": "predicate", "pred_dtype": "predicate",
-                           "dst_mem_pattern": "dst", "in_dtype": "dst", "out_dtype": "dst",
-                           "src0_imm": "src", "reversed_pred": "reverse_pred",
-                           "num_active_channels": "dst"}], [pred, dst], [dst],
-           _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
+    bits = _refused(call, "src", _operands.scalar_bits, src, dst.gpsimd_dtype, False)
+    word = lower.copy_predicated_scalar(
+        dtype=dst.gpsimd_dtype, pred_dtype=pred.gpsimd_dtype, channels=channels,
+        predicate=pred._descriptor(call, "predicate", 3), dst=dst._descriptor(call, "dst", 3),
+        src=int(bits), reverse_pred=reverse_pred)
+    p._emit(call, [word], [pred, dst], [dst],
+            _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
     return None
 
 
@@ -861,14 +813,10 @@ def sequence_bounds(dst, segment_ids, name=None):
         dst_desc = dst._descriptor(call, "dst", 3, shape=[n, 1, 2])
     except NkiValidationError:
         dst_desc = dst._descriptor(call, "dst", 3)  # the validation reports the count
-    word = encode("GetSequenceBounds", num_active_channels=ids.partitions,
-                  in_dtype=ids.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
-                  src_mem_pattern=ids._descriptor(call, "segment_ids", 3),
-                  dst_mem_pattern=dst_desc)
-    p._emit(call, [word], [{"src_mem_pattern": "segment_ids", "in_dtype": "segment_ids",
-                           "out_dtype": "dst", "dst_mem_pattern": "dst",
-                           "num_active_channels": "segment_ids"}], [ids], [dst],
-           _note(call, dst=dst, segment_ids=ids))
+    word = lower.sequence_bounds(in_dtype=ids.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+                                 channels=ids.partitions,
+                                 src=ids._descriptor(call, "segment_ids", 3), dst=dst_desc)
+    p._emit(call, [word], [ids], [dst], _note(call, dst=dst, segment_ids=ids))
     return None
 
 
@@ -882,22 +830,14 @@ def _alu_engine(call: str, eng: Any) -> str | None:
     return None if eng is engine.unknown else _copy_engine(call, eng, [])
 
 
-def _free_counts(call: str, pairs: list[tuple[str, Tile]], what: str) -> None:
-    first_arg, first = pairs[0]
-    for arg, t in pairs[1:]:
-        if t._free_count() != first._free_count():
-            raise _error(call, arg, f"{t._expr} (shape {t.shape}) has {t._free_count()} "
-                         f"elements per partition, {first_arg} {first._free_count()} (shape "
-                         f"{first.shape}): {what}")
-
-
 def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     """Element-wise ``dst = op(data1, data2)``: TensorTensorArith (0x41) for the arithmetic
     ops, TensorTensorBitvec (0x51) for the bitvec ones, SPEC §4.14.
 
     ``op``: an ALU op by NKI's operator (``nl.add``, ``nl.maximum``, ``nl.bitwise_and``,
     ...), its ALU_OP name (``'ADD'``) or a NumPy ufunc that is one (``np.add``), as
-    :func:`gpsimd.tensor_tensor` takes it (a TypeError names the ops allowed). Arithmetic
+    :func:`gpsimd.tensor_tensor` takes it (an op the opcode does not take fails its clause
+    ``s3s3d3_tt_valid_op``, which lists the ops it takes). Arithmetic
     runs through FP32 (SPEC §3.8.1), on the GpSimd engine natively for INT32/UINT32 data
     and result; bitvec ops work on the bits of one integer dtype. ``data1``, ``data2``
     and ``dst`` are SBUF or PSUM tiles (not both sources in PSUM) with the same number of
@@ -930,28 +870,22 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     data1 = _tile(call, "data1", data1, p)
     data2 = _tile(call, "data2", data2, p)
     channels = _same_partitions(call, [("dst", dst), ("data1", data1), ("data2", data2)])
-    _free_counts(call, [("data1", data1), ("data2", data2), ("dst", dst)],
-                 "an element-wise op pairs them one to one (there is no broadcasting)")
-    alu_op, mnemonic = _alu.tensor_tensor_op(call, op, data1.gpsimd_dtype, p.generation)
+    alu_op = _operands.alu_op(call, "op", op, data1.gpsimd_dtype)
     eng = _alu_engine(call, engine)
-    word = encode(mnemonic, num_active_channels=channels,
-                  in0_in1_dtype=(data1.gpsimd_dtype, data2.gpsimd_dtype),
-                  out_dtype=dst.gpsimd_dtype, op=alu_op,
-                  src0_mem_pattern=data1._descriptor(call, "data1", 3),
-                  src1_mem_pattern=data2._descriptor(call, "data2", 3),
-                  dst_mem_pattern=dst._descriptor(call, "dst", 3))
-    p._emit(call, [word], {"src0_mem_pattern": "data1", "src1_mem_pattern": "data2",
-                           "in0_in1_dtype": "data1", "out_dtype": "dst", "op": "op",
-                           "dst_mem_pattern": "dst", "num_active_channels": "dst"},
-            [data1, data2], [dst], _note(call, dst=dst, data1=data1, data2=data2, op=op,
-                                         engine=engine), eng)
+    word = lower.tensor_tensor(op=alu_op, in_dtypes=(data1.gpsimd_dtype, data2.gpsimd_dtype),
+                               out_dtype=dst.gpsimd_dtype, channels=channels,
+                               data1=data1._descriptor(call, "data1", 3),
+                               data2=data2._descriptor(call, "data2", 3),
+                               dst=dst._descriptor(call, "dst", 3))
+    p._emit(call, [word], [data1, data2], [dst],
+            _note(call, dst=dst, data1=data1, data2=data2, op=op, engine=engine), eng)
     return None
 
 
 def _scalar_operand(call: str, arg: str, value: Any, data: Tile, bitvec: bool,
                     program: Any, channels: int):
-    """Return ('ptr', address, tile) of a [P, 1] operand tile (FP32 for the arithmetic
-    opcodes, the data's dtype for the bitvec ones) or ('imm', bits, None) of a number."""
+    """Return (address, tile) of a [P, 1] operand tile (FP32 for the arithmetic opcodes,
+    the data's dtype for the bitvec ones) or (bits, None) of a number."""
     if isinstance(value, Tile):
         t = _tile(call, arg, value, program)
         want = data.gpsimd_dtype if bitvec else "FP32"
@@ -959,14 +893,11 @@ def _scalar_operand(call: str, arg: str, value: Any, data: Tile, bitvec: bool,
             raise _error(call, arg, f"{t._expr} ({t.dtype} {t.shape}) must be a "
                          f"{'data-dtype' if bitvec else 'float32'} ({want}) tile with one "
                          f"element in each of the {channels} partitions, or a number")
-        return "ptr", t._address(), t
+        return t._address(), t
     if isinstance(value, np.ndarray) and value.ndim > 0:
         raise _error(call, arg, "a NumPy array is HBM; one value per partition is a (P, 1) "
                      "tile (nisa.dma_copy it into one first), or pass a number")
-    try:
-        return "imm", _alu.immediate(call, arg, value, data.gpsimd_dtype, bitvec), None
-    except (TypeError, ValueError) as e:
-        raise _error(call, arg, str(e).split(f"{arg}: ", 1)[-1]) from None
+    return _refused(call, arg, _operands.immediate, value, data.gpsimd_dtype, bitvec), None
 
 
 def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None,
@@ -1014,44 +945,29 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
     dst = _tile(call, "dst", dst, p)
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
-    _free_counts(call, [("data", data), ("dst", dst)],
-                 "an element-wise op pairs them one to one")
     if op1 is None and operand1 is not None:
         raise _error(call, "operand1", "is given but op1 is None; NKI's rule: op1 and "
                      "operand1 are both None when unused")
     if op1 is not None and operand1 is None:
         raise _error(call, "operand1", f"is None but op1 is {_note_arg(op1)}; give operand1 "
                      "(a number or a (P, 1) tile)")
-    op0_name, op1_name, bitvec = _alu.tensor_scalar_ops(call, op0, op1, data.gpsimd_dtype,
-                                                        p.generation)
+    name0 = _operands.alu_op(call, "op0", op0, data.gpsimd_dtype)
+    name1 = "BYPASS" if op1 is None else _operands.alu_op(call, "op1", op1, data.gpsimd_dtype)
+    bitvec = lower.tensor_scalar_bitvec(name0, name1)
     eng = _alu_engine(call, engine)
-    kinds, fields, reads = [], {}, [data]
+    operands, reads = [], [data]
     for i, value in enumerate((operand0, 0 if operand1 is None else operand1)):
-        kind, v, t = _scalar_operand(call, f"operand{i}", value, data, bitvec, p, channels)
-        kinds.append(kind)
-        fields[f"imm{i}"] = v
-        if t is not None:
-            reads.append(t)
-    pointer_form = kinds == ["ptr", "ptr"]
-    if not pointer_form:
-        for i, kind in enumerate(kinds):
-            if kind == "ptr":
-                fields[f"imm{i}_src"] = "POINTER_IMMEDIATE"
-    mnemonic = ("TensorScalarPtr" if pointer_form else "TensorScalar") + (
-        "Bitvec" if bitvec else "Arith")
-    word = encode(mnemonic, num_active_channels=channels, in_dtype=data.gpsimd_dtype,
-                  out_dtype=dst.gpsimd_dtype, op0=op0_name, op1=op1_name,
-                  reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
-                  src_mem_pattern=data._descriptor(call, "data", 3),
-                  dst_mem_pattern=dst._descriptor(call, "dst", 3), **fields)
-    p._emit(call, [word], {"src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst",
-                           "dst_mem_pattern": "dst", "num_active_channels": "dst",
-                           "op0": "op0", "op1": "op1", "reverse_operands": "reverse0",
-                           "imm0": "operand0", "imm0_src": "operand0", "imm1": "operand1",
-                           "imm1_src": "operand1"},
-            reads, [dst], _note(call, dst=dst, data=data, op0=op0, operand0=operand0,
-                                reverse0=reverse0, op1=op1, operand1=operand1,
-                                reverse1=reverse1, engine=engine), eng)
+        v, t = _scalar_operand(call, f"operand{i}", value, data, bitvec, p, channels)
+        operands.append(v)
+        reads += [t] if t is not None else []
+    word = lower.tensor_scalar(op0=name0, op1=name1, in_dtype=data.gpsimd_dtype,
+                               out_dtype=dst.gpsimd_dtype, channels=channels,
+                               data=data._descriptor(call, "data", 3),
+                               dst=dst._descriptor(call, "dst", 3), operand0=operands[0],
+                               operand1=operands[1], reverse0=reverse0, reverse1=reverse1)
+    p._emit(call, [word], reads, [dst],
+            _note(call, dst=dst, data=data, op0=op0, operand0=operand0, reverse0=reverse0,
+                  op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
     return None
 
 

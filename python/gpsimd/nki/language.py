@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._operands import scalar_bits
 from ..dtypes import storage_dtype
 from ._kernel import Tile, _error, current
 
@@ -214,12 +215,10 @@ def full(shape: Any, fill_value: Any, dtype: Any, buffer: Any = sbuf, name: str 
     ...     print(nl.full((1, 2), -1.5, dtype=nl.bfloat16).numpy())   # bits of -1.5
     [[49088 49088]]
     """
-    from ..ops import _scalar_bits
-
     call = "nl.full"
     d = _dtype(call, dtype)
     t = ndarray(shape, d, buffer, name)
-    bits = _scalar_bits(fill_value, d.gpsimd_dtype, f"{call}: fill_value")
+    bits = scalar_bits(call, "fill_value", fill_value, d.gpsimd_dtype)
     value = np.asarray(bits).view(d.storage)
     if isinstance(t, np.ndarray):
         t[...] = value
