@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/npy.h"
@@ -100,20 +101,10 @@ std::string did_you_mean(std::string_view typed, const std::vector<std::string>&
 // An ADDR4 as the assembler reads it: "sbuf[p=1, off=0x100]", "psum[p=0, off=0x40]",
 // "reg(5)", or "addr(0x...)" for a pattern that is none of those.
 std::string format_addr4(uint32_t addr);
-// An FP32 bit pattern: the shortest decimal that reads back to the same bits ("1.0",
-// "-inf", "1e-45"), or "0x7fc00001" for a NaN.
-std::string format_fp32(uint32_t bits);
-// A value of a dtype, given its bit pattern: the shortest decimal that reads back to the
-// same bits through the dtype's conversion (floats), the decimal integer (integers), or
-// 0x bits (NaNs, dtypes without a conversion).
-std::string format_value(Dtype dt, uint32_t bits);
 // Parses one value of a dtype as .data reads it: a decimal number (converted to the
 // dtype, floats round-to-nearest-even via FP32), inf/nan, or 0x bits. Returns the bit
 // pattern, or nullopt with `why`.
 std::optional<uint32_t> parse_value(Dtype dt, std::string_view text, std::string* why = nullptr);
-// True when .data/.dump can hold values of this dtype (a float with a conversion or an
-// integer of at most 4 bytes).
-bool is_data_dtype(Dtype dt);
 // Breaks a canonical one-line statement after top-level commas so that no line is
 // longer than `width` where possible; continuation lines are indented by four spaces.
 // The result assembles to the same words (a line ending in a comma continues).

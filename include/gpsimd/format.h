@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "gpsimd/types.h"
@@ -169,5 +170,23 @@ inline float fp32_from_bits(uint32_t bits) {
 inline uint32_t bits_from_fp32(float f) {
   return std::bit_cast<uint32_t>(f);
 }
+
+// ---- the text of values (the assembly text, explain and the trace print them) ----------
+
+// An FP32 bit pattern: the shortest decimal that reads back to the same bits ("1.0",
+// "-inf", "1e-45"), or "0x7fc00001" for a NaN.
+std::string format_fp32(uint32_t bits);
+// A value of a dtype, given its bit pattern: the shortest decimal that reads back to the
+// same bits through the dtype's conversion (floats), the decimal integer (integers), or
+// 0x bits (NaNs, dtypes without a conversion).
+std::string format_value(Dtype dt, uint32_t bits);
+// True when .data/.dump can hold values of this dtype (a float with a conversion or an
+// integer of at most 4 bytes).
+bool is_data_dtype(Dtype dt);
+// True for the signed integer dtypes (INT8, INT16, INT32).
+bool is_signed_int_dtype(Dtype dt);
+// The text of a float that is short and reads back exactly: shortest digits, then the way
+// a person writes them ("0.5", "100.0", "1e-05").
+std::string float_text(double v);
 
 }  // namespace gpsimd

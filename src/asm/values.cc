@@ -28,18 +28,6 @@ bool is_hex_literal(std::string_view t) {
   return t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
 }
 
-bool is_signed_dtype(Dtype d) {
-  return d == Dtype::INT8 || d == Dtype::INT16 || d == Dtype::INT32;
-}
-
-// The text of a float that is short and reads back exactly: shortest digits, then the
-// way a person writes them ("0.5", "100.0", "1e-05").
-std::string float_text(double v) {
-  std::string s = fmt::format("{}", v);
-  if (s.find_first_of(".eni") == std::string::npos) s += ".0";
-  return s;
-}
-
 }  // namespace
 
 std::optional<int64_t> parse_int(std::string_view text, int64_t lo, int64_t hi, std::string* why) {
@@ -193,8 +181,6 @@ std::optional<uint32_t> parse_imm(ImmType t, uint8_t dtype, std::string_view tex
 
 }  // namespace asmtext
 
-using asmtext::float_text;
-
 std::string format_addr4(uint32_t addr) {
   if (addr >> 31) {
     if ((addr & 0x7fffff00u) == 0) return fmt::format("reg({})", addr & 0xffu);
@@ -208,50 +194,6 @@ std::string format_addr4(uint32_t addr) {
   }
   if ((addr >> 25) == 0) return fmt::format("sbuf[p={}, off={:#x}]", addr >> 18, addr & 0x3ffffu);
   return fmt::format("addr({:#010x})", addr);
-}
-
-std::string format_fp32(uint32_t bits) {
-  const float f = fp32_from_bits(bits);
-  if (std::isnan(f)) return fmt::format("{:#010x}", bits);
-  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
-  std::string s = fmt::format("{}", f);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
-}
-
-bool is_data_dtype(Dtype dt) {
-  return is_int_dtype(dt) || minifloat_format(dt) != nullptr || dt == Dtype::FP32 ||
-         dt == Dtype::FP32R;
-}
-
-std::string format_value(Dtype dt, uint32_t bits) {
-  const auto size = dtype_size(dt);
-  if (!size || *size > 4 || !is_data_dtype(dt)) return fmt::format("{:#x}", bits);
-  const unsigned width = 8 * *size;
-  const uint32_t mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
-  bits &= mask;
-  if (is_int_dtype(dt)) {
-    if (asmtext::is_signed_dtype(dt) && (bits >> (width - 1)))
-      return std::to_string(static_cast<int64_t>(bits) - (int64_t{1} << width));
-    return std::to_string(bits);
-  }
-  if (dt == Dtype::FP32 || dt == Dtype::FP32R) return format_fp32(bits);
-  const uint32_t wide = widen_to_fp32(dt, bits);
-  const float f = fp32_from_bits(wide);
-  if (std::isnan(f)) return fmt::format("{:#0{}x}", bits, 2 + width / 4);
-  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
-  // The fewest significant digits that convert back to the same bits.
-  for (int digits = 1; digits <= 9; ++digits) {
-    const std::string s = fmt::format("{:.{}g}", static_cast<double>(f), digits);
-    float g = 0;
-    std::from_chars(s.data(), s.data() + s.size(), g);
-    if (narrow_from_fp32(dt, bits_from_fp32(g)) == bits) {
-      double d = 0;
-      std::from_chars(s.data(), s.data() + s.size(), d);
-      return float_text(d);
-    }
-  }
-  return format_fp32(wide);
 }
 
 std::optional<uint32_t> parse_value(Dtype dt, std::string_view text, std::string* why) {
@@ -274,7 +216,7 @@ std::optional<uint32_t> parse_value(Dtype dt, std::string_view text, std::string
     return static_cast<uint32_t>(*v);
   }
   if (is_int_dtype(dt)) {
-    const bool sgn = asmtext::is_signed_dtype(dt);
+    const bool sgn = is_signed_int_dtype(dt);
     const int64_t lo = sgn ? -(int64_t{1} << (width - 1)) : 0;
     const int64_t hi = sgn ? (int64_t{1} << (width - 1)) - 1 : umax;
     auto v = asmtext::parse_int(text, lo, hi, why);

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "gpsimd/asm.h"
+#include "gpsimd/format.h"
 #include "gpsimd/format.h"
 #include "ops/op.h"
 

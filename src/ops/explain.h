@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpsimd/asm.h"  // format_fp32, format_value
+#include "gpsimd/format.h"  // format_fp32, format_value
 #include "gpsimd/explain.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"

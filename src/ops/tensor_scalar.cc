@@ -19,7 +19,7 @@
 
 #include "alu/eval.h"
 #include "gpsimd/alu.h"
-#include "gpsimd/asm.h"
+#include "gpsimd/format.h"
 #include "gpsimd/format.h"
 #include "kernels/alu_stream.h"
 #include "kernels/thread_pool.h"
