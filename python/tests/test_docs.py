@@ -626,3 +626,56 @@ def test_the_matcher():
     assert output_matches(["x = ... (at 'y')"], ["x = anything here (at 'y')"])
     assert not output_matches(["x = ... (at 'y')"], ["x = anything (at 'z')"])
     assert shutil.which("sh")
+
+
+# --- docs/adding-an-instruction.md names real things --------------------------------------
+
+_SOURCE_DIRS = ["src", "include", "tests", "tools", "python", "bench", "fuzz"]
+
+
+@functools.lru_cache(maxsize=1)
+def _source_text():
+    parts = []
+    for d in _SOURCE_DIRS:
+        for p in (ROOT / d).rglob("*"):
+            if p.suffix in (".cc", ".h", ".py", ".txt") and p.is_file():
+                parts.append(p.read_text(errors="replace"))
+    return "\n".join(parts)
+
+
+def _backticked(text):
+    """The `...` spans of a page, code blocks included."""
+    return re.findall(r"`([^`\n]+)`", text)
+
+
+def _missing_names(text):
+    """The files and C++/Python names a page writes in backticks that the tree lacks."""
+    missing = []
+    source = _source_text()
+    for span in _backticked(text):
+        span = span.strip()
+        path_like = "/" in span or re.search(r"\.(cc|h|md|py|json)$", span)
+        if path_like and " " not in span and "<" not in span and "{" not in span:
+            base = _spec().parent if span.startswith("../shared/") else ROOT
+            rel = span[len("../shared/"):] if span.startswith("../shared/") else span
+            if not (base / rel).exists():
+                missing.append(span)
+            continue
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]{3,})(\(.*\))?", span)
+        if m and not re.search(r"\b" + re.escape(m.group(1)) + r"\b", source):
+            missing.append(span)
+    return missing
+
+
+def test_adding_an_instruction_names_only_real_files_and_names():
+    text = (ROOT / "docs" / "adding-an-instruction.md").read_text()
+    # The last section names the files a new instruction will add: those need not exist.
+    text = text.split("## What a TensorReduce or a Memset row touches")[0]
+    assert _missing_names(text) == []
+
+
+def test_a_page_naming_what_is_not_there_fails():
+    absent = "check_" + "never_defined" + "_operands"  # spelt nowhere in the tree
+    assert _missing_names(f"`src/ops/no_such_file.cc` and `{absent}(...)`") == [
+        "src/ops/no_such_file.cc", f"{absent}(...)"]
+    assert _missing_names("`src/ops/operands.h`, `prepare_operands`, `../shared/SPEC.md`") == []
