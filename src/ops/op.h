@@ -221,12 +221,11 @@ struct Operand {
   uint32_t partition(unsigned c) const { return loc.partition + c; }
 };
 
-using Resolved = std::variant<Operand, Fault>;
-
-// Resolves a tensor operand: a static address as validated, or the static ADDR4 held
-// by its register, checked with the same rules (fault bad-address when broken).
-Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
-                        unsigned elem, OperandRule rule, unsigned n);
+// Resolves a tensor operand into `out`: a static address as validated, or the static
+// ADDR4 held by its register, checked with the same rules. Returns the bad-address fault
+// when they are broken (then `out` is unspecified).
+std::optional<Fault> resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
+                                    unsigned elem, OperandRule rule, unsigned n, Operand& out);
 
 // An immediate after resolution: one value for every channel, or a per-channel pointer.
 struct Immediate {
@@ -236,9 +235,11 @@ struct Immediate {
   Location loc;        // pointer: channel c reads partition loc.partition + c
   uint32_t read(const Machine& m, unsigned c) const;
 };
-using ResolvedImm = std::variant<Immediate, Fault>;
-ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src, uint32_t value,
-                              unsigned width, bool allow_psum, unsigned n);
+// Resolves an immediate read per its IMM_SRC code into `out`; returns the bad-address
+// fault of a register pointer that breaks the rules (then `out` is unspecified).
+std::optional<Fault> resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
+                                       uint32_t value, unsigned width, bool allow_psum, unsigned n,
+                                       Immediate& out);
 
 // The walk limit (SPEC §3.6): more than 2^24 elements per channel faults too-large.
 std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& t);

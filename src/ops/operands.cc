@@ -259,8 +259,8 @@ TensorDesc sample_tensor(unsigned dims, unsigned partition, uint32_t offset, uin
 
 // ---- execution --------------------------------------------------------------------------
 
-Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
-                        unsigned elem, OperandRule rule, unsigned n) {
+std::optional<Fault> resolve_tensor(const Machine& m, std::string_view field, const TensorDesc& t,
+                                    unsigned elem, OperandRule rule, unsigned n, Operand& out) {
   uint32_t addr = t.addr;
   std::string via;
   if (t.register_mode()) {
@@ -282,7 +282,9 @@ Resolved resolve_tensor(const Machine& m, std::string_view field, const TensorDe
       return fault(fmt::format("start partition {} + {} channels must be <= {}", loc->partition, n,
                                model::kMaxPartitionEnd));
   }
-  return Operand{*loc, Walk::of(t, loc->offset, elem)};
+  out.loc = *loc;
+  out.walk = Walk::of(t, loc->offset, elem);
+  return std::nullopt;
 }
 
 uint32_t Immediate::read(const Machine& m, unsigned c) const {
@@ -291,14 +293,15 @@ uint32_t Immediate::read(const Machine& m, unsigned c) const {
   return load_elem(part.data() + loc.offset, width);
 }
 
-ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t src, uint32_t value,
-                              unsigned width, bool allow_psum, unsigned n) {
-  Immediate imm;
+std::optional<Fault> resolve_immediate(const Machine& m, std::string_view field, uint8_t src,
+                                       uint32_t value, unsigned width, bool allow_psum, unsigned n,
+                                       Immediate& imm) {
+  imm = Immediate{};
   imm.width = width;
   switch (static_cast<ImmSrc>(src)) {
     case ImmSrc::INSTRUCTION_IMMEDIATE:
       imm.value = width < 4 ? (value & ((1u << (8 * width)) - 1)) : value;
-      return imm;
+      return std::nullopt;
     case ImmSrc::POINTER_IMMEDIATE:
       break;  // validated statically
     case ImmSrc::REG_PTR_IMMEDIATE: {
@@ -313,7 +316,7 @@ ResolvedImm resolve_immediate(const Machine& m, std::string_view field, uint8_t 
   }
   imm.pointer = true;
   imm.loc = *decode_static_addr(value, m.generation());
-  return imm;
+  return std::nullopt;
 }
 
 std::optional<Fault> check_walk_limit(std::string_view field, const TensorDesc& t) {
@@ -466,15 +469,16 @@ std::optional<Fault> resolve_operands(const Operands& ops, const Word& w, const 
   const unsigned n = w[ops.channels.offset];
   out.decl = &ops;
   out.n = n;
-  for (std::size_t i = 0; i < ops.list.size(); ++i) {
-    const OperandDecl& o = ops.list[i];
+  out.slots.clear();
+  for (const OperandDecl& o : ops.list) {
     const OperandRule rule = operand_rule(engine, o.access);
+    ResolvedOperands::Slot& slot = out.slots.emplace_back();
     switch (o.kind) {
       case OperandDecl::Kind::Tensor: {
-        Resolved r =
-            resolve_tensor(m, o.field.name, load_tensor(w, o.field), *o.dtype.size(w), rule, n);
-        if (auto* f = std::get_if<Fault>(&r)) return *f;
-        out.tensors[i] = std::get<Operand>(r);
+        slot.desc = load_tensor(w, o.field);
+        if (auto f =
+                resolve_tensor(m, o.field.name, slot.desc, *o.dtype.size(w), rule, n, slot.tensor))
+          return f;
         break;
       }
       case OperandDecl::Kind::Immediate:
@@ -482,10 +486,9 @@ std::optional<Fault> resolve_operands(const Operands& ops, const Word& w, const 
         const uint8_t src = o.kind == OperandDecl::Kind::Pointer
                                 ? static_cast<uint8_t>(ImmSrc::POINTER_IMMEDIATE)
                                 : w[o.src.offset];
-        ResolvedImm r = resolve_immediate(m, o.field.name, src, load_u32(w, o.field.offset),
-                                          *o.dtype.size(w), rule.allow_psum, n);
-        if (auto* f = std::get_if<Fault>(&r)) return *f;
-        out.immediates[i] = std::get<Immediate>(r);
+        if (auto f = resolve_immediate(m, o.field.name, src, load_u32(w, o.field.offset),
+                                       *o.dtype.size(w), rule.allow_psum, n, slot.immediate))
+          return f;
         break;
       }
       case OperandDecl::Kind::Accumulators:
@@ -501,32 +504,41 @@ std::optional<Fault> prepare_operands(const Operands& ops, const Word& w, const 
   if (auto f = resolve_operands(ops, w, m, engine, r)) return f;
   if (ops.checks)
     if (auto f = ops.checks(w, r)) return f;
-  for (const OperandDecl& o : ops.list)
-    if (o.kind == OperandDecl::Kind::Tensor)
-      if (auto f = check_walk_limit(o.field.name, load_tensor(w, o.field))) return f;
+  for (std::size_t i = 0; i < ops.list.size(); ++i)
+    if (ops.list[i].kind == OperandDecl::Kind::Tensor)
+      if (auto f = check_walk_limit(ops.list[i].field.name, r.desc(i))) return f;
   for (std::size_t i = 0; i < ops.list.size(); ++i) {
     const OperandDecl& o = ops.list[i];
     if (o.access != AccessKind::Read) continue;
-    if (o.kind == OperandDecl::Kind::Tensor) out.note_source(r.tensors[i], r.n);
-    if (o.is_immediate()) out.note_immediate(r.immediates[i], r.n);
+    if (o.kind == OperandDecl::Kind::Tensor) out.note_source(r.tensor(i), r.n);
+    if (o.is_immediate()) out.note_immediate(r.immediate(i), r.n);
   }
   return std::nullopt;
 }
 
-std::optional<Fault> same_count(const Word& w, const ResolvedOperands& r) {
-  bool from_register = false, differ = false;
-  std::string counts;
+std::optional<Fault> same_count(const Word&, const ResolvedOperands& r) {
+  const auto& list = r.decl->list;
+  bool from_register = false;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    from_register =
+        from_register || (list[i].kind == OperandDecl::Kind::Tensor && r.desc(i).register_mode());
+  if (!from_register) return std::nullopt;  // validation checked the counts
+  bool differ = false;
   std::optional<uint64_t> first;
-  for (const OperandDecl& o : r.decl->list) {
-    if (o.kind != OperandDecl::Kind::Tensor) continue;
-    const TensorDesc t = load_tensor(w, o.field);
-    from_register = from_register || t.register_mode();
-    differ = differ || (first && *first != t.count());
-    counts += first ? fmt::format(", {} {}", o.field.name, t.count())
-                    : fmt::format("{} visits {} elements", o.field.name, t.count());
-    if (!first) first = t.count();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].kind != OperandDecl::Kind::Tensor) continue;
+    differ = differ || (first && *first != r.desc(i).count());
+    if (!first) first = r.desc(i).count();
   }
-  if (!from_register || !differ) return std::nullopt;
+  if (!differ) return std::nullopt;
+  // The fault's text, only when there is one: "src_mem_pattern visits 8 elements,
+  // dst_mem_pattern 16: they must be equal".
+  std::string counts;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].kind == OperandDecl::Kind::Tensor)
+      counts += counts.empty()
+                    ? fmt::format("{} visits {} elements", list[i].field.name, r.desc(i).count())
+                    : fmt::format(", {} {}", list[i].field.name, r.desc(i).count());
   return Fault{FaultKind::ShapeMismatch, counts + ": they must be equal"};
 }
 
@@ -564,17 +576,17 @@ std::optional<Fault> operand_footprint(const Operands& ops, const Word& w, const
     const OperandDecl& o = ops.list[i];
     switch (o.kind) {
       case OperandDecl::Kind::Tensor:
-        fp.walk(o.access, r.tensors[i], r.n, ops.every);
+        fp.walk(o.access, r.tensor(i), r.n, ops.every);
         break;
       case OperandDecl::Kind::Immediate:
       case OperandDecl::Kind::Pointer:
-        fp.pointer(o.access, r.immediates[i], r.n, ops.every);
+        fp.pointer(o.access, r.immediate(i), r.n, ops.every);
         break;
       case OperandDecl::Kind::Accumulators:
       case OperandDecl::Kind::Lanes: {
         const std::optional<AccessKind> a = o.access_of ? o.access_of(w) : o.access;
         if (!a) break;
-        const unsigned first = r.tensors[o.partitions_of].partition(0);
+        const unsigned first = r.tensor(o.partitions_of).partition(0);
         if (o.kind == OperandDecl::Kind::Accumulators)
           fp.accumulators(*a, first, r.n);
         else

@@ -136,12 +136,19 @@ inline OperandRule operand_rule(Engine e, AccessKind a) {
 // The operands of one word after resolution (register addresses and register pointers
 // read, their faults returned), indexed as declared.
 struct ResolvedOperands {
+  // One slot per declared operand: a tensor's descriptor as the word holds it and its
+  // resolution, or an immediate's resolution (state operands keep an empty slot).
+  struct Slot {
+    TensorDesc desc;
+    Operand tensor;
+    Immediate immediate;
+  };
   const Operands* decl = nullptr;
-  unsigned n = 0;  // active channels
-  std::array<Operand, kMaxOperands> tensors{};
-  std::array<Immediate, kMaxOperands> immediates{};
-  const Operand& tensor(unsigned i) const { return tensors[i]; }
-  const Immediate& immediate(unsigned i) const { return immediates[i]; }
+  unsigned n = 0;                          // active channels
+  InlineVector<Slot, kMaxOperands> slots;  // only the declared ones are constructed
+  const Operand& tensor(std::size_t i) const { return slots[i].tensor; }
+  const Immediate& immediate(std::size_t i) const { return slots[i].immediate; }
+  const TensorDesc& desc(std::size_t i) const { return slots[i].desc; }
 };
 
 // The operand clauses of SPEC §3.4-§3.6 from the declaration, for the engine the word is
