@@ -20,7 +20,6 @@
 #include "alu/eval.h"
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
-#include "gpsimd/format.h"
 #include "kernels/alu_stream.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
@@ -122,6 +121,11 @@ inline constexpr Operands kArithOperands{
                        kMem,
                        kM3dChannels,
                        "tensor_scalar_ptr_immediates"};
+template <const Form& K>
+inline constexpr const Operands& operands_of_form = K.pointer ? (K.bitvec ? kPtrBitvecOperands
+                                                                          : kPtrArithOperands)
+                                                              : (K.bitvec ? kBitvecOperands
+                                                                          : kArithOperands);
 inline const Operands& operands_of(Form f) {
   if (f.pointer) return f.bitvec ? kPtrBitvecOperands : kPtrArithOperands;
   return f.bitvec ? kBitvecOperands : kArithOperands;
@@ -501,42 +505,23 @@ Word sample_tensor_scalar_ptr_bitvec(unsigned p) {
                 encode_static_addr({Space::SBUF, p, 132}));
 }
 
+template <const Form& K>
+constexpr OpSemantics semantics_of(Word (*sample)(unsigned), std::string_view label) {
+  return OpSemantics{validate_form<K>, execute_form<K>,      explain_form<K>,    sample, label,
+                     nullptr,          &operands_of_form<K>, unsupported_form<K>};
+}
+
 }  // namespace
 }  // namespace gpsimd::detail::tensor_scalar
 
 namespace gpsimd {
 namespace ts = detail::tensor_scalar;
-const detail::OpSemantics table::kTensorScalarArithOps = {ts::validate_form<ts::kArith>,
-                                                          ts::execute_form<ts::kArith>,
-                                                          ts::explain_form<ts::kArith>,
-                                                          ts::sample_tensor_scalar_arith,
-                                                          "TensorScalarArith fp32 x*2+1",
-                                                          nullptr,
-                                                          &ts::kArithOperands,
-                                                          ts::unsupported_form<ts::kArith>};
-const detail::OpSemantics table::kTensorScalarBitvecOps = {ts::validate_form<ts::kBitvec>,
-                                                           ts::execute_form<ts::kBitvec>,
-                                                           ts::explain_form<ts::kBitvec>,
-                                                           ts::sample_tensor_scalar_bitvec,
-                                                           "TensorScalarBitvec int32 (x&0xff)<<4",
-                                                           nullptr,
-                                                           &ts::kBitvecOperands,
-                                                           ts::unsupported_form<ts::kBitvec>};
-const detail::OpSemantics table::kTensorScalarPtrArithOps = {ts::validate_form<ts::kPtrArith>,
-                                                             ts::execute_form<ts::kPtrArith>,
-                                                             ts::explain_form<ts::kPtrArith>,
-                                                             ts::sample_tensor_scalar_ptr_arith,
-                                                             "TensorScalarPtrArith fp32 x*s0+s1",
-                                                             nullptr,
-                                                             &ts::kPtrArithOperands,
-                                                             ts::unsupported_form<ts::kPtrArith>};
-const detail::OpSemantics table::kTensorScalarPtrBitvecOps = {
-    ts::validate_form<ts::kPtrBitvec>,
-    ts::execute_form<ts::kPtrBitvec>,
-    ts::explain_form<ts::kPtrBitvec>,
-    ts::sample_tensor_scalar_ptr_bitvec,
-    "TensorScalarPtrBitvec int32 (x^s0)|s1",
-    nullptr,
-    &ts::kPtrBitvecOperands,
-    ts::unsupported_form<ts::kPtrBitvec>};
+const detail::OpSemantics table::kTensorScalarArithOps =
+    ts::semantics_of<ts::kArith>(ts::sample_tensor_scalar_arith, "TensorScalarArith fp32 x*2+1");
+const detail::OpSemantics table::kTensorScalarBitvecOps = ts::semantics_of<ts::kBitvec>(
+    ts::sample_tensor_scalar_bitvec, "TensorScalarBitvec int32 (x&0xff)<<4");
+const detail::OpSemantics table::kTensorScalarPtrArithOps = ts::semantics_of<ts::kPtrArith>(
+    ts::sample_tensor_scalar_ptr_arith, "TensorScalarPtrArith fp32 x*s0+s1");
+const detail::OpSemantics table::kTensorScalarPtrBitvecOps = ts::semantics_of<ts::kPtrBitvec>(
+    ts::sample_tensor_scalar_ptr_bitvec, "TensorScalarPtrBitvec int32 (x^s0)|s1");
 }  // namespace gpsimd

@@ -418,13 +418,7 @@ namespace {
 // TensorTensorArith (0x41, S3S3D3_TT): per channel, dst[j] = op(src0[j], src1[j]) over
 // three 3-D walks paired by ordinal, an arithmetic op (SPEC §4.14). On POOL the integer
 // ops, and the general ops on 32-bit integers, compute exactly and wrap (the native
-// integer path); every other element goes through FP32 (SPEC §3.8.1, §3.9 item 2). The
-// clauses, the faults and the element loop are this file's.
-constexpr const InstrDef& kArithDef = instruction(Opcode::TensorTensorArith);
-
-// SPEC §3.9 item 2: on POOL, every is_valid_int_aluop op takes the native integer path at
-// any integer width, and an is_general_arith_op op takes it when its three dtypes are each
-// INT32 or UINT32; every other element (every element on DVE) takes the FP32 path.
+// integer path); every other element goes through FP32 (SPEC §3.8.1, §3.9 item 2).
 Datapath arith_datapath(Engine e, const Types& t) {
   if (e != Engine::POOL) return Datapath::Fp32;
   if (alu::is_valid_int_aluop(t.op)) return Datapath::NativeInteger;
@@ -437,60 +431,51 @@ Datapath arith_datapath(Engine e, const Types& t) {
   return Datapath::Fp32;
 }
 
-void validate_tensor_tensor_arith(const Word& w, Generation g, const ValidateOptions& opts,
-                                  DiagSink& d) {
-  validate(w, g, *opts.engine, Opcode::TensorTensorArith, d);
-}
-
-std::optional<Fault> execute_tensor_tensor_arith(const Word& w, const Machine& m,
-                                                 const ResolvedOperands& ops, Writer& out,
-                                                 const ExecEnv& env) {
-  return execute(w, m, ops, out, env, arith_datapath(env.engine, types_of(w)));
-}
-std::optional<Fault> unsupported_tensor_tensor_arith(const Word& w, Engine engine) {
-  return unsupported(w, engine, kArithDef);
-}
-
-void explain_tensor_tensor_arith(const Decoded& d, const Machine& m, Explainer& x) {
-  explain(d, m, x, kArithDef, arith_datapath);
-}
-
-Word sample_tensor_tensor_arith(unsigned p) {
-  return sample(Opcode::TensorTensorArith, p, Dtype::FP32, AluOp::ADD);
-}
-
 // TensorTensorBitvec (0x51, S3S3D3_TT): per channel, dst[j] = op(src0[j], src1[j]) over
 // three 3-D walks paired by ordinal, a bitvec op on the elements' raw w-bit patterns,
 // w = 8 * size(out_dtype): no conversion, shifts by counts >= w shift every bit out (SPEC
-// §4.14, §3.8.1). The clauses, the faults and the element loop are this file's.
-constexpr const InstrDef& kBitvecDef = instruction(Opcode::TensorTensorBitvec);
-
-// SPEC §3.8.1 item 1: every element of a bitvec opcode takes the raw-bits path, on every
-// engine that runs it.
+// §4.14, §3.8.1 item 1: on every engine that runs it).
 Datapath bitvec_datapath(Engine, const Types&) {
   return Datapath::RawBits;
 }
 
-void validate_tensor_tensor_bitvec(const Word& w, Generation g, const ValidateOptions& opts,
-                                   DiagSink& d) {
-  validate(w, g, *opts.engine, Opcode::TensorTensorBitvec, d);
-}
+// What tells the two opcodes apart: their elements' datapath, and their sample word.
+struct Opcode2 {
+  Opcode opcode;
+  Datapath (*datapath)(Engine, const Types&);
+  Dtype sample_dtype;
+  AluOp sample_op;
+};
+constexpr Opcode2 kArith{Opcode::TensorTensorArith, arith_datapath, Dtype::FP32, AluOp::ADD};
+constexpr Opcode2 kBitvec{Opcode::TensorTensorBitvec, bitvec_datapath, Dtype::INT32,
+                          AluOp::BITWISE_XOR};
 
-std::optional<Fault> execute_tensor_tensor_bitvec(const Word& w, const Machine& m,
-                                                  const ResolvedOperands& ops, Writer& out,
-                                                  const ExecEnv& env) {
-  return execute(w, m, ops, out, env, bitvec_datapath(env.engine, types_of(w)));
+template <const Opcode2& K>
+void validate_opcode(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  validate(w, g, *opts.engine, K.opcode, d);
 }
-std::optional<Fault> unsupported_tensor_tensor_bitvec(const Word& w, Engine engine) {
-  return unsupported(w, engine, kBitvecDef);
+template <const Opcode2& K>
+std::optional<Fault> execute_opcode(const Word& w, const Machine& m, const ResolvedOperands& ops,
+                                    Writer& out, const ExecEnv& env) {
+  return execute(w, m, ops, out, env, K.datapath(env.engine, types_of(w)));
 }
-
-void explain_tensor_tensor_bitvec(const Decoded& d, const Machine& m, Explainer& x) {
-  explain(d, m, x, kBitvecDef, bitvec_datapath);
+template <const Opcode2& K>
+std::optional<Fault> unsupported_opcode(const Word& w, Engine engine) {
+  return unsupported(w, engine, instruction(K.opcode));
 }
-
-Word sample_tensor_tensor_bitvec(unsigned p) {
-  return sample(Opcode::TensorTensorBitvec, p, Dtype::INT32, AluOp::BITWISE_XOR);
+template <const Opcode2& K>
+void explain_opcode(const Decoded& d, const Machine& m, Explainer& x) {
+  explain(d, m, x, instruction(K.opcode), K.datapath);
+}
+template <const Opcode2& K>
+Word sample_opcode(unsigned p) {
+  return sample(K.opcode, p, K.sample_dtype, K.sample_op);
+}
+template <const Opcode2& K>
+constexpr OpSemantics semantics_of(std::string_view label) {
+  return OpSemantics{
+      validate_opcode<K>, execute_opcode<K>,    explain_opcode<K>, sample_opcode<K>, label, nullptr,
+      &kOperands,         unsupported_opcode<K>};
 }
 
 }  // namespace
@@ -498,20 +483,8 @@ Word sample_tensor_tensor_bitvec(unsigned p) {
 
 namespace gpsimd {
 namespace tt = detail::tensor_tensor;
-const detail::OpSemantics table::kTensorTensorArithOps = {tt::validate_tensor_tensor_arith,
-                                                          tt::execute_tensor_tensor_arith,
-                                                          tt::explain_tensor_tensor_arith,
-                                                          tt::sample_tensor_tensor_arith,
-                                                          "TensorTensorArith fp32 add",
-                                                          nullptr,
-                                                          &tt::kOperands,
-                                                          tt::unsupported_tensor_tensor_arith};
-const detail::OpSemantics table::kTensorTensorBitvecOps = {tt::validate_tensor_tensor_bitvec,
-                                                           tt::execute_tensor_tensor_bitvec,
-                                                           tt::explain_tensor_tensor_bitvec,
-                                                           tt::sample_tensor_tensor_bitvec,
-                                                           "TensorTensorBitvec int32 xor",
-                                                           nullptr,
-                                                           &tt::kOperands,
-                                                           tt::unsupported_tensor_tensor_bitvec};
+const detail::OpSemantics table::kTensorTensorArithOps =
+    tt::semantics_of<tt::kArith>("TensorTensorArith fp32 add");
+const detail::OpSemantics table::kTensorTensorBitvecOps =
+    tt::semantics_of<tt::kBitvec>("TensorTensorBitvec int32 xor");
 }  // namespace gpsimd
