@@ -68,7 +68,6 @@ Generation to_generation(py::handle h) {
 
 }  // namespace
 
-
 namespace {
 
 // Returns the memory space named "sbuf" or "psum" (any case).
@@ -1137,6 +1136,11 @@ PYBIND11_MODULE(_core, m) {
       "'dve', 'pool' or 'act' for an engine name parse_engine accepts (any case, or NKI's "
       "'vector', 'gpsimd', 'scalar'); None otherwise.");
   m.attr("ENGINE_NAMES") = std::string(kEngineNamesText);
+  {
+    py::list ids;
+    for (const EngineDef& e : kEngines) ids.append(py::str(std::string(e.id)));
+    m.attr("ENGINES") = py::tuple(ids);  // the engines' ids, in kEngines' order
+  }
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);
   m.def(

@@ -42,7 +42,7 @@ uint64_t as_integer(const json& j, uint64_t limit, const std::string& where) {
 
 Engine as_queue(const json& j, const std::string& where) {
   const auto e = j.is_string() ? parse_engine_id(j.get<std::string>()) : std::nullopt;
-  if (!e) fail(where, fmt::format("{} must be \"dve\", \"pool\" or \"act\"", j.dump()));
+  if (!e) fail(where, fmt::format("{} must be {}", j.dump(), kEngineIdsQuotedText));
   return *e;
 }
 
@@ -139,7 +139,7 @@ ProgramExpect parse_expect(const json& e, Generation g, const std::string& where
     for_each_element(*it, where + ".schedule", [&](const json& s, const std::string& w) {
       const std::string text = as_string(s, w);
       const auto qw = parse_queue_word(text);
-      if (!qw) fail(w, fmt::format("'{}' must be E:i (dve, pool or act, a decimal index)", text));
+      if (!qw) fail(w, fmt::format("'{}' must be E:i ({}, a decimal index)", text, kEngineIdsText));
       x.schedule.push_back(*qw);
     });
   if (auto it = e.find("race"); it != e.end() && !it->is_null()) {
@@ -233,9 +233,8 @@ ProgramVector parse_program_vector(const json& v, const std::string& where) {
   for (auto it = queues.begin(); it != queues.end(); ++it) {
     const auto e = parse_engine_id(it.key());
     if (!e)
-      fail(w + ".queues",
-           fmt::format("'{}' is not a queue: the queues are \"dve\", \"pool\" and \"act\"",
-                       it.key()));
+      fail(w + ".queues", fmt::format("'{}' is not a queue: the queues are {}", it.key(),
+                                      kEngineIdsQuotedAndText));
     const std::string qw = fmt::format("{}.queues.{}", w, it.key());
     for_each_element(it.value(), qw, [&](const json& word, const std::string& ww) {
       t.program.queue(*e).push_back(as_word(word, ww));

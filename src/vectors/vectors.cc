@@ -190,10 +190,10 @@ TestVector parse_one(const json& v, const std::string& where) {
     t.strict = it->get<bool>();
   }
   if (auto it = v.find("engine"); it != v.end()) {
-    // SPEC §7: exactly "dve", "pool" or "act"; another string, a number or null makes the
-    // vector malformed.
+    // SPEC §7: exactly an engine's id ("dve", "pool" or "act"); another string, a number or
+    // null makes the vector malformed.
     const auto e = it->is_string() ? parse_engine_id(it->get<std::string>()) : std::nullopt;
-    if (!e) fail(w + ".engine", fmt::format("{} must be \"dve\", \"pool\" or \"act\"", it->dump()));
+    if (!e) fail(w + ".engine", fmt::format("{} must be {}", it->dump(), kEngineIdsQuotedText));
     t.engine = e;
   }
   std::string why;
