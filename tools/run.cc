@@ -508,8 +508,7 @@ int run_queued(const RunOptions& o, const Input& input) {
         json loc;
         loc["space"] = std::string(location_space_name(r.race->location.space));
         loc["partition"] = r.race->location.partition;
-        if (r.race->location.space == LocationSpace::SBUF ||
-            r.race->location.space == LocationSpace::PSUM)
+        if (location_space_def(r.race->location.space).memory)
           loc["offset"] = r.race->location.offset;
         j["race"] = {{"first", side(r.race->first)},
                      {"second", side(r.race->second)},

@@ -64,9 +64,7 @@ py::dict queue_run_dict(const QueueRun& r, const SourceOf& source) {
     py::dict loc;
     loc["space"] = std::string(location_space_name(r.race->location.space));
     loc["partition"] = r.race->location.partition;
-    if (r.race->location.space == LocationSpace::SBUF ||
-        r.race->location.space == LocationSpace::PSUM)
-      loc["offset"] = r.race->location.offset;
+    if (location_space_def(r.race->location.space).memory) loc["offset"] = r.race->location.offset;
     py::dict race;
     race["first"] = side(r.race->first);
     race["second"] = side(r.race->second);

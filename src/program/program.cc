@@ -18,7 +18,7 @@ namespace gpsimd {
 // ---- names -------------------------------------------------------------------------------
 
 std::string RaceLocation::to_string() const {
-  if (space == LocationSpace::SBUF || space == LocationSpace::PSUM)
+  if (location_space_def(space).memory)
     return fmt::format("{}[p={}] +{:#x}", location_space_name(space), partition, offset);
   return fmt::format("{}[{}]", location_space_name(space), partition);
 }

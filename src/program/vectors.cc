@@ -78,10 +78,21 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   const std::string sp = as_string(require(j, "space", where), where + ".space");
   const auto s = parse_location_space(sp);
-  if (!s) fail(where + ".space", fmt::format("'{}' must be sbuf, psum, acc or match", sp));
+  if (!s) {
+    std::string names;
+    for (std::size_t i = 0; i < kLocationSpaceCount; ++i)
+      names += fmt::format("{}{}",
+                           i == 0                         ? ""
+                           : i + 1 == kLocationSpaceCount ? " or "
+                                                          : ", ",
+                           kLocationSpaceDefs[i].name);
+    fail(where + ".space", fmt::format("'{}' must be {}", sp, names));
+  }
   RaceLocation loc;
   loc.space = *s;
-  const bool bytes = *s == LocationSpace::SBUF || *s == LocationSpace::PSUM;
+  // SBUF and PSUM locations are bytes at an offset; the others one per partition.
+  const std::optional<Space> memory = location_space_def(*s).memory;
+  const bool bytes = memory.has_value();
   if (bytes)
     check_keys(j, where, {"space", "partition", "offset"}, {"space", "partition", "offset"});
   else
@@ -89,9 +100,8 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   loc.partition =
       static_cast<unsigned>(as_integer(j["partition"], kPartitions, where + ".partition"));
   if (bytes)
-    loc.offset = static_cast<uint32_t>(as_integer(
-        j["offset"], *s == LocationSpace::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes,
-        where + ".offset"));
+    loc.offset = static_cast<uint32_t>(
+        as_integer(j["offset"], space_partition_bytes(*memory, g), where + ".offset"));
   return loc;
 }
 
