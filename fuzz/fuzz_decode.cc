@@ -17,6 +17,7 @@
 //  - validate_as(def, w) of an instruction whose opcode w does not carry reports the
 //    instruction's opcode clause (one such instruction per input, picked by byte 62);
 //  - disassemble(w) exists exactly for the table's opcodes and assembles back to w.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -121,7 +122,7 @@ void run_one(const uint8_t* data, std::size_t size) {
                           generation_name(g));
       continue;
     }
-    Diagnostics on[3];
+    std::array<Diagnostics, kEngineCount> on;
     for (Engine e : kAllEngines) {
       on[static_cast<unsigned>(e)] = validate(w, g, ValidateOptions{false, e});
       check_diagnostics(on[static_cast<unsigned>(e)], def, w);

@@ -15,7 +15,8 @@
 //
 // Input format: byte 0 bits 0-1 the generation (V2..V5), bit 2 strict, bit 3 runs the
 // reference without race detection; byte 1 the number of words (mod 13); then per word
-// its queue (a byte, mod 3) and its 64 bytes; then the state records of exec_input.h.
+// its queue (a byte, mod the number of engines, kEngineCount) and its 64 bytes; then the
+// state records of exec_input.h.
 // The machines live across inputs and are put back into the fresh state from the input's
 // memory windows and the trace's writes; every kFullCheckPeriod inputs (every input with
 // GPSIMD_FUZZ_FULL_CHECK=1) the whole of each machine is checked to be fresh again.
@@ -153,7 +154,7 @@ void run_one(const uint8_t* data, std::size_t size) {
   prog.strict = (config >> 2) & 1u;
   uint64_t work = 0;
   for (unsigned k = 0; k < n; ++k) {
-    const unsigned q = byte() % 3u;
+    const auto q = static_cast<unsigned>(byte() % kEngineCount);
     Word w{};
     for (uint8_t& b : w) b = byte();
     work += work_of(w);
@@ -198,9 +199,11 @@ void run_one(const uint8_t* data, std::size_t size) {
   dirty.insert(dirty.end(), fast_writes.regions.begin(), fast_writes.regions.end());
   dirty.insert(dirty.end(), ref_writes.regions.begin(), ref_writes.regions.end());
 
-  const std::string what = fmt::format(
-      "{}{}, {} words (dve {}, pool {}, act {})", generation_name(g), prog.strict ? " strict" : "",
-      n, prog.queues[0].size(), prog.queues[1].size(), prog.queues[2].size());
+  std::string sizes;
+  for (const EngineDef& e : kEngines)
+    sizes += fmt::format("{}{} {}", sizes.empty() ? "" : ", ", e.id, prog.queue(e.engine).size());
+  const std::string what = fmt::format("{}{}, {} words ({})", generation_name(g),
+                                       prog.strict ? " strict" : "", n, sizes);
   // All or nothing.
   GPSIMD_FUZZ_CHECK((a.status == ProgramStatus::Invalid) == !invalid.empty(),
                     "{}: status {} with {} invalid words", what, program_status_name(a.status),
@@ -247,7 +250,7 @@ void run_one(const uint8_t* data, std::size_t size) {
                       what);
   } else {
     // The schedule issues each queue in order; only a fault's last word did not retire.
-    std::array<std::size_t, 3> next{};
+    std::array<std::size_t, kEngineCount> next{};
     for (std::size_t k = 0; k < a.schedule.size(); ++k) {
       const ScheduleStep& s = a.schedule[k];
       const auto q = static_cast<std::size_t>(s.word.queue);
@@ -267,12 +270,12 @@ void run_one(const uint8_t* data, std::size_t size) {
                             a.fault->fault.kind != FaultKind::SyncWouldBlock,
                         "{}: the fault is not the last step", what);
     if (a.status == ProgramStatus::Ok)
-      for (std::size_t q = 0; q < 3; ++q)
+      for (std::size_t q = 0; q < kEngineCount; ++q)
         GPSIMD_FUZZ_CHECK(next[q] == prog.queues[q].size(), "{}: ok with a queue not drained",
                           what);
     if (a.status == ProgramStatus::Deadlock) {
       std::size_t not_drained = 0;
-      for (std::size_t q = 0; q < 3; ++q) not_drained += next[q] < prog.queues[q].size();
+      for (std::size_t q = 0; q < kEngineCount; ++q) not_drained += next[q] < prog.queues[q].size();
       GPSIMD_FUZZ_CHECK(a.blocked.size() == not_drained && not_drained > 0,
                         "{}: {} blocked heads, {} queues not drained", what, a.blocked.size(),
                         not_drained);

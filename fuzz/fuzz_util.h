@@ -57,7 +57,7 @@ inline std::string fresh_state_problem_small(const Machine& m) {
 // registers, semaphores zero, accumulators -inf, search lanes fresh), else what differs
 // first.
 inline std::string fresh_state_problem(const Machine& m) {
-  for (Space s : {Space::SBUF, Space::PSUM}) {
+  for (Space s : kAllSpaces) {
     for (unsigned p = 0; p < kPartitions; ++p) {
       auto part = m.partition(s, p);
       if (all_zero(part.data(), part.size())) continue;

@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
         seed += static_cast<char>((static_cast<unsigned>(v.nc) - 2) | (v.program.strict ? 4 : 0) |
                                   (i % 2 ? 8 : 0));
         seed += static_cast<char>(v.program.size());
-        for (unsigned q = 0; q < 3; ++q)
+        for (unsigned q = 0; q < gpsimd::kEngineCount; ++q)
           for (const Word& w : v.program.queues[q]) {
             seed += static_cast<char>(q);
             seed.append(w.begin(), w.end());

@@ -22,6 +22,7 @@
 #include "gpsimd/isa.h"
 #include "gpsimd/validate.h"
 #include "ops/op.h"
+#include "ops/operands.h"
 
 namespace gpsimd {
 namespace {
@@ -789,6 +790,87 @@ TEST(IsaTable, TheEngineIsAnInputOfTheRowsOf414To417) {
   // The two rows share one layout (S3S3D3_TT).
   EXPECT_EQ(instruction(Opcode::TensorTensorArith).fields.data(),
             instruction(Opcode::TensorTensorBitvec).fields.data());
+}
+
+// The engine table (isa.h's kEngines) against SPEC §3.9 and §7, written out by hand: a
+// row per Engine value, in the enum's order, and the names, the parsing, the texts and the
+// PSUM rule all from it.
+TEST(EngineTable, HasARowPerEngineOfSpec) {
+  struct Expected {
+    Engine engine;
+    std::string_view id, name, nki, alias;
+    bool psum;
+  };
+  const std::vector<Expected> expected = {
+      {Engine::DVE, "dve", "DVE", "vector", "", true},
+      {Engine::POOL, "pool", "POOL", "gpsimd", "", false},
+      {Engine::ACT, "act", "ACT", "scalar", "activation", true},
+  };
+  ASSERT_EQ(kEngineCount, expected.size());
+  ASSERT_EQ(kEngines.size(), kEngineCount);
+  ASSERT_EQ(kAllEngines.size(), kEngineCount);
+  for (std::size_t i = 0; i < kEngineCount; ++i) {
+    const Expected& x = expected[i];
+    SCOPED_TRACE(std::string(x.id));
+    // Row i is Engine(i), and kAllEngines lists the rows in order.
+    EXPECT_EQ(static_cast<std::size_t>(x.engine), i);
+    EXPECT_EQ(kEngines[i].engine, x.engine);
+    EXPECT_EQ(kAllEngines[i], x.engine);
+    EXPECT_EQ(&engine_def(x.engine), &kEngines[i]);
+    EXPECT_EQ(kEngines[i].id, x.id);
+    EXPECT_EQ(kEngines[i].name, x.name);
+    EXPECT_EQ(kEngines[i].nki_name, x.nki);
+    EXPECT_EQ(kEngines[i].nki_alias, x.alias);
+    EXPECT_EQ(engine_id(x.engine), x.id);
+    EXPECT_EQ(engine_name(x.engine), x.name);
+    // SPEC §3.9 item 1: every engine but POOL may touch PSUM; a PSUM write needs 4 bytes.
+    EXPECT_EQ(kEngines[i].touches_psum, x.psum);
+    for (AccessKind a : {AccessKind::Read, AccessKind::Write, AccessKind::ReadWrite}) {
+      EXPECT_EQ(detail::operand_rule(x.engine, a).allow_psum, x.psum);
+      EXPECT_EQ(detail::operand_rule(x.engine, a).write, a != AccessKind::Read);
+    }
+  }
+  EXPECT_EQ(engine_id(static_cast<Engine>(kEngineCount)), "?");
+  EXPECT_EQ(engine_name(static_cast<Engine>(kEngineCount)), "?");
+}
+
+TEST(EngineTable, NamesAreDistinctAndRoundTrip) {
+  std::set<std::string> seen;  // every name the lenient parser accepts, lower case
+  const auto upper = [](std::string_view s) {
+    std::string u(s);
+    for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+  };
+  for (const EngineDef& d : kEngines) {
+    SCOPED_TRACE(std::string(d.id));
+    for (std::string_view n : {d.id, d.nki_name, d.nki_alias}) {
+      if (n.empty()) continue;
+      EXPECT_TRUE(seen.insert(std::string(n)).second) << n << " names two engines";
+      EXPECT_EQ(parse_engine(n), d.engine) << n;
+      EXPECT_EQ(parse_engine(upper(n)), d.engine) << n;
+    }
+    EXPECT_FALSE(d.nki_name.empty());
+    EXPECT_EQ(parse_engine_id(d.id), d.engine);
+    EXPECT_EQ(parse_engine_id(engine_id(d.engine)), d.engine);
+    // The exact parser takes the ids alone: not another case, not NKI's names.
+    EXPECT_EQ(parse_engine_id(upper(d.id)), std::nullopt);
+    EXPECT_EQ(parse_engine_id(d.nki_name), std::nullopt);
+    EXPECT_EQ(parse_engine_id(std::string(d.id) + " "), std::nullopt);
+  }
+  std::set<std::string_view> names;
+  for (const EngineDef& d : kEngines) EXPECT_TRUE(names.insert(d.name).second) << d.name;
+  for (std::string_view s : {"", "tensor", "dma", "sync", "DVE ", "vec", "pool:0"}) {
+    EXPECT_EQ(parse_engine(s), std::nullopt) << s;
+    EXPECT_EQ(parse_engine_id(s), std::nullopt) << s;
+  }
+}
+
+TEST(EngineTable, TextsListTheRows) {
+  EXPECT_EQ(kEngineIdsText, "dve, pool or act");
+  EXPECT_EQ(kEngineIdsAndText, "dve, pool and act");
+  EXPECT_EQ(kEngineIdsQuotedText, "\"dve\", \"pool\" or \"act\"");
+  EXPECT_EQ(kEngineIdsQuotedAndText, "\"dve\", \"pool\" and \"act\"");
+  EXPECT_EQ(kEngineNamesText, "dve, pool or act (NKI's vector, gpsimd, scalar)");
 }
 
 }  // namespace

@@ -473,5 +473,88 @@ TEST(MachineSearchState, FreshLanesEqualityHashCopyAndReset) {
   }
 }
 
+// The tables of memory spaces and location spaces (machine.h) against SPEC §2 and §8.8,
+// written out by hand: a row per enum value, in order; names that round-trip; the
+// partition sizes the machine uses.
+TEST(SpaceTable, HasARowPerSpaceOfSpec) {
+  struct Expected {
+    Space space;
+    std::string_view name, upper;
+    LocationSpace location;
+  };
+  const std::vector<Expected> expected = {
+      {Space::SBUF, "sbuf", "SBUF", LocationSpace::SBUF},
+      {Space::PSUM, "psum", "PSUM", LocationSpace::PSUM},
+  };
+  ASSERT_EQ(kSpaceCount, expected.size());
+  ASSERT_EQ(kAllSpaces.size(), kSpaceCount);
+  for (std::size_t i = 0; i < kSpaceCount; ++i) {
+    const Expected& x = expected[i];
+    SCOPED_TRACE(std::string(x.name));
+    EXPECT_EQ(static_cast<std::size_t>(x.space), i);
+    EXPECT_EQ(kSpaces[i].space, x.space);
+    EXPECT_EQ(kAllSpaces[i], x.space);
+    EXPECT_EQ(&space_def(x.space), &kSpaces[i]);
+    EXPECT_EQ(kSpaces[i].name, x.name);
+    EXPECT_EQ(kSpaces[i].upper, x.upper);
+    EXPECT_EQ(kSpaces[i].location, x.location);
+    EXPECT_EQ(space_name(x.space), x.name);
+    EXPECT_EQ(parse_space(x.name), x.space);
+    EXPECT_EQ(parse_space(x.upper), std::nullopt);
+    EXPECT_EQ(location_space_def(x.location).memory, x.space);
+    EXPECT_EQ(location_space_name(x.location), x.name);
+  }
+  for (std::string_view s : {"", "acc", "match", "hbm", "sbuf "})
+    EXPECT_EQ(parse_space(s), std::nullopt) << s;
+  EXPECT_EQ(space_name(static_cast<Space>(kSpaceCount)), "?");
+  EXPECT_EQ(space_names_text("'"), "'sbuf' or 'psum'");
+  EXPECT_EQ(space_names_text(""), "sbuf or psum");
+}
+
+TEST(SpaceTable, PartitionSizesAreSpecs) {
+  for (Generation g : kAllGenerations) {
+    SCOPED_TRACE(std::string(generation_name(g)));
+    EXPECT_EQ(space_partition_bytes(Space::SBUF, g), sbuf_bytes(g));
+    EXPECT_EQ(space_partition_bytes(Space::PSUM, g), 16u * 1024);
+    const Machine m(g);
+    for (Space s : kAllSpaces) {
+      EXPECT_EQ(m.partition_bytes(s), space_partition_bytes(s, g));
+      EXPECT_EQ(m.space(s).size(), std::size_t{kPartitions} * space_partition_bytes(s, g));
+      EXPECT_EQ(m.partition(s, 1).data(), m.space(s).data() + m.partition_bytes(s));
+    }
+    // The spaces are distinct buffers.
+    EXPECT_NE(m.space(Space::SBUF).data(), m.space(Space::PSUM).data());
+  }
+}
+
+TEST(SpaceTable, HasARowPerLocationSpaceOfSpec) {
+  struct Expected {
+    LocationSpace space;
+    std::string_view name;
+    std::optional<Space> memory;
+  };
+  const std::vector<Expected> expected = {
+      {LocationSpace::SBUF, "sbuf", Space::SBUF},
+      {LocationSpace::PSUM, "psum", Space::PSUM},
+      {LocationSpace::ACC, "acc", std::nullopt},
+      {LocationSpace::MATCH, "match", std::nullopt},
+  };
+  ASSERT_EQ(kLocationSpaceCount, expected.size());
+  for (std::size_t i = 0; i < kLocationSpaceCount; ++i) {
+    const Expected& x = expected[i];
+    SCOPED_TRACE(std::string(x.name));
+    EXPECT_EQ(static_cast<std::size_t>(x.space), i);
+    EXPECT_EQ(kLocationSpaceDefs[i].space, x.space);
+    EXPECT_EQ(&location_space_def(x.space), &kLocationSpaceDefs[i]);
+    EXPECT_EQ(kLocationSpaceDefs[i].name, x.name);
+    EXPECT_EQ(kLocationSpaceDefs[i].memory, x.memory);
+    EXPECT_EQ(location_space_name(x.space), x.name);
+    EXPECT_EQ(parse_location_space(x.name), x.space);
+  }
+  for (std::string_view s : {"", "SBUF", "lane", "reg"})
+    EXPECT_EQ(parse_location_space(s), std::nullopt) << s;
+  EXPECT_EQ(location_space_name(static_cast<LocationSpace>(kLocationSpaceCount)), "?");
+}
+
 }  // namespace
 }  // namespace gpsimd

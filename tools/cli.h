@@ -82,6 +82,8 @@ inline std::optional<Engine> engine_input(const Program& p, std::size_t i,
 // " on pool" for a word whose instruction takes the engine as an input (SPEC §3.9): the
 // engine it runs on; "" for the others, which run on their own engine.
 std::string engine_note(const Word& w, std::optional<Engine> input);
+// "dve 2, pool 1, act 0": the words of each queue of a program.
+std::string queue_sizes(const QueueProgram& p);
 
 struct PrintOptions {
   std::size_t threshold = 1000;

@@ -375,7 +375,7 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
   std::vector<Diagnostics> queued_diags(in->program.words.size());
   std::vector<SyncHazard> hazards;
   if (queued) {
-    std::array<std::vector<std::size_t>, 3> file_index;
+    std::array<std::vector<std::size_t>, kEngineCount> file_index;
     for (std::size_t i = 0; i < where.size(); ++i)
       file_index[static_cast<std::size_t>(where[i].queue)].push_back(i);
     for (const InvalidWord& w : validate_queues(qp, g))
@@ -441,9 +441,8 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
       json hz = json::array();
       for (const SyncHazard& h : hazards)
         hz.push_back({{"semaphore", h.semaphore}, {"kind", std::string(hazard_name(h.kind))}});
-      j["queues"] = {{"dve", qp.queue(Engine::DVE).size()},
-                     {"pool", qp.queue(Engine::POOL).size()},
-                     {"act", qp.queue(Engine::ACT).size()}};
+      json& queues = j["queues"] = json::object();
+      for (const EngineDef& e : kEngines) queues[std::string(e.id)] = qp.queue(e.engine).size();
       j["sync_hazards"] = std::move(hz);
     }
     files->push_back(std::move(j));
@@ -456,10 +455,7 @@ int check_one(const CheckOptions& o, const std::string& path, bool several, json
     }
     fmt::print("{}{} word{}, {} invalid ({}{}{})\n", several ? in->name + ": " : "", n,
                n == 1 ? "" : "s", invalid, generation_name(g), o.strict ? ", strict" : "",
-               queued ? fmt::format("; a program of queues: dve {}, pool {}, act {}",
-                                    qp.queue(Engine::DVE).size(), qp.queue(Engine::POOL).size(),
-                                    qp.queue(Engine::ACT).size())
-                      : "");
+               queued ? "; a program of queues: " + queue_sizes(qp) : "");
   }
   return invalid ? kExitFailed : kExitOk;
 }
@@ -482,6 +478,13 @@ std::string engine_note(const Word& w, std::optional<Engine> input) {
   const InstrDef* def = find_instruction(w[0]);
   if (!def || !def->engine_input) return {};
   return fmt::format(" on {}", engine_id(def->engine_for(input)));
+}
+
+std::string queue_sizes(const QueueProgram& p) {
+  std::string s;
+  for (const EngineDef& e : kEngines)
+    s += fmt::format("{}{} {}", s.empty() ? "" : ", ", e.id, p.queue(e.engine).size());
+  return s;
 }
 
 int cmd_vectors(const VectorsOptions& o) {

@@ -90,10 +90,11 @@ void add_nc(CLI::App* c, std::string* nc) {
 
 void add_engine(CLI::App* c, std::string* engine) {
   c->add_option("--engine", *engine,
-                "the engine input of TensorTensor, TensorScalar, Copy and Cast words (SPEC "
-                "§3.9): dve, pool or act (NKI's vector, gpsimd, scalar); it overrides the "
-                "program's .engine directives (default: those, else each opcode's default "
-                "engine); the other instructions run on their own engine")
+                fmt::format("the engine input of TensorTensor, TensorScalar, Copy and Cast words "
+                            "(SPEC §3.9): {}; it overrides the program's .engine directives "
+                            "(default: those, else each opcode's default engine); the other "
+                            "instructions run on their own engine",
+                            kEngineNamesText))
       ->check(check_engine);
 }
 
@@ -230,13 +231,15 @@ int main(int argc, char** argv) {
   c_vec->add_flag("--reference", vo.reference, "use the scalar reference path");
   c_vec
       ->add_option("--engine", engine,
-                   "the engine input of the vectors that name none (SPEC §7 \"engine\"; "
-                   "default: each opcode's default engine): dve, pool or act")
+                   fmt::format("the engine input of the vectors that name none (SPEC §7 "
+                               "\"engine\"; default: each opcode's default engine): {}",
+                               kEngineIdsText))
       ->check(check_engine);
   c_vec->footer(
-      "A file's \"format\" says what it holds: gpsimd-vectors/1 (one word each, SPEC §7) or "
-      "gpsimd-programs/1 (programs on the dve, pool and act queues, SPEC §8.8; --engine does "
-      "not apply to them: each queue is its engine).\n"
+      fmt::format("A file's \"format\" says what it holds: gpsimd-vectors/1 (one word each, "
+                  "SPEC §7) or gpsimd-programs/1 (programs on the {} queues, SPEC §8.8; "
+                  "--engine does not apply to them: each queue is its engine).\n",
+                  kEngineIdsAndText) +
       "Example:\n  gpsimd vectors ../shared/conformance/*.json ../shared/conformance/next/*.json "
       "../shared/conformance/engines/*.json\n"
       "  gpsimd vectors ../shared/conformance/programs/*.json");

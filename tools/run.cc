@@ -369,7 +369,8 @@ std::string wait_text(WaitMode mode, unsigned sem, uint32_t value) {
 struct QueuedInput {
   const Input& in;
   QueueProgram program;
-  std::array<std::vector<std::size_t>, 3> file_index;  // [engine][index] -> word of the file
+  std::array<std::vector<std::size_t>, kEngineCount>
+      file_index;  // [engine][index] -> word of the file
 
   QueuedInput(const Input& input, bool strict) : in(input) {
     std::vector<QueueWord> where;
@@ -428,14 +429,10 @@ int run_queued(const RunOptions& o, const Input& input) {
       trace.label = w.to_string();
     };
   }
-  const auto sizes = [&] {
-    return fmt::format("dve {}, pool {}, act {}", q.program.queue(Engine::DVE).size(),
-                       q.program.queue(Engine::POOL).size(), q.program.queue(Engine::ACT).size());
-  };
   if (!o.json)
     fmt::print("run {} on {}{}: a program of {} word{} ({})\n", input.name, generation_name(g),
                o.strict ? " (strict)" : "", p.words.size(), p.words.size() == 1 ? "" : "s",
-               sizes());
+               queue_sizes(q.program));
   const QueueRun r = run_queues(m, q.program, qo);
 
   std::string dump_error;
@@ -478,9 +475,9 @@ int run_queued(const RunOptions& o, const Input& input) {
     j["nc"] = std::string(generation_name(g));
     j["strict"] = o.strict;
     j["words"] = p.words.size();
-    j["queues"] = {{"dve", q.program.queue(Engine::DVE).size()},
-                   {"pool", q.program.queue(Engine::POOL).size()},
-                   {"act", q.program.queue(Engine::ACT).size()}};
+    json& queues = j["queues"] = json::object();
+    for (const EngineDef& e : kEngines)
+      queues[std::string(e.id)] = q.program.queue(e.engine).size();
     j["status"] = std::string(program_status_name(r.status));
     j["retired"] = std::count_if(r.schedule.begin(), r.schedule.end(),
                                  [](const ScheduleStep& st) { return st.retired; });
@@ -511,8 +508,7 @@ int run_queued(const RunOptions& o, const Input& input) {
         json loc;
         loc["space"] = std::string(location_space_name(r.race->location.space));
         loc["partition"] = r.race->location.partition;
-        if (r.race->location.space == LocationSpace::SBUF ||
-            r.race->location.space == LocationSpace::PSUM)
+        if (location_space_def(r.race->location.space).memory)
           loc["offset"] = r.race->location.offset;
         j["race"] = {{"first", side(r.race->first)},
                      {"second", side(r.race->second)},

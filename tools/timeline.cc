@@ -68,7 +68,7 @@ std::string timeline_svg(const QueueRun& run, const std::vector<TimelineWord>& i
   for (std::size_t k = 0; k < issued.size(); ++k) column[key(issued[k].word)] = k;
   const std::size_t columns = issued.size() + (blocked.empty() ? 0 : 1);
   const int width = column_x(std::max<std::size_t>(columns, 1)) + 20;
-  const int height = lane_y(Engine::ACT) + kLane + 40;
+  const int height = lane_y(kAllEngines.back()) + kLane + 40;
 
   std::string status_line(heading);
   if (run.race)
@@ -96,7 +96,7 @@ std::string timeline_svg(const QueueRun& run, const std::vector<TimelineWord>& i
           : "",
       xml(status_line));
   // The lanes.
-  for (Engine e : {Engine::DVE, Engine::POOL, Engine::ACT}) {
+  for (Engine e : kAllEngines) {
     const int y = lane_y(e);
     s += fmt::format(
         "<g class=\"lane\" id=\"lane-{0}\"><rect x=\"0\" y=\"{1}\" width=\"{2}\" height=\"{3}\" "

@@ -50,21 +50,113 @@ enum class Opcode : uint8_t {
 };
 
 // The engines (SPEC §3.9): DVE (Vector), POOL (GpSimd) and ACT (Scalar/Activation), in
-// the order SPEC lists them (§8.3's round-robin order).
+// the order SPEC lists them (§8.3's round-robin order). Each engine is a row of kEngines;
+// a program has one queue per row (program.h), and the names, the parsing and the texts
+// below all come from the rows.
 enum class Engine : uint8_t { DVE, POOL, ACT };
-inline constexpr std::array<Engine, 3> kAllEngines = {Engine::DVE, Engine::POOL, Engine::ACT};
+
+struct EngineDef {
+  Engine engine;
+  // "dve": SPEC §7's "engine" key, `--engine`, the assembly's `.engine` and `.queue`, and
+  // a queue's name in "E:i" (SPEC §8.1).
+  std::string_view id;
+  // "DVE": the engine as messages name it.
+  std::string_view name;
+  // NKI's name of the engine ("vector"), and another name NKI code uses for it
+  // ("activation"), or empty; parse_engine accepts both.
+  std::string_view nki_name;
+  std::string_view nki_alias;
+  // SPEC §3.9 item 1: the engine may touch PSUM (every engine but POOL).
+  bool touches_psum;
+};
+
+// One row per Engine value, in the enum's order (row i is Engine(i)).
+inline constexpr std::array kEngines = {
+    EngineDef{Engine::DVE, "dve", "DVE", "vector", "", true},
+    EngineDef{Engine::POOL, "pool", "POOL", "gpsimd", "", false},
+    EngineDef{Engine::ACT, "act", "ACT", "scalar", "activation", true},
+};
+inline constexpr std::size_t kEngineCount = kEngines.size();
+static_assert([] {
+  for (std::size_t i = 0; i < kEngineCount; ++i)
+    if (static_cast<std::size_t>(kEngines[i].engine) != i) return false;
+  return true;
+}());
+
+// The row of an engine.
+constexpr const EngineDef& engine_def(Engine e) {
+  return kEngines[static_cast<std::size_t>(e)];
+}
+// Every engine, in the table's order.
+inline constexpr std::array<Engine, kEngineCount> kAllEngines = [] {
+  std::array<Engine, kEngineCount> a{};
+  for (std::size_t i = 0; i < kEngineCount; ++i) a[i] = kEngines[i].engine;
+  return a;
+}();
+
 // "DVE", "POOL", "ACT".
 std::string_view engine_name(Engine e);
 // "dve", "pool", "act": the names of SPEC §7's "engine" key and of `--engine`.
 std::string_view engine_id(Engine e);
-// Parses exactly "dve", "pool" or "act" (SPEC §7); nullopt for anything else.
+// Parses exactly an engine's id ("dve", "pool" or "act", SPEC §7); nullopt for anything
+// else.
 std::optional<Engine> parse_engine_id(std::string_view s);
-// Parses an engine as a person may write it: "dve", "pool", "act" in any case, or NKI's
-// names ("vector", "gpsimd", "scalar", also "activation"). nullopt otherwise.
+// Parses an engine as a person may write it: its id ("dve", "pool", "act") in any case, or
+// NKI's names ("vector", "gpsimd", "scalar", also "activation"). nullopt otherwise.
 std::optional<Engine> parse_engine(std::string_view s);
-// What the lenient parser accepts, for error messages.
-inline constexpr std::string_view kEngineNamesText =
-    "dve, pool or act (NKI's vector, gpsimd, scalar)";
+
+namespace detail {
+// The texts of the engine table: the ids joined "a, b or c", quoted when kQuoted, with
+// "and" when kAnd; kNki adds " (NKI's x, y, z)".
+enum EngineText : unsigned { kQuoted = 1, kAnd = 2, kNki = 4 };
+// Writes text `t` into `out` (when not null); returns its length.
+constexpr std::size_t write_engine_text(char* out, unsigned t) {
+  std::size_t n = 0;
+  const auto put = [&](std::string_view s) {
+    for (char c : s) {
+      if (out) out[n] = c;
+      ++n;
+    }
+  };
+  // "a, b or c" of the rows' `field`, each between `quote`s.
+  const auto list = [&](std::string_view EngineDef::*field, std::string_view quote,
+                        std::string_view last) {
+    for (std::size_t i = 0; i < kEngineCount; ++i) {
+      if (i > 0) put(i + 1 == kEngineCount ? last : ", ");
+      put(quote);
+      put(kEngines[i].*field);
+      put(quote);
+    }
+  };
+  list(&EngineDef::id, t & kQuoted ? "\"" : "", t & kAnd ? " and " : " or ");
+  if (t & kNki) {
+    put(" (NKI's ");
+    list(&EngineDef::nki_name, "", ", ");
+    put(")");
+  }
+  return n;
+}
+template <unsigned T>
+inline constexpr auto kEngineTextChars = [] {
+  std::array<char, write_engine_text(nullptr, T)> a{};
+  write_engine_text(a.data(), T);
+  return a;
+}();
+template <unsigned T>
+inline constexpr std::string_view kEngineText{kEngineTextChars<T>.data(),
+                                              kEngineTextChars<T>.size()};
+}  // namespace detail
+
+// The engines' ids, for messages: "dve, pool or act", "dve, pool and act", and quoted:
+// "\"dve\", \"pool\" or \"act\"", "\"dve\", \"pool\" and \"act\"".
+inline constexpr std::string_view kEngineIdsText = detail::kEngineText<0>;
+inline constexpr std::string_view kEngineIdsAndText = detail::kEngineText<detail::kAnd>;
+inline constexpr std::string_view kEngineIdsQuotedText = detail::kEngineText<detail::kQuoted>;
+inline constexpr std::string_view kEngineIdsQuotedAndText =
+    detail::kEngineText<detail::kQuoted | detail::kAnd>;
+// What the lenient parser accepts, for error messages:
+// "dve, pool or act (NKI's vector, gpsimd, scalar)".
+inline constexpr std::string_view kEngineNamesText = detail::kEngineText<detail::kNki>;
 
 namespace detail {
 // What an instruction does (src/ops/op.h): its clauses, its effect, what `explain` says

@@ -15,8 +15,88 @@
 
 namespace gpsimd {
 
+// The memory spaces (SPEC §2): SBUF and PSUM, each 128 partitions of bytes.
 enum class Space : uint8_t { SBUF, PSUM };
+
+// The kinds of location the race detector compares, in SPEC §8.6's order: SBUF bytes,
+// PSUM bytes, accumulators acc[p], search lanes lane[p] (one location per lane).
+enum class LocationSpace : uint8_t { SBUF, PSUM, ACC, MATCH };
+
+// A memory space as data: the machine's buffers, the names and the loops over the spaces
+// come from these rows. (The static ADDR4 encoding of SPEC §3.4 stays with its decoder,
+// check_static_addr below: the PSUM window is tested before the SBUF bits.)
+struct SpaceDef {
+  Space space;
+  // "sbuf": as printed and parsed (the assembly's sbuf[...], dumps, SPEC §7 and §8.8).
+  std::string_view name;
+  // "SBUF": as messages and `explain` name it.
+  std::string_view upper;
+  // Bytes per partition on a generation (SBUF: sbuf_partition_bytes; PSUM: 16 KiB).
+  uint32_t (*partition_bytes)(Generation g);
+  // The kind of location its bytes are (SPEC §8.6).
+  LocationSpace location;
+};
+
+// One row per Space value, in the enum's order (row i is Space(i)).
+inline constexpr std::array kSpaces = {
+    SpaceDef{Space::SBUF, "sbuf", "SBUF", [](Generation g) { return sbuf_partition_bytes(g); },
+             LocationSpace::SBUF},
+    SpaceDef{Space::PSUM, "psum", "PSUM", [](Generation) { return uint32_t{kPsumPartitionBytes}; },
+             LocationSpace::PSUM},
+};
+inline constexpr std::size_t kSpaceCount = kSpaces.size();
+static_assert([] {
+  for (std::size_t i = 0; i < kSpaceCount; ++i)
+    if (static_cast<std::size_t>(kSpaces[i].space) != i) return false;
+  return true;
+}());
+constexpr const SpaceDef& space_def(Space s) {
+  return kSpaces[static_cast<std::size_t>(s)];
+}
+// Every memory space, in the table's order.
+inline constexpr std::array<Space, kSpaceCount> kAllSpaces = [] {
+  std::array<Space, kSpaceCount> a{};
+  for (std::size_t i = 0; i < kSpaceCount; ++i) a[i] = kSpaces[i].space;
+  return a;
+}();
+// Bytes per partition of a memory space on generation g.
+constexpr uint32_t space_partition_bytes(Space s, Generation g) {
+  return space_def(s).partition_bytes(g);
+}
 std::string_view space_name(Space s);  // "sbuf" / "psum"
+// Parses exactly a space's name ("sbuf", "psum"); nullopt otherwise.
+std::optional<Space> parse_space(std::string_view s);
+// The spaces' names for messages, each between `quote`s: "'sbuf' or 'psum'".
+std::string space_names_text(std::string_view quote);
+
+// A kind of location as data (SPEC §8.6, §8.8), in SPEC §8.6's order.
+struct LocationSpaceDef {
+  LocationSpace space;
+  // "sbuf", "psum", "acc", "match" (SPEC §8.8's names).
+  std::string_view name;
+  // The memory space whose bytes these locations are (with offsets); nullopt for one
+  // location per partition (an accumulator, a search lane).
+  std::optional<Space> memory;
+};
+inline constexpr std::array kLocationSpaceDefs = {
+    LocationSpaceDef{LocationSpace::SBUF, "sbuf", Space::SBUF},
+    LocationSpaceDef{LocationSpace::PSUM, "psum", Space::PSUM},
+    LocationSpaceDef{LocationSpace::ACC, "acc", std::nullopt},
+    LocationSpaceDef{LocationSpace::MATCH, "match", std::nullopt},
+};
+inline constexpr std::size_t kLocationSpaceCount = kLocationSpaceDefs.size();
+static_assert([] {
+  for (std::size_t i = 0; i < kLocationSpaceCount; ++i)
+    if (static_cast<std::size_t>(kLocationSpaceDefs[i].space) != i) return false;
+  for (const SpaceDef& d : kSpaces) {
+    const LocationSpaceDef& l = kLocationSpaceDefs[static_cast<std::size_t>(d.location)];
+    if (l.memory != d.space || l.name != d.name) return false;
+  }
+  return true;
+}());
+constexpr const LocationSpaceDef& location_space_def(LocationSpace s) {
+  return kLocationSpaceDefs[static_cast<std::size_t>(s)];
+}
 
 // ---- locations and accesses (SPEC §8.5) --------------------------------------------------
 // What an instruction's footprint says it touches (src/ops/) and what the race detector of
@@ -28,9 +108,6 @@ enum class AccessKind : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 std::string_view access_name(AccessKind a);
 std::optional<AccessKind> parse_access(std::string_view s);
 
-// The kinds of location the race detector compares, in SPEC §8.6's order: SBUF bytes,
-// PSUM bytes, accumulators acc[p], search lanes lane[p] (one location per lane).
-enum class LocationSpace : uint8_t { SBUF, PSUM, ACC, MATCH };
 // "sbuf", "psum", "acc", "match" (SPEC §8.8's names).
 std::string_view location_space_name(LocationSpace s);
 std::optional<LocationSpace> parse_location_space(std::string_view s);
@@ -60,9 +137,7 @@ class Machine {
 
   Generation generation() const { return gen_; }
   // Bytes per partition of a memory space on this machine's generation.
-  uint32_t partition_bytes(Space s) const {
-    return s == Space::SBUF ? sbuf_bytes_ : kPsumPartitionBytes;
-  }
+  uint32_t partition_bytes(Space s) const { return bytes_[static_cast<std::size_t>(s)]; }
   // One partition of a memory space (partition < 128; beyond it, an internal error).
   std::span<uint8_t> partition(Space s, unsigned p) {
     if (p >= kPartitions) bad_partition(p);
@@ -96,19 +171,22 @@ class Machine {
   // Memory blocks are fresh anonymous mappings (page aligned, zero until written, and
   // only the pages an instruction touches are ever backed); `bytes` is the mapping's
   // length, for unmapping it.
+  // (Constructors rather than a member initializer: a Buffer in an array needs the
+  // deleter default-constructible while Machine is still incomplete.)
   struct FreeDeleter {
-    std::size_t bytes = 0;
+    FreeDeleter() noexcept : bytes(0) {}
+    explicit FreeDeleter(std::size_t n) noexcept : bytes(n) {}
+    std::size_t bytes;
     void operator()(uint8_t* p) const;
   };
   using Buffer = std::unique_ptr<uint8_t[], FreeDeleter>;
   static Buffer zeroed(std::size_t n);
-  uint8_t* base(Space s) { return s == Space::SBUF ? sbuf_.get() : psum_.get(); }
+  uint8_t* base(Space s) { return mem_[static_cast<std::size_t>(s)].get(); }
   [[noreturn]] static void bad_partition(unsigned p);
 
   Generation gen_;
-  uint32_t sbuf_bytes_;
-  Buffer sbuf_;
-  Buffer psum_;
+  std::array<uint32_t, kSpaceCount> bytes_{};  // bytes per partition, a space per row
+  std::array<Buffer, kSpaceCount> mem_;
 };
 
 // A resolved static address: a memory space, a partition and a byte offset in it.

@@ -70,14 +70,19 @@ Footprint footprint(const Word& w, const Machine& m, Engine engine, bool strict 
 
 // ---- programs (SPEC §8.1) -----------------------------------------------------------------
 
-// The three queues, indexed by Engine (dve, pool, act), and the strict flag (SPEC §4.4).
+// A queue per engine, indexed by Engine (dve, pool, act: kEngines' rows), and the strict
+// flag (SPEC §4.4).
 struct QueueProgram {
-  std::array<std::vector<Word>, 3> queues;
+  std::array<std::vector<Word>, kEngineCount> queues;
   bool strict = false;
 
   std::vector<Word>& queue(Engine e) { return queues[static_cast<std::size_t>(e)]; }
   const std::vector<Word>& queue(Engine e) const { return queues[static_cast<std::size_t>(e)]; }
-  std::size_t size() const { return queues[0].size() + queues[1].size() + queues[2].size(); }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const std::vector<Word>& q : queues) n += q.size();
+    return n;
+  }
 };
 
 // Word `index` of queue `queue`, written "E:i" (SPEC §8.1: "pool:0").

@@ -10,6 +10,7 @@ PSUM_PARTITION_BYTES: int
 REGISTERS: int
 SEMAPHORES: int
 ENGINE_NAMES: str
+ENGINES: tuple[str, ...]
 
 class Diagnostic:
     @property

@@ -228,12 +228,12 @@ class Machine(_core.Machine):
                 f"Machine.run_program: expected a dict of queues ({{'dve': words, 'pool': "
                 f"words, 'act': words}}) or assembly text with .queue, got {type(program)}"
             )
-        queues = [[], [], []]
+        queues = [[] for _ in ENGINES]
         for key, words in program.items():
             if key not in ENGINES:
+                expected = ", ".join(repr(e) for e in ENGINES[:-1]) + f" or {ENGINES[-1]!r}"
                 raise ValueError(
-                    f"Machine.run_program: unknown queue {key!r}: expected 'dve', 'pool' or "
-                    f"'act' (SPEC §8.1)"
+                    f"Machine.run_program: unknown queue {key!r}: expected {expected} (SPEC §8.1)"
                 )
             if isinstance(words, (bytes, bytearray, memoryview, np.ndarray, list, tuple)) and \
                     len(words) == 0:

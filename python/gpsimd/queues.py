@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _core
+
 __all__ = ["ProgramRun", "ENGINES"]
 
-#: The queues of a program, in SPEC §8.1's order.
-ENGINES = ("dve", "pool", "act")
+#: The queues of a program, in SPEC §8.1's order: the engines' ids ("dve", "pool", "act"),
+#: from the engine table of the extension.
+ENGINES: tuple[str, ...] = tuple(_core.ENGINES)
 
 
 @dataclass(frozen=True)

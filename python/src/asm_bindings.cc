@@ -64,9 +64,7 @@ py::dict queue_run_dict(const QueueRun& r, const SourceOf& source) {
     py::dict loc;
     loc["space"] = std::string(location_space_name(r.race->location.space));
     loc["partition"] = r.race->location.partition;
-    if (r.race->location.space == LocationSpace::SBUF ||
-        r.race->location.space == LocationSpace::PSUM)
-      loc["offset"] = r.race->location.offset;
+    if (location_space_def(r.race->location.space).memory) loc["offset"] = r.race->location.offset;
     py::dict race;
     race["first"] = side(r.race->first);
     race["second"] = side(r.race->second);
@@ -132,15 +130,16 @@ QueueRun run_queues_nogil(Machine& m, const QueueProgram& p, bool fast, bool det
 
 void bind_asm(py::module_& m) {
   // Runs a program of queues (SPEC §8) on a machine whose state is its initial state:
-  // `queues` holds the words of dve, pool and act (lists of 64-byte bytes). Returns the
+  // `queues` holds the words of each engine's queue, in kEngines' order (lists of 64-byte
+  // bytes). Returns the
   // result dict of queue_run_dict; the machine is left in the final state of SPEC §8.4.
   m.def(
       "_run_queues",
-      [](Machine& machine, const std::array<std::vector<py::bytes>, 3>& queues, bool strict,
-         bool fast, bool detect_races) -> py::dict {
+      [](Machine& machine, const std::array<std::vector<py::bytes>, kEngineCount>& queues,
+         bool strict, bool fast, bool detect_races) -> py::dict {
         QueueProgram p;
         p.strict = strict;
-        for (std::size_t e = 0; e < 3; ++e)
+        for (std::size_t e = 0; e < kEngineCount; ++e)
           for (const py::bytes& w : queues[e]) p.queues[e].push_back(word_from_bytes(w));
         std::optional<std::string> unused;
         return queue_run_dict(run_queues_nogil(machine, p, fast, detect_races, {}, &unused), {});
@@ -178,7 +177,7 @@ void bind_asm(py::module_& m) {
         };
         std::vector<QueueWord> where;
         const QueueProgram qp = queue_program(p, strict, &where);
-        std::array<std::vector<std::size_t>, 3> file_index;
+        std::array<std::vector<std::size_t>, kEngineCount> file_index;
         for (std::size_t i = 0; i < where.size(); ++i)
           file_index[static_cast<std::size_t>(where[i].queue)].push_back(i);
         std::optional<std::string> setup_error;

@@ -40,7 +40,7 @@ class DirtyRanges {
   struct Range {
     uint32_t lo = 0, hi = 0;  // empty when hi == 0
   };
-  std::array<std::array<Range, kPartitions>, 2> ranges_{};
+  std::array<std::array<Range, kPartitions>, kSpaceCount> ranges_{};
 };
 
 // Work done on the machine before a program's words run (with the GIL released); returns
@@ -72,7 +72,6 @@ pybind11::tuple run_words(Machine& m, const std::vector<Word>& words, const Exec
 // default, or a name parse_engine accepts ("dve", "pool", "act" in any case, or NKI's
 // "vector", "gpsimd", "scalar"). Raises TypeError or ValueError naming `where`.
 std::optional<Engine> to_engine(const pybind11::handle& h, std::string_view where);
-
 
 // Adds assemble(), disassemble() and _run_text() (asm_bindings.cc).
 void bind_asm(pybind11::module_& m);

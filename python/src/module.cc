@@ -68,15 +68,13 @@ Generation to_generation(py::handle h) {
 
 }  // namespace
 
-
 namespace {
 
 // Returns the memory space named "sbuf" or "psum" (any case).
 Space to_space(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (s == "sbuf") return Space::SBUF;
-  if (s == "psum") return Space::PSUM;
-  throw py::value_error(fmt::format("space '{}': must be 'sbuf' or 'psum'", s));
+  if (auto space = parse_space(s)) return *space;
+  throw py::value_error(fmt::format("space '{}': must be {}", s, space_names_text("'")));
 }
 
 // Returns the value of an integer-like object (int, bool, NumPy integer) within
@@ -613,7 +611,7 @@ py::list instruction_table() {
 // Copies another machine's state (same generation) into this one's existing buffers, so
 // that views of `dst` stay valid (Machine's own assignment replaces the buffers).
 void copy_state(Machine& dst, const Machine& src) {
-  for (Space s : {Space::SBUF, Space::PSUM}) {
+  for (Space s : kAllSpaces) {
     auto to = dst.space(s);
     auto from = src.space(s);
     std::memcpy(to.data(), from.data(), to.size());
@@ -765,7 +763,7 @@ py::dict event_dict(const TraceEvent& e) {
       break;
     case TraceEvent::Kind::Memory: {
       d["kind"] = "memory";
-      d["space"] = e.space == Space::SBUF ? "sbuf" : "psum";
+      d["space"] = std::string(space_name(e.space));
       d["partition"] = e.unit;
       d["offset"] = e.offset;
       d["addr"] = encode_static_addr(Location{e.space, e.unit, e.offset});
@@ -793,7 +791,7 @@ py::dict event_dict(const TraceEvent& e) {
 
 void DirtyRanges::mark(Space s, unsigned first, unsigned count, uint32_t lo, uint32_t hi) {
   if (lo >= hi) return;
-  auto& space = ranges_[s == Space::SBUF ? 0 : 1];
+  auto& space = ranges_[static_cast<std::size_t>(s)];
   for (unsigned p = first; p < first + count && p < kPartitions; ++p) {
     Range& r = space[p];
     if (r.hi == 0) {
@@ -806,8 +804,8 @@ void DirtyRanges::mark(Space s, unsigned first, unsigned count, uint32_t lo, uin
 }
 
 void DirtyRanges::reset(Machine& m) {
-  for (Space s : {Space::SBUF, Space::PSUM}) {
-    auto& space = ranges_[s == Space::SBUF ? 0 : 1];
+  for (Space s : kAllSpaces) {
+    auto& space = ranges_[static_cast<std::size_t>(s)];
     const uint32_t limit = m.partition_bytes(s);
     for (unsigned p = 0; p < kPartitions; ++p) {
       Range& r = space[p];
@@ -825,9 +823,9 @@ void DirtyRanges::reset(Machine& m) {
 
 std::vector<std::tuple<Space, unsigned, uint32_t, uint32_t>> DirtyRanges::ranges() const {
   std::vector<std::tuple<Space, unsigned, uint32_t, uint32_t>> out;
-  for (Space s : {Space::SBUF, Space::PSUM})
+  for (Space s : kAllSpaces)
     for (unsigned p = 0; p < kPartitions; ++p) {
-      const Range& r = ranges_[s == Space::SBUF ? 0 : 1][p];
+      const Range& r = ranges_[static_cast<std::size_t>(s)][p];
       if (r.hi != 0) out.emplace_back(s, p, r.lo, r.hi);
     }
   return out;
@@ -1137,6 +1135,11 @@ PYBIND11_MODULE(_core, m) {
       "'dve', 'pool' or 'act' for an engine name parse_engine accepts (any case, or NKI's "
       "'vector', 'gpsimd', 'scalar'); None otherwise.");
   m.attr("ENGINE_NAMES") = std::string(kEngineNamesText);
+  {
+    py::list ids;
+    for (const EngineDef& e : kEngines) ids.append(py::str(std::string(e.id)));
+    m.attr("ENGINES") = py::tuple(ids);  // the engines' ids, in kEngines' order
+  }
   m.def("encode", &encode_word, py::arg("instruction"), py::arg("fields"));
   m.def("instructions", &instruction_table);
   m.def(

@@ -984,10 +984,10 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
   const std::string name = dir.text;
   const int line = dir.line;
   if (name == ".engine" || name == ".queue") {
-    // SPEC §8.9: exactly dve, pool or act. `.engine` sets the engine input of the stream
-    // words after it; `.queue` starts (or continues) the queue of an engine.
+    // SPEC §8.9: exactly an engine's id (dve, pool or act). `.engine` sets the engine input
+    // of the stream words after it; `.queue` starts (or continues) the queue of an engine.
     const bool queue = name == ".queue";
-    constexpr std::string_view kNames = "dve, pool or act";
+    constexpr std::string_view kNames = kEngineIdsText;
     const Token& t = p.next(fmt::format("{}: {}", queue ? "a queue" : "an engine", kNames));
     auto e = t.kind == Tok::Ident ? parse_engine_id(t.text) : std::nullopt;
     if (!e && queue) {
@@ -995,9 +995,12 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
       prog.queued = true;
       if (!state.queue) state.queue = Engine::DVE;
     }
-    if (!e)
-      p.fail(t, with_hint(queue ? "unknown queue" : "unknown engine", t.text,
-                          {"dve", "pool", "act"}, fmt::format("expected {}", kNames)));
+    if (!e) {
+      std::vector<std::string> ids;
+      for (const EngineDef& d : kEngines) ids.emplace_back(d.id);
+      p.fail(t, with_hint(queue ? "unknown queue" : "unknown engine", t.text, ids,
+                          fmt::format("expected {}", kNames)));
+    }
     p.expect_end(queue ? "the queue" : "the engine");
     if (queue) {
       state.queue = *e;

@@ -28,7 +28,7 @@ std::string fit_problem(const Machine& m, const Region& r, uint64_t bytes) {
     return fmt::format(
         "{} bytes at offset {:#x} run past the end of the {} {} partition ({:#x} "
         "bytes)",
-        bytes, r.offset, generation_name(m.generation()), s == Space::SBUF ? "SBUF" : "PSUM", size);
+        bytes, r.offset, generation_name(m.generation()), space_def(s).upper, size);
   return {};
 }
 

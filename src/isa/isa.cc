@@ -13,32 +13,18 @@
 namespace gpsimd {
 
 std::string_view engine_name(Engine e) {
-  switch (e) {
-    case Engine::DVE:
-      return "DVE";
-    case Engine::POOL:
-      return "POOL";
-    case Engine::ACT:
-      return "ACT";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(e);
+  return i < kEngineCount ? kEngines[i].name : "?";
 }
 
 std::string_view engine_id(Engine e) {
-  switch (e) {
-    case Engine::DVE:
-      return "dve";
-    case Engine::POOL:
-      return "pool";
-    case Engine::ACT:
-      return "act";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(e);
+  return i < kEngineCount ? kEngines[i].id : "?";
 }
 
 std::optional<Engine> parse_engine_id(std::string_view s) {
-  for (Engine e : kAllEngines)
-    if (engine_id(e) == s) return e;
+  for (const EngineDef& d : kEngines)
+    if (d.id == s) return d.engine;
   return std::nullopt;
 }
 
@@ -46,9 +32,8 @@ std::optional<Engine> parse_engine(std::string_view s) {
   std::string lower(s);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (auto e = parse_engine_id(lower)) return e;
-  if (lower == "vector") return Engine::DVE;
-  if (lower == "gpsimd") return Engine::POOL;
-  if (lower == "scalar" || lower == "activation") return Engine::ACT;
+  for (const EngineDef& d : kEngines)
+    if (lower == d.nki_name || (!d.nki_alias.empty() && lower == d.nki_alias)) return d.engine;
   return std::nullopt;
 }
 

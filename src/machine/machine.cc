@@ -15,7 +15,23 @@
 namespace gpsimd {
 
 std::string_view space_name(Space s) {
-  return s == Space::SBUF ? "sbuf" : "psum";
+  const auto i = static_cast<std::size_t>(s);
+  return i < kSpaceCount ? kSpaces[i].name : "?";
+}
+std::optional<Space> parse_space(std::string_view s) {
+  for (const SpaceDef& d : kSpaces)
+    if (d.name == s) return d.space;
+  return std::nullopt;
+}
+std::string space_names_text(std::string_view quote) {
+  std::string out;
+  for (std::size_t i = 0; i < kSpaceCount; ++i)
+    out += fmt::format("{}{}{}{}",
+                       i == 0                 ? ""
+                       : i + 1 == kSpaceCount ? " or "
+                                              : ", ",
+                       quote, kSpaces[i].name, quote);
+  return out;
 }
 
 std::string_view access_name(AccessKind a) {
@@ -36,22 +52,12 @@ std::optional<AccessKind> parse_access(std::string_view s) {
 }
 
 std::string_view location_space_name(LocationSpace s) {
-  switch (s) {
-    case LocationSpace::SBUF:
-      return "sbuf";
-    case LocationSpace::PSUM:
-      return "psum";
-    case LocationSpace::ACC:
-      return "acc";
-    case LocationSpace::MATCH:
-      return "match";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(s);
+  return i < kLocationSpaceCount ? kLocationSpaceDefs[i].name : "?";
 }
 std::optional<LocationSpace> parse_location_space(std::string_view s) {
-  for (LocationSpace x :
-       {LocationSpace::SBUF, LocationSpace::PSUM, LocationSpace::ACC, LocationSpace::MATCH})
-    if (location_space_name(x) == s) return x;
+  for (const LocationSpaceDef& d : kLocationSpaceDefs)
+    if (d.name == s) return d.space;
   return std::nullopt;
 }
 
@@ -77,11 +83,12 @@ Machine::Buffer Machine::zeroed(std::size_t n) {
   return Buffer(static_cast<uint8_t*>(p), FreeDeleter{n});
 }
 
-Machine::Machine(Generation g)
-    : gen_(g),
-      sbuf_bytes_(sbuf_partition_bytes(g)),
-      sbuf_(zeroed(std::size_t{kPartitions} * sbuf_partition_bytes(g))),
-      psum_(zeroed(std::size_t{kPartitions} * kPsumPartitionBytes)) {
+Machine::Machine(Generation g) : gen_(g) {
+  for (const SpaceDef& d : kSpaces) {
+    const auto s = static_cast<std::size_t>(d.space);
+    bytes_[s] = space_partition_bytes(d.space, g);
+    mem_[s] = zeroed(std::size_t{kPartitions} * bytes_[s]);
+  }
   accumulators.fill(kNegInfBits);
 }
 
@@ -91,11 +98,12 @@ Machine::Machine(const Machine& o)
       accumulators(o.accumulators),
       match(o.match),
       gen_(o.gen_),
-      sbuf_bytes_(o.sbuf_bytes_),
-      sbuf_(zeroed(std::size_t{kPartitions} * o.sbuf_bytes_)),
-      psum_(zeroed(std::size_t{kPartitions} * kPsumPartitionBytes)) {
-  std::memcpy(sbuf_.get(), o.sbuf_.get(), std::size_t{kPartitions} * sbuf_bytes_);
-  std::memcpy(psum_.get(), o.psum_.get(), std::size_t{kPartitions} * kPsumPartitionBytes);
+      bytes_(o.bytes_) {
+  for (std::size_t s = 0; s < kSpaceCount; ++s) {
+    const std::size_t n = std::size_t{kPartitions} * bytes_[s];
+    mem_[s] = zeroed(n);
+    std::memcpy(mem_[s].get(), o.mem_[s].get(), n);
+  }
 }
 
 Machine& Machine::operator=(const Machine& o) {
@@ -109,10 +117,10 @@ void Machine::bad_partition(unsigned p) {
 }
 
 void Machine::reset() {
-  auto sb = space(Space::SBUF);
-  auto ps = space(Space::PSUM);
-  std::memset(sb.data(), 0, sb.size());
-  std::memset(ps.data(), 0, ps.size());
+  for (Space s : kAllSpaces) {
+    auto m = space(s);
+    std::memset(m.data(), 0, m.size());
+  }
   registers.fill(0);
   semaphores.fill(0);
   accumulators.fill(kNegInfBits);
@@ -123,11 +131,11 @@ bool Machine::operator==(const Machine& o) const {
   if (gen_ != o.gen_ || registers != o.registers || semaphores != o.semaphores ||
       accumulators != o.accumulators || match != o.match)
     return false;
-  auto eq = [&](Space s) {
+  for (Space s : kAllSpaces) {
     auto a = space(s), b = o.space(s);
-    return std::memcmp(a.data(), b.data(), a.size()) == 0;
-  };
-  return eq(Space::SBUF) && eq(Space::PSUM);
+    if (std::memcmp(a.data(), b.data(), a.size()) != 0) return false;
+  }
+  return true;
 }
 
 uint64_t Machine::hash() const {
@@ -145,8 +153,7 @@ uint64_t Machine::hash() const {
     }
     for (; i < b.size(); ++i) mix(b[i]);
   };
-  mix_bytes(space(Space::SBUF));
-  mix_bytes(space(Space::PSUM));
+  for (Space s : kAllSpaces) mix_bytes(space(s));
   for (uint32_t r : registers) mix(r);
   for (uint32_t s : semaphores) mix(s);
   for (uint32_t a : accumulators) mix(a);

@@ -24,7 +24,7 @@ std::string dtype_str(uint64_t code) {
 }
 
 std::string space_upper(Space s) {
-  return s == Space::SBUF ? "SBUF" : "PSUM";
+  return std::string(space_def(s).upper);
 }
 
 std::string op_text(uint64_t op) {

@@ -49,7 +49,7 @@ std::string static_addr_rule(Generation g, AddrProblem p);
 
 // How an operand may use memory.
 struct OperandRule {
-  bool allow_psum = true;  // DVE operands may use PSUM; POOL operands may not
+  bool allow_psum = true;  // the engine may touch PSUM (its row of kEngines: not POOL)
   bool write = false;      // a PSUM write needs a 4-byte dtype
 };
 

@@ -128,9 +128,10 @@ struct Operands {
 };
 
 // The PSUM rule of SPEC §3.9 item 1, for every operand of every instruction: an engine
-// other than POOL may touch PSUM; a PSUM write needs a 4-byte dtype.
+// whose row says so (every one but POOL) may touch PSUM; a PSUM write needs a 4-byte
+// dtype.
 inline OperandRule operand_rule(Engine e, AccessKind a) {
-  return OperandRule{e != Engine::POOL, a != AccessKind::Read};
+  return OperandRule{engine_def(e).touches_psum, a != AccessKind::Read};
 }
 
 // The operands of one word after resolution (register addresses and register pointers

@@ -136,9 +136,20 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
     walk_intervals(sink.walks[i].walk, walk_iv_[i], sink.walks[i].access);
 
   // Memory: partition p of a space is touched by the walks whose channels cover it; the
-  // partitions covered by the same walks share one merged list.
-  for (const Space space : {Space::SBUF, Space::PSUM}) {
-    const unsigned s = space == Space::SBUF ? 0 : 1;
+  // partitions covered by the same walks share one merged list. `touched` lists the
+  // locations in SPEC §8.6's order: the byte spaces come first in the table.
+  static_assert([] {
+    bool bytes = true;
+    for (const LocationSpaceDef& row : kLocationSpaceDefs) {
+      if (row.memory && !bytes) return false;
+      bytes = row.memory.has_value();
+    }
+    return true;
+  }());
+  for (const LocationSpaceDef& row : kLocationSpaceDefs) {
+    if (!row.memory) continue;
+    const Space space = *row.memory;
+    const auto s = static_cast<unsigned>(row.space);
     // Only the partitions some walk of this space covers.
     unsigned p_lo = kPartitions, p_hi = 0;
     for (std::size_t i = 0; i < nw; ++i) {
@@ -200,7 +211,9 @@ void FootprintBuilder::build(const detail::FootprintSink& sink, CompactFootprint
     }
   }
   // Accumulators and search lanes: one location per partition.
-  for (const LocationSpace space : {LocationSpace::ACC, LocationSpace::MATCH}) {
+  for (const LocationSpaceDef& row : kLocationSpaceDefs) {
+    if (row.memory) continue;
+    const LocationSpace space = row.space;
     if (std::none_of(sink.states.begin(), sink.states.end(),
                      [&](const auto& st) { return st.space == space; }))
       continue;

@@ -21,7 +21,8 @@ struct Interval {
   bool operator==(const Interval&) const = default;
 };
 
-inline constexpr unsigned kLocationSpaces = 4;  // SBUF, PSUM, ACC, MATCH
+// The rows of kLocationSpaceDefs: SBUF, PSUM, ACC, MATCH.
+inline constexpr unsigned kLocationSpaces = static_cast<unsigned>(kLocationSpaceCount);
 
 // A word's footprint: for each location space and partition, the sorted, disjoint
 // intervals it touches (adjacent intervals of equal access merged). Partitions that share

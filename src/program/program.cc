@@ -18,7 +18,7 @@ namespace gpsimd {
 // ---- names -------------------------------------------------------------------------------
 
 std::string RaceLocation::to_string() const {
-  if (space == LocationSpace::SBUF || space == LocationSpace::PSUM)
+  if (location_space_def(space).memory)
     return fmt::format("{}[p={}] +{:#x}", location_space_name(space), partition, offset);
   return fmt::format("{}[{}]", location_space_name(space), partition);
 }
@@ -258,7 +258,7 @@ QueueRun run_queues(Machine& m, const QueueProgram& p, const QueueRunOptions& op
     const InstrDef* def;
     Events ev;
   };
-  std::array<std::vector<Prepared>, 3> words;
+  std::array<std::vector<Prepared>, kEngineCount> words;
   for (Engine e : kAllEngines)
     for (const Word& w : p.queue(e))
       words[static_cast<std::size_t>(e)].push_back(
@@ -266,31 +266,35 @@ QueueRun run_queues(Machine& m, const QueueProgram& p, const QueueRunOptions& op
 
   const std::array<uint32_t, kSemaphores> initial = m.semaphores;
   std::array<SemHistory, kSemaphores> hist;
-  std::array<Clock, 3> clock{};
-  std::array<std::size_t, 3> head{};
+  std::array<Clock, kEngineCount> clock{};
+  std::array<std::size_t, kEngineCount> head{};
   std::optional<program::RaceDetector> detector;
   detail::FootprintSink sink;
   program::FootprintBuilder builder;
   program::CompactFootprint fp;
-  if (detect)
-    detector.emplace(
-        std::array<std::size_t, 3>{p.queues[0].size(), p.queues[1].size(), p.queues[2].size()});
+  if (detect) {
+    std::array<std::size_t, kEngineCount> sizes{};
+    for (std::size_t q = 0; q < kEngineCount; ++q) sizes[q] = p.queues[q].size();
+    detector.emplace(sizes);
+  }
 
   std::size_t cursor = 0;  // SPEC §8.3: the search for a ready queue starts here
   for (;;) {
     const auto drained = [&](std::size_t q) { return head[q] == words[q].size(); };
-    if (drained(0) && drained(1) && drained(2)) {
+    bool all_drained = true;
+    for (std::size_t q = 0; q < kEngineCount; ++q) all_drained = all_drained && drained(q);
+    if (all_drained) {
       r.status = ProgramStatus::Ok;
       break;
     }
     std::optional<std::size_t> issuer;
-    for (std::size_t k = 0; k < 3 && !issuer; ++k) {
-      const std::size_t q = (cursor + k) % 3;
+    for (std::size_t k = 0; k < kEngineCount && !issuer; ++k) {
+      const std::size_t q = (cursor + k) % kEngineCount;
       if (!drained(q) && wait_holds(words[q][head[q]].ev, m.semaphores)) issuer = q;
     }
     if (!issuer) {
       r.status = ProgramStatus::Deadlock;
-      for (std::size_t q = 0; q < 3; ++q) {
+      for (std::size_t q = 0; q < kEngineCount; ++q) {
         if (drained(q)) continue;
         const Events& ev = words[q][head[q]].ev;
         r.blocked.push_back(BlockedHead{QueueWord{static_cast<Engine>(q), head[q]},
@@ -319,7 +323,7 @@ QueueRun run_queues(Machine& m, const QueueProgram& p, const QueueRunOptions& op
     clock[q][q] = static_cast<uint32_t>(i + 1);
     if (pw.ev.update_mode != 0) step.update_semaphore = pw.ev.update_idx;
     if (opts.on_issue) opts.on_issue(word);
-    cursor = (q + 1) % 3;
+    cursor = (q + 1) % kEngineCount;
     if (auto f = detail::execute_validated(m, w, *pw.def, pw.def->engine_for(engine), opts.fast,
                                            opts.trace)) {
       step.retired = false;

@@ -8,8 +8,8 @@
 
 namespace gpsimd::program {
 
-RaceDetector::RaceDetector(const std::array<std::size_t, 3>& queue_sizes) {
-  for (std::size_t q = 0; q < 3; ++q) retire_seq_[q].resize(queue_sizes[q], 0);
+RaceDetector::RaceDetector(const std::array<std::size_t, kEngineCount>& queue_sizes) {
+  for (std::size_t q = 0; q < kEngineCount; ++q) retire_seq_[q].resize(queue_sizes[q], 0);
 }
 
 std::size_t RaceDetector::segments() const {
@@ -26,13 +26,13 @@ std::size_t RaceDetector::bytes() const {
   return n;
 }
 
-std::optional<RaceAccess> RaceDetector::check(const std::array<QueueAccess, 3>& h,
+std::optional<RaceAccess> RaceDetector::check(const std::array<QueueAccess, kEngineCount>& h,
                                               const QueueWord& b, AccessKind a,
                                               const Clock& c) const {
   const bool writes = (static_cast<unsigned>(a) & 2u) != 0;
   std::optional<RaceAccess> best;
   uint32_t best_seq = 0;
-  for (std::size_t q = 0; q < 3; ++q) {
+  for (std::size_t q = 0; q < kEngineCount; ++q) {
     if (q == static_cast<std::size_t>(b.queue)) continue;  // program order: never a race
     const uint32_t w = h[q].write & ~kAlsoRead, r = h[q].read;
     // A write conflicts with every access, a read with writes. The latest such word of
@@ -58,7 +58,7 @@ void RaceDetector::apply(std::vector<Segment>& shadow, std::span<const Interval>
   const auto self = static_cast<std::size_t>(b.queue);
   const auto index1 = static_cast<uint32_t>(b.index + 1);
   const uint32_t lo = ivs.front().lo, hi = ivs.back().hi;
-  auto record = [&](std::array<QueueAccess, 3>& q, AccessKind a) {
+  auto record = [&](std::array<QueueAccess, kEngineCount>& q, AccessKind a) {
     const unsigned bits = static_cast<unsigned>(a);
     if (bits & 2u) q[self].write = index1 | ((bits & 1u) ? kAlsoRead : 0u);
     if (bits & 1u) q[self].read = index1;
@@ -97,7 +97,7 @@ void RaceDetector::apply(std::vector<Segment>& shadow, std::span<const Interval>
                            [&](const Segment& s) { return s.lo < hi; }) -
       shadow.begin());
   scratch_.clear();
-  auto push = [&](uint32_t l, uint32_t h, const std::array<QueueAccess, 3>& q) {
+  auto push = [&](uint32_t l, uint32_t h, const std::array<QueueAccess, kEngineCount>& q) {
     if (l >= h) return;
     if (!scratch_.empty() && scratch_.back().hi == l && scratch_.back().q == q) {
       scratch_.back().hi = h;
@@ -106,7 +106,7 @@ void RaceDetector::apply(std::vector<Segment>& shadow, std::span<const Interval>
     scratch_.push_back(Segment{l, h, q});
   };
   // One piece [l, h) of an interval with history q: check it, then record the access.
-  auto visit = [&](uint32_t l, uint32_t h, std::array<QueueAccess, 3> q, AccessKind a) {
+  auto visit = [&](uint32_t l, uint32_t h, std::array<QueueAccess, kEngineCount> q, AccessKind a) {
     if (!race_) {
       if (auto other = check(q, b, a, c))
         race_ = Race{*other, RaceAccess{b, a}, RaceLocation{space, partition, l}};

@@ -4,7 +4,7 @@
 //
 // Shadow memory (docs/design.md, "The shadow memory"): for each location space and
 // partition, a sorted vector of segments [lo, hi) of locations with the same access
-// history. A segment holds, for each of the three queues, the index of the last word of
+// history. A segment holds, for each queue, the index of the last word of
 // that queue that wrote there (and whether it also read) and of the last word that read
 // there. That is all the check needs: within a queue, program order makes a word covered
 // by a clock whenever a later one is, so the latest access of a queue is the one that
@@ -25,14 +25,16 @@ namespace gpsimd::program {
 
 // A vector clock: one counter per queue (SPEC §8.6). Word E:i is covered by K when
 // K[E] >= i + 1.
-using Clock = std::array<uint32_t, 3>;
+using Clock = std::array<uint32_t, kEngineCount>;
 inline Clock join(const Clock& a, const Clock& b) {
-  return {std::max(a[0], b[0]), std::max(a[1], b[1]), std::max(a[2], b[2])};
+  Clock c{};
+  for (std::size_t q = 0; q < kEngineCount; ++q) c[q] = std::max(a[q], b[q]);
+  return c;
 }
 
 class RaceDetector {
  public:
-  explicit RaceDetector(const std::array<std::size_t, 3>& queue_sizes);
+  explicit RaceDetector(const std::array<std::size_t, kEngineCount>& queue_sizes);
   // Word `b` retires with its clock at issue `c` (after its acquire) and its footprint:
   // checks it against every earlier retired word, then records its accesses. Once a race is
   // found, later words are neither checked nor recorded (only the first is reported).
@@ -53,16 +55,17 @@ class RaceDetector {
   };
   struct Segment {
     uint32_t lo, hi;
-    std::array<QueueAccess, 3> q;
+    std::array<QueueAccess, kEngineCount> q;
   };
   // The race that b's access `a` to a segment with history `h` makes, if any (the
   // racing word of another queue that retired last, and its access there).
-  std::optional<RaceAccess> check(const std::array<QueueAccess, 3>& h, const QueueWord& b,
-                                  AccessKind a, const Clock& c) const;
+  std::optional<RaceAccess> check(const std::array<QueueAccess, kEngineCount>& h,
+                                  const QueueWord& b, AccessKind a, const Clock& c) const;
   void apply(std::vector<Segment>& shadow, std::span<const Interval> ivs, const QueueWord& b,
              const Clock& c, LocationSpace space, unsigned partition);
 
-  std::array<std::vector<uint32_t>, 3> retire_seq_;  // the retirement number of each word
+  std::array<std::vector<uint32_t>, kEngineCount>
+      retire_seq_;  // the retirement number of each word
   uint32_t retired_ = 0;
   std::array<std::array<std::vector<Segment>, kPartitions>, kLocationSpaces> shadow_;
   std::vector<Segment> scratch_;

@@ -42,7 +42,7 @@ uint64_t as_integer(const json& j, uint64_t limit, const std::string& where) {
 
 Engine as_queue(const json& j, const std::string& where) {
   const auto e = j.is_string() ? parse_engine_id(j.get<std::string>()) : std::nullopt;
-  if (!e) fail(where, fmt::format("{} must be \"dve\", \"pool\" or \"act\"", j.dump()));
+  if (!e) fail(where, fmt::format("{} must be {}", j.dump(), kEngineIdsQuotedText));
   return *e;
 }
 
@@ -78,10 +78,21 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   const std::string sp = as_string(require(j, "space", where), where + ".space");
   const auto s = parse_location_space(sp);
-  if (!s) fail(where + ".space", fmt::format("'{}' must be sbuf, psum, acc or match", sp));
+  if (!s) {
+    std::string names;
+    for (std::size_t i = 0; i < kLocationSpaceCount; ++i)
+      names += fmt::format("{}{}",
+                           i == 0                         ? ""
+                           : i + 1 == kLocationSpaceCount ? " or "
+                                                          : ", ",
+                           kLocationSpaceDefs[i].name);
+    fail(where + ".space", fmt::format("'{}' must be {}", sp, names));
+  }
   RaceLocation loc;
   loc.space = *s;
-  const bool bytes = *s == LocationSpace::SBUF || *s == LocationSpace::PSUM;
+  // SBUF and PSUM locations are bytes at an offset; the others one per partition.
+  const std::optional<Space> memory = location_space_def(*s).memory;
+  const bool bytes = memory.has_value();
   if (bytes)
     check_keys(j, where, {"space", "partition", "offset"}, {"space", "partition", "offset"});
   else
@@ -89,9 +100,8 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   loc.partition =
       static_cast<unsigned>(as_integer(j["partition"], kPartitions, where + ".partition"));
   if (bytes)
-    loc.offset = static_cast<uint32_t>(as_integer(
-        j["offset"], *s == LocationSpace::SBUF ? sbuf_partition_bytes(g) : kPsumPartitionBytes,
-        where + ".offset"));
+    loc.offset = static_cast<uint32_t>(
+        as_integer(j["offset"], space_partition_bytes(*memory, g), where + ".offset"));
   return loc;
 }
 
@@ -139,7 +149,7 @@ ProgramExpect parse_expect(const json& e, Generation g, const std::string& where
     for_each_element(*it, where + ".schedule", [&](const json& s, const std::string& w) {
       const std::string text = as_string(s, w);
       const auto qw = parse_queue_word(text);
-      if (!qw) fail(w, fmt::format("'{}' must be E:i (dve, pool or act, a decimal index)", text));
+      if (!qw) fail(w, fmt::format("'{}' must be E:i ({}, a decimal index)", text, kEngineIdsText));
       x.schedule.push_back(*qw);
     });
   if (auto it = e.find("race"); it != e.end() && !it->is_null()) {
@@ -233,9 +243,8 @@ ProgramVector parse_program_vector(const json& v, const std::string& where) {
   for (auto it = queues.begin(); it != queues.end(); ++it) {
     const auto e = parse_engine_id(it.key());
     if (!e)
-      fail(w + ".queues",
-           fmt::format("'{}' is not a queue: the queues are \"dve\", \"pool\" and \"act\"",
-                       it.key()));
+      fail(w + ".queues", fmt::format("'{}' is not a queue: the queues are {}", it.key(),
+                                      kEngineIdsQuotedAndText));
     const std::string qw = fmt::format("{}.queues.{}", w, it.key());
     for_each_element(it.value(), qw, [&](const json& word, const std::string& ww) {
       t.program.queue(*e).push_back(as_word(word, ww));

@@ -150,12 +150,10 @@ std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::strin
     const std::string w = fmt::format("{}[{}]", where, i);
     MemoryRange r;
     const std::string space = as_string(require(j[i], "space", w), w + ".space");
-    if (space == "sbuf")
-      r.space = Space::SBUF;
-    else if (space == "psum")
-      r.space = Space::PSUM;
+    if (auto s = parse_space(space))
+      r.space = *s;
     else
-      fail(w + ".space", fmt::format("'{}' must be \"sbuf\" or \"psum\"", space));
+      fail(w + ".space", fmt::format("'{}' must be {}", space, space_names_text("\"")));
     const uint32_t p = as_u32(require(j[i], "partition", w), w + ".partition");
     if (p >= kPartitions) fail(w + ".partition", fmt::format("{} must be 0..127", p));
     r.partition = p;
@@ -190,10 +188,10 @@ TestVector parse_one(const json& v, const std::string& where) {
     t.strict = it->get<bool>();
   }
   if (auto it = v.find("engine"); it != v.end()) {
-    // SPEC §7: exactly "dve", "pool" or "act"; another string, a number or null makes the
-    // vector malformed.
+    // SPEC §7: exactly an engine's id ("dve", "pool" or "act"); another string, a number or
+    // null makes the vector malformed.
     const auto e = it->is_string() ? parse_engine_id(it->get<std::string>()) : std::nullopt;
-    if (!e) fail(w + ".engine", fmt::format("{} must be \"dve\", \"pool\" or \"act\"", it->dump()));
+    if (!e) fail(w + ".engine", fmt::format("{} must be {}", it->dump(), kEngineIdsQuotedText));
     t.engine = e;
   }
   std::string why;
@@ -416,9 +414,9 @@ namespace {
 // Partitions to compare: all, or those marked.
 struct PartitionSet {
   bool all = true;
-  std::array<std::array<bool, kPartitions>, 2> marked{};  // by space: SBUF, PSUM
-  void mark(Space s, unsigned p) { marked[s == Space::PSUM][p] = true; }
-  bool has(Space s, unsigned p) const { return all || marked[s == Space::PSUM][p]; }
+  std::array<std::array<bool, kPartitions>, kSpaceCount> marked{};  // by space
+  void mark(Space s, unsigned p) { marked[static_cast<std::size_t>(s)][p] = true; }
+  bool has(Space s, unsigned p) const { return all || marked[static_cast<std::size_t>(s)][p]; }
 };
 
 // Notes the partitions an instruction writes, and passes every event on.
@@ -464,7 +462,7 @@ std::vector<std::string> compare_partitions(const Machine& m, const VectorExpect
   std::vector<std::string> diffs;
   const unsigned esize = dt ? *dtype_size(*dt) : 1;
   std::vector<uint8_t> want;
-  for (Space s : {Space::SBUF, Space::PSUM}) {
+  for (Space s : kAllSpaces) {
     for (unsigned p = 0; p < kPartitions; ++p) {
       if (!only.has(s, p)) continue;
       std::span<const uint8_t> got = m.partition(s, p);
@@ -537,7 +535,7 @@ void release_machine(Machine& m, const VectorExpect& e, bool clean, const Partit
     return;
   }
   if (!clean) {
-    for (Space s : {Space::SBUF, Space::PSUM})
+    for (Space s : kAllSpaces)
       for (unsigned p = 0; p < kPartitions; ++p)
         if (touched.has(s, p)) std::fill_n(m.partition(s, p).data(), m.partition_bytes(s), 0);
   }

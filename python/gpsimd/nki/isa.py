@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _core
 from .. import _lower as lower
 from .. import _operands
 from .._api import field_int as _field_int
@@ -153,8 +154,9 @@ scalar_engine = engine.scalar
 gpsimd_engine = engine.gpsimd
 unknown_engine = engine.unknown
 
-# The queue engine of each engine enum (SPEC §3.9), for the instructions that take one.
-_QUEUE = {engine.vector: "dve", engine.gpsimd: "pool", engine.scalar: "act"}
+# The queue engine of each engine enum (SPEC §3.9), for the instructions that take one: the
+# engines whose NKI name the engine table knows (vector: dve, gpsimd: pool, scalar: act).
+_QUEUE = {e: q for e in engine if (q := _core.parse_engine(e.name)) is not None}
 
 
 # ---- helpers ------------------------------------------------------------------------------
