@@ -23,8 +23,6 @@ constexpr FieldDef kChannels = field_of(F, "num_active_channels");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 constexpr FieldDef kInDtype = field_of(F, "in_dtype");
 constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
-constexpr FieldDef kImmSrc = field_of(F, "src0_imm_src");
-constexpr FieldDef kImm = field_of(F, "src0_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
 // SPEC §4.12, §8.5: the predicate walk and the scalar pointer are read, the destination

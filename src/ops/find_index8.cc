@@ -13,9 +13,7 @@ namespace gpsimd::detail {
 namespace {
 
 constexpr auto& F = table::kFindIndex8;
-constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
-constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
 // SPEC §8.5: the source walk is read, the destination walk written, the source
 // partitions' search lanes read and written.

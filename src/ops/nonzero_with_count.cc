@@ -17,12 +17,8 @@ constexpr auto& F = table::kNonzeroWithCount;
 constexpr FieldDef kChannels = field_of(F, "num_active_channels");
 constexpr FieldDef kInDtype = field_of(F, "in_dtype");
 constexpr FieldDef kOutDtype = field_of(F, "out_dtype");
-constexpr FieldDef kOffsetSrc = field_of(F, "index_offset_src");
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
-constexpr FieldDef kOffset = field_of(F, "index_offset");
-constexpr FieldDef kPaddingSrc = field_of(F, "padding_val_src");
 constexpr FieldDef kReserved0 = field_of(F, "reserved0");
-constexpr FieldDef kPadding = field_of(F, "padding_val");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
 

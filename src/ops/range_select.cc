@@ -28,10 +28,6 @@ constexpr FieldDef kFill = field_of(F, "fill_val");
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kCompOp0 = field_of(F, "comp_op0");
 constexpr FieldDef kCompOp1 = field_of(F, "comp_op1");
-constexpr FieldDef kBound0Src = field_of(F, "bound0_src");
-constexpr FieldDef kBound1Src = field_of(F, "bound1_src");
-constexpr FieldDef kBound0 = field_of(F, "bound0");
-constexpr FieldDef kBound1 = field_of(F, "bound1");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 constexpr FieldDef kReserved = field_of(F, "reserved1");
 

@@ -23,7 +23,6 @@ constexpr FieldDef kDtypes = field_of(F, "in_out_dtype");
 constexpr FieldDef kComparison = field_of(F, "comparison");
 constexpr FieldDef kSrc = field_of(F, "src_mem_pattern");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
-constexpr FieldDef kOffset = field_of(F, "index_offset");
 constexpr FieldDef kStable = field_of(F, "stable");
 
 // SPEC §4.4, §8.5: the source walk and the index_offset pointer (4 bytes, a u32, whatever

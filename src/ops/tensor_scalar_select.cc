@@ -21,9 +21,7 @@ constexpr FieldDef kChannels = field_of(F, "num_active_channels");
 constexpr FieldDef kDtype = field_of(F, "dtype");
 constexpr FieldDef kPredDtype = field_of(F, "pred_imm_dtype");
 constexpr FieldDef kReserved1 = field_of(F, "reserved1");
-constexpr FieldDef kSrc1Src = field_of(F, "src1_imm_src");
 constexpr FieldDef kPredSrc = field_of(F, "pred_imm_src");
-constexpr FieldDef kSrc1 = field_of(F, "src1_imm");
 constexpr FieldDef kPred = field_of(F, "pred_imm");
 constexpr FieldDef kDst = field_of(F, "dst_mem_pattern");
 
