@@ -81,7 +81,6 @@ struct OperandDecl {
   FieldDef src{};           // Immediate: its IMM_SRC field
   std::string_view role{};  // what explain adds after a tensor's line: "a, the left operand"
 
-  bool is_state() const { return kind == Kind::Accumulators || kind == Kind::Lanes; }
   bool is_immediate() const { return kind == Kind::Immediate || kind == Kind::Pointer; }
 };
 
