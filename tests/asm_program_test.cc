@@ -8,6 +8,7 @@
 
 #include "gpsimd/asm.h"
 #include "gpsimd/execute.h"
+#include "gpsimd/program.h"
 
 namespace gpsimd {
 namespace {

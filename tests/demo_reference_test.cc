@@ -16,6 +16,7 @@
 
 #include "gpsimd/asm.h"
 #include "gpsimd/execute.h"
+#include "gpsimd/program.h"
 #include "reference_model.h"
 
 namespace {

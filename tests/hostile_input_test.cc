@@ -24,6 +24,7 @@
 #include "gpsimd/execute.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/npy.h"
+#include "gpsimd/program.h"
 #include "gpsimd/vectors.h"
 #include "test_words.h"
 

@@ -1,6 +1,8 @@
 // run_program (issue 3): words execute in order; the first invalid or faulting word
 // stops the run with its index and diagnostics; the words before it stay retired and
 // the failing word changes nothing.
+#include "gpsimd/program.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>

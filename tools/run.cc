@@ -649,26 +649,29 @@ int cmd_run(const RunOptions& o) {
     return kExitUsage;
   }
   Trace trace(*in, o.json, o.trace_bytes);
-  ExecOptions opts;
-  opts.strict = o.strict;
-  opts.fast = !o.reference;
-  if (o.trace) opts.trace = &trace;
+  QueueRunOptions so;
+  so.fast = !o.reference;
+  so.keep_schedule = false;
+  if (o.trace) {
+    so.trace = &trace;
+    so.on_issue = [&](const QueueWord& w) {
+      trace.next_word = w.index;
+      trace.next_engine = engine_input(p, w.index, o.engine);
+    };
+  }
 
   if (!o.json)
     fmt::print("run {} on {}{}: {} word{}\n", in->name, generation_name(g),
                o.strict ? " (strict)" : "", p.words.size(), p.words.size() == 1 ? "" : "s");
-  std::size_t retired = 0;
-  std::optional<ExecResult> failure;
-  for (; retired < p.words.size(); ++retired) {
-    trace.next_word = retired;
-    opts.engine = engine_input(p, retired, o.engine);
-    trace.next_engine = opts.engine;
-    ExecResult r = execute(m, p.words[retired], opts);
-    if (!r.ok()) {
-      failure = std::move(r);
-      break;
-    }
-  }
+  // The stream as the runner's program of one queue (SPEC §8.9), each word with its
+  // engine input: --engine, else the text's latest .engine.
+  std::vector<std::optional<Engine>> engines(p.words.size());
+  for (std::size_t i = 0; i < p.words.size(); ++i) engines[i] = engine_input(p, i, o.engine);
+  const ProgramResult run =
+      stream_result(run_stream(m, Stream{p.words, engines, std::nullopt, o.strict}, so));
+  const std::size_t retired = run.retired;
+  const std::optional<ExecResult> failure =
+      run.ok() ? std::nullopt : std::optional<ExecResult>(run.failure);
 
   std::vector<DumpResult> dumps;
   std::string dump_error;

@@ -240,8 +240,9 @@ QueueProgram queue_program(const Program& p, bool strict, std::vector<QueueWord>
 // ones). Relative `.load` paths are resolved against `base_dir` (the tools pass the
 // program file's directory). Everything is checked and every file read before anything
 // is written: on error the machine is untouched and the message names the file, line,
-// directive and problem.
-std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::string& base_dir);
+// directive and problem. With a journal, the memory it overwrites is saved in it first.
+std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::string& base_dir,
+                                       Journal* journal = nullptr);
 
 // One `.dump` read from a machine.
 struct DumpResult {

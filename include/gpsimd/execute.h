@@ -68,24 +68,13 @@ struct ExecOptions {
   // The engine input (SPEC §3.9) of the instructions of §4.14-§4.17; nullopt: the
   // opcode's default. The other instructions ignore it.
   std::optional<Engine> engine = std::nullopt;
+  // With a journal, what each word overwrites is saved in it first, so the caller can undo
+  // a batch of words (Journal, machine.h).
+  Journal* journal = nullptr;
 };
 
-// Executes one word on the machine.
+// Executes one word on the machine: a single word (SPEC §7), and the step by which the
+// runner (program.h: run_stream, run_program, run_queues) issues each word of a stream.
 ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts = {});
-
-struct ProgramResult {
-  std::size_t retired = 0;            // words that retired
-  std::optional<std::size_t> failed;  // index of the first word that did not
-  ExecResult failure;                 // its result
-  bool ok() const { return !failed.has_value(); }
-};
-
-// Executes words in order, stopping at the first invalid or faulting one (which
-// changes nothing; the words before it stay retired).
-ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts = {});
-// The same, word i with engine input engines[i] where it is set (a stream's `.engine`
-// directives, SPEC §8.9); opts.engine otherwise.
-ProgramResult run_program(Machine& m, std::span<const Word> words,
-                          std::span<const std::optional<Engine>> engines, const ExecOptions& opts);
 
 }  // namespace gpsimd

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpsimd/isa.h"
 #include "gpsimd/types.h"
@@ -187,6 +188,37 @@ class Machine {
   Generation gen_;
   std::array<uint32_t, kSpaceCount> bytes_{};  // bytes per partition, a space per row
   std::array<Buffer, kSpaceCount> mem_;
+};
+
+// An undo journal: what a batch of writes replaced, so that the batch can be undone
+// (all-or-nothing for several words, a failed setup) without copying the machine. The
+// small state (registers, semaphores, accumulators, search lanes: about 9 KiB) is saved
+// whole when the journal starts; memory one range at a time, by whoever is about to write
+// it (the Writer of each word, as it hands a destination out; the setup directives).
+class Journal {
+ public:
+  explicit Journal(const Machine& m);
+  // Saves bytes [lo, hi) of a partition as they are now (before a write).
+  void save(const Machine& m, Space s, unsigned partition, uint32_t lo, uint32_t hi);
+  // Puts everything saved back, newest first, so the machine is as it was when the
+  // journal started.
+  void undo(Machine& m) const;
+  // The memory bytes saved so far.
+  std::size_t bytes() const { return data_.size(); }
+
+ private:
+  struct Range {
+    Space space;
+    unsigned partition;
+    uint32_t lo, hi;
+    std::size_t at;  // where its bytes start in data_
+  };
+  std::vector<Range> ranges_;
+  std::vector<uint8_t> data_;
+  std::array<uint32_t, kRegisters> registers_;
+  std::array<uint32_t, kSemaphores> semaphores_;
+  std::array<uint32_t, kPartitions> accumulators_;
+  std::array<MatchLane, kPartitions> match_;
 };
 
 // A resolved static address: a memory space, a partition and a byte offset in it.

@@ -1,7 +1,8 @@
 // Programs on several engine queues (SPEC §8): one queue of words per engine, validated
 // whole before anything runs, issued by the reference schedule, with waits that block,
 // the end states ok / deadlock / fault / invalid, a race detector over the happens-before
-// order the semaphores give, and the static sync hazards.
+// order the semaphores give, and the static sync hazards. A stream (SPEC §8.9) is a
+// program of one queue: one runner issues both (run_queues, run_stream, run_program).
 //
 // A SPEC §8.1 program is a QueueProgram (the three queues and `strict`) together with the
 // machine it runs on: the machine's generation is the program's, and its state when
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,6 +183,7 @@ struct QueueRun {
   std::vector<ScheduleStep> schedule;  // issue order (SPEC §8.3)
   std::optional<Race> race;            // the first race; nullopt when there is none
   bool races_checked = false;          // false when race detection was off (or invalid)
+  std::size_t retired = 0;             // the words that retired
   std::vector<SyncHazard> sync_hazards;
   std::vector<BlockedHead> blocked;   // deadlock: each queue not drained, engine order
   std::optional<ProgramFault> fault;  // fault
@@ -200,6 +203,13 @@ struct QueueRunOptions {
   TraceSink* trace = nullptr;  // every retired word's writes and semaphore update
   // Called with each word just before it issues (after its acquire), in schedule order.
   std::function<void(const QueueWord&)> on_issue = {};
+  // Keep the schedule (QueueRun::schedule) and each step's acquired update. Off, a run
+  // that detects no races keeps nothing per word (a stream of a million words runs in
+  // memory that does not grow with it); `retired` still counts.
+  bool keep_schedule = true;
+  // With a journal, what each word overwrites is saved in it first: the caller undoes the
+  // run (all or nothing) with journal->undo(m) when it does not end as wanted.
+  Journal* journal = nullptr;
 };
 
 // Runs a program on a machine whose state is the program's initial state and whose
@@ -208,5 +218,41 @@ struct QueueRunOptions {
 // queue is drained (ok), no queue is ready (deadlock) or a word faults (fault: the words
 // retired before it stay). On return the machine holds the final state of SPEC §8.4.
 QueueRun run_queues(Machine& m, const QueueProgram& p, const QueueRunOptions& opts = {});
+
+// ---- streams (SPEC §8.9): programs of one queue ------------------------------------------
+
+// A stream: words run one after another as single words, word i with engine input
+// engines[i] where that is set (a text's `.engine` directives), `engine` otherwise
+// (nullopt: the opcode's default; SPEC §3.9).
+struct Stream {
+  std::span<const Word> words;
+  std::span<const std::optional<Engine>> engines = {};
+  std::optional<Engine> engine = std::nullopt;
+  bool strict = false;
+};
+// Runs a stream on the runner of run_queues, as a program of one queue whose words are
+// validated as they come to issue: the first invalid word ends the run `invalid` (in
+// `invalid`, its only entry), a wait that does not hold ends it `fault` sync-would-block
+// (SPEC §3.2; nothing else runs to satisfy it), any other fault `fault`; the words before
+// stay retired. Schedule steps name each word by the engine it runs on and its index.
+QueueRun run_stream(Machine& m, const Stream& s, const QueueRunOptions& opts = {});
+
+struct ProgramResult {
+  std::size_t retired = 0;            // words that retired
+  std::optional<std::size_t> failed;  // index of the first word that did not
+  ExecResult failure;                 // its result
+  bool ok() const { return !failed.has_value(); }
+};
+// A stream's run as the result of single words: the words retired, the first that did
+// not and why.
+ProgramResult stream_result(const QueueRun& run);
+
+// Runs words as a stream (run_stream, keeping no schedule), stopping at the first invalid
+// or faulting one (which changes nothing; the words before it stay retired).
+ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts = {});
+// The same, word i with engine input engines[i] where it is set (a stream's `.engine`
+// directives, SPEC §8.9); opts.engine otherwise.
+ProgramResult run_program(Machine& m, std::span<const Word> words,
+                          std::span<const std::optional<Engine>> engines, const ExecOptions& opts);
 
 }  // namespace gpsimd

@@ -117,7 +117,7 @@ QueueRun run_queues_nogil(Machine& m, const QueueProgram& p, bool fast, bool det
                           const Prepare& prepare, std::optional<std::string>* prepare_error) {
   py::gil_scoped_release release;
   if (prepare) {
-    *prepare_error = prepare(m);
+    *prepare_error = prepare(m, nullptr);
     if (*prepare_error) return {};
   }
   QueueRunOptions o;
@@ -169,11 +169,12 @@ void bind_asm(py::module_& m) {
                           "(Machine.run runs a stream)",
                           p.file),
               py::none());
-        Prepare prepare = [&p, &base_dir](Machine& mm) -> std::optional<std::string> {
+        Prepare prepare = [&p, &base_dir](Machine& mm,
+                                          Journal* journal) -> std::optional<std::string> {
           if (p.nc && *p.nc != mm.generation())
             return fmt::format("{}: the program is for {} (.nc), the machine is {}", p.file,
                                generation_name(*p.nc), generation_name(mm.generation()));
-          return apply_setup(p, mm, base_dir);
+          return apply_setup(p, mm, base_dir, journal);
         };
         std::vector<QueueWord> where;
         const QueueProgram qp = queue_program(p, strict, &where);
@@ -238,7 +239,8 @@ void bind_asm(py::module_& m) {
         if (!program)
           return py::make_tuple(errors_tuple(err, text), py::none(), py::none(), py::none());
         const Program& p = *program;
-        Prepare prepare = [&p, &base_dir](Machine& mm) -> std::optional<std::string> {
+        Prepare prepare = [&p, &base_dir](Machine& mm,
+                                          Journal* journal) -> std::optional<std::string> {
           if (p.queued)
             return fmt::format(
                 "{}: a program of queues (.queue, SPEC §8): run it with "
@@ -247,7 +249,7 @@ void bind_asm(py::module_& m) {
           if (p.nc && *p.nc != mm.generation())
             return fmt::format("{}: the program is for {} (.nc), the machine is {}", p.file,
                                generation_name(*p.nc), generation_name(mm.generation()));
-          return apply_setup(p, mm, base_dir);
+          return apply_setup(p, mm, base_dir, journal);
         };
         // The text's .engine directives give each word its engine input; engine= wins.
         const std::vector<std::optional<Engine>> engines =

@@ -44,11 +44,14 @@ class DirtyRanges {
 };
 
 // Work done on the machine before a program's words run (with the GIL released); returns
-// an error message when it cannot be done, and then the machine must be unchanged.
-using Prepare = std::function<std::optional<std::string>(Machine&)>;
+// an error message when it cannot be done, and then the machine must be unchanged. With a
+// journal, what it overwrites is saved there first.
+using Prepare = std::function<std::optional<std::string>(Machine&, Journal*)>;
 
-// Runs words on a machine with the GIL released, after `prepare` when given. With
-// `atomic`, a failure (of `prepare` or of a word) leaves the machine as it was. Returns
+// Runs words on a machine with the GIL released, after `prepare` when given, as a stream
+// on the one runner (run_program). With `atomic`, a failure (of `prepare` or of a word)
+// leaves the machine as it was: the run keeps an undo journal (Journal, machine.h) of what
+// it overwrites and undoes it. Returns
 // (retired, failed index or None, status, diagnostics, fault kind or None, fault detail or
 // None, prepare error or None).
 //

@@ -22,6 +22,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
+#include "gpsimd/program.h"
 #include "gpsimd/types.h"
 #include "gpsimd/validate.h"
 
@@ -888,20 +889,20 @@ py::tuple run_words(Machine& m, const std::vector<Word>& words, const ExecOption
   }
   std::optional<DirtySink> dirty_sink;
   if (dirty != nullptr) opts.trace = &dirty_sink.emplace(*dirty, opts.trace);
-  std::optional<Machine> before;
+  std::optional<Journal> journal;
   {
     // Instructions touch only the machine's own memory, never Python objects.
     py::gil_scoped_release release;
-    if (atomic && (words.size() > 1 || prepare || tracing)) before.emplace(m);
-    if (prepare) prepare_error = prepare(m);
+    if (atomic && (words.size() > 1 || prepare || tracing)) opts.journal = &journal.emplace(m);
+    if (prepare) prepare_error = prepare(m, opts.journal);
     if (!prepare_error) r = run_program(m, words, engines, opts);
-    if ((prepare_error || !r.ok()) && before) copy_state(m, *before);
+    if ((prepare_error || !r.ok()) && journal) journal->undo(m);
   }
   if (tracing) {
     try {
       for (const TraceEvent& e : recorder.events) trace(event_dict(e));
     } catch (...) {
-      if (before) copy_state(m, *before);
+      if (journal) journal->undo(m);
       throw;
     }
   }

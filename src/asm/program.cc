@@ -40,7 +40,8 @@ std::string shape_text(const std::vector<uint64_t>& shape) {
 
 }  // namespace
 
-std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::string& base_dir) {
+std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::string& base_dir,
+                                       Journal* journal) {
   std::vector<MemWrite> writes;
   for (std::size_t i = 0; i < p.setup.size(); ++i) {
     const int line = i < p.setup_lines.size() ? p.setup_lines[i] : 0;
@@ -110,6 +111,9 @@ std::optional<std::string> apply_setup(const Program& p, Machine& m, const std::
                               : std::get<LoadDirective>(sd).region;
       for (unsigned k = 0; k < reg.partitions; ++k, ++next_write) {
         const MemWrite& w = writes[next_write];
+        if (journal)
+          journal->save(m, w.space, w.partition, w.offset,
+                        w.offset + static_cast<uint32_t>(w.bytes.size()));
         auto part = m.partition(w.space, w.partition);
         std::copy(w.bytes.begin(), w.bytes.end(), part.begin() + w.offset);
       }

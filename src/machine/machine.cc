@@ -127,6 +127,29 @@ void Machine::reset() {
   match.fill(MatchLane{});
 }
 
+Journal::Journal(const Machine& m)
+    : registers_(m.registers),
+      semaphores_(m.semaphores),
+      accumulators_(m.accumulators),
+      match_(m.match) {}
+
+void Journal::save(const Machine& m, Space s, unsigned partition, uint32_t lo, uint32_t hi) {
+  const std::span<const uint8_t> bytes = m.partition(s, partition).subspan(lo, hi - lo);
+  ranges_.push_back(Range{s, partition, lo, hi, data_.size()});
+  data_.insert(data_.end(), bytes.begin(), bytes.end());
+}
+
+void Journal::undo(Machine& m) const {
+  // Newest first: a range saved twice gets its oldest bytes last.
+  for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r)
+    std::memcpy(m.partition(r->space, r->partition).data() + r->lo, data_.data() + r->at,
+                r->hi - r->lo);
+  m.registers = registers_;
+  m.semaphores = semaphores_;
+  m.accumulators = accumulators_;
+  m.match = match_;
+}
+
 bool Machine::operator==(const Machine& o) const {
   if (gen_ != o.gen_ || registers != o.registers || semaphores != o.semaphores ||
       accumulators != o.accumulators || match != o.match)

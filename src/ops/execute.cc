@@ -59,19 +59,6 @@ std::string ExecResult::message() const {
 
 namespace {
 
-// SPEC §3.2: a wait that is not satisfied now never will be (one instruction stream).
-std::optional<Fault> check_wait(const Machine& m, const Events& e) {
-  if (e.wait_mode == static_cast<uint8_t>(WaitMode::NONE)) return std::nullopt;
-  const uint32_t sem = m.semaphores[e.wait_idx];
-  const bool ge = e.wait_mode == static_cast<uint8_t>(WaitMode::GE);
-  const bool ok = ge ? sem >= e.value : sem == e.value;
-  if (ok) return std::nullopt;
-  return Fault{FaultKind::SyncWouldBlock,
-               fmt::format("waits for semaphore {} {} {:#010x}, it holds {:#010x} and nothing "
-                           "else runs",
-                           e.wait_idx, ge ? ">=" : "==", e.value, sem)};
-}
-
 void update_semaphore(Machine& m, const Events& e, TraceSink* trace) {
   uint32_t& sem = m.semaphores[e.update_idx];
   const uint32_t before = sem;
@@ -102,13 +89,13 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
   }
   const InstrDef& def = *find_instruction(w[0]);
   const Events ev = load_events(w);
-  if (auto f = check_wait(m, ev)) {
+  if (auto f = detail::wait_fault(m, ev)) {
     r.status = Status::Faulted;
     r.fault = std::move(f);
     return r;
   }
   if (auto f = detail::execute_validated(m, w, def, def.engine_for(opts.engine), opts.fast,
-                                         opts.trace)) {
+                                         opts.trace, opts.journal)) {
     r.status = Status::Faulted;
     r.fault = std::move(f);
   }
@@ -117,12 +104,26 @@ ExecResult execute(Machine& m, const Word& w, const ExecOptions& opts) {
 
 namespace detail {
 
+// SPEC §3.2: a wait that is not satisfied now never will be (one instruction stream).
+std::optional<Fault> wait_fault(const Machine& m, const Events& e) {
+  if (e.wait_mode == static_cast<uint8_t>(WaitMode::NONE)) return std::nullopt;
+  const uint32_t sem = m.semaphores[e.wait_idx];
+  const bool ge = e.wait_mode == static_cast<uint8_t>(WaitMode::GE);
+  const bool ok = ge ? sem >= e.value : sem == e.value;
+  if (ok) return std::nullopt;
+  return Fault{FaultKind::SyncWouldBlock,
+               fmt::format("waits for semaphore {} {} {:#010x}, it holds {:#010x} and nothing "
+                           "else runs",
+                           e.wait_idx, ge ? ">=" : "==", e.value, sem)};
+}
+
 std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef& def,
-                                       Engine engine, bool fast, TraceSink* trace) {
+                                       Engine engine, bool fast, TraceSink* trace,
+                                       Journal* journal) {
   const OpSemantics& ops = semantics(def);
   if (ops.unsupported)
     if (auto f = ops.unsupported(w, engine)) return f;
-  Writer writer(m);
+  Writer writer(m, journal);
   ResolvedOperands operands;
   if (auto f = prepare_operands(*ops.operands, w, m, engine, writer, operands)) return f;
   const ExecEnv env{engine, fast};
@@ -131,32 +132,11 @@ std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef
     return f;
   }
   if (trace) trace->retire(w, def);
-  writer.commit(trace);
+  writer.commit(trace);  // the journal, if any, holds the bytes it overwrites
   update_semaphore(m, load_events(w), trace);
   return std::nullopt;
 }
 
 }  // namespace detail
-
-ProgramResult run_program(Machine& m, std::span<const Word> words, const ExecOptions& opts) {
-  return run_program(m, words, {}, opts);
-}
-
-ProgramResult run_program(Machine& m, std::span<const Word> words,
-                          std::span<const std::optional<Engine>> engines, const ExecOptions& opts) {
-  ProgramResult p;
-  ExecOptions o = opts;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    o.engine = i < engines.size() && engines[i] ? engines[i] : opts.engine;
-    ExecResult r = execute(m, words[i], o);
-    if (!r.ok()) {
-      p.failed = i;
-      p.failure = std::move(r);
-      return p;
-    }
-    ++p.retired;
-  }
-  return p;
-}
 
 }  // namespace gpsimd

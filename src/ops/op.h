@@ -263,7 +263,9 @@ inline void store_elem(uint8_t* p, unsigned size, uint32_t v) {
 // regions only after every fault check has passed, so a fault never leaves a write.
 class Writer {
  public:
-  explicit Writer(Machine& m) : m_(m) {}
+  // With a journal, the Writer saves each destination's bytes in it before handing the
+  // destination out (the undo of a batch of words, Journal in machine.h).
+  explicit Writer(Machine& m, Journal* journal = nullptr) : m_(m), journal_(journal) {}
 
   // A source range: bytes [lo, hi) of `count` partitions from `partition` on.
   void note_source(Space s, unsigned partition, unsigned count, int64_t lo, int64_t hi);
@@ -302,6 +304,7 @@ class Writer {
     uint8_t* shadow;  // null when written in place
   };
   Machine& m_;
+  Journal* journal_;
   // An instruction notes a few sources (one per operand, each over its channels) and
   // asks for at most one region per destination partition, so these stay inline: an
   // instruction allocates only for shadows, which overlapping operands need.
@@ -419,8 +422,14 @@ struct OpSemantics {
 // word first and issues only ready heads, SPEC §8.2): the instruction's own checks and
 // effect, then the commit and the semaphore update, reported to `trace`. Returns the
 // fault, if any; then nothing changed.
+// With a journal, what the word overwrites is saved in it first.
 std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef& def,
-                                       Engine engine, bool fast, TraceSink* trace);
+                                       Engine engine, bool fast, TraceSink* trace,
+                                       Journal* journal = nullptr);
+
+// SPEC §3.2: the sync-would-block fault of a single word or a stream word whose wait does
+// not hold (nothing else runs that could satisfy it); nullopt when it holds.
+std::optional<Fault> wait_fault(const Machine& m, const Events& e);
 
 // The semantics of a table row.
 inline const OpSemantics& semantics(const InstrDef& def) {

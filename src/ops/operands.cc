@@ -356,6 +356,7 @@ std::span<uint8_t> Writer::region(Space s, unsigned partition, uint32_t lo, uint
     shadow = shadows_.back().get();
     std::memcpy(shadow, bytes, hi - lo);
   }
+  if (journal_) journal_->save(m_, s, partition, lo, hi);
   regions_.push_back(Region{s, partition, lo, hi, shadow});
   return {shadow ? shadow : bytes, hi - lo};
 }
@@ -382,6 +383,7 @@ Walk Writer::regions(const Operand& dst, unsigned n, uint8_t** out, unsigned eve
                     [p](const Source* x) { return p - x->first < x->count; })) {
       out[c] = region(s, p, lo, hi).data();
     } else {
+      if (journal_) journal_->save(m_, s, p, lo, hi);
       regions_.push_back(Region{s, p, lo, hi, nullptr});
       out[c] = base + p * stride;
     }

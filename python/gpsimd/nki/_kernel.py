@@ -24,7 +24,7 @@ import numpy as np
 from .._program import Dump, Load, Recording, Words
 from ..codec import decode, disassemble, validate
 from ..dtypes import dtype_name, dtype_size, storage_dtype
-from ..errors import Fault, InvalidInstruction, NkiValidationError
+from ..errors import NkiValidationError
 from ..machine import Machine
 
 __all__ = ["Program", "Tile", "current", "jit"]
@@ -479,22 +479,9 @@ class Program:
             diags = validate(w, self.generation, self.strict, engine)
             if diags:
                 raise NkiValidationError._of_word(call, diags, getattr(w, "arguments", {}))
-        m = self.machine
-        saved = None
-        if len(words) > 1:  # keep what the first words may change, to undo a late fault
-            saved = (np.array(m.accumulators), np.array(m.match_values), np.array(m.matched),
-                     np.array(m.match_indices), np.array(m.semaphores),
-                     [(t, np.array(t._view())) for t in writes])
-        try:
-            for w in words:
-                m._run_words([w], strict=self.strict, engine=engine)
-        except (InvalidInstruction, Fault):
-            if saved is not None:  # the call is all or nothing, as a word is
-                m.accumulators[:], m.match_values[:], m.matched[:] = saved[0], saved[1], saved[2]
-                m.match_indices[:], m.semaphores[:] = saved[3], saved[4]
-                for t, data in saved[5]:
-                    t._view()[...] = data
-            raise
+        # All or nothing, as a word is: the runner undoes the call's earlier words when a
+        # later one faults (its undo journal).
+        self.machine._run_words(words, strict=self.strict, atomic=True, engine=engine)
         self.recording.add_words(words, note, engine)
         for t in list(reads) + list(writes):
             self._touched.append(t._box())
