@@ -4,7 +4,8 @@
 //  - the trace reports every write of a retired word (memory, accumulators, semaphores,
 //    search lanes);
 //  - the fast kernels (ExecOptions.fast) give the reference's result and state bit for bit;
-//  - execute() reports exactly validate()'s diagnostics for an invalid word.
+//  - execute() reports exactly validate()'s diagnostics for an invalid word;
+//  - the undo journal of a retired word puts the machine back as it was.
 //
 // The machines (34 MiB each) live across inputs and are put back into the fresh state
 // after each one, so an input costs what its instruction does. Memory is compared over
@@ -350,8 +351,10 @@ void run_one(const uint8_t* data, std::size_t size) {
   }
 
   Recorder tf, tr;
+  Journal journal(ref);  // what the reference run overwrites, for the undo check below
   const ExecResult rf = execute(fast, in.word, ExecOptions{in.strict, &tf, true, in.engine});
-  const ExecResult rr = execute(ref, in.word, ExecOptions{in.strict, &tr, false, in.engine});
+  const ExecResult rr =
+      execute(ref, in.word, ExecOptions{in.strict, &tr, false, in.engine, &journal});
 
   GPSIMD_FUZZ_CHECK(rf.status == rr.status, "{}: fast {} but reference {}", describe(in),
                     rf.message(), rr.message());
@@ -396,6 +399,12 @@ void run_one(const uint8_t* data, std::size_t size) {
                       fdiff);
     written_regions(tr.events, dirty);
     written_regions(tf.events, dirty);
+    // The undo journal (all-or-nothing for batches of words) puts back exactly what the
+    // word overwrote.
+    journal.undo(ref);
+    const std::string udiff = before.mismatch(ref);
+    GPSIMD_FUZZ_CHECK(udiff.empty(), "{}: undoing the journal leaves a difference: {}",
+                      describe(in), udiff);
   }
   restore(fast, dirty);
   restore(ref, dirty);
