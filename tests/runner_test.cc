@@ -11,6 +11,7 @@
 #include "gpsimd/machine.h"
 #include "gpsimd/program.h"
 #include "ops/op.h"
+#include "ops/operands.h"
 
 namespace {
 
@@ -157,6 +158,44 @@ TEST(Runner, AStreamValidatesEachWordAsItComesToIssue) {
   const ProgramResult r = stream_result(run);
   EXPECT_EQ(r.failed, 2u);
   EXPECT_EQ(r.failure.status, Status::Invalid);
+}
+
+// SPEC §9.3's terms (the slot the timeline fills) come from the family's declaration: a
+// TensorTensor reads src0 and src1 and writes dst, so three terms in that order, with
+// count(T) the product of the word's num_elem, space(T) the resolved space (through the
+// register for a register-mode address) and contiguous(T) step_elem[0] == 1.
+TEST(Runner, CostTermsComeFromTheDeclaration) {
+  const InstrDef& d = *find_instruction("TensorTensorArith");
+  const detail::OpSemantics& ops = detail::semantics(d);
+  Word w = ops.sample(0);
+  const FieldDef* src0 = find_field(d.fields, "src0_mem_pattern");
+  const FieldDef* src1 = find_field(d.fields, "src1_mem_pattern");
+  const FieldDef* dst = find_field(d.fields, "dst_mem_pattern");
+  ASSERT_TRUE(src0 && src1 && dst);
+  TensorDesc a = load_tensor(w, *src0), b = load_tensor(w, *src1), c = load_tensor(w, *dst);
+  a.num = {3, 5, 1, 1};
+  a.step = {2, 6, 0, 0};  // every other element: not contiguous
+  b.num = {15, 1, 1, 1};
+  b.step = {1, 0, 0, 0};
+  c.num = b.num;
+  c.step = b.step;
+  c.addr = 0x80000000u | 7;  // register 7 holds the destination's address
+  store_tensor(w, src0->offset, a);
+  store_tensor(w, src1->offset, b);
+  store_tensor(w, dst->offset, c);
+  Machine m(Generation::V3);
+  m.registers[7] = kPsumBase + 0x100;  // PSUM partition 0, offset 0x100
+  detail::CostTerms terms;
+  const auto f = detail::cost_terms(*ops.operands, w, m, Engine::DVE, terms);
+  ASSERT_FALSE(f) << f->detail;
+  ASSERT_EQ(terms.size(), 3u);
+  EXPECT_EQ(terms[0].count, 15u);
+  EXPECT_FALSE(terms[0].contiguous);
+  EXPECT_EQ(terms[0].space, Space::SBUF);
+  EXPECT_EQ(terms[1].count, 15u);
+  EXPECT_TRUE(terms[1].contiguous);
+  EXPECT_EQ(terms[2].count, 15u);
+  EXPECT_EQ(terms[2].space, Space::PSUM);
 }
 
 }  // namespace

@@ -600,4 +600,17 @@ std::optional<Fault> operand_footprint(const Operands& ops, const Word& w, const
   return std::nullopt;
 }
 
+std::optional<Fault> cost_terms(const Operands& ops, const Word& w, const Machine& m, Engine engine,
+                                CostTerms& out) {
+  ResolvedOperands r;
+  if (auto f = resolve_operands(ops, w, m, engine, r)) return f;
+  out.clear();
+  for (std::size_t i = 0; i < ops.list.size(); ++i) {
+    if (ops.list[i].kind != OperandDecl::Kind::Tensor) continue;
+    const TensorDesc& t = r.desc(i);
+    out.push_back(CostTerm{t.count(), r.tensor(i).loc.space, t.step[0] == 1});
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpsimd::detail

@@ -112,6 +112,21 @@ struct ResolvedOperands;
 // register-mode walks, both sources in PSUM, ...); nullopt when there is none.
 using OperandChecksFn = std::optional<Fault> (*)(const Word&, const ResolvedOperands&);
 
+// SPEC §9.3's terms of one tensor operand (the timeline's cost of a word): count(T), the
+// elements per channel from the word's own num_elem fields; space(T), that of its
+// resolved address; contiguous(T), step_elem[0] == 1.
+struct CostTerm {
+  uint64_t count = 0;
+  Space space = Space::SBUF;
+  bool contiguous = true;
+};
+// The terms of a word's tensor operands, in declaration order (one per tensor operand).
+using CostTerms = InlineVector<CostTerm, kMaxOperands>;
+// A family's X(w) of SPEC §9.3 in cycles of `engine` (before the MIN_II floor, the
+// divisor of §9.4 and the dependency overhead, which are the timeline's), from the terms
+// and the word's own fields.
+using CostFn = uint64_t (*)(const Word&, Engine, const CostTerms&);
+
 // A family's operands in resolution order, with what they share.
 struct Operands {
   std::span<const OperandDecl> list;
@@ -124,6 +139,8 @@ struct Operands {
   std::string_view tensor_clause{};
   std::string_view channels_clause = "start_addr_active_channels";
   std::string_view immediate_clause = "has_valid_immediates";
+  // The family's row of SPEC §9.3's cost table; nullptr until the timeline gives it one.
+  CostFn cost = nullptr;
 };
 
 // The PSUM rule of SPEC §3.9 item 1, for every operand of every instruction: an engine
@@ -189,5 +206,12 @@ void explain_operands(const Operands& ops, const Decoded& d, const Machine& m, E
 // faults (it has no footprint).
 std::optional<Fault> operand_footprint(const Operands& ops, const Word& w, const Machine& m,
                                        Engine engine, FootprintSink& fp);
+
+// SPEC §9.3's terms of a valid word's tensor operands, from the declaration, with the
+// registers of `m` (a register-mode address is resolved through its register, as the
+// footprint does); never reads memory. Returns the fault of a word whose resolution
+// faults (it does not retire, so it has no cost).
+std::optional<Fault> cost_terms(const Operands& ops, const Word& w, const Machine& m, Engine engine,
+                                CostTerms& out);
 
 }  // namespace gpsimd::detail
