@@ -158,13 +158,14 @@ def test_calls_gpsimd_does_not_model_raise_naming_the_instruction(fn):
         assert len(p.words) == 0  # nothing ran, nothing was recorded
 
 
-def test_operators_on_tiles_are_other_instructions():
-    with pytest.raises(NotImplementedError, match=r"nl.add on tiles \(a new tile\) is not "
-                       r"modelled.*nisa.tensor_tensor\(dst, x, y, nl.add\).*"
-                       "TensorTensorArith 0x41.*ALU_OP ADD"):
-        nl.add(1, 2)
-    with pytest.raises(NotImplementedError, match="ALU_OP IS_EQ"):
-        nl.equal(1, 1)
+def test_operators_on_tiles_are_tensor_tensor_and_tensor_scalar():
+    with nki.Program() as p:
+        x = nl.full((2, 4), 3.0, dtype=nl.float32)
+        assert nl.add(x, x).numpy().tolist() == [[6.0] * 4] * 2
+        assert nl.equal(x, 3.0).numpy().tolist() == [[1.0] * 4] * 2
+        with pytest.raises(nisa.NkiValidationError, match="nl.add: x: expected a tile"):
+            nl.add(1, 2)
+    assert [w[0] for w in p.words] == [0x41, 0x43]
 
 
 def test_dtypes_gpsimd_has_none_for_are_refused():

@@ -555,8 +555,12 @@ def test_dma_copy_is_initial_state_only_before_an_instruction_touches_the_bytes(
         with pytest.raises(nisa.NkiValidationError, match="element counts must match"):
             nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.float32),
                           src=np.ones((2, 4), np.float32))
-        with pytest.raises(NotImplementedError, match="between on-chip tiles"):
-            nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.float32), src=x)
+        # On chip to on chip: the source's bytes now, as initial state of a fresh tile.
+        y = nl.ndarray((2, 8), dtype=nl.float32)
+        nisa.dma_copy(dst=y, src=x)
+        assert (y.numpy() == 2.0).all()
+        with pytest.raises(NotImplementedError, match="initial state.*fresh tile"):
+            nisa.dma_copy(dst=top, src=x)
         out = np.zeros((2, 8), np.float32)
         nisa.dma_copy(dst=out, src=top)
         assert (out == 2.0).all()
@@ -579,5 +583,8 @@ def test_tiles_slice_into_access_patterns():
         nisa.max8(dst=top, src=v)  # a strided 2-D source walk
         np.testing.assert_array_equal(top.numpy(), -np.sort(-full[:, 1:5, 2:8:2].reshape(4, -1),
                                                             axis=1)[:, :8])
-        with pytest.raises(IndexError, match="partition dimension takes a slice"):
-            t[0]
+        assert t[1].shape == (1, 6, 10) and t[-1, 2].region() == "sbuf[p=3, off=0x50]"
+        with pytest.raises(IndexError, match="partition index 4 is out of 4 partitions"):
+            t[4]
+        with pytest.raises(IndexError, match="partition dimension takes an integer or a slice"):
+            t[None]

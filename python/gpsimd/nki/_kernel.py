@@ -26,8 +26,9 @@ from ..codec import decode, disassemble, validate
 from ..dtypes import dtype_name, dtype_size, storage_dtype
 from ..errors import NkiValidationError
 from ..machine import Machine
+from ._index import IndexExpr, as_slice, dim_vars, hbm, order_vars, plain
 
-__all__ = ["Program", "Tile", "current", "jit"]
+__all__ = ["Program", "Tile", "NkiInstruction", "current", "jit"]
 
 _ALIGN = 64  # tiles start on 64-byte boundaries of their partitions
 _PARTITIONS = 128
@@ -62,6 +63,10 @@ def current(call: str = "gpsimd.nki") -> "Program":
             f"{call}: no gpsimd.nki program is being built; call it inside a kernel decorated "
             "with @gpsimd.nki.jit, or inside `with gpsimd.nki.Program():`")
     return stack[-1]
+
+
+def _index_is_tile(k: Any) -> bool:
+    return isinstance(k, Tile)
 
 
 def _error(call: str, argument: str | None, reason: str) -> NkiValidationError:
@@ -133,6 +138,12 @@ class Tile:
         call = f"{self._expr}[...]"
         if not isinstance(key, tuple):
             key = (key,)
+        vars_: list[Any] | None = None
+        if any(isinstance(k, IndexExpr) for k in key) or any(_index_is_tile(k) for k in key):
+            order_vars(call, key)
+            vars_ = dim_vars(key)
+            key = tuple(as_slice(call, k, self.shape[i] if i < self.ndim else 0)
+                        for i, k in enumerate(key))
         if any(k is Ellipsis for k in key):
             i = next(i for i, k in enumerate(key) if k is Ellipsis)
             fill = self.ndim - (len(key) - 1)
@@ -142,9 +153,16 @@ class Tile:
         key = key + (slice(None),) * (self.ndim - len(key))
         texts = []
         pk = key[0]
+        if isinstance(pk, (int, np.integer)) and not isinstance(pk, (bool, np.bool_)):
+            # An integer partition index keeps a partition dimension of one: NKI's t[0, :].
+            i = int(pk) + self.partitions if int(pk) < 0 else int(pk)
+            if not 0 <= i < self.partitions:
+                raise IndexError(f"{call}: partition index {int(pk)} is out of "
+                                 f"{self.partitions} partitions")
+            pk = slice(i, i + 1)
         if not isinstance(pk, slice):
-            raise IndexError(f"{call}: the partition dimension takes a slice (t[{pk}:{pk}+1]), "
-                             "an instruction reads whole partitions")
+            raise IndexError(f"{call}: the partition dimension takes an integer or a slice, "
+                             f"got {pk!r}")
         p_lo, p_hi, p_step = pk.indices(self.partitions)
         if p_step != 1 or p_hi <= p_lo:
             raise IndexError(f"{call}: the partition slice must be non-empty with step 1, "
@@ -169,9 +187,48 @@ class Tile:
                 texts.append(str(i))
             else:
                 raise IndexError(f"{call}: free dimensions take integers and slices, got {k!r}")
-        return Tile(self.program, self.space, self.dtype, self.start_partition + p_lo,
+        view = Tile(self.program, self.space, self.dtype, self.start_partition + p_lo,
                     p_hi - p_lo, offset, dims, self.name, self.root,
                     f"{self.root.name}[{', '.join(texts)}]")
+        if vars_ is not None and len(vars_) == view.ndim:
+            view._dim_vars = vars_
+        return view
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """``t[...] = value``: NKI's assignment into a view of a tile.
+
+        - a tile that ``nl.load`` (a DMA) filled and no instruction has touched, into
+          bytes no instruction has touched: the DMA's data, written as initial state;
+        - any other tile (the result of a value-returning call, ``nl.add(...)``, ...):
+          ``nisa.tensor_copy`` — Copy, or Cast between dtypes — into the view;
+        - a number, into bytes no instruction has touched: initial state, as
+          ``nl.full``.
+        """
+        call = f"{self._expr}[...] ="
+        dst = self[key]
+        if isinstance(value, Tile):
+            src = value
+            if src.size != dst.size:
+                raise IndexError(f"{call}: {src._expr} has {src.size} elements, the view "
+                                 f"{dst._expr} {dst.size}")
+            if (getattr(src.root, "_loaded", False) and src.dtype == dst.dtype
+                    and not self.program._touched_by(src._box())
+                    and not self.program._touched_by(dst._box())):
+                self.program._initial(call, dst, src.numpy().reshape(dst.shape))
+                dst.root._loaded = True
+                return
+            from . import isa
+
+            isa.tensor_copy(dst, src)
+            return
+        if isinstance(value, np.ndarray):
+            raise TypeError(f"{call}: a NumPy array is HBM: nl.load it (or nisa.dma_copy it) "
+                            "into the tile")
+        from .._operands import scalar_bits
+
+        bits = scalar_bits(call, "value", value, self.gpsimd_dtype)
+        self.program._initial(call, dst, np.broadcast_to(
+            np.asarray(bits).view(storage_dtype(self.gpsimd_dtype)), dst.shape))
 
     # -- where it is ------------------------------------------------------------------
 
@@ -362,6 +419,7 @@ class Program:
         self._touched: list[tuple[str, int, int, int, int]] = []
         self._fill_registers: dict[int, int] = {}
         self._names: set[str] = set()
+        self.instructions: list[NkiInstruction] = []
 
     def __enter__(self) -> "Program":
         _stack().append(self)
@@ -468,8 +526,9 @@ class Program:
     # -- running ----------------------------------------------------------------------
 
     def _emit(self, call: str, words: list[bytes], reads: list[Tile], writes: list[Tile],
-              note: str, engine: str | None = None) -> None:
-        """Validate, run and record the words of one call, all or nothing.
+              note: str, engine: str | None = None) -> "NkiInstruction":
+        """Validate, run and record the words of one call, all or nothing, and return
+        its :class:`NkiInstruction`.
 
         The words are :mod:`gpsimd._lower`'s, whose ``arguments`` name the NKI argument
         each field comes from, for the errors; ``reads`` and ``writes`` are the call's
@@ -482,9 +541,13 @@ class Program:
         # All or nothing, as a word is: the runner undoes the call's earlier words when a
         # later one faults (its undo journal).
         self.machine._run_words(words, strict=self.strict, atomic=True, engine=engine)
+        first = len(self.recording.words)
         self.recording.add_words(words, note, engine)
         for t in list(reads) + list(writes):
             self._touched.append(t._box())
+        handle = NkiInstruction(self, note, range(first, len(self.recording.words)))
+        self.instructions.append(handle)
+        return handle
 
     # -- the program ------------------------------------------------------------------
 
@@ -611,12 +674,58 @@ class Program:
                 f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
 
 
-def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int = "v3",
+class NkiInstruction:
+    """The handle of one ``nki.isa`` call of a program (NKI 0.8's ``NkiInstruction``):
+    the call (``note``, as the program text names it) and the indices of its words in
+    the program (``words``). ``program.instructions`` lists them in call order.
+
+    ``depends_on(*producers, kind=None)`` records scheduling dependencies
+    (``dependencies``: the producers with their ``kind``) and returns the handle; on
+    gpsimd.nki's one machine every call has already run in program order, so a
+    dependency changes nothing yet.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
+    >>> with nki.Program() as p:
+    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
+    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[2, 8]], 0)
+    >>> a, b = p.instructions
+    >>> b.depends_on(a) is b, [d.note for d, _ in b.dependencies], list(b.words)
+    (True, ['nisa.iota(dst=t0, pattern=[[1, 8]], offset=0, channel_multiplier=0)'], [1])
+    """
+
+    def __init__(self, program: "Program", note: str, words: range) -> None:
+        self.program = program
+        self.note = note
+        self.words = words
+        self.dependencies: list[tuple[NkiInstruction, Any]] = []
+
+    def depends_on(self, *producers: "NkiInstruction", kind: Any = None) -> "NkiInstruction":
+        for p in producers:
+            if not isinstance(p, NkiInstruction):
+                raise TypeError(f"depends_on: expected the NkiInstruction an nki.isa call "
+                                f"returned, got {type(p).__name__}")
+            self.dependencies.append((p, kind))
+        return self
+
+    def __repr__(self) -> str:
+        return f"NkiInstruction({self.note})"
+
+
+# NKI's jit platform_target: the NeuronCore generation gpsimd runs it on.
+_PLATFORM = {"trn1": "v2", "inf2": "v2", "trn2": "v3", "trn3": "v4"}
+
+
+def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int | None = None,
         strict: bool = False, **nki_options: Any) -> Any:
     """Decorate an NKI kernel: each call builds a fresh :class:`Program` (on
-    ``generation``), runs the kernel in it and returns the kernel's result; the
-    program of the last call is ``kernel.program``. NKI's own ``jit`` options (``mode``,
-    ``platform_target``, ...) are accepted and change nothing here.
+    ``generation``; else NKI's ``platform_target``: ``'trn1'``/``'inf2'`` v2,
+    ``'trn2'`` v3, ``'trn3'`` v4; else v3), runs the kernel in it and returns the
+    kernel's result; the program of the last call is ``kernel.program``. NumPy
+    arguments are the kernel's HBM tensors: they reach the kernel as
+    :class:`gpsimd.nki.HbmTensor` views (no copy: a store into an argument writes the
+    caller's array, as on a device), and arrays it returns come back as plain NumPy
+    arrays. NKI's other ``jit`` options (``mode``, ...) are accepted and change
+    nothing here.
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> import gpsimd.nki.isa as nisa
@@ -635,11 +744,20 @@ def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int = "v3
     if kernel is None:
         return functools.partial(jit, generation=generation, strict=strict, **nki_options)
 
+    target = nki_options.get("platform_target")
+    if generation is None:
+        if target is not None and target not in _PLATFORM:
+            raise ValueError(f"nki.jit: platform_target {target!r}: expected one of "
+                             f"{sorted(_PLATFORM)}")
+        generation = _PLATFORM.get(target, "v3")
+
     @functools.wraps(kernel)
     def run(*args: Any, **kwargs: Any) -> Any:
         with Program(generation, strict=strict, name=kernel.__name__) as p:
             run.program = p
-            return kernel(*args, **kwargs)
+            args = tuple(hbm(a) for a in args)
+            kwargs = {k: hbm(v) for k, v in kwargs.items()}
+            return plain(kernel(*args, **kwargs))
 
     run.program = None
     return run

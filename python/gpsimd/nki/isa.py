@@ -59,6 +59,7 @@ from .._api import field_int as _field_int
 from .._api import integer as _integer
 from ..errors import NkiValidationError
 from . import language as nl
+from ._index import narrow as _narrow
 from ._kernel import Tile, _error, _note_arg, current
 from .language import equal, maximum
 
@@ -273,7 +274,9 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
       no instruction of the program has touched yet can be initial state, so a tile an
       instruction already read or wrote raises NotImplementedError (write a fresh tile).
     - A tile to NumPy: the tile's contents, copied into the array.
-    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA) is not modelled.
+    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA): the source's bytes
+      as they are, written into the destination as initial state (so only into bytes
+      no instruction has touched).
 
     The element counts must match (the data are taken in C order) and so must the
     dtypes, by their NumPy storage: BF16 and FP8 tiles hold ``uint16``/``uint8`` bit
@@ -295,10 +298,18 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
     'sbuf[p=0..1, off=0x0]'
     """
     call = "nisa.dma_copy"
+    dst, src = _narrow(call, dst, None), _narrow(call, src, None)
     if isinstance(dst, Tile) and isinstance(src, Tile):
-        raise NotImplementedError(f"{call}: a DMA between on-chip tiles ({src._expr} to "
-                                  f"{dst._expr}) is not modelled; use nisa.tensor_copy (Copy), "
-                                  "or copy through NumPy")
+        # An on-chip DMA, on the host side as every DMA here: the source's bytes as
+        # they are now, written into the destination as initial state.
+        if src.dtype.storage != dst.dtype.storage:
+            raise _error(call, "src", f"is {src.dtype}, {dst._expr} holds {dst.dtype}; a DMA's "
+                         "dtype conversion is not modelled: nisa.tensor_copy converts (Cast)")
+        if src.size != dst.size:
+            raise _error(call, "src", f"has {src.size} elements, {dst._expr} {dst.size}: the "
+                         "element counts must match")
+        dst.program._initial(call, dst, src.numpy().reshape(dst.shape))
+        return None
     if isinstance(dst, Tile):
         data = np.asarray(src)
         want = dst.dtype.storage

@@ -165,8 +165,8 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     >>> a.region(), b.region()
     ('sbuf[p=0..3, off=0x0]', 'psum[p=0..3, off=0x0]')
     >>> nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
-    array([[0, 0, 0],
-           [0, 0, 0]], dtype=uint16)
+    HbmTensor([[0, 0, 0],
+               [0, 0, 0]], dtype=uint16)
     """
     call = "nl.ndarray"
     d = _dtype(call, dtype)
@@ -176,7 +176,7 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     except TypeError:
         shape = (int(shape),)
     if region.space is None:
-        return np.zeros(shape, dtype=d.storage)
+        return np.zeros(shape, dtype=d.storage).view(HbmTensor)
     return current(call)._allocate(call, shape, d, region.space, name, address)
 
 
@@ -250,9 +250,8 @@ def empty_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") ->
 class _Operator:
     """An NKI operator (``nl.equal``, ``nl.maximum``, ...): what it is as the ALU_OP of an
     instruction (SPEC §3.8), as RangeSelect's comparison (``alu_op``) and as AffineSelect's
-    fill_mode (``affine_cmp``). Calling it on tiles (``nl.add(x, y)``, a new tile) is not
-    modelled: write the instruction, ``nisa.tensor_tensor(dst, x, y, nl.add)`` or
-    ``nisa.tensor_scalar`` (SPEC §4.14-§4.15), into a tile of your own."""
+    fill_mode (``affine_cmp``). Called on tiles (``nl.add(x, y)``) it computes a new tile
+    by TensorTensor or TensorScalar (SPEC §4.14-§4.15)."""
 
     is_nki_op = True
 
@@ -265,13 +264,15 @@ class _Operator:
         self.__doc__ = (f"NKI's nl.{name}: an operator argument of nisa calls"
                         + (f" (ALU_OP {alu})" if alu else "") + ".")
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            f"nl.{self.__name__} on tiles (a new tile) is not modelled: write the instruction "
-            f"into a tile of yours, nisa.tensor_tensor(dst, x, y, nl.{self.__name__}) or "
-            f"nisa.tensor_scalar(dst, x, nl.{self.__name__}, operand0) (TensorTensorArith "
-            f"0x41 / TensorScalarArith 0x43, ALU_OP {self.tensor_op}); nl.{self.__name__} is "
-            "an operator argument of the modelled calls")
+    def __call__(self, x: Any, y: Any = None, dtype: Any = None, mask: Any = None,
+                 **kwargs: Any) -> Any:
+        """``nl.add(x, y)`` and the other binary operators on tiles: a new SBUF tile,
+        computed by the instruction NKI's compiler uses — ``nisa.tensor_tensor`` for two
+        tiles of the same shape, ``nisa.tensor_scalar`` for a tile and a number or a
+        ``(P, 1)`` float32 tile (broadcast along the free dimensions). The result has
+        ``dtype``, or the tile's dtype (of two tiles of different dtypes, float32 if
+        either is float32). ``mask=`` narrows the operands and the result."""
+        return _elementwise(self, x, y, dtype, mask, kwargs)
 
     def __repr__(self) -> str:
         return f"nl.{self.__name__}"
@@ -354,3 +355,226 @@ def sequential_range(start: int, stop: int | None = None, step: int = 1) -> rang
     [0, 2, 4]
     """
     return range(start) if stop is None else range(start, stop, step)
+
+
+# ---- element-wise calls on tiles ------------------------------------------------------------
+
+
+def _result_dtype(call: str, dtype: Any, tiles: list[Tile]) -> "NkiDtype":
+    if dtype is not None:
+        return _dtype(call, dtype)
+    kinds = {t.dtype for t in tiles}
+    if len(kinds) == 1:
+        return tiles[0].dtype
+    if float32 in kinds:
+        return float32
+    raise _error(call, "dtype", f"the tiles are {' and '.join(sorted(kinds))}: give the "
+                 "result's dtype= (gpsimd.nki does not guess a promotion)")
+
+
+def _elementwise(op: "_Operator", x: Any, y: Any, dtype: Any, mask: Any,
+                 extra: dict[str, Any]) -> Tile:
+    from . import isa
+
+    call = f"nl.{op.__name__}"
+    if extra:
+        raise TypeError(f"{call}() got unexpected keyword arguments {sorted(extra)}")
+    if y is None:
+        raise NotImplementedError(f"{call} of one tile is not modelled yet (the binary "
+                                  "operators on tiles are: nl.add(x, y), ...)")
+    xt, yt = isinstance(x, Tile), isinstance(y, Tile)
+    if not (xt or yt):
+        raise _error(call, "x", f"expected a tile (an nl.ndarray in SBUF/PSUM, nl.load's "
+                     f"result), got {type(x).__name__} and {type(y).__name__}")
+    if xt and yt and x.shape != y.shape and not (
+            x.partitions == y.partitions and 1 in (x._free_count(), y._free_count())):
+        if x.partitions == y.partitions and x.size == y.size:
+            pass  # the same elements per partition, each walked in its own order
+        else:
+            raise NotImplementedError(
+                f"{call}: shapes {x.shape} and {y.shape}: broadcasting along the partition "
+                "dimension is not modelled yet (TensorTensor and TensorScalar read each "
+                "partition's own elements); broadcasting along the free dimensions is: a "
+                "(P, 1) operand")
+    if xt and yt and (x.shape == y.shape or x._free_count() == y._free_count()):
+        d = _result_dtype(call, dtype, [x, y])
+        dst = ndarray(x.shape, d, sbuf)
+        isa.tensor_tensor(_narrow(call, dst, mask), _narrow(call, x, mask),
+                          _narrow(call, y, mask), op)
+        return dst
+    if xt and (not yt or y._free_count() == 1):
+        data, operand, reverse = x, y, False
+    else:
+        data, operand, reverse = y, x, True
+    d = _result_dtype(call, dtype, [data])
+    dst = ndarray(data.shape, d, sbuf)
+    if isinstance(operand, Tile):
+        operand = _narrow(call, operand, mask)
+    isa.tensor_scalar(_narrow(call, dst, mask), _narrow(call, data, mask), op, operand,
+                      reverse0=reverse)
+    return dst
+
+
+# ---- loads and stores: the DMA between HBM (NumPy) and SBUF -----------------------------
+
+
+def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
+    """Load a tensor from HBM (a NumPy array, or an index of one: ``in_tensor[i_p,
+    i_f]``, ``in_tensor[:, nl.ds(0, 512)]``) into a new SBUF tile of its shape and
+    dtype: a DMA, which gpsimd.nki writes as the program's initial state, as
+    ``nisa.dma_copy``. ``mask=`` loads the part it keeps. A DMA's dtype conversion
+    (``dtype=`` other than the tensor's) is not modelled.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def double(a):
+    ...     out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    ...     i_p, i_f = nl.mgrid[0:2, 0:3]
+    ...     t = nl.load(a[i_p, i_f])
+    ...     nl.store(out[i_p, i_f], nl.add(t, t))
+    ...     return out
+    >>> double(np.arange(6, dtype=np.float32).reshape(2, 3))
+    array([[ 0.,  2.,  4.],
+           [ 6.,  8., 10.]], dtype=float32)
+    """
+    from . import isa
+
+    call = "nl.load"
+    if kwargs:
+        raise TypeError(f"{call}() got unexpected keyword arguments {sorted(kwargs)}")
+    src = _narrow(call, src, mask)
+    if isinstance(src, Tile):
+        raise _error(call, "src", f"{src._expr} is on chip; nl.load reads HBM (a NumPy array)")
+    if not isinstance(src, np.ndarray):
+        raise _error(call, "src", f"expected an HBM tensor (a NumPy array), got "
+                     f"{type(src).__name__}")
+    d = _dtype(call, src.dtype)
+    if dtype is not None and _dtype(call, dtype) != d:
+        raise NotImplementedError(f"{call}: dtype={_dtype(call, dtype)} of a {d} tensor: a "
+                                  "DMA's dtype conversion is not modelled; load it as it is "
+                                  "and convert with nisa.tensor_copy (Cast)")
+    shape = src.shape if src.ndim >= 1 else (1,)
+    t = ndarray(shape, d, sbuf)
+    isa.dma_copy(dst=t, src=src)
+    t._loaded = True
+    return t
+
+
+def store(dst: Any, value: Any, mask: Any = None, **kwargs: Any) -> None:
+    """Store an SBUF tile (or a number, every element) into HBM (a NumPy array or an
+    index of one): a DMA, which copies the tile's contents now, as ``nisa.dma_copy``.
+    ``mask=`` stores the part it keeps. The dtypes must agree by their NumPy storage
+    (a DMA's dtype conversion is not modelled).
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def corner(a):
+    ...     out = nl.ndarray((2, 2), dtype=a.dtype, buffer=nl.shared_hbm)
+    ...     i_p, i_f = nl.arange(4)[:, None], nl.arange(4)[None, :]
+    ...     t = nl.load(a[i_p, i_f])
+    ...     nl.store(out[i_p, i_f], t[i_p, i_f], mask=(i_p < 2) & (i_f < 2))
+    ...     return out
+    >>> corner(np.arange(16, dtype=np.int32).reshape(4, 4))
+    array([[0, 1],
+           [4, 5]], dtype=int32)
+    """
+    from . import isa
+
+    call = "nl.store"
+    if kwargs:
+        raise TypeError(f"{call}() got unexpected keyword arguments {sorted(kwargs)}")
+    dst = _narrow(call, dst, mask)
+    if not isinstance(dst, np.ndarray):
+        raise _error(call, "dst", f"expected an HBM tensor (a NumPy array), got "
+                     f"{type(dst).__name__}")
+    if isinstance(value, Tile):
+        isa.dma_copy(dst=dst, src=_narrow(call, value, mask))
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        d = _dtype(call, dst.dtype)
+        bits = scalar_bits(call, "value", value, d.gpsimd_dtype)
+        dst[...] = np.asarray(bits).view(d.storage)
+        return None
+    raise _error(call, "value", f"expected an SBUF tile or a number, got {type(value).__name__}")
+
+
+def zeros_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") -> Any:
+    """A new tensor of ``x``'s shape (and dtype and buffer unless given) filled with
+    zeros (see :func:`zeros`).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     print(nl.zeros_like(nl.ndarray((1, 3), dtype=nl.int16)).numpy())
+    [[0 0 0]]
+    """
+    if isinstance(x, Tile):
+        return zeros(x.shape, x.dtype if dtype is None else dtype,
+                     x.buffer if buffer is None else buffer, name)
+    x = np.asarray(x)
+    return zeros(x.shape, x.dtype if dtype is None else dtype,
+                 shared_hbm if buffer is None else buffer, name)
+
+
+class NKIObject:
+    """Base class for NKI kernel dataclasses and configuration objects (keyword
+    arguments become attributes)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+
+# ---- calls gpsimd.nki does not run ----------------------------------------------------------
+
+
+class _Unrun:
+    """An ``nl`` function gpsimd.nki cannot or does not yet run: it exists as a name (an
+    ``op=`` argument, an import) and calling it raises NotImplementedError saying why."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.__name__ = name
+        self.reason = reason
+        self.__doc__ = f"NKI's nl.{name}: {reason}."
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"nl.{self.__name__}: {self.reason}")
+
+    def __repr__(self) -> str:
+        return f"nl.{self.__name__}"
+
+
+_ACT = ("runs on the Scalar (ACT) engine's activation function tables, which are not "
+        "public: gpsimd would need the table contents and interpolation of this function "
+        "to be bit-exact, so it is out of scope (never approximated)")
+_ACTIVATIONS = ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu", "gelu",
+                "gelu_apprx_sigmoid", "gelu_apprx_tanh", "gelu_dx", "gelu_apprx_sigmoid_dx",
+                "silu", "silu_dx", "softplus", "mish", "erf", "erf_dx", "sin", "cos", "tan",
+                "arctan", "softmax", "rms_norm")
+for _name in _ACTIVATIONS:
+    globals()[_name] = _Unrun(_name, _ACT)
+
+_REDUCE = ("a reduction along free dimensions is TensorReduce, which gpsimd does not model "
+           "yet")
+for _name in ("sum", "max", "min", "mean", "prod", "var", "all"):
+    globals()[_name] = _Unrun(_name, _REDUCE)
+
+_NOT_YET = {
+    "rand": "random numbers come from a random-number instruction gpsimd does not model",
+    "square": "the instruction NKI's compiler emits for it is not established here: write "
+              "nl.multiply(x, x) (TensorTensor) if that is what you mean",
+    "reciprocal": "not modelled yet (nisa.reciprocal is a Vector Engine instruction gpsimd "
+                  "does not model)",
+    "broadcast_to": "a partition broadcast is not modelled yet",
+    "transpose": "a transpose (Tensor Engine or Vector Engine) is not modelled",
+    "matmul": "a Tensor Engine matrix multiply is not modelled",
+    "where": "not modelled yet",
+}
+for _name, _why in _NOT_YET.items():
+    globals()[_name] = _Unrun(_name, _why)
+del _name, _why
+
+from ._index import HbmTensor, arange, ds, mgrid  # noqa: E402
+from ._index import narrow as _narrow  # noqa: E402
+
+__all__ += ["load", "store", "zeros_like", "NKIObject", "arange", "mgrid", "ds", "HbmTensor",
+            *_ACTIVATIONS, "sum", "max", "min", "mean", "prod", "var", "all", *_NOT_YET]
