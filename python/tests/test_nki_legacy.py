@@ -156,6 +156,16 @@ def test_an_index_tile_is_an_indirect_access_not_yet_modelled():
 # ---- value-returning nisa calls (neuronxcc.nki.isa) --------------------------------------
 
 
+def store_all(tiles):
+    """Store each tile into a new HBM tensor of its shape and dtype (inside a kernel)."""
+    outs = []
+    for t in tiles:
+        o = nl.ndarray(t.shape, dtype=t.dtype, buffer=nl.shared_hbm)
+        nl.store(o, t)
+        outs.append(o)
+    return outs
+
+
 def test_iota_of_index_expressions():
     @nki.jit
     def kernel():
@@ -202,10 +212,7 @@ def test_top8_find_index_and_match_replace_value_returning():
         top = nisa.max8(src=t)
         idx = nisa.nc_find_index8(data=t, vals=top)
         rest = nisa.nc_match_replace8(data=t[:, :], vals=top, imm=-1.0)
-        outs = [nl.ndarray(v.shape, dtype=v.dtype, buffer=nl.shared_hbm) for v in (top, idx, rest)]
-        for o, v in zip(outs, (top, idx, rest)):
-            nl.store(o, value=v)
-        return outs
+        return store_all((top, idx, rest))
 
     x = np.random.default_rng(4).permutation(128 * 64).astype(np.float32).reshape(128, 64)
     top, idx, rest = kernel(x)
@@ -271,12 +278,7 @@ def test_tensor_copy_tensor_tensor_tensor_scalar_value_returning():
                 nisa.tensor_tensor(a, a, op=nl.add),
                 nisa.tensor_scalar(a[i_p, i_f], np.subtract, 1.0, reverse0=True),
                 nisa.tensor_scalar(a, op0=np.multiply, operand0=f, op1=np.add, operand1=2.5)]
-        res = []
-        for t in outs:
-            o = nl.ndarray(t.shape, dtype=t.dtype, buffer=nl.shared_hbm)
-            nl.store(o, t)
-            res.append(o)
-        return res
+        return store_all(outs)
 
     a = np.random.default_rng(6).random((64, 128), dtype=np.float32) * 100
     f = np.random.default_rng(7).random((64, 1), dtype=np.float32) * 100
@@ -322,12 +324,7 @@ def test_nl_binary_operators_on_tiles():
         col = nl.load(c_tensor)
         outs = [nl.add(a, b), nl.add(a, 2.2), nl.subtract(1.0, a), nl.multiply(a, col),
                 nl.maximum(a, b), nl.greater(a, b, dtype=nl.float32)]
-        res = []
-        for t in outs:
-            o = nl.ndarray(t.shape, dtype=t.dtype, buffer=nl.shared_hbm)
-            nl.store(o, t)
-            res.append(o)
-        return res
+        return store_all(outs)
 
     rng = np.random.default_rng(8)
     a, b = (rng.random((128, 256), dtype=np.float32) * 100 for _ in range(2))

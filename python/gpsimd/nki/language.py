@@ -236,12 +236,16 @@ def empty_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") ->
     ...     print(nl.empty_like(a).shape, nl.empty_like(a, dtype=nl.float32).dtype)
     (2, 4) float32
     """
-    if isinstance(x, Tile):
-        return ndarray(x.shape, x.dtype if dtype is None else dtype,
-                       x.buffer if buffer is None else buffer, name)
-    x = np.asarray(x)
-    return ndarray(x.shape, x.dtype if dtype is None else dtype,
-                   shared_hbm if buffer is None else buffer, name)
+    return ndarray(*_like(x, dtype, buffer), name)
+
+
+def _like(x: Any, dtype: Any, buffer: Any) -> tuple[Any, Any, Any]:
+    """The shape, dtype and buffer of a tensor like ``x`` (dtype and buffer unless given;
+    an HBM ``x``'s buffer is ``nl.shared_hbm``)."""
+    if not isinstance(x, Tile):
+        x = np.asarray(x)
+    home = x.buffer if isinstance(x, Tile) else shared_hbm
+    return x.shape, x.dtype if dtype is None else dtype, home if buffer is None else buffer
 
 
 # ---- operators -----------------------------------------------------------------------------
@@ -507,12 +511,7 @@ def zeros_like(x: Any, dtype: Any = None, buffer: Any = None, name: str = "") ->
     ...     print(nl.zeros_like(nl.ndarray((1, 3), dtype=nl.int16)).numpy())
     [[0 0 0]]
     """
-    if isinstance(x, Tile):
-        return zeros(x.shape, x.dtype if dtype is None else dtype,
-                     x.buffer if buffer is None else buffer, name)
-    x = np.asarray(x)
-    return zeros(x.shape, x.dtype if dtype is None else dtype,
-                 shared_hbm if buffer is None else buffer, name)
+    return zeros(*_like(x, dtype, buffer), name)
 
 
 class NKIObject:

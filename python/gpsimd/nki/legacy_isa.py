@@ -56,10 +56,7 @@ __all__ = [
 
 
 def _tile(call: str, arg: str, x: Any) -> Tile:
-    if not isinstance(x, Tile):
-        raise _error(call, arg, f"expected a tile (nl.load's result, an nl.ndarray in SBUF), "
-                     f"got {type(x).__name__}")
-    return x
+    return _isa._tile(call, arg, x, current(call))
 
 
 def _new(call: str, shape: tuple[int, ...], dtype: Any) -> Tile:
