@@ -66,7 +66,7 @@ def install_aliases(*, neuronxcc: bool = True, nki: bool = True) -> None:
       (NKI 0.3.0 and newer): ``gpsimd.nki``, :mod:`gpsimd.nki.isa` (destination first),
       :mod:`gpsimd.nki.language`, :mod:`gpsimd.nki.typing`, the enums;
     - ``neuronxcc``, ``neuronxcc.nki``, ``neuronxcc.nki.isa``, ``neuronxcc.nki.language``,
-      ``neuronxcc.nki.typing`` (the legacy style of AWS's NKI unit tests): the same,
+      ``neuronxcc.nki.typing``, ``neuronxcc.nki.isa.constants`` (the legacy style of AWS's NKI unit tests): the same,
       except that ``neuronxcc.nki.isa`` is :mod:`gpsimd.nki.legacy_isa` (value-returning
       calls).
 
@@ -97,7 +97,8 @@ def install_aliases(*, neuronxcc: bool = True, nki: bool = True) -> None:
         top.__gpsimd_alias__ = legacy.__gpsimd_alias__ = True  # type: ignore[attr-defined]
         table.update({"neuronxcc": top, "neuronxcc.nki": legacy,
                       "neuronxcc.nki.isa": legacy_isa, "neuronxcc.nki.language": language,
-                      "neuronxcc.nki.typing": typing})
+                      "neuronxcc.nki.typing": typing,
+                      "neuronxcc.nki.isa.constants": constants})
     for name, module in table.items():
         there = sys.modules.get(name)
         if there is not None and not getattr(there, "__gpsimd_alias__", False) \
