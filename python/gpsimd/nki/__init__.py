@@ -66,7 +66,8 @@ def install_aliases(*, neuronxcc: bool = True, nki: bool = True) -> None:
       (NKI 0.3.0 and newer): ``gpsimd.nki``, :mod:`gpsimd.nki.isa` (destination first),
       :mod:`gpsimd.nki.language`, :mod:`gpsimd.nki.typing`, the enums;
     - ``neuronxcc``, ``neuronxcc.nki``, ``neuronxcc.nki.isa``, ``neuronxcc.nki.language``,
-      ``neuronxcc.nki.typing``, ``neuronxcc.nki.isa.constants`` (the legacy style of AWS's NKI unit tests): the same,
+      ``neuronxcc.nki.typing``, ``neuronxcc.nki.isa.constants`` (the legacy style of
+      AWS's NKI unit tests): the same,
       except that ``neuronxcc.nki.isa`` is :mod:`gpsimd.nki.legacy_isa` (value-returning
       calls).
 
