@@ -25,13 +25,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "alu/simd.cc"
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-// clang-format on
+#include "common/simd_targets.h"  // IWYU pragma: keep
 
 // The ops each datapath's loops implement, by name (each is a case of eval.cc).
 // clang-format off

@@ -14,15 +14,8 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort_network.cc"
-// AVX-512, AVX2 and the portable baseline: SSSE3/SSE4 only add build time, and the
-// baseline still runs on those machines.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include <hwy/contrib/sort/traits-inl.h>
 #include <hwy/contrib/sort/vqsort-inl.h>
 #include <hwy/contrib/sort/vqsort.h>
