@@ -9,6 +9,7 @@
 
 #include "asm/lexer.h"
 #include "asm/syntax.h"
+#include "common/names.h"
 #include "gpsimd/asm.h"
 #include "gpsimd/types.h"
 
@@ -124,13 +125,6 @@ struct ParseFail {
   // reports at an earlier token than the one it needed.
   bool whole = false;
 };
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // The name table of an enumeration-valued field kind.
 struct EnumInfo {

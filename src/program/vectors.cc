@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/names.h"
 #include "gpsimd/program_vectors.h"
 #include "vectors/json_fields.h"
 
@@ -78,16 +79,8 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   const std::string sp = as_string(require(j, "space", where), where + ".space");
   const auto s = parse_location_space(sp);
-  if (!s) {
-    std::string names;
-    for (std::size_t i = 0; i < kLocationSpaceCount; ++i)
-      names += fmt::format("{}{}",
-                           i == 0                         ? ""
-                           : i + 1 == kLocationSpaceCount ? " or "
-                                                          : ", ",
-                           kLocationSpaceDefs[i].name);
-    fail(where + ".space", fmt::format("'{}' must be {}", sp, names));
-  }
+  if (!s)
+    fail(where + ".space", fmt::format("'{}' must be {}", sp, joined_names(kLocationSpaceDefs)));
   RaceLocation loc;
   loc.space = *s;
   // SBUF and PSUM locations are bytes at an offset; the others one per partition.
