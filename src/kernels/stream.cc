@@ -24,17 +24,14 @@
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::stream::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
+// hn, the 32-bit lane types (DU32, DI32, VU32), kMaxLanes and the conversions of
+// convert-inl.h.
+using namespace convert_inl::HWY_NAMESPACE;  // NOLINT(google-build-using-namespace)
 
-using DU32 = hn::ScalableTag<uint32_t>;
-using DI32 = hn::ScalableTag<int32_t>;
-using VU32 = hn::Vec<DU32>;
 using VI32 = hn::Vec<DI32>;
 
 // Lanes of a 32-bit vector on this target, as a compile-time constant for the tables.
 constexpr size_t kN = HWY_LANES(uint32_t);
-// The most lanes any target has for 32-bit elements; tails go through buffers this big.
-constexpr size_t kMaxLanes = 64;
 
 // ---- strided reads ---------------------------------------------------------------------
 //
@@ -436,7 +433,7 @@ HWY_INLINE uint32_t BoundBits(int32_t v) {
 template <bool kFpOut>
 HWY_INLINE VU32 BoundsBits(DU32 d, VI32 v) {
   if constexpr (kFpOut)
-    return convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
+    return ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
   else
     return hn::BitCast(d, v);
 }

@@ -68,14 +68,9 @@ void explain_find_index8(const Decoded& d, const Machine& m, Explainer& x) {
          "MatchValueLoad.");
 }
 
+// UINT32 indices.
 Word sample_find_index8(unsigned p) {
-  Word w = header_word(Opcode::FindIndex8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);   // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x09);  // UINT32 indices
-  put_u8(w, field_of(F, "num_active_channels"), 1);
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
-  return w;
+  return sample_search(F, Opcode::FindIndex8, p, Dtype::UINT32, sample_tensor(2, p, 256, 8));
 }
 
 }  // namespace

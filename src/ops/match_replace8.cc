@@ -101,13 +101,8 @@ void explain_match_replace8(const Decoded& d, const Machine& m, Explainer& x) {
 }
 
 Word sample_match_replace8(unsigned p) {
-  Word w = header_word(Opcode::MatchReplace8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x0a);
-  put_u8(w, field_of(F, "num_active_channels"), 1);
+  Word w = sample_search(F, Opcode::MatchReplace8, p, Dtype::FP32, sample_tensor(4, p, 256, 16));
   put_u32(w, field_of(F, "immediate"), 0xc61c0000u);  // -9984.0
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(4, p, 256, 16));
   return w;
 }
 

@@ -58,6 +58,18 @@ static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.off
               field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
               field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
 
+Word sample_search(std::span<const FieldDef> row, Opcode op, unsigned p, Dtype out,
+                   const TensorDesc& dst) {
+  const auto field = [&](std::string_view name) { return *find_field(row, name); };
+  Word w = header_word(op);
+  put_tensor(w, field("src_mem_pattern"), sample_tensor(4, p, 0, 16));
+  put_u8(w, field("in_dtype"), static_cast<uint8_t>(Dtype::FP32));
+  put_u8(w, field("out_dtype"), static_cast<uint8_t>(out));
+  put_u8(w, field("num_active_channels"), 1);
+  put_tensor(w, field("dst_mem_pattern"), dst);
+  return w;
+}
+
 void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& io) {
   io.n = r.n;
   io.din = static_cast<Dtype>(w[kInDtype.offset]);
@@ -126,13 +138,7 @@ void explain_max8(const Decoded& d, const Machine& m, Explainer& x) {
 }
 
 Word sample_max8(unsigned p) {
-  Word w = header_word(Opcode::Max8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x0a);
-  put_u8(w, field_of(F, "num_active_channels"), 1);
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
-  return w;
+  return sample_search(F, Opcode::Max8, p, Dtype::FP32, sample_tensor(2, p, 256, 8));
 }
 
 }  // namespace

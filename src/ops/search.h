@@ -71,6 +71,12 @@ void run_search_channels(const SearchIo& io, bool fast, unsigned bytes_per_eleme
 // clause and FindIndex8's destination dtype clause.
 void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d);
 
+// The sample word (SampleFn) of Max8, FindIndex8 or MatchReplace8, `row` its layout: one
+// channel of 16 FP32 source elements (a 4-D walk at offset 0) and the destination `dst` of
+// dtype `out`.
+Word sample_search(std::span<const FieldDef> row, Opcode op, unsigned p, Dtype out,
+                   const TensorDesc& dst);
+
 // The match core (atoms/match_core.h) over one channel's source walk (SPEC §4.9), shared
 // by FindIndex8 and MatchReplace8: returns the lane after the walk; `consumed(i)` is
 // called for every element a slot takes, in walk order.

@@ -243,15 +243,7 @@ ProgramVector parse_program_vector(const json& v, const std::string& where) {
       t.program.queue(*e).push_back(as_word(word, ww));
     });
   }
-  if (auto it = v.find("registers"); it != v.end())
-    t.registers = as_index_map(*it, kRegisters, w + ".registers");
-  if (auto it = v.find("semaphores"); it != v.end())
-    t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
-  if (auto it = v.find("accumulators"); it != v.end())
-    t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
-  if (auto it = v.find("match_state"); it != v.end())
-    t.match_state = as_match_state(*it, w + ".match_state");
-  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
+  read_initial_state(v, w, t);
   t.expect = parse_expect(v["expect"], t.nc, w + ".expect");
   return t;
 }

@@ -33,6 +33,22 @@ std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const s
 std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& where);
 std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where);
 
+// The optional initial state keys of a vector `v` at `where` (SPEC §7; a program vector's
+// too, SPEC §8.8) into `t`: registers, semaphores, accumulators, match_state and memory,
+// on generation t.nc.
+template <class Vector>
+void read_initial_state(const json& v, const std::string& where, Vector& t) {
+  if (auto it = v.find("registers"); it != v.end())
+    t.registers = as_index_map(*it, kRegisters, where + ".registers");
+  if (auto it = v.find("semaphores"); it != v.end())
+    t.semaphores = as_index_map(*it, kSemaphores, where + ".semaphores");
+  if (auto it = v.find("accumulators"); it != v.end())
+    t.accumulators = as_index_map(*it, kPartitions, where + ".accumulators");
+  if (auto it = v.find("match_state"); it != v.end())
+    t.match_state = as_match_state(*it, where + ".match_state");
+  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, where + ".memory");
+}
+
 // The whole text of the file at `path`, or nullopt with "<path>: cannot open: <reason>" in
 // *error (the vector loaders of SPEC §7 and §8.8 read their files with it).
 std::optional<std::string> read_file(const std::string& path, std::string* error);

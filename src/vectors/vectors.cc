@@ -81,22 +81,32 @@ std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where) {
   return out;
 }
 
+namespace {
+
+// The key k of an object at `w` as a decimal index below `limit`; fails naming it `what`
+// ("index", "lane") otherwise.
+unsigned decimal_key(const std::string& k, unsigned limit, const std::string& w,
+                     std::string_view what) {
+  unsigned idx = 0;
+  std::size_t pos = 0;
+  try {
+    idx = static_cast<unsigned>(std::stoul(k, &pos, 10));
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != k.size() || idx >= limit)
+    fail(w, fmt::format("{} must be a decimal number 0..{}", what, limit - 1));
+  return idx;
+}
+
+}  // namespace
+
 std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where) {
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   std::map<unsigned, uint32_t> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string k = it.key();
-    const std::string w = fmt::format("{}['{}']", where, k);
-    unsigned idx = 0;
-    std::size_t pos = 0;
-    try {
-      idx = static_cast<unsigned>(std::stoul(k, &pos, 10));
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != k.size() || idx >= limit)
-      fail(w, fmt::format("index must be a decimal number 0..{}", limit - 1));
-    out[idx] = as_u32(it.value(), w);
+    const std::string w = fmt::format("{}['{}']", where, it.key());
+    out[decimal_key(it.key(), limit, w, "index")] = as_u32(it.value(), w);
   }
   return out;
 }
@@ -107,17 +117,8 @@ std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& w
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   std::map<unsigned, MatchLane> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string k = it.key();
-    const std::string w = fmt::format("{}['{}']", where, k);
-    unsigned lane = 0;
-    std::size_t pos = 0;
-    try {
-      lane = static_cast<unsigned>(std::stoul(k, &pos, 10));
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != k.size() || lane >= kPartitions)
-      fail(w, "lane must be a decimal number 0..127");
+    const std::string w = fmt::format("{}['{}']", where, it.key());
+    const unsigned lane = decimal_key(it.key(), kPartitions, w, "lane");
     const json& l = it.value();
     if (!l.is_object()) fail(w, fmt::format("expected an object, got {}", l.type_name()));
     MatchLane state;
@@ -198,15 +199,7 @@ TestVector parse_one(const json& v, const std::string& where) {
   auto word = word_from_hex(as_string(require(v, "instruction", w), w + ".instruction"), &why);
   if (!word) fail(w + ".instruction", why);
   t.instruction = *word;
-  if (auto it = v.find("registers"); it != v.end())
-    t.registers = as_index_map(*it, kRegisters, w + ".registers");
-  if (auto it = v.find("semaphores"); it != v.end())
-    t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
-  if (auto it = v.find("accumulators"); it != v.end())
-    t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
-  if (auto it = v.find("match_state"); it != v.end())
-    t.match_state = as_match_state(*it, w + ".match_state");
-  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
+  read_initial_state(v, w, t);
 
   const json& e = require(v, "expect", w);
   const std::string ew = w + ".expect";
