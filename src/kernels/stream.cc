@@ -623,29 +623,28 @@ HWY_AFTER_NAMESPACE();
 namespace gpsimd::kernels::stream {
 
 HWY_EXPORT(ReadStrided32);
-HWY_EXPORT(StridedReadKind);
-HWY_EXPORT(ReadStrided16);
-HWY_EXPORT(ReadRows32);
-HWY_EXPORT(SequenceMarks);
-HWY_EXPORT(SequenceBoundsFromMarks);
-
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided32)(p, step, n, out);
 }
+HWY_EXPORT(ReadRows32);
 void read_rows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
                  uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadRows32)(p, step, n, row_step, rows, out);
 }
+HWY_EXPORT(ReadStrided16);
 void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided16)(p, step, n, out);
 }
+HWY_EXPORT(StridedReadKind);
 const char* strided_read_kind(int64_t step) {
   return HWY_DYNAMIC_DISPATCH(StridedReadKind)(step);
 }
+HWY_EXPORT(SequenceMarks);
 void sequence_marks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* prev, bool fp_in,
                     uint64_t* bounds, uint64_t* padding) {
   HWY_DYNAMIC_DISPATCH(SequenceMarks)(ids, m, pos, prev, fp_in, bounds, padding);
 }
+HWY_EXPORT(SequenceBoundsFromMarks);
 void sequence_bounds_from_marks(const uint64_t* bounds, const uint64_t* padding, size_t n,
                                 size_t from, size_t to, bool fp_out, uint32_t* start, uint32_t* end,
                                 BoundsState& state) {
