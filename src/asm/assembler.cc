@@ -293,20 +293,28 @@ class StmtParser {
     return *v;
   }
 
+  // The items of a list after its '[', separated by commas, and its closing ']':
+  // item() reads one. `list` names the list in the error ("the list of values").
+  template <class M, class Item>
+  void list_items(M&& list, Item&& item) {
+    while (!peek_punct("]")) {
+      item();
+      if (peek_punct(",")) {
+        ++i_;
+        continue;
+      }
+      if (!peek_punct("]")) fail_here("expected ',' or ']' in " + text_of(list));
+    }
+    ++i_;
+  }
+
   // `[a, b, ...]` of integers in [lo, hi].
   template <class M>
   std::vector<int64_t> int_list(int64_t lo, int64_t hi, M&& what) {
     expect_punct("[", [&] { return "to open the list of " + text_of(what); });
     std::vector<int64_t> out;
-    while (!peek_punct("]")) {
-      out.push_back(integer(lo, hi, what));
-      if (peek_punct(",")) {
-        ++i_;
-        continue;
-      }
-      if (!peek_punct("]")) fail_here("expected ',' or ']' in the list of " + text_of(what));
-    }
-    ++i_;
+    list_items([&] { return "the list of " + text_of(what); },
+               [&] { out.push_back(integer(lo, hi, what)); });
     return out;
   }
 
@@ -848,30 +856,16 @@ void parse_data_values(StmtParser& p, DataDirective& d) {
     if (!v) p.fail(t, why);
     out.push_back(*v);
   };
-  while (!p.peek_punct("]")) {
+  p.list_items("the list of values", [&] {
     if (nested) {
       std::vector<uint32_t> row;
       p.expect_punct("[", "to open the values of the next partition");
-      while (!p.peek_punct("]")) {
-        value(row);
-        if (p.peek_punct(",")) {
-          p.advance();
-          continue;
-        }
-        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
-      }
-      p.advance();
+      p.list_items("the list of values", [&] { value(row); });
       rows.push_back(std::move(row));
     } else {
       value(flat);
     }
-    if (p.peek_punct(",")) {
-      p.advance();
-      continue;
-    }
-    if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
-  }
-  p.advance();
+  });
   p.checking_whole();
   const unsigned parts = d.region.partitions;
   if (nested) {
@@ -1097,7 +1091,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
                     : fmt::format("column (an element index of the dump, {}..{})", lo, hi);
       };
       p.expect_punct("[", [&] { return "to open the list of " + what() + " ranges"; });
-      while (!p.peek_punct("]")) {
+      p.list_items("the list of ranges", [&] {
         IndexRange r;
         r.first = r.last = static_cast<uint32_t>(p.integer(lo, hi, what));
         if (p.peek_punct("..")) {
@@ -1105,13 +1099,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
           r.last = static_cast<uint32_t>(p.integer(r.first, hi, what));
         }
         list.push_back(r);
-        if (p.peek_punct(",")) {
-          p.advance();
-          continue;
-        }
-        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of ranges");
-      }
-      p.advance();
+      });
       if (list.empty()) p.fail(*t, fmt::format("{}=[] selects nothing", rows ? "rows" : "cols"));
     }
     if (!p.at_end()) d.path = path_token(p, "->");
