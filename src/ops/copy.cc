@@ -218,12 +218,20 @@ Word sample_cast(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kCopyOps = {detail::validate_copy, detail::execute_s4d4_tr,
-                                             detail::explain_copy,  detail::sample_copy,
-                                             "Copy fp32",           nullptr,
-                                             &detail::kOperands};
-const detail::OpSemantics table::kCastOps = {detail::validate_cast, detail::execute_s4d4_tr,
-                                             detail::explain_cast,  detail::sample_cast,
-                                             "Cast fp32->bf16",     nullptr,
-                                             &detail::kOperands};
+const detail::OpSemantics table::kCopyOps = {
+    .validate = detail::validate_copy,
+    .execute = detail::execute_s4d4_tr,
+    .explain = detail::explain_copy,
+    .sample = detail::sample_copy,
+    .sample_label = "Copy fp32",
+    .operands = &detail::kOperands,
+};
+const detail::OpSemantics table::kCastOps = {
+    .validate = detail::validate_cast,
+    .execute = detail::execute_s4d4_tr,
+    .explain = detail::explain_cast,
+    .sample = detail::sample_cast,
+    .sample_label = "Cast fp32->bf16",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -78,11 +78,12 @@ Word sample_find_index8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kFindIndex8Ops = {detail::validate_find_index8,
-                                                   detail::execute_find_index8,
-                                                   detail::explain_find_index8,
-                                                   detail::sample_find_index8,
-                                                   "FindIndex8 fp32",
-                                                   nullptr,
-                                                   &detail::kOperands};
+const detail::OpSemantics table::kFindIndex8Ops = {
+    .validate = detail::validate_find_index8,
+    .execute = detail::execute_find_index8,
+    .explain = detail::explain_find_index8,
+    .sample = detail::sample_find_index8,
+    .sample_label = "FindIndex8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -161,11 +161,12 @@ Word sample_get_sequence_bounds(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kGetSequenceBoundsOps = {detail::validate_get_sequence_bounds,
-                                                          detail::execute_get_sequence_bounds,
-                                                          detail::explain_get_sequence_bounds,
-                                                          detail::sample_get_sequence_bounds,
-                                                          "GetSequenceBounds int32",
-                                                          nullptr,
-                                                          &detail::kOperands};
+const detail::OpSemantics table::kGetSequenceBoundsOps = {
+    .validate = detail::validate_get_sequence_bounds,
+    .execute = detail::execute_get_sequence_bounds,
+    .explain = detail::explain_get_sequence_bounds,
+    .sample = detail::sample_get_sequence_bounds,
+    .sample_label = "GetSequenceBounds int32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -111,11 +111,12 @@ Word sample_match_replace8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMatchReplace8Ops = {detail::validate_match_replace8,
-                                                      detail::execute_match_replace8,
-                                                      detail::explain_match_replace8,
-                                                      detail::sample_match_replace8,
-                                                      "MatchReplace8 fp32",
-                                                      nullptr,
-                                                      &detail::kOperands};
+const detail::OpSemantics table::kMatchReplace8Ops = {
+    .validate = detail::validate_match_replace8,
+    .execute = detail::execute_match_replace8,
+    .explain = detail::explain_match_replace8,
+    .sample = detail::sample_match_replace8,
+    .sample_label = "MatchReplace8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -146,8 +146,12 @@ Word sample_max8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMax8Ops = {detail::validate_max8, detail::execute_max8,
-                                             detail::explain_max8,  detail::sample_max8,
-                                             "Max8 fp32",           nullptr,
-                                             &detail::kOperands};
+const detail::OpSemantics table::kMax8Ops = {
+    .validate = detail::validate_max8,
+    .execute = detail::execute_max8,
+    .explain = detail::explain_max8,
+    .sample = detail::sample_max8,
+    .sample_label = "Max8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

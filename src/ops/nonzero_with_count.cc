@@ -172,11 +172,12 @@ Word sample_nonzero_with_count(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kNonzeroWithCountOps = {detail::validate_nonzero_with_count,
-                                                         detail::execute_nonzero_with_count,
-                                                         detail::explain_nonzero_with_count,
-                                                         detail::sample_nonzero_with_count,
-                                                         "NonzeroWithCount int32",
-                                                         nullptr,
-                                                         &detail::kOperands};
+const detail::OpSemantics table::kNonzeroWithCountOps = {
+    .validate = detail::validate_nonzero_with_count,
+    .execute = detail::execute_nonzero_with_count,
+    .explain = detail::explain_nonzero_with_count,
+    .sample = detail::sample_nonzero_with_count,
+    .sample_label = "NonzeroWithCount int32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -284,11 +284,12 @@ Word sample_range_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kRangeSelectOps = {detail::validate_range_select,
-                                                    detail::execute_range_select,
-                                                    detail::explain_range_select,
-                                                    detail::sample_range_select,
-                                                    "RangeSelect fp32",
-                                                    nullptr,
-                                                    &detail::kOperands};
+const detail::OpSemantics table::kRangeSelectOps = {
+    .validate = detail::validate_range_select,
+    .execute = detail::execute_range_select,
+    .explain = detail::explain_range_select,
+    .sample = detail::sample_range_select,
+    .sample_label = "RangeSelect fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd
