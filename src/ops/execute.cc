@@ -14,11 +14,6 @@ constexpr Named<FaultKind> kFaultNames[] = {
     {FaultKind::SyncWouldBlock, "sync-would-block"}, {FaultKind::TooLarge, "too-large"},
     {FaultKind::UnsupportedOp, "unsupported-op"},
 };
-constexpr Named<Status> kStatusNames[] = {
-    {Status::Retired, "ok"},
-    {Status::Invalid, "invalid"},
-    {Status::Faulted, "fault"},
-};
 
 }  // namespace
 
@@ -30,7 +25,12 @@ std::optional<FaultKind> parse_fault(std::string_view s) {
 }
 
 std::string_view status_name(Status s) {
-  return name_of(kStatusNames, s);
+  static constexpr Named<Status> kNames[] = {
+      {Status::Retired, "ok"},
+      {Status::Invalid, "invalid"},
+      {Status::Faulted, "fault"},
+  };
+  return name_of(kNames, s);
 }
 
 std::string ExecResult::message() const {
