@@ -126,36 +126,13 @@ struct ParseFail {
   bool whole = false;
 };
 
-// The name table of an enumeration-valued field kind.
-struct EnumInfo {
-  std::string_view what;
-  std::optional<std::string_view> (*name)(uint8_t);
-};
-std::optional<EnumInfo> enum_info(FieldKind k) {
-  switch (k) {
-    case FieldKind::Dtype:
-      return EnumInfo{"dtype", dtype_name};
-    case FieldKind::AluOp:
-      return EnumInfo{"ALU op", alu_op_name};
-    case FieldKind::AccumCmd:
-      return EnumInfo{"ACCUM_CMD", accum_cmd_name};
-    case FieldKind::ImmSrc:
-      return EnumInfo{"IMM_SRC", imm_src_name};
-    case FieldKind::AffineCmp:
-      return EnumInfo{"AFFINE_SELECT_CMP", affine_select_cmp_name};
-    case FieldKind::RevOps:
-      return EnumInfo{"TENS_SCALAR_REV_OPS", rev_ops_name};
-    default:
-      return std::nullopt;
-  }
-}
-std::vector<std::string> enum_name_list(const EnumInfo& e, unsigned max) {
+std::vector<std::string> enum_name_list(const EnumField& e, unsigned max) {
   std::vector<std::string> out;
   for (unsigned c = 0; c <= max; ++c)
     if (auto n = e.name(static_cast<uint8_t>(c))) out.emplace_back(*n);
   return out;
 }
-std::string enum_names(const EnumInfo& e, unsigned max) {
+std::string enum_names(const EnumField& e, unsigned max) {
   std::string s;
   for (const std::string& n : enum_name_list(e, max)) s += (s.empty() ? "" : ", ") + n;
   return s;
@@ -575,12 +552,12 @@ class InstructionParser {
       case FieldKind::ImmSrc:
       case FieldKind::AffineCmp:
       case FieldKind::RevOps:
-        g.parsed = static_cast<uint64_t>(enum_value(f, *enum_info(f.kind), 255));
+        g.parsed = static_cast<uint64_t>(enum_value(f, *enum_field(f.kind), 255));
         return;
       case FieldKind::DtypePair: {
         if (p_.peek_punct("(")) {
           p_.advance();
-          const EnumInfo info{"dtype", dtype_name};
+          const EnumField& info = *enum_field(FieldKind::Dtype);
           const uint8_t in = enum_value(f, info, 15);
           p_.expect_punct(",", "between the input and output dtypes");
           const uint8_t out = enum_value(f, info, 15);
@@ -630,7 +607,7 @@ class InstructionParser {
     p_.fail(g.name, "internal: unexpected field kind");
   }
 
-  uint8_t enum_value(const FieldDef& f, const EnumInfo& info, unsigned max) {
+  uint8_t enum_value(const FieldDef& f, const EnumField& info, unsigned max) {
     const Token& t = p_.next([&] { return fmt::format("a {} name or code", info.what); });
     if (t.kind == Tok::Number) {
       std::string why;
