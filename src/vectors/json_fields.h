@@ -3,6 +3,8 @@
 // each read with an error that names where it is.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -47,6 +49,52 @@ void read_initial_state(const json& v, const std::string& where, Vector& t) {
   if (auto it = v.find("match_state"); it != v.end())
     t.match_state = as_match_state(*it, where + ".match_state");
   if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, where + ".memory");
+}
+
+// The optional final state keys of an expectation `e` at `where` (SPEC §7; a program
+// vector's too, SPEC §8.8) into `s`: memory, accumulators, match_state and semaphores, on
+// generation g.
+template <class State>
+void read_final_state(const json& e, const std::string& where, Generation g, State& s) {
+  if (auto it = e.find("memory"); it != e.end()) s.memory = as_memory(*it, g, where + ".memory");
+  if (auto it = e.find("accumulators"); it != e.end())
+    s.accumulators = as_index_map(*it, kPartitions, where + ".accumulators");
+  if (auto it = e.find("match_state"); it != e.end())
+    s.match_state = as_match_state(*it, where + ".match_state");
+  if (auto it = e.find("semaphores"); it != e.end())
+    s.semaphores = as_index_map(*it, kSemaphores, where + ".semaphores");
+}
+
+// The vectors of the document `doc` of the file at `path` in the given format
+// ("gpsimd-vectors/1", SPEC §7; "gpsimd-programs/1", SPEC §8.8): its "format" key must
+// name that format, and each element i of its "vectors" array is read by
+// parse_one(element, "<path>: vector <i>").
+template <class ParseOne>
+auto vectors_of(const json& doc, const std::string& path, std::string_view format,
+                ParseOne&& parse_one) {
+  const std::string fmt_key = as_string(require(doc, "format", path), path + ".format");
+  if (fmt_key != format) fail(path + ".format", fmt::format("'{}' is not {}", fmt_key, format));
+  const json& vs = require(doc, "vectors", path);
+  if (!vs.is_array()) fail(path + ".vectors", "expected an array");
+  std::vector<decltype(parse_one(vs, path))> out;
+  for (std::size_t i = 0; i < vs.size(); ++i)
+    out.push_back(parse_one(vs[i], fmt::format("{}: vector {}", path, i)));
+  return out;
+}
+
+// What parse() returns (a vector file's parser, for the file at `path`), or nullopt with
+// the error in *error when it fails: its own ParseError, or JSON that is not valid.
+template <class Parse>
+auto parsed_or_error(const std::string& path, std::string* error, Parse&& parse)
+    -> std::optional<decltype(parse())> {
+  try {
+    return parse();
+  } catch (const ParseError& e) {
+    if (error) *error = e.msg;
+  } catch (const json::exception& e) {
+    if (error) *error = fmt::format("{}: not valid JSON: {}", path, e.what());
+  }
+  return std::nullopt;
 }
 
 // The whole text of the file at `path`, or nullopt with "<path>: cannot open: <reason>" in

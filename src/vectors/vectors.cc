@@ -225,14 +225,7 @@ TestVector parse_one(const json& v, const std::string& where) {
            fmt::format("'{}' must be bad-address, shape-mismatch, sync-would-block or too-large",
                        f));
   }
-  if (auto it = e.find("memory"); it != e.end())
-    t.expect.memory = as_memory(*it, t.nc, ew + ".memory");
-  if (auto it = e.find("accumulators"); it != e.end())
-    t.expect.accumulators = as_index_map(*it, kPartitions, ew + ".accumulators");
-  if (auto it = e.find("match_state"); it != e.end())
-    t.expect.match_state = as_match_state(*it, ew + ".match_state");
-  if (auto it = e.find("semaphores"); it != e.end())
-    t.expect.semaphores = as_index_map(*it, kSemaphores, ew + ".semaphores");
+  read_final_state(e, ew, t.nc, t.expect);
   return t;
 }
 
@@ -278,7 +271,7 @@ std::string show_element(const uint8_t* p, unsigned size, std::optional<Dtype> d
 
 std::optional<VectorFile> parse_vectors(const std::string& json_text, const std::string& path,
                                         std::string* error) {
-  try {
+  return parsed_or_error(path, error, [&] {
     // Depth is bounded by the parser's callback: reject documents nested absurdly deep.
     int depth = 0;
     bool too_deep = false;
@@ -293,21 +286,8 @@ std::optional<VectorFile> parse_vectors(const std::string& json_text, const std:
         },
         true);
     if (too_deep) throw ParseError{path + ": nesting deeper than 64 levels"};
-    VectorFile f{path, {}};
-    const std::string fmt_key = as_string(require(doc, "format", path), path + ".format");
-    if (fmt_key != "gpsimd-vectors/1")
-      fail(path + ".format", fmt::format("'{}' is not gpsimd-vectors/1", fmt_key));
-    const json& vs = require(doc, "vectors", path);
-    if (!vs.is_array()) fail(path + ".vectors", "expected an array");
-    for (std::size_t i = 0; i < vs.size(); ++i)
-      f.vectors.push_back(parse_one(vs[i], fmt::format("{}: vector {}", path, i)));
-    return f;
-  } catch (const ParseError& e) {
-    if (error) *error = e.msg;
-  } catch (const json::exception& e) {
-    if (error) *error = fmt::format("{}: not valid JSON: {}", path, e.what());
-  }
-  return std::nullopt;
+    return VectorFile{path, vectors_of(doc, path, "gpsimd-vectors/1", parse_one)};
+  });
 }
 
 namespace vectors_detail {
