@@ -948,6 +948,11 @@ struct ParseState {
 void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState& state) {
   const std::string name = dir.text;
   const int line = dir.line;
+  // A setup directive (.reg, .sem, .acc, .data, .load), in order, with its line.
+  const auto add_setup = [&](auto directive) {
+    prog.setup.emplace_back(std::move(directive));
+    prog.setup_lines.push_back(line);
+  };
   if (name == ".engine" || name == ".queue") {
     // SPEC §8.9: exactly an engine's id (dve, pool or act). `.engine` sets the engine input
     // of the stream words after it; `.queue` starts (or continues) the queue of an engine.
@@ -990,16 +995,14 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     else
       r.value = p.u32("register value");
     p.expect_end("the register value");
-    prog.setup.emplace_back(r);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(r));
   } else if (name == ".sem") {
     SemDirective s;
     s.index = static_cast<unsigned>(p.integer(0, kSemaphores - 1, "semaphore id"));
     p.expect_punct("=", "after the semaphore id");
     s.value = p.u32("semaphore value");
     p.expect_end("the semaphore value");
-    prog.setup.emplace_back(s);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(s));
   } else if (name == ".acc") {
     AccDirective a;
     a.first = static_cast<unsigned>(p.integer(0, kPartitions - 1, "accumulator"));
@@ -1014,8 +1017,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     p.expect_punct("=", "after the accumulator index");
     a.bits = p.fp32("accumulator value");
     p.expect_end("the accumulator value");
-    prog.setup.emplace_back(a);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(a));
   } else if (name == ".data") {
     DataDirective d;
     d.region = p.region(false);
@@ -1023,15 +1025,13 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     p.expect_punct("=", "before the list of values");
     parse_data_values(p, d);
     p.expect_end("the list of values");
-    prog.setup.emplace_back(std::move(d));
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(d));
   } else if (name == ".load") {
     LoadDirective l;
     l.region = p.region(false);
     l.path = path_token(p, "<-");
     p.expect_end("the file name");
-    prog.setup.emplace_back(std::move(l));
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(l));
   } else if (name == ".dump") {
     DumpDirective d;
     d.region = p.region(true);
