@@ -53,9 +53,7 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
   check_reserved(d, "s4d4_tr_reserved_zero", w, kReserved1);
   if (w[kMaskEnable.offset] != 0)
     d.fail("mask_enable_zero", kMaskEnable.name, hex8(w[kMaskEnable.offset]), "must be 0");
-  const uint8_t in = w[kInDtype.offset], out = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, out, true);
+  const auto [in, out] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   // is_valid_enum and s4d4_tr_op_bypass are both evaluated: a byte that is no ALU_OP on
   // the generation fails both (SPEC §3.6).
   const uint8_t op = w[kOp.offset];

@@ -35,9 +35,7 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
                              DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
-  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  const auto [in, outd] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   check_dtype_in(d, "match_replace_dtypes", kInDtype.name, in, kDtypes);
   check_dtype_in(d, "match_replace_dtypes", kOutDtype.name, outd, kDtypes);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);

@@ -33,9 +33,7 @@ constexpr Operands kOperands{std::span(kOperandList).first(2), kChannels};
 void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
-  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  const auto [in, outd] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
   check_tensor_operands(kOperands, w, g, engine, d);
   if (search_count_evaluated(src, in) && (src.count() < 8 || src.count() > kSearchMaxElements))

@@ -93,9 +93,7 @@ std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands& ops) {
 }  // namespace
 
 void validate_range_select(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
-  if (g == Generation::V2)
-    d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
-           "must be v3, v4 or v5 (the generations that have RangeSelect)");
+  check_v3_or_later(d, "has_valid_nc_rs", g, "RangeSelect");
 
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
