@@ -33,25 +33,22 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m,
                                          const ResolvedOperands& ops, Writer& out,
                                          const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
 
-  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
-  run_search_channels(io, fast, io.in_size, [&](unsigned c) {
-    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    const MatchLane& before = m.match[src.partition(c)];
-    if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lanes[c], nullptr))
-      lanes[c] = match_lane_reference(in, src.walk, io.din, before);
-    if (fast) {
-      kernels::find_index8_store(lanes[c], io.out_size, io.dst_bytes[c], io.dwalk);
-      return;
-    }
-    io.dwalk.for_each([&](uint64_t k, uint32_t off) {
-      store_elem(io.dst_bytes[c] + off, io.out_size, int_low_bits(io.dout, lanes[c].idx[k]));
-    });
-  });
-  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+  run_match_channels(
+      m, io, fast, io.in_size, out,
+      [&](unsigned c, const uint8_t* in, const MatchLane& before, MatchLane& lane) {
+        if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lane, nullptr))
+          lane = match_lane_reference(in, src.walk, io.din, before);
+        if (fast) {
+          kernels::find_index8_store(lane, io.out_size, io.dst_bytes[c], io.dwalk);
+          return;
+        }
+        io.dwalk.for_each([&](uint64_t k, uint32_t off) {
+          store_elem(io.dst_bytes[c] + off, io.out_size, int_low_bits(io.dout, lane.idx[k]));
+        });
+      });
   return std::nullopt;
 }
 

@@ -56,33 +56,31 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m,
                                             const ResolvedOperands& ops, Writer& out,
                                             const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(io.dout, immediate);
 
-  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
-  run_search_channels(io, fast, io.in_size + io.out_size, [&](unsigned c) {
-    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    const MatchLane& before = m.match[src.partition(c)];
-    if (fast && kernels::match_replace_channel(in, src.walk, io.din, before, lanes[c], immediate,
-                                               io.dout, io.dst_bytes[c], io.dwalk))
-      return;
-    thread_local std::vector<uint32_t> y;
-    y.resize(io.st.count());
-    src.walk.for_each([&](uint64_t i, uint32_t off) {
-      y[i] = from_fp32(io.dout, to_fp32(io.din, load_elem(in + off, io.in_size)));
-    });
-    thread_local std::vector<uint32_t> hits;
-    hits.clear();
-    lanes[c] = match_walk(in, src.walk, io.din, before,
+  run_match_channels(
+      m, io, fast, io.in_size + io.out_size, out,
+      [&](unsigned c, const uint8_t* in, const MatchLane& before, MatchLane& lane) {
+        if (fast && kernels::match_replace_channel(in, src.walk, io.din, before, lane, immediate,
+                                                   io.dout, io.dst_bytes[c], io.dwalk))
+          return;
+        thread_local std::vector<uint32_t> y;
+        y.resize(io.st.count());
+        src.walk.for_each([&](uint64_t i, uint32_t off) {
+          y[i] = from_fp32(io.dout, to_fp32(io.din, load_elem(in + off, io.in_size)));
+        });
+        thread_local std::vector<uint32_t> hits;
+        hits.clear();
+        lane = match_walk(in, src.walk, io.din, before,
                           [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
-    for (uint32_t i : hits) y[i] = replacement;
-    io.dwalk.for_each(
-        [&](uint64_t i, uint32_t off) { store_elem(io.dst_bytes[c] + off, io.out_size, y[i]); });
-  });
-  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+        for (uint32_t i : hits) y[i] = replacement;
+        io.dwalk.for_each([&](uint64_t i, uint32_t off) {
+          store_elem(io.dst_bytes[c] + off, io.out_size, y[i]);
+        });
+      });
   return std::nullopt;
 }
 

@@ -68,7 +68,8 @@ Word sample_search(std::span<const FieldDef> row, Opcode op, unsigned p, Dtype o
   return w;
 }
 
-void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& io) {
+SearchIo search_io(const ResolvedOperands& r, const Word& w, Writer& out) {
+  SearchIo io;
   io.n = r.n;
   io.din = static_cast<Dtype>(w[kInDtype.offset]);
   io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
@@ -78,6 +79,7 @@ void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& 
   io.src = r.tensor(0);
   io.dst = r.tensor(1);
   io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
+  return io;
 }
 
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
@@ -104,8 +106,7 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions& opts, Dia
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, const ResolvedOperands& ops,
                                   Writer& out, const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
 
   run_search_channels(io, fast, io.in_size, [&](unsigned c) {
