@@ -1,11 +1,13 @@
 # gpsimd_simd_sources(<out> <file>...): the files among <file>... that include Highway's
-# foreach_target.h, i.e. that compile once per SIMD target. Found by reading the files
-# rather than listed, so that a new SIMD file needs no entry. Build presets that are
-# slow on such files (fuzz, asan) give them options of their own.
+# foreach_target.h, directly or through src/common/simd_targets.h, i.e. that compile once
+# per SIMD target. Found by reading the files rather than listed, so that a new SIMD file
+# needs no entry. Build presets that are slow on such files (fuzz, asan) give them options
+# of their own.
 function(gpsimd_simd_sources out)
   set(found "")
   foreach(src ${ARGN})
-    file(STRINGS ${src} uses_foreach_target REGEX "#include <hwy/foreach_target.h>")
+    file(STRINGS ${src} uses_foreach_target
+         REGEX "#include (<hwy/foreach_target.h>|\"common/simd_targets.h\")")
     if(uses_foreach_target)
       list(APPEND found ${src})
     endif()

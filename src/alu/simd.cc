@@ -25,13 +25,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "alu/simd.cc"
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-// clang-format on
+#include "common/simd_targets.h"  // IWYU pragma: keep
 
 // The ops each datapath's loops implement, by name (each is a case of eval.cc).
 // clang-format off
@@ -873,16 +867,6 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace gpsimd::alu::simd {
 
-HWY_EXPORT(TargetName);
-HWY_EXPORT(Fp32Binary);
-HWY_EXPORT(Fp32Scalar);
-HWY_EXPORT(Fp32Scalar2);
-HWY_EXPORT(NativeBinary);
-HWY_EXPORT(NativeScalar);
-HWY_EXPORT(BitsBinary);
-HWY_EXPORT(BitsScalar);
-HWY_EXPORT(BitsScalar2);
-
 namespace {
 const uint8_t* in(const void* p) {
   return static_cast<const uint8_t*>(p);
@@ -892,33 +876,42 @@ uint8_t* to(void* p) {
 }
 }  // namespace
 
+HWY_EXPORT(TargetName);
 const char* target_name() {
   return HWY_DYNAMIC_DISPATCH(TargetName)();
 }
+HWY_EXPORT(Fp32Binary);
 bool fp32_binary(uint8_t op, const void* a, const void* b, size_t n, void* out) {
   return HWY_DYNAMIC_DISPATCH(Fp32Binary)(op, in(a), in(b), n, to(out));
 }
+HWY_EXPORT(Fp32Scalar);
 bool fp32_scalar(uint8_t op, const void* x, uint32_t s, bool reverse, size_t n, void* out) {
   return HWY_DYNAMIC_DISPATCH(Fp32Scalar)(op, in(x), s, reverse, n, to(out));
 }
+HWY_EXPORT(Fp32Scalar2);
 bool fp32_scalar2(ScalarOp op0, ScalarOp op1, const void* x, size_t n, void* out) {
   return HWY_DYNAMIC_DISPATCH(Fp32Scalar2)(op0, op1, in(x), n, to(out));
 }
+HWY_EXPORT(NativeBinary);
 bool native_binary(uint8_t op, Dtype a_dt, const void* a, Dtype b_dt, const void* b, size_t n,
                    Dtype out_dt, void* out) {
   return HWY_DYNAMIC_DISPATCH(NativeBinary)(op, a_dt, in(a), b_dt, in(b), n, out_dt, to(out));
 }
+HWY_EXPORT(NativeScalar);
 bool native_scalar(uint8_t op, Dtype x_dt, const void* x, Dtype s_dt, uint32_t s, bool reverse,
                    size_t n, Dtype out_dt, void* out) {
   return HWY_DYNAMIC_DISPATCH(NativeScalar)(op, x_dt, in(x), s_dt, s, reverse, n, out_dt, to(out));
 }
+HWY_EXPORT(BitsBinary);
 bool bits_binary(uint8_t op, unsigned width, const void* a, const void* b, size_t n, void* out) {
   return HWY_DYNAMIC_DISPATCH(BitsBinary)(op, width, in(a), in(b), n, to(out));
 }
+HWY_EXPORT(BitsScalar);
 bool bits_scalar(uint8_t op, unsigned width, const void* x, uint32_t s, bool reverse, size_t n,
                  void* out) {
   return HWY_DYNAMIC_DISPATCH(BitsScalar)(op, width, in(x), s, reverse, n, to(out));
 }
+HWY_EXPORT(BitsScalar2);
 bool bits_scalar2(ScalarOp op0, ScalarOp op1, unsigned width, const void* x, size_t n, void* out) {
   return HWY_DYNAMIC_DISPATCH(BitsScalar2)(op0, op1, width, in(x), n, to(out));
 }

@@ -9,6 +9,7 @@
 
 #include "asm/lexer.h"
 #include "asm/syntax.h"
+#include "common/names.h"
 #include "gpsimd/asm.h"
 #include "gpsimd/types.h"
 
@@ -125,43 +126,13 @@ struct ParseFail {
   bool whole = false;
 };
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// The name table of an enumeration-valued field kind.
-struct EnumInfo {
-  std::string_view what;
-  std::optional<std::string_view> (*name)(uint8_t);
-};
-std::optional<EnumInfo> enum_info(FieldKind k) {
-  switch (k) {
-    case FieldKind::Dtype:
-      return EnumInfo{"dtype", dtype_name};
-    case FieldKind::AluOp:
-      return EnumInfo{"ALU op", alu_op_name};
-    case FieldKind::AccumCmd:
-      return EnumInfo{"ACCUM_CMD", accum_cmd_name};
-    case FieldKind::ImmSrc:
-      return EnumInfo{"IMM_SRC", imm_src_name};
-    case FieldKind::AffineCmp:
-      return EnumInfo{"AFFINE_SELECT_CMP", affine_select_cmp_name};
-    case FieldKind::RevOps:
-      return EnumInfo{"TENS_SCALAR_REV_OPS", rev_ops_name};
-    default:
-      return std::nullopt;
-  }
-}
-std::vector<std::string> enum_name_list(const EnumInfo& e, unsigned max) {
+std::vector<std::string> enum_name_list(const EnumField& e, unsigned max) {
   std::vector<std::string> out;
   for (unsigned c = 0; c <= max; ++c)
     if (auto n = e.name(static_cast<uint8_t>(c))) out.emplace_back(*n);
   return out;
 }
-std::string enum_names(const EnumInfo& e, unsigned max) {
+std::string enum_names(const EnumField& e, unsigned max) {
   std::string s;
   for (const std::string& n : enum_name_list(e, max)) s += (s.empty() ? "" : ", ") + n;
   return s;
@@ -299,20 +270,28 @@ class StmtParser {
     return *v;
   }
 
+  // The items of a list after its '[', separated by commas, and its closing ']':
+  // item() reads one. `list` names the list in the error ("the list of values").
+  template <class M, class Item>
+  void list_items(M&& list, Item&& item) {
+    while (!peek_punct("]")) {
+      item();
+      if (peek_punct(",")) {
+        ++i_;
+        continue;
+      }
+      if (!peek_punct("]")) fail_here("expected ',' or ']' in " + text_of(list));
+    }
+    ++i_;
+  }
+
   // `[a, b, ...]` of integers in [lo, hi].
   template <class M>
   std::vector<int64_t> int_list(int64_t lo, int64_t hi, M&& what) {
     expect_punct("[", [&] { return "to open the list of " + text_of(what); });
     std::vector<int64_t> out;
-    while (!peek_punct("]")) {
-      out.push_back(integer(lo, hi, what));
-      if (peek_punct(",")) {
-        ++i_;
-        continue;
-      }
-      if (!peek_punct("]")) fail_here("expected ',' or ']' in the list of " + text_of(what));
-    }
-    ++i_;
+    list_items([&] { return "the list of " + text_of(what); },
+               [&] { out.push_back(integer(lo, hi, what)); });
     return out;
   }
 
@@ -573,12 +552,12 @@ class InstructionParser {
       case FieldKind::ImmSrc:
       case FieldKind::AffineCmp:
       case FieldKind::RevOps:
-        g.parsed = static_cast<uint64_t>(enum_value(f, *enum_info(f.kind), 255));
+        g.parsed = static_cast<uint64_t>(enum_value(f, *enum_field(f.kind), 255));
         return;
       case FieldKind::DtypePair: {
         if (p_.peek_punct("(")) {
           p_.advance();
-          const EnumInfo info{"dtype", dtype_name};
+          const EnumField& info = *enum_field(FieldKind::Dtype);
           const uint8_t in = enum_value(f, info, 15);
           p_.expect_punct(",", "between the input and output dtypes");
           const uint8_t out = enum_value(f, info, 15);
@@ -628,7 +607,7 @@ class InstructionParser {
     p_.fail(g.name, "internal: unexpected field kind");
   }
 
-  uint8_t enum_value(const FieldDef& f, const EnumInfo& info, unsigned max) {
+  uint8_t enum_value(const FieldDef& f, const EnumField& info, unsigned max) {
     const Token& t = p_.next([&] { return fmt::format("a {} name or code", info.what); });
     if (t.kind == Tok::Number) {
       std::string why;
@@ -854,30 +833,16 @@ void parse_data_values(StmtParser& p, DataDirective& d) {
     if (!v) p.fail(t, why);
     out.push_back(*v);
   };
-  while (!p.peek_punct("]")) {
+  p.list_items("the list of values", [&] {
     if (nested) {
       std::vector<uint32_t> row;
       p.expect_punct("[", "to open the values of the next partition");
-      while (!p.peek_punct("]")) {
-        value(row);
-        if (p.peek_punct(",")) {
-          p.advance();
-          continue;
-        }
-        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
-      }
-      p.advance();
+      p.list_items("the list of values", [&] { value(row); });
       rows.push_back(std::move(row));
     } else {
       value(flat);
     }
-    if (p.peek_punct(",")) {
-      p.advance();
-      continue;
-    }
-    if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of values");
-  }
-  p.advance();
+  });
   p.checking_whole();
   const unsigned parts = d.region.partitions;
   if (nested) {
@@ -983,6 +948,11 @@ struct ParseState {
 void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState& state) {
   const std::string name = dir.text;
   const int line = dir.line;
+  // A setup directive (.reg, .sem, .acc, .data, .load), in order, with its line.
+  const auto add_setup = [&](auto directive) {
+    prog.setup.emplace_back(std::move(directive));
+    prog.setup_lines.push_back(line);
+  };
   if (name == ".engine" || name == ".queue") {
     // SPEC §8.9: exactly an engine's id (dve, pool or act). `.engine` sets the engine input
     // of the stream words after it; `.queue` starts (or continues) the queue of an engine.
@@ -1025,16 +995,14 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     else
       r.value = p.u32("register value");
     p.expect_end("the register value");
-    prog.setup.emplace_back(r);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(r));
   } else if (name == ".sem") {
     SemDirective s;
     s.index = static_cast<unsigned>(p.integer(0, kSemaphores - 1, "semaphore id"));
     p.expect_punct("=", "after the semaphore id");
     s.value = p.u32("semaphore value");
     p.expect_end("the semaphore value");
-    prog.setup.emplace_back(s);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(s));
   } else if (name == ".acc") {
     AccDirective a;
     a.first = static_cast<unsigned>(p.integer(0, kPartitions - 1, "accumulator"));
@@ -1049,8 +1017,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     p.expect_punct("=", "after the accumulator index");
     a.bits = p.fp32("accumulator value");
     p.expect_end("the accumulator value");
-    prog.setup.emplace_back(a);
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(a));
   } else if (name == ".data") {
     DataDirective d;
     d.region = p.region(false);
@@ -1058,15 +1025,13 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
     p.expect_punct("=", "before the list of values");
     parse_data_values(p, d);
     p.expect_end("the list of values");
-    prog.setup.emplace_back(std::move(d));
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(d));
   } else if (name == ".load") {
     LoadDirective l;
     l.region = p.region(false);
     l.path = path_token(p, "<-");
     p.expect_end("the file name");
-    prog.setup.emplace_back(std::move(l));
-    prog.setup_lines.push_back(line);
+    add_setup(std::move(l));
   } else if (name == ".dump") {
     DumpDirective d;
     d.region = p.region(true);
@@ -1103,7 +1068,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
                     : fmt::format("column (an element index of the dump, {}..{})", lo, hi);
       };
       p.expect_punct("[", [&] { return "to open the list of " + what() + " ranges"; });
-      while (!p.peek_punct("]")) {
+      p.list_items("the list of ranges", [&] {
         IndexRange r;
         r.first = r.last = static_cast<uint32_t>(p.integer(lo, hi, what));
         if (p.peek_punct("..")) {
@@ -1111,13 +1076,7 @@ void parse_directive(StmtParser& p, const Token& dir, Program& prog, ParseState&
           r.last = static_cast<uint32_t>(p.integer(r.first, hi, what));
         }
         list.push_back(r);
-        if (p.peek_punct(",")) {
-          p.advance();
-          continue;
-        }
-        if (!p.peek_punct("]")) p.fail_here("expected ',' or ']' in the list of ranges");
-      }
-      p.advance();
+      });
       if (list.empty()) p.fail(*t, fmt::format("{}=[] selects nothing", rows ? "rows" : "cols"));
     }
     if (!p.at_end()) d.path = path_token(p, "->");

@@ -18,25 +18,9 @@ std::string enum_text(std::optional<std::string_view> name, uint64_t code) {
 }
 
 std::string field_enum_text(FieldKind k, uint64_t v) {
-  const auto c = static_cast<uint8_t>(v);
-  switch (k) {
-    case FieldKind::Dtype:
-      return enum_text(dtype_name(c), v);
-    case FieldKind::AluOp:
-      return enum_text(alu_op_name(c), v);
-    case FieldKind::AccumCmd:
-      return enum_text(accum_cmd_name(c), v);
-    case FieldKind::ImmSrc:
-      return enum_text(imm_src_name(c), v);
-    case FieldKind::AffineCmp:
-      return enum_text(affine_select_cmp_name(c), v);
-    case FieldKind::RevOps:
-      return enum_text(rev_ops_name(c), v);
-    case FieldKind::I32:
-      return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(v)));
-    default:
-      return std::to_string(v);
-  }
+  if (const EnumField* e = enum_field(k)) return enum_text(e->name(static_cast<uint8_t>(v)), v);
+  if (k == FieldKind::I32) return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(v)));
+  return std::to_string(v);
 }
 
 // An immediate's text, and whether that text implies its IMM_SRC.

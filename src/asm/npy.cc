@@ -12,6 +12,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "common/names.h"
+
 namespace gpsimd {
 namespace {
 
@@ -94,31 +96,15 @@ uint64_t NpyArray::count() const {
 }
 
 std::optional<std::string_view> npy_descr(Dtype dt) {
-  switch (dt) {
-    case Dtype::FP32:
-    case Dtype::FP32R:
-      return "<f4";
-    case Dtype::FP16:
-      return "<f2";
-    case Dtype::BF16:
-    case Dtype::UINT16:
-      return "<u2";
-    case Dtype::INT16:
-      return "<i2";
-    case Dtype::UINT8:
-    case Dtype::FP8_E3:
-    case Dtype::FP8_E4:
-    case Dtype::FP8_E5:
-      return "|u1";
-    case Dtype::INT8:
-      return "|i1";
-    case Dtype::UINT32:
-      return "<u4";
-    case Dtype::INT32:
-      return "<i4";
-    default:
-      return std::nullopt;
-  }
+  // The narrow floats without a NumPy type are their bits: BF16 as <u2, FP8 as |u1.
+  static constexpr Named<Dtype> kDescrs[] = {
+      {Dtype::FP32, "<f4"},   {Dtype::FP32R, "<f4"},  {Dtype::FP16, "<f2"},  {Dtype::BF16, "<u2"},
+      {Dtype::UINT16, "<u2"}, {Dtype::INT16, "<i2"},  {Dtype::UINT8, "|u1"}, {Dtype::FP8_E3, "|u1"},
+      {Dtype::FP8_E4, "|u1"}, {Dtype::FP8_E5, "|u1"}, {Dtype::INT8, "|i1"},  {Dtype::UINT32, "<u4"},
+      {Dtype::INT32, "<i4"},
+  };
+  if (const Named<Dtype>* r = find_row(kDescrs, dt)) return r->name;
+  return std::nullopt;
 }
 
 std::optional<NpyArray> parse_npy(std::span<const uint8_t> bytes, std::string_view name,

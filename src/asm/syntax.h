@@ -1,7 +1,7 @@
 // What the assembler and the disassembler agree on beyond the instruction table: the
-// default of each optional field, how an instruction immediate is typed, and the names
-// of the events sub-fields (docs/assembly.md). Both sides use these functions, so a
-// field omitted by one is filled in identically by the other.
+// default of each optional field, how an instruction immediate is typed, the names of the
+// events sub-fields and of the enumeration-valued fields' codes (docs/assembly.md). Both sides use
+// these functions, so a field omitted by one is filled in identically by the other.
 #pragma once
 
 #include <array>
@@ -10,13 +10,35 @@
 #include <string>
 #include <string_view>
 
+#include "common/names.h"
 #include "gpsimd/isa.h"
+#include "gpsimd/types.h"
 
 namespace gpsimd::asmtext {
 
 // Sub-fields of an Events row (SPEC §3.2), in the order they are printed.
 inline constexpr std::array<std::string_view, 5> kEventFields = {
     "wait_mode", "wait_idx", "update_mode", "update_idx", "value"};
+
+// A field kind whose values are the codes of an enumeration: what messages call the
+// enumeration, and the function that names a code (nullopt for a code without a name).
+struct EnumField {
+  FieldKind kind;
+  std::string_view what;
+  std::optional<std::string_view> (*name)(uint8_t);
+};
+inline constexpr EnumField kEnumFields[] = {
+    {FieldKind::Dtype, "dtype", dtype_name},
+    {FieldKind::AluOp, "ALU op", alu_op_name},
+    {FieldKind::AccumCmd, "ACCUM_CMD", accum_cmd_name},
+    {FieldKind::ImmSrc, "IMM_SRC", imm_src_name},
+    {FieldKind::AffineCmp, "AFFINE_SELECT_CMP", affine_select_cmp_name},
+    {FieldKind::RevOps, "TENS_SCALAR_REV_OPS", rev_ops_name},
+};
+// The row of an enumeration-valued field kind; nullptr for any other kind.
+inline const EnumField* enum_field(FieldKind k) {
+  return find_row(kEnumFields, k, &EnumField::kind);
+}
 
 // The default value of an integer-valued field that may be omitted, or nullopt when the
 // field is required (the table row's with_default). Header, Events and Reserved rows

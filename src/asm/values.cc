@@ -2,13 +2,13 @@
 // the defaults and immediate types the assembler and disassembler share (syntax.h).
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 #include "asm/syntax.h"
+#include "common/names.h"
 #include "gpsimd/asm.h"
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
@@ -16,13 +16,6 @@
 namespace gpsimd {
 namespace asmtext {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 bool is_hex_literal(std::string_view t) {
   return t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');

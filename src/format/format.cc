@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/names.h"
+
 // Invariant breaks are programming errors (ARCHITECTURE: abort with file:line).
 #define GPSIMD_FORMAT_ASSERT(cond, ...)                                   \
   do {                                                                    \
@@ -330,25 +332,13 @@ uint32_t int_low_bits(Dtype dt, int64_t v) {
 }
 
 std::string_view conversion_letter(ConversionKind k) {
-  switch (k) {
-    case ConversionKind::Same:
-      return "=";
-    case ConversionKind::Widen:
-      return "W";
-    case ConversionKind::Exact:
-      return "X";
-    case ConversionKind::Round:
-      return "R";
-    case ConversionKind::RoundTwice:
-      return "RR";
-    case ConversionKind::FloatToInt:
-      return "I";
-    case ConversionKind::Saturate:
-      return "S";
-    case ConversionKind::Saturate24:
-      return "S24";
-  }
-  return "?";
+  static constexpr Named<ConversionKind> kLetters[] = {
+      {ConversionKind::Same, "="},        {ConversionKind::Widen, "W"},
+      {ConversionKind::Exact, "X"},       {ConversionKind::Round, "R"},
+      {ConversionKind::RoundTwice, "RR"}, {ConversionKind::FloatToInt, "I"},
+      {ConversionKind::Saturate, "S"},    {ConversionKind::Saturate24, "S24"},
+  };
+  return name_of(kLetters, k);
 }
 
 std::optional<unsigned> conversion_index(Dtype dt) {

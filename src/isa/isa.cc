@@ -9,23 +9,20 @@
 #include <functional>
 
 #include "common/check.h"
+#include "common/names.h"
 
 namespace gpsimd {
 
 std::string_view engine_name(Engine e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < kEngineCount ? kEngines[i].name : "?";
+  return name_of(kEngines, e, &EngineDef::engine);
 }
 
 std::string_view engine_id(Engine e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < kEngineCount ? kEngines[i].id : "?";
+  return name_of(kEngines, e, &EngineDef::engine, &EngineDef::id);
 }
 
 std::optional<Engine> parse_engine_id(std::string_view s) {
-  for (const EngineDef& d : kEngines)
-    if (d.id == s) return d.engine;
-  return std::nullopt;
+  return parse_name(kEngines, s, &EngineDef::engine, &EngineDef::id);
 }
 
 std::optional<Engine> parse_engine(std::string_view s) {
@@ -38,43 +35,26 @@ std::optional<Engine> parse_engine(std::string_view s) {
 }
 
 std::string_view field_kind_name(FieldKind k) {
-  switch (k) {
-    case FieldKind::Header:
-      return "header";
-    case FieldKind::Events:
-      return "events";
-    case FieldKind::U8:
-      return "u8";
-    case FieldKind::U32:
-      return "u32";
-    case FieldKind::Dtype:
-      return "dtype";
-    case FieldKind::DtypePair:
-      return "dtype_pair";
-    case FieldKind::AluOp:
-      return "alu_op";
-    case FieldKind::AccumCmd:
-      return "accum_cmd";
-    case FieldKind::ImmSrc:
-      return "imm_src";
-    case FieldKind::Fp32:
-      return "fp32";
-    case FieldKind::ImmVal:
-      return "imm_val";
-    case FieldKind::Tensor:
-      return "tensor";
-    case FieldKind::Reserved:
-      return "reserved";
-    case FieldKind::I32:
-      return "i32";
-    case FieldKind::AffineCmp:
-      return "affine_select_cmp";
-    case FieldKind::RevOps:
-      return "tens_scalar_rev_ops";
-    case FieldKind::Data4D:
-      return "data4d";
-  }
-  return "?";
+  static constexpr Named<FieldKind> kNames[] = {
+      {FieldKind::Header, "header"},
+      {FieldKind::Events, "events"},
+      {FieldKind::U8, "u8"},
+      {FieldKind::U32, "u32"},
+      {FieldKind::Dtype, "dtype"},
+      {FieldKind::DtypePair, "dtype_pair"},
+      {FieldKind::AluOp, "alu_op"},
+      {FieldKind::AccumCmd, "accum_cmd"},
+      {FieldKind::ImmSrc, "imm_src"},
+      {FieldKind::Fp32, "fp32"},
+      {FieldKind::ImmVal, "imm_val"},
+      {FieldKind::Tensor, "tensor"},
+      {FieldKind::Reserved, "reserved"},
+      {FieldKind::I32, "i32"},
+      {FieldKind::AffineCmp, "affine_select_cmp"},
+      {FieldKind::RevOps, "tens_scalar_rev_ops"},
+      {FieldKind::Data4D, "data4d"},
+  };
+  return name_of(kNames, k);
 }
 
 std::string known_opcodes_text() {
@@ -90,15 +70,8 @@ std::string known_opcodes_text() {
 }
 
 const InstrDef* find_instruction(std::string_view mnemonic) {
-  for (const InstrDef& d : instructions()) {
-    if (d.mnemonic.size() != mnemonic.size()) continue;
-    bool same =
-        std::equal(d.mnemonic.begin(), d.mnemonic.end(), mnemonic.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        });
-    if (same) return &d;
-  }
+  for (const InstrDef& d : instructions())
+    if (iequals(d.mnemonic, mnemonic)) return &d;
   return nullptr;
 }
 

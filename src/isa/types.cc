@@ -3,36 +3,24 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-
+#include "common/names.h"
 #include "gpsimd/alu.h"
 
 namespace gpsimd {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-struct NamedCode {
-  uint8_t code;
-  std::string_view name;
-};
+// The fields' names by their codes: a code has one name, and text may write it in any case.
+using NamedCode = Named<uint8_t>;
 
 template <std::size_t N>
-std::optional<std::string_view> name_of(const NamedCode (&t)[N], uint8_t code) {
-  for (const auto& e : t)
-    if (e.code == code) return e.name;
+std::optional<std::string_view> code_name(const NamedCode (&t)[N], uint8_t code) {
+  if (const NamedCode* r = find_row(t, code)) return r->name;
   return std::nullopt;
 }
 template <std::size_t N>
 std::optional<uint8_t> code_of(const NamedCode (&t)[N], std::string_view name) {
-  for (const auto& e : t)
-    if (iequals(e.name, name)) return e.code;
+  for (const NamedCode& e : t)
+    if (iequals(e.name, name)) return e.value;
   return std::nullopt;
 }
 
@@ -98,17 +86,14 @@ std::string enumerators_text(Generation g) {
 }  // namespace alu
 
 std::string_view generation_name(Generation g) {
-  switch (g) {
-    case Generation::V2:
-      return "v2";
-    case Generation::V3:
-      return "v3";
-    case Generation::V4:
-      return "v4";
-    case Generation::V5:
-      return "v5";
-  }
-  return "v?";
+  static constexpr Named<Generation> kNames[] = {
+      {Generation::V2, "v2"},
+      {Generation::V3, "v3"},
+      {Generation::V4, "v4"},
+      {Generation::V5, "v5"},
+  };
+  const Named<Generation>* r = find_row(kNames, g);
+  return r ? r->name : "v?";
 }
 
 std::optional<Generation> parse_generation(std::string_view s) {
@@ -129,7 +114,7 @@ std::optional<Generation> parse_nc(std::string_view s) {
 }
 
 std::optional<std::string_view> dtype_name(uint8_t code) {
-  return name_of(kDtypes, code);
+  return code_name(kDtypes, code);
 }
 std::optional<Dtype> parse_dtype(std::string_view s) {
   return parse_as<Dtype>(kDtypes, s);
@@ -159,37 +144,37 @@ std::optional<AluOp> parse_alu_op(std::string_view s) {
   return std::nullopt;
 }
 std::optional<std::string_view> accum_cmd_name(uint8_t code) {
-  return name_of(kAccumCmds, code);
+  return code_name(kAccumCmds, code);
 }
 std::optional<AccumCmd> parse_accum_cmd(std::string_view s) {
   return parse_as<AccumCmd>(kAccumCmds, s);
 }
 std::optional<std::string_view> imm_src_name(uint8_t code) {
-  return name_of(kImmSrcs, code);
+  return code_name(kImmSrcs, code);
 }
 std::optional<ImmSrc> parse_imm_src(std::string_view s) {
   return parse_as<ImmSrc>(kImmSrcs, s);
 }
 std::optional<std::string_view> rev_ops_name(uint8_t code) {
-  return name_of(kRevOps, code);
+  return code_name(kRevOps, code);
 }
 std::optional<RevOps> parse_rev_ops(std::string_view s) {
   return parse_as<RevOps>(kRevOps, s);
 }
 std::optional<std::string_view> affine_select_cmp_name(uint8_t code) {
-  return name_of(kAffineSelectCmps, code);
+  return code_name(kAffineSelectCmps, code);
 }
 std::optional<AffineSelectCmp> parse_affine_select_cmp(std::string_view s) {
   return parse_as<AffineSelectCmp>(kAffineSelectCmps, s);
 }
 std::optional<std::string_view> wait_mode_name(uint8_t code) {
-  return name_of(kWaitModes, code);
+  return code_name(kWaitModes, code);
 }
 std::optional<WaitMode> parse_wait_mode(std::string_view s) {
   return parse_as<WaitMode>(kWaitModes, s);
 }
 std::optional<std::string_view> update_mode_name(uint8_t code) {
-  return name_of(kUpdateModes, code);
+  return code_name(kUpdateModes, code);
 }
 std::optional<UpdateMode> parse_update_mode(std::string_view s) {
   return parse_as<UpdateMode>(kUpdateModes, s);

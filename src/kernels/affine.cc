@@ -14,22 +14,15 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/affine.cc"
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::affine_simd::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-
-using DU32 = hn::ScalableTag<uint32_t>;
-using VU32 = hn::Vec<DU32>;
-constexpr size_t kMaxLanes = 64;
+// hn, the 32-bit lane types, kMaxLanes and the conversions of convert-inl.h.
+using namespace convert_inl::HWY_NAMESPACE;  // NOLINT(google-build-using-namespace)
 
 // The ramp values of lanes 0..N-1, and the step from one vector to the next.
 struct RampVec {
@@ -90,7 +83,7 @@ void SelectRun32(const uint8_t* in, size_t n, uint32_t v0, uint32_t step, uint8_
 // to_fp32, SPEC §5.1, through the conversion's vector half).
 template <unsigned kOut, int kConv>
 HWY_INLINE void StoreRamp(DU32 d, VU32 v, uint8_t* p) {
-  if constexpr (kConv == 1) v = convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, v);
+  if constexpr (kConv == 1) v = ToFp32<Dtype::INT32>(d, v);
   if constexpr (kOut == 4) {
     hn::StoreU(v, d, reinterpret_cast<uint32_t*>(p));
   } else if constexpr (kOut == 2) {

@@ -13,20 +13,14 @@
 #include <cstring>
 #include <utility>
 
+#include "alu/simd.h"
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
-// AVX-512, AVX2 and the portable baseline: SSSE3/SSE4 only add build time, and the
-// baseline still runs on those machines.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include "kernels/convert-inl.h"
 // clang-format on
 
@@ -179,42 +173,38 @@ uint32_t MaxKey(const uint32_t* y, size_t n) {
   return best;
 }
 
-const char* TargetName() {
-  return hwy::TargetName(HWY_TARGET);
-}
-
 }  // namespace gpsimd::kernels::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gpsimd::kernels::simd {
 
-HWY_EXPORT(TargetName);
-HWY_EXPORT(Cast);
-HWY_EXPORT(ThroughFp32);
-HWY_EXPORT(ToFp32);
-HWY_EXPORT(FromFp32);
-HWY_EXPORT(MaxKey);
-HWY_EXPORT(WidenBf16Words);
-
+// The kernels are compiled for alu/simd.cc's targets (common/simd_targets.h), so the
+// dispatcher picks the same one for both.
 const char* target_name() {
-  return HWY_DYNAMIC_DISPATCH(TargetName)();
+  return alu::simd::target_name();
 }
+HWY_EXPORT(Cast);
 void cast(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(Cast)(from, to, in, n, out);
 }
+HWY_EXPORT(ThroughFp32);
 void through_fp32(Dtype from, Dtype to, const uint8_t* in, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ThroughFp32)(from, to, in, n, out);
 }
+HWY_EXPORT(WidenBf16Words);
 void widen_bf16_words(const uint8_t* in, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(WidenBf16Words)(in, n, out);
 }
+HWY_EXPORT(ToFp32);
 void to_fp32(Dtype dt, const uint8_t* in, size_t n, uint32_t* out) {
   HWY_DYNAMIC_DISPATCH(ToFp32)(dt, in, n, out);
 }
+HWY_EXPORT(FromFp32);
 void from_fp32(Dtype dt, const uint32_t* in, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(FromFp32)(dt, in, n, out);
 }
+HWY_EXPORT(MaxKey);
 uint32_t max_key(const uint32_t* y, size_t n) {
   return HWY_DYNAMIC_DISPATCH(MaxKey)(y, n);
 }

@@ -15,10 +15,6 @@ namespace {
 
 thread_local std::vector<uint8_t> t_in, t_out;
 
-// Copies whole chunks: the copy's own chunk is larger than the converting one (a
-// memcpy per run costs little, and a chunk of 4-byte elements still fits L1 twice).
-constexpr uint64_t kCopyChunk = 4 * kChunk;
-
 }  // namespace
 
 bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* dst,
@@ -82,18 +78,7 @@ bool copy_channel(const uint8_t* partition, const Walk& src, Dtype in, uint8_t* 
   }
   Cursor sc(sr);
   if (copy) {
-    uint8_t* buf = scratch(t_in, kCopyChunk * 4);
-    for (uint64_t j0 = 0; j0 < count;) {
-      const uint64_t m = std::min(kCopyChunk, count - j0);
-      // A dense destination run takes the source's elements straight away.
-      uint8_t* o = dc.direct(dst, m);
-      const uint8_t* x = read_run(sc, isz, partition, m, o ? o : buf);
-      if (o && x != o)
-        std::memcpy(o, x, m * isz);
-      else if (!o)
-        write_run(dc, osz, dst, m, x);
-      j0 += m;
-    }
+    copy_runs(sc, partition, dc, dst, isz, count, scratch(t_in, kCopyChunk * 4));
     return true;
   }
   uint8_t* inbuf = scratch(t_in, kChunk * 4);

@@ -13,13 +13,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/predicated.cc"
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-// clang-format on
+#include "common/simd_targets.h"  // IWYU pragma: keep
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::predicated::HWY_NAMESPACE {

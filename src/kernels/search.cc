@@ -20,15 +20,10 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/search.cc"
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-// clang-format on
-
 #include "kernels/convert-inl.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::search::HWY_NAMESPACE {

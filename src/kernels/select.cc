@@ -128,22 +128,10 @@ bool select_copy(uint8_t* dst, const Walk& dst_walk, const uint8_t* partition, c
                  unsigned size, bool take_tensor, uint32_t scalar) {
   const uint64_t count = dst_walk.count();
   Cursor dc(Rows::of(dst_walk));
-  constexpr uint64_t kCopyChunk = 4 * kChunk;
   uint8_t* buf = scratch(t_in, kCopyChunk * 4);
   if (take_tensor) {
     Cursor sc(Rows::of(src));
-    for (uint64_t j0 = 0; j0 < count;) {
-      const uint64_t m = std::min(kCopyChunk, count - j0);
-      // A dense destination takes a strided source's elements straight away. (It is not
-      // the source: the Writer gives a destination that overlaps a source a copy.)
-      uint8_t* o = dc.direct(dst, m);
-      const uint8_t* x = read_run(sc, size, partition, m, o ? o : buf);
-      if (o && x != o)
-        std::memcpy(o, x, m * size);
-      else if (!o)
-        write_run(dc, size, dst, m, x);
-      j0 += m;
-    }
+    copy_runs(sc, partition, dc, dst, size, count, buf);
     return true;
   }
   // The fill pattern, a chunk of it, once; then chunk after chunk.

@@ -32,16 +32,12 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/walk_cursor.h"
+
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort16.cc"
-// The same targets as convert.cc.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include "kernels/sort-inl.h"
 // clang-format on
 
@@ -301,17 +297,13 @@ HWY_EXPORT(SortPairs);
 
 namespace {
 thread_local std::vector<uint32_t> t_words, t_tmp, t_count, t_start;
-uint32_t* grow(std::vector<uint32_t>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
 }  // namespace
 
 void sort_pairs(Dtype dt, bool descending, const uint16_t* values, size_t n, size_t k,
                 uint16_t offset, uint16_t* out) {
   // Padded by the widest vector (16 lanes of 32 bits).
-  const Scratch s{grow(t_words, n + 16), grow(t_tmp, n + 16), grow(t_count, 2048),
-                  grow(t_start, n + 16)};
+  const Scratch s{scratch(t_words, n + 16), scratch(t_tmp, n + 16), scratch(t_count, 2048),
+                  scratch(t_start, n + 16)};
   HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s);
 }
 

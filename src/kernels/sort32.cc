@@ -50,17 +50,12 @@
 #include <vector>
 
 #include "kernels/sort_network.h"
+#include "kernels/walk_cursor.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort32.cc"
-// The same targets as convert.cc.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include "kernels/sort-inl.h"
 // clang-format on
 
@@ -699,11 +694,6 @@ namespace gpsimd::kernels::sort32 {
 HWY_EXPORT(SortPairs);
 
 namespace {
-template <class T>
-T* grow(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
 thread_local std::vector<uint64_t> t_keys, t_tmp;
 thread_local std::vector<uint32_t> t_index, t_count, t_big;
 }  // namespace
@@ -711,10 +701,10 @@ thread_local std::vector<uint32_t> t_index, t_count, t_big;
 void sort_pairs(Dtype dt, bool descending, const uint32_t* values, size_t n, size_t k,
                 uint32_t offset, uint32_t* out) {
   const size_t padded = (n + 15) / 16 * 16;
-  uint64_t* keys = grow(t_keys, padded);
-  Scratch s{keys, grow(t_tmp, padded + 16), grow(t_index, padded),
-            grow(t_count, std::max(2 * std::bit_ceil(std::max<size_t>(n, 2)), 2 * n) + 16),
-            grow(t_big, n + 32)};
+  uint64_t* keys = scratch(t_keys, padded);
+  Scratch s{keys, scratch(t_tmp, padded + 16), scratch(t_index, padded),
+            scratch(t_count, std::max(2 * std::bit_ceil(std::max<size_t>(n, 2)), 2 * n) + 16),
+            scratch(t_big, n + 32)};
   if (HWY_DYNAMIC_DISPATCH(SortPairs)(dt, descending, values, n, k, offset, out, &s)) return;
   // The vqsort path: small n, or a target without the networks.
   simd::pack_sort32(dt, descending, values, n, keys);

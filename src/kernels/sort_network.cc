@@ -14,15 +14,8 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/sort_network.cc"
-// AVX-512, AVX2 and the portable baseline: SSSE3/SSE4 only add build time, and the
-// baseline still runs on those machines.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 #include <hwy/contrib/sort/traits-inl.h>
 #include <hwy/contrib/sort/vqsort-inl.h>
 #include <hwy/contrib/sort/vqsort.h>
@@ -708,49 +701,48 @@ HWY_AFTER_NAMESPACE();
 namespace gpsimd::kernels::simd {
 
 HWY_EXPORT(PackKeys32);
-HWY_EXPORT(PackKeys16);
-HWY_EXPORT(SortU64);
-HWY_EXPORT(SortU32);
-HWY_EXPORT(PackSort32);
-HWY_EXPORT(PackSort16);
-HWY_EXPORT(SortRuns);
-HWY_EXPORT(SortColumns64);
-HWY_EXPORT(SortColumns32);
-HWY_EXPORT(Lanes64);
-HWY_EXPORT(Lanes32);
-
 void pack_keys32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackKeys32)(dt, descending, values, n, keys);
 }
+HWY_EXPORT(PackKeys16);
 void pack_keys16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackKeys16)(dt, descending, values, n, keys);
 }
+HWY_EXPORT(SortU64);
 void sort_u64(uint64_t* keys, size_t n) {
   HWY_DYNAMIC_DISPATCH(SortU64)(keys, n);
 }
+HWY_EXPORT(SortU32);
 void sort_u32(uint32_t* keys, size_t n) {
   HWY_DYNAMIC_DISPATCH(SortU32)(keys, n);
 }
+HWY_EXPORT(PackSort32);
 void pack_sort32(Dtype dt, bool descending, const uint32_t* values, size_t n, uint64_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackSort32)(dt, descending, values, n, keys);
 }
+HWY_EXPORT(PackSort16);
 void pack_sort16(Dtype dt, bool descending, const uint16_t* values, size_t n, uint32_t* keys) {
   HWY_DYNAMIC_DISPATCH(PackSort16)(dt, descending, values, n, keys);
 }
+HWY_EXPORT(SortRuns);
 bool sort_runs(Dtype dt, bool descending, size_t n, size_t k, const SortChannel* channels,
                size_t count, uint32_t src_off, uint32_t dst_off, size_t readable) {
   return HWY_DYNAMIC_DISPATCH(SortRuns)(dt, descending, n, k, channels, count, src_off, dst_off,
                                         readable);
 }
+HWY_EXPORT(SortColumns64);
 void sort_columns64(uint64_t* rows, const uint16_t* ce, size_t nce) {
   HWY_DYNAMIC_DISPATCH(SortColumns64)(rows, ce, nce);
 }
+HWY_EXPORT(SortColumns32);
 void sort_columns32(uint32_t* rows, const uint16_t* ce, size_t nce) {
   HWY_DYNAMIC_DISPATCH(SortColumns32)(rows, ce, nce);
 }
+HWY_EXPORT(Lanes64);
 size_t lanes64() {
   return HWY_DYNAMIC_DISPATCH(Lanes64)();
 }
+HWY_EXPORT(Lanes32);
 size_t lanes32() {
   return HWY_DYNAMIC_DISPATCH(Lanes32)();
 }

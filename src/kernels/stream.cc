@@ -16,31 +16,22 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/stream.cc"
-// AVX-512, AVX2 and the portable baseline, as in convert.cc.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
-#endif
-// foreach_target.h must come first: it re-includes this file once per target.
+#include "common/simd_targets.h"  // IWYU pragma: keep
 // clang-format off
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/cache_control.h>
-#include <hwy/highway.h>
 #include "kernels/convert-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gpsimd::kernels::stream::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
+// hn, the 32-bit lane types (DU32, DI32, VU32), kMaxLanes and the conversions of
+// convert-inl.h.
+using namespace convert_inl::HWY_NAMESPACE;  // NOLINT(google-build-using-namespace)
 
-using DU32 = hn::ScalableTag<uint32_t>;
-using DI32 = hn::ScalableTag<int32_t>;
-using VU32 = hn::Vec<DU32>;
 using VI32 = hn::Vec<DI32>;
 
 // Lanes of a 32-bit vector on this target, as a compile-time constant for the tables.
 constexpr size_t kN = HWY_LANES(uint32_t);
-// The most lanes any target has for 32-bit elements; tails go through buffers this big.
-constexpr size_t kMaxLanes = 64;
 
 // ---- strided reads ---------------------------------------------------------------------
 //
@@ -442,7 +433,7 @@ HWY_INLINE uint32_t BoundBits(int32_t v) {
 template <bool kFpOut>
 HWY_INLINE VU32 BoundsBits(DU32 d, VI32 v) {
   if constexpr (kFpOut)
-    return convert_inl::HWY_NAMESPACE::ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
+    return ToFp32<Dtype::INT32>(d, hn::BitCast(d, v));
   else
     return hn::BitCast(d, v);
 }
@@ -632,29 +623,28 @@ HWY_AFTER_NAMESPACE();
 namespace gpsimd::kernels::stream {
 
 HWY_EXPORT(ReadStrided32);
-HWY_EXPORT(StridedReadKind);
-HWY_EXPORT(ReadStrided16);
-HWY_EXPORT(ReadRows32);
-HWY_EXPORT(SequenceMarks);
-HWY_EXPORT(SequenceBoundsFromMarks);
-
 void read_strided32(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided32)(p, step, n, out);
 }
+HWY_EXPORT(ReadRows32);
 void read_rows32(const uint8_t* p, int64_t step, size_t n, int64_t row_step, size_t rows,
                  uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadRows32)(p, step, n, row_step, rows, out);
 }
+HWY_EXPORT(ReadStrided16);
 void read_strided16(const uint8_t* p, int64_t step, size_t n, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ReadStrided16)(p, step, n, out);
 }
+HWY_EXPORT(StridedReadKind);
 const char* strided_read_kind(int64_t step) {
   return HWY_DYNAMIC_DISPATCH(StridedReadKind)(step);
 }
+HWY_EXPORT(SequenceMarks);
 void sequence_marks(const uint32_t* ids, size_t m, size_t pos, const uint32_t* prev, bool fp_in,
                     uint64_t* bounds, uint64_t* padding) {
   HWY_DYNAMIC_DISPATCH(SequenceMarks)(ids, m, pos, prev, fp_in, bounds, padding);
 }
+HWY_EXPORT(SequenceBoundsFromMarks);
 void sequence_bounds_from_marks(const uint64_t* bounds, const uint64_t* padding, size_t n,
                                 size_t from, size_t to, bool fp_out, uint32_t* start, uint32_t* end,
                                 BoundsState& state) {

@@ -19,7 +19,7 @@ struct TargetName {
   const char* name;
   int64_t bit;
 };
-// The targets compiled into the kernels (foreach_target without SSSE3 and SSE4), best
+// The targets compiled into the kernels (common/simd_targets.h: no SSSE3 or SSE4), best
 // first.
 constexpr TargetName kTargets[] = {{"AVX3", HWY_AVX3}, {"AVX2", HWY_AVX2}, {"SCALAR", HWY_SCALAR}};
 

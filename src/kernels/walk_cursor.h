@@ -190,4 +190,26 @@ inline void write_run(Cursor& c, unsigned size, uint8_t* base, uint64_t m, const
   with_size(size, [&](auto s) { c.write<decltype(s)::value>(base, m, in); });
 }
 
+// A plain copy's chunk is larger than a converting loop's (a memcpy per run costs little,
+// and a chunk of 4-byte elements still fits L1 twice).
+inline constexpr uint64_t kCopyChunk = 4 * kChunk;
+
+// Copies `count` elements of `size` bytes, the bits unchanged, from the walk of `sc` in
+// `src` to the walk of `dc` in `dst`, a chunk at a time through `buf` (room for kCopyChunk
+// elements): a dense destination run takes the source's elements straight away. The
+// destination is never the source (the Writer gives one that overlaps a source a copy).
+inline void copy_runs(Cursor& sc, const uint8_t* src, Cursor& dc, uint8_t* dst, unsigned size,
+                      uint64_t count, uint8_t* buf) {
+  for (uint64_t j0 = 0; j0 < count;) {
+    const uint64_t m = std::min(kCopyChunk, count - j0);
+    uint8_t* o = dc.direct(dst, m);
+    const uint8_t* x = read_run(sc, size, src, m, o ? o : buf);
+    if (o && x != o)
+      std::memcpy(o, x, m * size);
+    else if (!o)
+      write_run(dc, size, dst, m, x);
+    j0 += m;
+  }
+}
+
 }  // namespace gpsimd::kernels

@@ -11,54 +11,40 @@
 #include <new>
 
 #include "common/check.h"
+#include "common/names.h"
 
 namespace gpsimd {
 
 std::string_view space_name(Space s) {
-  const auto i = static_cast<std::size_t>(s);
-  return i < kSpaceCount ? kSpaces[i].name : "?";
+  return name_of(kSpaces, s, &SpaceDef::space);
 }
 std::optional<Space> parse_space(std::string_view s) {
-  for (const SpaceDef& d : kSpaces)
-    if (d.name == s) return d.space;
-  return std::nullopt;
+  return parse_name(kSpaces, s, &SpaceDef::space);
 }
 std::string space_names_text(std::string_view quote) {
-  std::string out;
-  for (std::size_t i = 0; i < kSpaceCount; ++i)
-    out += fmt::format("{}{}{}{}",
-                       i == 0                 ? ""
-                       : i + 1 == kSpaceCount ? " or "
-                                              : ", ",
-                       quote, kSpaces[i].name, quote);
-  return out;
+  return joined_names(kSpaces, quote);
 }
 
+namespace {
+constexpr Named<AccessKind> kAccessNames[] = {
+    {AccessKind::Read, "read"},
+    {AccessKind::Write, "write"},
+    {AccessKind::ReadWrite, "read-write"},
+};
+}  // namespace
+
 std::string_view access_name(AccessKind a) {
-  switch (a) {
-    case AccessKind::Read:
-      return "read";
-    case AccessKind::Write:
-      return "write";
-    case AccessKind::ReadWrite:
-      return "read-write";
-  }
-  return "?";
+  return name_of(kAccessNames, a);
 }
 std::optional<AccessKind> parse_access(std::string_view s) {
-  for (AccessKind a : {AccessKind::Read, AccessKind::Write, AccessKind::ReadWrite})
-    if (access_name(a) == s) return a;
-  return std::nullopt;
+  return parse_name(kAccessNames, s);
 }
 
 std::string_view location_space_name(LocationSpace s) {
-  const auto i = static_cast<std::size_t>(s);
-  return i < kLocationSpaceCount ? kLocationSpaceDefs[i].name : "?";
+  return name_of(kLocationSpaceDefs, s, &LocationSpaceDef::space);
 }
 std::optional<LocationSpace> parse_location_space(std::string_view s) {
-  for (const LocationSpaceDef& d : kLocationSpaceDefs)
-    if (d.name == s) return d.space;
-  return std::nullopt;
+  return parse_name(kLocationSpaceDefs, s, &LocationSpaceDef::space);
 }
 
 void Machine::FreeDeleter::operator()(uint8_t* p) const {

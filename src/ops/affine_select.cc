@@ -200,11 +200,12 @@ Word sample_affine_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kAffineSelectOps = {detail::validate_affine_select,
-                                                     detail::execute_affine_select,
-                                                     detail::explain_affine_select,
-                                                     detail::sample_affine_select,
-                                                     "AffineSelect fp32",
-                                                     nullptr,
-                                                     &detail::kOperands};
+const detail::OpSemantics table::kAffineSelectOps = {
+    .validate = detail::validate_affine_select,
+    .execute = detail::execute_affine_select,
+    .explain = detail::explain_affine_select,
+    .sample = detail::sample_affine_select,
+    .sample_label = "AffineSelect fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -53,9 +53,7 @@ void validate_s4d4_tr(const Word& w, Generation g, const ValidateOptions& opts, 
   check_reserved(d, "s4d4_tr_reserved_zero", w, kReserved1);
   if (w[kMaskEnable.offset] != 0)
     d.fail("mask_enable_zero", kMaskEnable.name, hex8(w[kMaskEnable.offset]), "must be 0");
-  const uint8_t in = w[kInDtype.offset], out = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, out, true);
+  const auto [in, out] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   // is_valid_enum and s4d4_tr_op_bypass are both evaluated: a byte that is no ALU_OP on
   // the generation fails both (SPEC §3.6).
   const uint8_t op = w[kOp.offset];
@@ -218,12 +216,20 @@ Word sample_cast(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kCopyOps = {detail::validate_copy, detail::execute_s4d4_tr,
-                                             detail::explain_copy,  detail::sample_copy,
-                                             "Copy fp32",           nullptr,
-                                             &detail::kOperands};
-const detail::OpSemantics table::kCastOps = {detail::validate_cast, detail::execute_s4d4_tr,
-                                             detail::explain_cast,  detail::sample_cast,
-                                             "Cast fp32->bf16",     nullptr,
-                                             &detail::kOperands};
+const detail::OpSemantics table::kCopyOps = {
+    .validate = detail::validate_copy,
+    .execute = detail::execute_s4d4_tr,
+    .explain = detail::explain_copy,
+    .sample = detail::sample_copy,
+    .sample_label = "Copy fp32",
+    .operands = &detail::kOperands,
+};
+const detail::OpSemantics table::kCastOps = {
+    .validate = detail::validate_cast,
+    .execute = detail::execute_s4d4_tr,
+    .explain = detail::explain_cast,
+    .sample = detail::sample_cast,
+    .sample_label = "Cast fp32->bf16",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -139,11 +139,11 @@ Word sample_copy_predicated_scalar(unsigned p) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kCopyPredicatedScalarOps = {
-    detail::validate_copy_predicated_scalar,
-    detail::execute_copy_predicated_scalar,
-    detail::explain_copy_predicated_scalar,
-    detail::sample_copy_predicated_scalar,
-    "CopyPredicatedScalar fp32",
-    nullptr,
-    &detail::kOperands};
+    .validate = detail::validate_copy_predicated_scalar,
+    .execute = detail::execute_copy_predicated_scalar,
+    .explain = detail::explain_copy_predicated_scalar,
+    .sample = detail::sample_copy_predicated_scalar,
+    .sample_label = "CopyPredicatedScalar fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -111,11 +111,12 @@ Word sample_dve_read_accumulator(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kDveReadAccumulatorOps = {detail::validate_dve_read_accumulator,
-                                                           detail::execute_dve_read_accumulator,
-                                                           detail::explain_dve_read_accumulator,
-                                                           detail::sample_dve_read_accumulator,
-                                                           "DveReadAccumulator fp32",
-                                                           nullptr,
-                                                           &detail::kOperands};
+const detail::OpSemantics table::kDveReadAccumulatorOps = {
+    .validate = detail::validate_dve_read_accumulator,
+    .execute = detail::execute_dve_read_accumulator,
+    .explain = detail::explain_dve_read_accumulator,
+    .sample = detail::sample_dve_read_accumulator,
+    .sample_label = "DveReadAccumulator fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

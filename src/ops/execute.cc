@@ -3,43 +3,34 @@
 #include "gpsimd/execute.h"
 
 #include "common/check.h"
+#include "common/names.h"
 #include "ops/operands.h"
 
 namespace gpsimd {
+namespace {
+
+constexpr Named<FaultKind> kFaultNames[] = {
+    {FaultKind::BadAddress, "bad-address"},          {FaultKind::ShapeMismatch, "shape-mismatch"},
+    {FaultKind::SyncWouldBlock, "sync-would-block"}, {FaultKind::TooLarge, "too-large"},
+    {FaultKind::UnsupportedOp, "unsupported-op"},
+};
+
+}  // namespace
 
 std::string_view fault_name(FaultKind k) {
-  switch (k) {
-    case FaultKind::BadAddress:
-      return "bad-address";
-    case FaultKind::ShapeMismatch:
-      return "shape-mismatch";
-    case FaultKind::SyncWouldBlock:
-      return "sync-would-block";
-    case FaultKind::TooLarge:
-      return "too-large";
-    case FaultKind::UnsupportedOp:
-      return "unsupported-op";
-  }
-  return "?";
+  return name_of(kFaultNames, k);
 }
-
 std::optional<FaultKind> parse_fault(std::string_view s) {
-  for (FaultKind k : {FaultKind::BadAddress, FaultKind::ShapeMismatch, FaultKind::SyncWouldBlock,
-                      FaultKind::TooLarge, FaultKind::UnsupportedOp})
-    if (fault_name(k) == s) return k;
-  return std::nullopt;
+  return parse_name(kFaultNames, s);
 }
 
 std::string_view status_name(Status s) {
-  switch (s) {
-    case Status::Retired:
-      return "ok";
-    case Status::Invalid:
-      return "invalid";
-    case Status::Faulted:
-      return "fault";
-  }
-  return "?";
+  static constexpr Named<Status> kNames[] = {
+      {Status::Retired, "ok"},
+      {Status::Invalid, "invalid"},
+      {Status::Faulted, "fault"},
+  };
+  return name_of(kNames, s);
 }
 
 std::string ExecResult::message() const {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "gpsimd/format.h"
+#include "common/names.h"
 #include "gpsimd/format.h"
 #include "ops/op.h"
 
@@ -28,20 +28,13 @@ std::string space_upper(Space s) {
 }
 
 std::string op_text(uint64_t op) {
-  switch (static_cast<AluOp>(op)) {
-    case AluOp::IS_EQ:
-      return "==";
-    case AluOp::IS_GT:
-      return ">";
-    case AluOp::IS_GE:
-      return ">=";
-    case AluOp::IS_LE:
-      return "<=";
-    case AluOp::IS_LT:
-      return "<";
-    default:
-      return fmt::format("op {:#x}", op);
-  }
+  static constexpr Named<AluOp> kComparisons[] = {
+      {AluOp::IS_EQ, "=="}, {AluOp::IS_GT, ">"}, {AluOp::IS_GE, ">="},
+      {AluOp::IS_LE, "<="}, {AluOp::IS_LT, "<"},
+  };
+  if (const Named<AluOp>* r = find_row(kComparisons, static_cast<AluOp>(op)))
+    return std::string(r->name);
+  return fmt::format("op {:#x}", op);
 }
 
 ResolvedAddr resolve_addr(uint32_t addr, const Machine& m) {

@@ -33,25 +33,22 @@ std::optional<Fault> execute_find_index8(const Word& w, const Machine& m,
                                          const ResolvedOperands& ops, Writer& out,
                                          const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
 
-  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
-  run_search_channels(io, fast, io.in_size, [&](unsigned c) {
-    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    const MatchLane& before = m.match[src.partition(c)];
-    if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lanes[c], nullptr))
-      lanes[c] = match_lane_reference(in, src.walk, io.din, before);
-    if (fast) {
-      kernels::find_index8_store(lanes[c], io.out_size, io.dst_bytes[c], io.dwalk);
-      return;
-    }
-    io.dwalk.for_each([&](uint64_t k, uint32_t off) {
-      store_elem(io.dst_bytes[c] + off, io.out_size, int_low_bits(io.dout, lanes[c].idx[k]));
-    });
-  });
-  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+  run_match_channels(
+      m, io, fast, io.in_size, out,
+      [&](unsigned c, const uint8_t* in, const MatchLane& before, MatchLane& lane) {
+        if (!fast || !kernels::match_channel(in, src.walk, io.din, before, lane, nullptr))
+          lane = match_lane_reference(in, src.walk, io.din, before);
+        if (fast) {
+          kernels::find_index8_store(lane, io.out_size, io.dst_bytes[c], io.dwalk);
+          return;
+        }
+        io.dwalk.for_each([&](uint64_t k, uint32_t off) {
+          store_elem(io.dst_bytes[c] + off, io.out_size, int_low_bits(io.dout, lane.idx[k]));
+        });
+      });
   return std::nullopt;
 }
 
@@ -68,14 +65,9 @@ void explain_find_index8(const Decoded& d, const Machine& m, Explainer& x) {
          "MatchValueLoad.");
 }
 
+// UINT32 indices.
 Word sample_find_index8(unsigned p) {
-  Word w = header_word(Opcode::FindIndex8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);   // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x09);  // UINT32 indices
-  put_u8(w, field_of(F, "num_active_channels"), 1);
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
-  return w;
+  return sample_search(F, Opcode::FindIndex8, p, Dtype::UINT32, sample_tensor(2, p, 256, 8));
 }
 
 }  // namespace
@@ -83,11 +75,12 @@ Word sample_find_index8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kFindIndex8Ops = {detail::validate_find_index8,
-                                                   detail::execute_find_index8,
-                                                   detail::explain_find_index8,
-                                                   detail::sample_find_index8,
-                                                   "FindIndex8 fp32",
-                                                   nullptr,
-                                                   &detail::kOperands};
+const detail::OpSemantics table::kFindIndex8Ops = {
+    .validate = detail::validate_find_index8,
+    .execute = detail::execute_find_index8,
+    .explain = detail::explain_find_index8,
+    .sample = detail::sample_find_index8,
+    .sample_label = "FindIndex8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -38,9 +38,7 @@ constexpr DtypeSet kBoundsDtypes = {Dtype::INT32, Dtype::FP32};
 
 void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOptions& opts,
                                   DiagSink& d) {
-  if (g == Generation::V2)
-    d.fail("has_valid_nc_get_sequence_bounds", "generation", std::string(generation_name(g)),
-           "must be v3, v4 or v5 (the generations that have GetSequenceBounds)");
+  check_v3_or_later(d, "has_valid_nc_get_sequence_bounds", g, "GetSequenceBounds");
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   if (n != 1)
@@ -49,9 +47,7 @@ void validate_get_sequence_bounds(const Word& w, Generation g, const ValidateOpt
   check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_seq_bounds_reserved_zero", w, kReserved1);
 
-  const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
+  const auto [din, dout] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   check_dtype_in(d, "has_valid_seq_bounds_dtype", kInDtype.name, din, kBoundsDtypes);
   check_dtype_in(d, "has_valid_seq_bounds_dtype", kOutDtype.name, dout, kBoundsDtypes);
 
@@ -161,11 +157,12 @@ Word sample_get_sequence_bounds(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kGetSequenceBoundsOps = {detail::validate_get_sequence_bounds,
-                                                          detail::execute_get_sequence_bounds,
-                                                          detail::explain_get_sequence_bounds,
-                                                          detail::sample_get_sequence_bounds,
-                                                          "GetSequenceBounds int32",
-                                                          nullptr,
-                                                          &detail::kOperands};
+const detail::OpSemantics table::kGetSequenceBoundsOps = {
+    .validate = detail::validate_get_sequence_bounds,
+    .execute = detail::execute_get_sequence_bounds,
+    .explain = detail::explain_get_sequence_bounds,
+    .sample = detail::sample_get_sequence_bounds,
+    .sample_label = "GetSequenceBounds int32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -126,8 +126,12 @@ Word sample_iota(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kIotaOps = {detail::validate_iota, detail::execute_iota,
-                                             detail::explain_iota,  detail::sample_iota,
-                                             "Iota int32",          nullptr,
-                                             &detail::kOperands};
+const detail::OpSemantics table::kIotaOps = {
+    .validate = detail::validate_iota,
+    .execute = detail::execute_iota,
+    .explain = detail::explain_iota,
+    .sample = detail::sample_iota,
+    .sample_label = "Iota int32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -35,9 +35,7 @@ void validate_match_replace8(const Word& w, Generation g, const ValidateOptions&
                              DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
-  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  const auto [in, outd] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   check_dtype_in(d, "match_replace_dtypes", kInDtype.name, in, kDtypes);
   check_dtype_in(d, "match_replace_dtypes", kOutDtype.name, outd, kDtypes);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
@@ -58,33 +56,31 @@ std::optional<Fault> execute_match_replace8(const Word& w, const Machine& m,
                                             const ResolvedOperands& ops, Writer& out,
                                             const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
   const uint32_t immediate = load_u32(w, kImmediate.offset);
   const uint32_t replacement = from_fp32(io.dout, immediate);
 
-  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
-  run_search_channels(io, fast, io.in_size + io.out_size, [&](unsigned c) {
-    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
-    const MatchLane& before = m.match[src.partition(c)];
-    if (fast && kernels::match_replace_channel(in, src.walk, io.din, before, lanes[c], immediate,
-                                               io.dout, io.dst_bytes[c], io.dwalk))
-      return;
-    thread_local std::vector<uint32_t> y;
-    y.resize(io.st.count());
-    src.walk.for_each([&](uint64_t i, uint32_t off) {
-      y[i] = from_fp32(io.dout, to_fp32(io.din, load_elem(in + off, io.in_size)));
-    });
-    thread_local std::vector<uint32_t> hits;
-    hits.clear();
-    lanes[c] = match_walk(in, src.walk, io.din, before,
+  run_match_channels(
+      m, io, fast, io.in_size + io.out_size, out,
+      [&](unsigned c, const uint8_t* in, const MatchLane& before, MatchLane& lane) {
+        if (fast && kernels::match_replace_channel(in, src.walk, io.din, before, lane, immediate,
+                                                   io.dout, io.dst_bytes[c], io.dwalk))
+          return;
+        thread_local std::vector<uint32_t> y;
+        y.resize(io.st.count());
+        src.walk.for_each([&](uint64_t i, uint32_t off) {
+          y[i] = from_fp32(io.dout, to_fp32(io.din, load_elem(in + off, io.in_size)));
+        });
+        thread_local std::vector<uint32_t> hits;
+        hits.clear();
+        lane = match_walk(in, src.walk, io.din, before,
                           [&](uint64_t i) { hits.push_back(static_cast<uint32_t>(i)); });
-    for (uint32_t i : hits) y[i] = replacement;
-    io.dwalk.for_each(
-        [&](uint64_t i, uint32_t off) { store_elem(io.dst_bytes[c] + off, io.out_size, y[i]); });
-  });
-  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(src.partition(c), lanes[c]);
+        for (uint32_t i : hits) y[i] = replacement;
+        io.dwalk.for_each([&](uint64_t i, uint32_t off) {
+          store_elem(io.dst_bytes[c] + off, io.out_size, y[i]);
+        });
+      });
   return std::nullopt;
 }
 
@@ -101,13 +97,8 @@ void explain_match_replace8(const Decoded& d, const Machine& m, Explainer& x) {
 }
 
 Word sample_match_replace8(unsigned p) {
-  Word w = header_word(Opcode::MatchReplace8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x0a);
-  put_u8(w, field_of(F, "num_active_channels"), 1);
+  Word w = sample_search(F, Opcode::MatchReplace8, p, Dtype::FP32, sample_tensor(4, p, 256, 16));
   put_u32(w, field_of(F, "immediate"), 0xc61c0000u);  // -9984.0
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(4, p, 256, 16));
   return w;
 }
 
@@ -116,11 +107,12 @@ Word sample_match_replace8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMatchReplace8Ops = {detail::validate_match_replace8,
-                                                      detail::execute_match_replace8,
-                                                      detail::explain_match_replace8,
-                                                      detail::sample_match_replace8,
-                                                      "MatchReplace8 fp32",
-                                                      nullptr,
-                                                      &detail::kOperands};
+const detail::OpSemantics table::kMatchReplace8Ops = {
+    .validate = detail::validate_match_replace8,
+    .execute = detail::execute_match_replace8,
+    .explain = detail::explain_match_replace8,
+    .sample = detail::sample_match_replace8,
+    .sample_label = "MatchReplace8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -125,11 +125,12 @@ Word sample_match_value_load(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMatchValueLoadOps = {detail::validate_match_value_load,
-                                                       detail::execute_match_value_load,
-                                                       detail::explain_match_value_load,
-                                                       detail::sample_match_value_load,
-                                                       "MatchValueLoad fp32",
-                                                       nullptr,
-                                                       &detail::kOperands};
+const detail::OpSemantics table::kMatchValueLoadOps = {
+    .validate = detail::validate_match_value_load,
+    .execute = detail::execute_match_value_load,
+    .explain = detail::explain_match_value_load,
+    .sample = detail::sample_match_value_load,
+    .sample_label = "MatchValueLoad fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

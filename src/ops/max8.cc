@@ -33,9 +33,7 @@ constexpr Operands kOperands{std::span(kOperandList).first(2), kChannels};
 void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d) {
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "has_valid_active_channel_range", kChannels.name, n);
-  const uint8_t in = w[kInDtype.offset], outd = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, in, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, outd, true);
+  const auto [in, outd] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
   check_tensor_operands(kOperands, w, g, engine, d);
   if (search_count_evaluated(src, in) && (src.count() < 8 || src.count() > kSearchMaxElements))
@@ -58,7 +56,20 @@ static_assert(field_of(table::kMatchReplace8, "in_dtype").offset == kInDtype.off
               field_of(table::kMatchReplace8, "out_dtype").offset == kOutDtype.offset &&
               field_of(table::kMatchReplace8, "num_active_channels").offset == kChannels.offset);
 
-void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& io) {
+Word sample_search(std::span<const FieldDef> row, Opcode op, unsigned p, Dtype out,
+                   const TensorDesc& dst) {
+  const auto field = [&](std::string_view name) { return *find_field(row, name); };
+  Word w = header_word(op);
+  put_tensor(w, field("src_mem_pattern"), sample_tensor(4, p, 0, 16));
+  put_u8(w, field("in_dtype"), static_cast<uint8_t>(Dtype::FP32));
+  put_u8(w, field("out_dtype"), static_cast<uint8_t>(out));
+  put_u8(w, field("num_active_channels"), 1);
+  put_tensor(w, field("dst_mem_pattern"), dst);
+  return w;
+}
+
+SearchIo search_io(const ResolvedOperands& r, const Word& w, Writer& out) {
+  SearchIo io;
   io.n = r.n;
   io.din = static_cast<Dtype>(w[kInDtype.offset]);
   io.dout = static_cast<Dtype>(w[kOutDtype.offset]);
@@ -68,6 +79,7 @@ void search_io(const ResolvedOperands& r, const Word& w, Writer& out, SearchIo& 
   io.src = r.tensor(0);
   io.dst = r.tensor(1);
   io.dwalk = out.regions(io.dst, io.n, io.dst_bytes.data());
+  return io;
 }
 
 // SPEC §4.8 for one channel: the top 8 of `values` (FP32 bits, reordered), ascending.
@@ -94,8 +106,7 @@ void validate_max8(const Word& w, Generation g, const ValidateOptions& opts, Dia
 std::optional<Fault> execute_max8(const Word& w, const Machine& m, const ResolvedOperands& ops,
                                   Writer& out, const ExecEnv& env) {
   const bool fast = env.fast;
-  SearchIo io;
-  search_io(ops, w, out, io);
+  const SearchIo io = search_io(ops, w, out);
   const Operand& src = io.src;
 
   run_search_channels(io, fast, io.in_size, [&](unsigned c) {
@@ -126,13 +137,7 @@ void explain_max8(const Decoded& d, const Machine& m, Explainer& x) {
 }
 
 Word sample_max8(unsigned p) {
-  Word w = header_word(Opcode::Max8);
-  put_tensor(w, field_of(F, "src_mem_pattern"), sample_tensor(4, p, 0, 16));
-  put_u8(w, field_of(F, "in_dtype"), 0x0a);  // FP32
-  put_u8(w, field_of(F, "out_dtype"), 0x0a);
-  put_u8(w, field_of(F, "num_active_channels"), 1);
-  put_tensor(w, field_of(F, "dst_mem_pattern"), sample_tensor(2, p, 256, 8));
-  return w;
+  return sample_search(F, Opcode::Max8, p, Dtype::FP32, sample_tensor(2, p, 256, 8));
 }
 
 }  // namespace
@@ -140,8 +145,12 @@ Word sample_max8(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kMax8Ops = {detail::validate_max8, detail::execute_max8,
-                                             detail::explain_max8,  detail::sample_max8,
-                                             "Max8 fp32",           nullptr,
-                                             &detail::kOperands};
+const detail::OpSemantics table::kMax8Ops = {
+    .validate = detail::validate_max8,
+    .execute = detail::execute_max8,
+    .explain = detail::explain_max8,
+    .sample = detail::sample_max8,
+    .sample_label = "Max8 fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -40,18 +40,14 @@ constexpr DtypeSet kOutDtypes = {Dtype::INT32};
 
 void validate_nonzero_with_count(const Word& w, Generation g, const ValidateOptions& opts,
                                  DiagSink& d) {
-  if (g == Generation::V2)
-    d.fail("has_valid_nc_nonzero_with_count", "generation", std::string(generation_name(g)),
-           "must be v3, v4 or v5 (the generations that have NonzeroWithCount)");
+  check_v3_or_later(d, "has_valid_nc_nonzero_with_count", g, "NonzeroWithCount");
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
   check_reserved(d, "s3d3_nonzero_with_count_reserved_zero", w, kReserved0);
   check_reserved(d, "s3d3_nonzero_with_count_reserved_zero", w, kReserved1);
   check_immediate_operands(kOperands, w, g, *opts.engine, d);
 
-  const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
-  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
-  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
+  const auto [din, dout] = check_in_out_dtypes(d, w, kInDtype, kOutDtype);
   check_dtype_in(d, "has_valid_nonzero_with_count_dtype", kInDtype.name, din, kInDtypes);
   check_dtype_in(d, "has_valid_nonzero_with_count_dtype", kOutDtype.name, dout, kOutDtypes);
 
@@ -172,11 +168,12 @@ Word sample_nonzero_with_count(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kNonzeroWithCountOps = {detail::validate_nonzero_with_count,
-                                                         detail::execute_nonzero_with_count,
-                                                         detail::explain_nonzero_with_count,
-                                                         detail::sample_nonzero_with_count,
-                                                         "NonzeroWithCount int32",
-                                                         nullptr,
-                                                         &detail::kOperands};
+const detail::OpSemantics table::kNonzeroWithCountOps = {
+    .validate = detail::validate_nonzero_with_count,
+    .execute = detail::execute_nonzero_with_count,
+    .explain = detail::explain_nonzero_with_count,
+    .sample = detail::sample_nonzero_with_count,
+    .sample_label = "NonzeroWithCount int32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -165,6 +166,22 @@ void dtype_fail(DiagSink& d, std::string_view clause, std::string_view field, ui
 inline void check_valid_dtype(DiagSink& d, std::string_view clause, std::string_view field,
                               uint8_t code, bool allow_fp32r) {
   if (!valid_data_dtype(code, allow_fp32r)) dtype_fail(d, clause, field, code, allow_fp32r);
+}
+// is_valid_dtype for an instruction's input and output dtype fields, FP32R only as the
+// output. Returns their codes (input, output).
+inline std::pair<uint8_t, uint8_t> check_in_out_dtypes(DiagSink& d, const Word& w,
+                                                       const FieldDef& in, const FieldDef& out) {
+  check_valid_dtype(d, "is_valid_dtype", in.name, w[in.offset], false);
+  check_valid_dtype(d, "is_valid_dtype", out.name, w[out.offset], true);
+  return {w[in.offset], w[out.offset]};
+}
+
+// The clause of an instruction that V2 does not have (`mnemonic`: its name).
+inline void check_v3_or_later(DiagSink& d, std::string_view clause, Generation g,
+                              std::string_view mnemonic) {
+  if (g == Generation::V2)
+    d.fail(clause, "generation", std::string(generation_name(g)),
+           fmt::format("must be v3, v4 or v5 (the generations that have {})", mnemonic));
 }
 
 // ---- allowed sets as data ---------------------------------------------------------------

@@ -93,9 +93,7 @@ std::optional<Fault> shape_checks(const Word& w, const ResolvedOperands& ops) {
 }  // namespace
 
 void validate_range_select(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
-  if (g == Generation::V2)
-    d.fail("has_valid_nc_rs", "generation", std::string(generation_name(g)),
-           "must be v3, v4 or v5 (the generations that have RangeSelect)");
+  check_v3_or_later(d, "has_valid_nc_rs", g, "RangeSelect");
 
   const unsigned n = w[kChannels.offset];
   check_channel_range(d, "check_active_channels", kChannels.name, n);
@@ -284,11 +282,12 @@ Word sample_range_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kRangeSelectOps = {detail::validate_range_select,
-                                                    detail::execute_range_select,
-                                                    detail::explain_range_select,
-                                                    detail::sample_range_select,
-                                                    "RangeSelect fp32",
-                                                    nullptr,
-                                                    &detail::kOperands};
+const detail::OpSemantics table::kRangeSelectOps = {
+    .validate = detail::validate_range_select,
+    .execute = detail::execute_range_select,
+    .explain = detail::explain_range_select,
+    .sample = detail::sample_range_select,
+    .sample_label = "RangeSelect fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

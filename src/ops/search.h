@@ -54,7 +54,7 @@ struct SearchIo {
   Walk dwalk;
   std::array<uint8_t*, kPartitions> dst_bytes{};
 };
-void search_io(const ResolvedOperands& ops, const Word& w, Writer& out, SearchIo& io);
+SearchIo search_io(const ResolvedOperands& ops, const Word& w, Writer& out);
 
 // Runs channel(c) for c in [0, io.n): in order on the reference path, over the worker
 // pool on the fast one when the work (`bytes_per_element` per source element) is large.
@@ -67,9 +67,30 @@ void run_search_channels(const SearchIo& io, bool fast, unsigned bytes_per_eleme
   kernels::for_channels(io.n, uint64_t{io.n} * io.st.count() * bytes_per_element, channel);
 }
 
+// The match of FindIndex8 and MatchReplace8 channel by channel (as run_search_channels):
+// channel(c, in, before, lane) sets `lane`, the search lane of channel c's source partition
+// after the instruction, from that partition's bytes `in` and the lane `before`, and writes
+// the channel's destination. The new lanes are then set on the Writer.
+template <class Channel>
+void run_match_channels(const Machine& m, const SearchIo& io, bool fast, unsigned bytes_per_element,
+                        Writer& out, Channel&& channel) {
+  InlineVector<MatchLane, kPartitions> lanes(io.n);  // only the active channels built
+  run_search_channels(io, fast, bytes_per_element, [&](unsigned c) {
+    const uint32_t p = io.src.partition(c);
+    channel(c, m.partition(io.src.loc.space, p).data(), m.match[p], lanes[c]);
+  });
+  for (unsigned c = 0; c < io.n; ++c) out.set_match_lane(io.src.partition(c), lanes[c]);
+}
+
 // The S4D2_BN clauses Max8 and FindIndex8 share (SPEC §4.8): everything but the opcode
 // clause and FindIndex8's destination dtype clause.
 void validate_s4d2_bn(const Word& w, Generation g, Engine engine, DiagSink& d);
+
+// The sample word (SampleFn) of Max8, FindIndex8 or MatchReplace8, `row` its layout: one
+// channel of 16 FP32 source elements (a 4-D walk at offset 0) and the destination `dst` of
+// dtype `out`.
+Word sample_search(std::span<const FieldDef> row, Opcode op, unsigned p, Dtype out,
+                   const TensorDesc& dst);
 
 // The match core (atoms/match_core.h) over one channel's source walk (SPEC §4.9), shared
 // by FindIndex8 and MatchReplace8: returns the lane after the walk; `consumed(i)` is

@@ -208,6 +208,12 @@ std::optional<DestinationDtypes> destination_sort(const Decoded& d) {
 
 namespace gpsimd {
 const detail::OpSemantics table::kSortOps = {
-    detail::validate_sort, detail::execute_sort,     detail::explain_sort, detail::sample_sort,
-    "Sort fp32",           detail::destination_sort, &detail::kOperands};
+    .validate = detail::validate_sort,
+    .execute = detail::execute_sort,
+    .explain = detail::explain_sort,
+    .sample = detail::sample_sort,
+    .sample_label = "Sort fp32",
+    .destination = detail::destination_sort,
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

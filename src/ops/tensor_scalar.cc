@@ -507,8 +507,13 @@ Word sample_tensor_scalar_ptr_bitvec(unsigned p) {
 
 template <const Form& K>
 constexpr OpSemantics semantics_of(Word (*sample)(unsigned), std::string_view label) {
-  return OpSemantics{validate_form<K>, execute_form<K>,      explain_form<K>,    sample, label,
-                     nullptr,          &operands_of_form<K>, unsupported_form<K>};
+  return OpSemantics{.validate = validate_form<K>,
+                     .execute = execute_form<K>,
+                     .explain = explain_form<K>,
+                     .sample = sample,
+                     .sample_label = label,
+                     .operands = &operands_of_form<K>,
+                     .unsupported = unsupported_form<K>};
 }
 
 }  // namespace

@@ -160,11 +160,12 @@ Word sample_tensor_scalar_select(unsigned p) {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-const detail::OpSemantics table::kTensorScalarSelectOps = {detail::validate_tensor_scalar_select,
-                                                           detail::execute_tensor_scalar_select,
-                                                           detail::explain_tensor_scalar_select,
-                                                           detail::sample_tensor_scalar_select,
-                                                           "TensorScalarSelect fp32",
-                                                           nullptr,
-                                                           &detail::kOperands};
+const detail::OpSemantics table::kTensorScalarSelectOps = {
+    .validate = detail::validate_tensor_scalar_select,
+    .execute = detail::execute_tensor_scalar_select,
+    .explain = detail::explain_tensor_scalar_select,
+    .sample = detail::sample_tensor_scalar_select,
+    .sample_label = "TensorScalarSelect fp32",
+    .operands = &detail::kOperands,
+};
 }  // namespace gpsimd

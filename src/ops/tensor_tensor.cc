@@ -473,9 +473,13 @@ Word sample_opcode(unsigned p) {
 }
 template <const Opcode2& K>
 constexpr OpSemantics semantics_of(std::string_view label) {
-  return OpSemantics{
-      validate_opcode<K>, execute_opcode<K>,    explain_opcode<K>, sample_opcode<K>, label, nullptr,
-      &kOperands,         unsupported_opcode<K>};
+  return OpSemantics{.validate = validate_opcode<K>,
+                     .execute = execute_opcode<K>,
+                     .explain = explain_opcode<K>,
+                     .sample = sample_opcode<K>,
+                     .sample_label = label,
+                     .operands = &kOperands,
+                     .unsupported = unsupported_opcode<K>};
 }
 
 }  // namespace

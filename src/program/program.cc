@@ -9,6 +9,7 @@
 #include <charconv>
 
 #include "common/check.h"
+#include "common/names.h"
 #include "ops/operands.h"
 #include "program/footprint.h"
 #include "program/race.h"
@@ -40,41 +41,34 @@ std::optional<QueueWord> parse_queue_word(std::string_view s) {
   return QueueWord{*e, index};
 }
 
+namespace {
+
+constexpr Named<ProgramStatus> kProgramStatusNames[] = {
+    {ProgramStatus::Ok, "ok"},
+    {ProgramStatus::Deadlock, "deadlock"},
+    {ProgramStatus::Fault, "fault"},
+    {ProgramStatus::Invalid, "invalid"},
+};
+constexpr Named<HazardKind> kHazardNames[] = {
+    {HazardKind::Updaters, "updaters"},
+    {HazardKind::Decrease, "decrease"},
+    {HazardKind::EqWait, "eq-wait"},
+};
+
+}  // namespace
+
 std::string_view program_status_name(ProgramStatus s) {
-  switch (s) {
-    case ProgramStatus::Ok:
-      return "ok";
-    case ProgramStatus::Deadlock:
-      return "deadlock";
-    case ProgramStatus::Fault:
-      return "fault";
-    case ProgramStatus::Invalid:
-      return "invalid";
-  }
-  return "?";
+  return name_of(kProgramStatusNames, s);
 }
 std::optional<ProgramStatus> parse_program_status(std::string_view s) {
-  for (ProgramStatus x :
-       {ProgramStatus::Ok, ProgramStatus::Deadlock, ProgramStatus::Fault, ProgramStatus::Invalid})
-    if (program_status_name(x) == s) return x;
-  return std::nullopt;
+  return parse_name(kProgramStatusNames, s);
 }
 
 std::string_view hazard_name(HazardKind k) {
-  switch (k) {
-    case HazardKind::Updaters:
-      return "updaters";
-    case HazardKind::Decrease:
-      return "decrease";
-    case HazardKind::EqWait:
-      return "eq-wait";
-  }
-  return "?";
+  return name_of(kHazardNames, k);
 }
 std::optional<HazardKind> parse_hazard(std::string_view s) {
-  for (HazardKind k : {HazardKind::Updaters, HazardKind::Decrease, HazardKind::EqWait})
-    if (hazard_name(k) == s) return k;
-  return std::nullopt;
+  return parse_name(kHazardNames, s);
 }
 
 std::vector<std::string> QueueRun::schedule_text() const {

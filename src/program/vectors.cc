@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/names.h"
 #include "gpsimd/program_vectors.h"
 #include "vectors/json_fields.h"
 
@@ -19,8 +20,8 @@ using namespace vectors_detail;
 
 // The keys of an object: each in `allowed`, each of `required` present.
 void check_keys(const json& obj, const std::string& where,
-                std::initializer_list<std::string_view> allowed,
-                std::initializer_list<std::string_view> required) {
+                const std::vector<std::string_view>& allowed,
+                const std::vector<std::string_view>& required) {
   if (!obj.is_object()) fail(where, fmt::format("expected an object, got {}", obj.type_name()));
   for (auto it = obj.begin(); it != obj.end(); ++it)
     if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
@@ -78,16 +79,8 @@ RaceLocation as_location(const json& j, Generation g, const std::string& where) 
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   const std::string sp = as_string(require(j, "space", where), where + ".space");
   const auto s = parse_location_space(sp);
-  if (!s) {
-    std::string names;
-    for (std::size_t i = 0; i < kLocationSpaceCount; ++i)
-      names += fmt::format("{}{}",
-                           i == 0                         ? ""
-                           : i + 1 == kLocationSpaceCount ? " or "
-                                                          : ", ",
-                           kLocationSpaceDefs[i].name);
-    fail(where + ".space", fmt::format("'{}' must be {}", sp, names));
-  }
+  if (!s)
+    fail(where + ".space", fmt::format("'{}' must be {}", sp, joined_names(kLocationSpaceDefs)));
   RaceLocation loc;
   loc.space = *s;
   // SBUF and PSUM locations are bytes at an offset; the others one per partition.
@@ -119,32 +112,19 @@ ProgramExpect parse_expect(const json& e, Generation g, const std::string& where
   if (!status)
     fail(where + ".status", fmt::format("'{}' must be ok, deadlock, fault or invalid", st));
   x.status = *status;
-  // SPEC §8.8: status, the keys of that status (no others), and the final state.
-  switch (x.status) {
-    case ProgramStatus::Ok:
-      check_keys(e, where,
-                 {"status", "schedule", "race", "sync_hazards", "memory", "semaphores",
-                  "accumulators", "match_state"},
-                 {"status", "schedule", "race", "sync_hazards"});
-      break;
-    case ProgramStatus::Deadlock:
-      check_keys(e, where,
-                 {"status", "schedule", "race", "sync_hazards", "blocked", "memory", "semaphores",
-                  "accumulators", "match_state"},
-                 {"status", "schedule", "race", "sync_hazards", "blocked"});
-      break;
-    case ProgramStatus::Fault:
-      check_keys(e, where,
-                 {"status", "schedule", "race", "sync_hazards", "fault", "memory", "semaphores",
-                  "accumulators", "match_state"},
-                 {"status", "schedule", "race", "sync_hazards", "fault"});
-      break;
-    case ProgramStatus::Invalid:
-      check_keys(e, where,
-                 {"status", "invalid", "memory", "semaphores", "accumulators", "match_state"},
-                 {"status", "invalid"});
-      break;
+  // SPEC §8.8: status and the keys of that status, all required (no others), then the
+  // final state's, each optional.
+  std::vector<std::string_view> required = {"status"};
+  if (x.status == ProgramStatus::Invalid) {
+    required.push_back("invalid");
+  } else {
+    required.insert(required.end(), {"schedule", "race", "sync_hazards"});
+    if (x.status == ProgramStatus::Deadlock) required.push_back("blocked");
+    if (x.status == ProgramStatus::Fault) required.push_back("fault");
   }
+  std::vector<std::string_view> allowed = required;
+  allowed.insert(allowed.end(), {"memory", "semaphores", "accumulators", "match_state"});
+  check_keys(e, where, allowed, required);
   if (auto it = e.find("schedule"); it != e.end())
     for_each_element(*it, where + ".schedule", [&](const json& s, const std::string& w) {
       const std::string text = as_string(s, w);
@@ -208,14 +188,7 @@ ProgramExpect parse_expect(const json& e, Generation g, const std::string& where
                        });
       x.invalid.push_back(std::move(inv));
     });
-  if (auto it = e.find("memory"); it != e.end())
-    x.state.memory = as_memory(*it, g, where + ".memory");
-  if (auto it = e.find("accumulators"); it != e.end())
-    x.state.accumulators = as_index_map(*it, kPartitions, where + ".accumulators");
-  if (auto it = e.find("match_state"); it != e.end())
-    x.state.match_state = as_match_state(*it, where + ".match_state");
-  if (auto it = e.find("semaphores"); it != e.end())
-    x.state.semaphores = as_index_map(*it, kSemaphores, where + ".semaphores");
+  read_final_state(e, where, g, x.state);
   return x;
 }
 
@@ -250,15 +223,7 @@ ProgramVector parse_program_vector(const json& v, const std::string& where) {
       t.program.queue(*e).push_back(as_word(word, ww));
     });
   }
-  if (auto it = v.find("registers"); it != v.end())
-    t.registers = as_index_map(*it, kRegisters, w + ".registers");
-  if (auto it = v.find("semaphores"); it != v.end())
-    t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
-  if (auto it = v.find("accumulators"); it != v.end())
-    t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
-  if (auto it = v.find("match_state"); it != v.end())
-    t.match_state = as_match_state(*it, w + ".match_state");
-  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
+  read_initial_state(v, w, t);
   t.expect = parse_expect(v["expect"], t.nc, w + ".expect");
   return t;
 }
@@ -389,7 +354,7 @@ std::optional<std::string> vector_file_format(const std::string& json_text) {
 std::optional<ProgramVectorFile> parse_program_vectors(const std::string& json_text,
                                                        const std::string& path,
                                                        std::string* error) {
-  try {
+  return parsed_or_error(path, error, [&] {
     DuplicateFinder dup;
     json doc = json::parse(
         json_text, [&](int d, json::parse_event_t ev, json& parsed) { return dup(d, ev, parsed); },
@@ -407,21 +372,9 @@ std::optional<ProgramVectorFile> parse_program_vectors(const std::string& json_t
       throw ParseError{where + ": " + *dup.duplicate};
     }
     check_keys(doc, path, {"format", "vectors"}, {"format", "vectors"});
-    const std::string fmt_key = as_string(doc["format"], path + ".format");
-    if (fmt_key != "gpsimd-programs/1")
-      fail(path + ".format", fmt::format("'{}' is not gpsimd-programs/1", fmt_key));
-    const json& vs = doc["vectors"];
-    if (!vs.is_array()) fail(path + ".vectors", "expected an array");
-    ProgramVectorFile f{path, {}};
-    for (std::size_t i = 0; i < vs.size(); ++i)
-      f.vectors.push_back(parse_program_vector(vs[i], fmt::format("{}: vector {}", path, i)));
-    return f;
-  } catch (const ParseError& e) {
-    if (error) *error = e.msg;
-  } catch (const json::exception& e) {
-    if (error) *error = fmt::format("{}: not valid JSON: {}", path, e.what());
-  }
-  return std::nullopt;
+    return ProgramVectorFile{path,
+                             vectors_of(doc, path, "gpsimd-programs/1", parse_program_vector)};
+  });
 }
 
 std::optional<ProgramVectorFile> load_program_vectors(const std::string& path, std::string* error) {

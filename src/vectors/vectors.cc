@@ -81,22 +81,32 @@ std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where) {
   return out;
 }
 
+namespace {
+
+// The key k of an object at `w` as a decimal index below `limit`; fails naming it `what`
+// ("index", "lane") otherwise.
+unsigned decimal_key(const std::string& k, unsigned limit, const std::string& w,
+                     std::string_view what) {
+  unsigned idx = 0;
+  std::size_t pos = 0;
+  try {
+    idx = static_cast<unsigned>(std::stoul(k, &pos, 10));
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != k.size() || idx >= limit)
+    fail(w, fmt::format("{} must be a decimal number 0..{}", what, limit - 1));
+  return idx;
+}
+
+}  // namespace
+
 std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where) {
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   std::map<unsigned, uint32_t> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string k = it.key();
-    const std::string w = fmt::format("{}['{}']", where, k);
-    unsigned idx = 0;
-    std::size_t pos = 0;
-    try {
-      idx = static_cast<unsigned>(std::stoul(k, &pos, 10));
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != k.size() || idx >= limit)
-      fail(w, fmt::format("index must be a decimal number 0..{}", limit - 1));
-    out[idx] = as_u32(it.value(), w);
+    const std::string w = fmt::format("{}['{}']", where, it.key());
+    out[decimal_key(it.key(), limit, w, "index")] = as_u32(it.value(), w);
   }
   return out;
 }
@@ -107,17 +117,8 @@ std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& w
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));
   std::map<unsigned, MatchLane> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string k = it.key();
-    const std::string w = fmt::format("{}['{}']", where, k);
-    unsigned lane = 0;
-    std::size_t pos = 0;
-    try {
-      lane = static_cast<unsigned>(std::stoul(k, &pos, 10));
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != k.size() || lane >= kPartitions)
-      fail(w, "lane must be a decimal number 0..127");
+    const std::string w = fmt::format("{}['{}']", where, it.key());
+    const unsigned lane = decimal_key(it.key(), kPartitions, w, "lane");
     const json& l = it.value();
     if (!l.is_object()) fail(w, fmt::format("expected an object, got {}", l.type_name()));
     MatchLane state;
@@ -198,15 +199,7 @@ TestVector parse_one(const json& v, const std::string& where) {
   auto word = word_from_hex(as_string(require(v, "instruction", w), w + ".instruction"), &why);
   if (!word) fail(w + ".instruction", why);
   t.instruction = *word;
-  if (auto it = v.find("registers"); it != v.end())
-    t.registers = as_index_map(*it, kRegisters, w + ".registers");
-  if (auto it = v.find("semaphores"); it != v.end())
-    t.semaphores = as_index_map(*it, kSemaphores, w + ".semaphores");
-  if (auto it = v.find("accumulators"); it != v.end())
-    t.accumulators = as_index_map(*it, kPartitions, w + ".accumulators");
-  if (auto it = v.find("match_state"); it != v.end())
-    t.match_state = as_match_state(*it, w + ".match_state");
-  if (auto it = v.find("memory"); it != v.end()) t.memory = as_memory(*it, t.nc, w + ".memory");
+  read_initial_state(v, w, t);
 
   const json& e = require(v, "expect", w);
   const std::string ew = w + ".expect";
@@ -232,14 +225,7 @@ TestVector parse_one(const json& v, const std::string& where) {
            fmt::format("'{}' must be bad-address, shape-mismatch, sync-would-block or too-large",
                        f));
   }
-  if (auto it = e.find("memory"); it != e.end())
-    t.expect.memory = as_memory(*it, t.nc, ew + ".memory");
-  if (auto it = e.find("accumulators"); it != e.end())
-    t.expect.accumulators = as_index_map(*it, kPartitions, ew + ".accumulators");
-  if (auto it = e.find("match_state"); it != e.end())
-    t.expect.match_state = as_match_state(*it, ew + ".match_state");
-  if (auto it = e.find("semaphores"); it != e.end())
-    t.expect.semaphores = as_index_map(*it, kSemaphores, ew + ".semaphores");
+  read_final_state(e, ew, t.nc, t.expect);
   return t;
 }
 
@@ -285,7 +271,7 @@ std::string show_element(const uint8_t* p, unsigned size, std::optional<Dtype> d
 
 std::optional<VectorFile> parse_vectors(const std::string& json_text, const std::string& path,
                                         std::string* error) {
-  try {
+  return parsed_or_error(path, error, [&] {
     // Depth is bounded by the parser's callback: reject documents nested absurdly deep.
     int depth = 0;
     bool too_deep = false;
@@ -300,21 +286,8 @@ std::optional<VectorFile> parse_vectors(const std::string& json_text, const std:
         },
         true);
     if (too_deep) throw ParseError{path + ": nesting deeper than 64 levels"};
-    VectorFile f{path, {}};
-    const std::string fmt_key = as_string(require(doc, "format", path), path + ".format");
-    if (fmt_key != "gpsimd-vectors/1")
-      fail(path + ".format", fmt::format("'{}' is not gpsimd-vectors/1", fmt_key));
-    const json& vs = require(doc, "vectors", path);
-    if (!vs.is_array()) fail(path + ".vectors", "expected an array");
-    for (std::size_t i = 0; i < vs.size(); ++i)
-      f.vectors.push_back(parse_one(vs[i], fmt::format("{}: vector {}", path, i)));
-    return f;
-  } catch (const ParseError& e) {
-    if (error) *error = e.msg;
-  } catch (const json::exception& e) {
-    if (error) *error = fmt::format("{}: not valid JSON: {}", path, e.what());
-  }
-  return std::nullopt;
+    return VectorFile{path, vectors_of(doc, path, "gpsimd-vectors/1", parse_one)};
+  });
 }
 
 namespace vectors_detail {
