@@ -24,6 +24,7 @@
 
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
+#include "instructions/tensor_scalar.h"
 #include "reference_model.h"
 #include "table_coverage.h"
 

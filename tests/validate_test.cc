@@ -275,7 +275,7 @@ TEST(Validate, UnknownOpcodeReportsOnlyHasKnownOpcode) {
 }
 
 TEST(Validate, HasClauseFindsClauseNames) {
-  Word w = valid_range_select();
+  Word w = valid_word(Opcode::RangeSelect);
   set(w, "fill_val", 0);
   const Diagnostics d = validate(w, G::V3);
   EXPECT_TRUE(has_clause(d, "is_valid_fill_val"));
@@ -285,7 +285,7 @@ TEST(Validate, HasClauseFindsClauseNames) {
 
 // The example diagnostic, word for word.
 TEST(Validate, FillValDiagnosticReadsAsDocumented) {
-  Word w = valid_range_select();
+  Word w = valid_word(Opcode::RangeSelect);
   set(w, "fill_val", 0);
   const Diagnostics d = validate(w, G::V3);
   ASSERT_EQ(d.size(), 1u);
@@ -812,8 +812,8 @@ void add_tensor_scalar_clause_cases(std::vector<ClauseCase>& c) {
 
 // ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14), on the default engine (DVE) ----
 //
-// valid_tensor_tensor_arith(): 3 channels from partition 2, BF16 + FP32 -> FP32, ADD;
-// valid_tensor_tensor_bitvec(): 2 channels from partition 1, UINT16 BITWISE_AND.
+// valid_word(Opcode::TensorTensorArith): 3 channels from partition 2, BF16 + FP32 -> FP32, ADD;
+// valid_word(Opcode::TensorTensorBitvec): 2 channels from partition 1, UINT16 BITWISE_AND.
 constexpr auto TTA = Opcode::TensorTensorArith;
 constexpr auto TTB = Opcode::TensorTensorBitvec;
 
@@ -3220,7 +3220,7 @@ TEST(CopyCast, EveryCastPairIsValid) {
     std::vector<Dtype> outs(std::begin(data), std::end(data));
     outs.push_back(Dtype::FP32R);
     for (Dtype out : outs) {
-      Word w = valid_cast();
+      Word w = valid_word(Opcode::Cast);
       set(w, "in_dtype", code(in));
       set(w, "out_dtype", code(out));
       ++pairs;
@@ -3287,7 +3287,7 @@ TEST(CopyCast, PsumFollowsTheEngine) {
 
 // Validation of a word of §4.1-§4.13 ignores the engine input (SPEC §3.9).
 TEST(CopyCast, OtherInstructionsIgnoreTheEngineInput) {
-  Word w = valid_max8();
+  Word w = valid_word(Opcode::Max8);
   set_addr(w, "src_mem_pattern", psum_addr(5, 0x100));
   for (Engine e : kAllEngines) EXPECT_TRUE(validate(w, G::V3, ValidateOptions{false, e}).empty());
 }
@@ -3295,7 +3295,7 @@ TEST(CopyCast, OtherInstructionsIgnoreTheEngineInput) {
 // SPEC §3.6: a dtype without a size leaves the tensor clause of its operand unevaluated;
 // the count clause needs no size and is evaluated.
 TEST(NotEvaluated, CopyCastSizelessDtypes) {
-  Word w = valid_cast();
+  Word w = valid_word(Opcode::Cast);
   set(w, "in_dtype", code(Dtype::FP4_E2));
   set_addr(w, "src_mem_pattern", psum_addr(2, 0x3fff));  // PSUM on POOL, odd, past the end
   EXPECT_TRUE(fails_alone(validate(w, G::V3), CA, "is_valid_dtype", "in_dtype", "0x10"));
@@ -3311,7 +3311,7 @@ TEST(NotEvaluated, CopyCastSizelessDtypes) {
 // immediates) it governs are also broken.
 TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
   {
-    Word w = valid_range_select();
+    Word w = valid_word(Opcode::RangeSelect);
     set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32));
     set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x101));  // misaligned for any size > 1
     set_step(w, "src_mem_pattern", 1, -1000);             // and below offset 0
@@ -3319,14 +3319,14 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
         fails_alone(validate(w, G::V3), RS, "is_valid_fp_dtype_datapath", "in_out_dtype", "0x0"));
   }
   {
-    Word w = valid_range_select();
+    Word w = valid_word(Opcode::RangeSelect);
     set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::INVALID));
     set_addr(w, "dst_mem_pattern", psum_addr(0, 0x3fff));
     EXPECT_TRUE(
         fails_alone(validate(w, G::V4), RS, "is_valid_fp_dtype_datapath", "in_out_dtype", "0x0"));
   }
   {
-    Word w = valid_tensor_scalar_select();
+    Word w = valid_word(Opcode::TensorScalarSelect);
     set(w, "dtype", 0x11);
     set(w, "src1_imm", 0xffffffff);                        // too wide for any 1-2 byte dtype
     set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x201));  // misaligned
@@ -3334,7 +3334,7 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
     EXPECT_TRUE(fails_alone(validate(w, G::V2), TSS, "is_valid_dtype", "dtype", "0x11"));
   }
   {
-    Word w = valid_tensor_scalar_select();
+    Word w = valid_word(Opcode::TensorScalarSelect);
     set(w, "pred_imm_dtype", code(Dtype::CPTC1));
     set(w, "pred_imm_src", 1);
     set(w, "pred_imm", sbuf_addr(2, 0x301));  // misaligned for 2- and 4-byte widths
@@ -3342,7 +3342,7 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
                             "pred_imm_dtype", "0x19"));
   }
   {
-    Word w = valid_get_sequence_bounds();
+    Word w = valid_word(Opcode::GetSequenceBounds);
     set(w, "in_dtype", code(Dtype::FP4_E2));
     set_addr(w, "src_mem_pattern", sbuf_addr(0, 0x41));
     EXPECT_EQ(clauses_of(validate(w, G::V5)),
@@ -3351,7 +3351,7 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
   }
   {
     // Sort: no tensor checks and no size limit without a size (N x channels = 8192).
-    Word w = valid_sort();
+    Word w = valid_word(Opcode::Sort);
     set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::INVALID));
     set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101));
     set_num(w, "src_mem_pattern", 0, 4096);
@@ -3364,7 +3364,7 @@ TEST(NotEvaluated, SizelessDtypeSuppressesSizeDependentClauses) {
 // tensors and immediates unchecked, and only the dtype clauses report.
 TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
   {
-    Word w = valid_nonzero_with_count();
+    Word w = valid_word(Opcode::NonzeroWithCount);
     set(w, "out_dtype", 0x11);
     set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x401));  // misaligned for any size > 1
     EXPECT_EQ(clauses_of(validate(w, G::V3)),
@@ -3374,7 +3374,7 @@ TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
   {
     // CopyPredicatedScalar: no immediate check without in_dtype's size (SPEC §4.12), no
     // destination check without out_dtype's.
-    Word w = valid_copy_predicated_scalar();
+    Word w = valid_word(Opcode::CopyPredicatedScalar);
     set(w, "in_dtype", code(Dtype::FP4_E2));
     set(w, "out_dtype", code(Dtype::FP4_E2));
     set(w, "src0_imm_src", 1);
@@ -3383,7 +3383,7 @@ TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
     EXPECT_TRUE(fails_alone(validate(w, G::V2), CPS, "is_valid_dtype", "_dtype", "0x10", "", 2));
   }
   {
-    Word w = valid_copy_predicated_scalar();
+    Word w = valid_word(Opcode::CopyPredicatedScalar);
     set(w, "pred_dtype", code(Dtype::CPTC3));
     set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
     set_step(w, "pred_mem_pattern", 0, -1000);
@@ -3391,7 +3391,7 @@ TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
         fails_alone(validate(w, G::V4), CPS, "is_valid_int_dtype_datapath", "pred_dtype", "0x1b"));
   }
   {
-    Word w = valid_dve_read_accumulator();
+    Word w = valid_word(Opcode::DveReadAccumulator);
     set(w, "dtype", 0);
     set_addr(w, "dst_mem_pattern", psum_addr(2, 0x301));  // PSUM, odd
     EXPECT_TRUE(
@@ -3401,7 +3401,7 @@ TEST(NotEvaluated, SizelessDtypesOfTheNewerInstructions) {
 
 // Sort's size limit is skipped for a dtype that has a size but is not a sort dtype.
 TEST(NotEvaluated, SortSizeLimitSkippedForNonSortDtype) {
-  Word w = valid_sort();
+  Word w = valid_word(Opcode::Sort);
   set(w, "in_out_dtype", dtype_pair(Dtype::FP8_E4, Dtype::FP8_E4));
   set_num(w, "src_mem_pattern", 0, 4096);
   set_num(w, "dst_mem_pattern", 1, 4096);  // 4096 x 2 channels > 4096
@@ -3413,7 +3413,7 @@ TEST(NotEvaluated, SortSizeLimitSkippedForNonSortDtype) {
 TEST(NotEvaluated, SortIsValidEnumSuppressesHasValidImmediates) {
   for (uint8_t src : {uint8_t{3}, uint8_t{0x80}, uint8_t{0xff}}) {
     for (uint32_t v : {0u, 0x60000001u, 0xffffffffu, psum_addr(0, 0)}) {
-      Word w = valid_sort();
+      Word w = valid_word(Opcode::Sort);
       set(w, "index_offset_src", src);
       set(w, "index_offset", v);
       char value[8];
@@ -3446,7 +3446,7 @@ TEST(NotEvaluated, TensorScalarValidOpsNeedsTwoEnumerators) {
 // whatever the dtype, so their clause is still evaluated.
 TEST(NotEvaluated, TensorScalarSizelessInDtype) {
   {
-    Word w = valid_tensor_scalar_bitvec();
+    Word w = valid_word(Opcode::TensorScalarBitvec);
     set(w, "in_dtype", 0x11);
     set(w, "out_dtype", 0x11);
     set(w, "imm0_src", 7);
@@ -3459,7 +3459,7 @@ TEST(NotEvaluated, TensorScalarSizelessInDtype) {
         << describe(validate(w, G::V3));
   }
   {
-    Word w = valid_tensor_scalar_ptr_bitvec();
+    Word w = valid_word(Opcode::TensorScalarPtrBitvec);
     set(w, "in_dtype", code(Dtype::FP4_E2));
     set(w, "out_dtype", code(Dtype::FP4_E2));
     set(w, "imm0_src", 1);                  // still reported: it needs no size
@@ -3470,7 +3470,7 @@ TEST(NotEvaluated, TensorScalarSizelessInDtype) {
         << describe(validate(w, G::V4));
   }
   {
-    Word w = valid_tensor_scalar_arith();
+    Word w = valid_word(Opcode::TensorScalarArith);
     set(w, "in_dtype", 0x11);
     set(w, "imm0_src", 7);
     set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));        // fails the class clause only
@@ -3682,7 +3682,7 @@ TEST(TensorTensorValidate, TiedClausesAreReportedTogether) {
           << c.name << " " << gen_text(g) << describe(validate(w, g));
   }
   // MAX_INT (signed only) on 0x51 with UINT16: not a bitvec op, and the wrong signedness.
-  const Word w = with(valid_tensor_tensor_bitvec(), [](Word& x) { set(x, "op", 0xcf); });
+  const Word w = with(valid_word(Opcode::TensorTensorBitvec), [](Word& x) { set(x, "op", 0xcf); });
   for (Generation g : {G::V3, G::V4, G::V5})
     EXPECT_EQ(clauses_of(validate(w, g)),
               (std::vector<std::string>{"s3s3d3_tt_valid_int_signness", "s3s3d3_tt_valid_op"}))
@@ -3859,7 +3859,7 @@ TEST(TensorTensorValidate, OpSetsPerGeneration) {
       const bool is_enum = enumerator.at(g)(op);
       enumerators += is_enum;
       // 0x41 with three dtypes the op's signedness accepts.
-      Word a = valid_tensor_tensor_arith();
+      Word a = valid_word(Opcode::TensorTensorArith);
       const bool unsigned_only = int_unsigned.count(op) && !int_signed.count(op);
       if (int_signed.count(op) || int_unsigned.count(op))
         set_tt(a, unsigned_only ? Dtype::UINT32 : Dtype::INT32,
@@ -3871,7 +3871,7 @@ TEST(TensorTensorValidate, OpSetsPerGeneration) {
       const bool arith_ok =
           general.count(op) || op == 0x1a || int_signed.count(op) || int_unsigned.count(op);
       EXPECT_EQ(da.empty(), is_enum && arith_ok) << describe(da);
-      Word b = valid_tensor_tensor_bitvec();
+      Word b = valid_word(Opcode::TensorTensorBitvec);
       set(b, "op", op);
       const Diagnostics db = validate(b, g);
       EXPECT_EQ(has_clause(db, "is_valid_enum"), !is_enum) << describe(db);
@@ -3963,7 +3963,7 @@ TEST(TensorTensorValidate, OtherInstructionsIgnoreTheEngineInput) {
 TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
   {
     // A src0 dtype without a size: src0's tensor clause is not evaluated.
-    Word w = valid_tensor_tensor_arith();
+    Word w = valid_word(Opcode::TensorTensorArith);
     set(w, "in0_in1_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32));
     set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x101));  // misaligned for sizes 2 .. 8
     set_step(w, "src0_mem_pattern", 1, -1000);             // and below offset 0
@@ -3971,7 +3971,7 @@ TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
       EXPECT_TRUE(fails_alone(validate(w, g), TTA, "is_valid_dtype_64", "src0", "INVALID (0x0)"));
   }
   {
-    Word w = valid_tensor_tensor_arith();
+    Word w = valid_word(Opcode::TensorTensorArith);
     set(w, "out_dtype", 0x11);
     set_addr(w, "dst_mem_pattern", psum_addr(2, 0x3ff1));  // PSUM, odd, past the end
     EXPECT_TRUE(fails_alone(validate(w, G::V4), TTA, "is_valid_dtype_64", "out_dtype", "0x11"));
@@ -3979,7 +3979,7 @@ TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
   {
     // IS_GT_INT is no enumerator on V2: its class is unknown there, so the signedness rule
     // is not evaluated; on V3 it is, and fails for these float dtypes.
-    Word w = valid_tensor_tensor_arith();
+    Word w = valid_word(Opcode::TensorTensorArith);
     set(w, "op", 0xd1);
     EXPECT_TRUE(fails_alone(validate(w, G::V2), TTA, "is_valid_enum", "op", "IS_GT_INT (0xd1)"));
     for (Generation g : {G::V3, G::V4, G::V5})
@@ -3989,7 +3989,7 @@ TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
   {
     // SYMMETRIC_CLAMP with mismatched bitvec dtypes: on V4 only is_valid_enum; on V5 it is
     // an enumerator, in no class: not a bitvec op, and the dtype pair is checked too.
-    Word w = valid_tensor_tensor_bitvec();
+    Word w = valid_word(Opcode::TensorTensorBitvec);
     set(w, "op", 0x24);
     set(w, "in0_in1_dtype", dtype_pair(Dtype::INT16, Dtype::UINT16));
     EXPECT_EQ(clauses_of(validate(w, G::V4)), (std::vector<std::string>{"is_valid_enum"}));
@@ -3998,7 +3998,7 @@ TEST(NotEvaluated, TensorTensorSizelessDtypesAndNonEnumeratorOps) {
   }
   {
     // s3s3d3_tt_dtype needs no op class: evaluated beside is_valid_enum.
-    Word w = valid_tensor_tensor_bitvec();
+    Word w = valid_word(Opcode::TensorTensorBitvec);
     set(w, "op", 0x30);
     set(w, "in0_in1_dtype", dtype_pair(Dtype::FP16, Dtype::INT16));
     set(w, "out_dtype", code(Dtype::FP16));
@@ -4017,24 +4017,24 @@ TEST(NotEvaluated, StartPartitionIsCheckedWhenOnlyTheOffsetIsBad) {
   const std::vector<std::string> tensor_only = {"tensor3d_valid"};
   // 3 channels from partition 127, SBUF offset = P (no such offset on V2/V3).
   for (Generation g : {G::V2, G::V3}) {
-    const Word w = with(valid_tensor_tensor_arith(), [&](Word& x) {
+    const Word w = with(valid_word(Opcode::TensorTensorArith), [&](Word& x) {
       set_addr(x, "src1_mem_pattern", sbuf_addr(127, sbuf_bytes(g)));
     });
     EXPECT_EQ(clauses_of(validate(w, g)), both) << gen_text(g) << describe(validate(w, g));
     EXPECT_TRUE(has_clause(validate(w, g), "start_addr_active_channels"));
   }
   // PSUM offset >= 16 KiB, partition 127.
-  const Word psum = with(valid_tensor_tensor_arith(),
+  const Word psum = with(valid_word(Opcode::TensorTensorArith),
                          [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x4000)); });
   for (Generation g : kAllGenerations)
     EXPECT_EQ(clauses_of(validate(psum, g)), both) << gen_text(g) << describe(validate(psum, g));
   // Mode bits: the partition is unknown, only the tensor clause.
-  const Word mode = with(valid_tensor_tensor_arith(), [](Word& x) {
+  const Word mode = with(valid_word(Opcode::TensorTensorArith), [](Word& x) {
     set_addr(x, "src0_mem_pattern", sbuf_addr(127, 0x100) | 0x20000000u);
   });
   for (Generation g : kAllGenerations) EXPECT_EQ(clauses_of(validate(mode, g)), tensor_only);
   // The same rule for the other instructions: RangeSelect's 2 channels from partition 127.
-  const Word rs = with(valid_range_select(),
+  const Word rs = with(valid_word(Opcode::RangeSelect),
                        [](Word& x) { set_addr(x, "dst_mem_pattern", psum_addr(127, 0x5000)); });
   EXPECT_EQ(clauses_of(validate(rs, G::V3)),
             (std::vector<std::string>{"start_addr_active_channels", "tensor2d_valid"}))
@@ -4056,7 +4056,7 @@ TEST(TensorTensorValidate, V4AndV5ReportAlike) {
 }
 
 TEST(MultipleFailures, TensorTensorReportsEveryFailingClause) {
-  Word w = valid_tensor_tensor_arith();
+  Word w = valid_word(Opcode::TensorTensorArith);
   w[2] = 1;                              // has_valid_neuron_header
   set(w, "op", 0x07);                    // s3s3d3_tt_valid_op (DIVIDE)
   set(w, "out_dtype", 0x1f);             // is_valid_dtype_64 (CPTC7): dst unchecked

@@ -1,0 +1,141 @@
+// Copy and Cast (SPEC §4.16, §4.17, S4D4_TR): what the tests of Copy and Cast
+// (tests/instructions/) share: the valid words' layout, the independent reference and the
+// random generators of the family.
+#pragma once
+
+#include "instructions/registry.h"
+
+namespace gpsimd::test_words {
+
+// valid_copy() / valid_cast(): 3 channels from partition 2 (engine: the default, POOL).
+// src: TENSOR4D steps {1, 4, 8, 8} counts {4, 2, 1, 1} (8 dense elements) at SBUF
+// partition 2 offset 0x100; dst: steps {1, 2, 8, 8} counts {2, 4, 1, 1} (8 dense
+// elements, another shape of the same count) at offset 0x400. Copy: FP32 in and out;
+// Cast: FP32 in, BF16 out. op BYPASS, op_dim UNUSED, mask_enable and negated 0.
+namespace s4d4_tr_word {
+inline constexpr unsigned kChannels = 3;
+inline constexpr unsigned kN = 8;
+inline constexpr unsigned kPartition = 2;
+inline constexpr Dtype kIn = Dtype::FP32, kCopyOut = Dtype::FP32, kCastOut = Dtype::BF16;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100),
+                          kDstAddr = sbuf_addr(kPartition, 0x400);
+}  // namespace s4d4_tr_word
+
+inline Word valid_s4d4_tr(Opcode op, Dtype out) {
+  using namespace s4d4_tr_word;
+  return build(op, {{"src_mem_pattern", tensor(kSrcAddr, {1, 4, 8, 8}, {4, 2, 1, 1})},
+                    {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                    {"out_dtype", uint64_t{static_cast<uint8_t>(out)}},
+                    {"num_active_channels", uint64_t{kChannels}},
+                    {"dst_mem_pattern", tensor(kDstAddr, {1, 2, 8, 8}, {2, 4, 1, 1})}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+// SPEC §4.16 (Copy) and §4.17 (Cast), from the SPEC tables: 12 src (TENSOR4D), 32
+// in_dtype, 33 out_dtype, 34 num_active_channels, 44 dst (TENSOR4D). The engine is an
+// input (§3.9): POOL (the default) may not touch PSUM; ACT on V2 takes every element
+// through FP32; otherwise equal dtypes keep the bits and other pairs go through FP32.
+inline std::optional<FaultKind> copy_cast(const Machine& m, const Word& w, gpsimd::Engine engine,
+                                          Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t in = w[32], out = w[33];
+  const Tensor st = get_tensor(w, 12, 4), dtn = get_tensor(w, 44, 4);
+  const unsigned isz = size_of(in), osz = size_of(out);
+  const bool psum = engine != gpsimd::Engine::POOL;
+  const auto src = resolve(m, st, isz, psum, false, n);
+  if (!src) return FaultKind::BadAddress;
+  const auto dst = resolve(m, dtn, osz, psum, true, n);
+  if (!dst) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const bool through = engine == gpsimd::Engine::ACT && m.generation() == Generation::V2;
+  const auto soffs = walk(st, src->offset, isz), doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> y(soffs.size());  // every source element before any write
+    for (std::size_t j = 0; j < soffs.size(); ++j) {
+      const uint32_t x = load(m, src->space, src->partition + c, soffs[j], isz);
+      y[j] = in == out && !through ? x : from_fp32(out, to_fp32(in, x));
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({dst->space, dst->partition + c, doffs[j], osz, y[j]});
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+// Copy (0x46) and Cast (0x47): any engine (PSUM off POOL), every dtype pair, 4-D walks of
+// every shape the builder makes, values at the conversions' edges.
+inline Word gen_copy_cast(Builder& b, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {
+      rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32,  rm::dt::UINT32,
+      rm::dt::BF16, rm::dt::FP16,  rm::dt::FP32,  rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::CopyCastWord x;
+  x.opcode = opcode;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  b.engine = r.pick<std::optional<gpsimd::Engine>>(
+      {std::nullopt, gpsimd::Engine::POOL, gpsimd::Engine::DVE, gpsimd::Engine::ACT});
+  x.in = kData[r.uin(0, 11)];
+  x.out = opcode == rm::kCopy || r.chance(30)
+              ? x.in
+              : (r.chance(10) ? rm::dt::FP32R : kData[r.uin(0, 11)]);
+  x.op_dim = r.chance(20) ? 2 : 0;
+  const unsigned isz = rm::size_of(x.in), osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const bool psum = b.engine && *b.engine != gpsimd::Engine::POOL;
+  const Space ss = psum ? b.space(30) : Space::SBUF;
+  const Space ds = psum ? b.space(osz == 4 ? 30 : 0) : Space::SBUF;
+  const unsigned sdims = r.uin(1, 4), ddims = r.uin(1, 4);
+  const auto [sl, dl] =
+      b.place_pair(n, {.t = x.src, .space = ss, .elem = isz, .dims = sdims, .count = count},
+                   {.t = x.dst, .space = ds, .elem = osz, .dims = ddims, .count = count});
+  x.src.dims = x.dst.dims = 4;  // TENSOR4D: the unused dimensions have num 1
+  b.fill(x.dst, dl, n, osz, [&] { return random_value(r, x.out); });
+  b.fill(x.src, sl, n, isz, [&] {
+    if (r.chance(20) && is_float(x.in)) return near_tie(r, x.out) & (isz == 4 ? ~0u : 0u);
+    if (r.chance(20) && isz == 4 && !is_float(x.in))  // 2^24 +- 1, the limits, S24 ties
+      return r.pick<uint32_t>({0x01000001u, 0x00ffffffu, 0x01010001u, 0x7fffffc0u, 0x7fffff80u,
+                               0x80000000u, 0xffffffffu, 0xfeffffffu, r.u32() | 0x01000001u});
+    return random_value(r, x.in);
+  });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+// SPEC §4.16, §4.17: S4D4_TR, equal counts in two shapes; Copy keeps the dtype, Cast
+// takes any pair (FP32R as output only); op_dim UNUSED or X. The default engine, POOL:
+// SBUF only.
+inline Word valid_copy_cast(Gen& g, uint8_t opcode) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t in = g.pick(kData);
+  const uint8_t out = opcode == 0x46 ? in : (g.below(10) == 0 ? uint8_t{0xb} : g.pick(kData));
+  const auto num = g.nums(4);
+  store_tensor(w, 12, g.tensor(4, num, n, *dtype_size(in), false));
+  w[32] = in;
+  w[33] = out;
+  w[34] = static_cast<uint8_t>(n);
+  w[37] = g.below(2) ? 0x2 : 0x0;
+  const std::array<uint16_t, kMaxDims> dnum{num[2], num[0], num[3], num[1]};
+  store_tensor(w, 44, g.tensor(4, dnum, n, *dtype_size(out), false));
+  return w;
+}
+
+}  // namespace gpsimd::asm_words

@@ -1,0 +1,188 @@
+// CopyPredicatedScalar (SPEC §4.12): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §1 and §4.12.
+inline ExpectedInstr copy_predicated_scalar_row() {
+  return ExpectedInstr{"CopyPredicatedScalar",
+                       0xe8,
+                       "S3D3_CP_PRED_SCALAR",
+                       Engine::DVE,
+                       {G::V2, G::V3, G::V4, G::V5},
+                       {
+                           {"header", 0, 4, K::Header},
+                           {"events", 4, 8, K::Events},
+                           {"reserved0", 12, 4, K::Reserved},
+                           {"pred_mem_pattern", 16, 16, K::Tensor, 3},
+                           {"pred_dtype", 32, 1, K::Dtype},
+                           {"reversed_pred", 33, 1, K::U8},
+                           {"num_active_channels", 34, 1, K::U8},
+                           {"reserved1", 35, 6, K::Reserved},
+                           {"in_dtype", 41, 1, K::Dtype},
+                           {"out_dtype", 42, 1, K::Dtype},
+                           {"src0_imm_src", 43, 1, K::ImmSrc},
+                           {"src0_imm", 44, 4, K::ImmVal, 0, "src0_imm_src"},
+                           {"dst_mem_pattern", 48, 16, K::Tensor, 3},
+                       }};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+// valid_copy_predicated_scalar(): 2 channels. pred: UINT8, TENSOR3D steps {1, 4, 16}
+// counts {4, 4, 1} (16 elements, 16 dense bytes) at SBUF partition 0 offset 0x100; dst:
+// FP32, same shape (64 dense bytes) at partition 0 offset 0x200. in and out FP32;
+// src0_imm -9984.0 (instruction immediate); reversed_pred 1 (writes where pred != 0).
+namespace cps_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 16;
+inline constexpr Dtype kPredDtype = Dtype::UINT8, kDtype = Dtype::FP32;
+inline constexpr uint32_t kPredAddr = sbuf_addr(0, 0x100), kDstAddr = sbuf_addr(0, 0x200);
+inline constexpr float kScalar = -9984.0f;
+}  // namespace cps_word
+
+inline Word valid_copy_predicated_scalar() {
+  using namespace cps_word;
+  return build(Opcode::CopyPredicatedScalar,
+               {{"pred_mem_pattern", tensor(kPredAddr, {1, 4, 16}, {4, 4, 1})},
+                {"pred_dtype", uint64_t{static_cast<uint8_t>(kPredDtype)}},
+                {"reversed_pred", uint64_t{1}},
+                {"num_active_channels", uint64_t{kChannels}},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                {"src0_imm", uint64_t{f32_bits(kScalar)}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 4, 16}, {4, 4, 1})}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+// SPEC §4.12. Offsets: 16 pred (TENSOR3D), 32 pred_dtype, 33 reversed_pred, 34 channels,
+// 41 in_dtype, 42 out_dtype, 43 src0_imm_src, 44 src0_imm, 48 dst (TENSOR3D).
+inline std::optional<FaultKind> copy_predicated_scalar(const Machine& m, const Word& w,
+                                                       Effects& fx) {
+  const unsigned n = w[34];
+  const unsigned psize = size_of(w[32]), size = size_of(w[42]);
+  const bool reversed = w[33] == 1;
+  const Tensor pt = get_tensor(w, 16, 3), dtn = get_tensor(w, 48, 3);
+  const auto pred = resolve(m, pt, psize, true, false, n);
+  const auto dst = resolve(m, dtn, size, true, true, n);
+  const auto sc = resolve_imm(m, w[43], get(w, 44, 4), size_of(w[41]), true, n);
+  if (!pred || !dst || !sc) return FaultKind::BadAddress;
+  if ((pt.register_mode() || dtn.register_mode()) && pt.count() != dtn.count())
+    return FaultKind::ShapeMismatch;
+  if (pt.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto poffs = walk(pt, pred->offset, psize), doffs = walk(dtn, dst->offset, size);
+  for (unsigned c = 0; c < n; ++c) {
+    const uint32_t scalar = sc->at(m, c);
+    // Every decision from the machine before any store (stores are applied afterwards).
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const uint32_t p = load(m, pred->space, pred->partition + c, poffs[j], psize);
+      if ((p != 0) == reversed)
+        fx.stores.push_back({dst->space, dst->partition + c, doffs[j], size, scalar});
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+inline Word gen_copy_predicated_scalar(Builder& b) {
+  Rng& r = b.rng();
+  rm::CopyPredicatedScalarWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick<uint8_t>({rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16,
+                             rm::dt::BF16, rm::dt::FP16, rm::dt::INT32, rm::dt::UINT32,
+                             rm::dt::FP32, rm::dt::FP8_E3, rm::dt::FP8_E4, rm::dt::FP8_E5});
+  x.pred_dtype = r.pick<uint8_t>(
+      {rm::dt::INT8, rm::dt::UINT8, rm::dt::INT16, rm::dt::UINT16, rm::dt::INT32, rm::dt::UINT32});
+  const unsigned size = rm::size_of(x.dtype), psize = rm::size_of(x.pred_dtype);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const Space ps_space = b.space(30);
+  const Space ds = b.space(size == 4 ? 30 : 0);
+  const auto [pl, dl] =
+      b.place_pair(n, {.t = x.pred, .space = ps_space, .elem = psize, .dims = 3, .count = count},
+                   {.t = x.dst, .space = ds, .elem = size, .dims = 3, .count = count});
+  x.reversed_pred = static_cast<uint8_t>(r.in(0, 1));
+  auto scalar = [&](unsigned) { return random_value(r, x.dtype); };
+  std::tie(x.src0_imm_src, x.src0_imm) =
+      b.immediate(size, dl.partition, n, true, scalar(0), scalar);
+  // The old destination first (it shows what is not written), then the predicate, which
+  // wins where the two overlap.
+  b.fill(x.dst, dl, n, size, [&] { return random_value(r, x.dtype); });
+  const unsigned density = r.pick<unsigned>({0u, 1u, 50u, 99u, 100u, r.uin(0, 100)});
+  b.fill(x.pred, pl, n, psize, [&] { return zero_or_value(r, density, x.pred_dtype, false); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  if (inj == Inject::Shape) {
+    if (x.pred.register_mode())
+      x.pred.num[2] += 1;
+    else if (x.dst.register_mode())
+      x.dst.num[0] += 1;
+  }
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+// SPEC §4.12: any integer predicate width with any data dtype (in == out).
+inline Word valid_copy_predicated_scalar(Gen& g) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr uint8_t kPred[] = {0x2, 0x3, 0x4, 0x5, 0x8, 0x9};
+  Word w{};
+  w[0] = 0xe8;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kData), pdt = g.pick(kPred);
+  const unsigned size = *dtype_size(dt), psize = *dtype_size(pdt);
+  const auto num = g.nums(3);
+  store_tensor(w, 16, g.tensor(3, num, n, psize, g.below(2)));
+  const std::array<uint16_t, kMaxDims> dnum{num[1], num[2], num[0], 1};
+  store_tensor(w, 48, g.tensor(3, dnum, n, size, size == 4 && g.below(2)));
+  w[32] = pdt;
+  w[33] = static_cast<uint8_t>(g.below(2));
+  w[34] = static_cast<uint8_t>(n);
+  w[41] = w[42] = dt;
+  g.immediate(w, 43, 44, size, n, true);
+  return w;
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "CopyPredicatedScalar",
+    .opcode = Opcode::CopyPredicatedScalar,
+    .opcode_clause = "has_copy_predicated_scalar_opcode",
+    .expected_row = expected_rows::copy_predicated_scalar_row,
+    .valid_word = test_words::valid_copy_predicated_scalar,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) {
+          return refmodel::internal::copy_predicated_scalar(m, w, fx);
+        },
+    .generate = random_words::gen_copy_predicated_scalar,
+    .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_copy_predicated_scalar,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace

@@ -1,0 +1,150 @@
+// Iota (SPEC §4.6): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §1 and §4.6.
+inline ExpectedInstr iota_row() {
+  return ExpectedInstr{"Iota",
+                       0x7e,
+                       "D4_IOTA",
+                       Engine::POOL,
+                       {G::V2, G::V3, G::V4, G::V5},
+                       {
+                           {"header", 0, 4, K::Header},
+                           {"events", 4, 8, K::Events},
+                           {"src_data_pattern", 12, 20, K::Data4D, 4},
+                           {"reserved0", 32, 1, K::Reserved},
+                           {"out_dtype", 33, 1, K::Dtype},
+                           {"num_active_channels", 34, 1, K::U8},
+                           {"reserved1", 35, 1, K::Reserved},
+                           {"channel_multiplier", 36, 4, K::I32},
+                           {"reserved2", 40, 4, K::Reserved},
+                           {"dst_mem_pattern", 44, 20, K::Tensor, 4},
+                       }};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+// valid_iota(): 2 channels from partition 3, out_dtype INT32, channel_multiplier 100.
+// src: base 5, steps {1, 10, 0, 0} counts {3, 2, 1, 1} (6 values). dst: TENSOR4D steps
+// {1, 3, 6, 6} counts {3, 2, 1, 1} (24 dense bytes) at SBUF partition 3 offset 0x80.
+namespace iota_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr Dtype kOut = Dtype::INT32;
+inline constexpr uint32_t kDstAddr = sbuf_addr(3, 0x80);
+inline constexpr int32_t kBase = 5, kMultiplier = 100;
+}  // namespace iota_word
+
+inline Word valid_iota() {
+  using namespace iota_word;
+  return build(Opcode::Iota, {{"src_data_pattern", data4d(kBase, {1, 10, 0, 0}, {3, 2, 1, 1})},
+                              {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                              {"num_active_channels", uint64_t{kChannels}},
+                              {"channel_multiplier", uint64_t{static_cast<uint32_t>(kMultiplier)}},
+                              {"dst_mem_pattern", tensor(kDstAddr, {1, 3, 6, 6}, {3, 2, 1, 1})}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+// SPEC §4.6.
+inline std::optional<FaultKind> iota(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t out = w[33];
+  const auto mult = static_cast<int32_t>(get(w, 36, 4));
+  const Tensor dtn = get_tensor(w, 44, 4);
+  const unsigned osz = size_of(out);
+  const auto dst = resolve(m, dtn, osz, false, true, n);
+  if (!dst) return FaultKind::BadAddress;
+  if (dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto doffs = walk(dtn, dst->offset, osz);
+  for (unsigned c = 0; c < n; ++c) {
+    const std::vector<int32_t> r = ramp(w, 12, mult, c);
+    for (std::size_t j = 0; j < doffs.size(); ++j) {
+      const auto bits = static_cast<uint32_t>(r[j]);
+      // Integers keep the low bits; floats go through FP32.
+      const uint32_t y = is_int(out) ? bits : narrow(out, to_fp32(dt::INT32, bits));
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], osz, y});
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+inline Word gen_iota(Builder& b) {
+  static constexpr uint8_t kOut[] = {rm::dt::INT8,  rm::dt::UINT8,  rm::dt::INT16,  rm::dt::UINT16,
+                                     rm::dt::INT32, rm::dt::UINT32, rm::dt::BF16,   rm::dt::FP16,
+                                     rm::dt::FP32,  rm::dt::FP32R,  rm::dt::FP8_E3, rm::dt::FP8_E4,
+                                     rm::dt::FP8_E5};
+  Rng& r = b.rng();
+  rm::IotaWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.out = kOut[r.uin(0, 12)];
+  const unsigned osz = rm::size_of(x.out);
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 8192 / n));
+  x.channels = static_cast<uint8_t>(n);
+  x.dst = b.shape(4, count, osz, Space::SBUF);
+  b.place(x.dst, Space::SBUF, b.start_partition(n), n, osz, true);
+  x.pattern = random_pattern(b, count);
+  x.channel_multiplier = random_multiplier(r);
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+inline Word valid_iota(Gen& g) {
+  static constexpr uint8_t kOut[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8,
+                                     0x9, 0xa, 0xb, 0xd, 0xe, 0xf};
+  Word w{};
+  w[0] = 0x7e;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kOut);
+  const auto num = g.nums(4);
+  store_tensor(w, 12, data4d(g, {num[3], num[2], num[1], num[0]}));
+  w[33] = dt;
+  w[34] = static_cast<uint8_t>(n);
+  store_u32(w, 36, static_cast<uint32_t>(g.rng()));
+  store_tensor(w, 44, g.tensor(4, num, n, *dtype_size(dt), false));
+  return w;
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "Iota",
+    .opcode = Opcode::Iota,
+    .opcode_clause = "has_iota_opcode",
+    .expected_row = expected_rows::iota_row,
+    .valid_word = test_words::valid_iota,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) { return refmodel::internal::iota(m, w, fx); },
+    .generate = random_words::gen_iota,
+    .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_iota,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace

@@ -1,0 +1,147 @@
+// MatchValueLoad (SPEC §4.7): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+#include "instructions/search.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §4.7: imm1, imm0_ptr and imm0_src are unused (zero), but named fields.
+inline ExpectedInstr match_value_load_row() {
+  return ExpectedInstr{"MatchValueLoad",
+                       0x6d,
+                       "S2_BN",
+                       Engine::DVE,
+                       {G::V2, G::V3, G::V4, G::V5},
+                       {
+                           {"header", 0, 4, K::Header},
+                           {"events", 4, 8, K::Events},
+                           {"reserved0", 12, 4, K::Reserved},
+                           {"src_mem_pattern", 16, 12, K::Tensor, 2},
+                           {"imm1", 28, 4, K::U32},
+                           {"dtype", 32, 1, K::Dtype},
+                           {"reserved1", 33, 1, K::Reserved},
+                           {"num_active_channels", 34, 1, K::U8},
+                           {"reserved2", 35, 9, K::Reserved},
+                           {"imm0_ptr", 44, 4, K::U32},
+                           {"imm0_src", 48, 1, K::U8},
+                           {"reserved3", 49, 15, K::Reserved},
+                       }};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+// valid_match_value_load(): 2 channels from partition 4, FP32. src: TENSOR2D steps {1, 4}
+// counts {4, 2} (8 dense FP32, 32 bytes) at SBUF partition 4 offset 0x100: ordinal k
+// loads slot 7 - k of lane 4 + c.
+namespace mvl_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr Dtype kDtype = Dtype::FP32;
+inline constexpr unsigned kPartition = 4;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(kPartition, 0x100);
+}  // namespace mvl_word
+
+inline Word valid_match_value_load() {
+  using namespace mvl_word;
+  return build(Opcode::MatchValueLoad, {{"src_mem_pattern", tensor(kSrcAddr, {1, 4}, {4, 2})},
+                                        {"dtype", uint64_t{static_cast<uint8_t>(kDtype)}},
+                                        {"num_active_channels", uint64_t{kChannels}}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+// SPEC §4.7. Offsets: 16 src (TENSOR2D), 32 dtype, 34 channels.
+inline std::optional<FaultKind> match_value_load(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[34];
+  const uint8_t code = w[32];
+  const unsigned size = size_of(code);
+  const Tensor st = get_tensor(w, 16, 2);
+  const auto src = resolve(m, st, size, true, false, n);
+  if (!src) return FaultKind::BadAddress;
+  const auto offs = walk(st, src->offset, size);
+  for (unsigned c = 0; c < n; ++c) {
+    gpsimd::MatchLane lane;
+    for (unsigned n2 = 0; n2 < 8; ++n2) lane.idx[n2] = 0xFFFFFFFFu;
+    lane.matched = 0;
+    for (std::size_t k = 0; k < offs.size(); ++k)
+      lane.mv[7 - k] = to_fp32(code, load(m, src->space, src->partition + c, offs[k], size));
+    fx.lanes.emplace_back(src->partition + c, lane);
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+inline Word gen_match_value_load(Builder& b) {
+  Rng& r = b.rng();
+  rm::MatchValueLoadWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick(kSearchIn);
+  const unsigned size = rm::size_of(x.dtype);
+  const unsigned n = b.channels();
+  x.channels = static_cast<uint8_t>(n);
+  const Space ss = b.space(30);
+  const unsigned ps = b.start_partition(n);
+  x.src = b.shape(2, 8, size, ss);
+  const rm::Loc sl = b.place(x.src, ss, ps, n, size, true);
+  const std::vector<uint32_t> pool = value_pool(r, x.dtype);
+  random_lanes(b, sl.partition, n, x.dtype, pool);  // re-armed by the load
+  b.fill(x.src, sl, n, size, [&] { return random_value(r, x.dtype); });
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+// SPEC §4.7: eight values per lane, any data dtype.
+inline Word valid_match_value_load(Gen& g) {
+  static constexpr uint8_t kData[] = {0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xd, 0xe, 0xf};
+  static constexpr std::array<uint16_t, kMaxDims> kShapes[] = {
+      {1, 8, 0, 0}, {2, 4, 0, 0}, {4, 2, 0, 0}, {8, 1, 0, 0}};
+  Word w{};
+  w[0] = 0x6d;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kData);
+  store_tensor(w, 16, g.tensor(2, g.pick(kShapes), n, *dtype_size(dt), g.below(2)));
+  w[32] = dt;
+  w[34] = static_cast<uint8_t>(n);
+  return w;
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "MatchValueLoad",
+    .opcode = Opcode::MatchValueLoad,
+    .opcode_clause = "has_match_value_load_opcode",
+    .expected_row = expected_rows::match_value_load_row,
+    .valid_word = test_words::valid_match_value_load,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) {
+          return refmodel::internal::match_value_load(m, w, fx);
+        },
+    .generate = random_words::gen_match_value_load,
+    .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_match_value_load,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace

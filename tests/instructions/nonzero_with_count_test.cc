@@ -1,0 +1,182 @@
+// NonzeroWithCount (SPEC §4.11): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §1 and §4.11.
+inline ExpectedInstr nonzero_with_count_row() {
+  return ExpectedInstr{"NonzeroWithCount",
+                       0xf2,
+                       "S3D3_NONZERO_WITH_COUNT",
+                       Engine::POOL,
+                       {G::V3, G::V4, G::V5},
+                       {
+                           {"header", 0, 4, K::Header},
+                           {"events", 4, 8, K::Events},
+                           {"num_active_channels", 12, 1, K::U8},
+                           {"in_dtype", 13, 1, K::Dtype},
+                           {"out_dtype", 14, 1, K::Dtype},
+                           {"index_offset_src", 15, 1, K::ImmSrc},
+                           {"src_mem_pattern", 16, 16, K::Tensor, 3},
+                           {"index_offset", 32, 4, K::ImmVal, 0, "index_offset_src"},
+                           {"padding_val_src", 36, 1, K::ImmSrc},
+                           {"reserved0", 37, 3, K::Reserved},
+                           {"padding_val", 40, 4, K::ImmVal, 0, "padding_val_src"},
+                           {"dst_mem_pattern", 44, 16, K::Tensor, 3},
+                           {"reserved1", 60, 4, K::Reserved},
+                       }};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+// valid_nonzero_with_count(): 17 channels from partition 0 (channels 0 and 16 are
+// processed, SPEC §4.11), INT32 in and out. src: TENSOR3D steps {1, 4, 16} counts
+// {4, 4, 1} (16 ids, 64 dense bytes) at SBUF partition 0 offset 0x100; dst: steps
+// {1, 17, 17} counts {17, 1, 1} (16 indices or paddings, then the count: 68 dense bytes)
+// at partition 0 offset 0x400. index_offset 16 and padding_val -1, both instruction
+// immediates.
+namespace nwc_word {
+inline constexpr unsigned kChannels = 17;
+inline constexpr unsigned kN = 16;  // count(src); dst has kN + 1
+inline constexpr Dtype kIn = Dtype::INT32, kOut = Dtype::INT32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(0, 0x100), kDstAddr = sbuf_addr(0, 0x400);
+inline constexpr uint32_t kIndexOffset = 16, kPadding = 0xffffffffu;
+}  // namespace nwc_word
+
+inline Word valid_nonzero_with_count() {
+  using namespace nwc_word;
+  return build(Opcode::NonzeroWithCount,
+               {{"num_active_channels", uint64_t{kChannels}},
+                {"in_dtype", uint64_t{static_cast<uint8_t>(kIn)}},
+                {"out_dtype", uint64_t{static_cast<uint8_t>(kOut)}},
+                {"src_mem_pattern", tensor(kSrcAddr, {1, 4, 16}, {4, 4, 1})},
+                {"index_offset", uint64_t{kIndexOffset}},
+                {"padding_val", uint64_t{kPadding}},
+                {"dst_mem_pattern", tensor(kDstAddr, {1, 17, 17}, {17, 1, 1})}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+// SPEC §4.11. Offsets: 12 channels, 13 in_dtype, 15 index_offset_src, 16 src (TENSOR3D),
+// 32 index_offset, 36 padding_val_src, 40 padding_val, 44 dst (TENSOR3D).
+inline std::optional<FaultKind> nonzero_with_count(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const bool fp = w[13] == dt::FP32;
+  const Tensor st = get_tensor(w, 16, 3), dtn = get_tensor(w, 44, 3);
+  const auto src = resolve(m, st, 4, false, false, n);
+  const auto dst = resolve(m, dtn, 4, false, true, n);
+  const auto off = resolve_imm(m, w[15], get(w, 32, 4), 4, false, n);
+  const auto pad = resolve_imm(m, w[36], get(w, 40, 4), 4, false, n);
+  if (!src || !dst || !off || !pad) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, 4), doffs = walk(dtn, dst->offset, 4);
+  // Every 16th channel, counted from the start partitions.
+  for (unsigned c = 0; c < n; c += 16) {
+    const std::size_t t = soffs.size();
+    std::vector<uint32_t> out;
+    for (std::size_t j = 0; j < t; ++j) {
+      const uint32_t x = load(m, Space::SBUF, src->partition + c, soffs[j], 4);
+      // INT32: any bit; FP32: x != 0 as a float, so -0.0 is zero and NaN is not.
+      const bool nonzero = fp ? !(as_float(x) == 0.0f) : x != 0;
+      if (nonzero)
+        out.push_back(static_cast<uint32_t>((uint64_t{j} + off->at(m, c)) % (uint64_t{1} << 32)));
+    }
+    const auto k = static_cast<uint32_t>(out.size());
+    while (out.size() < t) out.push_back(pad->at(m, c));
+    out.push_back(k);
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], 4, out[j]});
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+inline Word gen_nonzero_with_count(Builder& b) {
+  Rng& r = b.rng();
+  rm::NonzeroWithCountWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.in = r.pick<uint8_t>({rm::dt::INT32, rm::dt::FP32});
+  const unsigned n = b.channels();
+  const uint64_t count = b.count(std::max(1u, 16384 / n));
+  x.channels = static_cast<uint8_t>(n);
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = Space::SBUF, .elem = 4, .dims = 3, .count = count},
+                   {.t = x.dst, .space = Space::SBUF, .elem = 4, .dims = 3, .count = count + 1})
+          .src;
+  const unsigned ps = sl.partition;
+  auto offset = [&](unsigned) {
+    return r.pick<uint32_t>({0u, 16u, r.u32(), 0xffffffffu - r.uin(0, 8), r.u32() & 0xffff});
+  };
+  auto padding = [&](unsigned) { return r.pick<uint32_t>({0u, 0xffffffffu, r.u32()}); };
+  std::tie(x.index_offset_src, x.index_offset) = b.immediate(4, ps, n, false, offset(0), offset);
+  std::tie(x.padding_val_src, x.padding_val) = b.immediate(4, ps, n, false, padding(0), padding);
+  const unsigned density = r.pick<unsigned>({0u, 1u, 50u, 99u, 100u, r.uin(0, 100)});
+  const bool fp = x.in == rm::dt::FP32;
+  b.fill(x.src, sl, n, 4, [&] { return zero_or_value(r, density, x.in, fp); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+// SPEC §4.11: one byte each for in_dtype and out_dtype; count(dst) = count(src) + 1.
+inline Word valid_nonzero_with_count(Gen& g) {
+  Word w{};
+  w[0] = 0xf2;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(40);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = g.below(2) ? 0x8 : 0xa;
+  w[14] = 0x8;
+  const auto num = g.nums(3);
+  store_tensor(w, 16, g.tensor(3, num, n, 4, false));
+  const uint16_t t = static_cast<uint16_t>(num[0] * num[1] * num[2]);
+  const std::array<uint16_t, kMaxDims> dnum =
+      g.below(2) ? std::array<uint16_t, kMaxDims>{static_cast<uint16_t>(t + 1), 1, 1, 1}
+                 : std::array<uint16_t, kMaxDims>{1, static_cast<uint16_t>(t + 1), 1, 1};
+  store_tensor(w, 44, g.tensor(3, dnum, n, 4, false));
+  g.immediate(w, 15, 32, 4, n, false);
+  g.immediate(w, 36, 40, 4, n, false);
+  return w;
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "NonzeroWithCount",
+    .opcode = Opcode::NonzeroWithCount,
+    .opcode_clause = "has_nonzero_with_count_opcode",
+    .expected_row = expected_rows::nonzero_with_count_row,
+    .valid_word = test_words::valid_nonzero_with_count,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) {
+          return refmodel::internal::nonzero_with_count(m, w, fx);
+        },
+    .generate = random_words::gen_nonzero_with_count,
+    .random_generations = {Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_nonzero_with_count,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace

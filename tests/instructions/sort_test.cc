@@ -1,0 +1,188 @@
+// Sort (SPEC §4.4): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §1 and §4.4.
+inline ExpectedInstr sort_row() {
+  return ExpectedInstr{"Sort",
+                       0x96,
+                       "S1D2_SORT",
+                       Engine::POOL,
+                       {G::V2, G::V3, G::V4, G::V5},
+                       {
+                           {"header", 0, 4, K::Header},
+                           {"events", 4, 8, K::Events},
+                           {"num_active_channels", 12, 1, K::U8},
+                           {"index_offset_src", 13, 1, K::ImmSrc},
+                           {"in_out_dtype", 14, 1, K::DtypePair},
+                           {"comparison", 15, 1, K::AluOp},
+                           {"src_mem_pattern", 16, 8, K::Tensor, 1},
+                           {"dst_mem_pattern", 24, 12, K::Tensor, 2},
+                           {"index_offset", 36, 4, K::ImmVal, 0, "index_offset_src"},
+                           {"stable", 40, 1, K::U8},
+                           {"reserved1", 41, 23, K::Reserved},
+                       }};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+// valid_sort(): 2 channels, FP32 in and out, IS_LT (ascending), stable 1, index_offset
+// 100 (instruction immediate). src: TENSOR1D step {1} count {16} (64 bytes) at SBUF
+// partition 4 offset 0x100; dst: TENSOR2D steps {1, 2} counts {2, 16} (value, index
+// pairs, 128 dense bytes) at partition 4 offset 0x400.
+namespace sort_word {
+inline constexpr unsigned kChannels = 2;
+inline constexpr unsigned kN = 16;
+inline constexpr Dtype kDtype = Dtype::FP32;
+inline constexpr uint32_t kSrcAddr = sbuf_addr(4, 0x100), kDstAddr = sbuf_addr(4, 0x400);
+inline constexpr uint32_t kIndexOffset = 100;
+}  // namespace sort_word
+
+inline Word valid_sort() {
+  using namespace sort_word;
+  return build(Opcode::Sort, {{"num_active_channels", uint64_t{kChannels}},
+                              {"in_out_dtype", uint64_t{dtype_pair(kDtype, kDtype)}},
+                              {"comparison", uint64_t{static_cast<uint8_t>(AluOp::IS_LT)}},
+                              {"src_mem_pattern", tensor(kSrcAddr, {1}, {kN})},
+                              {"dst_mem_pattern", tensor(kDstAddr, {1, 2}, {2, kN})},
+                              {"index_offset", uint64_t{kIndexOffset}},
+                              {"stable", uint64_t{1}}});
+}
+
+}  // namespace gpsimd::test_words
+
+namespace refmodel::internal {
+
+inline std::optional<FaultKind> sort(const Machine& m, const Word& w, Effects& fx) {
+  const unsigned n = w[12];
+  const uint8_t code = w[14] & 0xf;
+  const unsigned size = size_of(code);
+  const bool descending = w[15] == op::IS_GT;
+  const Tensor st = get_tensor(w, 16, 1), dtn = get_tensor(w, 24, 2);
+  const auto src = resolve(m, st, size, false, false, n);
+  const auto dst = resolve(m, dtn, size, false, true, n);
+  const auto off = resolve_imm(m, w[13], get(w, 36, 4), 4, false, n);
+  if (!src || !dst || !off) return FaultKind::BadAddress;
+  if (st.count() > kWalkLimit || dtn.count() > kWalkLimit) return FaultKind::TooLarge;
+  const auto soffs = walk(st, src->offset, size), doffs = walk(dtn, dst->offset, size);
+  const unsigned k = dtn.num[1];
+  for (unsigned c = 0; c < n; ++c) {
+    std::vector<uint32_t> v(soffs.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = load(m, Space::SBUF, src->partition + c, soffs[i], size);
+    std::vector<uint32_t> pos(v.size());
+    std::iota(pos.begin(), pos.end(), 0u);
+    std::sort(pos.begin(), pos.end(), [&](uint32_t a, uint32_t b) {
+      int r = sort_compare(code, v[a], v[b]);
+      if (descending) r = -r;
+      return r != 0 ? r < 0 : a < b;  // ties: increasing original position
+    });
+    const uint64_t modulus = uint64_t{1} << (8 * size);
+    const uint64_t base = off->at(m, c);
+    std::vector<uint32_t> out;
+    for (unsigned i = 0; i < k; ++i) {
+      out.push_back(v[pos[i]]);
+      out.push_back(static_cast<uint32_t>((pos[i] + base) % modulus));
+    }
+    for (std::size_t j = 0; j < doffs.size(); ++j)
+      fx.stores.push_back({Space::SBUF, dst->partition + c, doffs[j], size, out[j]});
+  }
+  return std::nullopt;
+}
+
+}  // namespace refmodel::internal
+
+namespace gpsimd::random_words {
+
+inline Word gen_sort(Builder& b) {
+  Rng& r = b.rng();
+  rm::SortWord x;
+  const Inject inj = pick_injection(r);
+  x.ev = b.events();
+  x.dtype = r.pick<uint8_t>({rm::dt::FP16, rm::dt::BF16, rm::dt::UINT16, rm::dt::INT16,
+                             rm::dt::FP32, rm::dt::UINT32, rm::dt::INT32});
+  const unsigned size = rm::size_of(x.dtype), limit = size == 2 ? 4096 : 2048;
+  const unsigned big = r.uin(0, 99);
+  const unsigned nn = big < 60 ? r.uin(1, 16) : (big < 90 ? r.uin(17, 256) : r.uin(257, limit));
+  const unsigned n = b.channels(limit / nn);
+  const unsigned k = r.chance(60) ? nn : r.uin(1, nn);
+  x.channels = static_cast<uint8_t>(n);
+  x.comparison = r.pick<uint8_t>({rm::op::IS_LT, rm::op::IS_GT});
+  x.stable = static_cast<uint8_t>(r.in(0, 1));
+  auto pairs = [&] {  // K (value, index) pairs, usually dense
+    return r.chance(60) ? rm::tensor2(0, 1, 2, 2, k)
+                        : b.shape_nums(2, {2, k, 1}, size, Space::SBUF);
+  };
+  const rm::Loc sl =
+      b.place_pair(n, {.t = x.src, .space = Space::SBUF, .elem = size, .dims = 1, .count = nn},
+                   {.t = x.dst, .space = Space::SBUF, .elem = size, .make = pairs})
+          .src;
+  const unsigned ps = sl.partition;
+  auto offset = [&](unsigned) {
+    return r.pick<uint32_t>(
+        {0u, r.u32(), 0xffffu - r.uin(0, 8), 0xffffffffu - r.uin(0, 8), r.u32() & 0xffff, 100u});
+  };
+  std::tie(x.index_offset_src, x.index_offset) = b.immediate(4, ps, n, false, offset(0), offset);
+  const bool pooled = r.chance(40);
+  std::vector<uint32_t> pool;
+  for (int i = 0; i < 4; ++i) pool.push_back(random_value(r, x.dtype));
+  b.fill(x.src, sl, n, size, [&] { return pooled ? pool[r.uin(0, 3)] : random_value(r, x.dtype); });
+
+  if (inj == Inject::Block) b.block(x.ev);
+  if (inj == Inject::BadRegister) b.break_register();
+  return x.encode();
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+inline Word valid_sort(Gen& g) {
+  static constexpr uint8_t kSort[] = {0x7, 0x6, 0x5, 0x4, 0xa, 0x9, 0x8};
+  Word w{};
+  w[0] = 0x96;
+  w[1] = 0x10;
+  g.events(w);
+  const unsigned n = 1 + g.below(8);
+  const uint8_t dt = g.pick(kSort);
+  const unsigned size = *dtype_size(dt);
+  const uint16_t N = static_cast<uint16_t>(1 + g.below(16));
+  const uint16_t K = static_cast<uint16_t>(1 + g.below(N));
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(dt | dt << 4);
+  w[15] = g.below(2) ? 0x16 : 0x13;
+  store_tensor(w, 16, g.tensor(1, {N, 0, 0}, n, size, false));
+  store_tensor(w, 24, g.tensor(2, {2, K, 0}, n, size, false));
+  g.immediate(w, 13, 36, 4, n, false);
+  w[40] = static_cast<uint8_t>(g.below(2));
+  return w;
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "Sort",
+    .opcode = Opcode::Sort,
+    .opcode_clause = "has_sort_opcode",
+    .expected_row = expected_rows::sort_row,
+    .valid_word = test_words::valid_sort,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) { return refmodel::internal::sort(m, w, fx); },
+    .generate = random_words::gen_sort,
+    .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_sort,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace

@@ -1,0 +1,63 @@
+// TensorScalarArith (SPEC §4.15): its expected table row, its valid word, the independent
+// reference of its effect and its random generators, registered for the generic drivers
+// (tests/instructions/registry.h); in instruction_test, also its own tests.
+
+#include "instructions/registry.h"
+#include "instructions/tensor_scalar.h"
+
+namespace gpsimd::expected_rows {
+
+// SPEC §1 and §4.15.
+inline ExpectedInstr tensor_scalar_arith_row() {
+  return {"TensorScalarArith", 0x43, "S3D3_TS", Engine::DVE, {G::V2, G::V3, G::V4, G::V5},
+          s3d3_ts_fields()};
+}
+
+}  // namespace gpsimd::expected_rows
+
+namespace gpsimd::test_words {
+
+inline Word valid_tensor_scalar_arith() {
+  return valid_s3d3_ts(Opcode::TensorScalarArith);
+}
+
+}  // namespace gpsimd::test_words
+
+namespace gpsimd::random_words {
+
+inline Word gen_tensor_scalar_arith(Builder& b) {
+  return gen_tensor_scalar(b, rm::kTensorScalarArith);
+}
+
+}  // namespace gpsimd::random_words
+
+namespace gpsimd::asm_words {
+
+inline Word valid_tensor_scalar_arith(Gen& g) {
+  return valid_s3d3_ts(g, 0x43);
+}
+
+}  // namespace gpsimd::asm_words
+
+namespace {
+
+using namespace gpsimd;
+
+const test_registry::InstructionTests kTests{
+    .mnemonic = "TensorScalarArith",
+    .opcode = Opcode::TensorScalarArith,
+    .opcode_clause = "has_tensor_scalar_opcode",
+    .expected_row = expected_rows::tensor_scalar_arith_row,
+    .valid_word = test_words::valid_tensor_scalar_arith,
+    .reference =
+        [](const Machine& m, const Word& w, refmodel::internal::Effects& fx,
+           [[maybe_unused]] std::optional<Engine> e) {
+          return refmodel::ts::execute(m, w, fx, e.value_or(gpsimd::Engine::DVE));
+        },
+    .generate = random_words::gen_tensor_scalar_arith,
+    .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
+    .roundtrip_word = asm_words::valid_tensor_scalar_arith,
+};
+const test_registry::Registration kRegistration(kTests);
+
+}  // namespace
