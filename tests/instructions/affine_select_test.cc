@@ -180,3 +180,80 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- AffineSelect (SPEC §4.5): 3 channels from partition 1, counts 8/8/8 ----
+  c.push_back({"as_channels_0", AS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"as_src_start_partition", AS,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "126"});
+  c.push_back({"as_dst_start_partition", AS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x300)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"as_count_src", AS, [](Word& w) { set_num(w, "src_mem_pattern", 1, 1); },
+               "s2d2_ts_as_valid_elem_count", "src_mem_pattern",
+               "count(mask) = 8, count(src) = 4, count(dst) = 8: src disagrees",
+               "count(src), count(dst) and count(mask) must be equal"});
+  c.push_back({"as_count_dst", AS, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 3); },
+               "s2d2_ts_as_valid_elem_count", "dst_mem_pattern",
+               "count(mask) = 8, count(src) = 8, count(dst) = 6: dst disagrees"});
+  c.push_back({"as_count_mask", AS, [](Word& w) { set_num(w, "mask_pattern", 3, 2); },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern",
+               "count(mask) = 16, count(src) = 8, count(dst) = 8: mask disagrees"});
+  c.push_back({"as_count_all_three", AS,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 1, 1);
+                 set_num(w, "dst_mem_pattern", 0, 3);
+               },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern",
+               "count(mask) = 8, count(src) = 4, count(dst) = 6: all three disagree"});
+  // A mask num_elem of 0: the num rule, and the count formula gives 0 (SPEC §3.6).
+  c.push_back({"as_mask_num0", AS, [](Word& w) { set_num(w, "mask_pattern", 2, 0); },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern", "num_elem[2] = 0", ">= 1", 2});
+  // Static even when src or dst is register mode.
+  c.push_back({"as_mask_num0_register_src", AS,
+               [](Word& w) {
+                 set_num(w, "mask_pattern", 0, 0);
+                 set_addr(w, "src_mem_pattern", reg_addr(3));
+               },
+               "s2d2_ts_as_valid_elem_count", "mask_pattern", "num_elem[0] = 0", ">= 1"});
+  c.push_back({"as_in_dtype_fp32r", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32R, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "FP32R (0xb)"});
+  c.push_back({"as_in_dtype_int64", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT64, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "INT64 (0xc)"});
+  c.push_back({"as_in_dtype_invalid", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INVALID, Dtype::FP32)); },
+               "s2d2_ts_as_valid_dtypes", "input", "INVALID (0x0)"});
+  c.push_back({"as_out_dtype_uint64", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::UINT64)); },
+               "s2d2_ts_as_valid_dtypes", "output", "UINT64 (0x1)"});
+  c.push_back({"as_out_dtype_invalid", AS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::INVALID)); },
+               "s2d2_ts_as_valid_dtypes", "output", "INVALID (0x0)"});
+  for (unsigned m : {4u, 0x13u, 0xffu})
+    c.push_back({"as_fill_mode_" + std::to_string(m), AS, [m](Word& w) { set(w, "fill_mode", m); },
+                 "is_valid_enum", "fill_mode", hex8_of(m), "GT (0), GE (1), EQ (2) or NE (3)"});
+  for (unsigned r : {64u, 255u})
+    c.push_back({"as_fill_reg_" + std::to_string(r), AS, [r](Word& w) { set(w, "fill_reg", r); },
+                 "is_valid_register_read", "fill_reg", std::to_string(r), "< 64"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(AffineSelect, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

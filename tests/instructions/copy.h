@@ -139,3 +139,160 @@ inline Word valid_copy_cast(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/validate_cases.h"
+
+namespace gpsimd::validate_cases {
+
+// ---- the family's clause cases (each instruction's file instantiates its share) ----
+
+inline std::vector<ClauseCase> copy_cast_clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- Copy and Cast (SPEC §4.16, §4.17): 3 channels from partition 2, counts 8/8 ----
+  for (Opcode op : {CP, CA}) {
+    const std::string p = op == CP ? "cp_" : "ca_";
+    for (unsigned b = 39; b <= 43; ++b)
+      c.push_back({p + "reserved1_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 2; },
+                   "s4d4_tr_reserved_zero", "reserved1", "0x02", "zero"});
+    for (uint64_t v : {1u, 0xffu})
+      c.push_back({p + "mask_enable_" + std::to_string(v), op,
+                   [v](Word& w) { set(w, "mask_enable", v); }, "mask_enable_zero", "mask_enable",
+                   hex8_of(static_cast<unsigned>(v)), "must be 0"});
+    for (uint64_t v : {1u, 0x80u})
+      c.push_back({p + "negated_" + std::to_string(v), op, [v](Word& w) { set(w, "negated", v); },
+                   "has_zero_negated_field", "negated", hex8_of(static_cast<unsigned>(v)),
+                   "must be 0"});
+    for (uint64_t v : {0x1u, 0x3u, 0x4u, 0xffu})
+      c.push_back({p + "op_dim_" + std::to_string(v), op, [v](Word& w) { set(w, "op_dim", v); },
+                   "is_zero_subdim", "op_dim", hex8_of(static_cast<unsigned>(v)),
+                   "UNUSED (0x0) or X (0x2)"});
+    // An enumerator other than BYPASS fails s4d4_tr_op_bypass alone.
+    for (AluOp a : {AluOp::MAX, AluOp::ADD, AluOp::IS_EQ})
+      c.push_back({p + "op_" + name_of(a), op, [a](Word& w) { set(w, "op", code(a)); },
+                   "s4d4_tr_op_bypass", "op", hex8_of(static_cast<unsigned>(code(a))), "BYPASS"});
+    c.push_back({p + "op_0xc4", op, [](Word& w) { set(w, "op", 0xc4); }, "s4d4_tr_op_bypass", "op",
+                 "0xc4", "BYPASS"});
+    c.push_back({p + "op_0x20_v4",
+                 op,
+                 [](Word& w) { set(w, "op", 0x20); },
+                 "s4d4_tr_op_bypass",
+                 "op",
+                 "0x20",
+                 "BYPASS",
+                 1,
+                 {G::V4, G::V5}});
+    c.push_back({p + "op_0x24_v5",
+                 op,
+                 [](Word& w) { set(w, "op", 0x24); },
+                 "s4d4_tr_op_bypass",
+                 "op",
+                 "0x24",
+                 "BYPASS",
+                 1,
+                 {G::V5}});
+    c.push_back({p + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    c.push_back({p + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+                 "start_addr_active_channels", "src_mem_pattern", "126"});
+    c.push_back({p + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+                 "start_addr_active_channels", "dst_mem_pattern", "127"});
+    c.push_back({p + "src_misaligned", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(2, 0x102)); },
+                 "tensor4d_valid", "src_mem_pattern", "0x00080102", "aligned"});
+    // The default engine, POOL, may not touch PSUM.
+    c.push_back({p + "src_psum_default_engine", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(2, 0)); }, "tensor4d_valid",
+                 "src_mem_pattern", hex32(psum_addr(2, 0)), "SBUF"});
+    c.push_back({p + "dst_psum_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0)); },
+                 "tensor4d_valid",
+                 "dst_mem_pattern",
+                 hex32(psum_addr(2, 0)),
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({p + "count_dst", op, [](Word& w) { set_num(w, "dst_mem_pattern", 2, 2); },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern", "count(dst) = 16, count(src) = 8",
+                 "count(dst) must equal count(src)"});
+    c.push_back({p + "count_src", op, [](Word& w) { set_num(w, "src_mem_pattern", 0, 3); },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 8, count(src) = 6"});
+    // Static for register-mode operands too: the counts are in the word (no escape).
+    c.push_back({p + "count_register_mode", op,
+                 [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(3));
+                   set_addr(w, "dst_mem_pattern", reg_addr(4));
+                   set_num(w, "dst_mem_pattern", 3, 5);
+                 },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 40, count(src) = 8"});
+    // Exact 64-bit counts: (2^16 - 1)^4 on one side.
+    c.push_back({p + "count_huge", op,
+                 [](Word& w) {
+                   set_tensor(
+                       w, "dst_mem_pattern",
+                       tensor(sbuf_addr(2, 0x400), {0, 0, 0, 0}, {65535, 65535, 65535, 65535}));
+                 },
+                 "s4d4_tr_same_src_dst_count", "dst_mem_pattern",
+                 "count(dst) = 18445618199572250625, count(src) = 8"});
+  }
+  // Copy's dtypes: each must be a data dtype and out must equal in.
+  c.push_back({"cp_out_fp32r", CP, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "FP32R", "in_dtype"});
+  c.push_back({"cp_out_int32", CP, [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "INT32", "in_dtype"});
+  c.push_back({"cp_in_uint32", CP, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "s4d4_tr_same_src_dst_type", "out_dtype", "FP32", "in_dtype"});
+  for (uint64_t d : {code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0}, uint64_t{0x10},
+                     uint64_t{0x11}, uint64_t{0x19}, uint64_t{0x20}, uint64_t{0xff}})
+    c.push_back({"cp_both_dtypes_" + hex8_of(static_cast<unsigned>(d)), CP,
+                 [d](Word& w) {
+                   set(w, "in_dtype", d);
+                   set(w, "out_dtype", d);
+                 },
+                 "is_valid_dtype", "_dtype", hex8_of(static_cast<unsigned>(d)).substr(0, 2), "",
+                 2});
+  c.push_back({"cp_both_fp32r", CP,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::FP32R));
+                 set(w, "out_dtype", code(Dtype::FP32R));
+               },
+               "is_valid_dtype", "in_dtype", "FP32R", "FP32R"});
+  // Cast's dtypes: in without FP32R, out with; every other code fails.
+  for (uint64_t d : {code(Dtype::FP32R), code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0},
+                     uint64_t{0x10}, uint64_t{0x11}, uint64_t{0x1f}, uint64_t{0x40}})
+    c.push_back({"ca_in_" + hex8_of(static_cast<unsigned>(d)), CA,
+                 [d](Word& w) { set(w, "in_dtype", d); }, "is_valid_dtype", "in_dtype", "0x",
+                 "must not be"});
+  for (uint64_t d : {code(Dtype::INT64), code(Dtype::UINT64), uint64_t{0x0}, uint64_t{0x10},
+                     uint64_t{0x11}, uint64_t{0x19}, uint64_t{0x20}, uint64_t{0xff}})
+    c.push_back({"ca_out_" + hex8_of(static_cast<unsigned>(d)), CA,
+                 [d](Word& w) { set(w, "out_dtype", d); }, "is_valid_dtype", "out_dtype", "0x",
+                 "must not be"});
+  c.push_back({"ca_dst_misaligned_bf16", CA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x401)); },
+               "tensor4d_valid", "dst_mem_pattern", "0x00080401", "aligned"});
+  // A PSUM write needs a 4-byte dtype, on every engine that may touch PSUM.
+  for (Engine e : {Engine::DVE, Engine::ACT})
+    c.push_back({std::string("ca_dst_psum_bf16_") + std::string(engine_id(e)),
+                 CA,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0)); },
+                 "tensor4d_valid",
+                 "dst_mem_pattern",
+                 hex32(psum_addr(2, 0)),
+                 "4-byte",
+                 1,
+                 {},
+                 false,
+                 e});
+  return c;
+}
+
+}  // namespace gpsimd::validate_cases
+#endif

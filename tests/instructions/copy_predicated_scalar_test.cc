@@ -186,3 +186,162 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- CopyPredicatedScalar (SPEC §4.12) ----
+  for (unsigned b : {12u, 15u})
+    c.push_back({"cps_reserved0_byte" + std::to_string(b), CPS, [b](Word& w) { w[b] = 0x10; },
+                 "s3d3_cp_pred_scalar_reserved_zero", "reserved0", "0x10", "zero"});
+  for (unsigned b : {35u, 38u, 40u})
+    c.push_back({"cps_reserved1_byte" + std::to_string(b), CPS, [b](Word& w) { w[b] = 0x80; },
+                 "s3d3_cp_pred_scalar_reserved_zero", "reserved1", "0x80", "zero"});
+  c.push_back({"cps_channels_0", CPS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"cps_src0_imm_src_3", CPS, [](Word& w) { set(w, "src0_imm_src", 3); },
+               "has_valid_immediates", "src0_imm_src", "0x03"});
+  c.push_back({"cps_src0_pointer_misaligned", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", sbuf_addr(0, 0x802));
+               },
+               "has_valid_immediates", "src0_imm", "0x00000802"});
+  c.push_back({"cps_src0_pointer_psum_misaligned", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", psum_addr(0, 0x101));
+               },
+               "has_valid_immediates", "src0_imm", "0x02000101"});
+  c.push_back({"cps_src0_pointer_partitions", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", sbuf_addr(127, 0x800));
+               },
+               "has_valid_immediates", "src0_imm", "0x01fc0800"});
+  c.push_back({"cps_src0_pointer_psum_offset_16k", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 1);
+                 set(w, "src0_imm", psum_addr(0, 0x4000));
+               },
+               "has_valid_immediates", "src0_imm", "0x02004000"});
+  c.push_back({"cps_src0_register_id_64", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 2);
+                 set(w, "src0_imm", 64);
+               },
+               "has_valid_immediates", "src0_imm", "0x00000040"});
+  c.push_back({"cps_src0_register_byte3", CPS,
+               [](Word& w) {
+                 set(w, "src0_imm_src", 2);
+                 set(w, "src0_imm", 0x01000005);
+               },
+               "has_valid_immediates", "src0_imm", "0x01000005"});
+  c.push_back({"cps_src0_imm_upper_bytes_int16", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT16));
+                 set(w, "out_dtype", code(Dtype::INT16));
+                 set(w, "src0_imm", 0x00011234);
+               },
+               "has_valid_immediates", "src0_imm", "0x00011234"});
+  c.push_back({"cps_src0_imm_upper_bytes_uint8", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::UINT8));
+                 set(w, "out_dtype", code(Dtype::UINT8));
+                 set(w, "src0_imm", 0x100);
+               },
+               "has_valid_immediates", "src0_imm", "0x00000100"});
+  c.push_back({"cps_src0_imm_bf16_keeps_fp32_bits", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::BF16));
+                 set(w, "out_dtype", code(Dtype::BF16));  // -9984.0 as FP32 has 4 bytes
+               },
+               "has_valid_immediates", "src0_imm", "0xc61c0000"});
+  c.push_back({"cps_pred_start_partition", CPS,
+               [](Word& w) { set_addr(w, "pred_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "pred_mem_pattern", "127"});
+  c.push_back({"cps_dst_start_partition", CPS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(127, 0x200)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"cps_dst_psum_bf16", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::BF16));
+                 set(w, "out_dtype", code(Dtype::BF16));
+                 set(w, "src0_imm", 0xc61c);
+                 set_addr(w, "dst_mem_pattern", psum_addr(0, 0x200));
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x02000200", "4-byte"});
+  c.push_back({"cps_dst_psum_uint8", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::UINT8));
+                 set(w, "out_dtype", code(Dtype::UINT8));
+                 set(w, "src0_imm", 0x7f);
+                 set_addr(w, "dst_mem_pattern", psum_addr(1, 0x200));
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x02008200", "4-byte"});
+  c.push_back({"cps_dst_misaligned", CPS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x202)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x00000202", "aligned"});
+  c.push_back({"cps_pred_misaligned_int16", CPS,
+               [](Word& w) {
+                 set(w, "pred_dtype", code(Dtype::INT16));
+                 set_addr(w, "pred_mem_pattern", sbuf_addr(0, 0x101));
+               },
+               "tensor3d_valid", "pred_mem_pattern", "0x00000101", "aligned"});
+  c.push_back({"cps_pred_outside_partition", CPS,
+               [](Word& w) { set_step(w, "pred_mem_pattern", 0, -0x200); }, "tensor3d_valid",
+               "pred_mem_pattern", "0x00000100"});
+  c.push_back({"cps_count", CPS, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 3); },
+               "same_element_count_t3d", "dst_mem_pattern", "12"});
+  c.push_back({"cps_count_pred", CPS, [](Word& w) { set_num(w, "pred_mem_pattern", 2, 2); },
+               "same_element_count_t3d", "dst_mem_pattern", "32"});
+  c.push_back({"cps_pred_num0_register_mode", CPS,
+               [](Word& w) {
+                 set_addr(w, "pred_mem_pattern", reg_addr(3));
+                 set_num(w, "pred_mem_pattern", 1, 0);
+               },
+               "tensor3d_valid", "pred_mem_pattern", "0x80000003", "num_elem"});
+  for (Dtype d : {Dtype::FP32, Dtype::BF16, Dtype::FP16, Dtype::FP8_E4, Dtype::INVALID,
+                  Dtype::UINT64, Dtype::FP32R})
+    c.push_back({"cps_pred_dtype_" + name_of(d), CPS,
+                 [d](Word& w) { set(w, "pred_dtype", code(d)); }, "is_valid_int_dtype_datapath",
+                 "pred_dtype", name_of(d)});
+  c.push_back({"cps_pred_dtype_unknown", CPS, [](Word& w) { set(w, "pred_dtype", 0x11); },
+               "is_valid_int_dtype_datapath", "pred_dtype", "0x11"});
+  c.push_back({"cps_inout_int64", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT64));
+                 set(w, "out_dtype", code(Dtype::INT64));
+                 set_num(w, "dst_mem_pattern", 0, 4);
+               },
+               "is_valid_dtype", "_dtype", "0xc", "", 2});
+  c.push_back({"cps_inout_fp32r", CPS,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::FP32R));
+                 set(w, "out_dtype", code(Dtype::FP32R));
+               },
+               "is_valid_dtype", "_dtype", "0xb", "", 2});
+  c.push_back({"cps_out_int32", CPS, [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+               "has_same_inout_dtype", "out_dtype", "INT32", "in_dtype"});
+  c.push_back({"cps_in_uint32", CPS, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "has_same_inout_dtype", "out_dtype", "FP32", "in_dtype"});
+  c.push_back({"cps_reversed_pred_2", CPS, [](Word& w) { set(w, "reversed_pred", 2); },
+               "has_valid_reversed_pred", "reversed_pred", "0x02", "0 or 1"});
+  c.push_back({"cps_reversed_pred_ff", CPS, [](Word& w) { set(w, "reversed_pred", 0xff); },
+               "has_valid_reversed_pred", "reversed_pred", "0xff"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(CopyPredicatedScalar, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

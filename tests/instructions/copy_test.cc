@@ -79,3 +79,22 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): its share of the family's (copy.h) ----
+
+std::vector<ClauseCase> clause_cases() {
+  return cases_of(Opcode::Copy, copy_cast_clause_cases());
+}
+GPSIMD_CLAUSE_CASES(Copy, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -142,3 +142,66 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- DveReadAccumulator (SPEC §4.13) ----
+  for (unsigned b : {12u, 20u, 27u})
+    c.push_back({"dra_reserved0_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 2; },
+                 "d1_rd_reserved_zero", "reserved0", "0x02", "zero"});
+  for (unsigned b : {35u, 43u})
+    c.push_back({"dra_reserved1_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 2; },
+                 "d1_rd_reserved_zero", "reserved1", "0x02", "zero"});
+  for (unsigned b : {52u, 63u})
+    c.push_back({"dra_reserved2_byte" + std::to_string(b), DRA, [b](Word& w) { w[b] = 0xff; },
+                 "d1_rd_reserved_zero", "reserved2", "0xff", "zero"});
+  c.push_back({"dra_channels_0", DRA, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  for (Dtype d : {Dtype::INT32, Dtype::UINT8, Dtype::INT16, Dtype::UINT32, Dtype::INVALID,
+                  Dtype::INT64, Dtype::FP4_E2})
+    c.push_back({"dra_dtype_" + name_of(d), DRA, [d](Word& w) { set(w, "dtype", code(d)); },
+                 "dve_read_accumulator_type_check", "dtype", name_of(d), "FP32R"});
+  c.push_back({"dra_dtype_unknown", DRA, [](Word& w) { set(w, "dtype", 0x20); },
+               "dve_read_accumulator_type_check", "dtype", "0x20"});
+  c.push_back({"dra_dst_start_partition", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(125, 0x300)); },
+               "start_addr_active_channels", "dst_mem_pattern", "125"});
+  c.push_back({"dra_dst_psum_bf16", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(2, 0x300)); },
+               "tensor1d_valid", "dst_mem_pattern", "0x02010300", "4-byte"});
+  c.push_back({"dra_dst_misaligned", DRA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x301)); },
+               "tensor1d_valid", "dst_mem_pattern", "0x00080301", "aligned"});
+  for (uint32_t n : {0u, 2u, 0xffffffffu, 0x100u})
+    c.push_back({"dra_dst_element_count_" + std::to_string(n), DRA,
+                 [n](Word& w) { set(w, "dst_element_count", n); }, "read_accumulator_dst_size",
+                 "dst_element_count", std::to_string(n), "1"});
+  c.push_back({"dra_dst_num_2", DRA, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 2); },
+               "read_accumulator_dst_size", "dst_mem_pattern", "num=[2]", "num_elem[0]"});
+  c.push_back({"dra_dst_num_65535", DRA,
+               [](Word& w) {
+                 set_step(w, "dst_mem_pattern", 0, 0);
+                 set_num(w, "dst_mem_pattern", 0, 65535);
+               },
+               "read_accumulator_dst_size", "dst_mem_pattern", "num=[65535]"});
+  c.push_back({"dra_negated_2", DRA, [](Word& w) { set(w, "negated", 2); },
+               "d1_rd_has_valid_negated_field", "negated", "0x02", "0 or 1"});
+  c.push_back({"dra_negated_80", DRA, [](Word& w) { set(w, "negated", 0x80); },
+               "d1_rd_has_valid_negated_field", "negated", "0x80"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(DveReadAccumulator, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

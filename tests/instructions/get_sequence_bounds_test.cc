@@ -179,3 +179,63 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- GetSequenceBounds (SPEC §4.3) ----
+  c.push_back({"gsb_two_channels", GSB, [](Word& w) { set(w, "num_active_channels", 2); },
+               "has_valid_s3d3_seq_bounds_channels", "num_active_channels", "2"});
+  c.push_back({"gsb_128_channels", GSB, [](Word& w) { set(w, "num_active_channels", 128); },
+               "has_valid_s3d3_seq_bounds_channels", "num_active_channels", "128"});
+  c.push_back({"gsb_reserved0", GSB, [](Word& w) { w[13] = 2; }, "s3d3_seq_bounds_reserved_zero",
+               "reserved0", "0x02"});
+  for (unsigned b : {48u, 55u, 63u})
+    c.push_back({"gsb_reserved1_byte" + std::to_string(b), GSB, [b](Word& w) { w[b] = 0xff; },
+                 "s3d3_seq_bounds_reserved_zero", "reserved1", "0xff"});
+  c.push_back({"gsb_in_dtype_uint32", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::UINT32)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x9"});
+  c.push_back({"gsb_in_dtype_int16", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::INT16)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x4"});
+  c.push_back({"gsb_in_dtype_bf16", GSB, [](Word& w) { set(w, "in_dtype", code(Dtype::BF16)); },
+               "has_valid_seq_bounds_dtype", "in_dtype", "0x6"});
+  c.push_back({"gsb_out_dtype_uint32", GSB,
+               [](Word& w) { set(w, "out_dtype", code(Dtype::UINT32)); },
+               "has_valid_seq_bounds_dtype", "out_dtype", "0x9"});
+  // FP32R is an is_valid_dtype output, but not a bounds dtype.
+  c.push_back({"gsb_out_dtype_fp32r", GSB, [](Word& w) { set(w, "out_dtype", code(Dtype::FP32R)); },
+               "has_valid_seq_bounds_dtype", "out_dtype", "0xb"});
+  c.push_back({"gsb_dst_num2_not_2", GSB,
+               [](Word& w) {
+                 set_num(w, "dst_mem_pattern", 1, 4);
+                 set_num(w, "dst_mem_pattern", 2, 1);
+               },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "16"});
+  c.push_back({"gsb_dst_count_not_2n", GSB, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 2); },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "8"});
+  c.push_back({"gsb_src_count_changed", GSB, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+               "s3d3_seq_bounds_element_count_check_t3d", "dst_mem_pattern", "16"});
+  // num_elem 0: the src count 0 needs a dst count 0 to keep the element-count clause
+  // quiet, so both tensors report.
+  c.push_back({"gsb_num0_both", GSB,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 0);
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "src_mem_pattern", "num=[0", "num_elem", 2});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(GetSequenceBounds, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -148,3 +148,52 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- Iota (SPEC §4.6): 2 channels from partition 3, 6 values ----
+  for (unsigned b : {32u, 35u, 40u, 43u})
+    c.push_back({"iota_reserved_byte" + std::to_string(b), IOTA, [b](Word& w) { w[b] = 0x10; },
+                 "d4_iota_reserved_zero", "reserved", "0x10", "zero"});
+  c.push_back({"iota_dtype_int64", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); },
+               "is_valid_dtype", "out_dtype", "INT64 (0xc)"});
+  c.push_back({"iota_dtype_fp4", IOTA, [](Word& w) { set(w, "out_dtype", code(Dtype::FP4_E2)); },
+               "is_valid_dtype", "out_dtype", "FP4_E2 (0x10)"});
+  c.push_back({"iota_dtype_unknown", IOTA, [](Word& w) { set(w, "out_dtype", 0x20); },
+               "is_valid_dtype", "out_dtype", "0x20 (unknown)"});
+  c.push_back({"iota_channels_0", IOTA, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"iota_dst_start_partition", IOTA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x80)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"iota_count", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 1, 1); },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 3",
+               "count(dst) must equal count(src)"});
+  c.push_back({"iota_count_dst_4d", IOTA, [](Word& w) { set_num(w, "dst_mem_pattern", 3, 2); },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 12, count(src) = 6"});
+  // No register escape: the counts are checked for a register-mode destination too.
+  c.push_back({"iota_count_register_dst", IOTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(9));
+                 set_num(w, "src_data_pattern", 2, 5);
+               },
+               "d4_iota_same_src_dst_count", "dst_mem_pattern", "count(dst) = 6, count(src) = 30"});
+  c.push_back({"iota_src_num0", IOTA, [](Word& w) { set_num(w, "src_data_pattern", 3, 0); },
+               "d4_iota_same_src_dst_count", "src_data_pattern", "num_elem[3] = 0", ">= 1", 2});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(Iota, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

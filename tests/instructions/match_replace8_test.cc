@@ -153,3 +153,53 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- MatchReplace8 (SPEC §4.10): 2 channels from partition 6, 12 FP32 ----
+  for (unsigned b : {35u, 37u, 39u})
+    c.push_back({"mr8_reserved_byte" + std::to_string(b), MR8, [b](Word& w) { w[b] = 0x01; },
+                 "s4d4_mr_reserved_zero", "reserved0", "0x01", "zero"});
+  c.push_back({"mr8_channels_0", MR8, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  for (Dtype d : {Dtype::INT8, Dtype::INT16, Dtype::FP8_E4, Dtype::FP32R}) {
+    c.push_back({"mr8_out_dtype_" + name_of(d), MR8, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "match_replace_dtypes", "out_dtype", name_of(d)});
+  }
+  for (Dtype d : {Dtype::INT8, Dtype::INT16, Dtype::FP8_E5})
+    c.push_back({"mr8_in_dtype_" + name_of(d), MR8, [d](Word& w) { set(w, "in_dtype", code(d)); },
+                 "match_replace_dtypes", "in_dtype", name_of(d)});
+  c.push_back({"mr8_src_start_partition", MR8,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"mr8_dst_start_partition", MR8,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x200)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"mr8_src_count_16385", MR8,
+               [](Word& w) {
+                 set_tensor(w, "src_mem_pattern",
+                            tensor(sbuf_addr(6, 0x100), {0, 0, 0, 0}, {5, 29, 113, 1}));
+                 set_tensor(w, "dst_mem_pattern",
+                            tensor(sbuf_addr(6, 0x200), {0, 0, 0, 0}, {5, 29, 113, 1}));
+               },
+               "s4d4_mr_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
+  c.push_back({"mr8_dst_count", MR8, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "s4d4_mr_same_src_dst_element_cnt", "dst_mem_pattern",
+               "count(dst) = 8, count(src) = 12"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(MatchReplace8, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -145,3 +145,47 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- MatchValueLoad (SPEC §4.7): 2 channels from partition 4, 8 FP32 ----
+  for (unsigned b : {12u, 15u, 28u, 31u, 33u, 35u, 43u, 44u, 47u, 48u, 49u, 63u})
+    c.push_back({"mvl_reserved_byte" + std::to_string(b), MVL, [b](Word& w) { w[b] = 0x04; },
+                 "s2_bn_reserved_zero", "", "0x04", "zero"});
+  c.push_back({"mvl_channels_0", MVL, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  c.push_back({"mvl_dtype_fp32r", MVL, [](Word& w) { set(w, "dtype", code(Dtype::FP32R)); },
+               "is_valid_dtype", "dtype", "FP32R (0xb)"});
+  c.push_back({"mvl_dtype_int64", MVL, [](Word& w) { set(w, "dtype", code(Dtype::INT64)); },
+               "is_valid_dtype", "dtype", "INT64 (0xc)"});
+  c.push_back({"mvl_src_start_partition", MVL,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"mvl_count_16", MVL, [](Word& w) { set_num(w, "src_mem_pattern", 1, 4); },
+               "has_match_value_load_src_element_cnt", "src_mem_pattern", "count = 16", "8"});
+  c.push_back({"mvl_count_7", MVL,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 7);
+                 set_num(w, "src_mem_pattern", 1, 1);
+               },
+               "has_match_value_load_src_element_cnt", "src_mem_pattern", "count = 7"});
+  // A num_elem of 0: the tensor clause reports it, the count clause is not evaluated.
+  c.push_back({"mvl_num0", MVL, [](Word& w) { set_num(w, "src_mem_pattern", 1, 0); },
+               "tensor2d_valid", "src_mem_pattern", "num=[4,0]", ">= 1"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(MatchValueLoad, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

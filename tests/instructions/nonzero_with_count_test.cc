@@ -180,3 +180,124 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- NonzeroWithCount (SPEC §4.11) ----
+  c.push_back({"nwc_channels_0", NWC, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  for (unsigned b : {37u, 39u})
+    c.push_back({"nwc_reserved0_byte" + std::to_string(b), NWC, [b](Word& w) { w[b] = 0x20; },
+                 "s3d3_nonzero_with_count_reserved_zero", "reserved0", "0x20", "zero"});
+  for (unsigned b : {60u, 63u})
+    c.push_back({"nwc_reserved1_byte" + std::to_string(b), NWC, [b](Word& w) { w[b] = 1; },
+                 "s3d3_nonzero_with_count_reserved_zero", "reserved1", "0x01", "zero"});
+  c.push_back({"nwc_index_offset_src_3", NWC, [](Word& w) { set(w, "index_offset_src", 3); },
+               "has_valid_immediates", "index_offset_src", "0x03"});
+  c.push_back({"nwc_padding_val_src_ff", NWC, [](Word& w) { set(w, "padding_val_src", 0xff); },
+               "has_valid_immediates", "padding_val_src", "0xff"});
+  c.push_back({"nwc_index_offset_pointer_psum", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", psum_addr(0, 0x100));
+               },
+               "has_valid_immediates", "index_offset", "0x02000100", "SBUF"});
+  c.push_back({"nwc_padding_val_pointer_psum", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 1);
+                 set(w, "padding_val", psum_addr(3, 0x40));
+               },
+               "has_valid_immediates", "padding_val", "0x02018040", "SBUF"});
+  c.push_back({"nwc_padding_val_pointer_misaligned", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 1);
+                 set(w, "padding_val", sbuf_addr(0, 0x802));
+               },
+               "has_valid_immediates", "padding_val", "0x00000802"});
+  c.push_back({"nwc_index_offset_pointer_partitions", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(112, 0x800));  // 112 + 17 > 128
+               },
+               "has_valid_immediates", "index_offset", "0x01c00800"});
+  c.push_back({"nwc_index_offset_pointer_mode_bits", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", 0x20000800);
+               },
+               "has_valid_immediates", "index_offset", "0x20000800"});
+  c.push_back({"nwc_index_offset_register_id_64", NWC,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 64);
+               },
+               "has_valid_immediates", "index_offset", "0x00000040"});
+  c.push_back({"nwc_padding_val_register_upper_bytes", NWC,
+               [](Word& w) {
+                 set(w, "padding_val_src", 2);
+                 set(w, "padding_val", 0x0000ff3f);
+               },
+               "has_valid_immediates", "padding_val", "0x0000ff3f"});
+  for (Dtype d : {Dtype::INT16, Dtype::UINT32, Dtype::BF16, Dtype::INT8})
+    c.push_back({"nwc_in_dtype_" + name_of(d), NWC, [d](Word& w) { set(w, "in_dtype", code(d)); },
+                 "has_valid_nonzero_with_count_dtype", "in_dtype", name_of(d), "INT32 or FP32"});
+  for (Dtype d : {Dtype::FP32, Dtype::FP32R, Dtype::UINT32, Dtype::INT16})
+    c.push_back({"nwc_out_dtype_" + name_of(d), NWC, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "has_valid_nonzero_with_count_dtype", "out_dtype", name_of(d), "INT32"});
+  c.push_back({"nwc_src_start_partition", NWC,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(112, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "112"});
+  c.push_back({"nwc_dst_start_partition", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"nwc_src_psum", NWC,
+               [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(0, 0x100)); },
+               "tensor3d_valid", "src_mem_pattern", "0x02000100", "SBUF"});
+  c.push_back({"nwc_dst_psum", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(0, 0x400)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x02000400", "SBUF"});
+  c.push_back({"nwc_dst_misaligned", NWC,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(0, 0x402)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x00000402", "aligned"});
+  c.push_back({"nwc_src_outside_partition", NWC,
+               [](Word& w) { set_step(w, "src_mem_pattern", 1, -100); }, "tensor3d_valid",
+               "src_mem_pattern", "0x00000100"});
+  c.push_back({"nwc_count_dst_equal_src", NWC,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 0, 16); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "16",
+               "count(src) + 1"});
+  c.push_back({"nwc_count_dst_twice", NWC, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "34"});
+  c.push_back({"nwc_count_src_grows", NWC, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "src has 32"});
+  // SPEC §4.11: the counts are in the word, so register mode waives nothing.
+  c.push_back({"nwc_count_register_src", NWC,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_num(w, "dst_mem_pattern", 0, 18);
+               },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "18"});
+  c.push_back({"nwc_count_register_both", NWC,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_addr(w, "dst_mem_pattern", reg_addr(6));
+                 set_num(w, "src_mem_pattern", 0, 5);
+               },
+               "s3d3_nonzero_with_count_element_count_check_t3d", "dst_mem_pattern", "src has 20"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(NonzeroWithCount, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -268,3 +268,180 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- RangeSelect (SPEC §4.1) ----
+  c.push_back({"rs_channels_0", RS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  c.push_back({"rs_in_dtype_int32", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT32, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x8"});
+  c.push_back({"rs_in_dtype_fp32r", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32R, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0xb"});
+  c.push_back({"rs_in_dtype_uint16", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::UINT16, Dtype::FP32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x5"});
+  c.push_back({"rs_out_dtype_int8", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::INT8)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x2"});
+  c.push_back({"rs_out_dtype_uint64", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::UINT64)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x1"});
+  c.push_back({"rs_both_dtypes_int", RS,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::INT16, Dtype::INT32)); },
+               "is_valid_fp_dtype_datapath", "in_out_dtype", "0x8", "", 2});
+  c.push_back({"rs_fill_zero", RS, [](Word& w) { set(w, "fill_val", 0); }, "is_valid_fill_val",
+               "fill_val", "0x00000000", "0xff7fffff"});
+  c.push_back({"rs_fill_minus_inf", RS, [](Word& w) { set(w, "fill_val", 0xff800000); },
+               "is_valid_fill_val", "fill_val", "0xff800000"});
+  c.push_back({"rs_fill_plus_flt_max", RS, [](Word& w) { set(w, "fill_val", 0x7f7fffff); },
+               "is_valid_fill_val", "fill_val", "0x7f7fffff"});
+  c.push_back({"rs_comp_op0_max", RS, [](Word& w) { set(w, "comp_op0", code(AluOp::MAX)); },
+               "is_valid_rs_comp_op", "comp_op0", "0x08"});
+  c.push_back({"rs_comp_op0_zero", RS, [](Word& w) { set(w, "comp_op0", 0); },
+               "is_valid_rs_comp_op", "comp_op0", "0x00"});
+  c.push_back({"rs_comp_op1_is_gt_int", RS,
+               [](Word& w) { set(w, "comp_op1", code(AluOp::IS_GT_INT)); }, "is_valid_rs_comp_op",
+               "comp_op1", "0xd1"});
+  c.push_back({"rs_comp_op1_0x17", RS, [](Word& w) { set(w, "comp_op1", 0x17); },
+               "is_valid_rs_comp_op", "comp_op1", "0x17"});
+  c.push_back({"rs_reduce_cmd_zero", RS, [](Word& w) { set(w, "reduce_cmd", 1); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x01"});
+  c.push_back({"rs_reduce_cmd_load_accumulate", RS, [](Word& w) { set(w, "reduce_cmd", 4); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x04"});
+  c.push_back({"rs_reduce_cmd_5", RS, [](Word& w) { set(w, "reduce_cmd", 5); },
+               "has_valid_range_select_reduce_cmd", "reduce_cmd", "0x05"});
+  c.push_back({"rs_reduce_op_is_eq", RS, [](Word& w) { set(w, "reduce_op", code(AluOp::IS_EQ)); },
+               "has_valid_range_select_reduce_op", "reduce_op", "0x12"});
+  c.push_back({"rs_reduce_op_zero", RS, [](Word& w) { set(w, "reduce_op", 0); },
+               "has_valid_range_select_reduce_op", "reduce_op", "0x00"});
+  c.push_back(
+      {"rs_reserved_byte60", RS, [](Word& w) { w[60] = 1; }, "reserved_zero", "reserved1", "0x01"});
+  c.push_back({"rs_reserved_byte63", RS, [](Word& w) { w[63] = 0x80; }, "reserved_zero",
+               "reserved1", "0x80"});
+  c.push_back({"rs_elem_count", RS, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+               "has_same_elem_count_rs_src_dst", "dst_mem_pattern", "16"});
+  c.push_back({"rs_elem_count_src", RS, [](Word& w) { set_num(w, "src_mem_pattern", 0, 7); },
+               "has_same_elem_count_rs_src_dst", "dst_mem_pattern", "28"});
+  c.push_back({"rs_base_negative", RS, [](Word& w) { set_f32(w, "base", -1.0f); },
+               "has_valid_total_index_range", "base", "-1"});
+  c.push_back({"rs_base_negative_tiny", RS, [](Word& w) { set(w, "base", 0x80000001); },
+               "has_valid_total_index_range", "base", "0x80000001"});
+  c.push_back({"rs_base_nan", RS, [](Word& w) { set(w, "base", 0x7fc00000); },
+               "has_valid_total_index_range", "base", "0x7fc00000"});
+  c.push_back({"rs_base_inf", RS, [](Word& w) { set(w, "base", 0x7f800000); },
+               "has_valid_total_index_range", "base", "0x7f800000"});
+  c.push_back({"rs_base_above_2p24", RS, [](Word& w) { set_f32(w, "base", 16777218.0f); },
+               "has_valid_total_index_range", "base", "0x4b800001"});
+  c.push_back({"rs_base_plus_count_above_2p24", RS,
+               [](Word& w) { set_f32(w, "base", 16777185.0f); }, "has_valid_total_index_range",
+               "base", "16777185"});
+  c.push_back({"rs_base_2p24_plus_count", RS, [](Word& w) { set_f32(w, "base", 16777216.0f); },
+               "has_valid_total_index_range", "base", "16777216"});
+  c.push_back({"rs_bound0_src_3", RS, [](Word& w) { set(w, "bound0_src", 3); },
+               "has_valid_immediates", "bound0_src", "0x03"});
+  c.push_back({"rs_bound1_src_ff", RS, [](Word& w) { set(w, "bound1_src", 0xff); },
+               "has_valid_immediates", "bound1_src", "0xff"});
+  c.push_back({"rs_bound0_pointer_mode_bits", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", 0x20000100);
+               },
+               "has_valid_immediates", "bound0", "0x20000100"});
+  c.push_back({"rs_bound0_pointer_bits_25_28", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", 0x04000200);
+               },
+               "has_valid_immediates", "bound0", "0x04000200"});
+  c.push_back({"rs_bound0_pointer_psum_offset_16k", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", psum_addr(0, 0x4000));
+               },
+               "has_valid_immediates", "bound0", "0x02004000"});
+  c.push_back({"rs_bound0_pointer_misaligned", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 1);
+                 set(w, "bound0", sbuf_addr(0, 0x202));
+               },
+               "has_valid_immediates", "bound0", "0x00000202"});
+  c.push_back({"rs_bound1_pointer_partitions", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 1);
+                 set(w, "bound1", sbuf_addr(127, 0x200));
+               },
+               "has_valid_immediates", "bound1", "0x01fc0200"});
+  c.push_back({"rs_bound1_pointer_psum_partitions", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 1);
+                 set(w, "bound1", psum_addr(127, 0x200));
+               },
+               "has_valid_immediates", "bound1", "0x023f8200"});
+  c.push_back({"rs_bound0_register_id_64", RS,
+               [](Word& w) {
+                 set(w, "bound0_src", 2);
+                 set(w, "bound0", 64);
+               },
+               "has_valid_immediates", "bound0", "0x00000040"});
+  c.push_back({"rs_bound1_register_upper_bytes", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 2);
+                 set(w, "bound1", 0x00000105);
+               },
+               "has_valid_immediates", "bound1", "0x00000105"});
+  c.push_back({"rs_bound1_register_byte3", RS,
+               [](Word& w) {
+                 set(w, "bound1_src", 2);
+                 set(w, "bound1", 0x01000005);
+               },
+               "has_valid_immediates", "bound1", "0x01000005"});
+  c.push_back({"rs_src_start_partition", RS,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"rs_dst_start_partition", RS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x1000)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  c.push_back({"rs_128_channels_from_partition_1", RS,
+               [](Word& w) {
+                 set(w, "num_active_channels", 128);
+                 set_addr(w, "src_mem_pattern", sbuf_addr(1, 0x100));
+               },
+               "start_addr_active_channels", "src_mem_pattern", "1"});
+  c.push_back({"rs_src_num0_register_mode", RS,
+               [](Word& w) {
+                 set_addr(w, "src_mem_pattern", reg_addr(5));
+                 set_num(w, "src_mem_pattern", 0, 0);
+               },
+               "tensor2d_valid", "src_mem_pattern", "0x80000005", "num_elem"});
+  c.push_back({"rs_dst_num0_register_mode", RS,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(63));
+                 set_num(w, "dst_mem_pattern", 1, 0);
+               },
+               "tensor2d_valid", "dst_mem_pattern", "0x8000003f", "num_elem"});
+  c.push_back({"rs_dst_psum_bf16", RS,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::BF16));
+                 set_addr(w, "dst_mem_pattern", psum_addr(0, 0x100));
+               },
+               "tensor2d_valid", "dst_mem_pattern", "0x02000100", "4-byte"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(RangeSelect, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -179,3 +179,70 @@ inline Word valid_s4d2_bn(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/validate_cases.h"
+
+namespace gpsimd::validate_cases {
+
+// ---- the family's clause cases (each instruction's file instantiates its share) ----
+
+inline std::vector<ClauseCase> search_clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- Max8 / FindIndex8 (SPEC §4.8, §4.9): 2 channels from partition 5, 16 FP32 ----
+  for (Opcode op : {MAX8, FI8}) {
+    const std::string pre = op == MAX8 ? "max8_" : "fi8_";
+    for (unsigned b : {35u, 39u, 60u, 63u})
+      c.push_back({pre + "reserved_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 0x20; },
+                   "s4d2_bn_reserved_zero", "reserved", "0x20", "zero"});
+    c.push_back({pre + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    c.push_back({pre + "in_dtype_fp32r", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::FP32R)); }, "is_valid_dtype",
+                 "in_dtype", "FP32R (0xb)"});
+    c.push_back({pre + "in_dtype_uint64", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::UINT64)); }, "is_valid_dtype",
+                 "in_dtype", "UINT64 (0x1)"});
+    c.push_back({pre + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+                 "start_addr_active_channels", "src_mem_pattern", "127"});
+    c.push_back({pre + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x200)); },
+                 "start_addr_active_channels", "dst_mem_pattern", "127"});
+    c.push_back({pre + "src_count_7", op,
+                 [](Word& w) {
+                   set_num(w, "src_mem_pattern", 0, 7);
+                   set_num(w, "src_mem_pattern", 1, 1);
+                 },
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 7",
+                 "count(src) must be 8..16384"});
+    // 16385 elements in a zero-step walk: one over the bound.
+    c.push_back({pre + "src_count_16385", op,
+                 [](Word& w) {
+                   set_tensor(w, "src_mem_pattern",
+                              tensor(sbuf_addr(5, 0x100), {0, 0, 0, 0}, {5, 29, 113, 1}));
+                 },
+                 "s4d2_bn_src_element_cnt", "src_mem_pattern", "count = 16385", "16384"});
+    c.push_back({pre + "dst_count_9", op, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 9",
+                 "count(dst) must be 8"});
+    c.push_back({pre + "dst_count_16", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 2); },
+                 "s4d2_bn_dst_element_cnt", "dst_mem_pattern", "count = 16"});
+    c.push_back({pre + "even_count_one", op, [](Word& w) { set_f32(w, "even_count", 1.0f); },
+                 "s4d2_bn_zero_counts", "even_count", "0x3f800000", "0.0"});
+    c.push_back({pre + "odd_count_nan", op, [](Word& w) { set(w, "odd_count", 0x7fc00000); },
+                 "s4d2_bn_zero_counts", "odd_count", "0x7fc00000"});
+    c.push_back({pre + "odd_count_denormal", op, [](Word& w) { set(w, "odd_count", 1); },
+                 "s4d2_bn_zero_counts", "odd_count", "0x00000001"});
+  }
+  c.push_back({"max8_out_dtype_int64", MAX8,
+               [](Word& w) { set(w, "out_dtype", code(Dtype::INT64)); }, "is_valid_dtype",
+               "out_dtype", "INT64 (0xc)"});
+  for (Dtype d : {Dtype::FP32, Dtype::INT32, Dtype::UINT8, Dtype::FP32R})
+    c.push_back({"fi8_out_dtype_" + name_of(d), FI8, [d](Word& w) { set(w, "out_dtype", code(d)); },
+                 "has_find_index8_dst_type", "out_dtype", name_of(d), "UINT16 or UINT32"});
+  return c;
+}
+
+}  // namespace gpsimd::validate_cases
+#endif

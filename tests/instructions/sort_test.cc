@@ -186,3 +186,158 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- Sort (SPEC §4.4) ----
+  c.push_back({"sort_dtypes_differ", SORT,
+               [](Word& w) { set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::UINT32)); },
+               "sort_dtypes_ok", "in_out_dtype", "0x9"});
+  for (Dtype d : {Dtype::INT8, Dtype::UINT8, Dtype::FP32R, Dtype::UINT64, Dtype::FP8_E4,
+                  Dtype::FP8_E3, Dtype::INT64}) {
+    char value[8];
+    std::snprintf(value, sizeof value, "0x%x", static_cast<unsigned>(d));
+    c.push_back({"sort_dtype_" + name_of(d), SORT,
+                 [d](Word& w) { set(w, "in_out_dtype", dtype_pair(d, d)); }, "sort_dtypes_ok",
+                 "in_out_dtype", value});
+  }
+  // The size limit uses the input dtype: BF16 allows 2048 x 2 although FP32 would not.
+  c.push_back({"sort_dtypes_limit_uses_input", SORT,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::FP32));
+                 set_num(w, "src_mem_pattern", 0, 2048);
+                 set_num(w, "dst_mem_pattern", 1, 2048);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_dtypes_ok", "in_out_dtype", "0x6"});
+  c.push_back({"sort_index_offset_src_3", SORT, [](Word& w) { set(w, "index_offset_src", 3); },
+               "is_valid_enum", "index_offset_src", "0x03"});
+  c.push_back({"sort_index_offset_src_ff", SORT, [](Word& w) { set(w, "index_offset_src", 0xff); },
+               "is_valid_enum", "index_offset_src", "0xff"});
+  c.push_back({"sort_aluop_is_ge", SORT, [](Word& w) { set(w, "comparison", code(AluOp::IS_GE)); },
+               "sort_valid_aluop", "comparison", "0x14"});
+  c.push_back({"sort_aluop_is_lt_int", SORT,
+               [](Word& w) { set(w, "comparison", code(AluOp::IS_LT_INT)); }, "sort_valid_aluop",
+               "comparison", "0xd4"});
+  c.push_back({"sort_aluop_zero", SORT, [](Word& w) { set(w, "comparison", 0); },
+               "sort_valid_aluop", "comparison", "0x00"});
+  c.push_back({"sort_stable_2", SORT, [](Word& w) { set(w, "stable", 2); }, "sort_valid_stable",
+               "stable", "0x02"});
+  c.push_back({"sort_dst_num0_3", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 3); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "3"});
+  c.push_back({"sort_dst_num0_1", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 1); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "1"});
+  c.push_back({"sort_k_above_n", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 17); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "17"});
+  c.push_back({"sort_top_k_strict",
+               SORT,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 1, 15); },
+               "sort_tensor_shapes_ok",
+               "dst_mem_pattern",
+               "15",
+               "",
+               1,
+               {},
+               true});
+  c.push_back({"sort_top_1_strict",
+               SORT,
+               [](Word& w) { set_num(w, "dst_mem_pattern", 1, 1); },
+               "sort_tensor_shapes_ok",
+               "dst_mem_pattern",
+               "1",
+               "",
+               1,
+               {},
+               true});
+  c.push_back({"sort_limit_fp32", SORT,
+               [](Word& w) {
+                 set(w, "num_active_channels", 3);
+                 set_num(w, "src_mem_pattern", 0, 1024);
+                 set_num(w, "dst_mem_pattern", 1, 1024);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "3072", "2048"});
+  c.push_back({"sort_limit_fp32_one_over", SORT,
+               [](Word& w) {
+                 set_num(w, "src_mem_pattern", 0, 1025);
+                 set_num(w, "dst_mem_pattern", 1, 1025);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "2050", "2048"});
+  c.push_back({"sort_limit_bf16", SORT,
+               [](Word& w) {
+                 set(w, "in_out_dtype", dtype_pair(Dtype::BF16, Dtype::BF16));
+                 set(w, "num_active_channels", 3);
+                 set_num(w, "src_mem_pattern", 0, 2048);
+                 set_num(w, "dst_mem_pattern", 1, 2048);
+                 set_addr(w, "dst_mem_pattern", sbuf_addr(4, 0x2000));
+               },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "6144", "4096"});
+  c.push_back({"sort_src_num0", SORT, [](Word& w) { set_num(w, "src_mem_pattern", 0, 0); },
+               "sort_tensor_shapes_ok", "src_mem_pattern", "num=[0]", "num_elem", 2});
+  c.push_back({"sort_dst_k0", SORT, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 0); },
+               "sort_tensor_shapes_ok", "dst_mem_pattern", "num=[2,0]", "num_elem", 2});
+  c.push_back({"sort_index_offset_pointer_psum", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", psum_addr(0, 0x100));
+               },
+               "has_valid_immediates", "index_offset", "0x02000100", "SBUF"});
+  c.push_back({"sort_index_offset_pointer_partitions", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(127, 0x800));
+               },
+               "has_valid_immediates", "index_offset", "0x01fc0800"});
+  c.push_back({"sort_index_offset_pointer_misaligned", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", sbuf_addr(4, 0x802));
+               },
+               "has_valid_immediates", "index_offset", "0x00100802"});
+  c.push_back({"sort_index_offset_pointer_mode_bits", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 1);
+                 set(w, "index_offset", 0x60000800);
+               },
+               "has_valid_immediates", "index_offset", "0x60000800"});
+  c.push_back({"sort_index_offset_register_id_64", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 64);
+               },
+               "has_valid_immediates", "index_offset", "0x00000040"});
+  c.push_back({"sort_index_offset_register_upper_bytes", SORT,
+               [](Word& w) {
+                 set(w, "index_offset_src", 2);
+                 set(w, "index_offset", 0x0000ff3f);
+               },
+               "has_valid_immediates", "index_offset", "0x0000ff3f"});
+  c.push_back({"sort_channels_0", SORT, [](Word& w) { set(w, "num_active_channels", 0); },
+               "check_active_channels", "num_active_channels", "0", "1..128"});
+  c.push_back({"sort_src_start_partition", SORT,
+               [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(127, 0x100)); },
+               "start_addr_active_channels", "src_mem_pattern", "127"});
+  c.push_back({"sort_dst_start_partition", SORT,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+               "start_addr_active_channels", "dst_mem_pattern", "127"});
+  for (unsigned b : {41u, 50u, 63u})
+    c.push_back({"sort_reserved_byte" + std::to_string(b), SORT, [b](Word& w) { w[b] = 4; },
+                 "reserved_zero", "reserved1", "0x04"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(Sort, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

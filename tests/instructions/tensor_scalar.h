@@ -500,3 +500,449 @@ inline std::vector<ExpectedField> s3d3_ts_fields() {
 }
 
 }  // namespace gpsimd::expected_rows
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/validate_cases.h"
+
+namespace gpsimd::validate_cases {
+
+// ---- the family's clause cases (each instruction's file instantiates its share) ----
+
+inline void add_tensor_scalar_clause_cases(std::vector<ClauseCase>& c) {
+  for (Opcode op : kTensorScalarOps) {
+    const std::string pre = ts_prefix(op);
+    // is_valid_aluop: a byte that is no enumerator on the generation (SPEC §3.3); the
+    // class clause tensor_scalar_valid_ops is then not evaluated.
+    c.push_back({pre + "op0_gap_0x1e", op, [](Word& w) { set(w, "op0", 0x1e); }, "is_valid_aluop",
+                 "op0", "0x1e", "ALU_OP values of"});
+    c.push_back({pre + "op1_0xff", op, [](Word& w) { set(w, "op1", 0xff); }, "is_valid_aluop",
+                 "op1", "0xff", "ALU_OP values of"});
+    c.push_back({pre + "op0_abs_max_before_v4",
+                 op,
+                 [](Word& w) { set(w, "op0", 0x20); },
+                 "is_valid_aluop",
+                 "op0",
+                 "ABS_MAX (0x20)",
+                 "ALU_OP values of",
+                 1,
+                 {G::V2, G::V3}});
+    c.push_back({pre + "op1_symmetric_clamp_before_v5",
+                 op,
+                 [](Word& w) { set(w, "op1", 0x24); },
+                 "is_valid_aluop",
+                 "op1",
+                 "SYMMETRIC_CLAMP (0x24)",
+                 "",
+                 1,
+                 {G::V2, G::V3, G::V4}});
+    c.push_back({pre + "op0_divide_int_on_v2",
+                 op,
+                 [](Word& w) { set(w, "op0", 0xc7); },
+                 "is_valid_aluop",
+                 "op0",
+                 "DIVIDE_INT (0xc7)",
+                 "the 33 ALU_OP values of v2",
+                 1,
+                 {G::V2}});
+    // Both ops outside the enumeration: two diagnostics.
+    c.push_back({pre + "both_ops_0x30", op,
+                 [](Word& w) {
+                   set(w, "op0", 0x30);
+                   set(w, "op1", 0x31);
+                 },
+                 "is_valid_aluop", "op", "0x3", "ALU_OP", 2});
+    // tensor_scalar_valid_ops (1): DIVIDE, POW and MOD, for every opcode.
+    for (AluOp bad : {AluOp::DIVIDE, AluOp::POW, AluOp::MOD}) {
+      c.push_back({pre + "op0_" + name_of(bad), op, [bad](Word& w) { set(w, "op0", code(bad)); },
+                   "tensor_scalar_valid_ops", "op0", name_of(bad), "DIVIDE, POW or MOD"});
+      c.push_back({pre + "op1_" + name_of(bad), op, [bad](Word& w) { set(w, "op1", code(bad)); },
+                   "tensor_scalar_valid_ops", "op1", name_of(bad), "DIVIDE, POW or MOD"});
+    }
+    // (3) a BYPASS op0 with another op1.
+    c.push_back({pre + "bypass_then_op", op, [](Word& w) { set(w, "op0", 0); },
+                 "tensor_scalar_valid_ops", "op1", "op0 is BYPASS (0x00)",
+                 "op1 must be BYPASS when op0 is BYPASS"});
+    // Conditions (1) and (3) at once: one diagnostic with both rules.
+    c.push_back({pre + "bypass_then_divide", op,
+                 [](Word& w) {
+                   set(w, "op0", 0);
+                   set(w, "op1", code(AluOp::DIVIDE));
+                 },
+                 "tensor_scalar_valid_ops", "op1", "DIVIDE (0x07)",
+                 "op0 and op1 must not be DIVIDE, POW or MOD; "});
+    // tensor_scalar_reverse_chk, s3d3_ts_reserved_zero, has_zero_accum_cmd_field,
+    // has_valid_active_channel_range.
+    for (uint64_t rev : {4u, 0x80u, 0xffu})
+      c.push_back({pre + "reverse_" + std::to_string(rev), op,
+                   [rev](Word& w) { set(w, "reverse_operands", rev); }, "tensor_scalar_reverse_chk",
+                   "reverse_operands", hex8_of(static_cast<unsigned>(rev)),
+                   "NONE (0), FIRST (1), SECOND (2) or BOTH (3)"});
+    for (unsigned b : {13u, 14u, 15u})
+      c.push_back({pre + "reserved_byte" + std::to_string(b), op, [b](Word& w) { w[b] = 0x40; },
+                   "s3d3_ts_reserved_zero", "reserved0", "0x40", "zero"});
+    for (uint64_t cmd : {1u, 3u, 4u, 0xffu})
+      c.push_back({pre + "accumulator_cmd_" + std::to_string(cmd), op,
+                   [cmd](Word& w) { set(w, "accumulator_cmd", cmd); }, "has_zero_accum_cmd_field",
+                   "accumulator_cmd", hex8_of(static_cast<unsigned>(cmd)), "IDLE (0)"});
+    c.push_back({pre + "channels_0", op, [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+    // check_m3d_active_channels: TensorScalar's name of start_addr_active_channels.
+    c.push_back({pre + "src_start_partition", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(126, 0x100)); },
+                 "check_m3d_active_channels", "src_mem_pattern", "start partition 126 + 3",
+                 "<= 128"});
+    c.push_back({pre + "dst_start_partition", op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(127, 0x400)); },
+                 "check_m3d_active_channels", "dst_mem_pattern", "start partition 127 + 3"});
+    // tensor_scalar_tensor_chk: the literal formula, also for differently shaped walks.
+    c.push_back({pre + "dst_count_6", op, [](Word& w) { set_num(w, "dst_mem_pattern", 1, 3); },
+                 "tensor_scalar_tensor_chk", "dst_mem_pattern",
+                 "6 elements (src_mem_pattern has 8)", "the same number of elements"});
+    c.push_back({pre + "src_count_16", op, [](Word& w) { set_num(w, "src_mem_pattern", 2, 2); },
+                 "tensor_scalar_tensor_chk", "dst_mem_pattern", "src_mem_pattern has 16"});
+    // mem3d_valid: TensorScalar's name of tensor3d_valid.
+    c.push_back({pre + "src_register_64", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", reg_addr(64)); }, "mem3d_valid",
+                 "src_mem_pattern", "0x80000040", "register < 64"});
+    c.push_back({pre + "src_misaligned", op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", sbuf_addr(4, 0x101)); },
+                 "mem3d_valid", "src_mem_pattern", "0x00100101", "aligned"});
+    c.push_back({pre + "src_psum_on_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "src_mem_pattern", psum_addr(4, 0x100)); },
+                 "mem3d_valid",
+                 "src_mem_pattern",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "dst_psum_on_pool",
+                 op,
+                 [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(4, 0x400)); },
+                 "mem3d_valid",
+                 "dst_mem_pattern",
+                 "in PSUM",
+                 "this engine cannot access PSUM",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    // A num_elem of 0 in a register-mode source: the tensor clause; the count clause is
+    // waived (register mode), not evaluated with the literal formula.
+    c.push_back({pre + "src_register_num0", op,
+                 [](Word& w) {
+                   set_addr(w, "src_mem_pattern", reg_addr(3));
+                   set_num(w, "src_mem_pattern", 1, 0);
+                 },
+                 "mem3d_valid", "src_mem_pattern", "num=[4,0,1]", "num_elem[1] must be >= 1"});
+    // is_valid_dtype: in_dtype without FP32R; out_dtype with (arith: the only dtype
+    // clause; the bitvec forms also fail tensor_scalar_valid_types, ForcedClauses).
+    if (!ts_bitvec(op)) {
+      for (Dtype d : {Dtype::FP32R, Dtype::INT64, Dtype::UINT64})
+        c.push_back({pre + "in_dtype_" + name_of(d), op,
+                     [d](Word& w) { set(w, "in_dtype", code(d)); }, "is_valid_dtype", "in_dtype",
+                     name_of(d), "must not be INVALID, FP32R"});
+      for (uint64_t d : {0x11u, 0x1fu, 0x20u})
+        c.push_back({pre + "in_dtype_sizeless_" + std::to_string(d), op,
+                     [d](Word& w) { set(w, "in_dtype", d); }, "is_valid_dtype", "in_dtype",
+                     fmt_hex(d)});
+      for (uint64_t d : {code(Dtype::INT64), code(Dtype::FP4_E2), uint64_t{0}})
+        c.push_back({pre + "out_dtype_" + std::to_string(d), op,
+                     [d](Word& w) { set(w, "out_dtype", d); }, "is_valid_dtype", "out_dtype",
+                     fmt_hex(d), "must not be INVALID, UINT64"});
+    }
+  }
+
+  // ---- the arithmetic opcodes (0x43, 0x44) ----
+  for (Opcode op : {TSA, TSPA}) {
+    const std::string pre = ts_prefix(op);
+    // (2): both ops general arithmetic, the RSQRT arm, or (V5) the integer arm.
+    c.push_back({pre + "op0_bitwise_and", op,
+                 [](Word& w) { set(w, "op0", code(AluOp::BITWISE_AND)); },
+                 "tensor_scalar_valid_ops", "op0", "BITWISE_AND (0x0a)",
+                 "general arithmetic ops (BYPASS, ADD"});
+    // A shift op1 with a 2-byte in_dtype: shift_chk holds (no right shift after it).
+    c.push_back({pre + "op1_logical_shift_left", op,
+                 [](Word& w) { set(w, "op1", code(AluOp::LOGICAL_SHIFT_LEFT)); },
+                 "tensor_scalar_valid_ops", "op1", "LOGICAL_SHIFT_LEFT (0x10)"});
+    c.push_back({pre + "op1_crc32", op, [](Word& w) { set(w, "op1", code(AluOp::CRC32)); },
+                 "tensor_scalar_valid_ops", "op1", "CRC32 (0x1c)"});
+    // RSQRT only as op0 with op1 BYPASS and every immediate byte and source 0.
+    c.push_back({pre + "rsqrt_with_immediates", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::RSQRT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op0", "RSQRT (0x1d)",
+                 "op0 RSQRT with op1 BYPASS and imm0, imm1, imm0_src and imm1_src all 0"});
+    c.push_back({pre + "rsqrt_then_add", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::RSQRT));
+                   set(w, "op1", code(AluOp::ADD));
+                   set(w, "imm0", 0);
+                   set(w, "imm1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op0", "RSQRT (0x1d), op1 is ADD"});
+    c.push_back({pre + "op1_rsqrt", op,
+                 [](Word& w) {
+                   set(w, "op1", code(AluOp::RSQRT));
+                   set(w, "imm0", 0);
+                   set(w, "imm1", 0);
+                 },
+                 "tensor_scalar_valid_ops", "op1", "RSQRT (0x1d)"});
+    // The integer arm exists on V5 only; before it ADD_INT is no general arith op.
+    c.push_back({pre + "add_int_before_v5",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::ADD_INT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "ADD_INT (0xc4)",
+                 "general arithmetic",
+                 1,
+                 {G::V2, G::V3, G::V4}});
+    c.push_back({pre + "is_equal_int_v3_v4",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::IS_EQUAL_INT));
+                   set(w, "op1", code(AluOp::MAX_INT));
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "IS_EQUAL_INT (0xc9)",
+                 "",
+                 1,
+                 {G::V3, G::V4}});
+    // On V5: MAX_UINT is no DVE integer op; a general op with an integer op mixes arms.
+    c.push_back({pre + "max_uint_v5",
+                 op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::MAX_UINT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "MAX_UINT (0xd5)",
+                 "V5 integer set (BYPASS, ADD_INT",
+                 1,
+                 {G::V5}});
+    c.push_back({pre + "general_then_int_v5",
+                 op,
+                 [](Word& w) { set(w, "op1", code(AluOp::MULT_INT)); },
+                 "tensor_scalar_valid_ops",
+                 "op1",
+                 "MULT_INT (0xc5)",
+                 "",
+                 1,
+                 {G::V5}});
+    c.push_back({pre + "symmetric_clamp_v5",
+                 op,
+                 [](Word& w) { set(w, "op0", code(AluOp::SYMMETRIC_CLAMP)); },
+                 "tensor_scalar_valid_ops",
+                 "op0",
+                 "SYMMETRIC_CLAMP (0x24)",
+                 "",
+                 1,
+                 {G::V5}});
+  }
+
+  // ---- the bitvec opcodes (0x53, 0x54) ----
+  for (Opcode op : {TSB, TSPB}) {
+    const std::string pre = ts_prefix(op);
+    c.push_back({pre + "op0_add", op, [](Word& w) { set(w, "op0", code(AluOp::ADD)); },
+                 "tensor_scalar_valid_ops", "op0", "ADD (0x04)",
+                 "both ops must be bitvec ops (BYPASS, BITWISE_NOT"});
+    c.push_back({pre + "op1_add_int", op, [](Word& w) { set(w, "op1", code(AluOp::ADD_INT)); },
+                 "tensor_scalar_valid_ops", "op1", "ADD_INT (0xc4)", "bitvec ops"});
+    // tensor_scalar_valid_types: in_dtype == out_dtype, an integer dtype.
+    c.push_back({pre + "out_dtype_int32", op,
+                 [](Word& w) { set(w, "out_dtype", code(Dtype::INT32)); },
+                 "tensor_scalar_valid_types", "out_dtype", "INT32 (0x8), in_dtype is INT16",
+                 "out_dtype must equal in_dtype"});
+    c.push_back({pre + "out_dtype_uint16", op,
+                 [](Word& w) { set(w, "out_dtype", code(Dtype::UINT16)); },
+                 "tensor_scalar_valid_types", "out_dtype", "UINT16"});
+    for (Dtype d : {Dtype::BF16, Dtype::FP16})
+      c.push_back({pre + "dtypes_" + name_of(d), op,
+                   [d](Word& w) {
+                     set(w, "in_dtype", code(d));
+                     set(w, "out_dtype", code(d));
+                   },
+                   "tensor_scalar_valid_types", "in_dtype", name_of(d),
+                   "INT8, UINT8, INT16, UINT16, INT32 or UINT32"});
+    c.push_back({pre + "in_fp32_out_int16", op,
+                 [](Word& w) { set(w, "in_dtype", code(Dtype::FP32)); },
+                 "tensor_scalar_valid_types", "in_dtype", "FP32 (0xa), out_dtype is INT16"});
+    // tensor_scalar_shift_chk: 1- and 2-byte in_dtypes.
+    c.push_back({pre + "left_then_right_int16", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::LOGICAL_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::LOGICAL_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "LOGICAL_SHIFT_RIGHT (0x11)",
+                 "op1 must not be a right shift when op0 is a left shift"});
+    c.push_back({pre + "arith_left_then_logical_right_int16", op,
+                 [](Word& w) {
+                   set(w, "op0", code(AluOp::ARITH_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::LOGICAL_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "with in_dtype INT16"});
+    c.push_back({pre + "op1_asr_int16", op,
+                 [](Word& w) { set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT)); },
+                 "tensor_scalar_shift_chk", "op1", "ARITH_SHIFT_RIGHT (0x03)",
+                 "neither op may be ARITH_SHIFT_RIGHT"});
+    c.push_back({pre + "op0_asr_uint8", op,
+                 [](Word& w) {
+                   set(w, "in_dtype", code(Dtype::UINT8));
+                   set(w, "out_dtype", code(Dtype::UINT8));
+                   set(w, "op0", code(AluOp::ARITH_SHIFT_RIGHT));
+                   set(w, "op1", 0);
+                 },
+                 "tensor_scalar_shift_chk", "op0", "ARITH_SHIFT_RIGHT (0x03), op1 is BYPASS"});
+    c.push_back({pre + "left_then_asr_int8", op,
+                 [](Word& w) {
+                   set(w, "in_dtype", code(Dtype::INT8));
+                   set(w, "out_dtype", code(Dtype::INT8));
+                   set(w, "op0", code(AluOp::LOGICAL_SHIFT_LEFT));
+                   set(w, "op1", code(AluOp::ARITH_SHIFT_RIGHT));
+                 },
+                 "tensor_scalar_shift_chk", "op1", "INT8"});
+  }
+
+  // ---- tensor_scalar_immediates_check (0x43, 0x53): per immediate, by its *_src ----
+  for (Opcode op : {TSA, TSB}) {
+    const std::string pre = ts_prefix(op);
+    const unsigned width = op == TSA ? 4 : 2;
+    c.push_back({pre + "imm0_src_3", op, [](Word& w) { set(w, "imm0_src", 3); },
+                 "tensor_scalar_immediates_check", "imm0_src", "0x03",
+                 "INSTRUCTION_IMMEDIATE (0), POINTER_IMMEDIATE (1) or REG_PTR_IMMEDIATE (2)"});
+    // A BYPASS op1 does not waive imm1.
+    c.push_back({pre + "imm1_src_0xff_op1_bypass", op,
+                 [](Word& w) {
+                   set(w, "op1", 0);
+                   set(w, "imm1_src", 0xff);
+                 },
+                 "tensor_scalar_immediates_check", "imm1_src", "0xff"});
+    // Pointers: aligned to 4 for 0x43 (an FP32, whatever the FP16 data), to 2 for INT16.
+    c.push_back({pre + "imm0_pointer_misaligned", op,
+                 [width](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(4, 0x600 + width / 2));
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "offset",
+                 "aligned to the immediate's width"});
+    c.push_back({pre + "imm1_pointer_psum_on_pool",
+                 op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 1);
+                   set(w, "imm1", psum_addr(4, 0x100));
+                 },
+                 "tensor_scalar_immediates_check",
+                 "imm1",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "imm0_pointer_past_127", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(126, 0x600));
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "partitions 126..128", "< 128"});
+    c.push_back({pre + "imm0_pointer_mode_bits", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm0", sbuf_addr(4, 0x600) | 0x20000000u);
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "0x20100600", "mode bits"});
+    c.push_back({pre + "imm1_pointer_register_mode", op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 1);
+                   set(w, "imm1", reg_addr(5));
+                 },
+                 "tensor_scalar_immediates_check", "imm1", "0x80000005",
+                 "a pointer must be a static ADDR4"});
+    c.push_back({pre + "imm0_register_64", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 2);
+                   set(w, "imm0", 64);
+                 },
+                 "tensor_scalar_immediates_check", "imm0", "0x00000040", "register id < 64"});
+    c.push_back({pre + "imm1_register_high_bytes", op,
+                 [](Word& w) {
+                   set(w, "imm1_src", 2);
+                   set(w, "imm1", 0x0105);
+                 },
+                 "tensor_scalar_immediates_check", "imm1", "0x00000105", "bytes 1-3 zero"});
+  }
+  // 0x53: an instruction immediate of in_dtype's width has its upper bytes zero.
+  c.push_back({"tsb_imm0_upper_bytes", TSB, [](Word& w) { set(w, "imm0", 0x00010000); },
+               "tensor_scalar_immediates_check", "imm0", "0x00010000",
+               "an instruction immediate of 2 byte(s) must have its upper 2 byte(s) zero"});
+  c.push_back({"tsb_imm1_upper_bytes_int8", TSB,
+               [](Word& w) {
+                 set(w, "in_dtype", code(Dtype::INT8));
+                 set(w, "out_dtype", code(Dtype::INT8));
+                 set(w, "imm1", 0x100);
+               },
+               "tensor_scalar_immediates_check", "imm1", "0x00000100", "upper 3 byte(s) zero"});
+
+  // ---- the pointer forms (0x44, 0x54) ----
+  for (Opcode op : {TSPA, TSPB}) {
+    const std::string pre = ts_prefix(op);
+    const unsigned width = op == TSPA ? 4 : 2;
+    // tensor_scalar_ptr_imm_src: both *_src are 0.
+    for (uint64_t src : {1u, 2u, 3u})
+      c.push_back({pre + "imm0_src_" + std::to_string(src), op,
+                   [src](Word& w) { set(w, "imm0_src", src); }, "tensor_scalar_ptr_imm_src",
+                   "imm0_src", hex8_of(static_cast<unsigned>(src)), "must be 0"});
+    c.push_back({pre + "both_src_1", op,
+                 [](Word& w) {
+                   set(w, "imm0_src", 1);
+                   set(w, "imm1_src", 1);
+                 },
+                 "tensor_scalar_ptr_imm_src", "_src", "0x01", "must be 0", 2});
+    // tensor_scalar_ptr_immediates: both fields are pointers, whatever their ops.
+    c.push_back({pre + "imm0_misaligned", op,
+                 [width](Word& w) { set(w, "imm0", sbuf_addr(4, 0x600 + width / 2)); },
+                 "tensor_scalar_ptr_immediates", "imm0", "offset", "aligned"});
+    c.push_back({pre + "imm1_register_mode_op1_bypass", op,
+                 [](Word& w) {
+                   set(w, "op1", 0);
+                   set(w, "imm1", reg_addr(5));
+                 },
+                 "tensor_scalar_ptr_immediates", "imm1", "0x80000005", "static ADDR4"});
+    c.push_back({pre + "imm1_psum_on_pool",
+                 op,
+                 [](Word& w) { set(w, "imm1", psum_addr(4, 0x100)); },
+                 "tensor_scalar_ptr_immediates",
+                 "imm1",
+                 "in PSUM",
+                 "SBUF",
+                 1,
+                 {},
+                 false,
+                 Engine::POOL});
+    c.push_back({pre + "imm0_past_127", op, [](Word& w) { set(w, "imm0", sbuf_addr(127, 0x600)); },
+                 "tensor_scalar_ptr_immediates", "imm0", "partitions 127..129"});
+    c.push_back({pre + "imm1_bits_25_28", op, [](Word& w) { set(w, "imm1", 0x04000000u); },
+                 "tensor_scalar_ptr_immediates", "imm1", "0x04000000", "bits 25-28"});
+  }
+  // 0x54 with a 1-byte in_dtype: any byte offset.
+  c.push_back({"tspb_imm0_psum_offset", TSPB, [](Word& w) { set(w, "imm0", psum_addr(4, 0x4000)); },
+               "tensor_scalar_ptr_immediates", "imm0", hex32(psum_addr(4, 0x4000)), "16 KiB"});
+}
+inline std::vector<ClauseCase> tensor_scalar_clause_cases() {
+  std::vector<ClauseCase> c;
+  add_tensor_scalar_clause_cases(c);
+  return c;
+}
+
+}  // namespace gpsimd::validate_cases
+#endif

@@ -188,3 +188,145 @@ const test_registry::InstructionTests kTests{
 const test_registry::Registration kRegistration(kTests);
 
 }  // namespace
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include <gtest/gtest.h>
+
+#include "instructions/validate_cases.h"
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): each mutation of the valid word fails one clause alone ----
+
+std::vector<ClauseCase> clause_cases() {
+  std::vector<ClauseCase> c;
+  // ---- TensorScalarSelect (SPEC §4.2) ----
+  for (unsigned b : {12u, 15u})
+    c.push_back({"tss_reserved0_byte" + std::to_string(b), TSS, [b](Word& w) { w[b] = 0x40; },
+                 "s3d3_ts_select_reserved_zero", "reserved0", "0x40"});
+  for (unsigned b : {36u, 37u})
+    c.push_back({"tss_reserved1_byte" + std::to_string(b), TSS, [b](Word& w) { w[b] = 1; },
+                 "s3d3_ts_select_reserved_zero", "reserved1", "0x01"});
+  c.push_back({"tss_channels_0", TSS, [](Word& w) { set(w, "num_active_channels", 0); },
+               "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  for (uint8_t d : {uint8_t{0x00}, uint8_t{0x10}, uint8_t{0x1b}, uint8_t{0x11}, uint8_t{0xff}}) {
+    char value[8];
+    std::snprintf(value, sizeof value, "0x%x", d);
+    c.push_back({"tss_dtype_sizeless_" + std::string(value), TSS,
+                 [d](Word& w) { set(w, "dtype", d); }, "is_valid_dtype", "dtype", value});
+  }
+  c.push_back({"tss_dtype_fp32r", TSS,
+               [](Word& w) {
+                 set(w, "dtype", code(Dtype::FP32R));
+                 set(w, "pred_imm_dtype", code(Dtype::UINT32));
+               },
+               "is_valid_dtype", "dtype", "0xb"});
+  c.push_back({"tss_pred_dtype_fp16", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::FP16)); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x7"});
+  c.push_back({"tss_pred_dtype_bf16", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::BF16)); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x6"});
+  c.push_back({"tss_pred_dtype_invalid", TSS, [](Word& w) { set(w, "pred_imm_dtype", 0); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x0"});
+  c.push_back({"tss_pred_dtype_unknown", TSS, [](Word& w) { set(w, "pred_imm_dtype", 0x11); },
+               "is_valid_int_dtype_datapath", "pred_imm_dtype", "0x11"});
+  c.push_back({"tss_width_pred_int8", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::INT8)); },
+               "has_same_imm_dtype_width", "pred_imm_dtype", "0x2"});
+  c.push_back({"tss_width_pred_int32", TSS,
+               [](Word& w) { set(w, "pred_imm_dtype", code(Dtype::INT32)); },
+               "has_same_imm_dtype_width", "pred_imm_dtype", "0x8"});
+  c.push_back({"tss_reversed_pred_2", TSS, [](Word& w) { set(w, "reversed_pred", 2); },
+               "has_valid_reversed_pred", "reversed_pred", "0x02"});
+  c.push_back({"tss_reversed_pred_ff", TSS, [](Word& w) { set(w, "reversed_pred", 0xff); },
+               "has_valid_reversed_pred", "reversed_pred", "0xff"});
+  c.push_back({"tss_pred_imm_2", TSS, [](Word& w) { set(w, "pred_imm", 2); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x00000002"});
+  c.push_back({"tss_pred_imm_0x100", TSS, [](Word& w) { set(w, "pred_imm", 0x100); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x00000100"});
+  c.push_back({"tss_pred_imm_0xffff", TSS, [](Word& w) { set(w, "pred_imm", 0xffff); },
+               "has_valid_pred_inst_imm_value", "pred_imm", "0x0000ffff"});
+  c.push_back({"tss_src1_imm_upper_bytes", TSS, [](Word& w) { set(w, "src1_imm", 0x00011234); },
+               "has_valid_immediates", "src1_imm", "0x00011234"});
+  c.push_back({"tss_src1_imm_upper_bytes_int8", TSS,
+               [](Word& w) {
+                 set(w, "dtype", code(Dtype::INT8));
+                 set(w, "pred_imm_dtype", code(Dtype::UINT8));
+                 set(w, "src1_imm", 0x100);
+               },
+               "has_valid_immediates", "src1_imm", "0x00000100"});
+  c.push_back({"tss_src1_imm_src_3", TSS, [](Word& w) { set(w, "src1_imm_src", 3); },
+               "has_valid_immediates", "src1_imm_src", "0x03"});
+  c.push_back({"tss_pred_imm_src_3", TSS, [](Word& w) { set(w, "pred_imm_src", 3); },
+               "has_valid_immediates", "pred_imm_src", "0x03"});
+  c.push_back({"tss_src1_pointer_misaligned", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", sbuf_addr(2, 0x301));
+               },
+               "has_valid_immediates", "src1_imm", "0x00080301"});
+  c.push_back({"tss_src1_pointer_mode_bits", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", 0x40000300);
+               },
+               "has_valid_immediates", "src1_imm", "0x40000300"});
+  c.push_back({"tss_src1_pointer_partitions", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 1);
+                 set(w, "src1_imm", sbuf_addr(125, 0x300));
+               },
+               "has_valid_immediates", "src1_imm", "0x01f40300"});
+  c.push_back({"tss_pred_pointer_misaligned", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 1);
+                 set(w, "pred_imm", sbuf_addr(2, 0x301));
+               },
+               "has_valid_immediates", "pred_imm", "0x00080301"});
+  c.push_back({"tss_pred_pointer_psum_offset_16k", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 1);
+                 set(w, "pred_imm", psum_addr(3, 0x4000));
+               },
+               "has_valid_immediates", "pred_imm", "0x0201c000"});
+  c.push_back({"tss_src1_register_id_64", TSS,
+               [](Word& w) {
+                 set(w, "src1_imm_src", 2);
+                 set(w, "src1_imm", 64);
+               },
+               "has_valid_immediates", "src1_imm", "0x00000040"});
+  c.push_back({"tss_pred_register_upper_bytes", TSS,
+               [](Word& w) {
+                 set(w, "pred_imm_src", 2);
+                 set(w, "pred_imm", 0x00010003);
+               },
+               "has_valid_immediates", "pred_imm", "0x00010003"});
+  c.push_back({"tss_elem_count", TSS, [](Word& w) { set_num(w, "dst_mem_pattern", 2, 1); },
+               "same_element_count_t3d", "dst_mem_pattern", "16"});
+  c.push_back({"tss_src0_start_partition", TSS,
+               [](Word& w) { set_addr(w, "src0_mem_pattern", sbuf_addr(125, 0x200)); },
+               "start_addr_active_channels", "src0_mem_pattern", "125"});
+  c.push_back({"tss_dst_start_partition", TSS,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", sbuf_addr(125, 0x800)); },
+               "start_addr_active_channels", "dst_mem_pattern", "125"});
+  c.push_back({"tss_src0_num0_register_mode", TSS,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", reg_addr(0));
+                 set_num(w, "src0_mem_pattern", 2, 0);
+               },
+               "tensor3d_valid", "src0_mem_pattern", "0x80000000", "num_elem"});
+  c.push_back({"tss_dst_num0_register_mode", TSS,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(1));
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "dst_mem_pattern", "0x80000001", "num_elem"});
+  return c;
+}
+GPSIMD_CLAUSE_CASES(TensorScalarSelect, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
+#endif

@@ -484,3 +484,251 @@ inline Word valid_tensor_tensor(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+#ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/validate_cases.h"
+
+namespace gpsimd::validate_cases {
+
+// ---- the family's clause cases (each instruction's file instantiates its share) ----
+
+inline std::vector<ClauseCase> tensor_tensor_clause_cases() {
+  using D = Dtype;
+  const std::vector<Generation> v2{G::V2}, v3{G::V3}, v4{G::V4}, v5{G::V5};
+  const std::vector<Generation> v3up{G::V3, G::V4, G::V5}, v4up{G::V4, G::V5};
+  const std::vector<Generation> to_v3{G::V2, G::V3}, to_v4{G::V2, G::V3, G::V4};
+  std::vector<ClauseCase> c;
+  // is_valid_dtype_64: src0 and src1 the §3.6 list without FP32R plus INT64/UINT64, out the
+  // same with FP32R. A dtype without a size leaves its tensor unchecked (SPEC §3.6).
+  for (auto [name, lo, hi, field, value] :
+       std::vector<std::tuple<std::string, D, D, std::string, std::string>>{
+           {"lo_fp32r", D::FP32R, D::FP32, "src0", "FP32R (0xb)"},
+           {"lo_invalid", D::INVALID, D::FP32, "src0", "INVALID (0x0)"},
+           {"hi_invalid", D::BF16, D::INVALID, "src1", "INVALID (0x0)"},
+           {"hi_fp32r", D::BF16, D::FP32R, "src1", "FP32R (0xb)"}})
+    c.push_back({"tta_" + name, TTA,
+                 [lo, hi](Word& w) { set(w, "in0_in1_dtype", dtype_pair(lo, hi)); },
+                 "is_valid_dtype_64", "in0_in1_dtype (" + field, value, "UINT64"});
+  for (auto [name, out, value] : std::vector<std::tuple<std::string, unsigned, std::string>>{
+           {"fp4", 0x10, "FP4_E2 (0x10)"},
+           {"unknown_0x11", 0x11, "0x11 (unknown)"},
+           {"cptc1", 0x19, "CPTC1 (0x19)"},
+           {"invalid", 0x0, "INVALID (0x0)"},
+           {"unknown_0xff", 0xff, "0xff (unknown)"}})
+    c.push_back({"tta_out_" + name, TTA, [out](Word& w) { set(w, "out_dtype", out); },
+                 "is_valid_dtype_64", "out_dtype", value, "FP32R"});
+  // is_valid_enum: op is an enumerator on the generation (SPEC §3.3).
+  for (unsigned op : {0x1eu, 0x1fu, 0x25u, 0x80u, 0xc3u, 0xe2u, 0xffu})
+    for (Opcode o : {TTA, TTB})
+      c.push_back({std::string(o == TTA ? "tta" : "ttb") + "_op_gap_" + hex8_of(op), o,
+                   [op](Word& w) { set(w, "op", op); }, "is_valid_enum", "op", hex8_of(op),
+                   "ALU_OP values of v"});
+  c.push_back({"tta_op_abs_max_v2", TTA, [](Word& w) { set(w, "op", 0x20); }, "is_valid_enum", "op",
+               "ABS_MAX (0x20)", "the 33 ALU_OP values of v2: 0x00-0x1d, 0xc4-0xc6", 1, v2});
+  c.push_back({"tta_op_abs_max_v3", TTA, [](Word& w) { set(w, "op", 0x20); }, "is_valid_enum", "op",
+               "ABS_MAX (0x20)", "the 60 ALU_OP values of v3: 0x00-0x1d, 0xc4-0xe1", 1, v3});
+  c.push_back({"tta_op_square_to_v3", TTA, [](Word& w) { set(w, "op", 0x23); }, "is_valid_enum",
+               "op", "SQUARE (0x23)", "ALU_OP values", 1, to_v3});
+  c.push_back({"tta_op_max_int_v2", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT32, D::INT32, D::INT32);
+                 set(w, "op", 0xcf);
+               },
+               "is_valid_enum", "op", "MAX_INT (0xcf)", "33 ALU_OP values of v2", 1, v2});
+  c.push_back({"tta_op_symmetric_clamp_to_v4", TTA, [](Word& w) { set(w, "op", 0x24); },
+               "is_valid_enum", "op", "SYMMETRIC_CLAMP (0x24)", "ALU_OP values", 1, to_v4});
+  c.push_back({"tta_op_symmetric_clamp_v4_text", TTA, [](Word& w) { set(w, "op", 0x24); },
+               "is_valid_enum", "op", "0x24",
+               "the 64 ALU_OP values of v4: 0x00-0x1d, 0x20-0x23, 0xc4-0xe1", 1, v4});
+  c.push_back({"tta_op_v5_text", TTA, [](Word& w) { set(w, "op", 0x25); }, "is_valid_enum", "op",
+               "0x25", "the 65 ALU_OP values of v5: 0x00-0x1d, 0x20-0x24, 0xc4-0xe1", 1, v5});
+  c.push_back({"ttb_op_abs_min_to_v3", TTB, [](Word& w) { set(w, "op", 0x21); }, "is_valid_enum",
+               "op", "ABS_MIN (0x21)", "ALU_OP values", 1, to_v3});
+  // s3s3d3_tt_valid_op, 0x41: is_general_arith_op, POW or is_valid_int_aluop.
+  for (auto [op, value, gens] : std::vector<std::tuple<unsigned, std::string, std::vector<G>>>{
+           {0x07, "DIVIDE (0x07)", {}},
+           {0x1d, "RSQRT (0x1d)", {}},
+           {0x01, "BITWISE_NOT (0x01)", {}},
+           {0x02, "ARITH_SHIFT_LEFT (0x02)", {}},
+           {0x0c, "BITWISE_XOR (0x0c)", {}},
+           {0x10, "LOGICAL_SHIFT_LEFT (0x10)", {}},
+           {0x1c, "CRC32 (0x1c)", {}},
+           {0xce, "ABS_VALUE_INT (0xce)", v3up},
+           {0xde, "AMAX_INT (0xde)", v3up},
+           {0xe1, "AMIN_UINT (0xe1)", v3up},
+           {0x24, "SYMMETRIC_CLAMP (0x24)", v5}})
+    c.push_back({"tta_op_" + std::to_string(op), TTA, [op](Word& w) { set(w, "op", op); },
+                 "s3s3d3_tt_valid_op", "op", value,
+                 "must be an is_general_arith_op op, POW or an is_valid_int_aluop op", 1, gens});
+  // 0x51: is_general_bitvec_op (CRC32 and the arithmetic ops are not).
+  for (auto [op, value, gens] : std::vector<std::tuple<unsigned, std::string, std::vector<G>>>{
+           {0x04, "ADD (0x04)", {}},
+           {0x08, "MAX (0x08)", {}},
+           {0x12, "IS_EQ (0x12)", {}},
+           {0x0d, "LOGICAL_AND (0x0d)", {}},
+           {0x1a, "POW (0x1a)", {}},
+           {0x1c, "CRC32 (0x1c)", {}},
+           {0xc4, "ADD_INT (0xc4)", {}},  // UINT16 x3 and ADD_INT: the signedness holds
+           {0x20, "ABS_MAX (0x20)", v4up},
+           {0xdf, "AMIN_INT (0xdf)", v3up},
+           {0x24, "SYMMETRIC_CLAMP (0x24)", v5}})
+    c.push_back({"ttb_op_" + std::to_string(op), TTB, [op](Word& w) { set(w, "op", op); },
+                 "s3s3d3_tt_valid_op", "op", value,
+                 "must be an is_general_bitvec_op op: BYPASS, BITWISE_NOT", 1, gens});
+  // s3s3d3_tt_valid_int_signness: an is_valid_int_aluop op needs three signed dtypes and a
+  // signed op, or three unsigned ones and an unsigned op.
+  c.push_back({"tta_signness_add_int_floats", TTA, [](Word& w) { set(w, "op", 0xc4); },
+               "s3s3d3_tt_valid_int_signness", "op", "ADD_INT (0xc4) with src0 BF16, src1 FP32",
+               "all signed (INT8, INT16, INT32, INT64) or all unsigned"});
+  c.push_back({"tta_signness_mult_int_mixed", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT32, D::UINT32, D::INT32);
+                 set(w, "op", 0xc5);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "src0 INT32, src1 UINT32, out INT32"});
+  c.push_back({"tta_signness_subtract_int_out_unsigned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT8, D::INT8, D::UINT8);
+                 set(w, "op", 0xc6);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "SUBTRACT_INT (0xc6)"});
+  c.push_back({"tta_signness_mod_fp32", TTA,
+               [](Word& w) {
+                 set_tt(w, D::FP32, D::FP32, D::FP32);
+                 set(w, "op", 0x1b);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "MOD (0x1b)"});
+  c.push_back({"tta_signness_max_int_unsigned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::UINT32, D::UINT32, D::UINT32);
+                 set(w, "op", 0xcf);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "MAX_INT (0xcf)", "is_signed_alu_op only", 1,
+               v3up});
+  c.push_back({"tta_signness_is_gt_uint_signed", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT16, D::INT16, D::INT16);
+                 set(w, "op", 0xd7);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "IS_GT_UINT (0xd7)", "is_unsigned_alu_op only",
+               1, v3up});
+  c.push_back({"tta_signness_int64_with_int32", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT64, D::UINT32, D::INT32);
+                 set(w, "op", 0xc4);
+               },
+               "s3s3d3_tt_valid_int_signness", "op", "src0 INT64, src1 UINT32"});
+  // s3s3d3_tt_src_dst_dtype (0x51): src0 and src1 of out's dtype, or a shift of a 64-bit
+  // src0 by a UINT32 count.
+  c.push_back({"ttb_src_dst_lo_signed", TTB,
+               [](Word& w) { set_tt(w, D::INT16, D::UINT16, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 INT16, src1 UINT16, out UINT16",
+               "for a shift op"});
+  c.push_back({"ttb_src_dst_hi_narrow", TTB,
+               [](Word& w) { set_tt(w, D::UINT16, D::UINT8, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src1 UINT8"});
+  c.push_back({"ttb_src_dst_out_narrow", TTB,
+               [](Word& w) { set_tt(w, D::UINT32, D::UINT32, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 UINT32, src1 UINT32, out UINT16"});
+  c.push_back({"ttb_src_dst_int64_not_a_shift", TTB,
+               [](Word& w) { set_tt(w, D::INT64, D::UINT32, D::UINT16); },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 INT64, src1 UINT32"});
+  c.push_back({"ttb_src_dst_shift_count_not_uint32", TTB,
+               [](Word& w) {
+                 set_tt(w, D::UINT64, D::UINT16, D::UINT16);
+                 set(w, "op", 0x10);
+               },
+               "s3s3d3_tt_src_dst_dtype", "in0_in1_dtype", "src0 UINT64, src1 UINT16"});
+  // s3s3d3_tt_dtype (0x51): out is an integer dtype.
+  for (D d : {D::FP16, D::BF16, D::FP32, D::FP8_E4})
+    c.push_back({"ttb_dtype_" + name_of(d), TTB, [d](Word& w) { set_tt(w, d, d, d); },
+                 "s3s3d3_tt_dtype", "out_dtype", name_of(d),
+                 "must be INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 or UINT64"});
+  // has_valid_active_channel_range.
+  for (Opcode o : {TTA, TTB})
+    c.push_back({std::string(o == TTA ? "tta" : "ttb") + "_channels_0", o,
+                 [](Word& w) { set(w, "num_active_channels", 0); },
+                 "has_valid_active_channel_range", "num_active_channels", "0", "1..128"});
+  // start_addr_active_channels, each operand (3 channels from partition 126 pass 128).
+  for (std::string f : {"src0_mem_pattern", "src1_mem_pattern", "dst_mem_pattern"})
+    c.push_back({"tta_start_partition_" + f, TTA,
+                 [f](Word& w) { set_addr(w, f, sbuf_addr(126, get_tensor(w, f).addr & 0x3ffff)); },
+                 "start_addr_active_channels", f, "start partition 126 + 3 channels", "<= 128"});
+  c.push_back({"ttb_src0_psum_start_partition", TTB,
+               [](Word& w) { set_addr(w, "src0_mem_pattern", psum_addr(127, 0x80)); },
+               "start_addr_active_channels", "src0_mem_pattern", "127"});
+  // tensor3d_valid (the sub-rules are TensorRules' below, every operand).
+  c.push_back({"tta_src1_misaligned", TTA,
+               [](Word& w) { set_addr(w, "src1_mem_pattern", sbuf_addr(2, 0x202)); },
+               "tensor3d_valid", "src1_mem_pattern", "0x00080202", "aligned"});
+  c.push_back({"tta_dst_register_64", TTA,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", reg_addr(64)); }, "tensor3d_valid",
+               "dst_mem_pattern", "0x80000040", "register"});
+  c.push_back({"ttb_dst_psum_two_byte_write", TTB,
+               [](Word& w) { set_addr(w, "dst_mem_pattern", psum_addr(1, 0x180)); },
+               "tensor3d_valid", "dst_mem_pattern", "0x02008180", "4-byte"});
+  c.push_back({"tta_src0_int64_misaligned", TTA,
+               [](Word& w) {
+                 set_tt(w, D::INT64, D::FP32, D::FP32);
+                 set_addr(w, "src0_mem_pattern", sbuf_addr(2, 0x104));
+               },
+               "tensor3d_valid", "src0_mem_pattern", "8-byte elements", "aligned"});
+  // A num_elem of 0 on a register-mode operand: the tensor clause; both count clauses that
+  // involve it are waived.
+  c.push_back({"tta_src0_register_num0", TTA,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", reg_addr(3));
+                 set_num(w, "src0_mem_pattern", 1, 0);
+               },
+               "tensor3d_valid", "src0_mem_pattern", "num=[4,0,1]", "num_elem[1] must be >= 1"});
+  c.push_back({"tta_dst_register_num0", TTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(63));
+                 set_num(w, "dst_mem_pattern", 0, 0);
+               },
+               "tensor3d_valid", "dst_mem_pattern", "num=[0,1,1]", ">= 1"});
+  // tensor_tensor_src_psum_check: not both sources in PSUM (DVE allows either alone).
+  c.push_back({"tta_both_sources_psum", TTA,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", psum_addr(2, 0x100));
+                 set_addr(w, "src1_mem_pattern", psum_addr(5, 0x200));
+               },
+               "tensor_tensor_src_psum_check", "src1_mem_pattern", "both in PSUM",
+               "must not both be in PSUM"});
+  c.push_back({"ttb_both_sources_psum", TTB,
+               [](Word& w) {
+                 set_addr(w, "src0_mem_pattern", psum_addr(1, 0x80));
+                 set_addr(w, "src1_mem_pattern", psum_addr(1, 0x80));
+               },
+               "tensor_tensor_src_psum_check", "src1_mem_pattern", "0x02008080"});
+  // The two count clauses (shapes may differ; the counts must agree).
+  c.push_back({"tta_src1_count", TTA, [](Word& w) { set_num(w, "src1_mem_pattern", 1, 3); },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern",
+               "count(src1) = 24, count(src0) = 16", "count(src0) must equal count(src1)"});
+  c.push_back({"tta_dst_count", TTA, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 12); },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern",
+               "count(dst) = 12, count(src0) = 16", "count(src0) must equal count(dst)"});
+  c.push_back({"ttb_src1_count", TTB, [](Word& w) { set_num(w, "src1_mem_pattern", 2, 2); },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern",
+               "count(src1) = 16, count(src0) = 8"});
+  c.push_back({"ttb_dst_count", TTB, [](Word& w) { set_num(w, "dst_mem_pattern", 0, 9); },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern",
+               "count(dst) = 9, count(src0) = 8"});
+  // Waived for the pair with a register-mode address, evaluated for the other pair.
+  c.push_back({"tta_dst_count_with_register_src1", TTA,
+               [](Word& w) {
+                 set_addr(w, "src1_mem_pattern", reg_addr(7));
+                 set_num(w, "dst_mem_pattern", 0, 12);
+               },
+               "s3s3d3_tt_dst_element_cnt_check", "dst_mem_pattern", "count(dst) = 12"});
+  c.push_back({"tta_src1_count_with_register_dst", TTA,
+               [](Word& w) {
+                 set_addr(w, "dst_mem_pattern", reg_addr(7));
+                 set_num(w, "src1_mem_pattern", 0, 4);
+               },
+               "s3s3d3_tt_src_element_cnt_check", "src1_mem_pattern", "count(src1) = 8"});
+  return c;
+}
+
+}  // namespace gpsimd::validate_cases
+#endif

@@ -102,6 +102,8 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/validate_cases.h"
+
 namespace {
 
 namespace rm = refmodel;
@@ -137,4 +139,17 @@ TEST(ReferenceModel, TensorTensorAluMatchesSpecExamples) {
 }
 
 }  // namespace
+
+namespace gpsimd {
+namespace {
+
+// ---- clause cases (SPEC §4, §6): its share of the family's (tensor_tensor.h) ----
+
+std::vector<ClauseCase> clause_cases() {
+  return cases_of(Opcode::TensorTensorArith, tensor_tensor_clause_cases());
+}
+GPSIMD_CLAUSE_CASES(TensorTensorArith, clause_cases);
+
+}  // namespace
+}  // namespace gpsimd
 #endif
