@@ -1,8 +1,10 @@
-// Tests of validation (SPEC §3, §4, §6): one valid word per instruction, then, for every
-// validity clause, a mutation of that word that makes the clause fail alone, with a
-// diagnostic that names the field and the offending value. Also the "not evaluated"
-// rules of SPEC §3.6, reporting of several failures at once, strict mode, and every
-// conformance vector's validation outcome.
+// Tests of validation (SPEC §3, §4, §6): every instruction's valid word, the header,
+// events and opcode clauses common to every instruction, the tensor sub-rules of every
+// tensor operand, clauses SPEC ties together, what each clause accepts, the "not
+// evaluated" rules of SPEC §3.6, reporting of several failures at once, strict mode, and
+// every conformance vector's validation outcome. Each instruction's clauses failing alone
+// (a mutation of its valid word per clause, with a diagnostic that names the field and the
+// offending value) are in its file in tests/instructions/.
 #include "gpsimd/validate.h"
 
 #include <gtest/gtest.h>

@@ -184,6 +184,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -256,4 +257,170 @@ GPSIMD_CLAUSE_CASES(AffineSelect, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- AffineSelect (SPEC §4.5) -----------------------------------------------------------
+
+// The NKI test: a 128 x 128 FP32 tile keeps col < row and fills the rest with -9984.0
+// (base 0, step -1 over the columns, channel_multiplier +1, GT: m = c - j > 0).
+TEST(AffineSelect, NkiUpperTriangleFill) {
+  Machine& m = fresh(Generation::V3);
+  rm::AffineSelectWord x = as_word(dt::FP32, dt::FP32, 128, 0, 128, 0, 5);
+  x.mask.step[0] = -1;
+  x.channel_multiplier = 1;
+  m.registers[5] = f32(-9984.0f);
+  for (unsigned c = 0; c < 128; ++c) {
+    V row(128);
+    for (unsigned j = 0; j < 128; ++j) row[j] = f32(static_cast<float>(c * 1000 + j) + 0.5f);
+    poke(m, SBUF, c, 0x1000, 4, row);
+  }
+  expect_ok(m, x.encode());
+  for (unsigned c = 0; c < 128; ++c) {
+    V want(128);
+    for (unsigned j = 0; j < 128; ++j)
+      want[j] = j < c ? f32(static_cast<float>(c * 1000 + j) + 0.5f) : f32(-9984.0f);
+    ASSERT_EQ(peek(m, SBUF, c, 0x8000, 4, 128), want) << "row " << c;
+  }
+}
+
+TEST(AffineSelect, EveryFillModeComparesAgainstZero) {
+  // base -2, step 1 over 5 elements: m = -2, -1, 0, 1, 2.
+  const V src = {10, 11, 12, 13, 14};
+  const uint32_t F = 0xFFFFFFFB;            // the fill register holds FP32 -5.0: INT32 -5
+  const V want[4] = {{F, F, F, 13, 14},     // GT
+                     {F, F, 12, 13, 14},    // GE
+                     {F, F, 12, F, F},      // EQ
+                     {10, 11, F, 13, 14}};  // NE
+  for (uint8_t mode = 0; mode < 4; ++mode) {
+    Machine& m = fresh(Generation::V2);
+    rm::AffineSelectWord x = as_word(dt::INT32, dt::INT32, 1, 3, 5, mode, 63);
+    x.mask.base = -2;
+    m.registers[63] = f32(-5.0f);
+    poke(m, SBUF, 3, 0x1000, 4, src);
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 3, 0x8000, 4, 5), want[mode]) << int{mode};
+  }
+}
+
+// c counts from the operand's start partition, not from partition 0; the mask's four
+// dimensions pair with a 2-D source by ordinal.
+TEST(AffineSelect, ChannelIndexAndFourDimensionalMask) {
+  Machine& m = fresh(Generation::V4);
+  rm::AffineSelectWord x = as_word(dt::FP32, dt::FP32, 2, 40, 6, 1, 0);
+  // m = -3 + 2*i0 - 1*i1 + 10*c over i0 < 3, i1 < 2 (ordinal j = i0 + 3*i1).
+  x.mask.base = -3;
+  x.mask.step[0] = 2;
+  x.mask.step[1] = -1;
+  x.mask.num[0] = 3;
+  x.mask.num[1] = 2;
+  x.mask.num[2] = 1;
+  x.channel_multiplier = 10;
+  x.src = tensor2(rm::sbuf_addr(40, 0x1000), 1, 2, 2, 3);
+  x.dst = tensor2(rm::sbuf_addr(40, 0x8000), 1, 6, 0, 1);
+  m.registers[0] = f32(-1.0f);
+  for (unsigned c = 0; c < 2; ++c)
+    poke(m, SBUF, 40 + c, 0x1000, 4, V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)});
+  expect_ok(m, x.encode());
+  // Channel 0: m = -3, -1, 1, -4, -2, 0 -> GE keeps ordinals 2 and 5.
+  EXPECT_EQ(peek(m, SBUF, 40, 0x8000, 4, 6),
+            (V{f32(-1), f32(-1), f32(3), f32(-1), f32(-1), f32(6)}));
+  // Channel 1 (partition 41): m + 10, every one >= 0.
+  EXPECT_EQ(peek(m, SBUF, 41, 0x8000, 4, 6), (V{f32(1), f32(2), f32(3), f32(4), f32(5), f32(6)}));
+}
+
+// Different dtypes go through FP32: integers round to nearest even and saturate.
+TEST(AffineSelect, ConversionsThroughFp32) {
+  struct Case {
+    uint8_t in, out;
+    V src, want;
+  };
+  const Case cases[] = {
+      // INT32 -> UINT32: negatives saturate to 0; beyond 2^24 rounds (2^31 - 1 -> 2^31).
+      {dt::INT32,
+       dt::UINT32,
+       {0xFFFFFFFBu, 7, 0x7FFFFFFFu, 16777217},
+       {0, 7, 0x80000000u, 16777216}},
+      // INT32 -> INT8 saturates.
+      {dt::INT32,
+       dt::INT8,
+       {300, 0xFFFFFED4u /* -300 */, 0xFFFFFFFFu, 127},
+       {0x7F, 0x80, 0xFF, 0x7F}},
+      // FP32 -> INT16: ties to even, -0.0 -> 0, NaN -> 0, +-inf -> the extremes.
+      {dt::FP32, dt::INT16, {f32(2.5f), f32(3.5f), 0x80000000u, 0x7FC00001u}, {2, 4, 0, 0}},
+      {dt::FP32,
+       dt::INT16,
+       {kNegInf, 0x7F800000u, f32(-32768.6f), f32(1e9f)},
+       {0x8000, 0x7FFF, 0x8000, 0x7FFF}},
+      // UINT8 -> BF16 exactly; INT16 -> FP16.
+      {dt::UINT8, dt::BF16, {255, 0, 1, 128}, {0x437F, 0, 0x3F80, 0x4300}},
+      {dt::INT16, dt::FP16, {0xFFFF, 2048, 2049, 0x7FFF}, {0xBC00, 0x6800, 0x6800, 0x7800}},
+      // FP32 -> BF16 rounds to nearest even; BF16 -> FP32 widens exactly.
+      {dt::FP32,
+       dt::BF16,
+       {0x3F808000u, 0x3F818000u, kNegFltMax, 0x7F800001u},
+       {0x3F80, 0x3F82, 0xFF80, 0x7FC0}},
+      {dt::BF16,
+       dt::FP32,
+       {0x3F80, 0xFF80, 0x8000, 0x7F81},
+       {0x3F800000u, kNegInf, 0x80000000u, 0x7FC10000u}},
+      // The same dtype is a bit copy, signalling NaN and -0.0 included.
+      {dt::FP32, dt::FP32, {0x7F800001u, 0x80000000u, 1, 2}, {0x7F800001u, 0x80000000u, 1, 2}},
+      // FP32 -> FP32R: the same bits.
+      {dt::FP32, dt::FP32R, {0x7F800001u, 3, 4, 5}, {0x7F800001u, 3, 4, 5}},
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V3);
+    rm::AffineSelectWord x = as_word(k.in, k.out, 1, 9, 4, 1, 2);  // GE, m = 0, 1, 2, 3
+    poke(m, SBUF, 9, 0x1000, rm::size_of(k.in), k.src);
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 9, 0x8000, rm::size_of(k.out), 4), k.want)
+        << int{k.in} << " -> " << int{k.out};
+  }
+}
+
+// The fill is the register's 32 bits read as FP32 and converted to the output dtype.
+TEST(AffineSelect, FillRegisterIsAnFp32ConvertedToTheOutput) {
+  struct Case {
+    uint8_t out;
+    uint32_t reg, want;
+  };
+  const Case cases[] = {
+      {dt::FP32, 0x7F800001u, 0x7F800001u},  // NaN payload kept
+      {dt::FP32R, 0xFFC01234u, 0xFFC01234u},
+      {dt::BF16, 0x7F800001u, 0x7FC0},  // canonical NaN
+      {dt::BF16, kNegFltMax, 0xFF80},   // -FLT_MAX -> -inf
+      {dt::INT32, 0xC0F00000u /* -7.5 */, 0xFFFFFFF8u},
+      {dt::UINT16, 0xC0F00000u, 0},
+      {dt::FP8_E4, 0x43780000u /* 248 */, 0x78},
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V5);
+    const uint8_t in = k.out == dt::FP32R ? dt::FP32 : k.out;     // FP32R is output-only
+    rm::AffineSelectWord x = as_word(in, k.out, 1, 0, 2, 0, 11);  // GT: m = 0, 1
+    m.registers[11] = k.reg;
+    poke(m, SBUF, 0, 0x1000, rm::size_of(k.out), V{1, 1});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 0, 0x8000, rm::size_of(k.out), 1), V{k.want}) << int{k.out};
+  }
+}
+
+// The ramp wraps modulo 2^32 (SPEC §3.7): INT32_MAX + 1 is negative.
+TEST(AffineSelect, RampWrapsAround) {
+  Machine& m = fresh(Generation::V3);
+  rm::AffineSelectWord x = as_word(dt::INT32, dt::INT32, 2, 0, 3, 0, 1);
+  x.mask.base = 2147483646;  // 2^31 - 2, then 2^31 - 1, then -2^31
+  x.channel_multiplier = 1;  // channel 1: 2^31 - 1, -2^31, -2^31 + 1
+  m.registers[1] = 99;
+  poke(m, SBUF, 0, 0x1000, 4, V{1, 2, 3});
+  poke(m, SBUF, 1, 0x1000, 4, V{4, 5, 6});
+  expect_ok(m, x.encode());
+  // The fill 99 read as FP32 (a subnormal) converts to INT32 0.
+  EXPECT_EQ(peek(m, SBUF, 0, 0x8000, 4, 3), (V{1, 2, 0}));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x8000, 4, 3), (V{4, 0, 0}));
+}
+
+}  // namespace
 #endif

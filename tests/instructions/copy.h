@@ -141,6 +141,7 @@ inline Word valid_copy_cast(Gen& g, uint8_t opcode) {
 }  // namespace gpsimd::asm_words
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd::validate_cases {
@@ -295,4 +296,48 @@ inline std::vector<ClauseCase> copy_cast_clause_cases() {
 }
 
 }  // namespace gpsimd::validate_cases
+
+// ---- what the family's hand-checked effects share ----
+
+namespace {
+
+// ---- Copy and Cast (SPEC §4.16, §4.17, §5.1) ----------------------------------------------
+
+using gpsimd::Engine;
+
+using rm::tensor4;
+
+// One channel from SBUF partition 3: src `n` dense elements at 0x100, dst `n` dense at
+// 0x800 (engine input: `e`).
+inline rm::CopyCastWord cc_word(uint8_t opcode, uint8_t in, uint8_t out, unsigned n) {
+  rm::CopyCastWord x;
+  x.opcode = opcode;
+  x.in = in;
+  x.out = out;
+  x.src = tensor4(rm::sbuf_addr(3, 0x100), 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor4(rm::sbuf_addr(3, 0x800), 1, n, 0, 1, 0, 1, 0, 1);
+  return x;
+}
+
+inline ExecOptions on(Engine e) {
+  ExecOptions o;
+  o.engine = e;
+  return o;
+}
+
+// Runs one conversion `in` -> `out` of `src` elements on a fresh machine of `g` and
+// engine `e`, and returns the destination elements.
+inline V cast_once(uint8_t opcode, uint8_t in, uint8_t out, const V& src, std::optional<Engine> e,
+                   Generation g = Generation::V3) {
+  Machine& m = fresh(g);
+  const auto n = static_cast<unsigned>(src.size());
+  poke(m, SBUF, 3, 0x100, rm::size_of(in), src);
+  ExecOptions o;
+  o.engine = e;
+  const ExecResult r = run(m, cc_word(opcode, in, out, n).encode(), o);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return peek(m, SBUF, 3, 0x800, rm::size_of(out), n);
+}
+
+}  // namespace
 #endif

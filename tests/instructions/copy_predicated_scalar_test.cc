@@ -190,6 +190,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -344,4 +345,217 @@ GPSIMD_CLAUSE_CASES(CopyPredicatedScalar, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- CopyPredicatedScalar (SPEC §4.12) --------------------------------------------------
+
+TEST(CopyPredicatedScalar, PolarityAndUntouchedElements) {
+  const V pred = {0, 1, 0, 0xFF, 0x80, 0, 2, 0};
+  const V old = {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f),
+                 f32(5.0f), f32(6.0f), f32(7.0f), f32(8.0f)};
+  const uint32_t s = f32(-9984.0f);
+  for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+    SCOPED_TRACE(int{rev});
+    Machine& m = fresh(Generation::V2);
+    poke(m, SBUF, 0, 0x100, 1, pred);
+    poke(m, SBUF, 1, 0x200, 4, old);
+    expect_ok(m, cps_word(dt::UINT8, dt::FP32, 8, s, rev).encode());
+    // reversed_pred = 1 writes where pred != 0; 0 where pred == 0.
+    const V want = rev == 1 ? V{old[0], s, old[2], s, s, old[5], s, old[7]}
+                            : V{s, old[1], s, old[3], old[4], s, old[6], s};
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 8), want);
+    EXPECT_EQ(peek(m, SBUF, 0, 0x100, 1, 8), pred);  // the predicate is unchanged
+  }
+}
+
+TEST(CopyPredicatedScalar, AnyBitOfThePredicateWidthIsTrue) {
+  struct Case {
+    uint8_t pdtype;
+    V pred;
+    V selected;  // 1 where the element is true
+  };
+  const Case cases[] = {
+      {dt::INT8, {0x80, 0, 0x01, 0xFF}, {1, 0, 1, 1}},
+      {dt::UINT16, {0x8000, 0, 0x0100, 0x0001}, {1, 0, 1, 1}},
+      {dt::INT16, {0, 0xFFFF, 0x8000, 0}, {0, 1, 1, 0}},
+      {dt::INT32, {0x80000000, 0, 0x00010000, 0x01000000}, {1, 0, 1, 1}},
+      {dt::UINT32, {0, 0x00000100, 0, 0x80000000}, {0, 1, 0, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.pdtype});
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, rm::size_of(c.pdtype), c.pred);
+    poke(m, SBUF, 1, 0x200, 2, {0x1111, 0x2222, 0x3333, 0x4444});
+    expect_ok(m, cps_word(c.pdtype, dt::INT16, 4, 0xBEEF, 1).encode());
+    V want = {0x1111, 0x2222, 0x3333, 0x4444};
+    for (unsigned j = 0; j < 4; ++j)
+      if (c.selected[j]) want[j] = 0xBEEF;
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 4), want);
+    // The 2-byte elements past the walk keep their zeros.
+    EXPECT_EQ(peek(m, SBUF, 1, 0x208, 2, 2), (V{0, 0}));
+  }
+}
+
+TEST(CopyPredicatedScalar, ScalarBitsAreCopiedNeverConverted) {
+  struct Case {
+    uint8_t dtype;
+    uint32_t scalar;
+  };
+  const Case cases[] = {
+      {dt::FP32, 0x7F800001},  // signalling NaN with payload 1
+      {dt::FP32, 0xFFC12345},  // negative quiet NaN with a payload
+      {dt::FP32, 0x80000000},  // -0.0
+      {dt::FP32, 0x00000001},  // the smallest subnormal
+      {dt::BF16, 0xFF81},     {dt::FP16, 0x7C01},   {dt::FP16, 0x8000},
+      {dt::FP8_E4, 0x79},     {dt::FP8_E5, 0xFF},   {dt::FP8_E3, 0x80},
+      {dt::INT8, 0x80},       {dt::UINT16, 0xFFFF}, {dt::INT32, 0x80000000},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.dtype} << " " << std::hex << c.scalar);
+    const unsigned size = rm::size_of(c.dtype);
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 0, 0x100, 1, {1, 0, 1});
+    expect_ok(m, cps_word(dt::UINT8, c.dtype, 3, c.scalar, 1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, size, 3), (V{c.scalar, 0, c.scalar}));
+  }
+}
+
+TEST(CopyPredicatedScalar, PointerScalarsArePerChannel) {
+  Machine& m = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::INT16, 2, 0, 0);
+  x.channels = 3;
+  x.pred.addr = rm::sbuf_addr(10, 0x21);  // 1-byte predicates at an odd offset
+  x.dst.addr = rm::sbuf_addr(20, 0x10);
+  x.src0_imm_src = 1;  // pointer into PSUM: allowed for DVE
+  x.src0_imm = rm::psum_addr(30, 0x40);
+  for (unsigned c = 0; c < 3; ++c) {
+    poke(m, SBUF, 10 + c, 0x21, 1, {c == 1 ? 1u : 0u, 0});
+    poke(m, PSUM, 30 + c, 0x40, 2, {0xA000 + c});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 20, 0x10, 2, 2), (V{0xA000, 0xA000}));
+  EXPECT_EQ(peek(m, SBUF, 21, 0x10, 2, 2), (V{0, 0xA001}));
+  EXPECT_EQ(peek(m, SBUF, 22, 0x10, 2, 2), (V{0xA002, 0xA002}));
+  // A register pointer, and an FP32 PSUM destination.
+  rm::CopyPredicatedScalarWord y = cps_word(dt::INT32, dt::FP32, 2, 0, 1);
+  y.channels = 2;
+  y.pred.addr = rm::psum_addr(40, 0x80);
+  y.dst.addr = rm::psum_addr(50, 0x3FF8);  // ends exactly at 16 KiB
+  y.src0_imm_src = 2;
+  y.src0_imm = 63;
+  m.registers[63] = rm::sbuf_addr(60, 0x1000);
+  poke(m, PSUM, 40, 0x80, 4, {0, 0x80000000});
+  poke(m, PSUM, 41, 0x80, 4, {5, 0});
+  poke(m, SBUF, 60, 0x1000, 4, {f32(-0.0f)});
+  poke(m, SBUF, 61, 0x1000, 4, {0x7FC00001});
+  expect_ok(m, y.encode());
+  EXPECT_EQ(peek(m, PSUM, 50, 0x3FF8, 4, 2), (V{0, 0x80000000}));
+  EXPECT_EQ(peek(m, PSUM, 51, 0x3FF8, 4, 2), (V{0x7FC00001, 0}));
+}
+
+TEST(CopyPredicatedScalar, DecisionsComeFromThePredicateAsItWas) {
+  // dst is pred shifted by one element: dst[j] is pred[j + 1]. Decisions from the
+  // predicate as it was: j = 0, 1, 2 write 0; j = 3 (pred 0) does not.
+  // Read live, j = 0 would clear pred[1] and j = 1 would not write.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {1, 1, 1, 0, 0x55});
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT32, dt::UINT32, 4, 0, 1);
+  x.dst.addr = rm::sbuf_addr(0, 0x104);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 5), (V{1, 0, 0, 0, 0x55}));
+  // Exactly on the predicate, reversed_pred 0: the zeros become 7, the rest stays.
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  x.reversed_pred = 0;
+  x.src0_imm = 7;
+  x.dst.addr = rm::sbuf_addr(0, 0x100);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 4), (V{7, 3, 7, 4}));
+}
+
+TEST(CopyPredicatedScalar, ZeroStepDestinationIsWrittenWhenAnyOrdinalSelects) {
+  Machine& m = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::INT32, 4, 0xCAFE, 1);
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 0, 4, 0, 1, 0, 1);
+  poke(m, SBUF, 1, 0x200, 4, {0x1234});
+  poke(m, SBUF, 0, 0x100, 1, {0, 0, 0, 0});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0x1234, 0}));
+  poke(m, SBUF, 0, 0x100, 1, {0, 0, 9, 0});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0xCAFE, 0}));
+  // Strided and reversed: pred steps {2}, dst steps {-3}.
+  Machine& n = fresh(Generation::V3);
+  rm::CopyPredicatedScalarWord y = cps_word(dt::INT8, dt::UINT8, 3, 0xEE, 1);
+  y.pred = tensor3(rm::sbuf_addr(0, 0x100), 2, 3, 0, 1, 0, 1);  // bytes 0x100, 0x102, 0x104
+  y.dst = tensor3(rm::sbuf_addr(1, 0x206), -3, 3, 0, 1, 0, 1);  // bytes 0x206, 0x203, 0x200
+  poke(n, SBUF, 0, 0x100, 1, {1, 1, 0, 1, 1});
+  poke(n, SBUF, 1, 0x200, 1, {0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16});
+  expect_ok(n, y.encode());
+  EXPECT_EQ(peek(n, SBUF, 1, 0x200, 1, 7), (V{0xEE, 0x11, 0x12, 0x13, 0x14, 0x15, 0xEE}));
+}
+
+TEST(CopyPredicatedScalar, FaultsChangeNothing) {
+  Machine& m = busy_machine();
+  rm::CopyPredicatedScalarWord x = cps_word(dt::UINT8, dt::FP32, 4, f32(-5.0f), 1);
+  x.ev = kSet9;
+  x.channels = 2;
+  x.pred.addr = rm::sbuf_addr(0, 0x100);  // busy bytes of 1.0f: 00 00 80 3F
+  x.dst.addr = rm::sbuf_addr(2, 0x100);
+  rm::CopyPredicatedScalarWord wait = x;
+  wait.ev = rm::Events{2, 9, 0, 0, 4};  // semaphore 9 == 4 never holds (it is 3)
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // bad-address: register-mode dst in PSUM with a 2-byte dtype, misaligned, too high.
+  rm::CopyPredicatedScalarWord r = cps_word(dt::UINT8, dt::BF16, 4, 0x3F80, 1);
+  r.ev = kSet9;
+  r.channels = 2;
+  r.dst.addr = rm::reg_addr(6);
+  for (uint32_t a : {rm::psum_addr(3, 0x100), rm::sbuf_addr(3, 0x101), rm::sbuf_addr(127, 0x100)}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[6] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // ... register-mode pred past the partitions; a misaligned register pointer scalar.
+  r = x;
+  r.pred.addr = rm::reg_addr(7);
+  m.registers[7] = rm::sbuf_addr(127, 0x100);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  r = x;
+  r.src0_imm_src = 2;
+  r.src0_imm = 8;
+  m.registers[8] = rm::psum_addr(0, 0x102);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // shape-mismatch: register mode waived the count clause; the counts differ.
+  r = x;
+  r.dst = tensor3(rm::reg_addr(6), 1, 3, 0, 1, 0, 1);
+  m.registers[6] = rm::sbuf_addr(2, 0x100);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::ShapeMismatch);
+  // The address comes before the shape.
+  m.registers[6] = rm::sbuf_addr(2, 0x102);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // too-large: 4096 x 4097 ordinals on one element.
+  r = x;
+  r.pred = tensor3(rm::sbuf_addr(0, 0x100), 0, 4096, 0, 4097, 0, 1);
+  r.dst = tensor3(rm::sbuf_addr(2, 0x100), 0, 4096, 0, 4097, 0, 1);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::TooLarge);
+  // Equal register-mode counts retire.
+  r = x;
+  r.dst = tensor3(rm::reg_addr(6), 1, 2, 2, 2, 0, 1);
+  m.registers[6] = rm::sbuf_addr(2, 0x100);
+  expect_ok(m, r.encode());
+  for (unsigned p : {2u, 3u})
+    EXPECT_EQ(peek(m, SBUF, p, 0x100, 4, 4), (V{f32(1.0f), f32(2.0f), f32(-5.0f), f32(-5.0f)}));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing either: a reserved byte, a float predicate.
+  Word bad = x.encode();
+  bad[36] = 1;
+  expect_unchanged(m, bad, Status::Invalid, std::nullopt);
+  r = x;
+  r.pred_dtype = dt::FP16;
+  expect_unchanged(m, r.encode(), Status::Invalid, std::nullopt);
+}
+
+}  // namespace
 #endif

@@ -146,6 +146,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -204,4 +205,191 @@ GPSIMD_CLAUSE_CASES(DveReadAccumulator, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- DveReadAccumulator (SPEC §4.13) ----------------------------------------------------
+
+TEST(DveReadAccumulator, ReadsEachPartitionsAccumulatorAndNegates) {
+  // Accumulators 2..7: 1.5, -0.0, +0.0, quiet NaN with payload, -FLT_MAX, sNaN.
+  const V acc = {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, kNegFltMax, 0x7F800001};
+  struct Case {
+    uint8_t dtype;
+    V plain, negated;
+  };
+  const Case cases[] = {
+      {dt::FP32,
+       {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, 0xFF7FFFFF, 0x7F800001},
+       {0xBFC00000, 0x00000000, 0x80000000, 0xFFC00001, 0x7F7FFFFF, 0xFF800001}},
+      {dt::FP32R,
+       {0x3FC00000, 0x80000000, 0x00000000, 0x7FC00001, 0xFF7FFFFF, 0x7F800001},
+       {0xBFC00000, 0x00000000, 0x80000000, 0xFFC00001, 0x7F7FFFFF, 0xFF800001}},
+      // -FLT_MAX is beyond BF16's range: -inf. NaNs become the canonical NaN with sign.
+      {dt::BF16,
+       {0x3FC0, 0x8000, 0x0000, 0x7FC0, 0xFF80, 0x7FC0},
+       {0xBFC0, 0x0000, 0x8000, 0xFFC0, 0x7F80, 0xFFC0}},
+      {dt::FP16,
+       {0x3E00, 0x8000, 0x0000, 0x7E00, 0xFC00, 0x7E00},
+       {0xBE00, 0x0000, 0x8000, 0xFE00, 0x7C00, 0xFE00}},
+      {dt::FP8_E5, {0x3E, 0x80, 0x00, 0x7E, 0xFC, 0x7E}, {0xBE, 0x00, 0x80, 0xFE, 0x7C, 0xFE}},
+      {dt::FP8_E4, {0x3C, 0x80, 0x00, 0x7C, 0xF8, 0x7C}, {0xBC, 0x00, 0x80, 0xFC, 0x78, 0xFC}},
+      {dt::FP8_E3, {0x38, 0x80, 0x00, 0x78, 0xF0, 0x78}, {0xB8, 0x00, 0x80, 0xF8, 0x70, 0xF8}},
+  };
+  for (const Case& c : cases) {
+    for (uint8_t neg : {uint8_t{0}, uint8_t{1}}) {
+      SCOPED_TRACE(testing::Message() << int{c.dtype} << " negated " << int{neg});
+      Machine& m = fresh(Generation::V2);
+      for (unsigned i = 0; i < 6; ++i) m.accumulators[2 + i] = acc[i];
+      const auto before = m.accumulators;
+      const unsigned size = rm::size_of(c.dtype);
+      expect_ok(m, dra_word(c.dtype, 6, rm::sbuf_addr(2, 0x300), neg).encode());
+      const V& want = neg ? c.negated : c.plain;
+      for (unsigned i = 0; i < 6; ++i) {
+        EXPECT_EQ(peek(m, SBUF, 2 + i, 0x300, size, 1), V{want[i]}) << "channel " << i;
+        // Exactly one element: the next one is untouched.
+        EXPECT_EQ(peek(m, SBUF, 2 + i, 0x300 + size, size, 1), V{0}) << "channel " << i;
+      }
+      EXPECT_EQ(peek(m, SBUF, 8, 0x300, 4, 1), V{0});  // channel 6 does not exist
+      EXPECT_EQ(m.accumulators, before);               // not changed
+    }
+  }
+}
+
+TEST(DveReadAccumulator, NarrowingRoundsToNearestEven) {
+  struct Case {
+    uint8_t dtype;
+    uint32_t acc, want;
+  };
+  const Case cases[] = {
+      {dt::BF16, 0x3F808000, 0x3F80},  // 1 + 2^-8: tie, to even
+      {dt::BF16, 0x3F818000, 0x3F82},  // 1 + 3 * 2^-8: tie, to even (up)
+      {dt::BF16, 0x3F808001, 0x3F81},  // just above the tie
+      {dt::BF16, 0x00010000, 0x0001},  // a subnormal stays
+      {dt::BF16, 0x7F7FFFFF, 0x7F80},  // FLT_MAX rounds to +inf
+      {dt::FP16, 0x3F801000, 0x3C00},  // 1 + 2^-11: tie, to even
+      {dt::FP16, 0x3F803000, 0x3C02},  // 1 + 3 * 2^-11: tie, up to even
+      {dt::FP16, 0x477FE000, 0x7BFF},  // 65504
+      {dt::FP16, 0x477FF000, 0x7C00},  // 65520: tie to 65536, beyond: +inf
+      {dt::FP16, 0x33800000, 0x0001},  // 2^-24: the smallest subnormal
+      {dt::FP16, 0x33000000, 0x0000},  // 2^-25: tie with 0, to even
+      {dt::FP8_E4, 0x43700000, 0x77},  // 240, the maximum
+      {dt::FP8_E4, 0x437A0000, 0x78},  // 250 rounds to 256: +inf
+      {dt::FP8_E4, 0x40400000, 0x44},  // 3.0
+      {dt::FP8_E5, 0x47600000, 0x7B},  // 57344, the maximum
+      {dt::FP8_E5, 0x3FA00000, 0x3D},  // 1.25
+      {dt::FP8_E3, 0x41780000, 0x6F},  // 15.5, the maximum
+      {dt::FP8_E3, 0x41800000, 0x70},  // 16: +inf
+      {dt::FP8_E3, 0x3F840000, 0x30},  // 1 + 2^-5, half an E3 step: tie, to even (1.0)
+      {dt::FP8_E3, 0x3F8C0000, 0x32},  // 1 + 3 * 2^-5: tie, to even (up)
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << int{c.dtype} << " " << std::hex << c.acc);
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[9] = c.acc;
+    expect_ok(m, dra_word(c.dtype, 1, rm::sbuf_addr(9, 0x10)).encode());
+    EXPECT_EQ(peek(m, SBUF, 9, 0x10, rm::size_of(c.dtype), 1), V{c.want});
+  }
+}
+
+TEST(DveReadAccumulator, FreshMachineReadsMinusInfinityAndReadsRepeat) {
+  Machine& m = fresh(Generation::V5);
+  expect_ok(m, dra_word(dt::FP32, 128, rm::sbuf_addr(0, 0x40)).encode());
+  expect_ok(m, dra_word(dt::FP32, 128, rm::sbuf_addr(0, 0x44), 1).encode());
+  expect_ok(m, dra_word(dt::BF16, 128, rm::sbuf_addr(0, 0x48)).encode());
+  for (unsigned p = 0; p < 128; ++p) {
+    EXPECT_EQ(peek(m, SBUF, p, 0x40, 4, 2), (V{kNegInf, 0x7F800000})) << p;
+    EXPECT_EQ(peek(m, SBUF, p, 0x48, 2, 1), V{0xFF80}) << p;
+    EXPECT_EQ(m.accumulators[p], kNegInf);
+  }
+  // Two reads of the same accumulators are equal.
+  m.accumulators[70] = f32(42.0f);
+  expect_ok(m, dra_word(dt::FP32, 1, rm::sbuf_addr(70, 0x100)).encode());
+  expect_ok(m, dra_word(dt::FP32, 1, rm::sbuf_addr(70, 0x104)).encode());
+  EXPECT_EQ(peek(m, SBUF, 70, 0x100, 4, 2), (V{f32(42.0f), f32(42.0f)}));
+}
+
+TEST(DveReadAccumulator, DestinationPartitionPicksTheAccumulatorStepIsIrrelevant) {
+  Machine& m = fresh(Generation::V3);
+  for (unsigned p = 0; p < 128; ++p) m.accumulators[p] = f32(static_cast<float>(p));
+  // PSUM destination (FP32), with a negative step and a register-mode address.
+  rm::DveReadAccumulatorWord x = dra_word(dt::FP32, 3, rm::psum_addr(100, 0x3FFC));
+  x.dst.step[0] = -7;
+  expect_ok(m, x.encode());
+  for (unsigned c = 0; c < 3; ++c)
+    EXPECT_EQ(peek(m, PSUM, 100 + c, 0x3FFC, 4, 1), V{f32(static_cast<float>(100 + c))});
+  x = dra_word(dt::FP16, 2, rm::reg_addr(33));
+  m.registers[33] = rm::sbuf_addr(64, 0x2002);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 64, 0x2002, 2, 1), V{0x5400});  // 64.0
+  EXPECT_EQ(peek(m, SBUF, 65, 0x2002, 2, 1), V{0x5410});  // 65.0
+}
+
+// SPEC §4.13: a DveReadAccumulator whose destination starts at the RangeSelect's source
+// partition reads back what the reduction left.
+TEST(DveReadAccumulator, ReadsWhatRangeSelectAccumulatedOverTwoTiles) {
+  Machine& m = fresh(Generation::V3);
+  // Two channels (partitions 0 and 1); indices kept when 0 <= base + j <= 3.
+  rm::RangeSelectWord r = rs_word(dt::FP32, dt::FP32, 4, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 3.0f, 2);
+  r.channels = 2;
+  r.dst.addr = rm::sbuf_addr(10, 0x200);
+  // Tile 1.
+  poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), f32(5.0f), f32(3.0f), f32(2.0f)});
+  poke(m, SBUF, 1, 0x100, 4, {f32(-8.0f), f32(-9.0f), f32(-7.5f), f32(-10.0f)});
+  expect_ok(m, r.encode());
+  // Tile 2: channel 0 has a larger value, channel 1 only smaller ones.
+  poke(m, SBUF, 0, 0x100, 4, {f32(7.0f), f32(-1.0f), f32(6.0f), f32(0.0f)});
+  poke(m, SBUF, 1, 0x100, 4, {f32(-20.0f), f32(-30.0f), f32(-40.0f), f32(-50.0f)});
+  expect_ok(m, r.encode());
+  rm::DveReadAccumulatorWord d = dra_word(dt::FP32, 2, rm::sbuf_addr(0, 0x800));
+  expect_ok(m, d.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x800, 4, 1), V{f32(7.0f)});
+  EXPECT_EQ(peek(m, SBUF, 1, 0x800, 4, 1), V{f32(-7.5f)});
+  d = dra_word(dt::BF16, 2, rm::sbuf_addr(0, 0x900), 1);
+  expect_ok(m, d.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x900, 2, 1), V{0xC0E0});  // -7.0
+  EXPECT_EQ(peek(m, SBUF, 1, 0x900, 2, 1), V{0x40F0});  // 7.5
+  // A tile whose every index is filtered out on a fresh accumulator: -FLT_MAX, -inf in BF16.
+  Machine& n = fresh(Generation::V3);
+  r.bound1 = f32(-1.0f);  // nothing passes
+  expect_ok(n, r.encode());
+  d = dra_word(dt::BF16, 1, rm::sbuf_addr(0, 0x900));
+  expect_ok(n, d.encode());
+  EXPECT_EQ(peek(n, SBUF, 0, 0x900, 2, 1), V{0xFF80});
+  d = dra_word(dt::FP32, 1, rm::sbuf_addr(0, 0x904));
+  expect_ok(n, d.encode());
+  EXPECT_EQ(peek(n, SBUF, 0, 0x904, 4, 1), V{kNegFltMax});
+}
+
+TEST(DveReadAccumulator, FaultsChangeNothing) {
+  Machine& m = busy_machine(Generation::V2);
+  rm::DveReadAccumulatorWord x = dra_word(dt::BF16, 4, rm::reg_addr(3));
+  x.ev = kSet9;
+  rm::DveReadAccumulatorWord wait = x;
+  wait.ev = rm::Events{2, 9, 1, 9, 0};  // semaphore 9 == 0 never holds (it is 3)
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  for (uint32_t a : {rm::psum_addr(0, 0x100),       // a 2-byte PSUM write
+                     rm::sbuf_addr(0, 0x101),       // misaligned
+                     rm::sbuf_addr(125, 0x100),     // partitions 125..128
+                     rm::sbuf_addr(0, 192 * 1024),  // beyond the V2 partition
+                     0x20000100u}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[3] = a;
+    expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  m.registers[3] = rm::sbuf_addr(124, 0x100);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 126, 0x100, 2, 1), V{0xC2C8});  // -100.0
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing: two elements, an integer dtype.
+  rm::DveReadAccumulatorWord bad = x;
+  bad.dst_element_count = 2;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+  bad = x;
+  bad.dtype = dt::INT32;
+  expect_unchanged(m, bad.encode(), Status::Invalid, std::nullopt);
+}
+
+}  // namespace
 #endif

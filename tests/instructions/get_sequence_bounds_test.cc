@@ -183,6 +183,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -238,4 +239,48 @@ GPSIMD_CLAUSE_CASES(GetSequenceBounds, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- GetSequenceBounds (SPEC §4.3) ------------------------------------------------------
+
+TEST(GetSequenceBounds, SpecExampleForEveryDtype) {
+  const std::vector<int> ids = {0, 1, 1, 2, 2, 2, 0, 3, 3};
+  const std::vector<int> starts = {9, 1, 1, 3, 3, 3, 9, 7, 7};
+  const std::vector<int> ends = {-1, 3, 3, 6, 6, 6, -1, 9, 9};
+  for (uint8_t in : {dt::INT32, dt::FP32}) {
+    for (uint8_t out : {dt::INT32, dt::FP32}) {
+      SCOPED_TRACE(testing::Message() << int{in} << " " << int{out});
+      Machine& m = fresh(Generation::V3);
+      poke(m, SBUF, 4, 0x100, 4, in == dt::FP32 ? as_fp32(ids) : as_int32(ids));
+      expect_ok(m, gsb_word(in, out, 9).encode());
+      const auto conv = out == dt::FP32 ? as_fp32 : as_int32;
+      EXPECT_EQ(peek(m, SBUF, 4, 0x400, 4, 9), conv(starts));
+      EXPECT_EQ(peek(m, SBUF, 4, 0x400 + 36, 4, 9), conv(ends));
+    }
+  }
+}
+
+// A NaN id equals nothing (its own segment); -0.0 equals 0 (padding).
+TEST(GetSequenceBounds, NaNAndNegativeZeroIds) {
+  Machine& m = fresh(Generation::V4);
+  poke(m, SBUF, 4, 0x100, 4, {0x7FC00000, 0x7FC00000, 0x80000000, f32(2.0f), f32(2.0f)});
+  expect_ok(m, gsb_word(dt::FP32, dt::INT32, 5).encode());
+  EXPECT_EQ(peek(m, SBUF, 4, 0x400, 4, 10), as_int32({0, 1, 5, 3, 3, 1, 2, -1, 5, 5}));
+}
+
+// The destination walk decides where starts and ends land: here ends before starts.
+TEST(GetSequenceBounds, DestinationWalkPlacesStartsAndEnds) {
+  Machine& m = fresh(Generation::V5);
+  rm::GetSequenceBoundsWord x = gsb_word(dt::INT32, dt::INT32, 4);
+  x.dst = tensor3(rm::sbuf_addr(9, 0x810), 1, 4, 0, 1, -4, 2);  // starts at 0x810, ends 0x800
+  poke(m, SBUF, 4, 0x100, 4, {5, 5, 0, 6});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 9, 0x810, 4, 4), as_int32({0, 0, 4, 3}));
+  EXPECT_EQ(peek(m, SBUF, 9, 0x800, 4, 4), as_int32({2, 2, -1, 4}));
+}
+
+}  // namespace
 #endif

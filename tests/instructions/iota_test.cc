@@ -152,6 +152,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -196,4 +197,116 @@ GPSIMD_CLAUSE_CASES(Iota, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- Iota (SPEC §4.6) -------------------------------------------------------------------
+
+TEST(Iota, NkiExamples) {
+  Machine& m = fresh(Generation::V3);
+  // [0..511]: one channel, step 1 x 512.
+  expect_ok(m, iota_word(dt::INT32, 1, 0, 512).encode());
+  V want(512);
+  for (unsigned j = 0; j < 512; ++j) want[j] = j;
+  EXPECT_EQ(peek(m, SBUF, 0, 0x400, 4, 512), want);
+  // [0, -1, ..., -511]: step -1.
+  rm::IotaWord down = iota_word(dt::INT32, 1, 1, 512);
+  down.pattern.step[0] = -1;
+  expect_ok(m, down.encode());
+  for (unsigned j = 0; j < 512; ++j) want[j] = static_cast<uint32_t>(-static_cast<int32_t>(j));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x400, 4, 512), want);
+  // [[0] ... [127]] and 5 + 2p: one element per channel.
+  rm::IotaWord col = iota_word(dt::INT32, 128, 0, 1);
+  col.channel_multiplier = 1;
+  col.dst.addr = rm::sbuf_addr(0, 0x2000);
+  expect_ok(m, col.encode());
+  rm::IotaWord affine = col;
+  affine.pattern.base = 5;
+  affine.channel_multiplier = 2;
+  affine.dst.addr = rm::sbuf_addr(0, 0x2004);
+  expect_ok(m, affine.encode());
+  for (unsigned c = 0; c < 128; ++c)
+    ASSERT_EQ(peek(m, SBUF, c, 0x2000, 4, 2), (V{c, 5 + 2 * c})) << c;
+  // p + f: 128 channels, step 1 x 512, channel_multiplier 1 (FP32).
+  rm::IotaWord pf = iota_word(dt::FP32, 128, 0, 512);
+  pf.channel_multiplier = 1;
+  pf.dst.addr = rm::sbuf_addr(0, 0x4000);
+  expect_ok(m, pf.encode());
+  for (unsigned c = 0; c < 128; ++c) {
+    for (unsigned j = 0; j < 512; ++j) want[j] = f32(static_cast<float>(c + j));
+    ASSERT_EQ(peek(m, SBUF, c, 0x4000, 4, 512), want) << c;
+  }
+}
+
+// Integer outputs keep the low bits of the int32 ramp (no saturation).
+TEST(Iota, IntegerOutputsKeepTheLowBits) {
+  struct Case {
+    uint8_t out;
+    int32_t base;
+    uint32_t want;
+  };
+  const Case cases[] = {{dt::INT8, 300, 44},
+                        {dt::INT8, -1, 0xFF},
+                        {dt::UINT8, 256 + 7, 7},
+                        {dt::INT16, 70000, 4464},
+                        {dt::UINT16, -2, 0xFFFE},
+                        {dt::UINT32, -1, 0xFFFFFFFFu},
+                        {dt::INT32, INT32_MIN, 0x80000000u}};
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V2);
+    rm::IotaWord x = iota_word(k.out, 1, 7, 1);
+    x.pattern.base = k.base;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 7, 0x400, rm::size_of(k.out), 1), V{k.want}) << int{k.out};
+  }
+}
+
+// Float outputs go through FP32 (RNE) and then round again (SPEC §4.6).
+TEST(Iota, FloatOutputsRoundTwice) {
+  struct Case {
+    uint8_t out;
+    int32_t base;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {dt::BF16, (1 << 24) + (1 << 16) + 1, 0x4B80},  // 2^24, not 2^24 + 2^17 (0x4B81)
+      {dt::FP32, (1 << 24) + 1, 0x4B800000u},         // 2^24 + 1 -> 2^24 (tie to even)
+      {dt::FP32, (1 << 24) + 3, 0x4B800002u},         // -> 2^24 + 4
+      {dt::FP32R, -3, 0xC0400000u},
+      {dt::FP16, 65520, 0x7C00},  // +inf
+      {dt::FP16, -65504, 0xFBFF},
+      {dt::FP8_E4, 248, 0x78},  // +inf
+      {dt::FP8_E4, 240, 0x77},
+      {dt::FP8_E5, -57344, 0xFB},
+      {dt::FP8_E3, 17, 0x70},  // 17 -> +inf (max 15.5)
+  };
+  for (const Case& k : cases) {
+    Machine& m = fresh(Generation::V4);
+    rm::IotaWord x = iota_word(k.out, 1, 0, 1);
+    x.pattern.base = k.base;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 0, 0x400, rm::size_of(k.out), 1), V{k.want})
+        << int{k.out} << " " << k.base;
+  }
+}
+
+TEST(Iota, WrapAroundAndFourDimensions) {
+  Machine& m = fresh(Generation::V3);
+  // base 2^31 - 2, step 1 over 2, then 2^30 over 2: the sums wrap modulo 2^32.
+  rm::IotaWord x = iota_word(dt::INT32, 2, 10, 1);
+  x.pattern = rm::Data4D{2147483646, {1, 16384, 0, 7}, {2, 2, 1, 2}};
+  x.channel_multiplier = INT32_MIN;  // channel 1 adds 2^31
+  x.dst = rm::tensor4(rm::sbuf_addr(10, 0x400), 1, 2, 2, 2, 0, 1, 4, 2);
+  expect_ok(m, x.encode());
+  // i3 adds 7; i1 adds 16384.
+  const auto v = [](int64_t e) { return static_cast<uint32_t>(static_cast<uint64_t>(e)); };
+  const int64_t b = 2147483646;
+  EXPECT_EQ(peek(m, SBUF, 10, 0x400, 4, 8), (V{v(b), v(b + 1), v(b + 16384), v(b + 16385), v(b + 7),
+                                               v(b + 8), v(b + 16391), v(b + 16392)}));
+  EXPECT_EQ(peek(m, SBUF, 11, 0x400, 4, 2), (V{v(b + 2147483648LL), v(b + 1 + 2147483648LL)}));
+}
+
+}  // namespace
 #endif

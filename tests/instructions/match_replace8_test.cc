@@ -157,6 +157,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -202,4 +203,57 @@ GPSIMD_CLAUSE_CASES(MatchReplace8, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+namespace search {
+
+TEST(MatchReplace8, NkiDocstringExample) {
+  // nc_match_replace8: positive step, mv[7 - k] = vals[k]: mv = [8,8,8,8,8,8,8,3].
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x40, 4, fp32v({3, 8, 8, 8, 8, 8, 8, 8}));
+  poke(m, SBUF, 0, 0x100, 4, fp32v({1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8}));
+  expect_ok(m, mvl(rm::sbuf_addr(0, 0x40), 1).encode());
+  EXPECT_EQ(m.match[0].mv, fp32s({8, 8, 8, 8, 8, 8, 8, 3}));
+  expect_ok(m, mr8(rm::sbuf_addr(0, 0x100), 11, rm::sbuf_addr(0, 0x200), -100.0f).encode());
+  EXPECT_EQ(m.match[0].matched, 0xFF);
+  EXPECT_EQ(m.match[0].idx, (std::array<uint32_t, 8>{4, 5, 6, 7, 8, 9, 10, 2}));
+  const uint32_t r = f32(-100.0f);
+  EXPECT_EQ(peek(m, SBUF, 0, 0x200, 4, 11), (V{f32(1), f32(2), r, f32(4), r, r, r, r, r, r, r}));
+}
+
+}  // namespace search
+
+namespace search {
+
+TEST(MatchReplace8, EveryElementPassesThroughFp32) {
+  Machine& m = fresh(Generation::V2);
+  // mv: 16777216 in every slot; the INT32 data 16777217 rounds to it and matches.
+  expect_ok(m, [&] {
+    poke(m, SBUF, 1, 0, 4, V(8, 0x4B800000u));
+    return mvl(rm::sbuf_addr(1, 0), 1).encode();
+  }());
+  rm::MatchReplace8Word x = mr8(rm::sbuf_addr(1, 0x100), 3, rm::sbuf_addr(1, 0x200), 2.5f);
+  x.in = x.out = dt::INT32;
+  poke(m, SBUF, 1, 0x100, 4, {16777217u, 16777219u, 7});
+  expect_ok(m, x.encode());
+  // Ordinal 0 matches slot 0 (replaced by 2.5 -> INT32 2, ties to even); 16777219 becomes
+  // 16777220 through FP32; 7 stays 7. Ordinal 1 (16777220.0) does not equal 16777216.
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 3), (V{2, 16777220u, 7}));
+  EXPECT_EQ(m.match[1].matched, 0x01);
+  // BF16: a signalling NaN comes back as 0x7FC0 (never matches, SPEC §4.10).
+  rm::MatchReplace8Word b = mr8(rm::sbuf_addr(2, 0x100), 2, rm::sbuf_addr(2, 0x200), 1.0f);
+  b.in = b.out = dt::BF16;
+  poke(m, SBUF, 2, 0x100, 2, {0x7F81, 0x3F80});
+  expect_ok(m, b.encode());
+  // Lane 2 is fresh: mv all +0.0, nothing equals it here.
+  EXPECT_EQ(peek(m, SBUF, 2, 0x200, 2, 2), (V{0x7FC0, 0x3F80}));
+  EXPECT_TRUE(m.match[2].fresh());
+}
+
+}  // namespace search
+
+}  // namespace
 #endif

@@ -149,6 +149,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -188,4 +189,107 @@ GPSIMD_CLAUSE_CASES(MatchValueLoad, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+namespace search {
+
+TEST(MatchValueLoad, OrdinalKLoadsSlotSevenMinusKAndReArms) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 4, 0x100, 4, fp32v({1, 2, 3, 4, 5, 6, 7, 8}));
+  poke(m, SBUF, 5, 0x100, 4, fp32v({-1, -2, -3, -4, -5, -6, -7, -8}));
+  // Lane 4 was used: flags and indices set. Loading re-arms it.
+  m.match[4].matched = 0x5a;
+  m.match[4].idx = {1, 2, 3, 4, 5, 6, 7, 8};
+  expect_ok(m, mvl(rm::sbuf_addr(4, 0x100), 1, dt::FP32, 2).encode());
+  EXPECT_EQ(m.match[4].mv, fp32s({8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(m.match[5].mv, fp32s({-8, -7, -6, -5, -4, -3, -2, -1}));
+  for (unsigned l : {4u, 5u}) {
+    EXPECT_EQ(m.match[l].matched, 0);
+    for (uint32_t i : m.match[l].idx) EXPECT_EQ(i, kFF);
+  }
+  EXPECT_TRUE(m.match[3].fresh());
+  EXPECT_TRUE(m.match[6].fresh());
+  // NKI's negated step: ordinal k reads vals[7 - k], so mv[n] = vals[n].
+  expect_ok(m, mvl(rm::sbuf_addr(4, 0x100 + 28), -1).encode());
+  EXPECT_EQ(m.match[4].mv, fp32s({1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+}  // namespace search
+
+namespace search {
+
+TEST(MatchValueLoad, ConvertsEveryDtypeToFp32) {
+  Machine& m = fresh(Generation::V2);
+  // BF16 1.5 = 0x3FC0, -2 = 0xC000; signalling NaN 0x7F81 widens quiet: 0x7FC10000.
+  poke(m, SBUF, 0, 0, 2, {0x3FC0, 0xC000, 0x7F81, 0, 0, 0, 0, 0x8000});
+  expect_ok(m, mvl(rm::sbuf_addr(0, 0), 1, dt::BF16).encode());
+  EXPECT_EQ(m.match[0].mv, (std::array<uint32_t, 8>{0x80000000u, 0, 0, 0, 0, 0x7FC10000u,
+                                                    0xC0000000u, 0x3FC00000u}));
+  // INT32 16777217 is not an FP32: it rounds to even, 16777216 (0x4B800000); -1 is
+  // 0xBF800000.
+  poke(m, SBUF, 1, 0, 4, {16777217u, 0xFFFFFFFFu, 3, 0, 0, 0, 0, 16777219u});
+  expect_ok(m, mvl(rm::sbuf_addr(1, 0), 1, dt::INT32).encode());
+  EXPECT_EQ(m.match[1].mv, (std::array<uint32_t, 8>{0x4B800002u, 0, 0, 0, 0, 0x40400000u,
+                                                    0xBF800000u, 0x4B800000u}));
+  // FP32 signalling NaN passes unchanged.
+  poke(m, SBUF, 2, 0, 4, {0x7F800001u, 0, 0, 0, 0, 0, 0, 0});
+  expect_ok(m, mvl(rm::sbuf_addr(2, 0), 1).encode());
+  EXPECT_EQ(m.match[2].mv[7], 0x7F800001u);
+  // A zero step loads one element into every slot.
+  expect_ok(m, mvl(rm::sbuf_addr(2, 0), 0).encode());
+  for (uint32_t v : m.match[2].mv) EXPECT_EQ(v, 0x7F800001u);
+}
+
+}  // namespace search
+
+namespace search {
+
+TEST(Search, FaultsChangeNothingAndLanesAreTraced) {
+  Machine& m = fresh(Generation::V3);
+  m.match[5].matched = 3;
+  // Register-mode source whose register holds a PSUM address with a bad offset.
+  m.registers[4] = 0x2000000u + 0x7000u;
+  rm::S4D2BnWord x = fi8(rm::reg_addr(4), 8, rm::sbuf_addr(5, 0x200));
+  expect_unchanged(m, x.encode(), Status::Faulted, FaultKind::BadAddress);
+  rm::MatchValueLoadWord l = mvl(rm::reg_addr(4), 1);
+  expect_unchanged(m, l.encode(), Status::Faulted, FaultKind::BadAddress);
+  l = mvl(rm::sbuf_addr(5, 0), 1);
+  l.ev.wait_mode = 1;
+  l.ev.wait_idx = 2;
+  l.ev.value = 1;
+  expect_unchanged(m, l.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // Invalid: a count of 7.
+  l = mvl(rm::sbuf_addr(5, 0), 1);
+  l.src.num[0] = 7;
+  expect_unchanged(m, l.encode(), Status::Invalid, std::nullopt);
+
+  // The trace reports each lane whose state changed, once, with before and after.
+  struct Lanes : gpsimd::TraceSink {
+    std::vector<std::pair<unsigned, gpsimd::MatchLane>> seen;
+    void retire(const Word&, const gpsimd::InstrDef&) override {}
+    void memory(Space, unsigned, uint32_t, std::span<const uint8_t>) override {}
+    void accumulator(unsigned, uint32_t, uint32_t) override {}
+    void semaphore(unsigned, uint32_t, uint32_t) override {}
+    void match_lane(unsigned lane, const gpsimd::MatchLane& before,
+                    const gpsimd::MatchLane& after) override {
+      EXPECT_NE(before, after);
+      seen.emplace_back(lane, after);
+    }
+  } sink;
+  poke(m, SBUF, 5, 0, 4, fp32v({1, 2, 3, 4, 5, 6, 7, 8}));
+  // Lane 6 is fresh and loads eight +0.0: unchanged, not reported.
+  ASSERT_TRUE(
+      exec(m, mvl(rm::sbuf_addr(5, 0), 1, dt::FP32, 2).encode(), ExecOptions{false, &sink, true})
+          .ok());
+  ASSERT_EQ(sink.seen.size(), 1u);
+  EXPECT_EQ(sink.seen[0].first, 5u);
+  EXPECT_EQ(sink.seen[0].second, m.match[5]);
+}
+
+}  // namespace search
+
+}  // namespace
 #endif

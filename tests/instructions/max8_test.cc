@@ -113,6 +113,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -127,4 +128,63 @@ GPSIMD_CLAUSE_CASES(Max8, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+namespace search {
+
+TEST(Max8, TopEightSmallestFirstAndDescendingWithANegatedStep) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 7, 0, 4, fp32v({5, -1, 9, 3, 9, 0.5f, 100, -7, 2, 8, 1, 4}));
+  rm::S4D2BnWord x;
+  x.src = rm::tensor4(rm::sbuf_addr(7, 0), 1, 4, 4, 3, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(7, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 7, 0x100, 4, 8), fp32v({2, 3, 4, 5, 8, 9, 9, 100}));
+  // NKI's max8: destination from slot 7 down: descending, like -np.sort(-x)[:8].
+  x.dst = tensor2(rm::sbuf_addr(7, 0x200 + 28), -1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 7, 0x200, 4, 8), fp32v({100, 9, 9, 8, 5, 4, 3, 2}));
+  EXPECT_TRUE(m.match[7].fresh());  // no search state is touched
+}
+
+}  // namespace search
+
+namespace search {
+
+TEST(Max8, NansLeftOutMinusInfFillsAndMinusZeroBelowZero) {
+  Machine& m = fresh(Generation::V3);
+  // Ten elements: 4 NaNs, -0.0, +0.0, -3, 1, -inf, 2: six non-NaN values.
+  poke(m, SBUF, 0, 0, 4,
+       {kQNaN, 0x80000000u, 0xFFC00001u, 0, f32(-3), 0x7F800001u, f32(1), kNegInf, kQNaN, f32(2)});
+  rm::S4D2BnWord x;
+  x.src = rm::tensor4(rm::sbuf_addr(0, 0), 1, 10, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(0, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 8),
+            (V{kNegInf, kNegInf, kNegInf, f32(-3), 0x80000000u, 0, f32(1), f32(2)}));
+  // INT32 16777217 counts as 16777216: it ties with 16777216 and is written as it.
+  poke(m, SBUF, 1, 0, 4, {16777217u, 16777216u, 0xFFFFFFFFu, 0, 1, 2, 3, 4});
+  x.in = x.out = dt::INT32;
+  x.src = rm::tensor4(rm::sbuf_addr(1, 0), 1, 8, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(1, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x100, 4, 8), (V{0xFFFFFFFFu, 0, 1, 2, 3, 4, 16777216u, 16777216u}));
+  // BF16 out: rounded; the -inf fill stays -inf (0xFF80).
+  poke(m, SBUF, 2, 0, 4, {f32(1.00390625f), kQNaN, kQNaN, kQNaN, kQNaN, kQNaN, kQNaN, kQNaN});
+  x.in = dt::FP32;
+  x.out = dt::BF16;
+  x.src = rm::tensor4(rm::sbuf_addr(2, 0), 1, 8, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(rm::sbuf_addr(2, 0x100), 1, 8, 0, 1);
+  expect_ok(m, x.encode());
+  // 1 + 2^-8 is a tie between 0x3F80 and 0x3F81: to even, 0x3F80.
+  EXPECT_EQ(peek(m, SBUF, 2, 0x100, 2, 8),
+            (V{0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0xFF80, 0x3F80}));
+}
+
+}  // namespace search
+
+}  // namespace
 #endif

@@ -184,6 +184,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -300,4 +301,245 @@ GPSIMD_CLAUSE_CASES(NonzeroWithCount, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- NonzeroWithCount (SPEC §4.11) ------------------------------------------------------
+
+TEST(NonzeroWithCount, SpecExampleInt32AndFp32) {
+  // [0,1,1,0,0,1,0,0], index_offset 16, padding_val -1 -> [17,18,21,-1,-1,-1,-1,-1,3].
+  const V want = {17, 18, 21, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, 3};
+  {
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, 4, {0, 1, 1, 0, 0, 1, 0, 0});
+    expect_ok(m, nwc_word(dt::INT32, 8, 16, kMinus1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 9), want);
+  }
+  {  // FP32 with other nonzero values and -0.0 among the zeros.
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 0, 0x100, 4,
+         {0, f32(1.0f), f32(-2.5f), 0x80000000, 0, f32(1e30f), 0x80000000, 0});
+    expect_ok(m, nwc_word(dt::FP32, 8, 16, kMinus1).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 9), want);
+  }
+}
+
+TEST(NonzeroWithCount, Fp32AndInt32NonzeroRules) {
+  // +0, -0, qNaN, +inf, -inf, smallest subnormal, negative subnormal, 1.0, sNaN, -0.
+  const V src = {0x00000000, 0x80000000, 0x7FC00000, 0x7F800000, 0xFF800000,
+                 0x00000001, 0x80000001, 0x3F800000, 0x7F800001, 0x80000000};
+  constexpr uint32_t kPad = 0xAAAAAAAAu;
+  {  // FP32: +0.0 and -0.0 are zero; NaN, inf and subnormals are not.
+    Machine& m = fresh(Generation::V5);
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, nwc_word(dt::FP32, 10, 0, kPad).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 11), (V{2, 3, 4, 5, 6, 7, 8, kPad, kPad, kPad, 7}));
+  }
+  {  // INT32: any bit set, so -0.0's bit pattern is nonzero.
+    Machine& m = fresh(Generation::V5);
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, nwc_word(dt::INT32, 10, 0, kPad).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 11), (V{1, 2, 3, 4, 5, 6, 7, 8, 9, kPad, 9}));
+  }
+}
+
+TEST(NonzeroWithCount, AllZeroAndAllNonzeroSources) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {0, 0, 0, 0, 0});
+  expect_ok(m, nwc_word(dt::INT32, 5, 100, 0x12345678).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6),
+            (V{0x12345678, 0x12345678, 0x12345678, 0x12345678, 0x12345678, 0}));
+  poke(m, SBUF, 0, 0x100, 4, {9, kMinus1, 0x80000000, 1, 2});
+  expect_ok(m, nwc_word(dt::INT32, 5, 100, 0x12345678).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6), (V{100, 101, 102, 103, 104, 5}));
+  // One element: [index or padding, count].
+  rm::NonzeroWithCountWord one = nwc_word(dt::FP32, 1, 7, 0xEE);
+  poke(m, SBUF, 0, 0x100, 4, {0x80000000});
+  expect_ok(m, one.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{0xEE, 0}));
+}
+
+TEST(NonzeroWithCount, IndexWrapsModulo2To32) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {1, 0, 1, 1, 1});
+  expect_ok(m, nwc_word(dt::INT32, 5, 0xFFFFFFFEu, 0x5A).encode());
+  // j = 0, 2, 3, 4 plus 2^32 - 2.
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 6), (V{0xFFFFFFFEu, 0, 1, 2, 0x5A, 4}));
+  // index_offset = -16 (0xFFFFFFF0) on j = 20: 4.
+  V src(21, 0);
+  src[20] = 3;
+  poke(m, SBUF, 0, 0x100, 4, src);
+  expect_ok(m, nwc_word(dt::INT32, 21, 0xFFFFFFF0u, 0).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{4, 0}));
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200 + 21 * 4, 4, 1), V{1});
+}
+
+// Only channels c % 16 == 0, counted from the start partitions, are processed; the other
+// channels' destinations keep their bytes.
+TEST(NonzeroWithCount, OnlyEverySixteenthChannelFromTheStartPartition) {
+  constexpr uint32_t kOld = 0xEEEEEEEEu;
+  for (unsigned dst_start : {5u, 40u}) {
+    SCOPED_TRACE(dst_start);
+    Machine& m = fresh(Generation::V3);
+    rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 10, kMinus1);
+    x.channels = 17;
+    x.src.addr = rm::sbuf_addr(5, 0x100);
+    x.dst.addr = rm::sbuf_addr(dst_start, 0x400);
+    for (unsigned c = 0; c < 17; ++c) {
+      // Channel c: nonzero at ordinal c % 4 only.
+      V s(4, 0);
+      s[c % 4] = c + 1;
+      poke(m, SBUF, 5 + c, 0x100, 4, s);
+      poke(m, SBUF, dst_start + c, 0x400, 4, V(5, kOld));
+    }
+    expect_ok(m, x.encode());
+    for (unsigned c = 0; c < 17; ++c) {
+      // Channels 0 and 16: ordinal 0 -> index 10, three paddings, count 1.
+      const V want = c % 16 == 0 ? V{10, kMinus1, kMinus1, kMinus1, 1} : V(5, kOld);
+      EXPECT_EQ(peek(m, SBUF, dst_start + c, 0x400, 4, 5), want) << "channel " << c;
+    }
+    // The source is unchanged (the destination sits at other offsets).
+    EXPECT_EQ(peek(m, SBUF, 21, 0x100, 4, 4), (V{17, 0, 0, 0}));
+  }
+  // 128 channels from partition 0: 0, 16, ..., 112 only.
+  Machine& m = fresh(Generation::V5);
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 2, 0, 7);
+  x.channels = 128;
+  x.src.addr = rm::sbuf_addr(0, 0x100);
+  x.dst.addr = rm::sbuf_addr(0, 0x200);
+  for (unsigned p = 0; p < 128; ++p) poke(m, SBUF, p, 0x100, 4, {0, p + 1});
+  expect_ok(m, x.encode());
+  for (unsigned p = 0; p < 128; ++p)
+    EXPECT_EQ(peek(m, SBUF, p, 0x200, 4, 3), p % 16 == 0 ? (V{1, 7, 1}) : (V{0, 0, 0})) << p;
+}
+
+TEST(NonzeroWithCount, PointerImmediatesArePerChannel) {
+  Machine& m = fresh(Generation::V3);
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 3, 0, 0);
+  x.channels = 17;
+  x.src.addr = rm::sbuf_addr(0, 0x100);
+  x.dst.addr = rm::sbuf_addr(20, 0x200);
+  x.index_offset_src = 1;  // pointer: channel c reads partition 60 + c
+  x.index_offset = rm::sbuf_addr(60, 0x40);
+  x.padding_val_src = 2;  // register pointer
+  x.padding_val = 9;
+  m.registers[9] = rm::sbuf_addr(80, 0x44);
+  for (unsigned c = 0; c < 17; ++c) {
+    poke(m, SBUF, c, 0x100, 4, {c + 1, 0, 0});
+    poke(m, SBUF, 60 + c, 0x40, 4, {1000 * (c + 1)});
+    poke(m, SBUF, 80 + c, 0x44, 4, {0xD0 + c});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 20, 0x200, 4, 4), (V{1000, 0xD0, 0xD0, 1}));
+  EXPECT_EQ(peek(m, SBUF, 36, 0x200, 4, 4), (V{17000, 0xD0 + 16, 0xD0 + 16, 1}));
+  EXPECT_EQ(peek(m, SBUF, 21, 0x200, 4, 4), (V{0, 0, 0, 0}));
+}
+
+TEST(NonzeroWithCount, StridedAndNegativeStepWalks) {
+  constexpr uint32_t kOld = 0x77777777u;
+  Machine& m = fresh(Generation::V3);
+  // src: 3-D, steps {-1, 4, 0}, counts {4, 2, 2}: rows read backwards, the second outer
+  // pass repeats the first. Memory at 0x100: [0,5,0,7 | 8,0,0,9].
+  poke(m, SBUF, 0, 0x100, 4, {0, 5, 0, 7, 8, 0, 0, 9});
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 16, 0x40, kMinus1);
+  x.src = tensor3(rm::sbuf_addr(0, 0x10C), -1, 4, 4, 2, 0, 2);
+  // Walk order s = [7,0,5,0, 9,0,0,8, 7,0,5,0, 9,0,0,8]: nonzero at 0,2,4,7,8,10,12,15.
+  // dst: 17 elements, every other slot (step 2), so the slots between keep their bytes.
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 2, 17, 0, 1, 0, 1);
+  poke(m, SBUF, 1, 0x200, 4, V(34, kOld));
+  expect_ok(m, x.encode());
+  const V got = peek(m, SBUF, 1, 0x200, 4, 34);
+  const V results = {0x40,    0x42,    0x44,    0x47,    0x48,    0x4A,    0x4C,    0x4F, kMinus1,
+                     kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, kMinus1, 8};
+  for (unsigned j = 0; j < 17; ++j) {
+    EXPECT_EQ(got[2 * j], results[j]) << j;
+    EXPECT_EQ(got[2 * j + 1], kOld) << j;
+  }
+  // dst walked backwards in two rows: ordinal j lands at row-reversed places.
+  x.src = tensor3(rm::sbuf_addr(0, 0x100), 1, 3, 0, 1, 0, 1);   // [0,5,0] -> [0x41, pad, pad, 1]
+  x.dst = tensor3(rm::sbuf_addr(1, 0x30C), -1, 2, 2, 2, 0, 1);  // 0x30C,0x308,0x314,0x310
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x308, 4, 4), (V{kMinus1, 0x41, 1, kMinus1}));
+}
+
+TEST(NonzeroWithCount, InPlaceReadsTheSourceFirst) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 0, 0xAB);
+  x.dst.addr = rm::sbuf_addr(0, 0x100);  // over the source
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 5), (V{1, 3, 0xAB, 0xAB, 2}));
+  // A zero-step destination: every ordinal on one element, the count (last) wins.
+  poke(m, SBUF, 0, 0x100, 4, {0, 3, 0, 4});
+  x.dst = tensor3(rm::sbuf_addr(2, 0x10), 0, 5, 0, 1, 0, 1);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 2, 0x10, 4, 2), (V{2, 0}));
+}
+
+TEST(NonzeroWithCount, FaultsChangeNothing) {
+  Machine& m = busy_machine();
+  rm::NonzeroWithCountWord x = nwc_word(dt::INT32, 4, 0, 0);
+  x.ev = kSet9;
+  x.channels = 17;
+  // sync-would-block.
+  rm::NonzeroWithCountWord wait = x;
+  wait.ev = rm::Events{1, 3, 1, 9, 4};  // semaphore 3 >= 4 never holds
+  expect_unchanged(m, wait.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // bad-address: register-mode src in PSUM (POOL), misaligned, partitions past 127.
+  rm::NonzeroWithCountWord r = x;
+  r.src.addr = rm::reg_addr(5);
+  for (uint32_t a : {rm::psum_addr(0, 0x100), rm::sbuf_addr(0, 0x102), rm::sbuf_addr(112, 0x100),
+                     rm::sbuf_addr(0, 224 * 1024 - 8), 0x20000100u}) {
+    SCOPED_TRACE(testing::Message() << std::hex << a);
+    m.registers[5] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // ... a register-mode dst, checked on every channel though only 0 and 16 run.
+  r = x;
+  r.dst.addr = rm::reg_addr(6);
+  m.registers[6] = rm::sbuf_addr(112, 0x200);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // ... pointer immediates: a register pointer into PSUM, a misaligned one, too high.
+  r = x;
+  r.padding_val_src = 2;
+  r.padding_val = 7;
+  for (uint32_t a : {rm::psum_addr(3, 0x100), rm::sbuf_addr(3, 0x101), rm::sbuf_addr(112, 0x100)}) {
+    m.registers[7] = a;
+    expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  }
+  // too-large: 2^24 source elements need a 2^24 + 1 element destination.
+  r = x;
+  r.channels = 1;
+  r.src = tensor3(rm::sbuf_addr(0, 0x100), 0, 4096, 0, 4096, 0, 1);
+  r.dst = tensor3(rm::sbuf_addr(1, 0x200), 0, 673, 0, 257, 0, 97);  // 16777217
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::TooLarge);
+  // Fault order: the wait before the address.
+  rm::NonzeroWithCountWord both = wait;
+  both.src.addr = rm::reg_addr(5);
+  m.registers[5] = rm::psum_addr(0, 0x100);
+  expect_unchanged(m, both.encode(), Status::Faulted, FaultKind::SyncWouldBlock);
+  // ... and the address before the walk limit.
+  r.src.addr = rm::reg_addr(5);
+  expect_unchanged(m, r.encode(), Status::Faulted, FaultKind::BadAddress);
+  // Good registers retire.
+  m.registers[5] = rm::sbuf_addr(0, 0x100);
+  m.registers[6] = rm::sbuf_addr(40, 0x200);
+  rm::NonzeroWithCountWord ok = x;
+  ok.src.addr = rm::reg_addr(5);
+  ok.dst.addr = rm::reg_addr(6);
+  expect_ok(m, ok.encode());
+  EXPECT_EQ(peek(m, SBUF, 40, 0x200, 4, 5), (V{0, 1, 2, 3, 4}));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+  // Invalid words change nothing: on V2 NonzeroWithCount does not exist; a count that
+  // is not count(src) + 1.
+  Machine& v2 = busy_machine(Generation::V2);
+  expect_unchanged(v2, x.encode(), Status::Invalid, std::nullopt);
+  rm::NonzeroWithCountWord c = x;
+  c.dst.num[0] = 4;
+  expect_unchanged(m, c.encode(), Status::Invalid, std::nullopt);
+}
+
+}  // namespace
 #endif

@@ -272,6 +272,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -444,4 +445,282 @@ GPSIMD_CLAUSE_CASES(RangeSelect, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- RangeSelect (SPEC §4.1) ------------------------------------------------------------
+
+// Encodings of 1.5, -2.0, 0.25 and of the fill -FLT_MAX as it lands in each dtype
+// (beyond the finite range of every narrow format: -inf there).
+struct Enc {
+  uint8_t code;
+  uint32_t one_half, minus_two, quarter, fill;
+};
+
+constexpr Enc kEnc[] = {
+    {dt::FP32, 0x3FC00000, 0xC0000000, 0x3E800000, kNegFltMax},
+    {dt::FP32R, 0x3FC00000, 0xC0000000, 0x3E800000, kNegFltMax},
+    {dt::BF16, 0x3FC0, 0xC000, 0x3E80, 0xFF80},
+    {dt::FP16, 0x3E00, 0xC000, 0x3400, 0xFC00},  // 0.25 = 2^-2: exponent 13
+    {dt::FP8_E5, 0x3E, 0xC0, 0x34, 0xFC},        // 0 01111 10 / 1 10000 00 / 0 01101 00
+    {dt::FP8_E4, 0x3C, 0xC0, 0x28, 0xF8},        // 0 0111 100 / 1 1000 000 / 0 0101 000
+    {dt::FP8_E3, 0x38, 0xC0, 0x10, 0xF0},        // 0 011 1000 / 1 100 0000 / 0 001 0000
+};
+
+TEST(RangeSelect, EveryInputOutputDtypePair) {
+  for (const Enc& in : kEnc) {
+    if (in.code == dt::FP32R) continue;  // not an input dtype
+    for (const Enc& out : kEnc) {
+      SCOPED_TRACE(testing::Message() << "in " << int{in.code} << " out " << int{out.code});
+      Machine& m = fresh(Generation::V3);
+      const unsigned isz = rm::size_of(in.code), osz = rm::size_of(out.code);
+      poke(m, SBUF, 0, 0x100, isz, {in.one_half, in.minus_two, in.quarter, in.one_half});
+      // Indices 0..3; 1 <= idx <= 2 keeps j = 1, 2.
+      expect_ok(m,
+                rs_word(in.code, out.code, 4, 0.0f, op::IS_GE, 1.0f, op::IS_LE, 2.0f, 3).encode());
+      EXPECT_EQ(peek(m, SBUF, 1, 0x200, osz, 4),
+                (V{out.fill, out.minus_two, out.quarter, out.fill}));
+      EXPECT_EQ(m.accumulators[0], 0x3E800000u);  // max(-FLT_MAX, -2, 0.25) = 0.25
+      EXPECT_EQ(m.accumulators[1], kNegInf);
+    }
+  }
+}
+
+// FP32 inputs narrowed: round to nearest even, gradual underflow, overflow to inf, NaN.
+TEST(RangeSelect, NarrowingRoundsToNearestEven) {
+  struct Case {
+    uint8_t out;
+    V in, want;
+  };
+  const Case cases[] = {
+      // 1+2^-8 tie -> 1.0; 1+3*2^-8 tie -> 1+2^-6; just above the tie; -FLT_MAX -> -inf;
+      // 2^-134 tie -> 0; 1.5*2^-133 tie -> 2^-132; NaN -> canonical with sign.
+      {dt::BF16,
+       {0x3F808000, 0x3F818000, 0x3F808001, kNegFltMax, 0x00008000, 0x00018000, 0x7FC00001,
+        0xFF800001},
+       {0x3F80, 0x3F82, 0x3F81, 0xFF80, 0x0000, 0x0002, 0x7FC0, 0xFFC0}},
+      // 1+2^-11 -> 1.0; 1+3*2^-11 -> 1+2^-9; 65520 -> inf; 65519 -> 65504; 2^-24; 2^-25 -> 0;
+      // 1.5*2^-24 -> 2^-23; -2^-25 -> -0; -NaN.
+      {dt::FP16,
+       {0x3F801000, 0x3F803000, 0x477FF000, 0x477FEF00, 0x33800000, 0x33000000, 0x33C00000,
+        0xB3000000, 0xFFC00000},
+       {0x3C00, 0x3C02, 0x7C00, 0x7BFF, 0x0001, 0x0000, 0x0002, 0x8000, 0xFE00}},
+      // 1.125 -> 1.0; 1.375 -> 1.5; 61440 -> inf; 61439 -> 57344; 2^-16; 2^-17 -> 0; NaN.
+      {dt::FP8_E5,
+       {0x3F900000, 0x3FB00000, 0x47700000, 0x476FFF00, 0x37800000, 0x37000000, 0x7F800001},
+       {0x3C, 0x3E, 0x7C, 0x7B, 0x01, 0x00, 0x7E}},
+      // 1.0625 -> 1.0; 1.1875 -> 1.25; 248 -> inf; 247 -> 240; 2^-9; -2^-10 -> -0; -NaN.
+      {dt::FP8_E4,
+       {0x3F880000, 0x3F980000, 0x43780000, 0x43770000, 0x3B000000, 0xBA800000, 0xFFFFFFFF},
+       {0x38, 0x3A, 0x78, 0x77, 0x01, 0x80, 0xFC}},
+      // 1.03125 -> 1.0; 1.09375 -> 1.125; 15.75 -> inf; 15.7 -> 15.5; 2^-6; 2^-7 -> 0; NaN.
+      {dt::FP8_E3,
+       {0x3F840000, 0x3F8C0000, 0x417C0000, 0x417B3333, 0x3C800000, 0x3C000000, 0x7FC00000},
+       {0x30, 0x32, 0x70, 0x6F, 0x01, 0x00, 0x78}},
+      // FP32 and FP32R store the bits, signalling NaN included.
+      {dt::FP32, {0x7F800001, 0x00000001, kNegFltMax}, {0x7F800001, 0x00000001, kNegFltMax}},
+      {dt::FP32R, {0xFF800001, 0x80000000}, {0xFF800001, 0x80000000}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.out});
+    Machine& m = fresh(Generation::V4);
+    const auto n = static_cast<unsigned>(c.in.size());
+    poke(m, SBUF, 0, 0x100, 4, c.in);
+    expect_ok(m, rs_word(dt::FP32, c.out, n, 0.0f, op::IS_GE, -1.0f, op::IS_LE, 1e6f, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, rm::size_of(c.out), n), c.want);
+  }
+}
+
+// Narrow inputs widen exactly; a NaN keeps sign and payload and gets the quiet bit.
+TEST(RangeSelect, WideningIsExactAndKeepsNaNPayloads) {
+  struct Case {
+    uint8_t in;
+    V bits, want;
+  };
+  const Case cases[] = {
+      // sNaN payload 1 -> 0x7FC10000; negative; min subnormal 2^-133; inf.
+      {dt::BF16,
+       {0x7F81, 0xFF81, 0x0001, 0x7F80},
+       {0x7FC10000, 0xFFC10000, 0x00010000, 0x7F800000}},
+      // -sNaN mantissa 0x101 -> 0xFFC00000 | 0x101 << 13; 2^-24; -inf.
+      {dt::FP16, {0xFD01, 0x0001, 0xFC00}, {0xFFE02000, 0x33800000, kNegInf}},
+      // NaN mantissa 01 -> quiet | 1 << 21; 2^-16; 57344.
+      {dt::FP8_E5, {0x7D, 0x01, 0x7B}, {0x7FE00000, 0x37800000, 0x47600000}},
+      // NaN mantissa 001 -> quiet | 1 << 20; 2^-9; 240.
+      {dt::FP8_E4, {0x79, 0x01, 0x77}, {0x7FD00000, 0x3B000000, 0x43700000}},
+      // NaN mantissa 0001 -> quiet | 1 << 19; 2^-6; 15.5.
+      {dt::FP8_E3, {0x71, 0x01, 0x6F}, {0x7FC80000, 0x3C800000, 0x41780000}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.in});
+    Machine& m = fresh(Generation::V5);
+    const auto n = static_cast<unsigned>(c.bits.size());
+    poke(m, SBUF, 0, 0x100, rm::size_of(c.in), c.bits);
+    expect_ok(m, rs_word(c.in, dt::FP32, n, 0.0f, op::IS_GE, 0.0f, op::IS_LT, 100.0f, 3).encode());
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, n), c.want);
+  }
+  // A narrow NaN through a narrow output comes out canonical.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 2, {0x7F81, 0xFF81});
+  expect_ok(m, rs_word(dt::BF16, dt::BF16, 2, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 9.0f, 0).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0x7FC0, 0xFFC0}));
+}
+
+// The fill is -FLT_MAX: -inf in a narrow output, -FLT_MAX in the accumulator.
+TEST(RangeSelect, FillIsNegativeFltMaxAndTheAccumulatorSeesIt) {
+  for (const Enc& out : kEnc) {
+    SCOPED_TRACE(int{out.code});
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 0, 0x100, 4, {f32(1.0f), kNegInf, f32(7.0f)});
+    // idx 0..2 with idx < 0: nothing passes.
+    expect_ok(m,
+              rs_word(dt::FP32, out.code, 3, 0.0f, op::IS_LT, 0.0f, op::IS_LT, 9.0f, 3).encode());
+    const unsigned osz = rm::size_of(out.code);
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, osz, 3), (V{out.fill, out.fill, out.fill}));
+    EXPECT_EQ(m.accumulators[0], kNegFltMax);
+  }
+  // A passing -inf is below the fill: the maximum is still -FLT_MAX, the BF16 output -inf.
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 0, 0x100, 4, {kNegInf, kNegInf});
+  expect_ok(m, rs_word(dt::FP32, dt::BF16, 2, 0.0f, op::IS_EQ, 1.0f, op::IS_EQ, 1.0f, 3).encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0xFF80, 0xFF80}));
+  EXPECT_EQ(m.accumulators[0], kNegFltMax);
+}
+
+TEST(RangeSelect, ReduceModes) {
+  struct Case {
+    uint8_t cmd;
+    uint32_t before, after;
+  };
+  const Case cases[] = {
+      {0, 0x12345678, 0x12345678},    // IDLE: unchanged
+      {2, f32(100.0f), f32(100.0f)},  // ACCUMULATE: max(100, 0.25)
+      {2, f32(-1.0f), f32(0.25f)},    // ACCUMULATE: max(-1, 0.25)
+      {3, f32(100.0f), f32(0.25f)},   // ZERO_ACCUMULATE: the old value does not count
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.cmd});
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[0] = c.before;
+    poke(m, SBUF, 0, 0x100, 4, {f32(0.25f), f32(-3.0f)});
+    expect_ok(
+        m, rs_word(dt::FP32, dt::FP32, 2, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 5.0f, c.cmd).encode());
+    EXPECT_EQ(m.accumulators[0], c.after);
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 2), (V{f32(0.25f), f32(-3.0f)}));
+  }
+}
+
+// SPEC §4.1 max: NaNs ignored, -0 < +0, all NaN -> 0x7FC00000.
+TEST(RangeSelect, MaxRulesForNaNAndSignedZero) {
+  struct Case {
+    uint8_t cmd;
+    uint32_t acc;
+    V y;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {3, 0, {0x80000000, 0x00000000}, 0x00000000}, {3, 0, {0x00000000, 0x80000000}, 0x00000000},
+      {3, 0, {0x80000000, 0x80000000}, 0x80000000}, {3, 0, {0x7FC00001, f32(1.0f)}, f32(1.0f)},
+      {3, 0, {0xFFFFFFFF, 0x7F800001}, 0x7FC00000}, {3, 0, {kNegInf, 0x7FC00000}, kNegInf},
+      {2, 0x7FC00000, {f32(2.0f)}, f32(2.0f)},      {2, 0x00000000, {0x80000000}, 0x00000000},
+      {2, 0x80000000, {0x00000000}, 0x00000000},    {2, f32(5.0f), {0x7FC00000}, f32(5.0f)},
+      {2, 0x7FC12345, {0xFFC00000}, 0x7FC00000},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "acc " << std::hex << c.acc << " y0 " << c.y[0]);
+    Machine& m = fresh(Generation::V3);
+    m.accumulators[0] = c.acc;
+    poke(m, SBUF, 0, 0x100, 4, c.y);
+    const auto n = static_cast<unsigned>(c.y.size());
+    expect_ok(
+        m, rs_word(dt::FP32, dt::FP32, n, 0.0f, op::IS_GE, 0.0f, op::IS_LE, 5.0f, c.cmd).encode());
+    EXPECT_EQ(m.accumulators[0], c.want);
+  }
+}
+
+// idx = fp32(base + j), one rounding; the comparisons are FP32 comparisons.
+TEST(RangeSelect, IndexRoundingAndComparisons) {
+  struct Case {
+    float base;
+    uint8_t op0;
+    float b0;
+    uint8_t op1;
+    float b1;
+    V pass;  // 1 where element j passes
+  };
+  const float nan = rm::as_float(0x7FC00000);
+  const Case cases[] = {
+      {0.5f, op::IS_GE, 1.0f, op::IS_LE, 2.0f, {0, 1, 0, 0}},  // idx 0.5 1.5 2.5 3.5
+      // idx 8388607.5, 8388608.5 -> 8388608, 8388609.5 -> 8388610, 8388610.5 -> 8388610.
+      {8388607.5f, op::IS_EQ, 8388610.0f, op::IS_EQ, 8388610.0f, {0, 0, 1, 1}},
+      {8388607.5f, op::IS_EQ, 8388608.0f, op::IS_GE, 0.0f, {0, 1, 0, 0}},
+      {0.0f, op::IS_GT, 0.0f, op::IS_LT, 3.0f, {0, 1, 1, 0}},
+      {0.0f, op::IS_LE, 2.0f, op::IS_GE, 1.0f, {0, 1, 1, 0}},
+      {0.0f, op::IS_GE, nan, op::IS_LE, 9.0f, {0, 0, 0, 0}},  // NaN compares false
+      {-0.0f, op::IS_EQ, 0.0f, op::IS_LE, 9.0f, {1, 0, 0, 0}},
+      {10.0f, op::IS_GE, 11.0f, op::IS_LT, 13.0f, {0, 1, 1, 0}},
+      {0.0f,
+       op::IS_GE,
+       rm::as_float(0xff800000),
+       op::IS_LT,
+       rm::as_float(0x7f800000),
+       {1, 1, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "base " << c.base << " b0 " << c.b0);
+    Machine& m = fresh(Generation::V3);
+    const V src = {f32(1.0f), f32(2.0f), f32(3.0f), f32(4.0f)};
+    poke(m, SBUF, 0, 0x100, 4, src);
+    expect_ok(m, rs_word(dt::FP32, dt::FP32, 4, c.base, c.op0, c.b0, c.op1, c.b1, 0).encode());
+    V want(4);
+    for (unsigned j = 0; j < 4; ++j) want[j] = c.pass[j] ? src[j] : kNegFltMax;
+    EXPECT_EQ(peek(m, SBUF, 1, 0x200, 4, 4), want);
+  }
+}
+
+// Bounds per channel through a pointer and a register pointer; each channel reduces into
+// the accumulator of its source partition.
+TEST(RangeSelect, PointerBoundsAndPerPartitionAccumulators) {
+  Machine& m = fresh(Generation::V3);
+  rm::RangeSelectWord x;
+  x.channels = 2;
+  x.reduce_cmd = 3;
+  x.src = tensor2(rm::sbuf_addr(20, 0x40), 1, 4, 4, 1);
+  x.dst = tensor2(rm::sbuf_addr(60, 0x80), 1, 4, 4, 1);
+  x.comp_op0 = op::IS_GE;
+  x.bound0_src = 1;  // pointer: SBUF partitions 40, 41
+  x.bound0 = rm::sbuf_addr(40, 0x100);
+  x.comp_op1 = op::IS_LE;
+  x.bound1_src = 2;  // register 9 holds a PSUM pointer: partitions 7, 8
+  x.bound1 = 9;
+  m.registers[9] = rm::psum_addr(7, 0x44);
+  poke(m, SBUF, 40, 0x100, 4, {f32(0.0f)});
+  poke(m, SBUF, 41, 0x100, 4, {f32(2.0f)});
+  poke(m, PSUM, 7, 0x44, 4, {f32(0.0f)});
+  poke(m, PSUM, 8, 0x44, 4, {f32(3.0f)});
+  poke(m, SBUF, 20, 0x40, 4, {f32(5.0f), f32(6.0f), f32(7.0f), f32(8.0f)});
+  poke(m, SBUF, 21, 0x40, 4, {f32(-5.0f), f32(-6.0f), f32(-7.0f), f32(-8.0f)});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 60, 0x80, 4, 4), (V{f32(5.0f), kNegFltMax, kNegFltMax, kNegFltMax}));
+  EXPECT_EQ(peek(m, SBUF, 61, 0x80, 4, 4), (V{kNegFltMax, kNegFltMax, f32(-7.0f), f32(-8.0f)}));
+  EXPECT_EQ(m.accumulators[20], f32(5.0f));
+  EXPECT_EQ(m.accumulators[21], f32(-7.0f));
+  EXPECT_EQ(m.accumulators[60], kNegInf);
+  EXPECT_EQ(m.accumulators[61], kNegInf);
+}
+
+TEST(RangeSelect, PsumSourceAndDestination) {
+  Machine& m = fresh(Generation::V3);
+  rm::RangeSelectWord x = rs_word(dt::BF16, dt::FP32, 4, 0.0f, op::IS_GE, 1.0f, op::IS_LE, 3.0f, 3);
+  x.src = tensor2(rm::psum_addr(3, 0x100), 1, 4, 4, 1);
+  x.dst = tensor2(rm::psum_addr(5, 0x3FF0), 1, 4, 4, 1);  // the last 16 bytes of the partition
+  poke(m, PSUM, 3, 0x100, 2, {0x3F80, 0x4000, 0x4040, 0x4080});  // 1 2 3 4
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, PSUM, 5, 0x3FF0, 4, 4), (V{kNegFltMax, f32(2.0f), f32(3.0f), f32(4.0f)}));
+  EXPECT_EQ(m.accumulators[3], f32(4.0f));
+}
+
+}  // namespace
 #endif

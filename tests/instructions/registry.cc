@@ -105,6 +105,11 @@ TEST(InstructionRegistry, HasAnEntryPerTableRow) {
       names);
 }
 
+// Every table row has hand-checked effects: a test suite of its name in instruction_test.
+TEST(ExecuteCoverage, EveryInstructionHasHandCheckedEffects) {
+  gpsimd::test_coverage::expect_suite_per_row();
+}
+
 }  // namespace
 }  // namespace gpsimd
 #endif

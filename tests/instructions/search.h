@@ -181,6 +181,7 @@ inline Word valid_s4d2_bn(Gen& g, uint8_t opcode) {
 }  // namespace gpsimd::asm_words
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd::validate_cases {
@@ -245,4 +246,69 @@ inline std::vector<ClauseCase> search_clause_cases() {
 }
 
 }  // namespace gpsimd::validate_cases
+
+// ---- what the family's hand-checked effects share ----
+
+namespace {
+
+// ---- The DVE search instructions (SPEC §4.7-§4.10) --------------------------------------
+
+namespace search {
+constexpr uint32_t kFF = 0xFFFFFFFFu;
+}  // namespace search
+
+namespace search {
+const uint32_t kQNaN = 0x7FC00000u;
+}  // namespace search
+
+namespace search {
+inline rm::MatchValueLoadWord mvl(uint32_t addr, int step, uint8_t dtype = dt::FP32,
+                                  unsigned channels = 1) {
+  rm::MatchValueLoadWord x;
+  x.dtype = dtype;
+  x.channels = static_cast<uint8_t>(channels);
+  x.src = tensor2(addr, step, 8, 0, 1);
+  return x;
+}
+}  // namespace search
+
+namespace search {
+inline rm::S4D2BnWord fi8(uint32_t src, unsigned n, uint32_t dst, uint8_t out = dt::UINT32) {
+  rm::S4D2BnWord x;
+  x.opcode = rm::kFindIndex8;
+  x.out = out;
+  x.src = rm::tensor4(src, 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = tensor2(dst, 1, 8, 0, 1);
+  return x;
+}
+}  // namespace search
+
+namespace search {
+inline rm::MatchReplace8Word mr8(uint32_t src, unsigned n, uint32_t dst, float imm) {
+  rm::MatchReplace8Word x;
+  x.src = rm::tensor4(src, 1, n, 0, 1, 0, 1, 0, 1);
+  x.dst = rm::tensor4(dst, 1, n, 0, 1, 0, 1, 0, 1);
+  x.immediate = f32(imm);
+  return x;
+}
+}  // namespace search
+
+namespace search {
+inline std::array<uint32_t, 8> fp32s(std::initializer_list<float> v) {
+  std::array<uint32_t, 8> a{};
+  std::size_t i = 0;
+  for (float f : v) a[i++] = f32(f);
+  return a;
+}
+}  // namespace search
+
+namespace search {
+inline V fp32v(std::initializer_list<float> v) {
+  V out;
+  for (float f : v) out.push_back(f32(f));
+  return out;
+}
+}  // namespace search
+
+}  // namespace
 #endif

@@ -190,6 +190,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -340,4 +341,190 @@ GPSIMD_CLAUSE_CASES(Sort, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- Sort (SPEC §4.4) -------------------------------------------------------------------
+
+TEST(Sort, SpecHeaderExampleEveryDtypeBothDirections) {
+  struct Enc9 {
+    uint8_t code;
+    uint32_t v9, v3, v5, v1;
+  };
+  const Enc9 encs[] = {
+      {dt::INT16, 9, 3, 5, 1},
+      {dt::UINT16, 9, 3, 5, 1},
+      {dt::INT32, 9, 3, 5, 1},
+      {dt::UINT32, 9, 3, 5, 1},
+      {dt::FP16, 0x4880, 0x4200, 0x4500, 0x3C00},
+      {dt::BF16, 0x4110, 0x4040, 0x40A0, 0x3F80},
+      {dt::FP32, 0x41100000, 0x40400000, 0x40A00000, 0x3F800000},
+  };
+  for (const Enc9& e : encs) {
+    for (uint8_t stable : {uint8_t{0}, uint8_t{1}}) {
+      SCOPED_TRACE(testing::Message() << int{e.code} << " stable " << int{stable});
+      const unsigned size = rm::size_of(e.code);
+      for (uint8_t cmp : {op::IS_LT, op::IS_GT}) {
+        Machine& m = fresh(Generation::V2);
+        poke(m, SBUF, 10, 0x100, size, {e.v9, e.v3, e.v5, e.v1, 0, 0});
+        rm::SortWord x = sort_word(e.code, cmp, 6, 6, 100);
+        x.stable = stable;
+        expect_ok(m, x.encode());
+        const V want = cmp == op::IS_LT
+                           ? pairs({0, 0, e.v1, e.v3, e.v5, e.v9}, {104, 105, 103, 101, 102, 100})
+                           : pairs({e.v9, e.v5, e.v3, e.v1, 0, 0}, {100, 102, 101, 103, 104, 105});
+        EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 12), want);
+      }
+    }
+  }
+}
+
+TEST(Sort, TiesComeOutInIncreasingPosition) {
+  for (uint8_t stable : {uint8_t{0}, uint8_t{1}}) {
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, 4, {5, 1, 5, 1, 5});
+    rm::SortWord x = sort_word(dt::INT32, op::IS_LT, 5, 5, 0);
+    x.stable = stable;
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 10), pairs({1, 1, 5, 5, 5}, {1, 3, 0, 2, 4}));
+    x.comparison = op::IS_GT;
+    poke(m, SBUF, 10, 0x100, 4, {5, 1, 5, 1, 5});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 10), pairs({5, 5, 5, 1, 1}, {0, 2, 4, 1, 3}));
+  }
+}
+
+TEST(Sort, SignedZerosAreEqual) {
+  struct Case {
+    uint8_t code;
+    uint32_t pz, nz, minus_one;
+  };
+  for (const Case& c : {Case{dt::FP32, 0, 0x80000000, 0xBF800000},
+                        Case{dt::FP16, 0, 0x8000, 0xBC00}, Case{dt::BF16, 0, 0x8000, 0xBF80}}) {
+    const unsigned size = rm::size_of(c.code);
+    for (uint8_t cmp : {op::IS_LT, op::IS_GT}) {
+      SCOPED_TRACE(testing::Message() << int{c.code} << " " << int{cmp});
+      Machine& m = fresh(Generation::V3);
+      poke(m, SBUF, 10, 0x100, size, {c.pz, c.nz, c.minus_one, c.nz, c.pz});
+      expect_ok(m, sort_word(c.code, cmp, 5, 5, 0).encode());
+      const V want = cmp == op::IS_LT
+                         ? pairs({c.minus_one, c.pz, c.nz, c.nz, c.pz}, {2, 0, 1, 3, 4})
+                         : pairs({c.pz, c.nz, c.nz, c.pz, c.minus_one}, {0, 1, 3, 4, 2});
+      EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10), want);
+    }
+  }
+}
+
+TEST(Sort, NaNsAreAboveInfinityAndEqual) {
+  struct Case {
+    uint8_t code;
+    uint32_t nan, one, ninf, nnan, pinf;
+  };
+  for (const Case& c : {Case{dt::FP32, 0x7FC00000, 0x3F800000, kNegInf, 0xFFC00001, 0x7F800000},
+                        Case{dt::FP16, 0x7E00, 0x3C00, 0xFC00, 0xFE01, 0x7C00},
+                        Case{dt::BF16, 0x7FC0, 0x3F80, 0xFF80, 0xFF81, 0x7F80}}) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, size, {c.nan, c.one, c.ninf, c.nnan, c.pinf});
+    expect_ok(m, sort_word(c.code, op::IS_LT, 5, 5, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10),
+              pairs({c.ninf, c.one, c.pinf, c.nan, c.nnan}, {2, 1, 4, 0, 3}));
+    expect_ok(m, sort_word(c.code, op::IS_GT, 5, 5, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 10),
+              pairs({c.nan, c.nnan, c.pinf, c.one, c.ninf}, {0, 3, 4, 1, 2}));
+  }
+}
+
+TEST(Sort, IntegersCompareSignedOrUnsigned) {
+  struct Case {
+    uint8_t code;
+    V in, values, idx;
+  };
+  const Case cases[] = {
+      {dt::INT16, {0xFFFF, 1, 0x8000, 0x7FFF}, {0x8000, 0xFFFF, 1, 0x7FFF}, {2, 0, 1, 3}},
+      {dt::UINT16, {0xFFFF, 1, 0x8000, 0x7FFF}, {1, 0x7FFF, 0x8000, 0xFFFF}, {1, 3, 2, 0}},
+      {dt::INT32,
+       {0xFFFFFFFF, 1, 0x80000000, 0x7FFFFFFF},
+       {0x80000000, 0xFFFFFFFF, 1, 0x7FFFFFFF},
+       {2, 0, 1, 3}},
+      {dt::UINT32,
+       {0xFFFFFFFF, 1, 0x80000000, 0x7FFFFFFF},
+       {1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF},
+       {1, 3, 2, 0}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    Machine& m = fresh(Generation::V3);
+    poke(m, SBUF, 10, 0x100, size, c.in);
+    expect_ok(m, sort_word(c.code, op::IS_LT, 4, 4, 0).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 8), pairs(c.values, c.idx));
+  }
+}
+
+// Index = (position + index_offset) mod 2^16 or 2^32, unsigned, for float dtypes too.
+TEST(Sort, IndexOffsetWrapsAround) {
+  struct Case {
+    uint8_t code;
+    uint32_t offset;
+    V idx;  // of sorted positions 3, 2, 1, 0
+  };
+  const Case cases[] = {
+      {dt::UINT16, 0xFFFE, {1, 0, 0xFFFF, 0xFFFE}},
+      {dt::BF16, 0x12345678, {0x567B, 0x567A, 0x5679, 0x5678}},
+      {dt::UINT32, 0xFFFFFFFF, {2, 1, 0, 0xFFFFFFFF}},
+      {dt::FP32, 0xFFFFFFFD, {0, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int{c.code});
+    const unsigned size = rm::size_of(c.code);
+    // Values decreasing by position, so the ascending order is positions 3, 2, 1, 0.
+    const V in = c.code == dt::BF16   ? V{0x4040, 0x4000, 0x3F80, 0}
+                 : c.code == dt::FP32 ? V{0x40400000, 0x40000000, 0x3F800000, 0}
+                                      : V{3, 2, 1, 0};
+    Machine& m = fresh(Generation::V4);
+    poke(m, SBUF, 10, 0x100, size, in);
+    expect_ok(m, sort_word(c.code, op::IS_LT, 4, 4, c.offset).encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, size, 8), pairs({in[3], in[2], in[1], in[0]}, c.idx));
+  }
+}
+
+TEST(Sort, TopK) {
+  Machine& m = fresh(Generation::V3);
+  poke(m, SBUF, 10, 0x100, 4, {9, 3, 5, 1, 0, 0});
+  poke(m, SBUF, 10, 0x800 + 24, 4, {0xAAAAAAAA, 0xBBBBBBBB});  // just past the 3 pairs
+  const Word w = sort_word(dt::INT32, op::IS_LT, 6, 3, 0).encode();
+  expect_ok(m, w);
+  EXPECT_EQ(peek(m, SBUF, 10, 0x800, 4, 8), (V{0, 4, 0, 5, 1, 3, 0xAAAAAAAA, 0xBBBBBBBB}));
+  // Vendor-strict validation rejects top-K and changes nothing.
+  const Machine& before = copy_of(m, 2);
+  const ExecResult r = gpsimd::execute(m, w, ExecOptions{.strict = true});
+  EXPECT_EQ(r.status, Status::Invalid);
+  EXPECT_TRUE(gpsimd::has_clause(r.diagnostics, "sort_tensor_shapes_ok")) << r.message();
+  EXPECT_TRUE(m == before);
+}
+
+TEST(Sort, IndexOffsetFromPointerAndRegister) {
+  for (uint8_t src : {uint8_t{1}, uint8_t{2}}) {
+    SCOPED_TRACE(int{src});
+    Machine& m = fresh(Generation::V3);
+    rm::SortWord x = sort_word(dt::UINT16, op::IS_GT, 3, 3, 0);
+    x.channels = 2;
+    x.index_offset_src = src;
+    x.index_offset = src == 1 ? rm::sbuf_addr(50, 0x20) : 33;
+    m.registers[33] = rm::sbuf_addr(50, 0x20);
+    poke(m, SBUF, 50, 0x20, 4, {1000});
+    poke(m, SBUF, 51, 0x20, 4, {0x0001FFFF});  // u32 offset; indices wrap mod 2^16
+    poke(m, SBUF, 10, 0x100, 2, {7, 9, 8});
+    poke(m, SBUF, 11, 0x100, 2, {1, 2, 3});
+    expect_ok(m, x.encode());
+    EXPECT_EQ(peek(m, SBUF, 10, 0x800, 2, 6), pairs({9, 8, 7}, {1001, 1002, 1000}));
+    EXPECT_EQ(peek(m, SBUF, 11, 0x800, 2, 6), pairs({3, 2, 1}, {1, 0, 0xFFFF}));
+  }
+}
+
+}  // namespace
 #endif

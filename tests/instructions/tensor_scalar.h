@@ -502,6 +502,7 @@ inline std::vector<ExpectedField> s3d3_ts_fields() {
 }  // namespace gpsimd::expected_rows
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd::validate_cases {
@@ -945,4 +946,77 @@ inline std::vector<ClauseCase> tensor_scalar_clause_cases() {
 }
 
 }  // namespace gpsimd::validate_cases
+
+// ---- what the family's hand-checked effects share ----
+
+namespace {
+
+// ---- TensorScalar (SPEC §4.15) ------------------------------------------------------------
+
+namespace tensor_scalar {
+namespace aop = rm::ts::aop;
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+using gpsimd::Engine;
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+using rm::ts::TensorScalarWord;
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+constexpr uint8_t kArith = rm::kTensorScalarArith, kBitvec = rm::kTensorScalarBitvec,
+                  kPtrArith = rm::kTensorScalarPtrArith, kPtrBitvec = rm::kTensorScalarPtrBitvec;
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+// One channel: `n` dense elements of `in` at SBUF partition 0 offset 0x100, `n` of `out` at
+// partition 1 offset 0x200; instruction immediates (pointer forms: set imm0/imm1 to ADDR4s).
+inline TensorScalarWord ts_word(uint8_t opcode, uint8_t in, uint8_t out, unsigned n, uint8_t op0,
+                                uint32_t imm0, uint8_t op1 = aop::BYPASS, uint32_t imm1 = 0,
+                                uint8_t reverse = 0) {
+  TensorScalarWord x;
+  x.opcode = opcode;
+  x.in = in;
+  x.out = out;
+  x.op0 = op0;
+  x.imm0 = imm0;
+  x.op1 = op1;
+  x.imm1 = imm1;
+  x.reverse = reverse;
+  x.src = tensor3(rm::sbuf_addr(0, 0x100), 1, n, static_cast<int>(n), 1, 0, 1);
+  x.dst = tensor3(rm::sbuf_addr(1, 0x200), 1, n, static_cast<int>(n), 1, 0, 1);
+  return x;
+}
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+// Runs `x` on a fresh machine of `g` with `src` (elements of x.in) at its source, and
+// returns its destination elements.
+inline V ts_result(const TensorScalarWord& x, const V& src, Generation g = Generation::V3) {
+  Machine& m = fresh(g);
+  poke(m, SBUF, 0, 0x100, rm::size_of(x.in), src);
+  const ExecResult r = run(m, x.encode());
+  EXPECT_TRUE(r.ok()) << r.message();
+  return peek(m, SBUF, 1, 0x200, rm::size_of(x.out), static_cast<unsigned>(src.size()));
+}
+}  // namespace tensor_scalar
+
+namespace tensor_scalar {
+// A fault of the given kind that changes nothing (fast and scalar path; the reference
+// model agrees on the kind).
+inline void expect_ts_fault(Machine& m, const Word& w, FaultKind kind,
+                            std::optional<Engine> engine = std::nullopt) {
+  expect_unchanged(m, w, Status::Faulted, kind, ExecOptions{.engine = engine});
+}
+}  // namespace tensor_scalar
+
+using namespace tensor_scalar;
+
+}  // namespace
 #endif

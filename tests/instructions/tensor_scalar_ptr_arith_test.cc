@@ -65,6 +65,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -79,4 +80,46 @@ GPSIMD_CLAUSE_CASES(TensorScalarPtrArith, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// SPEC §3.5: the arithmetic pointer form reads 4 bytes, an FP32, whatever the data dtype.
+TEST(TensorScalarPtrArith, PointersReadAnFp32WhateverTheDataDtype) {
+  Machine& m = fresh(Generation::V3);
+  TensorScalarWord x = ts_word(kPtrArith, dt::FP16, dt::FP16, 2, aop::MULT, rm::sbuf_addr(0, 0x40),
+                               aop::ADD, rm::sbuf_addr(0, 0x44));
+  x.channels = 2;
+  for (unsigned c = 0; c < 2; ++c) {
+    poke(m, SBUF, c, 0x100, 2, {0x3C00, 0xC000});  // 1.0, -2.0
+    poke(m, SBUF, c, 0x40, 4, {f32(2.0f + static_cast<float>(c)), f32(0.5f)});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 2, 2), (V{0x4100, 0xC300}));  // 2.5, -3.5
+  EXPECT_EQ(peek(m, SBUF, 2, 0x200, 2, 2), (V{0x4300, 0xC580}));  // 3.5, -5.5
+}
+
+// Sources are read before any destination is written; a destination that revisits a
+// byte keeps the later ordinal.
+TEST(TensorScalarPtrArith, OverlapAndRevisitedBytes) {
+  Machine& m = fresh(Generation::V3);
+  // In place, walked backwards: dst[j] = 2 * src[3 - j] on the same four bytes.
+  TensorScalarWord x = ts_word(kPtrArith, dt::FP32, dt::FP32, 4, aop::MULT, rm::sbuf_addr(0, 0x10),
+                               aop::BYPASS, rm::sbuf_addr(0, 0x10));
+  x.dst = tensor3(rm::sbuf_addr(0, 0x10C), -1, 4, 4, 1, 0, 1);
+  poke(m, SBUF, 0, 0x10, 4, {f32(2)});
+  poke(m, SBUF, 0, 0x100, 4, {f32(1), f32(2), f32(3), f32(4)});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 0, 0x100, 4, 4), (V{f32(8), f32(6), f32(4), f32(2)}));
+  // The pointer's own bytes as the destination: every channel read 2.0 before the write.
+  TensorScalarWord y = ts_word(kPtrArith, dt::FP32, dt::FP32, 2, aop::ADD, rm::sbuf_addr(0, 0x10),
+                               aop::BYPASS, rm::sbuf_addr(0, 0x10));
+  y.dst = tensor3(rm::sbuf_addr(0, 0x10), 0, 2, 1, 1, 0, 1);  // one element, written twice
+  expect_ok(m, y.encode());
+  // The source is now 8, 6, ...: the later ordinal wins, 6 + 2.
+  EXPECT_EQ(peek(m, SBUF, 0, 0x10, 4, 1), (V{f32(8)}));
+}
+
+}  // namespace
 #endif

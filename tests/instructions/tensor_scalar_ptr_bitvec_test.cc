@@ -65,6 +65,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -79,4 +80,27 @@ GPSIMD_CLAUSE_CASES(TensorScalarPtrBitvec, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// The bitvec pointer form: in_dtype-wide values per channel; the fields are pointers
+// whatever *_src says (it is 0).
+TEST(TensorScalarPtrBitvec, PointersReadInDtypeWideValues) {
+  Machine& m = fresh(Generation::V4);
+  TensorScalarWord x = ts_word(kPtrBitvec, dt::UINT8, dt::UINT8, 2, aop::BITWISE_AND,
+                               rm::sbuf_addr(0, 0x41), aop::BITWISE_OR, rm::psum_addr(0, 0x42));
+  x.channels = 2;
+  for (unsigned c = 0; c < 2; ++c) {
+    poke(m, SBUF, c, 0x100, 1, {0xFF, 0x5A});
+    poke(m, SBUF, c, 0x41, 1, {c == 0 ? 0x0Fu : 0xF0u});
+    poke(m, PSUM, c, 0x42, 1, {c == 0 ? 0x01u : 0x02u});
+  }
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 1, 0x200, 1, 2), (V{0x0F, 0x0B}));
+  EXPECT_EQ(peek(m, SBUF, 2, 0x200, 1, 2), (V{0xF2, 0x52}));
+}
+
+}  // namespace
 #endif

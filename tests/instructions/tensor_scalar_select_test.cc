@@ -192,6 +192,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd {
@@ -329,4 +330,88 @@ GPSIMD_CLAUSE_CASES(TensorScalarSelect, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+// ---- TensorScalarSelect (SPEC §4.2) -----------------------------------------------------
+
+TEST(TensorScalarSelect, CopiesBitsForEveryDtype) {
+  struct Case {
+    uint8_t dtype, pdtype;
+  };
+  const Case cases[] = {
+      {dt::INT8, dt::INT8},     {dt::UINT8, dt::UINT8},   {dt::FP8_E3, dt::INT8},
+      {dt::FP8_E4, dt::UINT8},  {dt::FP8_E5, dt::INT8},   {dt::INT16, dt::INT16},
+      {dt::UINT16, dt::UINT16}, {dt::BF16, dt::INT16},    {dt::FP16, dt::UINT16},
+      {dt::INT32, dt::INT32},   {dt::UINT32, dt::UINT32}, {dt::FP32, dt::INT32},
+  };
+  for (const Case& c : cases) {
+    const unsigned size = rm::size_of(c.dtype);
+    // Signalling NaNs, -0, all ones: bits are copied, never converted.
+    const V src = size == 1   ? V{0x7F, 0x80, 0xFF, 0x79}
+                  : size == 2 ? V{0x7C01, 0x8000, 0xFFFF, 0x7F81}
+                              : V{0x7F800001, 0x80000000, 0xFFFFFFFF, 0x00000001};
+    const uint32_t scalar = size == 1 ? 0xA5 : (size == 2 ? 0xBEEF : 0xDEADBEEF);
+    for (uint32_t pred : {0u, 1u}) {
+      for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+        SCOPED_TRACE(testing::Message()
+                     << "dtype " << int{c.dtype} << " pred " << pred << " rev " << int{rev});
+        Machine& m = fresh(Generation::V2);
+        poke(m, SBUF, 2, 0x40, size, src);
+        rm::TensorScalarSelectWord x = tss_word(c.dtype, c.pdtype, 4);
+        x.pred_imm = pred;
+        x.reversed_pred = rev;
+        x.src1_imm = scalar;
+        expect_ok(m, x.encode());
+        const bool tensor = (pred != 0) != (rev != 0);
+        EXPECT_EQ(peek(m, SBUF, 3, 0x80, size, 4), tensor ? src : V(4, scalar));
+      }
+    }
+  }
+}
+
+// Per-channel predicates and scalars through pointers and register pointers; any nonzero
+// predicate of the full pred_imm_dtype width is true.
+TEST(TensorScalarSelect, PointerPredicatesAndScalars) {
+  for (uint8_t rev : {uint8_t{0}, uint8_t{1}}) {
+    SCOPED_TRACE(int{rev});
+    Machine& m = fresh(Generation::V3);
+    rm::TensorScalarSelectWord x = tss_word(dt::INT8, dt::UINT8, 2);
+    x.channels = 3;
+    x.reversed_pred = rev;
+    x.pred_imm_src = 1;
+    x.pred_imm = rm::sbuf_addr(7, 0x21);  // 1-byte predicates may sit at odd offsets
+    x.src1_imm_src = 2;
+    x.src1_imm = 12;
+    m.registers[12] = rm::psum_addr(30, 0x10);  // DVE: a PSUM pointer is allowed
+    poke(m, SBUF, 7, 0x21, 1, {0x00});
+    poke(m, SBUF, 8, 0x21, 1, {0x01});
+    poke(m, SBUF, 9, 0x21, 1, {0x80});
+    for (unsigned c = 0; c < 3; ++c) {
+      poke(m, PSUM, 30 + c, 0x10, 1, {0xC0 + c});
+      poke(m, SBUF, 2 + c, 0x40, 1, {0x10 + c, 0x20 + c});
+    }
+    expect_ok(m, x.encode());
+    const bool t[3] = {rev != 0, rev == 0, rev == 0};
+    for (unsigned c = 0; c < 3; ++c) {
+      const V want = t[c] ? V{0x10 + c, 0x20 + c} : V{0xC0 + c, 0xC0 + c};
+      EXPECT_EQ(peek(m, SBUF, 3 + c, 0x80, 1, 2), want) << "channel " << c;
+    }
+  }
+  // A 4-byte predicate whose only nonzero byte is the top one is true.
+  Machine& m = fresh(Generation::V3);
+  rm::TensorScalarSelectWord x = tss_word(dt::FP32, dt::INT32, 1);
+  x.pred_imm_src = 2;
+  x.pred_imm = 63;
+  m.registers[63] = rm::sbuf_addr(100, 0x1000);
+  poke(m, SBUF, 100, 0x1000, 4, {0x01000000});
+  poke(m, SBUF, 2, 0x40, 4, {0x11223344});
+  x.src1_imm = 0x55667788;
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 3, 0x80, 4, 1), V{0x11223344});
+}
+
+}  // namespace
 #endif

@@ -486,6 +486,7 @@ inline Word valid_tensor_tensor(Gen& g, uint8_t opcode) {
 }  // namespace gpsimd::asm_words
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace gpsimd::validate_cases {
@@ -731,4 +732,89 @@ inline std::vector<ClauseCase> tensor_tensor_clause_cases() {
 }
 
 }  // namespace gpsimd::validate_cases
+
+// ---- what the family's hand-checked effects share ----
+
+namespace {
+
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14, §3.8, §3.9) -------------------
+
+namespace tensor_tensor {
+using gpsimd::Engine;
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+constexpr std::optional<Engine> kDefault = std::nullopt, kDve = Engine::DVE, kPool = Engine::POOL,
+                                kAct = Engine::ACT;
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+constexpr uint8_t kArith = rm::kTensorTensorArith, kBitvec = rm::kTensorTensorBitvec;
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+// n elements per operand, one channel: src0 at SBUF partition 0 offset 0x100, src1 at
+// 0x200, dst at 0x300, each a dense 1 x n x 1 walk.
+inline rm::TensorTensorWord tt_word(uint8_t opcode, uint8_t lo, uint8_t hi, uint8_t out, uint8_t o,
+                                    unsigned n) {
+  rm::TensorTensorWord x;
+  x.opcode = opcode;
+  x.lo = lo;
+  x.hi = hi;
+  x.out = out;
+  x.op = o;
+  x.src0 = tensor3(rm::sbuf_addr(0, 0x100), 1, n, static_cast<int>(n), 1, static_cast<int>(n), 1);
+  x.src1 = tensor3(rm::sbuf_addr(0, 0x200), 1, n, static_cast<int>(n), 1, static_cast<int>(n), 1);
+  x.dst = tensor3(rm::sbuf_addr(0, 0x300), 1, n, static_cast<int>(n), 1, static_cast<int>(n), 1);
+  return x;
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+inline ExecOptions on(std::optional<Engine> e) {
+  return ExecOptions{.engine = e};
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+// Runs op(a, b) element-wise on `engine` and returns the destination elements.
+inline V elems(std::optional<Engine> e, uint8_t opcode, uint8_t lo, uint8_t hi, uint8_t out,
+               uint8_t o, const V& a, const V& b, Generation g = Generation::V4) {
+  Machine& m = fresh(g);
+  poke(m, SBUF, 0, 0x100, rm::size_of(lo), a);
+  poke(m, SBUF, 0, 0x200, rm::size_of(hi), b);
+  const auto n = static_cast<unsigned>(a.size());
+  const ExecResult r = run(m, tt_word(opcode, lo, hi, out, o, n).encode(), on(e));
+  EXPECT_TRUE(r.ok()) << r.message();
+  return peek(m, SBUF, 0, 0x300, rm::size_of(out), n);
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+// One element of 0x41.
+inline uint32_t arith(std::optional<Engine> e, uint8_t lo, uint8_t hi, uint8_t out, uint8_t o,
+                      uint32_t a, uint32_t b, Generation g = Generation::V4) {
+  return elems(e, kArith, lo, hi, out, o, {a}, {b}, g)[0];
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+inline uint32_t fp32(uint8_t o, uint32_t a, uint32_t b) {
+  return arith(kDve, dt::FP32, dt::FP32, dt::FP32, o, a, b);
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+// Executes a word that must fault `kind` (or be invalid), changing nothing, on `engine`.
+inline void expect_fault(Machine& m, const Word& w, FaultKind kind, std::optional<Engine> e) {
+  expect_unchanged(m, w, Status::Faulted, kind, on(e));
+}
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+constexpr uint32_t kOne = 0x3F800000u, kTwo = 0x40000000u, kThree = 0x40400000u,
+                   kMinusThree = 0xC0400000u, kNaN = 0x7FC00000u;
+}  // namespace tensor_tensor
+
+}  // namespace
 #endif

@@ -102,6 +102,7 @@ const test_registry::Registration kRegistration(kTests);
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
 
+#include "instructions/effects.h"
 #include "instructions/validate_cases.h"
 
 namespace {
@@ -152,4 +153,420 @@ GPSIMD_CLAUSE_CASES(TensorTensorArith, clause_cases);
 
 }  // namespace
 }  // namespace gpsimd
+
+namespace {
+
+// ---- hand-checked effects (SPEC §4) ----
+
+namespace tensor_tensor {
+
+// SPEC §4.14's NKI example: tensor_tensor(a, b, op=nl.add) on (128, 512) FP32 tiles is ADD,
+// 128 channels from partition 0, three contiguous walks of 512; golden np.add bit for bit.
+TEST(TensorTensorArith, NkiAddExampleOnA128By512Tile) {
+  Machine& m = fresh(Generation::V3);
+  rm::TensorTensorWord x = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::ADD, 512);
+  x.channels = 128;
+  x.src0 = tensor3(rm::sbuf_addr(0, 0), 1, 512, 512, 1, 512, 1);
+  x.src1 = tensor3(rm::sbuf_addr(0, 0x800), 1, 512, 512, 1, 512, 1);
+  x.dst = tensor3(rm::sbuf_addr(0, 0x1000), 1, 512, 512, 1, 512, 1);
+  std::vector<V> a(128), b(128);
+  for (unsigned p = 0; p < 128; ++p) {
+    for (unsigned j = 0; j < 512; ++j) {
+      a[p].push_back(f32(0.1f * static_cast<float>(j) - static_cast<float>(p)));
+      b[p].push_back(f32(1.0f / static_cast<float>(p + j + 1)));
+    }
+    poke(m, SBUF, p, 0, 4, a[p]);
+    poke(m, SBUF, p, 0x800, 4, b[p]);
+  }
+  expect_ok(m, x.encode());
+  for (unsigned p = 0; p < 128; p += 17) {
+    V want;
+    for (unsigned j = 0; j < 512; ++j)  // np.add: one IEEE single-precision addition
+      want.push_back(f32(rm::as_float(a[p][j]) + rm::as_float(b[p][j])));
+    EXPECT_EQ(peek(m, SBUF, p, 0x1000, 4, 512), want) << "partition " << p;
+  }
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.9 item 2, §4.14: DVE converts 32-bit integers through FP32; POOL computes them
+// natively (aws-neuron-sdk#1308).
+TEST(TensorTensorArith, Issue1308DveRoundsThroughFp32PoolIsExact) {
+  // UINT32 16777217 + 0.
+  EXPECT_EQ(arith(kDve, dt::UINT32, dt::UINT32, dt::UINT32, op::ADD, 0x01000001, 0), 0x01000000u);
+  EXPECT_EQ(arith(kDefault, dt::UINT32, dt::UINT32, dt::UINT32, op::ADD, 0x01000001, 0),
+            0x01000000u);
+  EXPECT_EQ(arith(kPool, dt::UINT32, dt::UINT32, dt::UINT32, op::ADD, 0x01000001, 0), 0x01000001u);
+  // INT32 0x7FFFFFFF * 0xD251: saturated on DVE (2^31 * 53841 > INT32 max), wrapped on
+  // POOL: (2^31 - 1) * 53841 = 53841 * 2^31 - 53841 = 2^31 - 0xD251 (mod 2^32).
+  EXPECT_EQ(arith(kDve, dt::INT32, dt::INT32, dt::INT32, op::MULT, 0x7FFFFFFF, 0xD251),
+            0x7FFFFFFFu);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::MULT, 0x7FFFFFFF, 0xD251),
+            0x7FFF2DAFu);
+  // SUBTRACT: 0 - 16777217 is -16777216 through FP32, -16777217 natively.
+  EXPECT_EQ(arith(kDve, dt::INT32, dt::INT32, dt::INT32, op::SUBTRACT, 0, 0x01000001), 0xFF000000u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::SUBTRACT, 0, 0x01000001),
+            0xFEFFFFFFu);
+  // Mixed signedness counts as 32-bit integers: exact values compare (SPEC §3.8.2).
+  EXPECT_EQ(arith(kPool, dt::UINT32, dt::INT32, dt::UINT32, op::IS_GT, 0xFFFFFFFF, 0xFFFFFFFF), 1u);
+  EXPECT_EQ(arith(kPool, dt::UINT32, dt::INT32, dt::INT32, op::IS_EQ, 0x01000001, 0x01000000), 0u);
+  EXPECT_EQ(arith(kDve, dt::UINT32, dt::INT32, dt::INT32, op::IS_EQ, 0x01000001, 0x01000000), 1u);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.8.1: BYPASS takes the FP32 path too, also with equal dtypes.
+TEST(TensorTensorArith, BypassRoundsThroughFp32) {
+  EXPECT_EQ(arith(kDve, dt::INT32, dt::INT32, dt::INT32, op::BYPASS, 0x01000001, 7), 0x01000000u);
+  EXPECT_EQ(arith(kDve, dt::INT32, dt::INT32, dt::INT32, op::BYPASS, 0x01000003, 7), 0x01000004u);
+  // BF16 signalling NaN: quieted on the way through FP32, then BF16's canonical NaN.
+  EXPECT_EQ(arith(kDve, dt::BF16, dt::BF16, dt::BF16, op::BYPASS, 0x7F81, 0), 0x7FC0u);
+  EXPECT_EQ(arith(kDve, dt::BF16, dt::BF16, dt::BF16, op::BYPASS, 0xFF81, 0), 0xFFC0u);
+  // Widened to FP32 its payload moves up and the quiet bit is set; FP32 keeps its bits.
+  EXPECT_EQ(arith(kDve, dt::BF16, dt::BF16, dt::FP32, op::BYPASS, 0x7F81, 0), 0x7FC10000u);
+  EXPECT_EQ(fp32(op::BYPASS, 0x7F800001, 0), 0x7F800001u);
+  EXPECT_EQ(fp32(op::BYPASS, 0xFFC12345, 0), 0xFFC12345u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::FP32R, op::BYPASS, 0x7F800001, 0), 0x7F800001u);
+  // On POOL INT32 in and out is native: the bits are kept.
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::BYPASS, 0x01000001, 7), 0x01000001u);
+  // A NaN to an integer is 0; infinities saturate.
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::INT32, op::BYPASS, 0x7FC00000, 0), 0u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::INT16, op::BYPASS, 0xFF800000, 0), 0x8000u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::UINT8, op::BYPASS, 0x7F800000, 0), 0xFFu);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.9 item 2: on POOL an 8/16-bit general op goes through FP32 and saturates; the
+// integer ops compute natively at any width and wrap.
+TEST(TensorTensorArith, PoolNarrowIntegersFp32PathVersusIntegerOps) {
+  EXPECT_EQ(arith(kPool, dt::INT8, dt::INT8, dt::INT8, op::ADD, 0x64, 0x64), 0x7Fu);
+  EXPECT_EQ(arith(kPool, dt::INT8, dt::INT8, dt::INT8, op::ADD_INT, 0x64, 0x64), 0xC8u);
+  EXPECT_EQ(arith(kDve, dt::INT8, dt::INT8, dt::INT8, op::ADD, 0x64, 0x64), 0x7Fu);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::ADD_INT, 0x7FFF, 1), 0x8000u);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::MULT_INT, 300, 300), 0x5F90u);
+  EXPECT_EQ(arith(kPool, dt::UINT8, dt::UINT8, dt::UINT8, op::SUBTRACT_INT, 1, 2), 0xFFu);
+  // A general op with a 16-bit output among 32-bit inputs: FP32, saturating.
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT16, op::ADD, 0x7FFF, 1), 0x7FFFu);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::ADD, 0x7FFFFFFF, 1), 0x80000000u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::FP32, dt::INT32, op::ADD, 0x7FFFFFFF, kOne), 0x7FFFFFFFu);
+  // The integer ops of V3 and later (SPEC §3.8.2's native rules).
+  const Generation v3 = Generation::V3;
+  EXPECT_EQ(arith(kPool, dt::INT8, dt::INT8, dt::INT8, op::MAX_INT, 0xFF, 5, v3), 5u);
+  EXPECT_EQ(arith(kPool, dt::UINT8, dt::UINT8, dt::UINT8, op::MAX_UINT, 0xFF, 5, v3), 0xFFu);
+  EXPECT_EQ(arith(kPool, dt::INT8, dt::INT8, dt::INT8, op::MIN_INT, 0x80, 0x7F, v3), 0x80u);
+  EXPECT_EQ(arith(kPool, dt::INT8, dt::INT8, dt::INT8, op::ABS_DIFF_INT, 0x80, 0x7F, v3), 0xFFu);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::ABS_MAX_INT, 0xFFFD, 3, v3), 3u);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::ABS_MAX_INT, 0xFFFB, 3, v3), 0xFFFBu);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::ABS_MIN_INT, 0xFFFB, 3, v3), 3u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::IS_LT_INT, 0xFFFFFFFF, 0, v3), 1u);
+  EXPECT_EQ(arith(kPool, dt::UINT32, dt::UINT32, dt::UINT32, op::IS_LT_UINT, 0xFFFFFFFF, 0, v3),
+            0u);
+  EXPECT_EQ(
+      arith(kPool, dt::UINT32, dt::UINT32, dt::UINT32, op::MULT_UINT, 0xFFFFFFFF, 0xFFFFFFFF, v3),
+      1u);
+  EXPECT_EQ(arith(kPool, dt::INT16, dt::INT16, dt::INT16, op::IS_EQUAL_INT, 7, 7, v3), 1u);
+  EXPECT_EQ(arith(kPool, dt::UINT16, dt::UINT16, dt::UINT16, op::IS_NE_INT, 7, 7, v3), 0u);
+  // Native general ops on 32 bits: |INT32 min| wraps to itself; RE_LU; SQUARE.
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::ABSOLUTE_VALUE, 0x80000000, 1),
+            0x80000000u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::RE_LU, 0xFFFFFFF6, 1), 0u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::INT32, dt::INT32, op::SQUARE, 0x10000, 1), 0u);
+  EXPECT_EQ(arith(kPool, dt::INT32, dt::UINT32, dt::UINT32, op::LOGICAL_XOR, 5, 0), 1u);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.8.2: NaN results are the default NaN; only BYPASS keeps a NaN's bits.
+TEST(TensorTensorArith, NanResultsAreTheDefaultNan) {
+  EXPECT_EQ(fp32(op::ADD, kOne, 0x7F800001), kNaN);
+  EXPECT_EQ(fp32(op::MULT, 0xFFC00001, kTwo), kNaN);
+  EXPECT_EQ(fp32(op::SUBTRACT, 0x7F800000, 0x7F800000), kNaN);  // inf - inf
+  EXPECT_EQ(fp32(op::MULT, 0, 0xFF800000), kNaN);               // 0 * inf
+  EXPECT_EQ(fp32(op::ABSOLUTE_VALUE, 0xFFC12345, 0), kNaN);
+  EXPECT_EQ(fp32(op::ABSOLUTE_DIFF, 0x7FC00001, kOne), kNaN);
+  EXPECT_EQ(fp32(op::MAX, 0x7FC00001, 0xFF800001), kNaN);
+  EXPECT_EQ(fp32(op::SQUARE, 0x7FA00000, 0), kNaN);
+  // Into BF16 / FP16: their canonical NaNs.
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::BF16, op::ADD, 0xFFC00001, kOne), 0x7FC0u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::FP16, op::ADD, 0xFFC00001, kOne), 0x7E00u);
+  // Compares with a NaN: false, but IS_NE true; logicals count a NaN as true.
+  EXPECT_EQ(fp32(op::IS_EQ, kNaN, kNaN), 0u);
+  EXPECT_EQ(fp32(op::IS_GE, kNaN, kOne), 0u);
+  EXPECT_EQ(fp32(op::IS_LT, kOne, 0xFF800001), 0u);
+  EXPECT_EQ(fp32(op::IS_NE, kNaN, kNaN), kOne);
+  EXPECT_EQ(fp32(op::LOGICAL_AND, kNaN, kTwo), kOne);
+  EXPECT_EQ(fp32(op::LOGICAL_OR, 0x80000000, 0), 0u);
+  EXPECT_EQ(fp32(op::LOGICAL_XOR, kNaN, 0), kOne);
+  // 1.0 / 0.0 converted like any result: INT32 1, BF16 0x3F80.
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::INT32, op::IS_GT, kTwo, kOne), 1u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::BF16, op::IS_GT, kTwo, kOne), 0x3F80u);
+  EXPECT_EQ(arith(kDve, dt::BF16, dt::FP16, dt::UINT8, op::IS_EQ, 0x3F80, 0x3C00), 1u);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.8.2: MAX/MIN are maxNum/minNum with -0.0 < +0.0; ABS_MAX/ABS_MIN keep the signed
+// operand, a tie or a NaN giving b; RE_LU is MAX(a, +0.0).
+TEST(TensorTensorArith, SignedZerosMaxMinAndAbsMax) {
+  EXPECT_EQ(fp32(op::MAX, 0x80000000, 0), 0u);
+  EXPECT_EQ(fp32(op::MAX, 0, 0x80000000), 0u);
+  EXPECT_EQ(fp32(op::MIN, 0, 0x80000000), 0x80000000u);
+  EXPECT_EQ(fp32(op::MIN, 0x80000000, 0), 0x80000000u);
+  EXPECT_EQ(fp32(op::MIN, 0x7FC00001, 0xC0000000), 0xC0000000u);
+  EXPECT_EQ(fp32(op::MAX, 0x00000001, 0x7F800001), 0x00000001u);  // a subnormal, kept
+  EXPECT_EQ(fp32(op::MAX, kMinusThree, 0xFF800000), kMinusThree);
+  EXPECT_EQ(fp32(op::ABS_MAX, 0xC0A00000, kThree), 0xC0A00000u);  // -5 against 3
+  EXPECT_EQ(fp32(op::ABS_MAX, kMinusThree, kThree), kThree);      // a tie gives b
+  EXPECT_EQ(fp32(op::ABS_MAX, kThree, kMinusThree), kMinusThree);
+  EXPECT_EQ(fp32(op::ABS_MIN, 0xC0A00000, kThree), kThree);
+  EXPECT_EQ(fp32(op::ABS_MIN, kMinusThree, 0xC0A00000), kMinusThree);
+  EXPECT_EQ(fp32(op::ABS_MAX, kNaN, kTwo), kTwo);        // the comparison is false: b
+  EXPECT_EQ(fp32(op::ABS_MAX, kTwo, 0x7F800001), kNaN);  // b, a NaN: the default NaN
+  EXPECT_EQ(fp32(op::ABS_MIN, 0x80000000, 0), 0u);       // |-0| < |+0| is false: b
+  EXPECT_EQ(fp32(op::RE_LU, kNaN, kOne), 0u);
+  EXPECT_EQ(fp32(op::RE_LU, 0x80000000, kOne), 0u);
+  EXPECT_EQ(fp32(op::RE_LU, kMinusThree, kOne), 0u);
+  EXPECT_EQ(fp32(op::RE_LU, kThree, kMinusThree), kThree);
+  EXPECT_EQ(fp32(op::IS_EQ, 0x80000000, 0), kOne);  // -0.0 == +0.0
+  // On V2 and V3 ABS_MAX does not exist (is_valid_enum).
+  Machine& m = fresh(Generation::V3);
+  const Word w = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::ABS_MAX, 1).encode();
+  expect_unchanged(m, w, Status::Invalid, std::nullopt);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.8.2: one rounding, IEEE signs of zeros, overflow to infinity, subnormals kept.
+TEST(TensorTensorArith, Fp32ArithmeticRoundsOnceAndKeepsSubnormals) {
+  EXPECT_EQ(fp32(op::ADD, 0x80000000, 0x80000000), 0x80000000u);  // (-0) + (-0)
+  EXPECT_EQ(fp32(op::ADD, kThree, kMinusThree), 0u);              // x + (-x) = +0
+  EXPECT_EQ(fp32(op::SUBTRACT, 0x80000000, 0), 0x80000000u);      // (-0) - (+0)
+  EXPECT_EQ(fp32(op::MULT, 0x80000000, kThree), 0x80000000u);
+  EXPECT_EQ(fp32(op::ADD, 0x7F7FFFFF, 0x7F7FFFFF), 0x7F800000u);
+  EXPECT_EQ(fp32(op::MULT, 0xFF7FFFFF, kTwo), 0xFF800000u);
+  EXPECT_EQ(fp32(op::ADD, 0x00000001, 0x00000001), 0x00000002u);
+  EXPECT_EQ(fp32(op::MULT, 0x00800000, 0x3F000000), 0x00400000u);     // 2^-126 / 2: subnormal
+  EXPECT_EQ(fp32(op::ADD, kOne, 0x33800000), kOne);                   // 1 + 2^-24: tie to even
+  EXPECT_EQ(fp32(op::ADD, kOne, 0x33C00000), 0x3F800001u);            // 1 + 1.5 * 2^-24
+  EXPECT_EQ(fp32(op::SQUARE, kMinusThree, 0x7FC00000), 0x41100000u);  // 9; b is ignored
+  EXPECT_EQ(fp32(op::ABSOLUTE_VALUE, 0xC0200000, kOne), 0x40200000u);
+  EXPECT_EQ(fp32(op::ABSOLUTE_DIFF, kOne, kThree), kTwo);
+  EXPECT_EQ(fp32(op::ABSOLUTE_DIFF, kThree, kThree), 0u);
+  // Integers in, the FP32 result rounded to nearest even and saturated.
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::INT32, op::ADD, 0x40200000, 0), 2u);  // 2.5
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::INT32, op::ADD, 0x40600000, 0), 4u);  // 3.5
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::UINT16, op::SUBTRACT, 0, kOne), 0u);
+  EXPECT_EQ(arith(kDve, dt::INT16, dt::UINT16, dt::INT8, op::ADD, 0xFF9C, 0xFFFF), 0x7Fu);
+  EXPECT_EQ(arith(kDve, dt::UINT8, dt::INT8, dt::FP16, op::MULT, 200, 0xFE), 0xDE40u);  // -400
+  // Narrow float outputs round once to nearest even: 1 + 2^-8 ties to 1.0 in BF16.
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::BF16, op::ADD, kOne, 0x3B800000), 0x3F80u);
+  EXPECT_EQ(arith(kDve, dt::FP32, dt::FP32, dt::BF16, op::ADD, kOne, 0x3BC00000), 0x3F81u);
+  EXPECT_EQ(arith(kDve, dt::FP8_E4, dt::FP8_E5, dt::FP8_E3, op::ADD, 0x38, 0x3C),
+            0x40u);  // 1 + 1 = 2: exponent 1 + bias 3, 0 100 0000
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §3.9 item 4: act, the ops of §3.8.3, INT64/UINT64 and the integer band off pool
+// fault unsupported-op, after the wait and before any address is resolved; nothing changes.
+TEST(TensorTensorArith, UnsupportedOpFaultsChangeNothing) {
+  Machine& m = busy_machine(Generation::V4);
+  rm::TensorTensorWord x = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::ADD, 4);
+  x.ev = kSet9;
+  expect_fault(m, x.encode(), FaultKind::UnsupportedOp, kAct);
+  rm::TensorTensorWord p = x;
+  p.op = op::POW;
+  for (auto e : {kDefault, kDve, kPool, kAct})
+    expect_fault(m, p.encode(), FaultKind::UnsupportedOp, e);
+  rm::TensorTensorWord ints = x;
+  ints.lo = ints.hi = ints.out = dt::INT32;
+  for (uint8_t o : {op::MOD, op::DIVIDE_INT, op::MOD_INT}) {
+    ints.op = o;
+    expect_fault(m, ints.encode(), FaultKind::UnsupportedOp, kPool);
+  }
+  ints.lo = ints.hi = ints.out = dt::UINT32;
+  for (uint8_t o : {op::DIVIDE_UINT, op::MOD_UINT}) {
+    ints.op = o;
+    expect_fault(m, ints.encode(), FaultKind::UnsupportedOp, kPool);
+  }
+  // The integer band runs on pool only.
+  ints.op = op::ADD_INT;
+  for (auto e : {kDefault, kDve, kAct}) expect_fault(m, ints.encode(), FaultKind::UnsupportedOp, e);
+  // INT64 / UINT64 operands (valid words).
+  rm::TensorTensorWord wide = x;
+  wide.lo = dt::INT64;
+  for (auto e : {kDve, kPool}) expect_fault(m, wide.encode(), FaultKind::UnsupportedOp, e);
+  wide.lo = dt::FP32;
+  wide.out = dt::UINT64;
+  expect_fault(m, wide.encode(), FaultKind::UnsupportedOp, kPool);
+  // Before bad-address: a register holding a malformed address is never resolved.
+  rm::TensorTensorWord reg = x;
+  reg.src1.addr = rm::reg_addr(20);
+  m.registers[20] = 0x60000000;  // mode bits set
+  expect_fault(m, reg.encode(), FaultKind::UnsupportedOp, kAct);
+  expect_fault(m, reg.encode(), FaultKind::BadAddress, kDve);
+  m.registers[20] = 0;
+  // After the wait: an unsatisfiable wait is reported first.
+  rm::TensorTensorWord wait = x;
+  wait.ev = rm::Events{2, 9, 0, 0, 1234};  // sem[9] == 1234: it holds 3
+  expect_fault(m, wait.encode(), FaultKind::SyncWouldBlock, kAct);
+  // The same word retires where it is supported.
+  expect_ok(m, x.encode(), on(kPool));
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §4.14's faults: bad-address (register-mode tensors: malformed, out of bounds,
+// misaligned, partitions beyond 127, PSUM on pool, both sources in PSUM), shape-mismatch,
+// too-large, in that order; all or nothing.
+TEST(TensorTensorArith, FaultsInOrderChangeNothing) {
+  Machine& m = busy_machine(Generation::V3);
+  rm::TensorTensorWord x = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::ADD, 4);
+  x.ev = kSet9;
+  x.src0.addr = rm::reg_addr(1);
+  x.dst.addr = rm::reg_addr(2);
+  m.registers[2] = rm::sbuf_addr(0, 0x300);
+  for (uint32_t bad : {0x1E000000u, rm::sbuf_addr(0, 0x102), rm::sbuf_addr(0, 224 * 1024 - 8),
+                       rm::psum_addr(0, 0x4000), rm::reg_addr(3)}) {
+    m.registers[1] = bad;
+    expect_fault(m, x.encode(), FaultKind::BadAddress, kDve);
+  }
+  // Partitions beyond 127: 4 channels from partition 125.
+  rm::TensorTensorWord four = x;
+  four.channels = 4;
+  m.registers[1] = rm::sbuf_addr(125, 0x100);
+  expect_fault(m, four.encode(), FaultKind::BadAddress, kDve);
+  // PSUM through a register: fine on dve and act, bad-address on pool.
+  m.registers[1] = rm::psum_addr(0, 0x100);
+  expect_fault(m, x.encode(), FaultKind::BadAddress, kPool);
+  m.registers[2] = rm::psum_addr(3, 0x0);
+  m.registers[1] = rm::sbuf_addr(0, 0x100);
+  expect_fault(m, x.encode(), FaultKind::BadAddress, kPool);
+  // Both sources in PSUM: one static, one from a register (the static rule, checked late).
+  rm::TensorTensorWord both = x;
+  both.src1.addr = rm::psum_addr(1, 0x100);
+  m.registers[1] = rm::psum_addr(0, 0x100);
+  m.registers[2] = rm::sbuf_addr(0, 0x300);
+  for (auto e : {kDefault, kDve}) expect_fault(m, both.encode(), FaultKind::BadAddress, e);
+  expect_fault(m, both.encode(), FaultKind::UnsupportedOp, kAct);
+  // Register-mode counts that differ: shape-mismatch...
+  rm::TensorTensorWord shape = x;
+  m.registers[1] = rm::sbuf_addr(0, 0x100);
+  shape.src1.num[0] = 5;
+  expect_fault(m, shape.encode(), FaultKind::ShapeMismatch, kDve);
+  shape.src1.num[0] = 4;
+  shape.dst.num[1] = 2;
+  expect_fault(m, shape.encode(), FaultKind::ShapeMismatch, kPool);
+  // ...after bad-address,
+  m.registers[1] = 0x1E000000u;
+  expect_fault(m, shape.encode(), FaultKind::BadAddress, kDve);
+  m.registers[1] = rm::sbuf_addr(0, 0x100);
+  // ...and before too-large: 4096 x 4097 > 2^24 elements with zero steps.
+  rm::TensorTensorWord big = x;
+  big.src0 = tensor3(rm::reg_addr(1), 0, 4096, 0, 4097, 0, 1);
+  big.src1 = tensor3(rm::sbuf_addr(0, 0x200), 0, 4096, 0, 4097, 0, 1);
+  big.dst = tensor3(rm::sbuf_addr(0, 0x300), 0, 4096, 0, 4096, 0, 1);
+  expect_fault(m, big.encode(), FaultKind::ShapeMismatch, kDve);
+  big.dst.num[1] = 4097;
+  expect_fault(m, big.encode(), FaultKind::TooLarge, kDve);
+  big.src0.addr = rm::sbuf_addr(0, 0x100);
+  expect_fault(m, big.encode(), FaultKind::TooLarge, kPool);
+  // The same word retires with a good register.
+  x.src1.num[0] = 4;
+  m.registers[1] = rm::sbuf_addr(0, 0x100);
+  m.registers[2] = rm::sbuf_addr(0, 0x300);
+  expect_ok(m, x.encode());
+  EXPECT_EQ(m.semaphores[9], 0x77u);
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+// SPEC §4.14: shapes may differ (counts are compared), a zero step broadcasts, both
+// sources are read before any write, a destination that revisits a byte keeps the later
+// ordinal, and channel c uses partition start + c of each operand.
+TEST(TensorTensorArith, WalksPairByOrdinalAcrossShapesAndChannels) {
+  Machine& m = fresh(Generation::V2);
+  rm::TensorTensorWord x = tt_word(kArith, dt::INT16, dt::FP32, dt::FP32, op::SUBTRACT, 8);
+  x.channels = 2;
+  x.src0 = tensor3(rm::sbuf_addr(3, 0x100), 1, 8, 8, 1, 8, 1);   // [8, 1, 1]
+  x.src1 = tensor3(rm::sbuf_addr(10, 0x200), 0, 2, 1, 4, 0, 1);  // [2, 4, 1]: each twice
+  x.dst = tensor3(rm::psum_addr(5, 0x40), 2, 4, 1, 2, 0, 1);     // [4, 2, 1] interleaved
+  for (unsigned c = 0; c < 2; ++c) {
+    poke(m, SBUF, 3 + c, 0x100, 2, {1, 2, 3, 4, 5, 6, 7, 8});
+    poke(m, SBUF, 10 + c, 0x200, 4, {f32(c == 0 ? 10.0f : 20.0f), f32(20), f32(30), f32(40)});
+  }
+  expect_ok(m, x.encode());
+  // ordinal j: a = j + 1, b = src1[j / 2]; dst ordinal j at element 2 * (j % 4) + j / 4.
+  for (unsigned c = 0; c < 2; ++c) {
+    const float b0 = c == 0 ? 10.0f : 20.0f;
+    EXPECT_EQ(peek(m, PSUM, 5 + c, 0x40, 4, 8),
+              (V{f32(1 - b0), f32(5 - 30), f32(2 - b0), f32(6 - 30), f32(3 - 20), f32(7 - 40),
+                 f32(4 - 20), f32(8 - 40)}))
+        << "channel " << c;
+  }
+  // In place: dst over src0 (the sources are read first).
+  Machine& q = fresh(Generation::V3);
+  rm::TensorTensorWord y = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::ADD, 4);
+  y.dst = y.src0;
+  y.dst.step[0] = -1;
+  y.dst.addr = rm::sbuf_addr(0, 0x10C);  // the same bytes, backwards
+  poke(q, SBUF, 0, 0x100, 4, {f32(1), f32(2), f32(3), f32(4)});
+  poke(q, SBUF, 0, 0x200, 4, {f32(10), f32(20), f32(30), f32(40)});
+  expect_ok(q, y.encode());
+  EXPECT_EQ(peek(q, SBUF, 0, 0x100, 4, 4), (V{f32(44), f32(33), f32(22), f32(11)}));
+  // A zero-step destination: every ordinal lands on one element; the last one wins.
+  rm::TensorTensorWord z = tt_word(kArith, dt::FP32, dt::FP32, dt::FP32, op::MULT, 4);
+  z.dst.step[0] = 0;
+  expect_ok(q, z.encode());
+  EXPECT_EQ(peek(q, SBUF, 0, 0x300, 4, 2), (V{f32(11 * 40), 0}));
+}
+
+}  // namespace tensor_tensor
+
+namespace tensor_tensor {
+
+TEST(TensorTensorArith, RegisterAndPsumOperands) {
+  Machine& m = fresh(Generation::V5);
+  rm::TensorTensorWord x = tt_word(kArith, dt::FP32, dt::INT32, dt::INT32, op::MAX, 3);
+  x.src0.addr = rm::reg_addr(4);
+  x.src1.addr = rm::psum_addr(2, 0x80);
+  x.dst.addr = rm::reg_addr(5);
+  // A PSUM source through a register while the other source is in PSUM: bad-address.
+  m.registers[4] = rm::psum_addr(9, 0x20);
+  m.registers[5] = rm::sbuf_addr(7, 0x40);
+  poke(m, PSUM, 9, 0x20, 4, {f32(-1.5f), f32(2.5f), f32(1e10f)});
+  poke(m, PSUM, 2, 0x80, 4, {5, 2, 0xFFFFFFFF});
+  expect_fault(m, x.encode(), FaultKind::BadAddress, kDve);
+  m.registers[4] = rm::sbuf_addr(9, 0x20);
+  poke(m, SBUF, 9, 0x20, 4, {f32(-1.5f), f32(2.5f), f32(1e10f)});
+  expect_ok(m, x.encode());
+  EXPECT_EQ(peek(m, SBUF, 7, 0x40, 4, 3), (V{5, 2, 0x7FFFFFFF}));  // 2.5 -> 2 (even)
+  // On act the same word faults unsupported-op; on pool its static PSUM source is invalid.
+  expect_fault(m, x.encode(), FaultKind::UnsupportedOp, kAct);
+  expect_unchanged(m, x.encode(), Status::Invalid, std::nullopt, on(kPool));
+}
+
+}  // namespace tensor_tensor
+
+}  // namespace
 #endif
