@@ -141,6 +141,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_match_value_load,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_match_value_load,
+    .no_fast_path_comparison = "its fast path is convert.cc's widening (WideningEveryPattern)",
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -38,6 +38,9 @@ struct InstructionTests {
   Word (*generate)(random_words::Builder&);        // random valid words placed on machines
   std::vector<Generation> random_generations;      // where the random comparison runs it
   Word (*roundtrip_word)(asm_words::Gen&);         // random valid words for the round trip
+  // Why kernels_equiv_test has no KernelsEquivTest.<Mnemonic> comparing its fast path with
+  // the scalar path; empty when it has one.
+  std::string_view no_fast_path_comparison = {};
 };
 
 // Every registered instruction, in mnemonic order.
