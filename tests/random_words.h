@@ -1,7 +1,8 @@
 // The random cases of tests/execute_random_test.cc, shared with the tests that need random
 // valid words of every instruction placed on a machine (tests/footprint_test.cc): the
 // value and shape generators, the Builder that writes a case's initial state into some
-// machines, and one generator per instruction (faults injected now and then).
+// machines, and what several instructions' generators share. Each instruction's
+// generator (faults injected now and then) is in its file in tests/instructions/.
 #pragma once
 
 #include <fmt/format.h>

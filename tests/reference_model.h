@@ -10,6 +10,11 @@
 //
 // The reference assumes the word is valid (the tests check that with validate()); it
 // still detects the execution faults, in the order of SPEC §4.
+//
+// This header holds what the instructions share (the codes, the walks, the conversions,
+// the events, the word builders) and execute(); each instruction's effect is in its file
+// in tests/instructions/ (a family's in the family's header there), which registers it
+// (tests/instructions/registry.h).
 #pragma once
 
 #include <algorithm>
