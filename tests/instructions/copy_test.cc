@@ -301,4 +301,94 @@ TEST(Copy, RegisterModeAndFaultsChangeNothing) {
 }
 
 }  // namespace
+
+namespace gpsimd {
+namespace {
+
+// ---- Copy and Cast: every dtype pair, and the engine input (SPEC §3.9, §4.16, §4.17) ----
+
+// SPEC §4.17: every pair of the 12 input dtypes and 13 output dtypes is a valid Cast.
+TEST(CopyCast, EveryCastPairIsValid) {
+  const Dtype data[] = {Dtype::INT8,  Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                        Dtype::INT32, Dtype::UINT32, Dtype::BF16,   Dtype::FP16,
+                        Dtype::FP32,  Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+  unsigned pairs = 0;
+  for (Dtype in : data) {
+    std::vector<Dtype> outs(std::begin(data), std::end(data));
+    outs.push_back(Dtype::FP32R);
+    for (Dtype out : outs) {
+      Word w = valid_word(Opcode::Cast);
+      set(w, "in_dtype", code(in));
+      set(w, "out_dtype", code(out));
+      ++pairs;
+      for (Generation g : generations_of(CA))
+        for (Engine e : kAllEngines)
+          EXPECT_TRUE(validate(w, g, ValidateOptions{false, e}).empty())
+              << name_of(in) << " -> " << name_of(out) << " " << gen_text(g)
+              << describe(validate(w, g, ValidateOptions{false, e}));
+    }
+  }
+  EXPECT_EQ(pairs, 12u * 13u);
+}
+
+// V4 and V5 have the same geometry and instructions: a Copy's or Cast's diagnostics are the
+// same on both unless its op is SYMMETRIC_CLAMP (0x24, an enumerator on V5 only, SPEC
+// §3.3) or no enumerator of V4 at all (is_valid_enum names each generation's set).
+TEST(CopyCast, V4AndV5ReportAlike) {
+  for (unsigned op = 0; op < 256; ++op) {
+    if (op == 0x24 || (op > 0x1d && op < 0x20) || (op > 0x24 && op < 0xc4) || op > 0xe1) continue;
+    for (Opcode o : {CP, CA}) {
+      const Word w = with(valid_word(o), [op](Word& x) { set(x, "op", op); });
+      EXPECT_EQ(validate(w, G::V4), validate(w, G::V5))
+          << hex8_of(op) << describe(validate(w, G::V4));
+      if (op != 0) {
+        EXPECT_FALSE(validate(w, G::V4).empty()) << hex8_of(op);  // not BYPASS
+      }
+    }
+  }
+  // SYMMETRIC_CLAMP: is_valid_enum fails on V4 only; s4d4_tr_op_bypass on both.
+  const Word w = with(valid_word(CP), [](Word& x) { set(x, "op", 0x24); });
+  EXPECT_EQ(validate(w, G::V4).size(), validate(w, G::V5).size() + 1)
+      << describe(validate(w, G::V4));
+}
+
+// SPEC §3.9 item 1: on DVE and ACT a Copy or Cast may read and write PSUM (a write with a
+// 4-byte dtype); on POOL, the default, it may not. The clause set is otherwise the same
+// on every engine.
+TEST(CopyCast, PsumFollowsTheEngine) {
+  for (Opcode op : {CP, CA}) {
+    for (const char* field : {"src_mem_pattern", "dst_mem_pattern"}) {
+      Word w = valid_word(op);
+      set(w, "out_dtype", code(Dtype::FP32));  // Cast: a 4-byte destination too
+      set_addr(w, field, psum_addr(5, 0x40));
+      for (Generation g : generations_of(op)) {
+        for (Engine e : {Engine::DVE, Engine::ACT})
+          EXPECT_TRUE(validate(w, g, ValidateOptions{false, e}).empty())
+              << mnemonic(op) << " " << field << " " << engine_id(e)
+              << describe(validate(w, g, ValidateOptions{false, e}));
+        for (std::optional<Engine> e :
+             {std::optional<Engine>(Engine::POOL), std::optional<Engine>(std::nullopt)})
+          EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{false, e}), op, "tensor4d_valid",
+                                  field, hex32(psum_addr(5, 0x40)), "SBUF"))
+              << mnemonic(op) << " " << field;
+      }
+    }
+    // Both operands in PSUM: fine on DVE (no rule against it for S4D4_TR).
+    Word both = valid_word(op);
+    set(both, "out_dtype", code(Dtype::FP32));
+    set_addr(both, "src_mem_pattern", psum_addr(0, 0));
+    set_addr(both, "dst_mem_pattern", psum_addr(0, 0x100));
+    EXPECT_TRUE(validate(both, G::V3, ValidateOptions{false, Engine::DVE}).empty());
+  }
+}
+
+// Validation of a word of §4.1-§4.13 ignores the engine input (SPEC §3.9).
+TEST(CopyCast, OtherInstructionsIgnoreTheEngineInput) {
+  Word w = valid_word(Opcode::Max8);
+  set_addr(w, "src_mem_pattern", psum_addr(5, 0x100));
+  for (Engine e : kAllEngines) EXPECT_TRUE(validate(w, G::V3, ValidateOptions{false, e}).empty());
+}
+
+}  // namespace
+}  // namespace gpsimd
 #endif

@@ -569,4 +569,365 @@ TEST(TensorTensorArith, RegisterAndPsumOperands) {
 }  // namespace tensor_tensor
 
 }  // namespace
+
+namespace gpsimd {
+namespace {
+
+// ---- TensorTensorArith / TensorTensorBitvec (SPEC §4.14): the rest of the clause set ----
+
+// The clauses SPEC ties together: each case reports exactly these (on every generation).
+TEST(TensorTensorValidate, TiedClausesAreReportedTogether) {
+  using D = Dtype;
+  const std::vector<ForcedCase> cases = {
+      // A num_elem of 0: the tensor clause, and the count clauses with their literal
+      // formula (the count is 0) unless waived (SPEC §3.6).
+      {"tta_src0_num0",
+       TTA,
+       [](Word& w) { set_num(w, "src0_mem_pattern", 2, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_src_element_cnt_check", "s3s3d3_tt_dst_element_cnt_check"}},
+      {"tta_src1_num0",
+       TTA,
+       [](Word& w) { set_num(w, "src1_mem_pattern", 0, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_src_element_cnt_check"}},
+      {"ttb_dst_num0",
+       TTB,
+       [](Word& w) { set_num(w, "dst_mem_pattern", 1, 0); },
+       {"tensor3d_valid", "s3s3d3_tt_dst_element_cnt_check"}},
+      // src0's count is in both count clauses.
+      {"tta_src0_count",
+       TTA,
+       [](Word& w) { set_num(w, "src0_mem_pattern", 0, 2); },
+       {"s3s3d3_tt_src_element_cnt_check", "s3s3d3_tt_dst_element_cnt_check"}},
+      // 129 channels: the range, and every operand's start partition (2 + 129 > 128).
+      {"tta_channels_129",
+       TTA,
+       [](Word& w) { set(w, "num_active_channels", 129); },
+       {"has_valid_active_channel_range", "start_addr_active_channels",
+        "start_addr_active_channels", "start_addr_active_channels"}},
+      // A float out for 0x51 breaks s3s3d3_tt_dtype, and src_dst_dtype when src0 differs.
+      {"ttb_out_fp16",
+       TTB,
+       [](Word& w) { set(w, "out_dtype", code(D::FP16)); },
+       {"s3s3d3_tt_dtype", "s3s3d3_tt_src_dst_dtype"}},
+      // A dtype without a size: is_valid_dtype_64, and 0x51's own dtype clauses.
+      {"ttb_out_unknown",
+       TTB,
+       [](Word& w) { set(w, "out_dtype", 0x20); },
+       {"is_valid_dtype_64", "s3s3d3_tt_dtype", "s3s3d3_tt_src_dst_dtype"}},
+      // is_valid_dtype_64 and the signedness rule are independent (SPEC §3.6).
+      {"tta_add_int_src0_invalid",
+       TTA,
+       [](Word& w) {
+         set_tt(w, D::INVALID, D::INT32, D::INT32);
+         set(w, "op", 0xc4);
+       },
+       {"is_valid_dtype_64", "s3s3d3_tt_valid_int_signness"}},
+      // On 0x51 a signed-only op with unsigned dtypes is not a bitvec op either.
+      {"ttb_mult_int_and_unsigned",
+       TTB,
+       [](Word& w) { set(w, "op", 0xc5); },  // MULT_INT: signed and unsigned: holds
+       {"s3s3d3_tt_valid_op"}},
+  };
+  for (const ForcedCase& c : cases) {
+    const Word w = with(valid_word(c.op), c.mutate);
+    std::vector<std::string> want = c.clauses;
+    std::sort(want.begin(), want.end());
+    for (Generation g : generations_of(c.op))
+      EXPECT_EQ(clauses_of(validate(w, g)), want)
+          << c.name << " " << gen_text(g) << describe(validate(w, g));
+  }
+  // MAX_INT (signed only) on 0x51 with UINT16: not a bitvec op, and the wrong signedness.
+  const Word w = with(valid_word(Opcode::TensorTensorBitvec), [](Word& x) { set(x, "op", 0xcf); });
+  for (Generation g : {G::V3, G::V4, G::V5})
+    EXPECT_EQ(clauses_of(validate(w, g)),
+              (std::vector<std::string>{"s3s3d3_tt_valid_int_signness", "s3s3d3_tt_valid_op"}))
+        << gen_text(g);
+}
+
+// What each clause accepts (SPEC §4.14), on the generations named.
+TEST(TensorTensorValidate, ValidVariants) {
+  using D = Dtype;
+  struct Case {
+    std::string name;
+    Opcode op;
+    std::function<void(Word&)> mutate;
+    std::vector<Generation> gens = {G::V2, G::V3, G::V4, G::V5};
+  };
+  const std::vector<Generation> v3up{G::V3, G::V4, G::V5}, v4up{G::V4, G::V5};
+  const std::vector<Case> cases = {
+      {"out_fp32r", TTA, [](Word& w) { set(w, "out_dtype", code(D::FP32R)); }},
+      // INT64 / UINT64 pass is_valid_dtype_64 (execution faults unsupported-op).
+      {"src0_int64", TTA, [](Word& w) { set_tt(w, D::INT64, D::FP32, D::FP32); }},
+      {"out_uint64", TTA,
+       [](Word& w) {
+         set(w, "out_dtype", code(D::UINT64));
+         set_addr(w, "dst_mem_pattern", sbuf_addr(2, 0x400));
+       }},
+      // Any mix of data dtypes for the general ops, integer and float.
+      {"mixed_int8_fp8", TTA, [](Word& w) { set_tt(w, D::INT8, D::FP8_E5, D::UINT16); }},
+      {"mixed_int32_uint32", TTA, [](Word& w) { set_tt(w, D::INT32, D::UINT32, D::INT32); }},
+      {"pow", TTA, [](Word& w) { set(w, "op", 0x1a); }},
+      {"add_int_int8", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT8, D::INT8, D::INT8);
+         set(w, "op", 0xc4);
+       }},
+      {"mult_int_uint16", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT16, D::UINT16, D::UINT16);
+         set(w, "op", 0xc5);
+       }},
+      {"mod_int64", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT64, D::INT16, D::INT32);
+         set(w, "op", 0x1b);
+       }},
+      {"max_int_int16", TTA,
+       [](Word& w) {
+         set_tt(w, D::INT16, D::INT16, D::INT16);
+         set(w, "op", 0xcf);
+       },
+       v3up},
+      {"mult_uint_uint32", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT32, D::UINT32, D::UINT32);
+         set(w, "op", 0xdb);
+       },
+       v3up},
+      {"divide_uint", TTA,
+       [](Word& w) {
+         set_tt(w, D::UINT8, D::UINT8, D::UINT8);
+         set(w, "op", 0xdc);
+       },
+       v3up},
+      {"abs_max", TTA, [](Word& w) { set(w, "op", 0x20); }, v4up},
+      {"square", TTA, [](Word& w) { set(w, "op", 0x23); }, v4up},
+      // The bitvec ops on integers of out's dtype, signed or not.
+      {"bitvec_not_int8", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT8, D::INT8, D::INT8);
+         set(w, "op", 0x01);
+       }},
+      {"bitvec_shift_int32", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT32, D::INT32, D::INT32);
+         set(w, "op", 0x03);
+       }},
+      {"bitvec_bypass", TTB, [](Word& w) { set(w, "op", 0x00); }},
+      // A shift of a 64-bit src0 by a UINT32 count (out is any integer dtype, literally).
+      {"bitvec_shift_uint64_by_uint32", TTB,
+       [](Word& w) {
+         set_tt(w, D::UINT64, D::UINT32, D::UINT16);
+         set(w, "op", 0x11);
+       }},
+      {"bitvec_int64", TTB,
+       [](Word& w) {
+         set_tt(w, D::INT64, D::INT64, D::INT64);
+         set(w, "op", 0x0c);
+       }},
+      // Counts compare products: the shapes may differ; zero steps broadcast.
+      {"shapes_differ", TTA,
+       [](Word& w) {
+         set_tensor(w, "src0_mem_pattern", tensor(sbuf_addr(2, 0x100), {0, 1, 0}, {2, 8, 1}));
+         set_tensor(w, "dst_mem_pattern", tensor(sbuf_addr(2, 0x400), {1, 2, 4}, {2, 2, 4}));
+       }},
+      // The count clauses are waived for a register-mode operand (shape-mismatch at
+      // execution).
+      {"register_src1_count", TTA,
+       [](Word& w) {
+         set_addr(w, "src1_mem_pattern", reg_addr(5));
+         set_num(w, "src1_mem_pattern", 1, 7);
+       }},
+      {"register_src0_counts", TTA,
+       [](Word& w) {
+         set_addr(w, "src0_mem_pattern", reg_addr(0));
+         set_num(w, "src1_mem_pattern", 1, 3);
+         set_num(w, "dst_mem_pattern", 0, 3);
+       }},
+      // One source in PSUM, the other register mode: the PSUM check is static only.
+      {"psum_and_register_sources", TTA,
+       [](Word& w) {
+         set_addr(w, "src0_mem_pattern", psum_addr(2, 0x100));
+         set_addr(w, "src1_mem_pattern", reg_addr(9));
+       }},
+      {"psum_source_and_destination", TTA,
+       [](Word& w) {
+         set_addr(w, "src1_mem_pattern", psum_addr(0, 0));
+         set_addr(w, "dst_mem_pattern", psum_addr(0, 0x100));
+       }},
+      {"channels_128", TTB,
+       [](Word& w) {
+         set(w, "num_active_channels", 128);
+         for (const char* f : {"src0_mem_pattern", "src1_mem_pattern", "dst_mem_pattern"})
+           set_addr(w, f, get_tensor(w, f).addr & 0x3ffffu);
+       }},
+  };
+  for (const Case& c : cases) {
+    const Word w = with(valid_word(c.op), c.mutate);
+    for (Generation g : c.gens)
+      for (bool strict : {false, true})
+        EXPECT_TRUE(validate(w, g, ValidateOptions{strict}).empty())
+            << c.name << " " << gen_text(g) << describe(validate(w, g, ValidateOptions{strict}));
+  }
+}
+
+// SPEC §3.3: the op is an enumerator on 33 (V2), 60 (V3), 64 (V4), 65 (V5) values, and
+// s3s3d3_tt_valid_op takes exactly the ops SPEC §3.8's predicates give each opcode.
+TEST(TensorTensorValidate, OpSetsPerGeneration) {
+  auto in = [](unsigned op, std::initializer_list<std::pair<unsigned, unsigned>> ranges) {
+    for (auto [lo, hi] : ranges)
+      if (op >= lo && op <= hi) return true;
+    return false;
+  };
+  const std::map<Generation, std::function<bool(unsigned)>> enumerator = {
+      {G::V2,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0xc4, 0xc6}});
+       }},
+      {G::V3,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0xc4, 0xe1}});
+       }},
+      {G::V4,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0x20, 0x23}, {0xc4, 0xe1}});
+       }},
+      {G::V5,
+       [&](unsigned op) {
+         return in(op, {{0x00, 0x1d}, {0x20, 0x24}, {0xc4, 0xe1}});
+       }},
+  };
+  const std::map<Generation, unsigned> count = {{G::V2, 33}, {G::V3, 60}, {G::V4, 64}, {G::V5, 65}};
+  // SPEC §3.8, written out: the general arith ops, the integer ops (signed, unsigned).
+  const std::set<unsigned> general = {0x00, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0d,
+                                      0x0e, 0x0f, 0x12, 0x13, 0x14, 0x15, 0x16,
+                                      0x17, 0x18, 0x19, 0x20, 0x21, 0x22, 0x23};
+  const std::set<unsigned> int_signed = {0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0x1b, 0xc9, 0xca, 0xcb,
+                                         0xcc, 0xcd, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4};
+  const std::set<unsigned> int_unsigned = {0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0x1b, 0xdc, 0xdd, 0xdb,
+                                           0xc9, 0xca, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda};
+  const std::set<unsigned> bitvec = {0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x0a, 0x0b, 0x0c};
+  for (Generation g : kAllGenerations) {
+    unsigned enumerators = 0;
+    for (unsigned op = 0; op < 256; ++op) {
+      SCOPED_TRACE(gen_text(g) + " op " + hex8_of(op));
+      const bool is_enum = enumerator.at(g)(op);
+      enumerators += is_enum;
+      // 0x41 with three dtypes the op's signedness accepts.
+      Word a = valid_word(Opcode::TensorTensorArith);
+      const bool unsigned_only = int_unsigned.count(op) && !int_signed.count(op);
+      if (int_signed.count(op) || int_unsigned.count(op))
+        set_tt(a, unsigned_only ? Dtype::UINT32 : Dtype::INT32,
+               unsigned_only ? Dtype::UINT32 : Dtype::INT32,
+               unsigned_only ? Dtype::UINT32 : Dtype::INT32);
+      set(a, "op", op);
+      const Diagnostics da = validate(a, g);
+      EXPECT_EQ(has_clause(da, "is_valid_enum"), !is_enum) << describe(da);
+      const bool arith_ok =
+          general.count(op) || op == 0x1a || int_signed.count(op) || int_unsigned.count(op);
+      EXPECT_EQ(da.empty(), is_enum && arith_ok) << describe(da);
+      Word b = valid_word(Opcode::TensorTensorBitvec);
+      set(b, "op", op);
+      const Diagnostics db = validate(b, g);
+      EXPECT_EQ(has_clause(db, "is_valid_enum"), !is_enum) << describe(db);
+      // MAX_INT and its signed-only kind also break the signedness with UINT16.
+      EXPECT_EQ(has_clause(db, "s3s3d3_tt_valid_op"), is_enum && !bitvec.count(op)) << describe(db);
+      EXPECT_EQ(db.empty(), is_enum && bitvec.count(op)) << describe(db);
+    }
+    EXPECT_EQ(enumerators, count.at(g)) << gen_text(g);
+  }
+}
+
+// SPEC §3.9 item 1, §4.14: on pool no operand may be in PSUM; dve and act allow it (a PSUM
+// write still 4-byte); the two sources are never both in PSUM, whatever the engine.
+TEST(TensorTensorValidate, PsumRulesFollowTheEngine) {
+  struct Operand {
+    Opcode op;
+    std::string field;
+    bool narrow_write;  // a destination of a 2-byte dtype
+  };
+  const std::vector<Operand> operands = {
+      {TTA, "src0_mem_pattern", false}, {TTA, "src1_mem_pattern", false},
+      {TTA, "dst_mem_pattern", false},  {TTB, "src0_mem_pattern", false},
+      {TTB, "src1_mem_pattern", false}, {TTB, "dst_mem_pattern", true}};
+  for (const Operand& o : operands) {
+    SCOPED_TRACE(mnemonic(o.op) + "." + o.field);
+    const Word valid = valid_word(o.op);
+    const uint32_t offset = get_tensor(valid, o.field).addr & 0x3ffffu;
+    const uint32_t a = psum_addr(3, offset);
+    const Word w = with(valid, [&](Word& x) { set_addr(x, o.field, a); });
+    for (Generation g : generations_of(o.op)) {
+      // The engine input changes nothing for a word in SBUF.
+      for (Engine e : kAllEngines)
+        EXPECT_TRUE(validate(valid, g, ValidateOptions{false, e}).empty()) << engine_id(e);
+      EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{false, Engine::POOL}), o.op,
+                              "tensor3d_valid", o.field, hex32(a),
+                              "this engine cannot access PSUM"))
+          << gen_text(g);
+      EXPECT_TRUE(fails_alone(validate(w, g, ValidateOptions{true, Engine::POOL}), o.op,
+                              "tensor3d_valid", o.field, hex32(a), "SBUF"))
+          << gen_text(g) << " strict";
+      for (std::optional<Engine> e :
+           {std::optional<Engine>{}, std::optional{Engine::DVE}, std::optional{Engine::ACT}}) {
+        const Diagnostics d = validate(w, g, ValidateOptions{false, e});
+        if (o.narrow_write)
+          EXPECT_TRUE(fails_alone(d, o.op, "tensor3d_valid", o.field, hex32(a), "4-byte"));
+        else
+          EXPECT_TRUE(d.empty()) << describe(d);
+      }
+    }
+  }
+  // Both sources in PSUM: the PSUM check on every engine, and on pool both tensor clauses.
+  for (Opcode op : {TTA, TTB}) {
+    Word w = valid_word(op);
+    set_addr(w, "src0_mem_pattern", psum_addr(4, 0x100));
+    set_addr(w, "src1_mem_pattern", psum_addr(4, 0x200));
+    for (Generation g : generations_of(op)) {
+      for (Engine e : {Engine::DVE, Engine::ACT})
+        EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{false, e})),
+                  (std::vector<std::string>{"tensor_tensor_src_psum_check"}))
+            << engine_id(e);
+      EXPECT_EQ(clauses_of(validate(w, g, ValidateOptions{false, Engine::POOL})),
+                (std::vector<std::string>{"tensor3d_valid", "tensor3d_valid",
+                                          "tensor_tensor_src_psum_check"}));
+    }
+  }
+}
+
+// SPEC §3.9: the instructions of §4.1-§4.13 ignore the engine input.
+TEST(TensorTensorValidate, OtherInstructionsIgnoreTheEngineInput) {
+  for (const InstrDef& d : instructions()) {
+    if (d.engine_input) continue;  // TensorTensor, TensorScalar: tested on their own
+    const Word w = valid_word(d.opcode);
+    Word psum = w;
+    // A DVE source moved to PSUM, or a POOL one (invalid there): the same on every engine.
+    for (const FieldDef& f : d.fields)
+      if (f.kind == FieldKind::Tensor) {
+        set_addr(psum, f.name, psum_addr(0, 0));
+        break;
+      }
+    for (Generation g : generations_of(d.opcode))
+      for (Engine e : kAllEngines) {
+        EXPECT_EQ(validate(w, g, ValidateOptions{false, e}), validate(w, g)) << d.mnemonic;
+        EXPECT_EQ(validate(psum, g, ValidateOptions{false, e}), validate(psum, g)) << d.mnemonic;
+      }
+  }
+}
+
+// V4 and V5 have the same geometry and instructions: a word's diagnostics are the same
+// on both unless its op is SYMMETRIC_CLAMP (an enumerator on V5 only) or not an enumerator
+// at all (is_valid_enum names each generation's set).
+TEST(TensorTensorValidate, V4AndV5ReportAlike) {
+  for (unsigned op = 0; op < 256; ++op) {
+    if (op == 0x24 || (op > 0x1d && op < 0x20) || (op > 0x24 && op < 0xc4) || op > 0xe1) continue;
+    for (Opcode o : {TTA, TTB}) {
+      const Word w = with(valid_word(o), [op](Word& x) { set(x, "op", op); });
+      EXPECT_EQ(validate(w, G::V4), validate(w, G::V5))
+          << hex8_of(op) << describe(validate(w, G::V4));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpsimd
 #endif

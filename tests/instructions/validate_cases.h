@@ -202,6 +202,30 @@ inline void set_tt(Word& w, Dtype lo, Dtype hi, Dtype out) {
   set(w, "out_dtype", code(out));
 }
 
+// A mutation SPEC ties to more than one clause: the exact multiset of clauses reported.
+struct ForcedCase {
+  std::string name;
+  Opcode op;
+  std::function<void(Word&)> mutate;
+  std::vector<std::string> clauses;  // the exact multiset reported
+};
+
+inline void PrintTo(const ForcedCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+// A mutation that stays valid: what a clause accepts.
+struct ValidCase {
+  std::string name;
+  Opcode op;
+  std::function<void(Word&)> mutate;
+  std::vector<Generation> gens = {};  // empty: every generation where the opcode exists
+};
+
+inline void PrintTo(const ValidCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
 // Each clause case runs on every generation where its opcode exists (or its own ones).
 class ClauseFailsAlone : public ::testing::TestWithParam<ClauseCase> {};
 
