@@ -23,6 +23,7 @@
 #include "gpsimd/execute.h"
 #include "gpsimd/machine.h"
 #include "gpsimd/validate.h"
+#include "instructions/registry.h"
 #include "random_words.h"
 #include "reference_model.h"
 #include "table_coverage.h"
@@ -100,21 +101,19 @@ bool inside(const WriteLog::Range& w, const std::vector<Footprint>& fp) {
   });
 }
 
-using GenFn = Word (*)(Builder&);
-
 struct Tally {
   unsigned cases = 0, rejects = 0, faults = 0;
 };
 
 // Runs the cases of one instruction; stops at the first mismatch.
-void run_random(const char* name, GenFn gen, std::initializer_list<Generation> gens,
-                uint64_t salt) {
+void run_random(const char* name, GenFn gen, const std::vector<Generation>& gens, uint64_t salt) {
   const uint64_t seed = base_seed() ^ salt;
   Tally tally;
   Rng batch_rng(seed);
   const unsigned total = gpsimd::test_effort::random_cases(kCasesPerInstruction, kBatch);
   for (unsigned start = 0; start < total; start += kBatch) {
-    const Generation g = batch_rng.pick(gens);
+    const Generation g =
+        gens[static_cast<std::size_t>(batch_rng.in(0, static_cast<int64_t>(gens.size()) - 1))];
     Machine fast(g), scalar(g), ref(g);
     for (unsigned i = start; i < std::min(start + kBatch, total); ++i) {
       Rng r(seed * 0x9e3779b97f4a7c15ull + i);
@@ -170,122 +169,30 @@ void run_random(const char* name, GenFn gen, std::initializer_list<Generation> g
               static_cast<unsigned long long>(base_seed()));
 }
 
-TEST(ExecuteRandom, RangeSelect) {
-  run_random("RangeSelect", gen_range_select, {Generation::V3, Generation::V4, Generation::V5},
-             0xbc);
+// One random comparison per instruction of the registry (tests/instructions/): its
+// generator, the generations it runs on, and its opcode as the seed's salt.
+class ExecuteRandom
+    : public ::testing::TestWithParam<const gpsimd::test_registry::InstructionTests*> {};
+
+TEST_P(ExecuteRandom, MatchesTheReference) {
+  const gpsimd::test_registry::InstructionTests& t = *GetParam();
+  const std::string name(t.mnemonic);
+  run_random(name.c_str(), t.generate, t.random_generations, static_cast<uint8_t>(t.opcode));
 }
 
-TEST(ExecuteRandom, TensorScalarSelect) {
-  run_random("TensorScalarSelect", gen_tensor_scalar_select,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x98);
-}
+INSTANTIATE_TEST_SUITE_P(Registry, ExecuteRandom, ::testing::ValuesIn(gpsimd::test_registry::all()),
+                         [](const auto& p) { return std::string(p.param->mnemonic); });
 
-TEST(ExecuteRandom, GetSequenceBounds) {
-  run_random("GetSequenceBounds", gen_get_sequence_bounds,
-             {Generation::V3, Generation::V4, Generation::V5}, 0xbe);
-}
-
-TEST(ExecuteRandom, Sort) {
-  run_random("Sort", gen_sort, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
-             0x96);
-}
-
-TEST(ExecuteRandom, NonzeroWithCount) {
-  run_random("NonzeroWithCount", gen_nonzero_with_count,
-             {Generation::V3, Generation::V4, Generation::V5}, 0xf2);
-}
-
-TEST(ExecuteRandom, CopyPredicatedScalar) {
-  run_random("CopyPredicatedScalar", gen_copy_predicated_scalar,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0xe8);
-}
-
-TEST(ExecuteRandom, DveReadAccumulator) {
-  run_random("DveReadAccumulator", gen_dve_read_accumulator,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x9b);
-}
-
-TEST(ExecuteRandom, MatchValueLoad) {
-  run_random("MatchValueLoad", gen_match_value_load,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6d);
-}
-
-TEST(ExecuteRandom, Max8) {
-  run_random("Max8", gen_max8, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
-             0x6c);
-}
-
-TEST(ExecuteRandom, FindIndex8) {
-  run_random("FindIndex8", gen_find_index8,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6e);
-}
-
-TEST(ExecuteRandom, MatchReplace8) {
-  run_random("MatchReplace8", gen_match_replace8,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x6f);
-}
-
-TEST(ExecuteRandom, AffineSelect) {
-  run_random("AffineSelect", gen_affine_select,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x92);
-}
-
-TEST(ExecuteRandom, Iota) {
-  run_random("Iota", gen_iota, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
-             0x7e);
-}
-
-TEST(ExecuteRandom, TensorTensorArith) {
-  run_random("TensorTensorArith", gen_tensor_tensor_arith,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x41);
-}
-
-TEST(ExecuteRandom, TensorTensorBitvec) {
-  run_random("TensorTensorBitvec", gen_tensor_tensor_bitvec,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x51);
-}
-
-TEST(ExecuteRandom, TensorScalarArith) {
-  run_random("TensorScalarArith", gen_tensor_scalar_arith,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x43);
-}
-
-TEST(ExecuteRandom, TensorScalarBitvec) {
-  run_random("TensorScalarBitvec", gen_tensor_scalar_bitvec,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x53);
-}
-
-TEST(ExecuteRandom, TensorScalarPtrArith) {
-  run_random("TensorScalarPtrArith", gen_tensor_scalar_ptr_arith,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x44);
-}
-
-TEST(ExecuteRandom, TensorScalarPtrBitvec) {
-  run_random("TensorScalarPtrBitvec", gen_tensor_scalar_ptr_bitvec,
-             {Generation::V2, Generation::V3, Generation::V4, Generation::V5}, 0x54);
-}
-
-TEST(ExecuteRandom, Copy) {
-  run_random("Copy", gen_copy, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
-             0x46);
-}
-
-TEST(ExecuteRandom, Cast) {
-  run_random("Cast", gen_cast, {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
-             0x47);
-}
-
-// Every table row has a random comparison (a test of its name above), and the reference
-// model implements every row's opcode.
+// Every table row has a random comparison and an independent reference (a file in
+// tests/instructions/ that registers both).
 TEST(ExecuteRandomCoverage, EveryInstructionIsCompared) {
-  gpsimd::test_coverage::expect_table("ExecuteRandom tests",
-                                      gpsimd::test_coverage::tests_of("ExecuteRandom"));
-  std::vector<std::string_view> modelled;
-  for (uint8_t op : rm::kModelled) {
-    const gpsimd::InstrDef* d = gpsimd::find_instruction(op);
-    modelled.push_back(d ? d->mnemonic : std::string_view("(unknown opcode)"));
+  std::vector<std::string_view> compared, modelled;
+  for (const gpsimd::test_registry::InstructionTests* t : gpsimd::test_registry::all()) {
+    if (t->generate != nullptr && !t->random_generations.empty()) compared.push_back(t->mnemonic);
+    if (t->reference != nullptr) modelled.push_back(t->mnemonic);
   }
-  gpsimd::test_coverage::expect_table("reference_model.h kModelled", modelled);
+  gpsimd::test_coverage::expect_table("ExecuteRandom generators (tests/instructions/)", compared);
+  gpsimd::test_coverage::expect_table("references (tests/instructions/)", modelled);
 }
 
 // The reference's own conversions against values worked out by hand from SPEC §5, so that
@@ -324,36 +231,6 @@ TEST(ReferenceModel, ConversionsMatchHandWorkedValues) {
       ASSERT_EQ(back, want) << int{code} << " " << b;
     }
   }
-}
-
-// The reference's ALU (SPEC §3.8.2) against SPEC's own examples, so that the random
-// comparison of TensorTensor rests on a checked oracle.
-TEST(ReferenceModel, TensorTensorAluMatchesSpecExamples) {
-  namespace o = rm::op;
-  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x3F800000u, 0x7F800001u), 0x7FC00000u);
-  EXPECT_EQ(rm::tt::fp32(o::MAX, 0x80000000u, 0x00000000u), 0x00000000u);
-  EXPECT_EQ(rm::tt::fp32(o::MIN, 0x7FC00001u, 0xC0000000u), 0xC0000000u);
-  EXPECT_EQ(rm::tt::fp32(o::ABS_MAX, 0xC0A00000u, 0x40400000u), 0xC0A00000u);
-  EXPECT_EQ(rm::tt::fp32(o::IS_NE, 0x7FC00000u, 0x7FC00000u), 0x3F800000u);
-  EXPECT_EQ(rm::tt::fp32(o::RE_LU, 0x7FC00000u, 0), 0u);
-  EXPECT_EQ(rm::tt::fp32(o::RE_LU, 0x80000000u, 0), 0u);
-  EXPECT_EQ(rm::tt::fp32(o::BYPASS, 0x7F800001u, 0), 0x7F800001u);
-  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x3F800000u, 0x33800000u), 0x3F800000u);  // tie to even
-  EXPECT_EQ(rm::tt::fp32(o::ADD, 0x00000001u, 0x00000001u), 0x00000002u);  // subnormals
-  // Native: INT32 0x7FFFFFFF + 1 wraps; |INT32 min| wraps to itself; exact mixed compares.
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ADD, 0x7FFFFFFF, 1), 32), 0x80000000u);
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ABSOLUTE_VALUE, -2147483648LL, 0), 32), 0x80000000u);
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::IS_GT, 0xFFFFFFFFLL, -1), 32), 1u);
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::ADD_INT, 100, 100), 8), 0xC8u);
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::MULT, 0x7FFFFFFF, 0xD251), 32), 0x7FFF2DAFu);
-  EXPECT_EQ(rm::tt::wrap(rm::tt::native(o::SUBTRACT, 0, 1), 16), 0xFFFFu);
-  // Raw bits (INT16).
-  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x8000, 3, 16), 0xF000u);
-  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x8000, 0x10, 16), 0xFFFFu);
-  EXPECT_EQ(rm::tt::bits(o::LOGICAL_SHIFT_RIGHT, 0x8000, 0xFFFF, 16), 0u);
-  EXPECT_EQ(rm::tt::bits(o::LOGICAL_SHIFT_LEFT, 0x1234, 4, 16), 0x2340u);
-  EXPECT_EQ(rm::tt::bits(o::BITWISE_NOT, 0x00F0, 0, 16), 0xFF0Fu);
-  EXPECT_EQ(rm::tt::bits(o::ARITH_SHIFT_RIGHT, 0x80000000u, 0xFFFFFFFFu, 32), 0xFFFFFFFFu);
 }
 
 }  // namespace

@@ -398,76 +398,84 @@ const auto kAll = {Generation::V2, Generation::V3, Generation::V4, Generation::V
 const auto kV3Up = {Generation::V3, Generation::V4, Generation::V5};
 
 TEST(FootprintRandom, RangeSelect) {
-  run_footprints("RangeSelect", rw::gen_range_select, kV3Up, 0xbc);
+  run_footprints("RangeSelect", rw::generator(gpsimd::Opcode::RangeSelect), kV3Up, 0xbc);
 }
 TEST(FootprintRandom, TensorScalarSelect) {
-  run_footprints("TensorScalarSelect", rw::gen_tensor_scalar_select, kAll, 0x98);
+  run_footprints("TensorScalarSelect", rw::generator(gpsimd::Opcode::TensorScalarSelect), kAll,
+                 0x98);
 }
 TEST(FootprintRandom, GetSequenceBounds) {
-  run_footprints("GetSequenceBounds", rw::gen_get_sequence_bounds, kV3Up, 0xbe);
+  run_footprints("GetSequenceBounds", rw::generator(gpsimd::Opcode::GetSequenceBounds), kV3Up,
+                 0xbe);
 }
 TEST(FootprintRandom, Sort) {
-  run_footprints("Sort", rw::gen_sort, kAll, 0x96);
+  run_footprints("Sort", rw::generator(gpsimd::Opcode::Sort), kAll, 0x96);
 }
 TEST(FootprintRandom, AffineSelect) {
-  run_footprints("AffineSelect", rw::gen_affine_select, kAll, 0x92);
+  run_footprints("AffineSelect", rw::generator(gpsimd::Opcode::AffineSelect), kAll, 0x92);
 }
 TEST(FootprintRandom, Iota) {
-  run_footprints("Iota", rw::gen_iota, kAll, 0x7e);
+  run_footprints("Iota", rw::generator(gpsimd::Opcode::Iota), kAll, 0x7e);
 }
 TEST(FootprintRandom, MatchValueLoad) {
-  run_footprints("MatchValueLoad", rw::gen_match_value_load, kAll, 0x6d);
+  run_footprints("MatchValueLoad", rw::generator(gpsimd::Opcode::MatchValueLoad), kAll, 0x6d);
 }
 TEST(FootprintRandom, Max8) {
-  run_footprints("Max8", rw::gen_max8, kAll, 0x6c);
+  run_footprints("Max8", rw::generator(gpsimd::Opcode::Max8), kAll, 0x6c);
 }
 TEST(FootprintRandom, FindIndex8) {
-  run_footprints("FindIndex8", rw::gen_find_index8, kAll, 0x6e);
+  run_footprints("FindIndex8", rw::generator(gpsimd::Opcode::FindIndex8), kAll, 0x6e);
 }
 TEST(FootprintRandom, MatchReplace8) {
-  run_footprints("MatchReplace8", rw::gen_match_replace8, kAll, 0x6f);
+  run_footprints("MatchReplace8", rw::generator(gpsimd::Opcode::MatchReplace8), kAll, 0x6f);
 }
 TEST(FootprintRandom, NonzeroWithCount) {
-  run_footprints("NonzeroWithCount", rw::gen_nonzero_with_count, kV3Up, 0xf2);
+  run_footprints("NonzeroWithCount", rw::generator(gpsimd::Opcode::NonzeroWithCount), kV3Up, 0xf2);
 }
 TEST(FootprintRandom, CopyPredicatedScalar) {
-  run_footprints("CopyPredicatedScalar", rw::gen_copy_predicated_scalar, kAll, 0xe8);
+  run_footprints("CopyPredicatedScalar", rw::generator(gpsimd::Opcode::CopyPredicatedScalar), kAll,
+                 0xe8);
 }
 TEST(FootprintRandom, DveReadAccumulator) {
-  run_footprints("DveReadAccumulator", rw::gen_dve_read_accumulator, kAll, 0x9b);
+  run_footprints("DveReadAccumulator", rw::generator(gpsimd::Opcode::DveReadAccumulator), kAll,
+                 0x9b);
 }
 
 // Every table row has a random footprint test above.
 TEST(FootprintRandom, TensorTensorArith) {
-  run_footprints("TensorTensorArith", rw::gen_tensor_tensor_arith, kAll, 0x41);
+  run_footprints("TensorTensorArith", rw::generator(gpsimd::Opcode::TensorTensorArith), kAll, 0x41);
 }
 
 TEST(FootprintRandom, TensorTensorBitvec) {
-  run_footprints("TensorTensorBitvec", rw::gen_tensor_tensor_bitvec, kAll, 0x51);
+  run_footprints("TensorTensorBitvec", rw::generator(gpsimd::Opcode::TensorTensorBitvec), kAll,
+                 0x51);
 }
 
 TEST(FootprintRandom, TensorScalarArith) {
-  run_footprints("TensorScalarArith", rw::gen_tensor_scalar_arith, kAll, 0x43);
+  run_footprints("TensorScalarArith", rw::generator(gpsimd::Opcode::TensorScalarArith), kAll, 0x43);
 }
 
 TEST(FootprintRandom, TensorScalarBitvec) {
-  run_footprints("TensorScalarBitvec", rw::gen_tensor_scalar_bitvec, kAll, 0x53);
+  run_footprints("TensorScalarBitvec", rw::generator(gpsimd::Opcode::TensorScalarBitvec), kAll,
+                 0x53);
 }
 
 TEST(FootprintRandom, TensorScalarPtrArith) {
-  run_footprints("TensorScalarPtrArith", rw::gen_tensor_scalar_ptr_arith, kAll, 0x44);
+  run_footprints("TensorScalarPtrArith", rw::generator(gpsimd::Opcode::TensorScalarPtrArith), kAll,
+                 0x44);
 }
 
 TEST(FootprintRandom, TensorScalarPtrBitvec) {
-  run_footprints("TensorScalarPtrBitvec", rw::gen_tensor_scalar_ptr_bitvec, kAll, 0x54);
+  run_footprints("TensorScalarPtrBitvec", rw::generator(gpsimd::Opcode::TensorScalarPtrBitvec),
+                 kAll, 0x54);
 }
 
 TEST(FootprintRandom, Copy) {
-  run_footprints("Copy", rw::gen_copy, kAll, 0x46, 1000);
+  run_footprints("Copy", rw::generator(gpsimd::Opcode::Copy), kAll, 0x46, 1000);
 }
 
 TEST(FootprintRandom, Cast) {
-  run_footprints("Cast", rw::gen_cast, kAll, 0x47, 1000);
+  run_footprints("Cast", rw::generator(gpsimd::Opcode::Cast), kAll, 0x47, 1000);
 }
 
 TEST(FootprintRandomCoverage, EveryInstructionIsChecked) {

@@ -186,7 +186,7 @@ TEST(HostileWalk, AstronomicalWalksAreRefusedBeforeAnyWork) {
     Word word;
     FaultKind kind;
   };
-  Word rs = valid_range_select();
+  Word rs = valid_word(Opcode::RangeSelect);
   // A register-mode source waives the static count checks; the register holds a valid
   // address. base + count(src) then exceeds 2^24 at execution: shape-mismatch.
   set_tensor(rs, "src_mem_pattern", tensor(reg_addr(9), {0, 0}, {65535, 65535}));
@@ -293,7 +293,7 @@ TEST(HostileWalk, RangeSelectOverTheWholeIndexRange) {
   // destination keeps the last ordinal's -FLT_MAX; the accumulator the maximum, 2.5.
   Machine m(Generation::V3);
   store32(m, 6, 0x10, f32_bits(2.5f));
-  Word w = valid_range_select();
+  Word w = valid_word(Opcode::RangeSelect);
   set(w, "num_active_channels", 1);
   set(w, "in_out_dtype", dtype_pair(Dtype::FP32, Dtype::FP32));
   set(w, "base", f32_bits(0.0f));

@@ -460,16 +460,18 @@ namespace rw = gpsimd::random_words;
 
 TEST(QueueProgramOneQueue, AgreesWithTheStream) {
   using Gen = Word (*)(rw::Builder&);
-  const std::vector<Gen> dve = {rw::gen_range_select,
-                                rw::gen_tensor_scalar_select,
-                                rw::gen_match_value_load,
-                                rw::gen_max8,
-                                rw::gen_find_index8,
-                                rw::gen_match_replace8,
-                                rw::gen_copy_predicated_scalar,
-                                rw::gen_dve_read_accumulator};
-  const std::vector<Gen> pool = {rw::gen_get_sequence_bounds, rw::gen_sort, rw::gen_affine_select,
-                                 rw::gen_iota, rw::gen_nonzero_with_count};
+  const std::vector<Gen> dve = {rw::generator(gpsimd::Opcode::RangeSelect),
+                                rw::generator(gpsimd::Opcode::TensorScalarSelect),
+                                rw::generator(gpsimd::Opcode::MatchValueLoad),
+                                rw::generator(gpsimd::Opcode::Max8),
+                                rw::generator(gpsimd::Opcode::FindIndex8),
+                                rw::generator(gpsimd::Opcode::MatchReplace8),
+                                rw::generator(gpsimd::Opcode::CopyPredicatedScalar),
+                                rw::generator(gpsimd::Opcode::DveReadAccumulator)};
+  const std::vector<Gen> pool = {
+      rw::generator(gpsimd::Opcode::GetSequenceBounds), rw::generator(gpsimd::Opcode::Sort),
+      rw::generator(gpsimd::Opcode::AffineSelect), rw::generator(gpsimd::Opcode::Iota),
+      rw::generator(gpsimd::Opcode::NonzeroWithCount)};
   std::map<std::string, unsigned> outcomes;
   for (unsigned trial = 0; trial < 120; ++trial) {
     rw::Rng r(0x51ab + trial * 7919ull);
