@@ -251,22 +251,82 @@ def test_nc_find_index8_duplicates_and_uint16():
 
 def test_nc_match_replace8_docstring_example():
     # NKI's docstring (v2.32): data = [1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8] and vals = [3, 8, 8, 8,
-    # 8, 8, 8, 8] give dst_idx [2, 10, 9, 8, 7, 6, 5, 4] (read here from the search lanes,
-    # dst_idx[k] = idx[7 - k]; writing them to a tile is not modelled), and the first
-    # occurrence of each value is replaced by imm.
+    # 8, 8, 8, 8] give dst_idx [2, 10, 9, 8, 7, 6, 5, 4] (dst_idx[k] = idx[7 - k]: duplicate
+    # vals take descending positions), and the first occurrence of each value is replaced
+    # by imm.
     data = np.array([[1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8]], np.float32)
     with nki.Program() as p:
         d = load(nl.ndarray((1, 11), dtype=nl.float32), data)
         v = load(nl.ndarray((1, 8), dtype=nl.float32), np.array([[3, 8, 8, 8, 8, 8, 8, 8]],
                                                                np.float32))
         out = nl.ndarray((1, 11), dtype=nl.float32)
-        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0)
+        idx = nl.ndarray((1, 8), dtype=nl.uint32)
+        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=idx)
+        assert idx.numpy().tolist() == [[2, 10, 9, 8, 7, 6, 5, 4]]
         assert p.machine.match_indices[0, ::-1].tolist() == [2, 10, 9, 8, 7, 6, 5, 4]
         want = data.copy()
         want[0, [2, 4, 5, 6, 7, 8, 9, 10]] = -1.0
         np.testing.assert_array_equal(out.numpy(), want)
-        with pytest.raises(NotImplementedError, match="dst_idx.*does not model"):
-            nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=out)
+    assert [gpsimd.decode(w)["instruction"] for w in p.words] == [
+        "MatchValueLoad", "MatchReplace8", "FindIndex8"]
+    assert p.replay() == p.machine
+
+
+def test_nc_match_replace8_dst_idx_kernel():
+    # The 8 largest of each row replaced by -inf, their positions in dst_idx: NKI's
+    # nc_match_replace8 example 2 written destination first, on 128 rows; golden: the first
+    # occurrence of each of the 8 largest, largest first.
+    @nki.jit
+    def kernel(x):
+        n, m = x.shape
+        t = nl.ndarray((n, m), dtype=nl.float32)
+        nisa.dma_copy(dst=t, src=x)
+        top = nl.ndarray((n, 8), dtype=nl.float32)
+        nisa.max8(dst=top, src=t)
+        out = nl.ndarray((n, m), dtype=nl.float32)
+        idx = nl.ndarray((n, 8), dtype=nl.uint32)
+        nisa.nc_match_replace8(dst=out, data=t, vals=top, imm=float("-inf"), dst_idx=idx)
+        out_h = nl.ndarray((n, m), dtype=nl.float32, buffer=nl.shared_hbm)
+        idx_h = nl.ndarray((n, 8), dtype=nl.uint32, buffer=nl.shared_hbm)
+        nisa.dma_copy(dst=out_h, src=out)
+        nisa.dma_copy(dst=idx_h, src=idx)
+        return out_h, idx_h
+
+    x = np.random.default_rng(5).integers(0, 40, (128, 96)).astype(np.float32)  # ties
+    out, idx = kernel(x)
+    golden_idx = np.zeros((128, 8), np.uint32)
+    golden = x.copy()
+    for r in range(128):
+        row = x[r].copy()
+        for k, v in enumerate(np.sort(x[r])[::-1][:8]):
+            j = int(np.flatnonzero(row == v)[0])
+            row[j] = np.nan
+            golden_idx[r, k] = j
+    # Duplicates: NKI pairs equal vals with their positions in descending order.
+    for r in range(128):
+        top = np.sort(x[r])[::-1][:8]
+        for v in np.unique(top):
+            cols = np.flatnonzero(top == v)
+            golden_idx[r, cols] = np.sort(golden_idx[r, cols])[::-1]
+    np.put_along_axis(golden, golden_idx.astype(np.int64), -np.inf, axis=1)
+    assert np.array_equal(idx, golden_idx)
+    assert np.array_equal(out, golden)
+
+
+def test_nc_match_replace8_dst_idx_not_found_uint16_and_errors():
+    # A value not in the data keeps the all-ones sentinel, 0xFFFF in a uint16 dst_idx; a
+    # float dst_idx fails FindIndex8's dst dtype clause, named as dst_idx.
+    with nki.Program():
+        d = load(nl.ndarray((2, 8), dtype=nl.float32), np.float32([[1] * 8, [2] * 8]))
+        v = load(nl.ndarray((2, 8), dtype=nl.float32), np.float32([[1, 9, 9, 9, 9, 9, 9, 9],
+                                                                   [9] * 8]))
+        out = nl.ndarray((2, 8), dtype=nl.float32)
+        idx = nl.ndarray((2, 8), dtype=nl.uint16)
+        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=0.0, dst_idx=idx)
+        assert idx.numpy().tolist() == [[0] + [0xFFFF] * 7, [0xFFFF] * 8]
+        with pytest.raises(nki.NkiValidationError, match="dst_idx"):
+            nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=0.0,
+                                   dst_idx=nl.ndarray((2, 8), dtype=nl.float32))
 
 
 # ---- nki.isa.nonzero_with_count -------------------------------------------------------------

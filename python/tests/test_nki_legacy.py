@@ -224,6 +224,35 @@ def test_top8_find_index_and_match_replace_value_returning():
     assert np.array_equal(rest, golden)
 
 
+def test_match_replace_with_dst_idx_in_place_value_returning():
+    # NKI's legacy example 5: the 8 largest of each (b, m) block replaced by 0.0 in place,
+    # their positions written into a memset tile through an mgrid view.
+    @nki.jit
+    def kernel(data):
+        n, b, m = data.shape
+        out = nl.ndarray([n, b, m], dtype=data.dtype, buffer=nl.hbm)
+        idx_out = nl.ndarray([n, 8], dtype=nl.uint32, buffer=nl.hbm)
+        idx_tile = nisa.memset(shape=(n, 8), value=0, dtype=nl.uint32)
+        iq, ir, iw = nl.mgrid[0:n, 0:b, 0:m]
+        ip, io = nl.mgrid[0:n, 0:8]
+        t = nl.load(data[iq, ir, iw])
+        top = nisa.max8(src=t)
+        t[iq, ir, iw] = nisa.nc_match_replace8(dst_idx=idx_tile[ip, io], data=t[iq, ir, iw],
+                                               vals=top[ip, io], imm=0.0)
+        nl.store(out, value=t)
+        nl.store(idx_out, value=idx_tile)
+        return out, idx_out
+
+    x = np.random.default_rng(6).permutation(128 * 16).astype(np.float32).reshape(128, 4, 4)
+    out, idx = kernel(x)
+    flat = x.reshape(128, 16)
+    order = np.argsort(-flat, axis=1)[:, :8]
+    assert np.array_equal(idx, order.astype(np.uint32))
+    golden = flat.copy()
+    np.put_along_axis(golden, order, 0.0, axis=1)
+    assert np.array_equal(out, golden.reshape(x.shape))
+
+
 def test_range_select_into_an_assigned_tile_and_sequence_bounds():
     @nki.jit(platform_target="trn2")
     def kernel(on_true, bound0, bound1):

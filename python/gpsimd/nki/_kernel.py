@@ -418,6 +418,7 @@ class Program:
         self._top = {"sbuf": 0, "psum": 0}
         self._touched: list[tuple[str, int, int, int, int]] = []
         self._fill_registers: dict[int, int] = {}
+        self._nan8: Tile | None = None  # nc_match_replace8's dst_idx source, made once
         self._names: set[str] = set()
         self.instructions: list[NkiInstruction] = []
 

@@ -60,7 +60,7 @@ from .._api import integer as _integer
 from ..errors import NkiValidationError
 from . import language as nl
 from ._index import narrow as _narrow
-from ._kernel import Tile, _error, _note_arg, current
+from ._kernel import _PARTITIONS, Tile, _error, _note_arg, current
 from .language import equal, maximum
 
 __all__ = [
@@ -663,17 +663,32 @@ def nc_find_index8(dst, data, vals, name=None):
     return None
 
 
+def _nan_lanes(call: str, program: Any, first: int, channels: int) -> Tile:
+    """8 FP32 NaNs in each of the partitions ``first .. first + channels - 1``: the source
+    of the FindIndex8 that writes ``dst_idx`` (a NaN matches no slot). The program makes
+    the tile ``nan8`` once, as initial state."""
+    if program._nan8 is None:
+        t = program._allocate(call, (_PARTITIONS, 8), nl.float32, "sbuf", "nan8")
+        program._initial(call, t, np.full((_PARTITIONS, 8), np.nan, np.float32))
+        program._nan8 = t
+    return program._nan8[first:first + channels]
+
+
 def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     """Replace the first occurrence of each of the 8 vals with ``imm``: MatchValueLoad
     (0x6d) of ``vals`` (``mv[7 - k] = vals[k]``), then MatchReplace8 (0x6f).
 
     Every element passes through FP32 to ``dst``'s dtype (a BF16 signalling NaN comes
     back quiet); ``imm`` is an FP32 (any bits: a NaN payload too). The matched positions
-    are the search lanes' ``idx`` state (``program.machine.match_indices``, ``dst_idx[k]
-    = idx[7 - k]``); writing them to ``dst_idx`` is an instruction gpsimd does not
-    model, so ``dst_idx`` raises NotImplementedError.
+    are the search lanes' ``idx`` state (SPEC §4.10); with ``dst_idx`` (a ``[P, 8]``
+    uint32 or uint16 tile) they are written there, ``dst_idx[k] = idx[7 - k]`` (so
+    duplicate vals take descending positions, the opposite of ``nc_find_index8``; the
+    all-ones sentinel where a value was not found), by a third word: FindIndex8 (0x6e)
+    over NaNs, which match no slot, so it writes each slot's ``idx`` as it is (SPEC
+    §4.9). The NaNs are a tile ``nan8`` of the program's initial state; the instruction
+    NKI's compiler uses to read the indices is not public.
 
-    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.isa as nisa
     >>> import gpsimd.nki.language as nl
     >>> with nki.Program() as p:
     ...     d = nl.ndarray((1, 11), dtype=nl.float32)
@@ -681,28 +696,38 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     ...     v = nl.ndarray((1, 8), dtype=nl.float32)
     ...     nisa.dma_copy(dst=v, src=np.array([[3, 8, 8, 8, 8, 8, 8, 8]], np.float32))
     ...     out = nl.ndarray((1, 11), dtype=nl.float32)
-    ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0)
-    ...     print(out.numpy(), p.machine.match_indices[0, ::-1])
-    [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [ 2 10  9  8  7  6  5  4]
+    ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
+    ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=idx)
+    ...     print(out.numpy(), idx.numpy())
+    [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [[ 2 10  9  8  7  6  5  4]]
+    >>> [gpsimd.decode(w)["instruction"] for w in p.words]
+    ['MatchValueLoad', 'MatchReplace8', 'FindIndex8']
     """
     call = "nisa.nc_match_replace8"
-    if dst_idx is not None:
-        raise NotImplementedError(
-            f"{call}: dst_idx: writing the matched indices (the search lanes' idx state) to a "
-            "tile is an instruction gpsimd does not model (SPEC §4.10); they stay readable "
-            "as the program's machine.match_indices (dst_idx[k] = idx[7 - k])")
     p = current(call)
     dst = _tile(call, "dst", dst, p)
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
     v = _vals_tile(call, vals, data, p)
+    reads, writes, extra = [data, v], [dst], {}
+    if dst_idx is not None:
+        idx = _tile(call, "dst_idx", dst_idx, p)
+        _same_partitions(call, [("data", data), ("dst_idx", idx)])
+        nan = _nan_lanes(call, p, data.start_partition, channels)
+        extra = dict(dst_idx=idx._descriptor(call, "dst_idx", 2), idx_dtype=idx.gpsimd_dtype,
+                     nan=nan._descriptor(call, "dst_idx", 4))
+        reads.append(nan)
+        writes.append(idx)
     words = lower.match_replace8(vals_dtype=v.gpsimd_dtype, in_dtype=data.gpsimd_dtype,
                                  out_dtype=dst.gpsimd_dtype, channels=channels,
                                  vals=v._descriptor(call, "vals", 2),
                                  data=data._descriptor(call, "data", 4),
                                  dst=dst._descriptor(call, "dst", 4),
-                                 imm=_fp32(call, "imm", imm))
-    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v, imm=imm))
+                                 imm=_fp32(call, "imm", imm), **extra)
+    note = dict(dst=dst, data=data, vals=v, imm=imm)
+    if dst_idx is not None:
+        note["dst_idx"] = writes[-1]
+    p._emit(call, words, reads, writes, _note(call, **note))
     return None
 
 
