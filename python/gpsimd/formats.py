@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from .dtypes import dtype_name, storage_dtype
+from .dtypes import bits as as_bits
+from .dtypes import dtype_name, numpy_dtype, storage_dtype
 
 __all__ = [
     "narrow",
@@ -61,14 +62,19 @@ def narrow(values: ArrayLike, dtype: Any) -> np.ndarray:
 def widen(bits: ArrayLike, dtype: Any) -> np.ndarray:
     """Return the float32 values of a float dtype's values or bit patterns.
 
-    ``bits`` is the dtype's storage (``float16`` for FP16, ``float32`` for FP32) or an
-    unsigned integer array of the dtype's width holding bit patterns.
+    ``bits`` is the dtype's storage (``float16`` for FP16, ``float32`` for FP32), an
+    unsigned integer array of the dtype's width holding bit patterns, or an array of the
+    NumPy dtype gpsimd registers for it (``bfloat16``, ``float8_e4m3``, ``float8_e5m2``).
 
     >>> widen(np.array([0x38, 0x78, 0x7C], dtype=np.uint8), "FP8_E4")
     array([ 1., inf, nan], dtype=float32)
     """
     name = _float_name(dtype)
     x = np.asarray(bits)
+    if x.dtype.kind == "V":  # an array of a NumPy dtype gpsimd registers: its bit patterns
+        if x.dtype != numpy_dtype(name):
+            raise TypeError(f"{name}: expected bit patterns or {numpy_dtype(name)}, got {x.dtype}")
+        x = as_bits(x)
     size = storage_dtype(name).itemsize
     if x.dtype.kind == "f":
         if x.dtype.itemsize != size:

@@ -958,6 +958,7 @@ PYBIND11_MODULE(_core, m) {
   using namespace gpsimd;
   using namespace gpsimd::python;
   m.doc() = "gpsimd's C++ core; use the gpsimd package, which wraps it.";
+  register_numpy_dtypes(m);
 
   py::class_<Diagnostic>(m, "Diagnostic",
                          "One failing validity clause: the instruction, the vendor's clause name, "

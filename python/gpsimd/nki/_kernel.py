@@ -23,7 +23,7 @@ import numpy as np
 
 from .._program import Dump, Load, Recording, Words
 from ..codec import decode, disassemble, validate
-from ..dtypes import dtype_name, dtype_size, storage_dtype
+from ..dtypes import dtype_name, dtype_size, numpy_dtype, storage_dtype
 from ..errors import NkiValidationError
 from ..machine import Machine
 from ._index import IndexExpr, as_slice, dim_vars, hbm, order_vars, plain
@@ -326,7 +326,8 @@ class Tile:
         return np.array(self._view())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = self.numpy()
+        # The values: BF16 and FP8 in the NumPy dtypes gpsimd registers for them.
+        a = self.numpy().view(numpy_dtype(self.gpsimd_dtype))
         return a if dtype is None else a.astype(dtype)
 
     def __repr__(self) -> str:

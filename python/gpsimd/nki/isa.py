@@ -57,6 +57,7 @@ from .. import _lower as lower
 from .. import _operands
 from .._api import field_int as _field_int
 from .._api import integer as _integer
+from ..dtypes import bits as _bits
 from ..errors import NkiValidationError
 from . import language as nl
 from ._index import narrow as _narrow
@@ -311,7 +312,7 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
         dst.program._initial(call, dst, src.numpy().reshape(dst.shape))
         return None
     if isinstance(dst, Tile):
-        data = np.asarray(src)
+        data = _bits(np.asarray(src))
         want = dst.dtype.storage
         if data.dtype.newbyteorder("=") != want:
             bits = dst.dtype.gpsimd_dtype in ("BF16", "FP8_E3", "FP8_E4", "FP8_E5")
@@ -325,7 +326,8 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
         return None
     if not isinstance(dst, np.ndarray):
         raise _error(call, "dst", f"expected a tile or a NumPy array, got {type(dst).__name__}")
-    data = src.numpy() if isinstance(src, Tile) else np.asarray(src)
+    data = src.numpy() if isinstance(src, Tile) else _bits(np.asarray(src))
+    dst = _bits(dst)
     if data.dtype.newbyteorder("=") != dst.dtype.newbyteorder("="):
         raise _error(call, "dst", f"is {dst.dtype}, src holds {data.dtype}; a DMA's dtype "
                      "conversion is not modelled: make dst of the src's storage dtype")

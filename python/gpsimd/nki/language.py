@@ -9,7 +9,11 @@ follow NKI 0.3.0 (Neuron SDK 2.29.0; docs/python.md says which stubs).
   bfloat16, float8_e4m3, float8_e5m2`` (and ``tfloat32, float8_e4m3fn`` and the ``_x4``
   packed types, which gpsimd has no dtype for: using one raises NotImplementedError).
   They are strings, as in NKI (``nl.bfloat16 == "bfloat16"``); ``float8_e4m3`` is
-  gpsimd's FP8_E4 (IEEE-style, with infinities), ``bool_`` is stored as UINT8.
+  gpsimd's FP8_E4 (IEEE-style, with infinities), ``bool_`` is stored as UINT8. NumPy
+  takes them too: ``bfloat16``, ``float8_e4m3`` and ``float8_e5m2`` are NumPy dtypes the
+  extension registers (``x.astype(nl.bfloat16)``, ``np.dtype(nl.float8_e4m3)``; their
+  elements are the bit patterns, their casts convert by SPEC §5.1, NumPy's ufuncs run
+  on them in float32), and HBM tensors of them are arrays of those dtypes.
 - buffers: ``sbuf``, ``psum`` (a tile of the program's machine), ``hbm``,
   ``shared_hbm``, ``private_hbm`` (a NumPy array: NumPy stands for HBM).
 - ``ndarray``, ``zeros``, ``full``, ``ones``, ``empty_like``.
@@ -35,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._operands import scalar_bits
-from ..dtypes import storage_dtype
+from ..dtypes import bits, numpy_dtype, storage_dtype
 from ._kernel import Tile, _error, current
 
 __all__ = [
@@ -58,6 +62,9 @@ class NkiDtype(str):
     >>> import gpsimd.nki.language as nl
     >>> nl.float8_e4m3, nl.float8_e4m3.gpsimd_dtype, nl.float8_e4m3.storage
     ('float8_e4m3', 'FP8_E4', dtype('uint8'))
+    >>> import numpy as np
+    >>> np.dtype(nl.bfloat16), np.float32([1.7]).astype(nl.float8_e4m3)
+    (dtype(bfloat16), array([1.75], dtype='float8_e4m3'))
     """
 
     gpsimd_dtype: str | None
@@ -72,6 +79,12 @@ class NkiDtype(str):
     def storage(self) -> np.dtype | None:
         """The NumPy type a tile's ``numpy()`` gives (bit patterns for BF16 and FP8)."""
         return None if self.gpsimd_dtype is None else storage_dtype(self.gpsimd_dtype)
+
+    @property
+    def numpy(self) -> np.dtype | None:
+        """The NumPy dtype of its values: HBM tensors and ``np.asarray(tile)`` (the
+        registered ``bfloat16``/``float8_e4m3``/``float8_e5m2`` for BF16 and FP8)."""
+        return None if self.gpsimd_dtype is None else numpy_dtype(self.gpsimd_dtype)
 
     def __repr__(self) -> str:
         return str.__repr__(self)
@@ -155,8 +168,8 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     ``shape[0]`` (at most 128) partitions from partition 0, the rest dense in C order at
     the next free 64-byte boundary of each partition (or at ``address``, a
     ``(partition_offset, free_offset)`` pair). Its bytes start as the machine's: zero in
-    a fresh program. On an HBM buffer it is a NumPy array of zeros (the dtype's storage:
-    ``uint16`` bits for ``bfloat16``).
+    a fresh program. On an HBM buffer it is a NumPy array of zeros (of the NumPy dtype
+    of the same name: ``bfloat16`` is the one the extension registers).
 
     >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> with nki.Program():
@@ -165,8 +178,8 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     >>> a.region(), b.region()
     ('sbuf[p=0..3, off=0x0]', 'psum[p=0..3, off=0x0]')
     >>> nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
-    HbmTensor([[0, 0, 0],
-               [0, 0, 0]], dtype=uint16)
+    HbmTensor([[0.0, 0.0, 0.0],
+               [0.0, 0.0, 0.0]], dtype=bfloat16)
     """
     call = "nl.ndarray"
     d = _dtype(call, dtype)
@@ -176,7 +189,7 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     except TypeError:
         shape = (int(shape),)
     if region.space is None:
-        return np.zeros(shape, dtype=d.storage).view(HbmTensor)
+        return np.zeros(shape, dtype=d.numpy).view(HbmTensor)
     return current(call)._allocate(call, shape, d, region.space, name, address)
 
 
@@ -218,10 +231,10 @@ def full(shape: Any, fill_value: Any, dtype: Any, buffer: Any = sbuf, name: str 
     call = "nl.full"
     d = _dtype(call, dtype)
     t = ndarray(shape, d, buffer, name)
-    bits = scalar_bits(call, "fill_value", fill_value, d.gpsimd_dtype)
-    value = np.asarray(bits).view(d.storage)
+    value = np.asarray(scalar_bits(call, "fill_value", fill_value,
+                                   d.gpsimd_dtype)).view(d.storage)
     if isinstance(t, np.ndarray):
-        t[...] = value
+        bits(t)[...] = value
         return t
     t.program._initial(call, t, np.broadcast_to(value, t.shape))
     return t
@@ -496,8 +509,8 @@ def store(dst: Any, value: Any, mask: Any = None, **kwargs: Any) -> None:
         return None
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         d = _dtype(call, dst.dtype)
-        bits = scalar_bits(call, "value", value, d.gpsimd_dtype)
-        dst[...] = np.asarray(bits).view(d.storage)
+        value_bits = scalar_bits(call, "value", value, d.gpsimd_dtype)
+        bits(dst)[...] = np.asarray(value_bits).view(d.storage)
         return None
     raise _error(call, "value", f"expected an SBUF tile or a number, got {type(value).__name__}")
 
