@@ -648,3 +648,30 @@ def test_tiles_slice_into_access_patterns():
             t[4]
         with pytest.raises(IndexError, match="partition dimension takes an integer or a slice"):
             t[None]
+
+
+# ---- NKI 0.8: the NkiInstruction every call returns -------------------------------------------
+
+
+def test_handles_and_depends_on_in_a_kernel():
+    # NKI's scheduling guide, on the calls gpsimd models: c = x + (x + 1), the add made to
+    # wait for its producers; every nisa call returns its handle, dma_copy's without words.
+    @nki.jit
+    def kernel(t):
+        x = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        load = nisa.dma_copy(dst=x, src=t)
+        b = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        plus1 = nisa.tensor_scalar(dst=b, data=x, op0=nl.add, operand0=1.0)
+        c = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        add = nisa.tensor_tensor(dst=c, data1=x, data2=b, op=nl.add)
+        add.depends_on(plus1, load, kind=nisa.dependency.runtime)
+        out = nl.ndarray(t.shape, t.dtype, buffer=nl.hbm)
+        nisa.dma_copy(dst=out, src=c)
+        return out
+
+    t = np.random.default_rng(8).standard_normal((128, 64)).astype(np.float32)
+    assert np.array_equal(kernel(t), t + (t + np.float32(1.0)))
+    load, plus1, add, store = kernel.program.instructions
+    assert [list(h.words) for h in (load, plus1, add, store)] == [[], [0], [1], []]
+    assert add.dependencies == [(plus1, nisa.dependency.runtime), (load, nisa.dependency.runtime)]
+    assert repr(plus1) == "NkiInstruction(#1 nisa.tensor_scalar: TensorScalarArith, word 0)"

@@ -385,14 +385,27 @@ def test_nl_partition_broadcast_and_activations_raise():
 
 
 def test_instructions_and_depends_on():
+    # NKI 0.8: every nisa call returns its NkiInstruction; depends_on takes earlier handles
+    # of the same program and a nisa.dependency kind (omitted: runtime).
     import gpsimd.nki.isa as nisa3
 
     with gnki.Program() as p:
         t = nl.ndarray((2, 8), dtype=nl.int32)
-        nisa3.iota(t, [[1, 8]], 0)
-        nisa3.tensor_tensor(nl.ndarray((2, 8), dtype=nl.int32), t, t, nl.add)
-    a, b = p.instructions
-    assert b.depends_on(a, kind="schedule") is b
-    assert b.dependencies == [(a, "schedule")] and list(b.words) == [1]
+        load = nisa3.dma_copy(dst=t, src=np.zeros((2, 8), np.int32))
+        a = nisa3.iota(t, [[1, 8]], 0)
+        b = nisa3.tensor_tensor(nl.ndarray((2, 8), dtype=nl.int32), t, t, nl.add)
+    assert p.instructions == [load, a, b] and [h.index for h in (load, a, b)] == [0, 1, 2]
+    assert list(load.words) == [] and list(a.words) == [0] and list(b.words) == [1]
+    assert repr(b) == "NkiInstruction(#2 nisa.tensor_tensor: TensorTensorArith, word 1)"
+    assert b.depends_on(a, kind=nisa3.dependency.schedule).depends_on(load) is b
+    assert b.dependencies == [(a, nisa3.dependency.schedule), (load, nisa3.dependency.runtime)]
     with pytest.raises(TypeError, match="NkiInstruction"):
         b.depends_on(t)
+    with pytest.raises(TypeError, match="dependency"):
+        b.depends_on(a, kind="schedule")
+    with pytest.raises(ValueError, match="program order"):
+        a.depends_on(b)
+    with gnki.Program():
+        other = nisa3.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
+    with pytest.raises(ValueError, match="another program"):
+        b.depends_on(other)

@@ -28,7 +28,7 @@ from ..errors import NkiValidationError
 from ..machine import Machine
 from ._index import IndexExpr, as_slice, dim_vars, hbm, order_vars, plain
 
-__all__ = ["Program", "Tile", "NkiInstruction", "current", "jit"]
+__all__ = ["Program", "Tile", "NkiInstruction", "dependency", "current", "jit"]
 
 _ALIGN = 64  # tiles start on 64-byte boundaries of their partitions
 _PARTITIONS = 128
@@ -89,6 +89,7 @@ class Tile:
     ...     t = nl.ndarray((2, 4), dtype=nl.int32, name="ramp")
     ...     nisa.iota(t, [[1, 4]], 10, channel_multiplier=100)
     ...     print(t[:, 1:3])
+    NkiInstruction(#0 nisa.iota: Iota, word 0)
     ramp[0:2, 1:3]: int32 (2, 2) in sbuf[p=0..1, off=0x4] step [1]
     [[ 11  12]
      [111 112]]
@@ -362,6 +363,8 @@ def _reshape(inner: list[tuple[int, int]], shape: list[int]) -> list[tuple[int, 
 def _note_arg(value: Any) -> str:
     if isinstance(value, Tile):
         return value._expr
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        return f"hbm{list(value.shape)} {value.dtype}"
     if value is Ellipsis:
         return "..."
     if isinstance(value, Enum):
@@ -399,6 +402,8 @@ class Program:
     ...     nisa.dma_copy(dst=x, src=np.arange(16, dtype=np.float32).reshape(2, 8))
     ...     top = nl.ndarray((2, 8), dtype=nl.float32, name="top")
     ...     nisa.max8(dst=top, src=x)
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.max8: Max8, word 0)
     >>> top.numpy()[:, :3]
     array([[ 7.,  6.,  5.],
            [15., 14., 13.]], dtype=float32)
@@ -551,6 +556,13 @@ class Program:
         self.instructions.append(handle)
         return handle
 
+    def _record(self, note: str) -> "NkiInstruction":
+        """Return the handle of a call that emits no words (a host-side DMA)."""
+        n = len(self.recording.words)
+        handle = NkiInstruction(self, note, range(n, n))
+        self.instructions.append(handle)
+        return handle
+
     # -- the program ------------------------------------------------------------------
 
     def _dumps(self) -> list[Dump]:
@@ -582,6 +594,7 @@ class Program:
         >>> import gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((1, 4), dtype=nl.int32, name="r"), [[1, 4]], 7)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> print(p.assembly())
         # gpsimd.nki program kernel
         .nc v3
@@ -605,6 +618,7 @@ class Program:
         >>> import gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((4, 8), dtype=nl.int32, name="r"), [[1, 8]], 0, 1)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> d = tempfile.mkdtemp()
         >>> p.save(pathlib.Path(d) / "k.gpsimd").read_text().splitlines()[-1]
         '.dump sbuf[p=0..3, off=0x0] UINT8 [32] -> k.r.npy'
@@ -621,6 +635,8 @@ class Program:
         ...     x = nl.ndarray((1, 8), dtype=nl.float32)
         ...     nisa.dma_copy(dst=x, src=np.arange(8, dtype=np.float32)[None])
         ...     nisa.max8(dst=nl.ndarray((1, 8), dtype=nl.float32), src=x)
+        NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+        NkiInstruction(#1 nisa.max8: Max8, word 0)
         >>> p.replay() == p.machine
         True
         """
@@ -632,6 +648,7 @@ class Program:
         >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32), [[1, 4]], 0)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> [(e["kind"], e.get("partition")) for e in p.trace()]
         [('retire', None), ('memory', 0), ('memory', 1)]
         """
@@ -647,6 +664,7 @@ class Program:
         >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32, name="r"), [[1, 4]], 0)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> print(p.explain())
         nisa.iota(dst=r, pattern=[[1, 4]], offset=0, channel_multiplier=0)
           word 0: Iota
@@ -676,41 +694,79 @@ class Program:
                 f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
 
 
-class NkiInstruction:
-    """The handle of one ``nki.isa`` call of a program (NKI 0.8's ``NkiInstruction``):
-    the call (``note``, as the program text names it) and the indices of its words in
-    the program (``words``). ``program.instructions`` lists them in call order.
+class dependency(Enum):
+    """Instruction dependency kind (NKI 0.8's ``nki.isa.dependency``), for
+    :meth:`NkiInstruction.depends_on`: ``runtime`` (a hardware semaphore wait that orders
+    the pair across engines) or ``schedule`` (an ordering constraint for the compiler's
+    schedulers, no synchronization)."""
 
-    ``depends_on(*producers, kind=None)`` records scheduling dependencies
-    (``dependencies``: the producers with their ``kind``) and returns the handle; on
+    runtime = 1
+    schedule = 2
+
+
+class NkiInstruction:
+    """The handle of one ``nki.isa`` call of a program (NKI 0.8's ``NkiInstruction``),
+    which every ``nisa`` call returns: ``index`` (its place in ``program.instructions``,
+    call order), the call (``note``, as the program text names it) and the indices of
+    its words in the program (``words``; none for a ``dma_copy``, which is no
+    instruction of the model).
+
+    ``depends_on(*producers, kind=nisa.dependency.runtime)`` records that it runs after
+    each producer (``dependencies``: ``(producer, kind)`` pairs) and returns the handle,
+    as NKI 0.8 defines it: a producer is a handle of the same program and comes earlier
+    in program order; ``kind`` omitted is ``runtime`` (NKI's deprecated default). On
     gpsimd.nki's one machine every call has already run in program order, so a
     dependency changes nothing yet.
 
     >>> import gpsimd.nki as nki, gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
     >>> with nki.Program() as p:
-    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
-    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[2, 8]], 0)
-    >>> a, b = p.instructions
-    >>> b.depends_on(a) is b, [d.note for d, _ in b.dependencies], list(b.words)
-    (True, ['nisa.iota(dst=t0, pattern=[[1, 8]], offset=0, channel_multiplier=0)'], [1])
+    ...     a = nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
+    ...     b = nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[2, 8]], 0)
+    >>> b
+    NkiInstruction(#1 nisa.iota: Iota, word 1)
+    >>> b.depends_on(a, kind=nisa.dependency.schedule) is b, b.dependencies
+    (True, [(NkiInstruction(#0 nisa.iota: Iota, word 0), <dependency.schedule: 2>)])
+    >>> a.depends_on(b)
+    Traceback (most recent call last):
+    ...
+    ValueError: depends_on: NkiInstruction(#1 nisa.iota: Iota, word 1) comes after NkiInstruction(#0 nisa.iota: Iota, word 0) in program order; a producer must come before
     """
 
     def __init__(self, program: "Program", note: str, words: range) -> None:
         self.program = program
         self.note = note
         self.words = words
-        self.dependencies: list[tuple[NkiInstruction, Any]] = []
+        self.index = len(program.instructions)
+        self.dependencies: list[tuple[NkiInstruction, dependency]] = []
 
-    def depends_on(self, *producers: "NkiInstruction", kind: Any = None) -> "NkiInstruction":
+    def depends_on(self, *producers: "NkiInstruction",
+                   kind: dependency | None = None) -> "NkiInstruction":
+        if kind is None:
+            kind = dependency.runtime
+        elif not isinstance(kind, dependency):
+            raise TypeError(f"depends_on: kind={kind!r}: expected nisa.dependency.runtime or "
+                            "nisa.dependency.schedule")
         for p in producers:
             if not isinstance(p, NkiInstruction):
                 raise TypeError(f"depends_on: expected the NkiInstruction an nki.isa call "
                                 f"returned, got {type(p).__name__}")
-            self.dependencies.append((p, kind))
+            if p.program is not self.program:
+                raise ValueError(f"depends_on: {p!r} is an instruction of another program")
+            if p.index >= self.index:
+                raise ValueError(f"depends_on: {p!r} comes after {self!r} in program order; "
+                                 "a producer must come before")
+        self.dependencies += [(p, kind) for p in producers]
         return self
 
     def __repr__(self) -> str:
-        return f"NkiInstruction({self.note})"
+        call = self.note.split("(", 1)[0]
+        if not self.words:
+            return f"NkiInstruction(#{self.index} {call}: host DMA, no words)"
+        rec = self.program.recording
+        names = " + ".join(decode(rec.words[i])["instruction"] for i in self.words)
+        first, last = self.words[0], self.words[-1]
+        where = f"word {first}" if first == last else f"words {first}..{last}"
+        return f"NkiInstruction(#{self.index} {call}: {names}, {where})"
 
 
 # NKI's jit platform_target: the NeuronCore generation gpsimd runs it on.

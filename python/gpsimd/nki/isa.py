@@ -39,6 +39,7 @@ would be. Nothing is ever approximated.
 ...     t = nl.ndarray((2, 4), dtype=nl.float32)
 ...     nisa.iota(t, [[1, 4]], 0, channel_multiplier=4)
 ...     print(t.numpy())
+NkiInstruction(#0 nisa.iota: Iota, word 0)
 [[0. 1. 2. 3.]
  [4. 5. 6. 7.]]
 """
@@ -61,7 +62,8 @@ from ..dtypes import bits as _bits
 from ..errors import NkiValidationError
 from . import language as nl
 from ._index import narrow as _narrow
-from ._kernel import _PARTITIONS, Tile, _error, _note_arg, current
+from ._kernel import (_PARTITIONS, NkiInstruction, Tile, _error, _note_arg, _stack, current,
+                      dependency)
 from .language import equal, maximum
 
 __all__ = [
@@ -78,6 +80,8 @@ __all__ = [
     "dma_compute", "quantize_mx", "range_select", "select_reduce", "sendrecv",
     "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
     "nc_match_replace8", "nonzero_with_count",
+    # NKI 0.8: the handle every call returns, and its dependency kinds.
+    "NkiInstruction", "dependency",
 ]
 
 
@@ -292,6 +296,8 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
     ...     nisa.dma_copy(dst=t, src=gpsimd.to_bf16(np.ones((2, 3))))
     ...     out = nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
     ...     nisa.dma_copy(dst=out, src=t)
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
     >>> gpsimd.from_bf16(out)
     array([[1., 1., 1.],
            [1., 1., 1.]], dtype=float32)
@@ -310,7 +316,7 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
             raise _error(call, "src", f"has {src.size} elements, {dst._expr} {dst.size}: the "
                          "element counts must match")
         dst.program._initial(call, dst, src.numpy().reshape(dst.shape))
-        return None
+        return _dma_handle(call, dst, src)
     if isinstance(dst, Tile):
         data = _bits(np.asarray(src))
         want = dst.dtype.storage
@@ -323,19 +329,27 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
             raise _error(call, "src", f"has {data.size} elements, {dst._expr} {dst.size}: "
                          "the element counts must match")
         dst.program._initial(call, dst, data.reshape(dst.shape))
-        return None
+        return _dma_handle(call, dst, src)
     if not isinstance(dst, np.ndarray):
         raise _error(call, "dst", f"expected a tile or a NumPy array, got {type(dst).__name__}")
     data = src.numpy() if isinstance(src, Tile) else _bits(np.asarray(src))
-    dst = _bits(dst)
-    if data.dtype.newbyteorder("=") != dst.dtype.newbyteorder("="):
+    out = _bits(dst)
+    if data.dtype.newbyteorder("=") != out.dtype.newbyteorder("="):
         raise _error(call, "dst", f"is {dst.dtype}, src holds {data.dtype}; a DMA's dtype "
                      "conversion is not modelled: make dst of the src's storage dtype")
-    if data.size != dst.size:
-        raise _error(call, "dst", f"has {dst.size} elements, src {data.size}: the element "
+    if data.size != out.size:
+        raise _error(call, "dst", f"has {out.size} elements, src {data.size}: the element "
                      "counts must match")
-    dst[...] = data.reshape(dst.shape)
-    return None
+    out[...] = data.reshape(out.shape)
+    return _dma_handle(call, dst, src)
+
+
+def _dma_handle(call: str, dst: Any, src: Any) -> NkiInstruction | None:
+    """The handle of a dma_copy (no words): in the program of its tile, or the program
+    being built; None outside any."""
+    tile = dst if isinstance(dst, Tile) else src if isinstance(src, Tile) else None
+    program = tile.program if tile is not None else (_stack() or [None])[-1]
+    return None if program is None else program._record(_note(call, dst=dst, src=src))
 
 
 def _copy_engine(call: str, eng: Any, tiles: list[Tile]) -> str | None:
@@ -384,6 +398,10 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     ...     nisa.tensor_copy(acc, src)                  # to PSUM: on the Vector engine
     ...     low = nl.ndarray((8, 8), dtype=nl.bfloat16)
     ...     nisa.tensor_copy(low, acc)                  # PSUM FP32 to SBUF BF16: Cast
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_copy: Copy, word 0)
+    NkiInstruction(#2 nisa.tensor_copy: Copy, word 1)
+    NkiInstruction(#3 nisa.tensor_copy: Cast, word 2)
     >>> np.array_equal(dst.numpy(), np.copy(a)), np.array_equal(acc.numpy(), a)
     (True, True)
     >>> [w[0] for w in p.words]
@@ -397,8 +415,8 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     eng = _copy_engine(call, engine, [src, dst])
     word = lower.copy(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
                       src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src, engine=engine), eng)
-    return None
+    return p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src, engine=engine),
+                   eng)
 
 
 @_not_modelled("a Vector/GpSimd memset instruction (nl.zeros and nl.full write a fresh "
@@ -425,6 +443,7 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     ...     d = nl.ndarray((3, 1), dtype=nl.int32)
     ...     nisa.iota(d, [[0, 1]], offset=5, channel_multiplier=2)
     ...     print(d.numpy().ravel())
+    NkiInstruction(#0 nisa.iota: Iota, word 0)
     [5 7 9]
     """
     call = "nisa.iota"
@@ -435,9 +454,8 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     data, _ = _refused(call, "pattern", _operands.data4d, pattern, offset)
     word = lower.iota(out_dtype=dst.gpsimd_dtype, channels=dst.partitions, pattern=data,
                       channel_multiplier=cm, dst=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], [], [dst],
-            _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
-    return None
+    return p._emit(call, [word], [], [dst],
+                   _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
 
 
 def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value, cmp_op=equal,
@@ -462,6 +480,8 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
     ...     # keep col <= row: affine value row - col >= 0
     ...     nisa.affine_select(m, [[-1, 3]], 1, s, -9984.0, cmp_op=nl.greater_equal)
     ...     print(m.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.affine_select: AffineSelect, word 0)
     [[ 1.000e+00 -9.984e+03 -9.984e+03]
      [ 1.000e+00  1.000e+00 -9.984e+03]
      [ 1.000e+00  1.000e+00  1.000e+00]]
@@ -481,10 +501,9 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
                                dst=dst._descriptor(call, "dst", 2), pattern=data,
                                channel_multiplier=cm, cmp_op=cmp,
                                fill_reg=p._fill_register(int(fill.view(np.uint32))))
-    p._emit(call, [word], [src], [dst],
-            _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
-                  on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
-    return None
+    return p._emit(call, [word], [src], [dst],
+                   _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
+                         on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
 
 
 _REDUCE_CMD = {reduce_cmd.idle: "IDLE", reduce_cmd.reset: "ZERO", reduce_cmd.reduce: "ACCUMULATE",
@@ -543,6 +562,8 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
     ...     nisa.range_select(dst=y, on_true_tile=x, comp_op0=nl.greater_equal,
     ...                       comp_op1=nl.less, bound0=1.0, bound1=4.0, reduce_res=mx)
     ...     print(y.numpy()[0, 1:4], mx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.range_select: RangeSelect + DveReadAccumulator, words 0..1)
     [1. 4. 2.] [[4.]]
     """
     call = "nisa.range_select"
@@ -578,11 +599,11 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
                                             dst=res._descriptor(call, "reduce_res", 1)))
         writes.append(res)
     reads = [src] + [t for t in (t0, t1) if t is not None]
-    p._emit(call, words, reads, writes,
-            _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0, comp_op1=comp_op1,
-                  bound0=bound0, bound1=bound1, reduce_cmd=reduce_cmd, reduce_res=reduce_res,
-                  reduce_op=reduce_op, range_start=range_start, on_false_value=on_false_value))
-    return None
+    return p._emit(call, words, reads, writes,
+                   _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0,
+                         comp_op1=comp_op1, bound0=bound0, bound1=bound1,
+                         reduce_cmd=reduce_cmd, reduce_res=reduce_res, reduce_op=reduce_op,
+                         range_start=range_start, on_false_value=on_false_value))
 
 
 def max8(dst, src, name=None):
@@ -603,6 +624,8 @@ def max8(dst, src, name=None):
     ...     top = nl.ndarray((1, 8), dtype=nl.float32)
     ...     nisa.max8(dst=top, src=x)
     ...     print(top.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.max8: Max8, word 0)
     [[100.    9.    8.    5.    3.    2.    0.5  -1. ]]
     """
     call = "nisa.max8"
@@ -612,8 +635,7 @@ def max8(dst, src, name=None):
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
     word = lower.max8(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
                       src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 2))
-    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src))
-    return None
+    return p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src))
 
 
 def _vals_tile(call: str, vals: Any, data: Tile, program: Any) -> Tile:
@@ -648,6 +670,9 @@ def nc_find_index8(dst, data, vals, name=None):
     ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
     ...     nisa.nc_find_index8(dst=idx, data=d, vals=v)
     ...     print(idx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.nc_find_index8: MatchValueLoad + FindIndex8, words 0..1)
     [[ 2  4  5  6  7  8  9 10]]
     """
     call = "nisa.nc_find_index8"
@@ -661,8 +686,7 @@ def nc_find_index8(dst, data, vals, name=None):
                               vals=v._descriptor(call, "vals", 2),
                               data=data._descriptor(call, "data", 4),
                               dst=dst._descriptor(call, "dst", 2))
-    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
-    return None
+    return p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
 
 
 def _nan_lanes(call: str, program: Any, first: int, channels: int) -> Tile:
@@ -701,6 +725,9 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
     ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=idx)
     ...     print(out.numpy(), idx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.nc_match_replace8: MatchValueLoad + MatchReplace8 + FindIndex8, words 0..2)
     [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [[ 2 10  9  8  7  6  5  4]]
     >>> [gpsimd.decode(w)["instruction"] for w in p.words]
     ['MatchValueLoad', 'MatchReplace8', 'FindIndex8']
@@ -729,8 +756,7 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     note = dict(dst=dst, data=data, vals=v, imm=imm)
     if dst_idx is not None:
         note["dst_idx"] = writes[-1]
-    p._emit(call, words, reads, writes, _note(call, **note))
-    return None
+    return p._emit(call, words, reads, writes, _note(call, **note))
 
 
 def _int32_operand(call: str, arg: str, value: Any, program: Any, channels: int):
@@ -765,6 +791,8 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
     ...     out = nl.ndarray((1, 9), dtype=nl.int32)
     ...     nisa.nonzero_with_count(dst=out, src=s, index_offset=16, padding_val=-1)
     ...     print(out.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.nonzero_with_count: NonzeroWithCount, word 0)
     [[17 18 21 -1 -1 -1 -1 -1  3]]
     """
     call = "nisa.nonzero_with_count"
@@ -779,9 +807,9 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
                                     dst=dst._descriptor(call, "dst", 3), index_offset=off,
                                     padding_val=pad)
     reads = [src] + [t for t in (t_off, t_pad) if t is not None]
-    p._emit(call, [word], reads, [dst], _note(call, dst=dst, src=src, index_offset=index_offset,
-                                              padding_val=padding_val))
-    return None
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, src=src, index_offset=index_offset,
+                         padding_val=padding_val))
 
 
 def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
@@ -804,6 +832,9 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
     ...     nisa.dma_copy(dst=pred, src=np.array([[0, 0, 1, 0]], np.uint8))
     ...     nisa.tensor_copy_predicated(dst=d, src=-9984.0, predicate=pred)
     ...     print(d.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.tensor_copy_predicated: CopyPredicatedScalar, word 0)
     [[ 5.000e-01  2.000e+00 -9.984e+03  3.000e+00]]
     """
     call = "nisa.tensor_copy_predicated"
@@ -820,9 +851,8 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
         dtype=dst.gpsimd_dtype, pred_dtype=pred.gpsimd_dtype, channels=channels,
         predicate=pred._descriptor(call, "predicate", 3), dst=dst._descriptor(call, "dst", 3),
         src=int(bits), reverse_pred=reverse_pred)
-    p._emit(call, [word], [pred, dst], [dst],
-            _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
-    return None
+    return p._emit(call, [word], [pred, dst], [dst],
+                   _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
 
 
 def sequence_bounds(dst, segment_ids, name=None):
@@ -841,6 +871,8 @@ def sequence_bounds(dst, segment_ids, name=None):
     ...     b = nl.ndarray((1, 2, 9), dtype=nl.int32)
     ...     nisa.sequence_bounds(dst=b, segment_ids=ids)
     ...     print(b.numpy()[0])
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.sequence_bounds: GetSequenceBounds, word 0)
     [[ 9  1  1  3  3  3  9  7  7]
      [-1  3  3  6  6  6 -1  9  9]]
     """
@@ -856,8 +888,7 @@ def sequence_bounds(dst, segment_ids, name=None):
     word = lower.sequence_bounds(in_dtype=ids.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
                                  channels=ids.partitions,
                                  src=ids._descriptor(call, "segment_ids", 3), dst=dst_desc)
-    p._emit(call, [word], [ids], [dst], _note(call, dst=dst, segment_ids=ids))
-    return None
+    return p._emit(call, [word], [ids], [dst], _note(call, dst=dst, segment_ids=ids))
 
 
 # ---- the ALU instructions (SPEC §4.14-§4.15) ------------------------------------------------
@@ -899,6 +930,9 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     ...     c = nl.ndarray((2, 3), dtype=nl.float32)
     ...     nisa.tensor_tensor(dst=c, data1=x, data2=y, op=nl.add)
     ...     print(c.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.tensor_tensor: TensorTensorArith, word 0)
     [[ 0. 11. 22.]
      [33. 44. 55.]]
     >>> [w[0] for w in p.words]
@@ -917,9 +951,8 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
                                data1=data1._descriptor(call, "data1", 3),
                                data2=data2._descriptor(call, "data2", 3),
                                dst=dst._descriptor(call, "dst", 3))
-    p._emit(call, [word], [data1, data2], [dst],
-            _note(call, dst=dst, data1=data1, data2=data2, op=op, engine=engine), eng)
-    return None
+    return p._emit(call, [word], [data1, data2], [dst],
+                   _note(call, dst=dst, data1=data1, data2=data2, op=op, engine=engine), eng)
 
 
 def _scalar_operand(call: str, arg: str, value: Any, data: Tile, bitvec: bool,
@@ -973,6 +1006,10 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
     ...     nisa.tensor_scalar(dst=d, data=a, op0=nl.subtract, operand0=s, reverse0=True)
     ...     print(c.numpy())
     ...     print(d.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_scalar: TensorScalarArith, word 0)
+    NkiInstruction(#2 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#3 nisa.tensor_scalar: TensorScalarArith, word 1)
     [[ 3.5  5.5  7.5]
      [ 9.5 11.5 13.5]]
     [[ 0. -1. -2.]
@@ -1005,10 +1042,9 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
                                data=data._descriptor(call, "data", 3),
                                dst=dst._descriptor(call, "dst", 3), operand0=operands[0],
                                operand1=operands[1], reverse0=reverse0, reverse1=reverse1)
-    p._emit(call, [word], reads, [dst],
-            _note(call, dst=dst, data=data, op0=op0, operand0=operand0, reverse0=reverse0,
-                  op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
-    return None
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, data=data, op0=op0, operand0=operand0, reverse0=reverse0,
+                         op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
 
 
 # ---- calls of instructions gpsimd does not model --------------------------------------------
