@@ -40,7 +40,7 @@ import numpy as np
 
 from .._operands import scalar_bits
 from ..dtypes import bits, numpy_dtype, storage_dtype
-from ._kernel import Tile, _error, current
+from ._kernel import Tile, _error, _stack, current
 
 __all__ = [
     "NkiDtype", "MemoryRegion", "bool_", "int8", "int16", "int32", "uint8", "uint16", "uint32",
@@ -189,8 +189,28 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     except TypeError:
         shape = (int(shape),)
     if region.space is None:
-        return np.zeros(shape, dtype=d.numpy).view(HbmTensor)
+        return _hbm_tensor(shape, d, region)
     return current(call)._allocate(call, shape, d, region.space, name, address)
+
+
+def _hbm_tensor(shape: tuple[int, ...], d: NkiDtype, region: MemoryRegion) -> Any:
+    """A new HBM tensor; in an SPMD launch (:func:`gpsimd.nki.jit`), the n-th one on
+    ``nl.shared_hbm`` or ``nl.hbm`` of every program instance is the same array."""
+    stack = _stack()
+    p = stack[-1] if stack else None
+    if p is None or region is private_hbm:
+        return np.zeros(shape, dtype=d.numpy).view(HbmTensor)
+    n, p._hbm_next = p._hbm_next, p._hbm_next + 1
+    if n < len(p._shared_hbm):
+        t = p._shared_hbm[n]
+        if t.shape != shape or t.dtype != d.numpy:
+            raise _error("nl.ndarray", "shape", f"{shape} {d} on {region}: the program "
+                         f"instance before made this shared HBM tensor {t.shape} {t.dtype}; "
+                         "every instance of an SPMD launch allocates the same tensors")
+        return t
+    t = np.zeros(shape, dtype=d.numpy).view(HbmTensor)
+    p._shared_hbm.append(t)
+    return t
 
 
 def zeros(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "") -> Any:
@@ -585,8 +605,139 @@ for _name, _why in _NOT_YET.items():
     globals()[_name] = _Unrun(_name, _why)
 del _name, _why
 
+
+
+# ---- SPMD: where a program instance is (gpsimd.nki.jit runs the launch grid) ----------------
+
+
+def _spmd(call: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return current(call).spmd
+
+
+def program_ndim() -> int:
+    """Number of dimensions in the SPMD launch grid (0 if no grid).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def where():
+    ...     return nl.program_ndim(), nl.num_programs(), nl.program_id(0)
+    >>> where[2, 3](), where()
+    ((2, 6, 1), (0, 1, 0))
+    """
+    return len(_spmd("nl.program_ndim")[0])
+
+
+def program_id(axis: int = 0) -> int:
+    """Index of the current SPMD program along the given axis in the launch grid (0
+    without a grid, as on an axis of size 1).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def ids():
+    ...     return nl.program_id(0), nl.program_id(1)
+    >>> ids[2, 3]()                      # the last instance of the row-major order
+    (1, 2)
+    """
+    grid, ids = _spmd("nl.program_id")
+    axis = _axis("nl.program_id", axis, grid)
+    return ids[axis] if axis < len(ids) else 0
+
+
+def num_programs(axes: Any = None) -> int:
+    """Number of SPMD programs along the given axes (an axis or a tuple of them) in the
+    launch grid; ``axes=None``: along all of it (1 without a grid).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def sizes():
+    ...     return nl.num_programs(0), nl.num_programs((0, 1)), nl.num_programs()
+    >>> sizes[nl.nc(2) * 2, 3]()
+    (4, 12, 12)
+    """
+    grid, _ = _spmd("nl.num_programs")
+    if axes is None:
+        return int(np.prod(grid, dtype=np.int64))
+    chosen = axes if isinstance(axes, (tuple, list)) else (axes,)
+    n = 1
+    for a in chosen:
+        a = _axis("nl.num_programs", a, grid)
+        n *= grid[a] if a < len(grid) else 1
+    return n
+
+
+def _axis(call: str, axis: Any, grid: tuple[int, ...]) -> int:
+    a = int(axis)
+    if a < 0 or (grid and a >= len(grid)) or (not grid and a > 0):
+        raise IndexError(f"{call}: axis {axis} of a launch grid of {len(grid)} dimensions"
+                         f"{' (no grid: axis 0 only)' if not grid else ''}")
+    return a
+
+
+class nc:
+    """NKI's ``nl.nc(n)``: a grid dimension spread over ``n`` physical NeuronCores. On
+    gpsimd every instance runs on the model in turn, so only its size counts (``nl.nc(2) *
+    2`` is a dimension of 4)."""
+
+    def __init__(self, n: int) -> None:
+        self.size = int(n)
+
+    def __index__(self) -> int:
+        return self.size
+
+    def __mul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(self, other)
+
+    def __rmul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(other, self)
+
+    def __repr__(self) -> str:
+        return f"nl.nc({self.size})"
+
+
+class spmd_dim:
+    """NKI's ``nl.spmd_dim(*factors)``: a launch grid dimension of the product of its
+    factors (integers or ``nl.nc``); how NKI places it on NeuronCores changes nothing
+    here.
+
+    >>> import gpsimd.nki.language as nl
+    >>> int(nl.spmd_dim(nl.nc(2), 2)), (nl.nc(2) * 2).__index__(), (2 * nl.nc(2)).size
+    (4, 4, 4)
+    """
+
+    def __init__(self, *factors: Any) -> None:
+        self.factors = factors
+        self.size = int(np.prod([int(f.__index__()) for f in factors], dtype=np.int64))
+
+    def __index__(self) -> int:
+        return self.size
+
+    def __int__(self) -> int:
+        return self.size
+
+    def __mul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(*self.factors, other)
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return f"nl.spmd_dim({', '.join(map(repr, self.factors))})"
+
+
+def device_print(print_prefix: str, tensor: Any) -> None:
+    """Print ``print_prefix`` and the values of a tile or HBM tensor now (NKI's CPU
+    simulation prints at once too); BF16/FP8 as their values.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     nl.device_print("y:", nl.full((1, 3), 1.5, dtype=nl.bfloat16))
+    y: [[1.5 1.5 1.5]]
+    """
+    print(print_prefix, np.asarray(tensor))
+
+
 from ._index import HbmTensor, arange, ds, mgrid  # noqa: E402
 from ._index import narrow as _narrow  # noqa: E402
 
 __all__ += ["load", "store", "zeros_like", "NKIObject", "arange", "mgrid", "ds", "HbmTensor",
+            "program_id", "num_programs", "program_ndim", "spmd_dim", "nc", "device_print",
             *_ACTIVATIONS, "sum", "max", "min", "mean", "prod", "var", "all", *_NOT_YET]
