@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["dtype_name", "dtype_size", "storage_dtype", "numpy_dtype", "bits", "FLOAT_DTYPES"]
+__all__ = ["dtype_name", "dtype_size", "storage_dtype", "numpy_dtype", "bits", "registered",
+           "FLOAT_DTYPES"]
 
 # The NumPy type that stores each dtype's values (little-endian, as the machine).
 _STORAGE = {
@@ -58,6 +59,7 @@ _NKI_NAMES = {"bfloat16": "BF16", "float8_e4m3": "FP8_E4", "float8_e5m2": "FP8_E
 _REGISTERED = {"BF16": np.dtype(_core.bfloat16), "FP8_E4": np.dtype(_core.float8_e4m3),
                "FP8_E5": np.dtype(_core.float8_e5m2)}
 _REGISTERED_STORAGE = {d: np.dtype(_STORAGE[name]) for name, d in _REGISTERED.items()}
+_REGISTERED_NAME = {d: name for name, d in _REGISTERED.items()}
 
 #: The float dtypes with a defined conversion (SPEC §5).
 FLOAT_DTYPES = ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
@@ -153,3 +155,16 @@ def bits(a: np.ndarray) -> np.ndarray:
     """
     storage = _REGISTERED_STORAGE.get(a.dtype)
     return a if storage is None else a.view(storage)
+
+
+def registered(dtype: Any) -> str | None:
+    """Return the dtype a NumPy dtype gpsimd registers holds (``'BF16'`` for
+    ``bfloat16``, ``'FP8_E4'``, ``'FP8_E5'``), None for any other.
+
+    >>> registered(np.dtype("float8_e5m2")), registered(np.uint16)
+    ('FP8_E5', None)
+    """
+    try:
+        return _REGISTERED_NAME.get(np.dtype(dtype))
+    except TypeError:
+        return None

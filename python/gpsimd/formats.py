@@ -179,3 +179,24 @@ def from_fp8_e5(bits: ArrayLike) -> np.ndarray:
     array([1.0000e+00, 5.7344e+04,        nan], dtype=float32)
     """
     return widen(bits, "FP8_E5")
+
+
+def cast_storage(a: np.ndarray, from_dtype: Any, to_dtype: Any) -> np.ndarray:
+    """Return SPEC §5.1's ``cast`` of every element of ``a`` (``from_dtype``'s storage:
+    values, or BF16/FP8 bit patterns) as ``to_dtype``'s storage, by the model's own
+    conversion: equal dtypes copy the bits; every other pair goes through FP32 (round to
+    nearest even, integers saturate, NaN becomes 0 in an integer, narrow floats overflow
+    to ±inf). What a DMA with a dtype conversion does (SPEC §4.23).
+
+    >>> cast_storage(np.array([7, -1, 16777217], np.int32), "INT32", "FP32")
+    array([ 7.0000000e+00, -1.0000000e+00,  1.6777216e+07], dtype=float32)
+    >>> cast_storage(np.float32([2.5, 3.5, np.nan, 1e10]), "FP32", "INT32")
+    array([         2,          4,          0, 2147483647], dtype=int32)
+    """
+    src, dst = dtype_name(from_dtype), dtype_name(to_dtype)
+    x = np.ascontiguousarray(a)
+    size = x.dtype.itemsize
+    u32 = x.view(f"<u{size}").astype(np.uint32)
+    out = _core.cast_bits(src, dst, u32)
+    st = storage_dtype(dst)
+    return out.astype(f"<u{st.itemsize}").view(st).reshape(x.shape)

@@ -951,6 +951,35 @@ py::array_t<uint32_t> convert_bits(py::handle dtype, const U32Array& in, bool wi
   return out;
 }
 
+// Returns a data dtype (SPEC §5.1's thirteen: the six integers, the floats, FP32R) named
+// by h.
+Dtype to_data_dtype(py::handle h, const char* what) {
+  std::optional<Dtype> d;
+  if (py::isinstance<py::str>(h)) d = parse_dtype(h.cast<std::string>());
+  if (d && (is_int_dtype(*d) || *d == Dtype::FP32 || *d == Dtype::FP32R ||
+            minifloat_format(*d) != nullptr))
+    return *d;
+  throw py::value_error(
+      fmt::format("{} dtype {}: must be one of INT8, UINT8, INT16, UINT16, INT32, "
+                  "UINT32, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, FP32, FP32R",
+                  what, show(h)));
+}
+
+// Returns SPEC §5.1's cast (convert) of every element's bit pattern (GIL released).
+py::array_t<uint32_t> cast_bits(py::handle from, py::handle to, const U32Array& in) {
+  const Dtype a = to_data_dtype(from, "source"), b = to_data_dtype(to, "destination");
+  std::vector<py::ssize_t> shape(in.shape(), in.shape() + in.ndim());
+  py::array_t<uint32_t> out(shape);
+  const uint32_t* src = in.data();
+  uint32_t* dst = out.mutable_data();
+  const auto n = static_cast<std::size_t>(in.size());
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < n; ++i) dst[i] = convert(src[i], a, b);
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace gpsimd::python
 
@@ -1152,6 +1181,7 @@ PYBIND11_MODULE(_core, m) {
       "narrow_from_fp32",
       [](py::handle dt, const U32Array& bits) { return convert_bits(dt, bits, false); },
       py::arg("dtype"), py::arg("fp32_bits"));
+  m.def("cast_bits", &cast_bits, py::arg("from_dtype"), py::arg("to_dtype"), py::arg("bits"));
   m.def(
       "dtype_code",
       [](const std::string& s) -> py::object {

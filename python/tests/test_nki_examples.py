@@ -608,10 +608,8 @@ def test_dma_copy_is_initial_state_only_before_an_instruction_touches_the_bytes(
         nisa.max8(dst=top, src=x)
         with pytest.raises(NotImplementedError, match="initial state.*fresh tile"):
             nisa.dma_copy(dst=x[:, 2:4], src=np.zeros((2, 2), np.float32))
-        with pytest.raises(nisa.NkiValidationError, match="a DMA's dtype conversion is not "
-                           "modelled"):
-            nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.bfloat16),
-                          src=np.ones((2, 8), np.float32))
+        with pytest.raises(nisa.NkiValidationError, match="float64, which is no NKI dtype"):
+            nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.bfloat16), src=np.ones((2, 8)))
         with pytest.raises(nisa.NkiValidationError, match="element counts must match"):
             nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.float32),
                           src=np.ones((2, 4), np.float32))
@@ -675,3 +673,46 @@ def test_handles_and_depends_on_in_a_kernel():
     assert [list(h.words) for h in (load, plus1, add, store)] == [[], [0], [1], []]
     assert add.dependencies == [(plus1, nisa.dependency.runtime), (load, nisa.dependency.runtime)]
     assert repr(plus1) == "NkiInstruction(#1 nisa.tensor_scalar: TensorScalarArith, word 0)"
+
+
+# ---- DMA with a dtype conversion (SPEC §4.23: DmaMemcpy's cast through FP32) ----------------
+
+
+def test_dma_converts_dtypes_through_fp32():
+    # NKI's iota test stores an int32 iota into a float32 HBM tensor; loads and stores of
+    # other dtypes convert by SPEC §5.1. Golden: NumPy's own conversions where they agree
+    # with SPEC §5.1 (int32 -> float32 rounds to nearest even, as NumPy does), written out
+    # where they do not (float -> int rounds to nearest even and saturates, NaN -> 0).
+    @nki.jit
+    def kernel(x):
+        ramp = nl.ndarray((128, 64), dtype=nl.int32)
+        nisa.iota(ramp, [[1, 64]], offset=16777215, channel_multiplier=64)
+        as_float = nl.ndarray((128, 64), dtype=nl.float32, buffer=nl.shared_hbm)
+        nl.store(as_float, ramp)                                  # int32 tile -> float32
+        t = nl.load(x, dtype=nl.int32)                            # float32 -> int32 tile
+        back = nl.ndarray(x.shape, dtype=nl.int16, buffer=nl.shared_hbm)
+        nisa.dma_copy(dst=back, src=t)                            # int32 -> int16
+        low = nl.ndarray(x.shape, dtype=nl.bfloat16)
+        nisa.dma_copy(dst=low, src=x)                             # float32 -> bf16 tile
+        return as_float, back, np.asarray(low)
+
+    x = np.float32([[0.5, 1.5, 2.5, -2.5, 1e6, -1e10, np.nan, 3.4028235e38]])
+    as_float, back, low = kernel(x)
+    ramp = 16777215 + np.arange(128)[:, None] * 64 + np.arange(64)
+    assert np.array_equal(as_float, ramp.astype(np.int32).astype(np.float32))
+    assert as_float[0, 2] == 16777216.0  # 2^24 + 1 rounds to even
+    assert back.tolist() == [[0, 2, 2, -2, 32767, -32768, 0, 32767]]
+    assert np.array_equal(low.view(np.uint16), gpsimd.to_bf16(x))
+
+
+def test_dma_between_tiles_of_different_dtypes_converts():
+    with nki.Program() as p:
+        a = nl.ndarray((2, 4), dtype=nl.float32)
+        nisa.dma_copy(dst=a, src=np.float32([[1.25, -7.5, 1e9, 0.4], [3, 4, 5, 6]]))
+        b = nl.ndarray((2, 4), dtype=nl.uint8)
+        nisa.dma_copy(dst=b, src=a)
+        assert b.numpy().tolist() == [[1, 0, 255, 0], [3, 4, 5, 6]]
+        c = nl.ndarray((2, 4), dtype=nl.bfloat16)
+        nisa.dma_copy(dst=c, src=np.uint16([[1, 2, 3, 4]] * 2))   # bf16 bit patterns
+        assert c.numpy().tolist() == [[1, 2, 3, 4]] * 2
+    assert p.replay() == p.machine

@@ -59,6 +59,9 @@ from .. import _operands
 from .._api import field_int as _field_int
 from .._api import integer as _integer
 from ..dtypes import bits as _bits
+from ..dtypes import dtype_name as _dtype_name
+from ..dtypes import registered as _registered
+from ..formats import cast_storage as _cast_storage
 from ..errors import NkiValidationError
 from . import language as nl
 from ._index import narrow as _narrow
@@ -279,69 +282,71 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
       no instruction of the program has touched yet can be initial state, so a tile an
       instruction already read or wrote raises NotImplementedError (write a fresh tile).
     - A tile to NumPy: the tile's contents, copied into the array.
-    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA): the source's bytes
+    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA): the source's contents
       as they are, written into the destination as initial state (so only into bytes
       no instruction has touched).
 
-    The element counts must match (the data are taken in C order) and so must the
-    dtypes, by their NumPy storage: BF16 and FP8 tiles hold ``uint16``/``uint8`` bit
-    patterns (``gpsimd.to_bf16``). A DMA's own dtype conversion (through FP32) is not
-    modelled: a mismatch raises NkiValidationError. ``priority``, ``oob_mode``,
-    ``dge_mode`` and ``engine`` change nothing here.
+    The element counts must match (the data are taken in C order). Dtypes as DmaMemcpy
+    has them (SPEC §4.23): equal dtypes copy the bits, and so does an array whose NumPy
+    storage is the tile's (``uint16`` bit patterns for a BF16 tile, ``uint8`` for FP8;
+    arrays of the NumPy dtypes ``bfloat16``, ``float8_e4m3``, ``float8_e5m2`` are their
+    bit patterns too); other dtypes convert every element by SPEC §5.1's ``cast``
+    through FP32 (an int32 tile into a float32 array, a float32 array into a bf16
+    tile: round to nearest even, integers saturate, NaN becomes 0 in an integer).
+    ``priority``, ``oob_mode``, ``dge_mode`` and ``engine`` change nothing here.
 
     >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.isa as nisa
     >>> import gpsimd.nki.language as nl
     >>> with nki.Program() as p:
     ...     t = nl.ndarray((2, 3), dtype=nl.bfloat16)
-    ...     nisa.dma_copy(dst=t, src=gpsimd.to_bf16(np.ones((2, 3))))
-    ...     out = nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
+    ...     nisa.dma_copy(dst=t, src=np.float32([[1, 2.5, 3], [1e-3, 300, -1]]))
+    ...     out = nl.ndarray((2, 3), dtype=nl.int32, buffer=nl.shared_hbm)
     ...     nisa.dma_copy(dst=out, src=t)
     NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
     NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
-    >>> gpsimd.from_bf16(out)
-    array([[1., 1., 1.],
-           [1., 1., 1.]], dtype=float32)
+    >>> out                                   # BF16 2.5 rounds to even; 1e-3 to 0
+    HbmTensor([[  1,   2,   3],
+               [  0, 300,  -1]], dtype=int32)
     >>> p.recording.loads[0].region()
     'sbuf[p=0..1, off=0x0]'
     """
     call = "nisa.dma_copy"
     dst, src = _narrow(call, dst, None), _narrow(call, src, None)
-    if isinstance(dst, Tile) and isinstance(src, Tile):
-        # An on-chip DMA, on the host side as every DMA here: the source's bytes as
-        # they are now, written into the destination as initial state.
-        if src.dtype.storage != dst.dtype.storage:
-            raise _error(call, "src", f"is {src.dtype}, {dst._expr} holds {dst.dtype}; a DMA's "
-                         "dtype conversion is not modelled: nisa.tensor_copy converts (Cast)")
-        if src.size != dst.size:
-            raise _error(call, "src", f"has {src.size} elements, {dst._expr} {dst.size}: the "
-                         "element counts must match")
-        dst.program._initial(call, dst, src.numpy().reshape(dst.shape))
-        return _dma_handle(call, dst, src)
-    if isinstance(dst, Tile):
-        data = _bits(np.asarray(src))
-        want = dst.dtype.storage
-        if data.dtype.newbyteorder("=") != want:
-            bits = dst.dtype.gpsimd_dtype in ("BF16", "FP8_E3", "FP8_E4", "FP8_E5")
-            raise _error(call, "src", f"is {data.dtype}, {dst._expr} holds {dst.dtype} "
-                         f"({want} {'bit patterns' if bits else 'values'}); a DMA's dtype "
-                         "conversion is not modelled: convert first")
-        if data.size != dst.size:
-            raise _error(call, "src", f"has {data.size} elements, {dst._expr} {dst.size}: "
-                         "the element counts must match")
-        dst.program._initial(call, dst, data.reshape(dst.shape))
-        return _dma_handle(call, dst, src)
-    if not isinstance(dst, np.ndarray):
+    if not isinstance(dst, (Tile, np.ndarray)):
         raise _error(call, "dst", f"expected a tile or a NumPy array, got {type(dst).__name__}")
-    data = src.numpy() if isinstance(src, Tile) else _bits(np.asarray(src))
-    out = _bits(dst)
-    if data.dtype.newbyteorder("=") != out.dtype.newbyteorder("="):
-        raise _error(call, "dst", f"is {dst.dtype}, src holds {data.dtype}; a DMA's dtype "
-                     "conversion is not modelled: make dst of the src's storage dtype")
-    if data.size != out.size:
-        raise _error(call, "dst", f"has {out.size} elements, src {data.size}: the element "
-                     "counts must match")
-    out[...] = data.reshape(out.shape)
+    if isinstance(src, Tile):
+        from_name, data = src.gpsimd_dtype, src.numpy()
+    else:
+        from_name, data = _hbm_dtype(call, "src", np.asarray(src))
+    if isinstance(dst, Tile):
+        to_name, store = dst.gpsimd_dtype, None
+    else:
+        to_name, store = _hbm_dtype(call, "dst", dst)
+    what, other = ("src", dst) if isinstance(dst, Tile) else ("dst", src)
+    if data.size != (dst.size if isinstance(dst, Tile) else store.size):
+        raise _error(call, what, f"has {data.size if what == 'src' else store.size} elements, "
+                     f"{_note_arg(other)} {dst.size if what == 'src' else data.size}: the "
+                     "element counts must match")
+    to_storage = dst.dtype.storage if isinstance(dst, Tile) else store.dtype
+    if data.dtype.newbyteorder("=") != to_storage.newbyteorder("=") or (
+            isinstance(src, Tile) and isinstance(dst, Tile) and from_name != to_name):
+        data = _cast_storage(data, from_name, to_name)  # DmaMemcpy's cast, SPEC §4.23
+    if isinstance(dst, Tile):
+        dst.program._initial(call, dst, data.reshape(dst.shape))
+    else:
+        store[...] = data.reshape(store.shape)
     return _dma_handle(call, dst, src)
+
+
+def _hbm_dtype(call: str, arg: str, a: np.ndarray) -> tuple[str, np.ndarray]:
+    """Return (the gpsimd dtype, the storage view) of an HBM array: the registered
+    bfloat16/float8 dtypes by name, a NumPy type by the dtype it stores natively."""
+    try:
+        name = _registered(a.dtype) or _dtype_name(a.dtype)
+    except ValueError:
+        raise _error(call, arg, f"is {a.dtype}, which is no NKI dtype (a DMA moves int8 .. "
+                     "uint32, float16, bfloat16, float8, float32)") from None
+    return name, _bits(a)
 
 
 def _dma_handle(call: str, dst: Any, src: Any) -> NkiInstruction | None:

@@ -459,8 +459,9 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
     """Load a tensor from HBM (a NumPy array, or an index of one: ``in_tensor[i_p,
     i_f]``, ``in_tensor[:, nl.ds(0, 512)]``) into a new SBUF tile of its shape and
     dtype: a DMA, which gpsimd.nki writes as the program's initial state, as
-    ``nisa.dma_copy``. ``mask=`` loads the part it keeps. A DMA's dtype conversion
-    (``dtype=`` other than the tensor's) is not modelled.
+    ``nisa.dma_copy``. ``mask=`` loads the part it keeps. ``dtype=`` other than the
+    tensor's makes a tile of that dtype, the DMA converting every element by SPEC §5.1
+    through FP32 (SPEC §4.23).
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> @nki.jit
@@ -485,11 +486,7 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
     if not isinstance(src, np.ndarray):
         raise _error(call, "src", f"expected an HBM tensor (a NumPy array), got "
                      f"{type(src).__name__}")
-    d = _dtype(call, src.dtype)
-    if dtype is not None and _dtype(call, dtype) != d:
-        raise NotImplementedError(f"{call}: dtype={_dtype(call, dtype)} of a {d} tensor: a "
-                                  "DMA's dtype conversion is not modelled; load it as it is "
-                                  "and convert with nisa.tensor_copy (Cast)")
+    d = _dtype(call, src.dtype if dtype is None else dtype)
     shape = src.shape if src.ndim >= 1 else (1,)
     t = ndarray(shape, d, sbuf)
     isa.dma_copy(dst=t, src=src)
@@ -500,8 +497,9 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
 def store(dst: Any, value: Any, mask: Any = None, **kwargs: Any) -> None:
     """Store an SBUF tile (or a number, every element) into HBM (a NumPy array or an
     index of one): a DMA, which copies the tile's contents now, as ``nisa.dma_copy``.
-    ``mask=`` stores the part it keeps. The dtypes must agree by their NumPy storage
-    (a DMA's dtype conversion is not modelled).
+    ``mask=`` stores the part it keeps. A tile of another dtype than the tensor's is
+    converted element by element by SPEC §5.1 through FP32, as a DMA does (SPEC §4.23):
+    an int32 tile stored into a float32 tensor holds its values as float32.
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> @nki.jit
@@ -591,7 +589,9 @@ for _name in ("sum", "max", "min", "mean", "prod", "var", "all"):
     globals()[_name] = _Unrun(_name, _REDUCE)
 
 _NOT_YET = {
-    "rand": "random numbers come from a random-number instruction gpsimd does not model",
+    "rand": "random numbers come from the hardware's random-number generator, whose "
+            "algorithm and state are not public (NumPy's numbers would be a stand-in): load "
+            "random NumPy data with nl.load instead",
     "square": "the instruction NKI's compiler emits for it is not established here: write "
               "nl.multiply(x, x) (TensorTensor) if that is what you mean",
     "reciprocal": "not modelled yet (nisa.reciprocal is a Vector Engine instruction gpsimd "
