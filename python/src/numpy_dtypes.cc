@@ -135,27 +135,19 @@ PyObject* scalar_float(PyObject* self) {
   return PyFloat_FromDouble(to_float(K, reinterpret_cast<ScalarObject*>(self)->bits));
 }
 
-template <int K>
-PyObject* scalar_int(PyObject* self) {
+// Returns fn(float(self)): what the scalar's int() and repr() are.
+template <int K, PyObject* (*Fn)(PyObject*)>
+PyObject* via_float(PyObject* self) {
   PyObject* f = scalar_float<K>(self);
   if (f == nullptr) return nullptr;
-  PyObject* i = PyNumber_Long(f);
+  PyObject* r = Fn(f);
   Py_DECREF(f);
-  return i;
+  return r;
 }
 
 template <int K>
 int scalar_bool(PyObject* self) {
   return to_float(K, reinterpret_cast<ScalarObject*>(self)->bits) != 0.0f;
-}
-
-template <int K>
-PyObject* scalar_repr(PyObject* self) {
-  PyObject* f = scalar_float<K>(self);
-  if (f == nullptr) return nullptr;
-  PyObject* r = PyObject_Repr(f);
-  Py_DECREF(f);
-  return r;
 }
 
 template <int K>
@@ -401,53 +393,53 @@ bool register_between() {
 template <int K>
 bool register_format(PyObject* module, PyObject* sctype_dict) {
   const Format& f = kFormats[K];
-  PyTypeObject& t = scalar_types[K];
-  std::memset(static_cast<void*>(&t), 0, sizeof t);
-  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&t), 1);
-  t.tp_name = f.qualname;
-  t.tp_basicsize = sizeof(ScalarObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = "A number of gpsimd's format of this name (SPEC §5), as a NumPy scalar.";
-  t.tp_base = &PyGenericArrType_Type;
-  t.tp_new = scalar_new<K>;
-  t.tp_repr = scalar_repr<K>;
-  t.tp_str = scalar_repr<K>;
-  t.tp_hash = scalar_hash<K>;
-  t.tp_richcompare = scalar_richcompare<K>;
+  // The CPython and NumPy structs, by designated initializers: every member not named is
+  // null, as those C APIs expect (GCC 12 warns about the members left out nonetheless).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
   PyNumberMethods& nm = scalar_number[K];
-  nm = PyNumberMethods{};
-  nm.nb_float = scalar_float<K>;
-  nm.nb_int = scalar_int<K>;
-  nm.nb_bool = scalar_bool<K>;
-  t.tp_as_number = &nm;
+  nm = PyNumberMethods{.nb_bool = scalar_bool<K>,
+                       .nb_int = via_float<K, PyNumber_Long>,
+                       .nb_float = scalar_float<K>};
+  PyTypeObject& t = scalar_types[K];
+  t = PyTypeObject{.ob_base = PyVarObject_HEAD_INIT(nullptr, 0).tp_name = f.qualname,
+                   .tp_basicsize = sizeof(ScalarObject),
+                   .tp_repr = via_float<K, PyObject_Repr>,
+                   .tp_as_number = &nm,
+                   .tp_hash = scalar_hash<K>,
+                   .tp_str = via_float<K, PyObject_Repr>,
+                   .tp_flags = Py_TPFLAGS_DEFAULT,
+                   .tp_doc = "A number of gpsimd's format of this name (SPEC §5), as a NumPy "
+                             "scalar.",
+                   .tp_richcompare = scalar_richcompare<K>,
+                   .tp_base = &PyGenericArrType_Type,
+                   .tp_new = scalar_new<K>};
   if (PyType_Ready(&t) < 0) return false;
 
+  // NumPy's PyArray_InitArrFuncs leaves every other member null, as this does.
   PyArray_ArrFuncs& fn = arr_funcs[K];
-  PyArray_InitArrFuncs(&fn);
-  fn.getitem = getitem<K>;
-  fn.setitem = setitem<K>;
-  fn.copyswap = copyswap<K>;
-  fn.copyswapn = copyswapn<K>;
-  fn.nonzero = nonzero<K>;
-  fn.compare = compare<K>;
-  fn.argmax = arg_extreme<K, true>;
-  fn.argmin = arg_extreme<K, false>;
-  fn.fill = fill<K>;
-  fn.dotfunc = dot<K>;
+  fn = PyArray_ArrFuncs{.getitem = getitem<K>,
+                        .setitem = setitem<K>,
+                        .copyswapn = copyswapn<K>,
+                        .copyswap = copyswap<K>,
+                        .compare = compare<K>,
+                        .argmax = arg_extreme<K, true>,
+                        .dotfunc = dot<K>,
+                        .nonzero = nonzero<K>,
+                        .fill = fill<K>,
+                        .argmin = arg_extreme<K, false>};
 
   PyArray_Descr& d = descrs[K];
-  std::memset(static_cast<void*>(&d), 0, sizeof d);
-  Py_SET_TYPE(&d, &PyArrayDescr_Type);
-  Py_SET_REFCNT(&d, 1);
-  d.typeobj = &t;
-  d.kind = 'V';
-  d.type = f.type_char;
-  d.byteorder = '=';
-  d.flags = NPY_NEEDS_PYAPI | NPY_USE_GETITEM | NPY_USE_SETITEM;
-  d.elsize = f.size;
-  d.alignment = f.size;
-  d.f = &fn;
-  d.hash = -1;
+  d = PyArray_Descr{.ob_base = PyObject_HEAD_INIT(&PyArrayDescr_Type).typeobj = &t,
+                    .kind = 'V',
+                    .type = f.type_char,
+                    .byteorder = '=',
+                    .flags = NPY_NEEDS_PYAPI | NPY_USE_GETITEM | NPY_USE_SETITEM,
+                    .elsize = f.size,
+                    .alignment = f.size,
+                    .f = &fn,
+                    .hash = -1};
+#pragma GCC diagnostic pop
   type_nums[K] = PyArray_RegisterDataType(&d);
   if (type_nums[K] < 0) return false;
   Py_INCREF(&t);
