@@ -589,9 +589,9 @@ for _name in ("sum", "max", "min", "mean", "prod", "var", "all"):
     globals()[_name] = _Unrun(_name, _REDUCE)
 
 _NOT_YET = {
-    "rand": "random numbers come from the hardware's random-number generator, whose "
-            "algorithm and state are not public (NumPy's numbers would be a stand-in): load "
-            "random NumPy data with nl.load instead",
+    "rand": "random numbers come from the hardware's generator (XORWOW), whose state at "
+            "the start of a kernel and mapping of bits to numbers are not public (NumPy's "
+            "numbers would be a stand-in): load random NumPy data with nl.load instead",
     "square": "the instruction NKI's compiler emits for it is not established here: write "
               "nl.multiply(x, x) (TensorTensor) if that is what you mean",
     "reciprocal": "not modelled yet (nisa.reciprocal is a Vector Engine instruction gpsimd "
