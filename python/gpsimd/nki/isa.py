@@ -17,7 +17,8 @@ and append them to the program (:class:`gpsimd.nki.Program`):
                            into ``reduce_res``
 ``max8``                   Max8 (0x6c), destination walked down from slot 7
 ``nc_find_index8``         MatchValueLoad (0x6d, negated step) + FindIndex8 (0x6e)
-``nc_match_replace8``      MatchValueLoad (0x6d) + MatchReplace8 (0x6f)
+``nc_match_replace8``      MatchValueLoad (0x6d) + MatchReplace8 (0x6f), with
+                           ``dst_idx`` + FindIndex8 (0x6e) over NaNs
 ``nonzero_with_count``     NonzeroWithCount (0xf2)
 ``tensor_copy_predicated`` CopyPredicatedScalar (0xe8), a scalar ``src``
 ``sequence_bounds``        GetSequenceBounds (0xbe)
@@ -27,11 +28,12 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``tensor_scalar``          TensorScalarArith (0x43) / TensorScalarBitvec (0x53),
                            TensorScalarPtr* (0x44 / 0x54) for two tile operands
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
-                           a tile to NumPy reads it
+                           a tile to NumPy reads it (other dtypes: SPEC §5.1's cast)
 =========================  =====================================================
 
 Every other ``nki.isa`` call raises NotImplementedError naming the instruction it
-would be. Nothing is ever approximated.
+would be. Nothing is ever approximated. Every call returns its
+:class:`NkiInstruction` (NKI 0.8), with ``depends_on``.
 
 >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
 >>> import gpsimd.nki.language as nl

@@ -19,9 +19,13 @@ follow NKI 0.3.0 (Neuron SDK 2.29.0; docs/python.md says which stubs).
 - ``ndarray``, ``zeros``, ``full``, ``ones``, ``empty_like``.
 - operators: ``equal, not_equal, greater, greater_equal, less, less_equal, maximum,
   minimum, add, subtract, multiply, ...``: arguments of ``nisa`` calls (``cmp_op``,
-  ``reduce_op``). Applied to tiles they would be other instructions
-  (TensorTensor/TensorScalar, not modelled yet): calling one raises
-  NotImplementedError naming it.
+  ``reduce_op``); applied to tiles they compute a new tile by TensorTensor or
+  TensorScalar. ACT functions (``exp``, ``gelu``, ...) and the reductions raise
+  NotImplementedError saying why.
+- ``load``, ``store`` (the DMA, host side), index expressions (``arange``, ``mgrid``,
+  ``ds``).
+- SPMD: ``program_id``, ``num_programs``, ``program_ndim``, ``spmd_dim``, ``nc``
+  (``kernel[grid](...)``, :func:`gpsimd.nki.jit`); ``device_print``.
 - ``fp32.min``/``fp32.max``, ``tile_size.pmax``, ``affine_range``, ``static_range``,
   ``sequential_range``.
 
