@@ -14,6 +14,7 @@ the names (e.g. the instructions gpsimd models).
 
 import argparse
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -77,13 +78,18 @@ def main() -> int:
     if only:
         files = [f for f in files if any(s in f.name for s in only)]
     passed = total = 0
+    # Each file runs from its own directory: a relative PYTHONPATH is made absolute first.
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) if p else p
+                                            for p in env["PYTHONPATH"].split(os.pathsep))
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
             out = pathlib.Path(tmp) / "r.json"
             out.write_text("{}")
             subprocess.run([sys.executable, "-c", RUNNER, str(f.resolve()), str(out),
                             "exact" if args.exact else "tolerance"],
-                           cwd=f.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           cwd=f.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            timeout=900)
             results = json.loads(out.read_text())
             broken = [(n, r) for n, r in results.items() if n.endswith("::<collection>")]

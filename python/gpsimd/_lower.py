@@ -262,18 +262,38 @@ def find_index8(*, vals_dtype: str, in_dtype: str, out_dtype: str, channels: int
 
 MATCH_REPLACE8_ARGUMENTS = dict(FIND_INDEX8_ARGUMENTS, immediate="imm")
 
+# The FindIndex8 that writes the matched positions: every field comes from dst_idx (its
+# source is the NaN scratch the caller placed for it).
+READ_INDICES_ARGUMENTS = {"src_mem_pattern": "dst_idx", "in_dtype": "dst_idx",
+                          "out_dtype": "dst_idx", "dst_mem_pattern": "dst_idx",
+                          "num_active_channels": "dst_idx"}
+
 
 def match_replace8(*, vals_dtype: str, in_dtype: str, out_dtype: str, channels: int,
                    vals: dict, data: dict, dst: dict, imm: Any, reverse_vals: bool = False,
-                   names: dict | None = None) -> list[Word]:
+                   dst_idx: dict | None = None, idx_dtype: str = "UINT32",
+                   nan: dict | None = None, names: dict | None = None) -> list[Word]:
     """MatchValueLoad of ``vals`` (first first, ``mv[7 - k] = vals[k]``, as NKI's
     nc_match_replace8; last first with ``reverse_vals``), then MatchReplace8 (0x6f)
-    writing ``imm`` (an FP32; a ``numpy.float32`` keeps its bits, NaN payloads too)."""
-    return [match_value_load(dtype=vals_dtype, channels=channels, vals=vals,
-                             reverse=reverse_vals, names=names),
-            _word("MatchReplace8", MATCH_REPLACE8_ARGUMENTS, names, src_mem_pattern=data,
-                  in_dtype=in_dtype, out_dtype=out_dtype, num_active_channels=channels,
-                  immediate=np.float32(imm), dst_mem_pattern=dst)]
+    writing ``imm`` (an FP32; a ``numpy.float32`` keeps its bits, NaN payloads too).
+
+    With ``dst_idx`` (8 elements of ``idx_dtype``, UINT32 or UINT16, per lane), a
+    FindIndex8 (0x6e) over ``nan`` (8 FP32 NaNs per lane, at the data's partitions)
+    follows: a NaN matches no slot (SPEC §4.9), so it writes every slot's ``idx`` as
+    MatchReplace8 left it, ``dst_idx`` walked last first (``dst_idx[k] = idx[7 - k]``,
+    the all-ones sentinel where a value was not found)."""
+    words = [match_value_load(dtype=vals_dtype, channels=channels, vals=vals,
+                              reverse=reverse_vals, names=names),
+             _word("MatchReplace8", MATCH_REPLACE8_ARGUMENTS, names, src_mem_pattern=data,
+                   in_dtype=in_dtype, out_dtype=out_dtype, num_active_channels=channels,
+                   immediate=np.float32(imm), dst_mem_pattern=dst)]
+    if dst_idx is not None:
+        if nan is None:
+            raise ValueError("match_replace8: dst_idx needs the nan operand")
+        words.append(_word("FindIndex8", READ_INDICES_ARGUMENTS, names, src_mem_pattern=nan,
+                           in_dtype="FP32", out_dtype=idx_dtype, num_active_channels=channels,
+                           dst_mem_pattern=reversed_walk(dst_idx, idx_dtype)))
+    return words
 
 
 # ---- NonzeroWithCount (SPEC §4.11), CopyPredicatedScalar (§4.12) -----------------------------

@@ -1,7 +1,10 @@
 """Instruction dtypes (SPEC §3.3) and the NumPy arrays that hold their values.
 
 NumPy has no BF16 or FP8 type, so those values travel as their bit patterns in
-``uint16`` and ``uint8`` arrays; FP16 travels as ``numpy.float16``.
+``uint16`` and ``uint8`` arrays; FP16 travels as ``numpy.float16``. The extension also
+registers NumPy dtypes ``bfloat16``, ``float8_e4m3`` (FP8_E4) and ``float8_e5m2``
+(FP8_E5) whose elements are those bit patterns and whose casts convert by SPEC §5.1
+(``x.astype("bfloat16")``); :func:`bits` views an array of them as its bit patterns.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["dtype_name", "dtype_size", "storage_dtype", "FLOAT_DTYPES"]
+__all__ = ["dtype_name", "dtype_size", "storage_dtype", "numpy_dtype", "bits", "registered",
+           "FLOAT_DTYPES"]
 
 # The NumPy type that stores each dtype's values (little-endian, as the machine).
 _STORAGE = {
@@ -50,6 +54,12 @@ _FROM_NUMPY = {
 
 # NKI's names of the dtypes NumPy has no type for (the others are NumPy's names too).
 _NKI_NAMES = {"bfloat16": "BF16", "float8_e4m3": "FP8_E4", "float8_e5m2": "FP8_E5"}
+
+# The NumPy dtypes the extension registers (numpy_dtypes.cc), by the dtype they hold.
+_REGISTERED = {"BF16": np.dtype(_core.bfloat16), "FP8_E4": np.dtype(_core.float8_e4m3),
+               "FP8_E5": np.dtype(_core.float8_e5m2)}
+_REGISTERED_STORAGE = {d: np.dtype(_STORAGE[name]) for name, d in _REGISTERED.items()}
+_REGISTERED_NAME = {d: name for name, d in _REGISTERED.items()}
 
 #: The float dtypes with a defined conversion (SPEC §5).
 FLOAT_DTYPES = ("FP32", "FP32R", "BF16", "FP16", "FP8_E3", "FP8_E4", "FP8_E5")
@@ -119,3 +129,42 @@ def storage_dtype(dtype: Any) -> np.dtype:
         raise ValueError(f"dtype {name} has no NumPy storage type")
     dt = np.dtype(_STORAGE[name])
     return dt if sys.byteorder == "little" else dt.newbyteorder("<")
+
+
+def numpy_dtype(dtype: Any) -> np.dtype:
+    """Return the NumPy dtype whose elements are a dtype's values: the registered
+    ``bfloat16``, ``float8_e4m3``, ``float8_e5m2`` for BF16, FP8_E4, FP8_E5 (their
+    elements are the bit patterns, their casts convert by SPEC §5.1), else the storage.
+
+    >>> numpy_dtype("BF16"), numpy_dtype("FP8_E5"), numpy_dtype("INT32")
+    (dtype(bfloat16), dtype(float8_e5m2), dtype('int32'))
+    >>> np.float32([0.1, 300]).astype(numpy_dtype("FP8_E4"))   # RNE; beyond 240: inf
+    array([0.1015625, inf], dtype='float8_e4m3')
+    """
+    name = dtype_name(dtype)
+    return _REGISTERED.get(name) or storage_dtype(name)
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    """Return an array of a registered dtype (``bfloat16``, ``float8_e4m3``,
+    ``float8_e5m2``) as a view of its bit patterns (``uint16``, ``uint8``); any other
+    array as it is.
+
+    >>> bits(np.float32([1.0, -2.0]).astype("bfloat16"))
+    array([16256, 49152], dtype=uint16)
+    """
+    storage = _REGISTERED_STORAGE.get(a.dtype)
+    return a if storage is None else a.view(storage)
+
+
+def registered(dtype: Any) -> str | None:
+    """Return the dtype a NumPy dtype gpsimd registers holds (``'BF16'`` for
+    ``bfloat16``, ``'FP8_E4'``, ``'FP8_E5'``), None for any other.
+
+    >>> registered(np.dtype("float8_e5m2")), registered(np.uint16)
+    ('FP8_E5', None)
+    """
+    try:
+        return _REGISTERED_NAME.get(np.dtype(dtype))
+    except TypeError:
+        return None

@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from .dtypes import dtype_name, storage_dtype
+from .dtypes import bits as as_bits
+from .dtypes import dtype_name, numpy_dtype, storage_dtype
 
 __all__ = [
     "narrow",
@@ -61,14 +62,19 @@ def narrow(values: ArrayLike, dtype: Any) -> np.ndarray:
 def widen(bits: ArrayLike, dtype: Any) -> np.ndarray:
     """Return the float32 values of a float dtype's values or bit patterns.
 
-    ``bits`` is the dtype's storage (``float16`` for FP16, ``float32`` for FP32) or an
-    unsigned integer array of the dtype's width holding bit patterns.
+    ``bits`` is the dtype's storage (``float16`` for FP16, ``float32`` for FP32), an
+    unsigned integer array of the dtype's width holding bit patterns, or an array of the
+    NumPy dtype gpsimd registers for it (``bfloat16``, ``float8_e4m3``, ``float8_e5m2``).
 
     >>> widen(np.array([0x38, 0x78, 0x7C], dtype=np.uint8), "FP8_E4")
     array([ 1., inf, nan], dtype=float32)
     """
     name = _float_name(dtype)
     x = np.asarray(bits)
+    if x.dtype.kind == "V":  # an array of a NumPy dtype gpsimd registers: its bit patterns
+        if x.dtype != numpy_dtype(name):
+            raise TypeError(f"{name}: expected bit patterns or {numpy_dtype(name)}, got {x.dtype}")
+        x = as_bits(x)
     size = storage_dtype(name).itemsize
     if x.dtype.kind == "f":
         if x.dtype.itemsize != size:
@@ -173,3 +179,24 @@ def from_fp8_e5(bits: ArrayLike) -> np.ndarray:
     array([1.0000e+00, 5.7344e+04,        nan], dtype=float32)
     """
     return widen(bits, "FP8_E5")
+
+
+def cast_storage(a: np.ndarray, from_dtype: Any, to_dtype: Any) -> np.ndarray:
+    """Return SPEC §5.1's ``cast`` of every element of ``a`` (``from_dtype``'s storage:
+    values, or BF16/FP8 bit patterns) as ``to_dtype``'s storage, by the model's own
+    conversion: equal dtypes copy the bits; every other pair goes through FP32 (round to
+    nearest even, integers saturate, NaN becomes 0 in an integer, narrow floats overflow
+    to ±inf). What a DMA with a dtype conversion does (SPEC §4.23).
+
+    >>> cast_storage(np.array([7, -1, 16777217], np.int32), "INT32", "FP32")
+    array([ 7.0000000e+00, -1.0000000e+00,  1.6777216e+07], dtype=float32)
+    >>> cast_storage(np.float32([2.5, 3.5, np.nan, 1e10]), "FP32", "INT32")
+    array([         2,          4,          0, 2147483647], dtype=int32)
+    """
+    src, dst = dtype_name(from_dtype), dtype_name(to_dtype)
+    x = np.ascontiguousarray(a)
+    size = x.dtype.itemsize
+    u32 = x.view(f"<u{size}").astype(np.uint32)
+    out = _core.cast_bits(src, dst, u32)
+    st = storage_dtype(dst)
+    return out.astype(f"<u{st.itemsize}").view(st).reshape(x.shape)

@@ -163,9 +163,11 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     unconsumed match of each of the 8 ``vals`` replaced by ``imm``, and the positions.
 
     SPEC §4.10: MatchValueLoad with a positive step (``mv[7 - k] = vals[k]``) then
-    MatchReplace8; ``dst_idx[k]`` is the lane's ``idx[7 - k]`` (0xFFFFFFFF: not found),
-    read from the search state. Every element passes through FP32 (a BF16 signalling
-    NaN comes back quiet).
+    MatchReplace8, then a FindIndex8 over NaNs (which match no slot, SPEC §4.9) that
+    writes the lanes' matched positions: ``dst_idx[k]`` is the lane's ``idx[7 - k]``
+    (0xFFFFFFFF: not found) — the words ``gpsimd.nki.isa.nc_match_replace8(...,
+    dst_idx=)`` emits. Every element passes through FP32 (a BF16 signalling NaN comes
+    back quiet).
 
     - ``data``: ``[rows, T]`` or 1-D of FP16, BF16, UINT8, UINT16, UINT32, FP32 or INT32
       (BF16 bits need ``in_dtype``).
@@ -192,28 +194,28 @@ def nc_match_replace8(data: ArrayLike, vals: ArrayLike, imm: float, *, dtype: Dt
     result = np.zeros((rows, t), dtype=storage_dtype(out))
     idx = np.zeros((rows, 8), dtype=np.uint32)
     blocks = -(-rows // _PARTITIONS)
-    if blocks > 1 and return_words:
-        raise ValueError(
-            "nc_match_replace8: with return_words=True, dst_idx is read from the search "
-            "lanes, which a later block of rows would overwrite (no instruction writes them "
-            "to memory); call it on 128 rows at a time")
+    nan = np.full((_PARTITIONS, 8), _NAN, np.float32)  # FindIndex8's source: matches nothing
     with Runner(fn, generation, strict, return_words) as run:
-        fits = run.layout(blocks * (_ceil(t * size) + _ALIGN + _ceil(t * osz)))
+        fits = run.layout(blocks * (_ceil(t * size) + 3 * _ALIGN + _ceil(t * osz)))
         run.result_shape("dst", (rows, t), result.dtype)
+        run.result_shape("dst_idx", (rows, 8), idx.dtype)
         for r0 in range(0, rows, _PARTITIONS):
             r = min(_PARTITIONS, rows - r0)
             if fits or r0 == 0:
-                src_off, val_off, dst_off = run.block(t * size, 8 * size, t * osz)
+                src_off, val_off, dst_off, nan_off, idx_off = run.block(
+                    t * size, 8 * size, t * osz, 32, 32)
+                run.load(0, nan_off, nan[:r], name="nan")
             run.load(0, src_off, bits[r0 : r0 + r], name="data")
             run.load(0, val_off, v[r0 : r0 + r], name="vals")
             run.run(lower.match_replace8(vals_dtype=name, in_dtype=name, out_dtype=out,
                                          channels=r, vals=_tensor(val_off, 8, 2),
                                          data=_tensor(src_off, t), dst=_tensor(dst_off, t),
-                                         imm=imm, names=_RESULT))
+                                         imm=imm, dst_idx=_tensor(idx_off, 8, 2),
+                                         nan=_tensor(nan_off, 8), names=_RESULT))
             result[r0 : r0 + r] = run.read(0, r, dst_off, t, out, "dst",
                                            into=("dst", _parts(r0, r)))
-            idx[r0 : r0 + r] = np.array(run.machine.match_indices[:r, ::-1])
-        run.result_dump("lanes", "match", 0, min(rows, _PARTITIONS))
+            idx[r0 : r0 + r] = run.read(0, r, idx_off, 8, "UINT32", "dst_idx",
+                                        into=("dst_idx", _parts(r0, r)))
         return run.result((result[0], idx[0]) if one_d else (result, idx))
 
 

@@ -16,6 +16,10 @@
 
 namespace gpsimd::python {
 
+// Registers the NumPy dtypes bfloat16, float8_e4m3 and float8_e5m2 (numpy_dtypes.cc) and
+// puts their scalar types into the module.
+void register_numpy_dtypes(pybind11::module_& m);
+
 // Returns the word held by a 64-byte bytes object; raises ValueError for another length.
 Word word_from_bytes(const pybind11::bytes& b);
 // Returns the 64 bytes of a word.

@@ -935,9 +935,9 @@ Dtype to_float_dtype(py::handle h) {
 
 using U32Array = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>;
 
-// Returns widen_to_fp32 or narrow_from_fp32 applied to every element (GIL released).
-py::array_t<uint32_t> convert_bits(py::handle dtype, const U32Array& in, bool widen) {
-  const Dtype dt = to_float_dtype(dtype);
+// Returns f applied to every element, in an array of in's shape (GIL released).
+template <typename F>
+py::array_t<uint32_t> map_bits(const U32Array& in, F f) {
   std::vector<py::ssize_t> shape(in.shape(), in.shape() + in.ndim());
   py::array_t<uint32_t> out(shape);
   const uint32_t* src = in.data();
@@ -945,10 +945,37 @@ py::array_t<uint32_t> convert_bits(py::handle dtype, const U32Array& in, bool wi
   const auto n = static_cast<std::size_t>(in.size());
   {
     py::gil_scoped_release release;
-    for (std::size_t i = 0; i < n; ++i)
-      dst[i] = widen ? widen_to_fp32(dt, src[i]) : narrow_from_fp32(dt, src[i]);
+    for (std::size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
   }
   return out;
+}
+
+// Returns widen_to_fp32 or narrow_from_fp32 applied to every element.
+py::array_t<uint32_t> convert_bits(py::handle dtype, const U32Array& in, bool widen) {
+  const Dtype dt = to_float_dtype(dtype);
+  return map_bits(in, [dt, widen](uint32_t x) {
+    return widen ? widen_to_fp32(dt, x) : narrow_from_fp32(dt, x);
+  });
+}
+
+// Returns a data dtype (SPEC §5.1's thirteen: the six integers, the floats, FP32R) named
+// by h.
+Dtype to_data_dtype(py::handle h, const char* what) {
+  std::optional<Dtype> d;
+  if (py::isinstance<py::str>(h)) d = parse_dtype(h.cast<std::string>());
+  if (d && (is_int_dtype(*d) || *d == Dtype::FP32 || *d == Dtype::FP32R ||
+            minifloat_format(*d) != nullptr))
+    return *d;
+  throw py::value_error(
+      fmt::format("{} dtype {}: must be one of INT8, UINT8, INT16, UINT16, INT32, "
+                  "UINT32, BF16, FP16, FP8_E3, FP8_E4, FP8_E5, FP32, FP32R",
+                  what, show(h)));
+}
+
+// Returns SPEC §5.1's cast (convert) of every element's bit pattern.
+py::array_t<uint32_t> cast_bits(py::handle from, py::handle to, const U32Array& in) {
+  const Dtype a = to_data_dtype(from, "source"), b = to_data_dtype(to, "destination");
+  return map_bits(in, [a, b](uint32_t x) { return convert(x, a, b); });
 }
 
 }  // namespace
@@ -958,6 +985,7 @@ PYBIND11_MODULE(_core, m) {
   using namespace gpsimd;
   using namespace gpsimd::python;
   m.doc() = "gpsimd's C++ core; use the gpsimd package, which wraps it.";
+  register_numpy_dtypes(m);
 
   py::class_<Diagnostic>(m, "Diagnostic",
                          "One failing validity clause: the instruction, the vendor's clause name, "
@@ -1151,6 +1179,7 @@ PYBIND11_MODULE(_core, m) {
       "narrow_from_fp32",
       [](py::handle dt, const U32Array& bits) { return convert_bits(dt, bits, false); },
       py::arg("dtype"), py::arg("fp32_bits"));
+  m.def("cast_bits", &cast_bits, py::arg("from_dtype"), py::arg("to_dtype"), py::arg("bits"));
   m.def(
       "dtype_code",
       [](const std::string& s) -> py::object {

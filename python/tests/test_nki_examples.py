@@ -251,22 +251,82 @@ def test_nc_find_index8_duplicates_and_uint16():
 
 def test_nc_match_replace8_docstring_example():
     # NKI's docstring (v2.32): data = [1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8] and vals = [3, 8, 8, 8,
-    # 8, 8, 8, 8] give dst_idx [2, 10, 9, 8, 7, 6, 5, 4] (read here from the search lanes,
-    # dst_idx[k] = idx[7 - k]; writing them to a tile is not modelled), and the first
-    # occurrence of each value is replaced by imm.
+    # 8, 8, 8, 8] give dst_idx [2, 10, 9, 8, 7, 6, 5, 4] (dst_idx[k] = idx[7 - k]: duplicate
+    # vals take descending positions), and the first occurrence of each value is replaced
+    # by imm.
     data = np.array([[1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8]], np.float32)
     with nki.Program() as p:
         d = load(nl.ndarray((1, 11), dtype=nl.float32), data)
         v = load(nl.ndarray((1, 8), dtype=nl.float32), np.array([[3, 8, 8, 8, 8, 8, 8, 8]],
                                                                np.float32))
         out = nl.ndarray((1, 11), dtype=nl.float32)
-        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0)
+        idx = nl.ndarray((1, 8), dtype=nl.uint32)
+        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=idx)
+        assert idx.numpy().tolist() == [[2, 10, 9, 8, 7, 6, 5, 4]]
         assert p.machine.match_indices[0, ::-1].tolist() == [2, 10, 9, 8, 7, 6, 5, 4]
         want = data.copy()
         want[0, [2, 4, 5, 6, 7, 8, 9, 10]] = -1.0
         np.testing.assert_array_equal(out.numpy(), want)
-        with pytest.raises(NotImplementedError, match="dst_idx.*does not model"):
-            nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=out)
+    assert [gpsimd.decode(w)["instruction"] for w in p.words] == [
+        "MatchValueLoad", "MatchReplace8", "FindIndex8"]
+    assert p.replay() == p.machine
+
+
+def test_nc_match_replace8_dst_idx_kernel():
+    # The 8 largest of each row replaced by -inf, their positions in dst_idx: NKI's
+    # nc_match_replace8 example 2 written destination first, on 128 rows; golden: the first
+    # occurrence of each of the 8 largest, largest first.
+    @nki.jit
+    def kernel(x):
+        n, m = x.shape
+        t = nl.ndarray((n, m), dtype=nl.float32)
+        nisa.dma_copy(dst=t, src=x)
+        top = nl.ndarray((n, 8), dtype=nl.float32)
+        nisa.max8(dst=top, src=t)
+        out = nl.ndarray((n, m), dtype=nl.float32)
+        idx = nl.ndarray((n, 8), dtype=nl.uint32)
+        nisa.nc_match_replace8(dst=out, data=t, vals=top, imm=float("-inf"), dst_idx=idx)
+        out_h = nl.ndarray((n, m), dtype=nl.float32, buffer=nl.shared_hbm)
+        idx_h = nl.ndarray((n, 8), dtype=nl.uint32, buffer=nl.shared_hbm)
+        nisa.dma_copy(dst=out_h, src=out)
+        nisa.dma_copy(dst=idx_h, src=idx)
+        return out_h, idx_h
+
+    x = np.random.default_rng(5).integers(0, 40, (128, 96)).astype(np.float32)  # ties
+    out, idx = kernel(x)
+    golden_idx = np.zeros((128, 8), np.uint32)
+    golden = x.copy()
+    for r in range(128):
+        row = x[r].copy()
+        for k, v in enumerate(np.sort(x[r])[::-1][:8]):
+            j = int(np.flatnonzero(row == v)[0])
+            row[j] = np.nan
+            golden_idx[r, k] = j
+    # Duplicates: NKI pairs equal vals with their positions in descending order.
+    for r in range(128):
+        top = np.sort(x[r])[::-1][:8]
+        for v in np.unique(top):
+            cols = np.flatnonzero(top == v)
+            golden_idx[r, cols] = np.sort(golden_idx[r, cols])[::-1]
+    np.put_along_axis(golden, golden_idx.astype(np.int64), -np.inf, axis=1)
+    assert np.array_equal(idx, golden_idx)
+    assert np.array_equal(out, golden)
+
+
+def test_nc_match_replace8_dst_idx_not_found_uint16_and_errors():
+    # A value not in the data keeps the all-ones sentinel, 0xFFFF in a uint16 dst_idx; a
+    # float dst_idx fails FindIndex8's dst dtype clause, named as dst_idx.
+    with nki.Program():
+        d = load(nl.ndarray((2, 8), dtype=nl.float32), np.float32([[1] * 8, [2] * 8]))
+        v = load(nl.ndarray((2, 8), dtype=nl.float32), np.float32([[1, 9, 9, 9, 9, 9, 9, 9],
+                                                                   [9] * 8]))
+        out = nl.ndarray((2, 8), dtype=nl.float32)
+        idx = nl.ndarray((2, 8), dtype=nl.uint16)
+        nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=0.0, dst_idx=idx)
+        assert idx.numpy().tolist() == [[0] + [0xFFFF] * 7, [0xFFFF] * 8]
+        with pytest.raises(nki.NkiValidationError, match="dst_idx"):
+            nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=0.0,
+                                   dst_idx=nl.ndarray((2, 8), dtype=nl.float32))
 
 
 # ---- nki.isa.nonzero_with_count -------------------------------------------------------------
@@ -548,10 +608,8 @@ def test_dma_copy_is_initial_state_only_before_an_instruction_touches_the_bytes(
         nisa.max8(dst=top, src=x)
         with pytest.raises(NotImplementedError, match="initial state.*fresh tile"):
             nisa.dma_copy(dst=x[:, 2:4], src=np.zeros((2, 2), np.float32))
-        with pytest.raises(nisa.NkiValidationError, match="a DMA's dtype conversion is not "
-                           "modelled"):
-            nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.bfloat16),
-                          src=np.ones((2, 8), np.float32))
+        with pytest.raises(nisa.NkiValidationError, match="float64, which is no NKI dtype"):
+            nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.bfloat16), src=np.ones((2, 8)))
         with pytest.raises(nisa.NkiValidationError, match="element counts must match"):
             nisa.dma_copy(dst=nl.ndarray((2, 8), dtype=nl.float32),
                           src=np.ones((2, 4), np.float32))
@@ -588,3 +646,73 @@ def test_tiles_slice_into_access_patterns():
             t[4]
         with pytest.raises(IndexError, match="partition dimension takes an integer or a slice"):
             t[None]
+
+
+# ---- NKI 0.8: the NkiInstruction every call returns -------------------------------------------
+
+
+def test_handles_and_depends_on_in_a_kernel():
+    # NKI's scheduling guide, on the calls gpsimd models: c = x + (x + 1), the add made to
+    # wait for its producers; every nisa call returns its handle, dma_copy's without words.
+    @nki.jit
+    def kernel(t):
+        x = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        load = nisa.dma_copy(dst=x, src=t)
+        b = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        plus1 = nisa.tensor_scalar(dst=b, data=x, op0=nl.add, operand0=1.0)
+        c = nl.ndarray(t.shape, t.dtype, buffer=nl.sbuf)
+        add = nisa.tensor_tensor(dst=c, data1=x, data2=b, op=nl.add)
+        add.depends_on(plus1, load, kind=nisa.dependency.runtime)
+        out = nl.ndarray(t.shape, t.dtype, buffer=nl.hbm)
+        nisa.dma_copy(dst=out, src=c)
+        return out
+
+    t = np.random.default_rng(8).standard_normal((128, 64)).astype(np.float32)
+    assert np.array_equal(kernel(t), t + (t + np.float32(1.0)))
+    load, plus1, add, store = kernel.program.instructions
+    assert [list(h.words) for h in (load, plus1, add, store)] == [[], [0], [1], []]
+    assert add.dependencies == [(plus1, nisa.dependency.runtime), (load, nisa.dependency.runtime)]
+    assert repr(plus1) == "NkiInstruction(#1 nisa.tensor_scalar: TensorScalarArith, word 0)"
+
+
+# ---- DMA with a dtype conversion (SPEC §4.23: DmaMemcpy's cast through FP32) ----------------
+
+
+def test_dma_converts_dtypes_through_fp32():
+    # NKI's iota test stores an int32 iota into a float32 HBM tensor; loads and stores of
+    # other dtypes convert by SPEC §5.1. Golden: NumPy's own conversions where they agree
+    # with SPEC §5.1 (int32 -> float32 rounds to nearest even, as NumPy does), written out
+    # where they do not (float -> int rounds to nearest even and saturates, NaN -> 0).
+    @nki.jit
+    def kernel(x):
+        ramp = nl.ndarray((128, 64), dtype=nl.int32)
+        nisa.iota(ramp, [[1, 64]], offset=16777215, channel_multiplier=64)
+        as_float = nl.ndarray((128, 64), dtype=nl.float32, buffer=nl.shared_hbm)
+        nl.store(as_float, ramp)                                  # int32 tile -> float32
+        t = nl.load(x, dtype=nl.int32)                            # float32 -> int32 tile
+        back = nl.ndarray(x.shape, dtype=nl.int16, buffer=nl.shared_hbm)
+        nisa.dma_copy(dst=back, src=t)                            # int32 -> int16
+        low = nl.ndarray(x.shape, dtype=nl.bfloat16)
+        nisa.dma_copy(dst=low, src=x)                             # float32 -> bf16 tile
+        return as_float, back, np.asarray(low)
+
+    x = np.float32([[0.5, 1.5, 2.5, -2.5, 1e6, -1e10, np.nan, 3.4028235e38]])
+    as_float, back, low = kernel(x)
+    ramp = 16777215 + np.arange(128)[:, None] * 64 + np.arange(64)
+    assert np.array_equal(as_float, ramp.astype(np.int32).astype(np.float32))
+    assert as_float[0, 2] == 16777216.0  # 2^24 + 1 rounds to even
+    assert back.tolist() == [[0, 2, 2, -2, 32767, -32768, 0, 32767]]
+    assert np.array_equal(low.view(np.uint16), gpsimd.to_bf16(x))
+
+
+def test_dma_between_tiles_of_different_dtypes_converts():
+    with nki.Program() as p:
+        a = nl.ndarray((2, 4), dtype=nl.float32)
+        nisa.dma_copy(dst=a, src=np.float32([[1.25, -7.5, 1e9, 0.4], [3, 4, 5, 6]]))
+        b = nl.ndarray((2, 4), dtype=nl.uint8)
+        nisa.dma_copy(dst=b, src=a)
+        assert b.numpy().tolist() == [[1, 0, 255, 0], [3, 4, 5, 6]]
+        c = nl.ndarray((2, 4), dtype=nl.bfloat16)
+        nisa.dma_copy(dst=c, src=np.uint16([[1, 2, 3, 4]] * 2))   # bf16 bit patterns
+        assert c.numpy().tolist() == [[1, 2, 3, 4]] * 2
+    assert p.replay() == p.machine

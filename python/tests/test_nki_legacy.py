@@ -224,6 +224,35 @@ def test_top8_find_index_and_match_replace_value_returning():
     assert np.array_equal(rest, golden)
 
 
+def test_match_replace_with_dst_idx_in_place_value_returning():
+    # NKI's legacy example 5: the 8 largest of each (b, m) block replaced by 0.0 in place,
+    # their positions written into a memset tile through an mgrid view.
+    @nki.jit
+    def kernel(data):
+        n, b, m = data.shape
+        out = nl.ndarray([n, b, m], dtype=data.dtype, buffer=nl.hbm)
+        idx_out = nl.ndarray([n, 8], dtype=nl.uint32, buffer=nl.hbm)
+        idx_tile = nisa.memset(shape=(n, 8), value=0, dtype=nl.uint32)
+        iq, ir, iw = nl.mgrid[0:n, 0:b, 0:m]
+        ip, io = nl.mgrid[0:n, 0:8]
+        t = nl.load(data[iq, ir, iw])
+        top = nisa.max8(src=t)
+        t[iq, ir, iw] = nisa.nc_match_replace8(dst_idx=idx_tile[ip, io], data=t[iq, ir, iw],
+                                               vals=top[ip, io], imm=0.0)
+        nl.store(out, value=t)
+        nl.store(idx_out, value=idx_tile)
+        return out, idx_out
+
+    x = np.random.default_rng(6).permutation(128 * 16).astype(np.float32).reshape(128, 4, 4)
+    out, idx = kernel(x)
+    flat = x.reshape(128, 16)
+    order = np.argsort(-flat, axis=1)[:, :8]
+    assert np.array_equal(idx, order.astype(np.uint32))
+    golden = flat.copy()
+    np.put_along_axis(golden, order, 0.0, axis=1)
+    assert np.array_equal(out, golden.reshape(x.shape))
+
+
 def test_range_select_into_an_assigned_tile_and_sequence_bounds():
     @nki.jit(platform_target="trn2")
     def kernel(on_true, bound0, bound1):
@@ -286,7 +315,8 @@ def test_tensor_copy_tensor_tensor_tensor_scalar_value_returning():
     import gpsimd
 
     assert np.array_equal(copy, a)
-    assert np.array_equal(low, gpsimd.to_bf16(a))
+    assert low.dtype == np.dtype(nl.bfloat16)  # an HBM tensor of NumPy's bfloat16
+    assert np.array_equal(low.view(np.uint16), gpsimd.to_bf16(a))
     assert np.array_equal(twice, a + a)
     assert np.array_equal(rev, np.float32(1.0) - a)
     assert np.array_equal(fma, a * f + np.float32(2.5))
@@ -355,14 +385,27 @@ def test_nl_partition_broadcast_and_activations_raise():
 
 
 def test_instructions_and_depends_on():
+    # NKI 0.8: every nisa call returns its NkiInstruction; depends_on takes earlier handles
+    # of the same program and a nisa.dependency kind (omitted: runtime).
     import gpsimd.nki.isa as nisa3
 
     with gnki.Program() as p:
         t = nl.ndarray((2, 8), dtype=nl.int32)
-        nisa3.iota(t, [[1, 8]], 0)
-        nisa3.tensor_tensor(nl.ndarray((2, 8), dtype=nl.int32), t, t, nl.add)
-    a, b = p.instructions
-    assert b.depends_on(a, kind="schedule") is b
-    assert b.dependencies == [(a, "schedule")] and list(b.words) == [1]
+        load = nisa3.dma_copy(dst=t, src=np.zeros((2, 8), np.int32))
+        a = nisa3.iota(t, [[1, 8]], 0)
+        b = nisa3.tensor_tensor(nl.ndarray((2, 8), dtype=nl.int32), t, t, nl.add)
+    assert p.instructions == [load, a, b] and [h.index for h in (load, a, b)] == [0, 1, 2]
+    assert list(load.words) == [] and list(a.words) == [0] and list(b.words) == [1]
+    assert repr(b) == "NkiInstruction(#2 nisa.tensor_tensor: TensorTensorArith, word 1)"
+    assert b.depends_on(a, kind=nisa3.dependency.schedule).depends_on(load) is b
+    assert b.dependencies == [(a, nisa3.dependency.schedule), (load, nisa3.dependency.runtime)]
     with pytest.raises(TypeError, match="NkiInstruction"):
         b.depends_on(t)
+    with pytest.raises(TypeError, match="dependency"):
+        b.depends_on(a, kind="schedule")
+    with pytest.raises(ValueError, match="program order"):
+        a.depends_on(b)
+    with gnki.Program():
+        other = nisa3.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
+    with pytest.raises(ValueError, match="another program"):
+        b.depends_on(other)

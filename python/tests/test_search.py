@@ -132,3 +132,28 @@ def test_errors_name_the_rule():
         gpsimd.nc_match_replace8(np.zeros(8, np.int16), np.zeros(8, np.int16), 0.0)
     with pytest.raises(ValueError, match="8 values"):
         gpsimd.nc_find_index8(np.zeros(9, np.float32), np.zeros(7, np.float32))
+
+
+def test_nc_match_replace8_writes_dst_idx_with_words_both_faces_share():
+    # dst_idx is written to memory by a FindIndex8 over NaNs, so more than 128 rows replay
+    # with return_words; the words are those of gpsimd.nki.isa.nc_match_replace8(dst_idx=).
+    import gpsimd.nki as nki
+    import gpsimd.nki.isa as nisa
+    import gpsimd.nki.language as nl
+
+    x = np.random.default_rng(9).permutation(300 * 16).astype(np.float32).reshape(300, 16)
+    top = -np.sort(-x, axis=1)[:, :8]
+    (dst, idx), words = gpsimd.nc_match_replace8(x, top, imm=0.0, return_words=True)
+    order = np.argsort(-x, axis=1)[:, :8].astype(np.uint32)
+    assert np.array_equal(idx, order)
+    got = words.results(words.replay())
+    assert np.array_equal(got["dst_idx"], idx) and np.array_equal(got["dst"], dst)
+    with nki.Program() as p:
+        d = nl.ndarray((128, 16), dtype=nl.float32)
+        nisa.dma_copy(dst=d, src=x[:128])
+        v = nl.ndarray((128, 8), dtype=nl.float32)
+        nisa.dma_copy(dst=v, src=top[:128])
+        nisa.nc_match_replace8(dst=nl.ndarray((128, 16), dtype=nl.float32), data=d, vals=v,
+                               imm=0.0, dst_idx=nl.ndarray((128, 8), dtype=nl.uint32))
+    assert [gpsimd.decode(w)["instruction"] for w in p.words] == \
+        [gpsimd.decode(w)["instruction"] for w in words[:3]]

@@ -35,9 +35,11 @@ import types
 
 from ..errors import NkiValidationError
 from ._index import HbmTensor
-from ._kernel import NkiInstruction, Program, Tile, current, jit
+from ._kernel import (Kernel, NkiInstruction, Program, Tile, baremetal, current, jit, simulate,
+                      simulate_kernel)
 
-__all__ = ["Program", "Tile", "NkiInstruction", "HbmTensor", "jit", "current",
+__all__ = ["Program", "Tile", "NkiInstruction", "HbmTensor", "jit", "Kernel", "simulate",
+           "simulate_kernel", "baremetal", "current",
            "NkiValidationError", "install_aliases", "isa", "language", "legacy_isa", "typing"]
 
 from . import isa, language, legacy_isa, typing  # noqa: E402 - after the names they import

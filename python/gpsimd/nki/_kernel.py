@@ -12,6 +12,8 @@ while no instruction has touched those bytes.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import os
 import pathlib
 import re
@@ -23,12 +25,13 @@ import numpy as np
 
 from .._program import Dump, Load, Recording, Words
 from ..codec import decode, disassemble, validate
-from ..dtypes import dtype_name, dtype_size, storage_dtype
+from ..dtypes import dtype_name, dtype_size, numpy_dtype, storage_dtype
 from ..errors import NkiValidationError
 from ..machine import Machine
 from ._index import IndexExpr, as_slice, dim_vars, hbm, order_vars, plain
 
-__all__ = ["Program", "Tile", "NkiInstruction", "current", "jit"]
+__all__ = ["Program", "Tile", "NkiInstruction", "dependency", "current", "jit", "Kernel",
+           "simulate", "simulate_kernel", "baremetal"]
 
 _ALIGN = 64  # tiles start on 64-byte boundaries of their partitions
 _PARTITIONS = 128
@@ -89,6 +92,7 @@ class Tile:
     ...     t = nl.ndarray((2, 4), dtype=nl.int32, name="ramp")
     ...     nisa.iota(t, [[1, 4]], 10, channel_multiplier=100)
     ...     print(t[:, 1:3])
+    NkiInstruction(#0 nisa.iota: Iota, word 0)
     ramp[0:2, 1:3]: int32 (2, 2) in sbuf[p=0..1, off=0x4] step [1]
     [[ 11  12]
      [111 112]]
@@ -326,7 +330,8 @@ class Tile:
         return np.array(self._view())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = self.numpy()
+        # The values: BF16 and FP8 in the NumPy dtypes gpsimd registers for them.
+        a = self.numpy().view(numpy_dtype(self.gpsimd_dtype))
         return a if dtype is None else a.astype(dtype)
 
     def __repr__(self) -> str:
@@ -361,6 +366,8 @@ def _reshape(inner: list[tuple[int, int]], shape: list[int]) -> list[tuple[int, 
 def _note_arg(value: Any) -> str:
     if isinstance(value, Tile):
         return value._expr
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        return f"hbm{list(value.shape)} {value.dtype}"
     if value is Ellipsis:
         return "..."
     if isinstance(value, Enum):
@@ -398,6 +405,8 @@ class Program:
     ...     nisa.dma_copy(dst=x, src=np.arange(16, dtype=np.float32).reshape(2, 8))
     ...     top = nl.ndarray((2, 8), dtype=nl.float32, name="top")
     ...     nisa.max8(dst=top, src=x)
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.max8: Max8, word 0)
     >>> top.numpy()[:, :3]
     array([[ 7.,  6.,  5.],
            [15., 14., 13.]], dtype=float32)
@@ -418,6 +427,12 @@ class Program:
         self._top = {"sbuf": 0, "psum": 0}
         self._touched: list[tuple[str, int, int, int, int]] = []
         self._fill_registers: dict[int, int] = {}
+        self._nan8: Tile | None = None  # nc_match_replace8's dst_idx source, made once
+        # The SPMD launch: (grid sizes, this instance's ids); the HBM tensors its
+        # instances share (nl.ndarray on shared HBM, in call order) and the next one's.
+        self.spmd: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self._shared_hbm: list[np.ndarray] = []
+        self._hbm_next = 0
         self._names: set[str] = set()
         self.instructions: list[NkiInstruction] = []
 
@@ -549,6 +564,13 @@ class Program:
         self.instructions.append(handle)
         return handle
 
+    def _record(self, note: str) -> "NkiInstruction":
+        """Return the handle of a call that emits no words (a host-side DMA)."""
+        n = len(self.recording.words)
+        handle = NkiInstruction(self, note, range(n, n))
+        self.instructions.append(handle)
+        return handle
+
     # -- the program ------------------------------------------------------------------
 
     def _dumps(self) -> list[Dump]:
@@ -580,6 +602,7 @@ class Program:
         >>> import gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((1, 4), dtype=nl.int32, name="r"), [[1, 4]], 7)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> print(p.assembly())
         # gpsimd.nki program kernel
         .nc v3
@@ -603,6 +626,7 @@ class Program:
         >>> import gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((4, 8), dtype=nl.int32, name="r"), [[1, 8]], 0, 1)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> d = tempfile.mkdtemp()
         >>> p.save(pathlib.Path(d) / "k.gpsimd").read_text().splitlines()[-1]
         '.dump sbuf[p=0..3, off=0x0] UINT8 [32] -> k.r.npy'
@@ -619,6 +643,8 @@ class Program:
         ...     x = nl.ndarray((1, 8), dtype=nl.float32)
         ...     nisa.dma_copy(dst=x, src=np.arange(8, dtype=np.float32)[None])
         ...     nisa.max8(dst=nl.ndarray((1, 8), dtype=nl.float32), src=x)
+        NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+        NkiInstruction(#1 nisa.max8: Max8, word 0)
         >>> p.replay() == p.machine
         True
         """
@@ -630,6 +656,7 @@ class Program:
         >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32), [[1, 4]], 0)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> [(e["kind"], e.get("partition")) for e in p.trace()]
         [('retire', None), ('memory', 0), ('memory', 1)]
         """
@@ -645,6 +672,7 @@ class Program:
         >>> import gpsimd.nki as nki, gpsimd.nki.language as nl, gpsimd.nki.isa as nisa
         >>> with nki.Program() as p:
         ...     nisa.iota(nl.ndarray((2, 4), dtype=nl.int32, name="r"), [[1, 4]], 0)
+        NkiInstruction(#0 nisa.iota: Iota, word 0)
         >>> print(p.explain())
         nisa.iota(dst=r, pattern=[[1, 4]], offset=0, channel_multiplier=0)
           word 0: Iota
@@ -674,41 +702,152 @@ class Program:
                 f"{len(self.recording.words)} words, tiles: {names or 'none'}{more}")
 
 
-class NkiInstruction:
-    """The handle of one ``nki.isa`` call of a program (NKI 0.8's ``NkiInstruction``):
-    the call (``note``, as the program text names it) and the indices of its words in
-    the program (``words``). ``program.instructions`` lists them in call order.
+class dependency(Enum):
+    """Instruction dependency kind (NKI 0.8's ``nki.isa.dependency``), for
+    :meth:`NkiInstruction.depends_on`: ``runtime`` (a hardware semaphore wait that orders
+    the pair across engines) or ``schedule`` (an ordering constraint for the compiler's
+    schedulers, no synchronization)."""
 
-    ``depends_on(*producers, kind=None)`` records scheduling dependencies
-    (``dependencies``: the producers with their ``kind``) and returns the handle; on
+    runtime = 1
+    schedule = 2
+
+
+class NkiInstruction:
+    """The handle of one ``nki.isa`` call of a program (NKI 0.8's ``NkiInstruction``),
+    which every ``nisa`` call returns: ``index`` (its place in ``program.instructions``,
+    call order), the call (``note``, as the program text names it) and the indices of
+    its words in the program (``words``; none for a ``dma_copy``, which is no
+    instruction of the model).
+
+    ``depends_on(*producers, kind=nisa.dependency.runtime)`` records that it runs after
+    each producer (``dependencies``: ``(producer, kind)`` pairs) and returns the handle,
+    as NKI 0.8 defines it: a producer is a handle of the same program and comes earlier
+    in program order; ``kind`` omitted is ``runtime`` (NKI's deprecated default). On
     gpsimd.nki's one machine every call has already run in program order, so a
     dependency changes nothing yet.
 
     >>> import gpsimd.nki as nki, gpsimd.nki.isa as nisa, gpsimd.nki.language as nl
     >>> with nki.Program() as p:
-    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
-    ...     nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[2, 8]], 0)
-    >>> a, b = p.instructions
-    >>> b.depends_on(a) is b, [d.note for d, _ in b.dependencies], list(b.words)
-    (True, ['nisa.iota(dst=t0, pattern=[[1, 8]], offset=0, channel_multiplier=0)'], [1])
+    ...     a = nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[1, 8]], 0)
+    ...     b = nisa.iota(nl.ndarray((1, 8), dtype=nl.int32), [[2, 8]], 0)
+    >>> b
+    NkiInstruction(#1 nisa.iota: Iota, word 1)
+    >>> b.depends_on(a, kind=nisa.dependency.schedule) is b, b.dependencies
+    (True, [(NkiInstruction(#0 nisa.iota: Iota, word 0), <dependency.schedule: 2>)])
+    >>> a.depends_on(b)
+    Traceback (most recent call last):
+    ...
+    ValueError: depends_on: NkiInstruction(#1 nisa.iota: Iota, word 1) comes after NkiInstruction(#0 nisa.iota: Iota, word 0) in program order; a producer must come before
     """
 
     def __init__(self, program: "Program", note: str, words: range) -> None:
         self.program = program
         self.note = note
         self.words = words
-        self.dependencies: list[tuple[NkiInstruction, Any]] = []
+        self.index = len(program.instructions)
+        self.dependencies: list[tuple[NkiInstruction, dependency]] = []
 
-    def depends_on(self, *producers: "NkiInstruction", kind: Any = None) -> "NkiInstruction":
+    def depends_on(self, *producers: "NkiInstruction",
+                   kind: dependency | None = None) -> "NkiInstruction":
+        if kind is None:
+            kind = dependency.runtime
+        elif not isinstance(kind, dependency):
+            raise TypeError(f"depends_on: kind={kind!r}: expected nisa.dependency.runtime or "
+                            "nisa.dependency.schedule")
         for p in producers:
             if not isinstance(p, NkiInstruction):
                 raise TypeError(f"depends_on: expected the NkiInstruction an nki.isa call "
                                 f"returned, got {type(p).__name__}")
-            self.dependencies.append((p, kind))
+            if p.program is not self.program:
+                raise ValueError(f"depends_on: {p!r} is an instruction of another program")
+            if p.index >= self.index:
+                raise ValueError(f"depends_on: {p!r} comes after {self!r} in program order; "
+                                 "a producer must come before")
+        self.dependencies += [(p, kind) for p in producers]
         return self
 
     def __repr__(self) -> str:
-        return f"NkiInstruction({self.note})"
+        call = self.note.split("(", 1)[0]
+        if not self.words:
+            return f"NkiInstruction(#{self.index} {call}: host DMA, no words)"
+        rec = self.program.recording
+        names = " + ".join(decode(rec.words[i])["instruction"] for i in self.words)
+        first, last = self.words[0], self.words[-1]
+        where = f"word {first}" if first == last else f"words {first}..{last}"
+        return f"NkiInstruction(#{self.index} {call}: {names}, {where})"
+
+
+def _grid(grid: Any) -> tuple[int, ...]:
+    """Return a launch grid (``kernel[4, 2]``, ``kernel[8]``, ``nl.nc(2) * 2``) as its
+    sizes."""
+    dims = grid if isinstance(grid, tuple) else (grid,)
+    sizes = []
+    for d in dims:
+        try:
+            n = operator.index(d)
+        except TypeError:
+            raise TypeError(f"kernel[...]: a launch grid dimension is a positive integer (or "
+                            f"nl.spmd_dim / nl.nc), got {d!r}") from None
+        if n < 1:
+            raise ValueError(f"kernel[...]: a launch grid dimension must be at least 1, got {n}")
+        sizes.append(n)
+    return tuple(sizes)
+
+
+class Kernel:
+    """An NKI kernel decorated with :func:`jit`. Calling it runs the kernel once (a
+    launch grid of no dimensions); ``kernel[grid](...)`` runs an SPMD launch (see
+    :func:`jit`). ``program`` is the last program run, ``programs`` every program of
+    the last call (one per program instance)."""
+
+    def __init__(self, fn: Callable[..., Any], generation: str, strict: bool,
+                 options: dict[str, Any]) -> None:
+        functools.update_wrapper(self, fn)
+        self.generation = generation
+        self.strict = strict
+        self.options = options
+        self.program: Program | None = None
+        self.programs: list[Program] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._launch((), args, kwargs)
+
+    def __getitem__(self, grid: Any) -> "Launch":
+        return Launch(self, _grid(grid))
+
+    def _launch(self, grid: tuple[int, ...], args: tuple, kwargs: dict) -> Any:
+        """Run every program instance of the grid in row-major order, each in a fresh
+        Program, the HBM tensors shared; return the last instance's result."""
+        args = tuple(hbm(a) for a in args)
+        kwargs = {k: hbm(v) for k, v in kwargs.items()}
+        shared: list[np.ndarray] = []
+        self.programs = []
+        result = None
+        for ids in itertools.product(*(range(n) for n in grid)):
+            with Program(self.generation, strict=self.strict, name=self.__name__) as p:
+                p.spmd = (grid, ids)
+                p._shared_hbm = shared
+                self.program = p
+                self.programs.append(p)
+                result = self.__wrapped__(*args, **kwargs)
+        return plain(result)
+
+    def __repr__(self) -> str:
+        return f"<gpsimd.nki kernel {self.__name__} ({self.generation})>"
+
+
+class Launch:
+    """``kernel[grid]``: calling it runs the kernel's SPMD launch of that grid."""
+
+    def __init__(self, kernel: Kernel, grid: tuple[int, ...]) -> None:
+        self.kernel = kernel
+        self.grid = grid
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.kernel._launch(self.grid, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"{self.kernel!r}[{', '.join(map(str, self.grid))}]"
 
 
 # NKI's jit platform_target: the NeuronCore generation gpsimd runs it on.
@@ -725,7 +864,21 @@ def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int | Non
     :class:`gpsimd.nki.HbmTensor` views (no copy: a store into an argument writes the
     caller's array, as on a device), and arrays it returns come back as plain NumPy
     arrays. NKI's other ``jit`` options (``mode``, ...) are accepted and change
-    nothing here.
+    nothing here; ``jit`` of a kernel already decorated decorates its function anew.
+
+    **SPMD launch.** ``kernel[4, 2](a)`` (a launch grid: integers, or ``nl.spmd_dim`` /
+    ``nl.nc(2) * 2``, of which only the sizes matter) runs the program instances one
+    after another, in row-major order of their ids (the last grid axis fastest: (0, 0),
+    (0, 1), (1, 0), ...). Each runs in its own fresh :class:`Program` — its own machine,
+    SBUF and PSUM fresh, as a NeuronCore running that instance — where
+    ``nl.program_id(axis)``, ``nl.num_programs(axes)`` and ``nl.program_ndim()`` say
+    where it is; ``kernel.programs`` lists the programs of the launch and
+    ``kernel.program`` is the last. The HBM tensors are shared: the arguments, and each
+    ``nl.ndarray(..., buffer=nl.shared_hbm)`` (or ``nl.hbm``), which is the same array
+    in every instance (the n-th such call of each instance gets the n-th array;
+    ``nl.private_hbm`` is the instance's own). The launch returns the last instance's
+    result. A call without a grid is a grid of no dimensions: one instance, program id
+    0, ``program_ndim()`` 0.
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> import gpsimd.nki.isa as nisa
@@ -740,9 +893,24 @@ def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int | Non
     array([[0, 1, 2, 3, 4]], dtype=int32)
     >>> len(ramp.program.words)
     1
+    >>> @nki.jit
+    ... def rows(n):                       # instance i writes row i: 10 * i + [0..n)
+    ...     out = nl.ndarray((nl.num_programs(0), n), dtype=nl.int32, buffer=nl.shared_hbm)
+    ...     t = nl.ndarray((1, n), dtype=nl.int32)
+    ...     nisa.iota(t, [[1, n]], offset=10 * nl.program_id(0))
+    ...     nisa.dma_copy(dst=out[nl.program_id(0)], src=t)
+    ...     return out
+    >>> rows[3](4)
+    array([[ 0,  1,  2,  3],
+           [10, 11, 12, 13],
+           [20, 21, 22, 23]], dtype=int32)
+    >>> [p.spmd for p in rows.programs]
+    [((3,), (0,)), ((3,), (1,)), ((3,), (2,))]
     """
     if kernel is None:
         return functools.partial(jit, generation=generation, strict=strict, **nki_options)
+    if isinstance(kernel, Kernel):  # jit of a decorated kernel: its function, anew
+        kernel = kernel.__wrapped__
 
     target = nki_options.get("platform_target")
     if generation is None:
@@ -750,14 +918,63 @@ def jit(kernel: Callable[..., Any] | None = None, *, generation: str | int | Non
             raise ValueError(f"nki.jit: platform_target {target!r}: expected one of "
                              f"{sorted(_PLATFORM)}")
         generation = _PLATFORM.get(target, "v3")
+    return Kernel(kernel, str(generation), strict, nki_options)
 
-    @functools.wraps(kernel)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with Program(generation, strict=strict, name=kernel.__name__) as p:
-            run.program = p
-            args = tuple(hbm(a) for a in args)
-            kwargs = {k: hbm(v) for k, v in kwargs.items()}
-            return plain(kernel(*args, **kwargs))
 
-    run.program = None
-    return run
+def simulate_kernel(kernel: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run an NKI kernel on the model and return its result (NKI's
+    ``nki.simulate_kernel``, the CPU run): a :func:`jit` kernel, a launch
+    (``kernel[grid]``) or a plain function (decorated first).
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> def copy(a):
+    ...     b = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.hbm)
+    ...     nl.store(b, nl.load(a))
+    ...     return b
+    >>> nki.simulate_kernel(copy, np.eye(2, dtype=np.float32))
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
+    return simulate(kernel)(*args, **kwargs)
+
+
+def simulate(kernel: Any) -> Callable[..., Any]:
+    """Return a callable that runs ``kernel`` on the model (NKI 0.3's ``nki.simulate``:
+    ``nki.simulate(kernel)(a, b)``, ``nki.simulate(kernel[2])(a, b)``); a plain
+    function is decorated with :func:`jit` first. gpsimd.nki always runs on the model,
+    so this is the kernel itself.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def twice(a):
+    ...     b = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.hbm)
+    ...     t = nl.load(a)
+    ...     nl.store(b, nl.add(t, t))
+    ...     return b
+    >>> nki.simulate(twice)(np.float32([[1, 2]])), nki.simulate(twice[2])(np.float32([[3]]))
+    (array([[2., 4.]], dtype=float32), array([[6.]], dtype=float32))
+    """
+    if isinstance(kernel, (Kernel, Launch)):
+        return kernel
+    if callable(kernel):
+        return jit(kernel)
+    raise TypeError(f"nki.simulate: expected an NKI kernel, got {type(kernel).__name__}")
+
+
+def baremetal(kernel: Any = None, **options: Any) -> Any:
+    """NKI's ``nki.baremetal`` (run a kernel on a NeuronCore), as gpsimd has it: the
+    run on the model, as :func:`simulate`; as a decorator with or without NKI's options
+    (``@nki.baremetal(save_neff_name=...)``), which change nothing here.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.baremetal(artifacts_dir="unused")
+    ... def neg(a):
+    ...     b = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.hbm)
+    ...     nl.store(b, nl.multiply(nl.load(a), -1.0))
+    ...     return b
+    >>> neg(np.float32([[1, -2]]))
+    array([[-1.,  2.]], dtype=float32)
+    """
+    if kernel is None:
+        return functools.partial(baremetal, **options)
+    return simulate(kernel)

@@ -17,7 +17,8 @@ and append them to the program (:class:`gpsimd.nki.Program`):
                            into ``reduce_res``
 ``max8``                   Max8 (0x6c), destination walked down from slot 7
 ``nc_find_index8``         MatchValueLoad (0x6d, negated step) + FindIndex8 (0x6e)
-``nc_match_replace8``      MatchValueLoad (0x6d) + MatchReplace8 (0x6f)
+``nc_match_replace8``      MatchValueLoad (0x6d) + MatchReplace8 (0x6f), with
+                           ``dst_idx`` + FindIndex8 (0x6e) over NaNs
 ``nonzero_with_count``     NonzeroWithCount (0xf2)
 ``tensor_copy_predicated`` CopyPredicatedScalar (0xe8), a scalar ``src``
 ``sequence_bounds``        GetSequenceBounds (0xbe)
@@ -27,11 +28,12 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``tensor_scalar``          TensorScalarArith (0x43) / TensorScalarBitvec (0x53),
                            TensorScalarPtr* (0x44 / 0x54) for two tile operands
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
-                           a tile to NumPy reads it
+                           a tile to NumPy reads it (other dtypes: SPEC §5.1's cast)
 =========================  =====================================================
 
 Every other ``nki.isa`` call raises NotImplementedError naming the instruction it
-would be. Nothing is ever approximated.
+would be. Nothing is ever approximated. Every call returns its
+:class:`NkiInstruction` (NKI 0.8), with ``depends_on``.
 
 >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
 >>> import gpsimd.nki.language as nl
@@ -39,6 +41,7 @@ would be. Nothing is ever approximated.
 ...     t = nl.ndarray((2, 4), dtype=nl.float32)
 ...     nisa.iota(t, [[1, 4]], 0, channel_multiplier=4)
 ...     print(t.numpy())
+NkiInstruction(#0 nisa.iota: Iota, word 0)
 [[0. 1. 2. 3.]
  [4. 5. 6. 7.]]
 """
@@ -57,10 +60,15 @@ from .. import _lower as lower
 from .. import _operands
 from .._api import field_int as _field_int
 from .._api import integer as _integer
+from ..dtypes import bits as _bits
+from ..dtypes import dtype_name as _dtype_name
+from ..dtypes import registered as _registered
+from ..formats import cast_storage as _cast_storage
 from ..errors import NkiValidationError
 from . import language as nl
 from ._index import narrow as _narrow
-from ._kernel import Tile, _error, _note_arg, current
+from ._kernel import (_PARTITIONS, NkiInstruction, Tile, _error, _note_arg, _stack, current,
+                      dependency)
 from .language import equal, maximum
 
 __all__ = [
@@ -77,6 +85,8 @@ __all__ = [
     "dma_compute", "quantize_mx", "range_select", "select_reduce", "sendrecv",
     "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
     "nc_match_replace8", "nonzero_with_count",
+    # NKI 0.8: the handle every call returns, and its dependency kinds.
+    "NkiInstruction", "dependency",
 ]
 
 
@@ -274,66 +284,79 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
       no instruction of the program has touched yet can be initial state, so a tile an
       instruction already read or wrote raises NotImplementedError (write a fresh tile).
     - A tile to NumPy: the tile's contents, copied into the array.
-    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA): the source's bytes
+    - NumPy to NumPy: a copy. A tile to a tile (an on-chip DMA): the source's contents
       as they are, written into the destination as initial state (so only into bytes
       no instruction has touched).
 
-    The element counts must match (the data are taken in C order) and so must the
-    dtypes, by their NumPy storage: BF16 and FP8 tiles hold ``uint16``/``uint8`` bit
-    patterns (``gpsimd.to_bf16``). A DMA's own dtype conversion (through FP32) is not
-    modelled: a mismatch raises NkiValidationError. ``priority``, ``oob_mode``,
-    ``dge_mode`` and ``engine`` change nothing here.
+    The element counts must match (the data are taken in C order). Dtypes as DmaMemcpy
+    has them (SPEC §4.23): equal dtypes copy the bits, and so does an array whose NumPy
+    storage is the tile's (``uint16`` bit patterns for a BF16 tile, ``uint8`` for FP8;
+    arrays of the NumPy dtypes ``bfloat16``, ``float8_e4m3``, ``float8_e5m2`` are their
+    bit patterns too); other dtypes convert every element by SPEC §5.1's ``cast``
+    through FP32 (an int32 tile into a float32 array, a float32 array into a bf16
+    tile: round to nearest even, integers saturate, NaN becomes 0 in an integer).
+    ``priority``, ``oob_mode``, ``dge_mode`` and ``engine`` change nothing here.
 
     >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.isa as nisa
     >>> import gpsimd.nki.language as nl
     >>> with nki.Program() as p:
     ...     t = nl.ndarray((2, 3), dtype=nl.bfloat16)
-    ...     nisa.dma_copy(dst=t, src=gpsimd.to_bf16(np.ones((2, 3))))
-    ...     out = nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
+    ...     nisa.dma_copy(dst=t, src=np.float32([[1, 2.5, 3], [1e-3, 300, -1]]))
+    ...     out = nl.ndarray((2, 3), dtype=nl.int32, buffer=nl.shared_hbm)
     ...     nisa.dma_copy(dst=out, src=t)
-    >>> gpsimd.from_bf16(out)
-    array([[1., 1., 1.],
-           [1., 1., 1.]], dtype=float32)
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    >>> out                                   # BF16 2.5 rounds to even; 1e-3 to 0
+    HbmTensor([[  1,   2,   3],
+               [  0, 300,  -1]], dtype=int32)
     >>> p.recording.loads[0].region()
     'sbuf[p=0..1, off=0x0]'
     """
     call = "nisa.dma_copy"
     dst, src = _narrow(call, dst, None), _narrow(call, src, None)
-    if isinstance(dst, Tile) and isinstance(src, Tile):
-        # An on-chip DMA, on the host side as every DMA here: the source's bytes as
-        # they are now, written into the destination as initial state.
-        if src.dtype.storage != dst.dtype.storage:
-            raise _error(call, "src", f"is {src.dtype}, {dst._expr} holds {dst.dtype}; a DMA's "
-                         "dtype conversion is not modelled: nisa.tensor_copy converts (Cast)")
-        if src.size != dst.size:
-            raise _error(call, "src", f"has {src.size} elements, {dst._expr} {dst.size}: the "
-                         "element counts must match")
-        dst.program._initial(call, dst, src.numpy().reshape(dst.shape))
-        return None
-    if isinstance(dst, Tile):
-        data = np.asarray(src)
-        want = dst.dtype.storage
-        if data.dtype.newbyteorder("=") != want:
-            bits = dst.dtype.gpsimd_dtype in ("BF16", "FP8_E3", "FP8_E4", "FP8_E5")
-            raise _error(call, "src", f"is {data.dtype}, {dst._expr} holds {dst.dtype} "
-                         f"({want} {'bit patterns' if bits else 'values'}); a DMA's dtype "
-                         "conversion is not modelled: convert first")
-        if data.size != dst.size:
-            raise _error(call, "src", f"has {data.size} elements, {dst._expr} {dst.size}: "
-                         "the element counts must match")
-        dst.program._initial(call, dst, data.reshape(dst.shape))
-        return None
-    if not isinstance(dst, np.ndarray):
+    if not isinstance(dst, (Tile, np.ndarray)):
         raise _error(call, "dst", f"expected a tile or a NumPy array, got {type(dst).__name__}")
-    data = src.numpy() if isinstance(src, Tile) else np.asarray(src)
-    if data.dtype.newbyteorder("=") != dst.dtype.newbyteorder("="):
-        raise _error(call, "dst", f"is {dst.dtype}, src holds {data.dtype}; a DMA's dtype "
-                     "conversion is not modelled: make dst of the src's storage dtype")
-    if data.size != dst.size:
-        raise _error(call, "dst", f"has {dst.size} elements, src {data.size}: the element "
-                     "counts must match")
-    dst[...] = data.reshape(dst.shape)
-    return None
+    if isinstance(src, Tile):
+        from_name, data = src.gpsimd_dtype, src.numpy()
+    else:
+        from_name, data = _hbm_dtype(call, "src", np.asarray(src))
+    if isinstance(dst, Tile):
+        to_name, store = dst.gpsimd_dtype, None
+    else:
+        to_name, store = _hbm_dtype(call, "dst", dst)
+    what, other = ("src", dst) if isinstance(dst, Tile) else ("dst", src)
+    if data.size != (dst.size if isinstance(dst, Tile) else store.size):
+        raise _error(call, what, f"has {data.size if what == 'src' else store.size} elements, "
+                     f"{_note_arg(other)} {dst.size if what == 'src' else data.size}: the "
+                     "element counts must match")
+    to_storage = dst.dtype.storage if isinstance(dst, Tile) else store.dtype
+    if data.dtype.newbyteorder("=") != to_storage.newbyteorder("=") or (
+            isinstance(src, Tile) and isinstance(dst, Tile) and from_name != to_name):
+        data = _cast_storage(data, from_name, to_name)  # DmaMemcpy's cast, SPEC §4.23
+    if isinstance(dst, Tile):
+        dst.program._initial(call, dst, data.reshape(dst.shape))
+    else:
+        store[...] = data.reshape(store.shape)
+    return _dma_handle(call, dst, src)
+
+
+def _hbm_dtype(call: str, arg: str, a: np.ndarray) -> tuple[str, np.ndarray]:
+    """Return (the gpsimd dtype, the storage view) of an HBM array: the registered
+    bfloat16/float8 dtypes by name, a NumPy type by the dtype it stores natively."""
+    try:
+        name = _registered(a.dtype) or _dtype_name(a.dtype)
+    except ValueError:
+        raise _error(call, arg, f"is {a.dtype}, which is no NKI dtype (a DMA moves int8 .. "
+                     "uint32, float16, bfloat16, float8, float32)") from None
+    return name, _bits(a)
+
+
+def _dma_handle(call: str, dst: Any, src: Any) -> NkiInstruction | None:
+    """The handle of a dma_copy (no words): in the program of its tile, or the program
+    being built; None outside any."""
+    tile = dst if isinstance(dst, Tile) else src if isinstance(src, Tile) else None
+    program = tile.program if tile is not None else (_stack() or [None])[-1]
+    return None if program is None else program._record(_note(call, dst=dst, src=src))
 
 
 def _copy_engine(call: str, eng: Any, tiles: list[Tile]) -> str | None:
@@ -382,6 +405,10 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     ...     nisa.tensor_copy(acc, src)                  # to PSUM: on the Vector engine
     ...     low = nl.ndarray((8, 8), dtype=nl.bfloat16)
     ...     nisa.tensor_copy(low, acc)                  # PSUM FP32 to SBUF BF16: Cast
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_copy: Copy, word 0)
+    NkiInstruction(#2 nisa.tensor_copy: Copy, word 1)
+    NkiInstruction(#3 nisa.tensor_copy: Cast, word 2)
     >>> np.array_equal(dst.numpy(), np.copy(a)), np.array_equal(acc.numpy(), a)
     (True, True)
     >>> [w[0] for w in p.words]
@@ -395,8 +422,8 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
     eng = _copy_engine(call, engine, [src, dst])
     word = lower.copy(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
                       src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src, engine=engine), eng)
-    return None
+    return p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src, engine=engine),
+                   eng)
 
 
 @_not_modelled("a Vector/GpSimd memset instruction (nl.zeros and nl.full write a fresh "
@@ -423,6 +450,7 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     ...     d = nl.ndarray((3, 1), dtype=nl.int32)
     ...     nisa.iota(d, [[0, 1]], offset=5, channel_multiplier=2)
     ...     print(d.numpy().ravel())
+    NkiInstruction(#0 nisa.iota: Iota, word 0)
     [5 7 9]
     """
     call = "nisa.iota"
@@ -433,9 +461,8 @@ def iota(dst, pattern, offset=0, channel_multiplier=0, name=None):
     data, _ = _refused(call, "pattern", _operands.data4d, pattern, offset)
     word = lower.iota(out_dtype=dst.gpsimd_dtype, channels=dst.partitions, pattern=data,
                       channel_multiplier=cm, dst=dst._descriptor(call, "dst", 4))
-    p._emit(call, [word], [], [dst],
-            _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
-    return None
+    return p._emit(call, [word], [], [dst],
+                   _note(call, dst=dst, pattern=pattern, offset=offset, channel_multiplier=cm))
 
 
 def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value, cmp_op=equal,
@@ -460,6 +487,8 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
     ...     # keep col <= row: affine value row - col >= 0
     ...     nisa.affine_select(m, [[-1, 3]], 1, s, -9984.0, cmp_op=nl.greater_equal)
     ...     print(m.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.affine_select: AffineSelect, word 0)
     [[ 1.000e+00 -9.984e+03 -9.984e+03]
      [ 1.000e+00  1.000e+00 -9.984e+03]
      [ 1.000e+00  1.000e+00  1.000e+00]]
@@ -479,10 +508,9 @@ def affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value
                                dst=dst._descriptor(call, "dst", 2), pattern=data,
                                channel_multiplier=cm, cmp_op=cmp,
                                fill_reg=p._fill_register(int(fill.view(np.uint32))))
-    p._emit(call, [word], [src], [dst],
-            _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
-                  on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
-    return None
+    return p._emit(call, [word], [src], [dst],
+                   _note(call, dst=dst, pattern=pattern, channel_multiplier=cm, on_true_tile=src,
+                         on_false_value=on_false_value, cmp_op=cmp_op, offset=offset))
 
 
 _REDUCE_CMD = {reduce_cmd.idle: "IDLE", reduce_cmd.reset: "ZERO", reduce_cmd.reduce: "ACCUMULATE",
@@ -541,6 +569,8 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
     ...     nisa.range_select(dst=y, on_true_tile=x, comp_op0=nl.greater_equal,
     ...                       comp_op1=nl.less, bound0=1.0, bound1=4.0, reduce_res=mx)
     ...     print(y.numpy()[0, 1:4], mx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.range_select: RangeSelect + DveReadAccumulator, words 0..1)
     [1. 4. 2.] [[4.]]
     """
     call = "nisa.range_select"
@@ -576,11 +606,11 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
                                             dst=res._descriptor(call, "reduce_res", 1)))
         writes.append(res)
     reads = [src] + [t for t in (t0, t1) if t is not None]
-    p._emit(call, words, reads, writes,
-            _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0, comp_op1=comp_op1,
-                  bound0=bound0, bound1=bound1, reduce_cmd=reduce_cmd, reduce_res=reduce_res,
-                  reduce_op=reduce_op, range_start=range_start, on_false_value=on_false_value))
-    return None
+    return p._emit(call, words, reads, writes,
+                   _note(call, dst=dst, on_true_tile=src, comp_op0=comp_op0,
+                         comp_op1=comp_op1, bound0=bound0, bound1=bound1,
+                         reduce_cmd=reduce_cmd, reduce_res=reduce_res, reduce_op=reduce_op,
+                         range_start=range_start, on_false_value=on_false_value))
 
 
 def max8(dst, src, name=None):
@@ -601,6 +631,8 @@ def max8(dst, src, name=None):
     ...     top = nl.ndarray((1, 8), dtype=nl.float32)
     ...     nisa.max8(dst=top, src=x)
     ...     print(top.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.max8: Max8, word 0)
     [[100.    9.    8.    5.    3.    2.    0.5  -1. ]]
     """
     call = "nisa.max8"
@@ -610,8 +642,7 @@ def max8(dst, src, name=None):
     channels = _same_partitions(call, [("dst", dst), ("src", src)])
     word = lower.max8(in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype, channels=channels,
                       src=src._descriptor(call, "src", 4), dst=dst._descriptor(call, "dst", 2))
-    p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src))
-    return None
+    return p._emit(call, [word], [src], [dst], _note(call, dst=dst, src=src))
 
 
 def _vals_tile(call: str, vals: Any, data: Tile, program: Any) -> Tile:
@@ -646,6 +677,9 @@ def nc_find_index8(dst, data, vals, name=None):
     ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
     ...     nisa.nc_find_index8(dst=idx, data=d, vals=v)
     ...     print(idx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.nc_find_index8: MatchValueLoad + FindIndex8, words 0..1)
     [[ 2  4  5  6  7  8  9 10]]
     """
     call = "nisa.nc_find_index8"
@@ -659,8 +693,18 @@ def nc_find_index8(dst, data, vals, name=None):
                               vals=v._descriptor(call, "vals", 2),
                               data=data._descriptor(call, "data", 4),
                               dst=dst._descriptor(call, "dst", 2))
-    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
-    return None
+    return p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v))
+
+
+def _nan_lanes(call: str, program: Any, first: int, channels: int) -> Tile:
+    """8 FP32 NaNs in each of the partitions ``first .. first + channels - 1``: the source
+    of the FindIndex8 that writes ``dst_idx`` (a NaN matches no slot). The program makes
+    the tile ``nan8`` once, as initial state."""
+    if program._nan8 is None:
+        t = program._allocate(call, (_PARTITIONS, 8), nl.float32, "sbuf", "nan8")
+        program._initial(call, t, np.full((_PARTITIONS, 8), np.nan, np.float32))
+        program._nan8 = t
+    return program._nan8[first:first + channels]
 
 
 def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
@@ -669,11 +713,15 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
 
     Every element passes through FP32 to ``dst``'s dtype (a BF16 signalling NaN comes
     back quiet); ``imm`` is an FP32 (any bits: a NaN payload too). The matched positions
-    are the search lanes' ``idx`` state (``program.machine.match_indices``, ``dst_idx[k]
-    = idx[7 - k]``); writing them to ``dst_idx`` is an instruction gpsimd does not
-    model, so ``dst_idx`` raises NotImplementedError.
+    are the search lanes' ``idx`` state (SPEC §4.10); with ``dst_idx`` (a ``[P, 8]``
+    uint32 or uint16 tile) they are written there, ``dst_idx[k] = idx[7 - k]`` (so
+    duplicate vals take descending positions, the opposite of ``nc_find_index8``; the
+    all-ones sentinel where a value was not found), by a third word: FindIndex8 (0x6e)
+    over NaNs, which match no slot, so it writes each slot's ``idx`` as it is (SPEC
+    §4.9). The NaNs are a tile ``nan8`` of the program's initial state; the instruction
+    NKI's compiler uses to read the indices is not public.
 
-    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import numpy as np, gpsimd, gpsimd.nki as nki, gpsimd.nki.isa as nisa
     >>> import gpsimd.nki.language as nl
     >>> with nki.Program() as p:
     ...     d = nl.ndarray((1, 11), dtype=nl.float32)
@@ -681,29 +729,41 @@ def nc_match_replace8(dst, data, vals, imm: float, dst_idx=None, name=None):
     ...     v = nl.ndarray((1, 8), dtype=nl.float32)
     ...     nisa.dma_copy(dst=v, src=np.array([[3, 8, 8, 8, 8, 8, 8, 8]], np.float32))
     ...     out = nl.ndarray((1, 11), dtype=nl.float32)
-    ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0)
-    ...     print(out.numpy(), p.machine.match_indices[0, ::-1])
-    [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [ 2 10  9  8  7  6  5  4]
+    ...     idx = nl.ndarray((1, 8), dtype=nl.uint32)
+    ...     nisa.nc_match_replace8(dst=out, data=d, vals=v, imm=-1.0, dst_idx=idx)
+    ...     print(out.numpy(), idx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.nc_match_replace8: MatchValueLoad + MatchReplace8 + FindIndex8, words 0..2)
+    [[ 1.  2. -1.  4. -1. -1. -1. -1. -1. -1. -1.]] [[ 2 10  9  8  7  6  5  4]]
+    >>> [gpsimd.decode(w)["instruction"] for w in p.words]
+    ['MatchValueLoad', 'MatchReplace8', 'FindIndex8']
     """
     call = "nisa.nc_match_replace8"
-    if dst_idx is not None:
-        raise NotImplementedError(
-            f"{call}: dst_idx: writing the matched indices (the search lanes' idx state) to a "
-            "tile is an instruction gpsimd does not model (SPEC §4.10); they stay readable "
-            "as the program's machine.match_indices (dst_idx[k] = idx[7 - k])")
     p = current(call)
     dst = _tile(call, "dst", dst, p)
     data = _tile(call, "data", data, p)
     channels = _same_partitions(call, [("dst", dst), ("data", data)])
     v = _vals_tile(call, vals, data, p)
+    reads, writes, extra = [data, v], [dst], {}
+    if dst_idx is not None:
+        idx = _tile(call, "dst_idx", dst_idx, p)
+        _same_partitions(call, [("data", data), ("dst_idx", idx)])
+        nan = _nan_lanes(call, p, data.start_partition, channels)
+        extra = dict(dst_idx=idx._descriptor(call, "dst_idx", 2), idx_dtype=idx.gpsimd_dtype,
+                     nan=nan._descriptor(call, "dst_idx", 4))
+        reads.append(nan)
+        writes.append(idx)
     words = lower.match_replace8(vals_dtype=v.gpsimd_dtype, in_dtype=data.gpsimd_dtype,
                                  out_dtype=dst.gpsimd_dtype, channels=channels,
                                  vals=v._descriptor(call, "vals", 2),
                                  data=data._descriptor(call, "data", 4),
                                  dst=dst._descriptor(call, "dst", 4),
-                                 imm=_fp32(call, "imm", imm))
-    p._emit(call, words, [data, v], [dst], _note(call, dst=dst, data=data, vals=v, imm=imm))
-    return None
+                                 imm=_fp32(call, "imm", imm), **extra)
+    note = dict(dst=dst, data=data, vals=v, imm=imm)
+    if dst_idx is not None:
+        note["dst_idx"] = writes[-1]
+    return p._emit(call, words, reads, writes, _note(call, **note))
 
 
 def _int32_operand(call: str, arg: str, value: Any, program: Any, channels: int):
@@ -738,6 +798,8 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
     ...     out = nl.ndarray((1, 9), dtype=nl.int32)
     ...     nisa.nonzero_with_count(dst=out, src=s, index_offset=16, padding_val=-1)
     ...     print(out.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.nonzero_with_count: NonzeroWithCount, word 0)
     [[17 18 21 -1 -1 -1 -1 -1  3]]
     """
     call = "nisa.nonzero_with_count"
@@ -752,9 +814,9 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
                                     dst=dst._descriptor(call, "dst", 3), index_offset=off,
                                     padding_val=pad)
     reads = [src] + [t for t in (t_off, t_pad) if t is not None]
-    p._emit(call, [word], reads, [dst], _note(call, dst=dst, src=src, index_offset=index_offset,
-                                              padding_val=padding_val))
-    return None
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, src=src, index_offset=index_offset,
+                         padding_val=padding_val))
 
 
 def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
@@ -777,6 +839,9 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
     ...     nisa.dma_copy(dst=pred, src=np.array([[0, 0, 1, 0]], np.uint8))
     ...     nisa.tensor_copy_predicated(dst=d, src=-9984.0, predicate=pred)
     ...     print(d.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.tensor_copy_predicated: CopyPredicatedScalar, word 0)
     [[ 5.000e-01  2.000e+00 -9.984e+03  3.000e+00]]
     """
     call = "nisa.tensor_copy_predicated"
@@ -793,9 +858,8 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
         dtype=dst.gpsimd_dtype, pred_dtype=pred.gpsimd_dtype, channels=channels,
         predicate=pred._descriptor(call, "predicate", 3), dst=dst._descriptor(call, "dst", 3),
         src=int(bits), reverse_pred=reverse_pred)
-    p._emit(call, [word], [pred, dst], [dst],
-            _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
-    return None
+    return p._emit(call, [word], [pred, dst], [dst],
+                   _note(call, dst=dst, src=src, predicate=pred, reverse_pred=reverse_pred))
 
 
 def sequence_bounds(dst, segment_ids, name=None):
@@ -814,6 +878,8 @@ def sequence_bounds(dst, segment_ids, name=None):
     ...     b = nl.ndarray((1, 2, 9), dtype=nl.int32)
     ...     nisa.sequence_bounds(dst=b, segment_ids=ids)
     ...     print(b.numpy()[0])
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.sequence_bounds: GetSequenceBounds, word 0)
     [[ 9  1  1  3  3  3  9  7  7]
      [-1  3  3  6  6  6 -1  9  9]]
     """
@@ -829,8 +895,7 @@ def sequence_bounds(dst, segment_ids, name=None):
     word = lower.sequence_bounds(in_dtype=ids.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
                                  channels=ids.partitions,
                                  src=ids._descriptor(call, "segment_ids", 3), dst=dst_desc)
-    p._emit(call, [word], [ids], [dst], _note(call, dst=dst, segment_ids=ids))
-    return None
+    return p._emit(call, [word], [ids], [dst], _note(call, dst=dst, segment_ids=ids))
 
 
 # ---- the ALU instructions (SPEC §4.14-§4.15) ------------------------------------------------
@@ -872,6 +937,9 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
     ...     c = nl.ndarray((2, 3), dtype=nl.float32)
     ...     nisa.tensor_tensor(dst=c, data1=x, data2=y, op=nl.add)
     ...     print(c.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.tensor_tensor: TensorTensorArith, word 0)
     [[ 0. 11. 22.]
      [33. 44. 55.]]
     >>> [w[0] for w in p.words]
@@ -890,9 +958,8 @@ def tensor_tensor(dst, data1, data2, op, engine=engine.unknown, name=None):
                                data1=data1._descriptor(call, "data1", 3),
                                data2=data2._descriptor(call, "data2", 3),
                                dst=dst._descriptor(call, "dst", 3))
-    p._emit(call, [word], [data1, data2], [dst],
-            _note(call, dst=dst, data1=data1, data2=data2, op=op, engine=engine), eng)
-    return None
+    return p._emit(call, [word], [data1, data2], [dst],
+                   _note(call, dst=dst, data1=data1, data2=data2, op=op, engine=engine), eng)
 
 
 def _scalar_operand(call: str, arg: str, value: Any, data: Tile, bitvec: bool,
@@ -946,6 +1013,10 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
     ...     nisa.tensor_scalar(dst=d, data=a, op0=nl.subtract, operand0=s, reverse0=True)
     ...     print(c.numpy())
     ...     print(d.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_scalar: TensorScalarArith, word 0)
+    NkiInstruction(#2 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#3 nisa.tensor_scalar: TensorScalarArith, word 1)
     [[ 3.5  5.5  7.5]
      [ 9.5 11.5 13.5]]
     [[ 0. -1. -2.]
@@ -978,10 +1049,9 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
                                data=data._descriptor(call, "data", 3),
                                dst=dst._descriptor(call, "dst", 3), operand0=operands[0],
                                operand1=operands[1], reverse0=reverse0, reverse1=reverse1)
-    p._emit(call, [word], reads, [dst],
-            _note(call, dst=dst, data=data, op0=op0, operand0=operand0, reverse0=reverse0,
-                  op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
-    return None
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, data=data, op0=op0, operand0=operand0, reverse0=reverse0,
+                         op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
 
 
 # ---- calls of instructions gpsimd does not model --------------------------------------------

@@ -9,15 +9,23 @@ follow NKI 0.3.0 (Neuron SDK 2.29.0; docs/python.md says which stubs).
   bfloat16, float8_e4m3, float8_e5m2`` (and ``tfloat32, float8_e4m3fn`` and the ``_x4``
   packed types, which gpsimd has no dtype for: using one raises NotImplementedError).
   They are strings, as in NKI (``nl.bfloat16 == "bfloat16"``); ``float8_e4m3`` is
-  gpsimd's FP8_E4 (IEEE-style, with infinities), ``bool_`` is stored as UINT8.
+  gpsimd's FP8_E4 (IEEE-style, with infinities), ``bool_`` is stored as UINT8. NumPy
+  takes them too: ``bfloat16``, ``float8_e4m3`` and ``float8_e5m2`` are NumPy dtypes the
+  extension registers (``x.astype(nl.bfloat16)``, ``np.dtype(nl.float8_e4m3)``; their
+  elements are the bit patterns, their casts convert by SPEC §5.1, NumPy's ufuncs run
+  on them in float32), and HBM tensors of them are arrays of those dtypes.
 - buffers: ``sbuf``, ``psum`` (a tile of the program's machine), ``hbm``,
   ``shared_hbm``, ``private_hbm`` (a NumPy array: NumPy stands for HBM).
 - ``ndarray``, ``zeros``, ``full``, ``ones``, ``empty_like``.
 - operators: ``equal, not_equal, greater, greater_equal, less, less_equal, maximum,
   minimum, add, subtract, multiply, ...``: arguments of ``nisa`` calls (``cmp_op``,
-  ``reduce_op``). Applied to tiles they would be other instructions
-  (TensorTensor/TensorScalar, not modelled yet): calling one raises
-  NotImplementedError naming it.
+  ``reduce_op``); applied to tiles they compute a new tile by TensorTensor or
+  TensorScalar. ACT functions (``exp``, ``gelu``, ...) and the reductions raise
+  NotImplementedError saying why.
+- ``load``, ``store`` (the DMA, host side), index expressions (``arange``, ``mgrid``,
+  ``ds``).
+- SPMD: ``program_id``, ``num_programs``, ``program_ndim``, ``spmd_dim``, ``nc``
+  (``kernel[grid](...)``, :func:`gpsimd.nki.jit`); ``device_print``.
 - ``fp32.min``/``fp32.max``, ``tile_size.pmax``, ``affine_range``, ``static_range``,
   ``sequential_range``.
 
@@ -35,8 +43,8 @@ from typing import Any
 import numpy as np
 
 from .._operands import scalar_bits
-from ..dtypes import storage_dtype
-from ._kernel import Tile, _error, current
+from ..dtypes import bits, numpy_dtype, storage_dtype
+from ._kernel import Tile, _error, _stack, current
 
 __all__ = [
     "NkiDtype", "MemoryRegion", "bool_", "int8", "int16", "int32", "uint8", "uint16", "uint32",
@@ -58,6 +66,9 @@ class NkiDtype(str):
     >>> import gpsimd.nki.language as nl
     >>> nl.float8_e4m3, nl.float8_e4m3.gpsimd_dtype, nl.float8_e4m3.storage
     ('float8_e4m3', 'FP8_E4', dtype('uint8'))
+    >>> import numpy as np
+    >>> np.dtype(nl.bfloat16), np.float32([1.7]).astype(nl.float8_e4m3)
+    (dtype(bfloat16), array([1.75], dtype='float8_e4m3'))
     """
 
     gpsimd_dtype: str | None
@@ -72,6 +83,12 @@ class NkiDtype(str):
     def storage(self) -> np.dtype | None:
         """The NumPy type a tile's ``numpy()`` gives (bit patterns for BF16 and FP8)."""
         return None if self.gpsimd_dtype is None else storage_dtype(self.gpsimd_dtype)
+
+    @property
+    def numpy(self) -> np.dtype | None:
+        """The NumPy dtype of its values: HBM tensors and ``np.asarray(tile)`` (the
+        registered ``bfloat16``/``float8_e4m3``/``float8_e5m2`` for BF16 and FP8)."""
+        return None if self.gpsimd_dtype is None else numpy_dtype(self.gpsimd_dtype)
 
     def __repr__(self) -> str:
         return str.__repr__(self)
@@ -155,8 +172,8 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     ``shape[0]`` (at most 128) partitions from partition 0, the rest dense in C order at
     the next free 64-byte boundary of each partition (or at ``address``, a
     ``(partition_offset, free_offset)`` pair). Its bytes start as the machine's: zero in
-    a fresh program. On an HBM buffer it is a NumPy array of zeros (the dtype's storage:
-    ``uint16`` bits for ``bfloat16``).
+    a fresh program. On an HBM buffer it is a NumPy array of zeros (of the NumPy dtype
+    of the same name: ``bfloat16`` is the one the extension registers).
 
     >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> with nki.Program():
@@ -165,8 +182,8 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     >>> a.region(), b.region()
     ('sbuf[p=0..3, off=0x0]', 'psum[p=0..3, off=0x0]')
     >>> nl.ndarray((2, 3), dtype=nl.bfloat16, buffer=nl.shared_hbm)
-    HbmTensor([[0, 0, 0],
-               [0, 0, 0]], dtype=uint16)
+    HbmTensor([[0.0, 0.0, 0.0],
+               [0.0, 0.0, 0.0]], dtype=bfloat16)
     """
     call = "nl.ndarray"
     d = _dtype(call, dtype)
@@ -176,8 +193,28 @@ def ndarray(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "",
     except TypeError:
         shape = (int(shape),)
     if region.space is None:
-        return np.zeros(shape, dtype=d.storage).view(HbmTensor)
+        return _hbm_tensor(shape, d, region)
     return current(call)._allocate(call, shape, d, region.space, name, address)
+
+
+def _hbm_tensor(shape: tuple[int, ...], d: NkiDtype, region: MemoryRegion) -> Any:
+    """A new HBM tensor; in an SPMD launch (:func:`gpsimd.nki.jit`), the n-th one on
+    ``nl.shared_hbm`` or ``nl.hbm`` of every program instance is the same array."""
+    stack = _stack()
+    p = stack[-1] if stack else None
+    if p is None or region is private_hbm:
+        return np.zeros(shape, dtype=d.numpy).view(HbmTensor)
+    n, p._hbm_next = p._hbm_next, p._hbm_next + 1
+    if n < len(p._shared_hbm):
+        t = p._shared_hbm[n]
+        if t.shape != shape or t.dtype != d.numpy:
+            raise _error("nl.ndarray", "shape", f"{shape} {d} on {region}: the program "
+                         f"instance before made this shared HBM tensor {t.shape} {t.dtype}; "
+                         "every instance of an SPMD launch allocates the same tensors")
+        return t
+    t = np.zeros(shape, dtype=d.numpy).view(HbmTensor)
+    p._shared_hbm.append(t)
+    return t
 
 
 def zeros(shape: Any, dtype: Any, buffer: Any = sbuf, name: str = "") -> Any:
@@ -218,10 +255,10 @@ def full(shape: Any, fill_value: Any, dtype: Any, buffer: Any = sbuf, name: str 
     call = "nl.full"
     d = _dtype(call, dtype)
     t = ndarray(shape, d, buffer, name)
-    bits = scalar_bits(call, "fill_value", fill_value, d.gpsimd_dtype)
-    value = np.asarray(bits).view(d.storage)
+    value = np.asarray(scalar_bits(call, "fill_value", fill_value,
+                                   d.gpsimd_dtype)).view(d.storage)
     if isinstance(t, np.ndarray):
-        t[...] = value
+        bits(t)[...] = value
         return t
     t.program._initial(call, t, np.broadcast_to(value, t.shape))
     return t
@@ -426,8 +463,9 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
     """Load a tensor from HBM (a NumPy array, or an index of one: ``in_tensor[i_p,
     i_f]``, ``in_tensor[:, nl.ds(0, 512)]``) into a new SBUF tile of its shape and
     dtype: a DMA, which gpsimd.nki writes as the program's initial state, as
-    ``nisa.dma_copy``. ``mask=`` loads the part it keeps. A DMA's dtype conversion
-    (``dtype=`` other than the tensor's) is not modelled.
+    ``nisa.dma_copy``. ``mask=`` loads the part it keeps. ``dtype=`` other than the
+    tensor's makes a tile of that dtype, the DMA converting every element by SPEC §5.1
+    through FP32 (SPEC §4.23).
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> @nki.jit
@@ -452,11 +490,7 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
     if not isinstance(src, np.ndarray):
         raise _error(call, "src", f"expected an HBM tensor (a NumPy array), got "
                      f"{type(src).__name__}")
-    d = _dtype(call, src.dtype)
-    if dtype is not None and _dtype(call, dtype) != d:
-        raise NotImplementedError(f"{call}: dtype={_dtype(call, dtype)} of a {d} tensor: a "
-                                  "DMA's dtype conversion is not modelled; load it as it is "
-                                  "and convert with nisa.tensor_copy (Cast)")
+    d = _dtype(call, src.dtype if dtype is None else dtype)
     shape = src.shape if src.ndim >= 1 else (1,)
     t = ndarray(shape, d, sbuf)
     isa.dma_copy(dst=t, src=src)
@@ -467,8 +501,9 @@ def load(src: Any, dtype: Any = None, mask: Any = None, **kwargs: Any) -> Tile:
 def store(dst: Any, value: Any, mask: Any = None, **kwargs: Any) -> None:
     """Store an SBUF tile (or a number, every element) into HBM (a NumPy array or an
     index of one): a DMA, which copies the tile's contents now, as ``nisa.dma_copy``.
-    ``mask=`` stores the part it keeps. The dtypes must agree by their NumPy storage
-    (a DMA's dtype conversion is not modelled).
+    ``mask=`` stores the part it keeps. A tile of another dtype than the tensor's is
+    converted element by element by SPEC §5.1 through FP32, as a DMA does (SPEC §4.23):
+    an int32 tile stored into a float32 tensor holds its values as float32.
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.language as nl
     >>> @nki.jit
@@ -496,8 +531,8 @@ def store(dst: Any, value: Any, mask: Any = None, **kwargs: Any) -> None:
         return None
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         d = _dtype(call, dst.dtype)
-        bits = scalar_bits(call, "value", value, d.gpsimd_dtype)
-        dst[...] = np.asarray(bits).view(d.storage)
+        value_bits = scalar_bits(call, "value", value, d.gpsimd_dtype)
+        bits(dst)[...] = np.asarray(value_bits).view(d.storage)
         return None
     raise _error(call, "value", f"expected an SBUF tile or a number, got {type(value).__name__}")
 
@@ -558,7 +593,9 @@ for _name in ("sum", "max", "min", "mean", "prod", "var", "all"):
     globals()[_name] = _Unrun(_name, _REDUCE)
 
 _NOT_YET = {
-    "rand": "random numbers come from a random-number instruction gpsimd does not model",
+    "rand": "random numbers come from the hardware's generator (XORWOW), whose state at "
+            "the start of a kernel and mapping of bits to numbers are not public (NumPy's "
+            "numbers would be a stand-in): load random NumPy data with nl.load instead",
     "square": "the instruction NKI's compiler emits for it is not established here: write "
               "nl.multiply(x, x) (TensorTensor) if that is what you mean",
     "reciprocal": "not modelled yet (nisa.reciprocal is a Vector Engine instruction gpsimd "
@@ -572,8 +609,139 @@ for _name, _why in _NOT_YET.items():
     globals()[_name] = _Unrun(_name, _why)
 del _name, _why
 
+
+
+# ---- SPMD: where a program instance is (gpsimd.nki.jit runs the launch grid) ----------------
+
+
+def _spmd(call: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return current(call).spmd
+
+
+def program_ndim() -> int:
+    """Number of dimensions in the SPMD launch grid (0 if no grid).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def where():
+    ...     return nl.program_ndim(), nl.num_programs(), nl.program_id(0)
+    >>> where[2, 3](), where()
+    ((2, 6, 1), (0, 1, 0))
+    """
+    return len(_spmd("nl.program_ndim")[0])
+
+
+def program_id(axis: int = 0) -> int:
+    """Index of the current SPMD program along the given axis in the launch grid (0
+    without a grid, as on an axis of size 1).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def ids():
+    ...     return nl.program_id(0), nl.program_id(1)
+    >>> ids[2, 3]()                      # the last instance of the row-major order
+    (1, 2)
+    """
+    grid, ids = _spmd("nl.program_id")
+    axis = _axis("nl.program_id", axis, grid)
+    return ids[axis] if axis < len(ids) else 0
+
+
+def num_programs(axes: Any = None) -> int:
+    """Number of SPMD programs along the given axes (an axis or a tuple of them) in the
+    launch grid; ``axes=None``: along all of it (1 without a grid).
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> @nki.jit
+    ... def sizes():
+    ...     return nl.num_programs(0), nl.num_programs((0, 1)), nl.num_programs()
+    >>> sizes[nl.nc(2) * 2, 3]()
+    (4, 12, 12)
+    """
+    grid, _ = _spmd("nl.num_programs")
+    if axes is None:
+        return int(np.prod(grid, dtype=np.int64))
+    chosen = axes if isinstance(axes, (tuple, list)) else (axes,)
+    n = 1
+    for a in chosen:
+        a = _axis("nl.num_programs", a, grid)
+        n *= grid[a] if a < len(grid) else 1
+    return n
+
+
+def _axis(call: str, axis: Any, grid: tuple[int, ...]) -> int:
+    a = int(axis)
+    if a < 0 or (grid and a >= len(grid)) or (not grid and a > 0):
+        raise IndexError(f"{call}: axis {axis} of a launch grid of {len(grid)} dimensions"
+                         f"{' (no grid: axis 0 only)' if not grid else ''}")
+    return a
+
+
+class nc:
+    """NKI's ``nl.nc(n)``: a grid dimension spread over ``n`` physical NeuronCores. On
+    gpsimd every instance runs on the model in turn, so only its size counts (``nl.nc(2) *
+    2`` is a dimension of 4)."""
+
+    def __init__(self, n: int) -> None:
+        self.size = int(n)
+
+    def __index__(self) -> int:
+        return self.size
+
+    def __mul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(self, other)
+
+    def __rmul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(other, self)
+
+    def __repr__(self) -> str:
+        return f"nl.nc({self.size})"
+
+
+class spmd_dim:
+    """NKI's ``nl.spmd_dim(*factors)``: a launch grid dimension of the product of its
+    factors (integers or ``nl.nc``); how NKI places it on NeuronCores changes nothing
+    here.
+
+    >>> import gpsimd.nki.language as nl
+    >>> int(nl.spmd_dim(nl.nc(2), 2)), (nl.nc(2) * 2).__index__(), (2 * nl.nc(2)).size
+    (4, 4, 4)
+    """
+
+    def __init__(self, *factors: Any) -> None:
+        self.factors = factors
+        self.size = int(np.prod([int(f.__index__()) for f in factors], dtype=np.int64))
+
+    def __index__(self) -> int:
+        return self.size
+
+    def __int__(self) -> int:
+        return self.size
+
+    def __mul__(self, other: Any) -> "spmd_dim":
+        return spmd_dim(*self.factors, other)
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return f"nl.spmd_dim({', '.join(map(repr, self.factors))})"
+
+
+def device_print(print_prefix: str, tensor: Any) -> None:
+    """Print ``print_prefix`` and the values of a tile or HBM tensor now (NKI's CPU
+    simulation prints at once too); BF16/FP8 as their values.
+
+    >>> import gpsimd.nki as nki, gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     nl.device_print("y:", nl.full((1, 3), 1.5, dtype=nl.bfloat16))
+    y: [[1.5 1.5 1.5]]
+    """
+    print(print_prefix, np.asarray(tensor))
+
+
 from ._index import HbmTensor, arange, ds, mgrid  # noqa: E402
 from ._index import narrow as _narrow  # noqa: E402
 
 __all__ += ["load", "store", "zeros_like", "NKIObject", "arange", "mgrid", "ds", "HbmTensor",
+            "program_id", "num_programs", "program_ndim", "spmd_dim", "nc", "device_print",
             *_ACTIVATIONS, "sum", "max", "min", "mean", "prod", "var", "all", *_NOT_YET]

@@ -191,13 +191,13 @@ def nc_find_index8(data, vals, mask=None, dtype=nl.uint32, **kwargs):
 def nc_match_replace8(data, vals, imm, dst_idx=None, mask=None, dtype=None, **kwargs):
     """``data`` with the first occurrence of each of the 8 ``vals`` replaced by ``imm``,
     as a new tile (``dtype``, or ``data``'s): MatchValueLoad (0x6d) + MatchReplace8
-    (0x6f), see :func:`gpsimd.nki.isa.nc_match_replace8` (``dst_idx`` is not
-    modelled)."""
+    (0x6f), and with ``dst_idx`` FindIndex8 (0x6e) writing the matched positions there,
+    see :func:`gpsimd.nki.isa.nc_match_replace8`."""
     call = "nisa.nc_match_replace8"
     d = _tile(call, "data", data)
     dst = _new(call, d.shape, d.dtype if dtype is None else dtype)
     _isa.nc_match_replace8(_narrow(call, dst, mask), _narrow(call, d, mask), vals, imm,
-                           dst_idx=dst_idx)
+                           dst_idx=None if dst_idx is None else _narrow(call, dst_idx, None))
     return dst
 
 
