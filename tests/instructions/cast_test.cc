@@ -4,6 +4,7 @@
 
 #include "instructions/copy.h"
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -56,6 +57,19 @@ inline Word valid_cast(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word cast_word(Rng& rng, Machines& m, bool large) {
+  const Dtype in = rng.pick(kCopyData);
+  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
+  if (rng.chance(0.05)) out = Dtype::FP32R;
+  return copy_cast_word_of(rng, m, large, 0x47, in, out);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -74,6 +88,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_cast,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_cast,
+    .kernel_words = {{kernels_equiv::cast_word, 32, 900, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

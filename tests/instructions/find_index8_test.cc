@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/search.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -71,6 +72,16 @@ inline Word valid_find_index8(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word find_index8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6e);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -89,6 +100,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_find_index8,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_find_index8,
+    .kernel_words = {{kernels_equiv::find_index8_word, 22, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/search.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -89,6 +90,16 @@ inline Word valid_max8(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word max8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6c);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -105,6 +116,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_max8,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_max8,
+    .kernel_words = {{kernels_equiv::max8_word, 21, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

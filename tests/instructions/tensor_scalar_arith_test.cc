@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/tensor_scalar.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -39,6 +40,16 @@ inline Word valid_tensor_scalar_arith(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word tensor_scalar_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x43);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -57,6 +68,8 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_scalar_arith,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_scalar_arith,
+    .kernel_words = {{kernels_equiv::tensor_scalar_arith_word, 33, 600, 8,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/tensor_tensor.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -76,6 +77,16 @@ inline Word valid_tensor_tensor_arith(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, false);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -94,6 +105,8 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_tensor_arith,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_tensor_arith,
+    .kernel_words = {{kernels_equiv::tensor_tensor_arith_word, 31, 600, 8,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/tensor_tensor.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -75,6 +76,16 @@ inline Word valid_tensor_tensor_bitvec(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word tensor_tensor_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, true);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -93,6 +104,8 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_tensor_bitvec,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_tensor_bitvec,
+    .kernel_words = {{kernels_equiv::tensor_tensor_bitvec_word, 32, 400, 6,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 
