@@ -31,6 +31,7 @@
 #include "gpsimd/execute.h"
 #include "gpsimd/format.h"
 #include "gpsimd/machine.h"
+#include "instructions/copy.h"
 #include "instructions/registry.h"
 #include "kernels/affine.h"
 #include "kernels/convert.h"
@@ -412,6 +413,39 @@ TEST(KernelsEquivTest, StridedSourcesEveryStep) {
           m.touched.clear();
           g_forced = {true, step, count};
           const Word w = make(rng, m, false);
+          g_forced.on = false;
+          SCOPED_TRACE(testing::Message() << "step " << step << " count " << count << "\n"
+                                          << word_to_hex(w));
+          run_both(m, w, counts, cases % 16 == 0);
+          ++cases;
+          if (testing::Test::HasFatalFailure()) return;
+        }
+      }
+    EXPECT_GT(counts.retired, cases * 3 / 4) << "retired " << counts.retired << ", invalid "
+                                             << counts.invalid << ", faulted " << counts.faulted;
+  });
+}
+
+// Copy and Cast read strided sources of steps ±1..±4 (walk_cursor.h's permuting reads for
+// 4-byte elements), at lengths around the vector widths, for the pairs the bench times.
+TEST(KernelsEquivTest, CopyCastStridedSourcesEveryStep) {
+  Machines& m = machines();
+  const std::pair<Dtype, Dtype> pairs[] = {
+      {Dtype::FP32, Dtype::FP32},   {Dtype::FP32, Dtype::BF16},    {Dtype::BF16, Dtype::FP32},
+      {Dtype::FP32, Dtype::FP8_E4}, {Dtype::INT32, Dtype::FP32},   {Dtype::FP32, Dtype::INT32},
+      {Dtype::INT8, Dtype::INT32},  {Dtype::UINT16, Dtype::UINT16}};
+  for_each_target([&](bool best) {
+    Rng rng(33);
+    Counts counts;
+    int cases = 0;
+    for (int16_t step : std::initializer_list<int16_t>{1, -1, 2, -2, 3, -3, 4, -4})
+      for (uint16_t count :
+           std::initializer_list<uint16_t>{16, 17, 31, 33, 47, 48, 63, 64, 65, 129, 255}) {
+        if (!best && count % 2 == 0) continue;
+        for (const auto& [in, out] : pairs) {
+          m.touched.clear();
+          g_forced = {true, step, count};
+          const Word w = copy_cast_word_of(rng, m, false, in == out ? 0x46 : 0x47, in, out);
           g_forced.on = false;
           SCOPED_TRACE(testing::Message() << "step " << step << " count " << count << "\n"
                                           << word_to_hex(w));

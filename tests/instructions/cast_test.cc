@@ -4,7 +4,6 @@
 
 #include "instructions/copy.h"
 #include "instructions/registry.h"
-#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -56,19 +55,6 @@ inline Word valid_cast(Gen& g) {
 }
 
 }  // namespace gpsimd::asm_words
-
-namespace gpsimd::kernels_equiv {
-namespace {
-
-Word cast_word(Rng& rng, Machines& m, bool large) {
-  const Dtype in = rng.pick(kCopyData);
-  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
-  if (rng.chance(0.05)) out = Dtype::FP32R;
-  return copy_cast_word_of(rng, m, large, 0x47, in, out);
-}
-
-}  // namespace
-}  // namespace gpsimd::kernels_equiv
 
 namespace {
 

@@ -194,6 +194,18 @@ inline Word copy_cast_word_of(Rng& rng, Machines& m, bool large, uint8_t opcode,
   return w;
 }
 
+inline Word copy_word(Rng& rng, Machines& m, bool large) {
+  const Dtype dt = rng.pick(kCopyData);
+  return copy_cast_word_of(rng, m, large, 0x46, dt, dt);
+}
+
+inline Word cast_word(Rng& rng, Machines& m, bool large) {
+  const Dtype in = rng.pick(kCopyData);
+  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
+  if (rng.chance(0.05)) out = Dtype::FP32R;
+  return copy_cast_word_of(rng, m, large, 0x47, in, out);
+}
+
 }  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS

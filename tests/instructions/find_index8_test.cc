@@ -4,7 +4,6 @@
 
 #include "instructions/registry.h"
 #include "instructions/search.h"
-#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -71,16 +70,6 @@ inline Word valid_find_index8(Gen& g) {
 }
 
 }  // namespace gpsimd::asm_words
-
-namespace gpsimd::kernels_equiv {
-namespace {
-
-Word find_index8_word(Rng& rng, Machines& m, bool large) {
-  return s4d2_word(rng, m, large, 0x6e);
-}
-
-}  // namespace
-}  // namespace gpsimd::kernels_equiv
 
 namespace {
 

@@ -263,6 +263,14 @@ inline Word s4d2_word(Rng& rng, Machines& m, bool large, uint8_t opcode) {
   return w;
 }
 
+inline Word max8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6c);
+}
+
+inline Word find_index8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6e);
+}
+
 }  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS

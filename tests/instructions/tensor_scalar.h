@@ -589,6 +589,22 @@ inline Word tensor_scalar_word(Rng& rng, Machines& m, bool large, uint8_t opcode
   return w;
 }
 
+inline Word tensor_scalar_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x43);
+}
+
+inline Word tensor_scalar_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x53);
+}
+
+inline Word tensor_scalar_ptr_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x44);
+}
+
+inline Word tensor_scalar_ptr_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x54);
+}
+
 }  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS

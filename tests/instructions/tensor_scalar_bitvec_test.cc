@@ -4,7 +4,6 @@
 
 #include "instructions/registry.h"
 #include "instructions/tensor_scalar.h"
-#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -39,16 +38,6 @@ inline Word valid_tensor_scalar_bitvec(Gen& g) {
 }
 
 }  // namespace gpsimd::asm_words
-
-namespace gpsimd::kernels_equiv {
-namespace {
-
-Word tensor_scalar_bitvec_word(Rng& rng, Machines& m, bool large) {
-  return tensor_scalar_word(rng, m, large, 0x53);
-}
-
-}  // namespace
-}  // namespace gpsimd::kernels_equiv
 
 namespace {
 

@@ -543,6 +543,14 @@ inline Word tensor_tensor_word(Rng& rng, Machines& m, bool large, bool bitvec) {
   return w;
 }
 
+inline Word tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, false);
+}
+
+inline Word tensor_tensor_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, true);
+}
+
 }  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS

@@ -4,7 +4,6 @@
 
 #include "instructions/registry.h"
 #include "instructions/tensor_tensor.h"
-#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -76,16 +75,6 @@ inline Word valid_tensor_tensor_arith(Gen& g) {
 }
 
 }  // namespace gpsimd::asm_words
-
-namespace gpsimd::kernels_equiv {
-namespace {
-
-Word tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
-  return tensor_tensor_word(rng, m, large, false);
-}
-
-}  // namespace
-}  // namespace gpsimd::kernels_equiv
 
 namespace {
 
