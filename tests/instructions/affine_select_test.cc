@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -158,6 +159,62 @@ inline Word valid_affine_select(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+const Dtype kAffineData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                             Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                             Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+Word affine_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x92;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large ? Dtype::FP32 : rng.pick(kAffineData);
+  Dtype dout = rng.chance(0.4) ? din : rng.pick(kAffineData);
+  if (large) dout = rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16;
+  if (!large && rng.chance(0.05)) dout = Dtype::FP32R;
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  TensorDesc src = random_walk(rng, 2, 0, large ? 10000 : 900, isz, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, osz, win, pd);
+  if (large) {  // dense rows, the fast path's best case
+    src.step = {1, static_cast<int16_t>(src.num[0]), 0, 0};
+    place(rng, src, isz, win, p);
+    dst.num = src.num;
+    dst.step = src.step;
+    place(rng, dst, osz, win, pd);
+  }
+  fill2(rng, m, win, p, pd, n, din);
+  TensorDesc mask = random_ramp(rng, src.count());
+  if (large && rng.chance(0.5)) {  // the causal mask: m = c - j
+    mask = TensorDesc{};
+    mask.dims = 4;
+    mask.step = {-1, static_cast<int16_t>(-static_cast<int>(src.num[0])), 0, 0};
+    mask.num = {src.num[0], src.num[1], 1, 1};
+  }
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(din) | static_cast<uint8_t>(dout) << 4);
+  w[14] = static_cast<uint8_t>(rng.below(4));
+  w[15] = static_cast<uint8_t>(rng.below(64));
+  const std::vector<uint32_t> edges = edge_values(Dtype::FP32);
+  const uint32_t fill =
+      rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+  m.a.registers[w[15]] = m.b.registers[w[15]] = fill;
+  store_tensor(w, 16, mask);
+  store_tensor(w, 36, src);
+  store_tensor(w, 48, dst);
+  store_u32(w, 60, static_cast<uint32_t>(large ? 1 : random_multiplier(rng)));
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -176,6 +233,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_affine_select,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_affine_select,
+    .kernel_words = {{kernels_equiv::affine_select_word, 18, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 
@@ -183,6 +241,8 @@ const test_registry::Registration kRegistration(kTests);
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include <gtest/gtest.h>
+
+#include "kernels/affine.h"
 
 #include "instructions/effects.h"
 #include "instructions/validate_cases.h"
@@ -423,4 +483,36 @@ TEST(AffineSelect, RampWrapsAround) {
 }
 
 }  // namespace
+
+namespace gpsimd::kernels_equiv {
+namespace {
+
+// The in-register comparison of a wrapping run, directly against the rule, on every
+// target: every fill mode, run lengths around the vector widths, steps that wrap.
+TEST(KernelsEquivTest, AffineSelectRunInRegisters) {
+  Rng rng(20);
+  for_each_target([&](bool) {
+    for (int i = 0; i < 2000; ++i) {
+      const size_t len = 1 + rng.below(70);
+      std::vector<uint32_t> in(len), out(len);
+      for (uint32_t& v : in) v = static_cast<uint32_t>(rng.bits());
+      const uint32_t v0 = static_cast<uint32_t>(rng.bits());
+      const uint32_t steps[] = {1u,          0xffffffffu, 0x7fffu,
+                                0xffff8000u, 0u,          static_cast<uint32_t>(rng.bits())};
+      const uint32_t step = rng.pick(steps);
+      const uint8_t mode = static_cast<uint8_t>(rng.below(4));
+      const uint32_t fill = static_cast<uint32_t>(rng.bits());
+      kernels::affine_simd::select_run32(reinterpret_cast<const uint8_t*>(in.data()), len, v0, step,
+                                         mode, fill, reinterpret_cast<uint8_t*>(out.data()));
+      for (size_t k = 0; k < len; ++k) {
+        const auto v = static_cast<int32_t>(v0 + static_cast<uint32_t>(k) * step);
+        const bool keep = mode == 0 ? v > 0 : mode == 1 ? v >= 0 : mode == 2 ? v == 0 : v != 0;
+        ASSERT_EQ(out[k], keep ? in[k] : fill) << "mode " << int{mode} << " k " << k;
+      }
+    }
+  });
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
 #endif

@@ -74,6 +74,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_cast,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_cast,
+    .kernel_words = {{kernels_equiv::cast_word, 32, 900, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::test_words {
 
@@ -139,6 +140,73 @@ inline Word valid_copy_cast(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+namespace gpsimd::kernels_equiv {
+
+const Dtype kCopyData[] = {Dtype::INT8, Dtype::UINT8,  Dtype::INT16,  Dtype::UINT16,
+                           Dtype::BF16, Dtype::FP16,   Dtype::INT32,  Dtype::UINT32,
+                           Dtype::FP32, Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5};
+
+// A Copy (0x46) or Cast (0x47) word of dtypes in -> out on any engine (PSUM when it is
+// not POOL), 4-D walks of every shape random_walk makes; `large`: 128 channels of
+// thousands of elements, dense or with a transposed inner pair.
+inline Word copy_cast_word_of(Rng& rng, Machines& m, bool large, uint8_t opcode, Dtype din,
+                              Dtype dout) {
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  const Engine engines[] = {Engine::POOL, Engine::DVE, Engine::ACT};
+  m.engine = rng.chance(0.2) ? std::nullopt : std::optional<Engine>(rng.pick(engines));
+  const unsigned n = large ? 128 : random_channels(rng);
+  Window win;
+  win.bytes = large ? 40960 : 4096;
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  if (!large && m.engine && *m.engine != Engine::POOL && osz == 4 && rng.chance(0.3))
+    win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
+  force_source(rng, src, isz, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 4, src.count(), 0, osz, win, pd);
+  if (large) {
+    // rows x cols, read row by row (dense) or column by column (the transposed pair).
+    const uint16_t cols = static_cast<uint16_t>(64 + rng.below(64)), rows = 70;
+    const bool transposed = rng.chance(0.5);
+    src = TensorDesc{};
+    src.dims = 4;
+    src.num = {transposed ? rows : cols, transposed ? cols : rows, 1, 1};
+    src.step = {transposed ? static_cast<int16_t>(cols) : int16_t{1},
+                transposed ? int16_t{1} : static_cast<int16_t>(cols), 0, 0};
+    place(rng, src, isz, win, p);
+    dst = TensorDesc{};
+    dst.dims = 4;
+    dst.num = {static_cast<uint16_t>(rows * cols), 1, 1, 1};
+    dst.step = {1, 0, 0, 0};
+    place(rng, dst, osz, win, pd);
+  }
+  fill2(rng, m, win, p, pd, n, din);
+  store_tensor(w, 12, src);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  w[37] = rng.chance(0.2) ? 2 : 0;
+  store_tensor(w, 44, dst);
+  return w;
+}
+
+inline Word copy_word(Rng& rng, Machines& m, bool large) {
+  const Dtype dt = rng.pick(kCopyData);
+  return copy_cast_word_of(rng, m, large, 0x46, dt, dt);
+}
+
+inline Word cast_word(Rng& rng, Machines& m, bool large) {
+  const Dtype in = rng.pick(kCopyData);
+  Dtype out = rng.chance(0.3) ? in : rng.pick(kCopyData);
+  if (rng.chance(0.05)) out = Dtype::FP32R;
+  return copy_cast_word_of(rng, m, large, 0x47, in, out);
+}
+
+}  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include "instructions/effects.h"

@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -164,6 +165,74 @@ inline Word valid_copy_predicated_scalar(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+const Dtype kPredDtypes[] = {Dtype::INT8,   Dtype::UINT8, Dtype::INT16,
+                             Dtype::UINT16, Dtype::INT32, Dtype::UINT32};
+
+Word copy_predicated_scalar_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xe8;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype pdt = rng.pick(kPredDtypes);
+  // Same widths half the time: the masked-store path needs them.
+  Dtype dt = rng.pick(kTssDtypes);
+  if (rng.chance(0.5)) {
+    const unsigned ps = *dtype_size(pdt);
+    dt = ps == 1 ? Dtype::FP8_E4 : ps == 2 ? Dtype::BF16 : Dtype::FP32;
+    if (rng.chance(0.5)) dt = pdt;
+  }
+  const unsigned psize = *dtype_size(pdt), size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  if (!large && size == 4 && rng.chance(0.15)) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  const uint64_t t = random_count(rng, large ? 10000 : 900);
+  // Both dense (the masked-store path) about half the time.
+  const double dense = rng.chance(0.5) ? 1.0 : 0.3;
+  TensorDesc pred = dense_or_random(rng, t, psize, win, p, dense);
+  TensorDesc dst = dense_or_random(rng, pred.count(), size, win, pd, dense);
+  if (psize == size && rng.chance(0.15)) {  // exactly on the predicate
+    dst = pred;
+    dst.addr = encode_static_addr(
+        {win.space, pd, check_static_addr(pred.addr, Generation::V3).loc.offset});
+  }
+  fill(rng, m, win, pd, n, dt);
+  fill_density(rng, m, win, p, n, pdt, rng.pick(kDensities), false);
+  store_tensor(w, 16, pred);
+  w[32] = static_cast<uint8_t>(pdt);
+  w[33] = static_cast<uint8_t>(rng.below(2));
+  w[34] = static_cast<uint8_t>(n);
+  w[41] = w[42] = static_cast<uint8_t>(dt);
+  const uint32_t mask = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  const std::vector<uint32_t> edges = edge_values(dt);
+  auto scalar = [&] {
+    return rng.chance(0.5) ? rng.pick_from(edges) : static_cast<uint32_t>(rng.bits()) & mask;
+  };
+  if (rng.chance(0.3)) {
+    w[43] = 1;
+    const uint32_t off = rng.below(win.bytes / size) * size;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 44, encode_static_addr({win.space, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = scalar();
+      std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, size);
+      std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, size);
+      m.touched.emplace_back(win.space, pp + c);
+    }
+  } else {
+    store_u32(w, 44, scalar());
+  }
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -182,6 +251,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_copy_predicated_scalar,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_copy_predicated_scalar,
+    .kernel_words = {{kernels_equiv::copy_predicated_scalar_word, 18, 900, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -75,6 +75,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_copy,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_copy,
+    .kernel_words = {{kernels_equiv::copy_word, 31, 600, 6}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -89,6 +89,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_find_index8,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_find_index8,
+    .kernel_words = {{kernels_equiv::find_index8_word, 22, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

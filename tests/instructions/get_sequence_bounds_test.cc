@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -157,6 +158,49 @@ inline Word valid_get_sequence_bounds(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+// A GetSequenceBounds word without its tensors: one channel, INT32 or FP32 ids and bounds.
+Word sequence_bounds_head(bool fp_in, bool fp_out) {
+  Word w{};
+  w[0] = 0xbe;
+  w[1] = 0x10;
+  w[12] = 1;
+  w[14] = fp_in ? 0x0a : 0x08;
+  w[15] = fp_out ? 0x0a : 0x08;
+  return w;
+}
+
+Word sequence_bounds_word(Rng& rng, Machines& m, bool large) {
+  const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
+  Word w = sequence_bounds_head(fp_in, fp_out);
+  Window win;
+  win.bytes = large ? 196608 : 4096;
+  const unsigned p = rng.below(kPartitions);
+  TensorDesc src = random_walk(rng, 3, 0, large ? 16000 : 300, 4, win, p);
+  force_source(rng, src, 4, win, p);
+  // dst: 2 x count(src) with num_elem[2] == 2; the halves dense after each other, or
+  // apart, reversed, or on top of each other.
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, 4, win, p);
+  dst.dims = 3;
+  dst.num[2] = 2;
+  const int64_t half = int64_t{dst.num[0]} * dst.num[1];
+  const int64_t steps2[] = {half, half, -half, 0, half + 5, 3};
+  dst.step[2] = static_cast<int16_t>(std::clamp<int64_t>(rng.pick(steps2), -32768, 32767));
+  if (rng.chance(0.5))
+    dst.step = {1, static_cast<int16_t>(dst.num[0]),
+                static_cast<int16_t>(std::min<int64_t>(half, 32767))};
+  place(rng, dst, 4, win, p);
+  fill(rng, m, win, p, 1, fp_in ? Dtype::FP32 : Dtype::INT32, true);
+  store_tensor(w, 16, src);
+  store_tensor(w, 32, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -175,6 +219,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_get_sequence_bounds,
     .random_generations = {Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_get_sequence_bounds,
+    .kernel_words = {{kernels_equiv::sequence_bounds_word, 13, 400, 6}},
 };
 const test_registry::Registration kRegistration(kTests);
 
@@ -283,4 +328,76 @@ TEST(GetSequenceBounds, DestinationWalkPlacesStartsAndEnds) {
 }
 
 }  // namespace
+
+namespace gpsimd::kernels_equiv {
+namespace {
+
+// Segments of every length (one id to thousands, so that runs span many vector blocks),
+// padding runs and, as FP32, -0.0 (padding too), NaN (never equal) and infinities; over
+// whole partitions, where the fast path streams its output when it is aligned.
+TEST(KernelsEquivTest, GetSequenceBoundsLongRuns) {
+  Machines& m = machines();
+  for_each_target([&](bool best) {
+    Rng rng(17);
+    Counts counts;
+    const auto cases = static_cast<int>(test_effort::random_cases(best ? 48 : 16));
+    for (int i = 0; i < cases; ++i) {
+      m.touched.clear();
+      const bool fp_in = rng.chance(0.5), fp_out = rng.chance(0.5);
+      // Dense sources, and sources every other, third or fourth id, up or down (read by
+      // contiguous loads and permutes); around the vector widths, the 64-id words of
+      // the marks, and the 4096-id chunks of the first pass.
+      const int16_t steps[] = {1, 1, 1, -1, 2, -2, 3, -3, 4, -4};
+      const int16_t step = rng.pick(steps);
+      const uint32_t sizes[] = {16000, 8192, 8208, 8195, 12345, 4095, 4096, 4097,
+                                16,    100,  1000, 63,   64,    65,   97,   129};
+      const auto stride = static_cast<uint32_t>(std::abs(step));
+      uint32_t n = rng.pick(sizes);
+      if (stride > 1) n = std::min<uint32_t>(n, 8191 * 4 / (stride + 2));
+      const uint32_t span = n * stride * 4;
+      const unsigned p = rng.below(kPartitions);
+      uint8_t* pa = m.a.partition(Space::SBUF, p).data();
+      uint8_t* pb = m.b.partition(Space::SBUF, p).data();
+      m.touched.emplace_back(Space::SBUF, p);
+      const uint32_t fp_ids[] = {0x80000000u, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u};
+      const uint32_t first = step < 0 ? span - stride * 4 : 0;  // ordinal 0's offset
+      uint32_t next_id = 1;
+      for (uint32_t k = 0; k < n;) {
+        const uint32_t lengths[] = {1, 2, 7, 15, 16, 17, 31, 33, 64, 100, 1000, 5000};
+        const uint32_t len =
+            std::min<uint32_t>(n - k, rng.chance(0.3) ? 1 + rng.below(20) : rng.pick(lengths));
+        uint32_t id = next_id++;
+        if (fp_in) id = std::bit_cast<uint32_t>(static_cast<float>(id));
+        if (rng.chance(0.15)) id = 0;
+        if (fp_in && rng.chance(0.15)) id = rng.pick(fp_ids);
+        for (uint32_t e = 0; e < len; ++e, ++k) {
+          const uint32_t off = first + static_cast<uint32_t>(int64_t{k} * step * 4);
+          std::memcpy(pa + off, &id, 4);
+          std::memcpy(pb + off, &id, 4);
+        }
+      }
+      Word w = sequence_bounds_head(fp_in, fp_out);
+      TensorDesc src, dst;
+      src.dims = 3;
+      src.step = {step, 0, 0};
+      src.num = {static_cast<uint16_t>(n), 1, 1};
+      src.addr = encode_static_addr({Space::SBUF, p, first});
+      // Halves dense one after the other at a 64-byte boundary, or 4 bytes past one.
+      const uint32_t dst_off = std::max<uint32_t>(65536, (span + 63) / 64 * 64);
+      dst.dims = 3;
+      dst.step = {1, 0, static_cast<int16_t>(n)};
+      dst.num = {static_cast<uint16_t>(n), 1, 2};
+      dst.addr = encode_static_addr({Space::SBUF, p, dst_off + (rng.chance(0.7) ? 0u : 4u)});
+      store_tensor(w, 16, src);
+      store_tensor(w, 32, dst);
+      SCOPED_TRACE(testing::Message() << "case " << i << " n " << n << " step " << step);
+      run_both(m, w, counts, true);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+    EXPECT_EQ(counts.retired, cases);
+  });
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
 #endif

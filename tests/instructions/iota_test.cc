@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -128,6 +129,32 @@ inline Word valid_iota(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word iota_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x7e;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype dt = large ? (rng.chance(0.5) ? Dtype::INT32 : Dtype::FP32) : rng.pick(kIotaOut);
+  const unsigned size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 4, 0, large ? 12000 : 900, size, win, p);
+  fill(rng, m, win, p, n, dt);  // old contents, to be overwritten
+  store_tensor(w, 12, random_ramp(rng, dst.count()));
+  w[33] = static_cast<uint8_t>(dt);
+  w[34] = static_cast<uint8_t>(n);
+  store_u32(w, 36, static_cast<uint32_t>(random_multiplier(rng)));
+  store_tensor(w, 44, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -144,6 +171,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_iota,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_iota,
+    .kernel_words = {{kernels_equiv::iota_word, 19, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -4,6 +4,7 @@
 
 #include "instructions/registry.h"
 #include "instructions/search.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -131,6 +132,40 @@ inline Word valid_match_replace8(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+const Dtype kMrDtypes[] = {Dtype::FP16,   Dtype::BF16, Dtype::UINT8, Dtype::UINT16,
+                           Dtype::UINT32, Dtype::FP32, Dtype::INT32};
+
+Word match_replace8_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x6f;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16) : rng.pick(kMrDtypes);
+  const Dtype dout = large ? din : rng.pick(kMrDtypes);
+  Window win;
+  win.bytes = large ? 65536 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.5) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc src = search_source(rng, m, win, p, n, din, 1, large ? 16384 : 900);
+  if (pd != p) fill(rng, m, win, pd, n, dout);
+  const TensorDesc dst = random_walk(rng, 4, src.count(), 0, *dtype_size(dout), win, pd);
+  random_lanes(rng, m, src, din, p, n);
+  store_tensor(w, 12, src);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  const std::vector<uint32_t> edges = edge_values(Dtype::FP32);
+  store_u32(w, 40, rng.chance(0.5) ? rng.pick_from(edges) : static_cast<uint32_t>(rng.bits()));
+  store_tensor(w, 44, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -149,6 +184,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_match_replace8,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_match_replace8,
+    .kernel_words = {{kernels_equiv::match_replace8_word, 23, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -105,6 +105,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_max8,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_max8,
+    .kernel_words = {{kernels_equiv::max8_word, 21, 600, 8}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -158,6 +159,62 @@ inline Word valid_nonzero_with_count(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+// Densities 0, 1, 50, 99 and 100 %, INT32 and FP32 (-0.0, NaN, subnormals), dense and
+// strided walks, lengths around the vector widths, 1 to 128 channels from any partition.
+
+Word nonzero_with_count_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xf2;
+  w[1] = 0x10;
+  const unsigned n = large ? 1 + 16 * rng.below(8) : random_channels(rng);
+  const bool fp = rng.chance(0.5);
+  Window win;
+  win.bytes = large ? 65536 : 4096;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.5) ? p : rng.below(kPartitions - n + 1);
+  const uint64_t t = random_count(rng, large ? 12000 : 500);
+  const double dense = rng.chance(0.4) ? 1.0 : 0.3;
+  TensorDesc src = dense_or_random(rng, t, 4, win, p, dense);
+  TensorDesc dst = dense_or_random(rng, src.count() + 1, 4, win, pd, dense);
+  const double density = rng.pick(kDensities);
+  // The destination first, so that the source's values win where the two overlap.
+  fill(rng, m, win, pd, n, Dtype::INT32);
+  fill_density(rng, m, win, p, n, fp ? Dtype::FP32 : Dtype::INT32, density, fp);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = fp ? 0x0a : 0x08;
+  w[14] = 0x08;
+  store_tensor(w, 16, src);
+  for (unsigned k = 0; k < 2; ++k) {  // index_offset (byte 15, 32), padding_val (36, 40)
+    const unsigned src_at = k == 0 ? 15 : 36, val_at = k == 0 ? 32 : 40;
+    auto value = [&] {
+      const uint32_t vs[] = {0u, 16u, 0xffffffffu, 0xfffffff0u, 0x80000000u};
+      return rng.chance(0.5) ? rng.pick(vs) : static_cast<uint32_t>(rng.bits());
+    };
+    if (rng.chance(0.25)) {
+      w[src_at] = 1;
+      const uint32_t off = rng.below(win.bytes / 4) * 4;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, val_at, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = value();
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, 4);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, 4);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, val_at, value());
+    }
+  }
+  store_tensor(w, 44, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -176,6 +233,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_nonzero_with_count,
     .random_generations = {Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_nonzero_with_count,
+    .kernel_words = {{kernels_equiv::nonzero_with_count_word, 17, 600, 12}},
 };
 const test_registry::Registration kRegistration(kTests);
 

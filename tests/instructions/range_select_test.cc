@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -246,6 +247,89 @@ inline Word valid_range_select(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+const Dtype kRsIn[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5,
+                       Dtype::FP16,   Dtype::BF16,   Dtype::FP32};
+const Dtype kRsOut[] = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
+                        Dtype::BF16,   Dtype::FP32,   Dtype::FP32R};
+
+Word range_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0xbc;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large || g_forced.on ? Dtype::FP32 : rng.pick(kRsIn);
+  const Dtype dout = large ? rng.pick(kRsOut) : rng.pick(kRsOut);
+  Window win;
+  win.bytes = large ? 32768 : 4096;
+  const bool psum = !large && rng.chance(0.15) && *dtype_size(dout) == 4;
+  if (psum) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned isz = *dtype_size(din), osz = *dtype_size(dout);
+  const uint64_t max_count = large ? 8000 : 600;
+  TensorDesc src = random_walk(rng, 2, 0, max_count, isz, win, p);
+  force_source(rng, src, isz, win, p);
+  // The destination: its own shape over the same count, sometimes in another partition
+  // range, so that it may or may not overlap the sources.
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 2, src.count(), 0, osz, win, pd);
+  fill2(rng, m, win, p, pd, n, din);
+  w[12] = static_cast<uint8_t>(n);
+  w[13] = static_cast<uint8_t>(static_cast<uint8_t>(din) | static_cast<uint8_t>(dout) << 4);
+  const uint8_t cmds[] = {0, 2, 3};
+  w[14] = rng.pick(cmds);
+  w[15] = 0x08;
+  // base: integers, halves, a subnormal, or close to the 2^24 limit.
+  float base = static_cast<float>(rng.below(1000));
+  if (rng.chance(0.2)) base += 0.5f;
+  if (rng.chance(0.1)) base = std::bit_cast<float>(0x00000001u);
+  if (rng.chance(0.1)) base = static_cast<float>((1u << 24) - src.count() - rng.below(3));
+  if (rng.chance(0.05))
+    base = static_cast<float>((1u << 23) + 1) - static_cast<float>(rng.below(4));
+  store_u32(w, 16, std::bit_cast<uint32_t>(base));
+  store_u32(w, 20, 0xff7fffffu);
+  store_tensor(w, 24, src);
+  const uint8_t ops[] = {0x12, 0x13, 0x14, 0x15, 0x16};
+  w[36] = rng.pick(ops);
+  w[37] = rng.pick(ops);
+  // Bounds near the index range, or special values; sometimes through pointers.
+  for (unsigned k = 0; k < 2; ++k) {
+    auto bound = [&] {
+      float f = base + static_cast<float>(rng.below(static_cast<uint32_t>(src.count()) + 2)) - 1.0f;
+      if (rng.chance(0.3)) f += 0.5f;
+      const uint32_t specials[] = {0x7fc00000, 0xff800000, 0x7f800000,
+                                   0x80000000, 0x00000000, 0x7f800001};
+      return rng.chance(0.15) ? rng.pick(specials) : std::bit_cast<uint32_t>(f);
+    };
+    if (rng.chance(0.2)) {
+      w[38 + k] = 1;  // POINTER_IMMEDIATE into the window
+      const uint32_t off = rng.below(win.bytes / 4) * 4;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, 40 + 4 * k, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = bound();
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, 4);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, 4);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, 40 + 4 * k, bound());
+    }
+  }
+  store_tensor(w, 48, dst);
+  for (unsigned c = 0; c < kPartitions; ++c) {
+    const uint32_t accs[] = {0xff800000u, 0x7fc00000u, 0x3f800000u, 0x80000000u,
+                             0x00000000u, 0xff7fffffu, 0xffc00001u};
+    m.a.accumulators[c] = m.b.accumulators[c] = rng.pick(accs);
+  }
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -264,6 +348,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_range_select,
     .random_generations = {Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_range_select,
+    .kernel_words = {{kernels_equiv::range_select_word, 11, 400, 4}},
 };
 const test_registry::Registration kRegistration(kTests);
 

@@ -6,7 +6,8 @@
 //
 // The generic drivers iterate the registry: execute_random_test (random words against the
 // reference), asm_roundtrip_test (random valid words through the assembly), isa_table_test
-// (the expected rows), footprint_test and the valid words of test_words.h. The registry's
+// (the expected rows), kernels_equiv_test (the kernel words, fast against the scalar
+// path), footprint_test and the valid words of test_words.h. The registry's
 // coverage test (instruction_test) fails while a table row has no entry.
 //
 // Each file is compiled twice: into the gpsimd_test_registry object library without its
@@ -14,6 +15,7 @@
 // GPSIMD_INSTRUCTION_TESTS defined.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -26,7 +28,22 @@
 #include "reference_model.h"
 #include "test_words.h"
 
+namespace gpsimd::kernels_equiv {
+class Rng;
+struct Machines;
+}  // namespace gpsimd::kernels_equiv
+
 namespace gpsimd::test_registry {
+
+// The random words that kernels_equiv_test runs fast and by the reference (tests/kernels_equiv.h:
+// run_random), from the same seed and case counts every run.
+struct KernelWords {
+  Word (*make)(kernels_equiv::Rng&, kernels_equiv::Machines&, bool large);
+  uint64_t seed;
+  int all_cases;    // on the best SIMD target; a third on the others
+  int large_cases;  // whole-machine comparisons
+  kernels_equiv::Machines& (*machines)() = nullptr;  // null: kernels_equiv::machines()
+};
 
 struct InstructionTests {
   std::string_view mnemonic;  // as in the table: "RangeSelect"
@@ -38,8 +55,10 @@ struct InstructionTests {
   Word (*generate)(random_words::Builder&);        // random valid words placed on machines
   std::vector<Generation> random_generations;      // where the random comparison runs it
   Word (*roundtrip_word)(asm_words::Gen&);         // random valid words for the round trip
-  // Why kernels_equiv_test has no KernelsEquivTest.<Mnemonic> comparing its fast path with
-  // the scalar path; empty when it has one.
+  // The random words comparing its fast path with the scalar path (kernels_equiv_test's
+  // KernelsEquivRandom.Words/<Mnemonic>), or
+  std::optional<KernelWords> kernel_words = std::nullopt;
+  // why there are none; empty when there are.
   std::string_view no_fast_path_comparison = {};
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::test_words {
 
@@ -179,6 +180,98 @@ inline Word valid_s4d2_bn(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+namespace gpsimd::kernels_equiv {
+
+// Every source dtype (floats through the kernels, integers through the reference), ties
+// and NaNs, walks of 8 to 16384 elements in SBUF and PSUM, lanes with match values from
+// the source, NaN and -0.0 keys, and flags left set by an earlier search.
+
+const Dtype kSearchIn[] = {Dtype::FP32,   Dtype::BF16,  Dtype::FP16,  Dtype::FP8_E3, Dtype::FP8_E4,
+                           Dtype::FP8_E5, Dtype::INT32, Dtype::UINT8, Dtype::INT16,  Dtype::UINT32};
+
+// A source of 8..max elements (4-D), filled with runs (ties) and edge values.
+inline TensorDesc search_source(Rng& rng, Machines& m, const Window& win, unsigned p, unsigned n,
+                                Dtype dt, uint64_t min, uint64_t max) {
+  const unsigned size = *dtype_size(dt);
+  fill(rng, m, win, p, n, dt, true);
+  const uint64_t t = std::max<uint64_t>(min, random_count(rng, max));
+  if (rng.chance(0.5) && t * size <= win.bytes) {
+    TensorDesc s;
+    s.dims = 4;
+    s.step = {1, 0, 0, 0};
+    s.num = {static_cast<uint16_t>(t), 1, 1, 1};
+    place(rng, s, size, win, p);
+    return s;
+  }
+  return random_walk(rng, 4, t, 0, size, win, p);
+}
+
+// Search lanes p..p+n-1 of both machines: match values taken from the source (so that
+// they match), NaNs and -0.0 among them, and sometimes flags and indices left set.
+inline void random_lanes(Rng& rng, Machines& m, const TensorDesc& src, Dtype dt, unsigned p,
+                         unsigned n) {
+  const unsigned size = *dtype_size(dt);
+  const Location loc = check_static_addr(src.addr, Generation::V3).loc;
+  const Walk walk = Walk::of(src, loc.offset, size);
+  std::vector<uint32_t> offs;
+  walk.for_each([&](uint64_t, uint32_t off) { offs.push_back(off); });
+  for (unsigned c = 0; c < n; ++c) {
+    MatchLane l;
+    const uint8_t* part = m.a.partition(loc.space, p + c).data();
+    for (unsigned s = 0; s < 8; ++s) {
+      uint32_t bits = 0;
+      std::memcpy(&bits, part + offs[rng.below(offs.size())], size);
+      l.mv[s] = to_fp32(dt, bits);
+      if (rng.chance(0.05)) l.mv[s] = rng.chance(0.5) ? 0x7fc00000u : 0x80000000u;
+      if (rng.chance(0.1)) l.mv[s] = static_cast<uint32_t>(rng.bits());
+    }
+    if (rng.chance(0.3)) {
+      l.matched = static_cast<uint8_t>(rng.bits());
+      for (unsigned s = 0; s < 8; ++s)
+        if ((l.matched >> s) & 1u) l.idx[s] = static_cast<uint32_t>(rng.below(20000));
+    }
+    m.a.match[p + c] = m.b.match[p + c] = l;
+  }
+}
+
+inline Word s4d2_word(Rng& rng, Machines& m, bool large, uint8_t opcode) {
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype din = large ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16) : rng.pick(kSearchIn);
+  const Dtype dout =
+      opcode == 0x6e ? (rng.chance(0.5) ? Dtype::UINT16 : Dtype::UINT32) : rng.pick(kIotaOut);
+  Window win;
+  win.bytes = large ? 65536 : 4096;
+  if (!large && rng.chance(0.15)) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.below(kPartitions - n + 1);
+  const TensorDesc src = search_source(rng, m, win, p, n, din, 8, large ? 16384 : 900);
+  const Dtype dst_dt = win.space == Space::PSUM ? Dtype::UINT32 : dout;
+  Window dwin = win;
+  if (win.space == Space::PSUM && *dtype_size(dout) != 4) dwin.space = Space::SBUF;
+  fill(rng, m, dwin, pd, n, dst_dt);
+  const TensorDesc dst = random_walk(rng, 2, 8, 0, *dtype_size(dout), dwin, pd);
+  if (opcode == 0x6e) random_lanes(rng, m, src, din, p, n);
+  store_tensor(w, 12, src);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+inline Word max8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6c);
+}
+
+inline Word find_index8_word(Rng& rng, Machines& m, bool large) {
+  return s4d2_word(rng, m, large, 0x6e);
+}
+
+}  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include "instructions/effects.h"

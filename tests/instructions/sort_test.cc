@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -166,6 +167,98 @@ inline Word valid_sort(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+const Dtype kSortDtypes[] = {Dtype::FP16, Dtype::BF16,   Dtype::UINT16, Dtype::INT16,
+                             Dtype::FP32, Dtype::UINT32, Dtype::INT32};
+
+// A Sort destination of K (value, index) pairs: usually dense, sometimes strided or
+// backwards, placed in partition pd of the window.
+TensorDesc sort_dst(Rng& rng, unsigned K, unsigned size, Window& win, unsigned pd) {
+  TensorDesc dst;
+  dst.dims = 2;
+  dst.num = {2, static_cast<uint16_t>(K), 1};
+  dst.step = {1, 2, 0};
+  if (rng.chance(0.3))
+    dst.step = {static_cast<int16_t>(rng.in(-3, 3)), static_cast<int16_t>(rng.in(-9, 9)), 0};
+  place(rng, dst, size, win, pd);
+  return dst;
+}
+
+// A Sort word's opcode, channels, dtypes, direction and tensors.
+Word sort_fields(Rng& rng, unsigned n, Dtype dt, const TensorDesc& src, const TensorDesc& dst) {
+  Word w{};
+  w[0] = 0x96;
+  w[1] = 0x10;
+  w[12] = static_cast<uint8_t>(n);
+  w[14] = static_cast<uint8_t>(static_cast<uint8_t>(dt) | static_cast<uint8_t>(dt) << 4);
+  w[15] = rng.chance(0.5) ? 0x16 : 0x13;
+  store_tensor(w, 16, src);
+  store_tensor(w, 24, dst);
+  return w;
+}
+
+unsigned sort_limit(Dtype dt) {
+  return *dtype_size(dt) == 2 ? 4096 : 2048;  // N x channels
+}
+
+// The index offsets of a Sort word of n channels: an instruction immediate (0 or one that
+// wraps), or now and then one per channel read from SBUF (within the first `bytes` of
+// the partitions).
+void sort_offsets(Rng& rng, Machines& m, Word& w, unsigned n, uint32_t bytes = 4096) {
+  if (rng.chance(0.2)) {
+    w[13] = 1;
+    const uint32_t off = rng.below(bytes / 4) * 4;
+    const unsigned pp = rng.below(kPartitions - n + 1);
+    store_u32(w, 36, encode_static_addr({Space::SBUF, pp, off}));
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t v = static_cast<uint32_t>(rng.bits());
+      std::memcpy(m.a.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      std::memcpy(m.b.partition(Space::SBUF, pp + c).data() + off, &v, 4);
+      m.touched.emplace_back(Space::SBUF, pp + c);
+    }
+  } else {
+    store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  }
+}
+
+// Sort of contiguous runs of up to 32 elements, the shape kernels/sort_network.cc sorts in
+// registers channel after channel (one-vector runs two channels at a time): every N from
+// 1 to 32, K <= N, destinations mostly dense, offsets sometimes one per channel. "At end" cases put
+// the sources at the very end of the last partitions, where the kernel must not read past the run
+// (it copies it first); they compare whole machines.
+Word sort_word(Rng& rng, Machines& m, bool large) {
+  const Dtype dt = rng.pick(kSortDtypes);
+  const unsigned size = *dtype_size(dt);
+  const unsigned limit = sort_limit(dt);
+  unsigned n = large ? 1 : random_channels(rng);
+  unsigned N;
+  if (large) {
+    N = limit;
+  } else {
+    const unsigned sizes[] = {1,  2,  3,   7,   8,   15,  16,  17,  31,  32,
+                              33, 64, 100, 128, 129, 255, 256, 257, 1000};
+    N = rng.pick(sizes);
+  }
+  if (N * n > limit) n = limit / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  win.bytes = large ? 65536 : 8192;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 1, N, 0, size, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc dst = sort_dst(rng, K, size, win, pd);
+  fill2(rng, m, win, p, pd, n, dt, rng.chance(0.5));
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n, win.bytes);
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -182,6 +275,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_sort,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_sort,
+    .kernel_words = {{kernels_equiv::sort_word, 14, 400, 14}},
 };
 const test_registry::Registration kRegistration(kTests);
 
@@ -527,4 +621,381 @@ TEST(Sort, IndexOffsetFromPointerAndRegister) {
 }
 
 }  // namespace
+
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word sort_run_word(Rng& rng, Machines& m, bool at_end) {
+  const Dtype dt = rng.pick(kSortDtypes);
+  const unsigned size = *dtype_size(dt);
+  const unsigned limit = sort_limit(dt);
+  const unsigned N = 1 + rng.below(32);
+  unsigned n = random_channels(rng);
+  if (N * n > limit) n = limit / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = at_end ? kPartitions - n : rng.below(kPartitions - n + 1);
+  fill2(rng, m, win, p, p, n, dt, rng.chance(0.5));
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  if (at_end) {
+    const uint32_t off = m.a.partition_bytes(Space::SBUF) - N * size;
+    for (unsigned c = p; c < p + n; ++c)
+      for (Machine* x : {&m.a, &m.b}) {
+        uint8_t* part = x->partition(Space::SBUF, c).data();
+        std::memcpy(part + off, part, N * size);
+      }
+    src.addr = encode_static_addr({Space::SBUF, p, off});
+  } else {
+    place(rng, src, size, win, p);
+  }
+  const TensorDesc dst = sort_dst(rng, K, size, win, p);
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n);
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 32-bit dtypes beyond the in-register runs (kernels/sort32.cc: presorted and
+// reversed checks, a bitonic network up to 64 keys, vqsort up to 128, else a radix
+// pass, then sorting networks, vqsort for the crowded buckets): N from 33 to the limit, several
+// channels, top-K, strided and reversed source walks, and the key distributions that change its
+// path: spread out, all equal, two or a few distinct values, sorted, reversed (also in runs of
+// equal values), a narrow range (crowded buckets), a tight cluster with outliers, magnitudes over
+// many octaves (skewed), uniform and about normal values (FP32's value-linear buckets),
+// and FP32's NaNs, ±0 and ±inf.
+const Dtype kSort32Dtypes[] = {Dtype::FP32, Dtype::UINT32, Dtype::INT32};
+
+// The value of slot j of a partition under distribution `mode`.
+uint32_t sort32_value(Rng& rng, Dtype dt, unsigned mode, uint32_t j, const uint32_t* pool,
+                      const std::vector<uint32_t>& edges) {
+  const bool fp = dt == Dtype::FP32;
+  auto number = [&](int64_t x) {  // the dtype's pattern of a small integer
+    return fp ? std::bit_cast<uint32_t>(static_cast<float>(x)) : static_cast<uint32_t>(x);
+  };
+  switch (mode) {
+    case 0:  // spread out: random bits, some edge values
+      return rng.chance(0.1) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    case 1:  // all equal
+      return pool[0];
+    case 2:  // two distinct values (or equal ones)
+      return pool[rng.below(2)];
+    case 3:  // a few distinct values
+      return pool[rng.below(7)];
+    case 4:  // ascending in address order
+      return number(int64_t{j} * 3 - 5000);
+    case 5:  // descending in address order
+      return number(5000 - int64_t{j} * 3);
+    case 6:  // a narrow range: many ties in every bucket
+      return number(static_cast<int64_t>(rng.below(40)) - (dt == Dtype::UINT32 ? 0 : 20));
+    case 7:  // a tight cluster and a few far outliers: one crowded bucket
+      return rng.chance(0.02) ? static_cast<uint32_t>(rng.bits())
+                              : number(1000 + static_cast<int64_t>(rng.below(300)));
+    case 8: {  // magnitudes spread over many octaves: skewed in key order
+      const unsigned octave = rng.below(30);
+      if (fp) {
+        const float f = std::ldexp(1.0f + static_cast<float>(rng.below(1u << 20)) * 0x1p-20f,
+                                   -static_cast<int>(octave));
+        return std::bit_cast<uint32_t>(rng.chance(0.5) ? -f : f);
+      }
+      const uint32_t x = static_cast<uint32_t>(rng.bits()) >> (octave + 1);
+      return dt == Dtype::INT32 && rng.chance(0.5) ? 0u - x : x;
+    }
+    case 9:  // a range a few times n wide: two or more key values per bucket
+      return number(static_cast<int64_t>(rng.below(5000)));
+    case 11:  // descending with runs of equal values, long and short
+      return number(3000 - static_cast<int64_t>(j / (j % 64 < 40 ? 1 : 5)));
+    case 12:  // ascending with runs of equal values
+      return number(static_cast<int64_t>(j / 3) - 1000);
+    case 15:  // descending, an equal pair now and then
+      return number(5000 - int64_t{j} * 3 + (j % 97 == 0 ? 3 : 0));
+    case 13:  // FP32: uniform in [-1000, 1000) (value-linear buckets), some ±0; others: bits
+      if (!fp) return static_cast<uint32_t>(rng.bits());
+      if (rng.chance(0.01)) return rng.chance(0.5) ? 0x80000000u : 0u;
+      return std::bit_cast<uint32_t>(static_cast<float>(rng.below(1u << 24)) * 0x1p-23f * 1000.f -
+                                     1000.f);
+    case 14: {  // about normal: the sum of four uniforms, duplicates from coarse steps
+      int64_t sum = 0;
+      for (int t = 0; t < 4; ++t) sum += static_cast<int64_t>(rng.below(1u << 12));
+      return fp ? std::bit_cast<uint32_t>(static_cast<float>(sum - 8192) * 0x1p-10f)
+                : number(sum - 8192);
+    }
+    default:  // edge values only (for FP32: NaNs with payloads, ±0, ±inf, subnormals)
+      return edges[rng.below(edges.size())];
+  }
+}
+
+// The shape of a Sort word beyond the in-register runs (sort32_word, sort16_word): N above
+// 32 (one of `sizes`, or any up to `limit`), one channel or several (N x channels within
+// `limit`), top-K, a strided or reversed source walk in a 64 KiB window, the destination
+// mostly on the source's partitions.
+struct LargeSortShape {
+  unsigned N, n, K;
+  Window win;
+  unsigned p, pd;  // the source's and the destination's first partitions
+  TensorDesc src, dst;
+};
+LargeSortShape large_sort_shape(Rng& rng, unsigned limit, std::span<const unsigned> sizes,
+                                unsigned elem) {
+  LargeSortShape s;
+  s.N = rng.chance(0.3) ? 33 + rng.below(limit - 32) : sizes[rng.below(sizes.size())];
+  s.n = rng.chance(0.5) ? 1 : 1 + rng.below(limit / s.N);
+  s.K = rng.chance(0.6) ? s.N : 1 + rng.below(s.N);
+  s.win.bytes = 65536;
+  s.p = rng.below(kPartitions - s.n + 1);
+  s.src = random_walk(rng, 1, s.N, 0, elem, s.win, s.p);
+  s.pd = rng.chance(0.7) ? s.p : rng.below(kPartitions - s.n + 1);
+  s.dst = sort_dst(rng, s.K, elem, s.win, s.pd);
+  return s;
+}
+
+Word sort32_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort32Dtypes);
+  static constexpr unsigned kSizes[] = {33,   34,   63,   64,   65,   100,  127,  128, 129, 130,
+                                        200,  255,  256,  257,  300,  511,  512,  513, 777, 1000,
+                                        1023, 1024, 1025, 1500, 2000, 2046, 2047, 2048};
+  const auto [N, n, K, win, p, pd, src, dst] = large_sort_shape(rng, 2048, kSizes, 4);
+  // The destination's partitions get random bits; the sources one distribution each.
+  fill(rng, m, win, pd, n, dt);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  // Mode 16: a crowded low byte of key' over one high byte, now and then another high
+  // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
+  // of the quarters, with long runs of one bucket in each; edge values mixed in.
+  const unsigned mode = rng.below(17);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + 1;  // neighbours: often adjacent keys
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 4; ++j) {
+      const uint32_t v = sort32_value(rng, dt, mode, j, pool, edges);
+      std::memcpy(pa + 4 * j, &v, 4);
+      std::memcpy(pb + 4 * j, &v, 4);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
+  // Offsets that wrap around 2^32.
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 32-bit dtypes in runs of up to 16 elements, dense: kernels/sort_network.cc packs them
+// into 32 bits (dropping low key bits when the keys differ in too many), sorts two
+// channels at a time and falls back to 64-bit keys for a channel whose order the
+// dropped bits would break. Each channel draws its own distribution (sort32_word's, or
+// a cluster of keys that differ only in their lowest bits with a far outlier, which
+// forces the fallback), so a pair mixes both outcomes; any number of channels (odd
+// counts leave one alone), top-K, offsets that wrap or differ by channel, NaN, ±0 and
+// ±inf among the edges.
+Word sort_narrow_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort32Dtypes);
+  const unsigned N = 1 + rng.below(16);
+  const unsigned n = rng.chance(0.3)   ? 128
+                     : rng.chance(0.5) ? 1 + rng.below(5)
+                                       : 1 + rng.below(128);
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  place(rng, src, 4, win, p);
+  const TensorDesc dst = sort_dst(rng, K, 4, win, p);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    const unsigned mode = rng.below(20);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + 1;
+    const uint32_t base = static_cast<uint32_t>(rng.bits());
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 4; ++j) {
+      uint32_t v;
+      if (mode < 16)
+        v = sort32_value(rng, dt, mode, j, pool, edges);
+      else if (rng.chance(0.15))  // the outlier: the keys then differ in all 32 bits
+        v = rng.chance(0.5) ? base ^ 0x80000000u : edges[rng.below(edges.size())];
+      else  // the cluster: only the lowest 1 to 4 bits differ
+        v = base ^ static_cast<uint32_t>(rng.below(2u << (mode - 16)));
+      std::memcpy(pa + 4 * j, &v, 4);
+      std::memcpy(pb + 4 * j, &v, 4);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n);
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 16-bit dtypes beyond the in-register runs (kernels/sort16.cc: packed words,
+// a presorted or reversed check, then up to two stable byte passes, each skipped when
+// all keys share the byte): N from 33 to 4096, several channels, top-K, strided and
+// reversed source walks, index offsets that wrap around 2^16, and the distributions of
+// sort32_word narrowed to 16 bits (FP16/BF16 by format.h's rounding, integers by their
+// low bits), with the 16-bit edge values (NaNs with payloads, ±0, ±inf) mixed in.
+const Dtype kSort16Dtypes[] = {Dtype::FP16, Dtype::BF16, Dtype::UINT16, Dtype::INT16};
+
+Word sort16_word(Rng& rng, Machines& m, bool) {
+  const Dtype dt = rng.pick(kSort16Dtypes);
+  const bool fp = dt == Dtype::FP16 || dt == Dtype::BF16;
+  const Dtype wide = fp ? Dtype::FP32 : dt == Dtype::INT16 ? Dtype::INT32 : Dtype::UINT32;
+  static constexpr unsigned kSizes[] = {33,   34,   63,   64,   65,   100,  127,
+                                        128,  129,  255,  256,  257,  511,  1000,
+                                        1024, 2047, 2048, 3000, 4095, 4096, 4096};
+  const auto [N, n, K, win, p, pd, src, dst] = large_sort_shape(rng, 4096, kSizes, 2);
+  fill(rng, m, win, pd, n, dt);
+  const std::vector<uint32_t> edges = edge_values(wide), edges16 = edge_values(dt);
+  // Mode 16: a crowded low byte of key' over one high byte, now and then another high
+  // byte (BF16's [1, 2] with 2.0 rounded up): both scatters, the second after a recount
+  // of the quarters, with long runs of one bucket in each; edge values mixed in.
+  // Mode 17: every value's low byte 0 (key' shares its low byte unless a NaN is drawn):
+  // the low byte's pass skipped, the high byte's alone on the words in position order.
+  const unsigned mode = rng.below(18);
+  for (unsigned q = p; q < p + n; ++q) {
+    m.touched.emplace_back(win.space, q);
+    uint32_t pool[7];
+    for (uint32_t& v : pool)
+      v = rng.chance(0.5) ? edges[rng.below(edges.size())] : static_cast<uint32_t>(rng.bits());
+    if (rng.chance(0.3)) pool[1] = pool[0] + (fp ? 0x10000u : 1u);  // often adjacent keys
+    uint8_t* pa = m.a.partition(win.space, q).data();
+    uint8_t* pb = m.b.partition(win.space, q).data();
+    for (uint32_t j = 0; j < win.bytes / 2; ++j) {
+      uint32_t v;
+      if (mode == 17) {
+        v = rng.chance(0.3) ? (0x40u + rng.below(4)) << 8 : rng.below(256) << 8;
+      } else if (mode == 16) {
+        v = rng.chance(0.01)   ? 0x4000u + rng.below(3)
+            : rng.chance(0.02) ? edges16[rng.below(edges16.size())]
+                               : 0x3f80u + rng.below(rng.chance(0.5) ? 4 : 128);
+      } else {
+        const uint32_t w = sort32_value(rng, wide, mode, j, pool, edges);
+        v = fp ? narrow_from_fp32(dt, w) : w & 0xffffu;
+      }
+      if (mode == 0 && rng.chance(0.05)) v = edges16[rng.below(edges16.size())];
+      const auto h = static_cast<uint16_t>(v);
+      std::memcpy(pa + 2 * j, &h, 2);
+      std::memcpy(pb + 2 * j, &h, 2);
+    }
+  }
+  Word w = sort_fields(rng, n, dt, src, dst);
+  store_u32(w, 36, rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits()));
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+// Sort of 16-bit dtypes in runs of up to 32 elements, dense, many channels (the two-vector
+// runs are sorted two channels at a time and look their values up by lane permutation):
+// every value drawn from a few of the dtype's edge values (NaNs with payloads, ±0, ±inf,
+// the extremes), so that most keys tie, and ties of NaNs and of ±0 must keep their own
+// bits in position order; sources sometimes at the very end of the partitions.
+Word sort_run16_edges_word(Rng& rng, Machines& m, bool at_end) {
+  const Dtype dt = rng.pick(kSort16Dtypes);
+  const unsigned N = 1 + rng.below(32);
+  unsigned n = random_channels(rng);
+  if (N * n > 4096) n = 4096 / N;
+  const unsigned K = rng.chance(0.6) ? N : 1 + rng.below(N);
+  Window win;
+  const unsigned p = at_end ? kPartitions - n : rng.below(kPartitions - n + 1);
+  fill(rng, m, win, p, n, dt);
+  const std::vector<uint32_t> edges = edge_values(dt);
+  uint16_t pool[4];
+  for (uint16_t& v : pool) v = static_cast<uint16_t>(edges[rng.below(edges.size())]);
+  const uint32_t off = at_end ? m.a.partition_bytes(Space::SBUF) - N * 2 : 0;
+  for (unsigned c = p; c < p + n; ++c)
+    for (uint32_t j = 0; j < (at_end ? N : win.bytes / 2); ++j) {
+      const uint16_t v = pool[rng.below(rng.chance(0.3) ? 2 : 4)];
+      std::memcpy(m.a.partition(Space::SBUF, c).data() + off + 2 * j, &v, 2);
+      std::memcpy(m.b.partition(Space::SBUF, c).data() + off + 2 * j, &v, 2);
+    }
+  TensorDesc src;
+  src.dims = 1;
+  src.num = {static_cast<uint16_t>(N), 1, 1};
+  src.step = {1, 0, 0};
+  if (at_end)
+    src.addr = encode_static_addr({Space::SBUF, p, off});
+  else
+    place(rng, src, 2, win, p);
+  const TensorDesc dst = sort_dst(rng, K, 2, win, p);
+  Word w = sort_fields(rng, n, dt, src, dst);
+  sort_offsets(rng, m, w, n);
+  w[40] = static_cast<uint8_t>(rng.below(2));
+  return w;
+}
+
+TEST(KernelsEquivTest, SortSmallRuns) {
+  run_random("SortSmallRuns", sort_run_word, 16, 600, 40);
+}
+TEST(KernelsEquivTest, SortSmallRuns16Edges) {
+  run_random("SortSmallRuns16Edges", sort_run16_edges_word, 41, 600, 40);
+}
+TEST(KernelsEquivTest, SortNarrowRuns) {
+  run_random("SortNarrowRuns", sort_narrow_word, 29, 600, 40);
+}
+
+// Found by fuzz_program: FP32 values that are all subnormal span a wide range of keys
+// but so narrow a range of values that the value-linear buckets' scale (buckets / range)
+// overflowed to inf, and (y - ymin) * scale, inf or 0 * inf = NaN, was converted to an
+// integer (undefined behaviour, which the asan preset's UBSan reports). Such a row must
+// sort as the reference does, both ways, with or without zeros and negative subnormals.
+TEST(KernelsEquivTest, SortOfSubnormals) {
+  Rng rng(25);
+  for (unsigned variant = 0; variant < 3; ++variant)
+    for (uint8_t cmp : {uint8_t{0x13}, uint8_t{0x16}})
+      for (unsigned n : {200u, 1024u, 2048u}) {
+        Machine a(Generation::V3), b(Generation::V3);
+        for (uint32_t j = 0; j < n; ++j) {
+          uint32_t v = 1 + rng.below(0x7fffff);  // a positive subnormal
+          if (variant >= 1 && rng.chance(0.3)) v |= 0x80000000u;
+          if (variant == 2 && rng.chance(0.05)) v = 0;
+          std::memcpy(a.partition(Space::SBUF, 0).data() + 4 * j, &v, 4);
+          std::memcpy(b.partition(Space::SBUF, 0).data() + 4 * j, &v, 4);
+        }
+        Word w{};
+        w[0] = 0x96;
+        w[1] = 0x10;
+        w[12] = 1;
+        w[14] = static_cast<uint8_t>(static_cast<uint8_t>(Dtype::FP32) * 0x11);
+        w[15] = cmp;
+        TensorDesc src, dst;
+        src.addr = encode_static_addr({Space::SBUF, 0, 0});
+        src.dims = 1;
+        src.step = {1, 0, 0, 0};
+        src.num = {static_cast<uint16_t>(n), 0, 0, 0};
+        dst.addr = encode_static_addr({Space::SBUF, 0, 0x4000});
+        dst.dims = 2;
+        dst.step = {1, 2, 0, 0};
+        dst.num = {2, static_cast<uint16_t>(n), 0, 0};
+        store_tensor(w, 16, src);
+        store_tensor(w, 24, dst);
+        ExecOptions ref;
+        ref.fast = false;
+        const ExecResult ra = execute(a, w);
+        const ExecResult rb = execute(b, w, ref);
+        ASSERT_EQ(ra.status, Status::Retired)
+            << (ra.diagnostics.empty() ? "" : ra.diagnostics[0].message());
+        ASSERT_EQ(rb.status, Status::Retired);
+        EXPECT_TRUE(a == b) << "variant " << variant << " cmp " << int{cmp} << " N " << n;
+      }
+}
+
+// Every case compares whole machines ("large" cases), on every target.
+TEST(KernelsEquivTest, Sort32LargeN) {
+  run_random("Sort32LargeN", sort32_word, 15, 0, 200);
+}
+TEST(KernelsEquivTest, Sort16LargeN) {
+  run_random("Sort16LargeN", sort16_word, 24, 0, 200);
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
 #endif

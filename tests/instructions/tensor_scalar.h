@@ -4,6 +4,7 @@
 #pragma once
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::test_words {
 
@@ -500,6 +501,111 @@ inline std::vector<ExpectedField> s3d3_ts_fields() {
 }
 
 }  // namespace gpsimd::expected_rows
+
+namespace gpsimd::kernels_equiv {
+
+inline Word tensor_scalar_word(Rng& rng, Machines& m, bool large, uint8_t opcode) {
+  const bool bitvec = opcode == 0x53 || opcode == 0x54;
+  const bool pointer = opcode == 0x44 || opcode == 0x54;
+  Word w{};
+  w[0] = opcode;
+  w[1] = 0x10;
+  m.engine = alu_engine(rng, 0.04);
+  const bool pool = m.engine == Engine::POOL;
+  const unsigned n = large ? 128 : random_channels(rng);
+  Dtype din, dout;
+  uint8_t op0, op1;
+  if (bitvec) {
+    din = dout = rng.pick(kAluIntDtypes);
+    op0 = pick_op(rng, alu::is_general_bitvec_op);
+    op1 = pick_op(rng, alu::is_general_bitvec_op);
+    if (!large && rng.chance(0.02)) op1 = static_cast<uint8_t>(AluOp::CRC32);  // unsupported-op
+    if (*dtype_size(din) <= 2) {  // tensor_scalar_shift_chk
+      const auto asr = static_cast<uint8_t>(AluOp::ARITH_SHIFT_RIGHT);
+      const auto lsr = static_cast<uint8_t>(AluOp::LOGICAL_SHIFT_RIGHT);
+      const auto lsl = static_cast<uint8_t>(AluOp::LOGICAL_SHIFT_LEFT);
+      if (op0 == asr) op0 = lsr;
+      if (op1 == asr) op1 = lsr;
+      if ((op0 == lsl || op0 == static_cast<uint8_t>(AluOp::ARITH_SHIFT_LEFT)) && op1 == lsr)
+        op1 = lsl;
+    }
+  } else {
+    din = large ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16) : rng.pick(kAluDtypes);
+    dout = large ? din : rng.pick(kAluDtypes);
+    op0 = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    op1 = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    if (!large && rng.chance(0.02)) {  // the V5 integer arm: valid, unsupported-op on dve
+      op0 = pick_op(rng, [](uint8_t o) { return alu::is_valid_int_aluop_dve(o) && o != 0; });
+      op1 = static_cast<uint8_t>(AluOp::ADD_INT);
+    }
+  }
+  if (op0 == 0 && op1 != 0 && rng.chance(0.9)) std::swap(op0, op1);
+  const unsigned si = *dtype_size(din), so = *dtype_size(dout);
+  const Window ws = alu_window(rng, large, !pool);
+  const Window wd = alu_window(rng, large, !pool && so == 4);
+  const unsigned p = rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.6) ? p : rng.below(kPartitions - n + 1);
+  const TensorDesc src = alu_walk(rng, 0, large ? 8000 : 900, si, ws, p);
+  const TensorDesc dst = alu_walk(rng, src.count(), 0, so, wd, pd);
+  alu_fill(rng, m, wd, pd, n, dout);
+  alu_fill(rng, m, ws, p, n, din);
+  w[32] = static_cast<uint8_t>(din);
+  w[33] = static_cast<uint8_t>(dout);
+  w[34] = static_cast<uint8_t>(n);
+  w[36] = op0;
+  w[37] = op1;
+  w[38] = static_cast<uint8_t>(rng.below(4));
+  // The scalars: FP32 patterns (arithmetic) or in_dtype-wide bits (bitvec), as immediates
+  // or per-channel pointers into the source's window (overlapping it and, often, the
+  // destination).
+  const std::vector<uint32_t> fp_edges = edge_values(Dtype::FP32);
+  const unsigned width = bitvec ? si : 4, bits = 8 * width;
+  const uint32_t mask = width == 4 ? ~0u : (1u << bits) - 1;
+  auto scalar = [&] {
+    if (!bitvec)
+      return rng.chance(0.6) ? rng.pick_from(fp_edges) : static_cast<uint32_t>(rng.bits());
+    const uint32_t counts[] = {0u, 1u, bits - 1, bits, bits + 1, 2 * bits, mask};
+    return (rng.chance(0.5) ? rng.pick(counts) : static_cast<uint32_t>(rng.bits())) & mask;
+  };
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned at = 40 + 4 * k;
+    if (pointer || rng.chance(0.35)) {
+      w[k == 0 ? 35 : 39] = pointer ? 0 : 1;
+      const unsigned pp = rng.chance(0.5) ? pd : rng.below(kPartitions - n + 1);
+      const uint32_t off = rng.below(ws.bytes / width) * width;
+      store_u32(w, at, encode_static_addr({ws.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = scalar();
+        std::memcpy(m.a.partition(ws.space, pp + c).data() + off, &v, width);
+        std::memcpy(m.b.partition(ws.space, pp + c).data() + off, &v, width);
+        m.touched.emplace_back(ws.space, pp + c);
+      }
+    } else {
+      store_u32(w, at, scalar());
+    }
+  }
+  store_tensor(w, 16, src);
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+inline Word tensor_scalar_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x43);
+}
+
+inline Word tensor_scalar_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x53);
+}
+
+inline Word tensor_scalar_ptr_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x44);
+}
+
+inline Word tensor_scalar_ptr_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_scalar_word(rng, m, large, 0x54);
+}
+
+}  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include "instructions/effects.h"

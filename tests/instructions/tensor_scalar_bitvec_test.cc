@@ -57,6 +57,8 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_scalar_bitvec,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_scalar_bitvec,
+    .kernel_words = {{kernels_equiv::tensor_scalar_bitvec_word, 34, 400, 6,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 

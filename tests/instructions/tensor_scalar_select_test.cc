@@ -3,6 +3,7 @@
 // (tests/instructions/registry.h); in instruction_test, also its own tests.
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace gpsimd::expected_rows {
 
@@ -166,6 +167,60 @@ inline Word valid_tensor_scalar_select(Gen& g) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+Word tensor_scalar_select_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x98;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const Dtype dt = large ? Dtype::FP32 : rng.pick(kTssDtypes);
+  const unsigned size = *dtype_size(dt);
+  Window win;
+  win.bytes = large ? 49152 : 4096;
+  if (!large && size == 4 && rng.chance(0.15)) win.space = Space::PSUM;
+  const unsigned p = rng.below(kPartitions - n + 1);
+  TensorDesc src = random_walk(rng, 3, 0, large ? 10000 : 900, size, win, p);
+  force_source(rng, src, size, win, p);
+  const unsigned pd = rng.chance(0.7) ? p : rng.below(kPartitions - n + 1);
+  TensorDesc dst = random_walk(rng, 3, src.count(), 0, size, win, pd);
+  fill2(rng, m, win, p, pd, n, dt);
+  store_tensor(w, 16, src);
+  w[32] = static_cast<uint8_t>(rng.below(2));
+  w[33] = static_cast<uint8_t>(n);
+  w[34] = static_cast<uint8_t>(dt);
+  const uint8_t preds[] = {size == 1   ? uint8_t{0x2}
+                           : size == 2 ? uint8_t{0x4}
+                                       : uint8_t{0x8},
+                           size == 1   ? uint8_t{0x3}
+                           : size == 2 ? uint8_t{0x5}
+                                       : uint8_t{0x9}};
+  w[35] = rng.pick(preds);
+  const uint32_t mask = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  for (unsigned k = 0; k < 2; ++k) {  // src1_imm, then pred_imm
+    if (rng.chance(0.3)) {
+      w[38 + k] = 1;
+      const uint32_t off = rng.below(win.bytes / size) * size;
+      const unsigned pp = rng.below(kPartitions - n + 1);
+      store_u32(w, 40 + 4 * k, encode_static_addr({win.space, pp, off}));
+      for (unsigned c = 0; c < n; ++c) {
+        const uint32_t v = k == 1 && rng.chance(0.5) ? 0 : static_cast<uint32_t>(rng.bits());
+        std::memcpy(m.a.partition(win.space, pp + c).data() + off, &v, size);
+        std::memcpy(m.b.partition(win.space, pp + c).data() + off, &v, size);
+        m.touched.emplace_back(win.space, pp + c);
+      }
+    } else {
+      store_u32(w, 40 + 4 * k, k == 1 ? rng.below(2) : static_cast<uint32_t>(rng.bits()) & mask);
+    }
+  }
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using namespace gpsimd;
@@ -184,6 +239,7 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_scalar_select,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_scalar_select,
+    .kernel_words = {{kernels_equiv::tensor_scalar_select_word, 12, 400, 4}},
 };
 const test_registry::Registration kRegistration(kTests);
 

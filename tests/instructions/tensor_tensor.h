@@ -4,6 +4,7 @@
 #pragma once
 
 #include "instructions/registry.h"
+#include "kernels_equiv.h"
 
 namespace refmodel {
 
@@ -484,6 +485,73 @@ inline Word valid_tensor_tensor(Gen& g, uint8_t opcode) {
 }
 
 }  // namespace gpsimd::asm_words
+
+namespace gpsimd::kernels_equiv {
+
+inline Word tensor_tensor_word(Rng& rng, Machines& m, bool large, bool bitvec) {
+  Word w{};
+  w[0] = bitvec ? 0x51 : 0x41;
+  w[1] = 0x10;
+  m.engine = alu_engine(rng, 0.3);
+  const bool pool = m.engine == Engine::POOL;
+  const unsigned n = large ? 128 : random_channels(rng);
+  uint8_t op;
+  Dtype lo, hi, out;
+  if (bitvec) {
+    op = pick_op(rng, alu::is_general_bitvec_op);
+    lo = hi = out = rng.pick(kAluIntDtypes);
+  } else if (!large && rng.chance(pool ? 0.5 : 0.04)) {
+    // The integer band: three signed or three unsigned dtypes, as the op allows.
+    op = pick_op(rng, [](uint8_t o) { return alu::is_valid_int_aluop(o); });
+    const bool sgn = alu::is_signed_alu_op(op) && (!alu::is_unsigned_alu_op(op) || rng.chance(0.5));
+    const Dtype s[] = {Dtype::INT8, Dtype::INT16, Dtype::INT32, Dtype::INT32};
+    const Dtype u[] = {Dtype::UINT8, Dtype::UINT16, Dtype::UINT32, Dtype::UINT32};
+    lo = sgn ? rng.pick(s) : rng.pick(u);
+    hi = sgn ? rng.pick(s) : rng.pick(u);
+    out = sgn ? rng.pick(s) : rng.pick(u);
+  } else {
+    op = pick_op(rng, [](uint8_t o) { return alu::is_general_arith_op(o); });
+    if (!large && rng.chance(0.02)) op = static_cast<uint8_t>(AluOp::POW);  // unsupported-op
+    const Dtype i32[] = {Dtype::INT32, Dtype::UINT32};
+    const bool native = rng.chance(pool ? 0.5 : 0.2);  // 32-bit integers: native on POOL
+    lo = large ? Dtype::FP32 : native ? rng.pick(i32) : rng.pick(kAluDtypes);
+    hi = large ? Dtype::FP32 : native ? rng.pick(i32) : rng.pick(kAluDtypes);
+    out = large    ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16)
+          : native ? rng.pick(i32)
+                   : rng.pick(kAluDtypes);
+  }
+  const unsigned s0 = *dtype_size(lo), s1 = *dtype_size(hi), sd = *dtype_size(out);
+  const Window w0 = alu_window(rng, large, !pool);
+  const Window w1 = alu_window(rng, large, !pool && w0.space != Space::PSUM);
+  const Window wd = alu_window(rng, large, !pool && sd == 4);
+  const unsigned p0 = rng.below(kPartitions - n + 1);
+  const unsigned p1 = rng.chance(0.5) ? p0 : rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.6) ? p0 : rng.below(kPartitions - n + 1);
+  const TensorDesc src0 = alu_walk(rng, 0, large ? 8000 : 600, s0, w0, p0);
+  const TensorDesc src1 = alu_walk(rng, src0.count(), 0, s1, w1, p1);
+  const TensorDesc dst = alu_walk(rng, src0.count(), 0, sd, wd, pd);
+  alu_fill(rng, m, wd, pd, n, out);
+  alu_fill(rng, m, w0, p0, n, lo);
+  alu_fill(rng, m, w1, p1, n, hi);
+  w[12] = static_cast<uint8_t>(static_cast<uint8_t>(lo) | static_cast<uint8_t>(hi) << 4);
+  w[13] = static_cast<uint8_t>(out);
+  w[14] = op;
+  w[15] = static_cast<uint8_t>(n);
+  store_tensor(w, 16, src0);
+  store_tensor(w, 32, src1);
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+inline Word tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, false);
+}
+
+inline Word tensor_tensor_bitvec_word(Rng& rng, Machines& m, bool large) {
+  return tensor_tensor_word(rng, m, large, true);
+}
+
+}  // namespace gpsimd::kernels_equiv
 
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include "instructions/effects.h"

@@ -94,6 +94,8 @@ const test_registry::InstructionTests kTests{
     .generate = random_words::gen_tensor_tensor_arith,
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = asm_words::valid_tensor_tensor_arith,
+    .kernel_words = {{kernels_equiv::tensor_tensor_arith_word, 31, 600, 8,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 
