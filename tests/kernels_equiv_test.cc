@@ -33,7 +33,6 @@
 #include "gpsimd/machine.h"
 #include "instructions/copy.h"
 #include "instructions/registry.h"
-#include "kernels/affine.h"
 #include "kernels/convert.h"
 #include "kernels/sort_network.h"
 #include "kernels/stream.h"
