@@ -47,6 +47,15 @@ enum class Opcode : uint8_t {
   GetSequenceBounds = 0xbe,
   CopyPredicatedScalar = 0xe8,
   NonzeroWithCount = 0xf2,
+  Memset = 0x49,
+  TensorReduceArith = 0x42,
+  TensorReduceBitvec = 0x52,
+  TensorTensorScan = 0xe5,
+  ScalarTensorTensorArith = 0x9d,
+  ScalarTensorTensorBitvec = 0x9e,
+  CopyPredicated = 0x72,
+  TensorScalarCacheCumulative = 0xe6,
+  SelectReduce = 0xea,
 };
 
 // The engines (SPEC §3.9): DVE (Vector), POOL (GpSimd) and ACT (Scalar/Activation), in
@@ -496,11 +505,14 @@ inline constexpr auto& kTensorTensorBitvec = kTensorTensorArith;
 // four rows share the bytes; they differ in how an instruction immediate is written:
 // an FP32 for the arithmetic opcode, a value of in_dtype for the bitvec one, and the
 // ADDR4's bits for the pointer forms, whose imm0/imm1 are pointers whatever *_src says.
-constexpr std::array<FieldDef, 16> s3d3_ts_fields(FieldDef imm0, FieldDef imm1) {
+inline constexpr FieldDef kTsAccumulatorCmd{"accumulator_cmd", 12, 1, K::AccumCmd};
+constexpr std::array<FieldDef, 16> s3d3_ts_fields(
+    FieldDef imm0, FieldDef imm1,
+    FieldDef accumulator_cmd = with_default(kTsAccumulatorCmd, 0)) {  // IDLE, the only value
   return {
       kHeader,
       kEvents,
-      with_default(FieldDef{"accumulator_cmd", 12, 1, K::AccumCmd}, 0),  // IDLE, the only value
+      accumulator_cmd,
       FieldDef{"reserved0", 13, 3, K::Reserved},
       FieldDef{"src_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
       FieldDef{"in_dtype", 32, 1, K::Dtype},
@@ -551,6 +563,112 @@ inline constexpr std::array kCopy = {
 };
 extern const detail::OpSemantics kCastOps;
 inline constexpr auto& kCast = kCopy;
+
+// SPEC §4.18, D4_MR. set_value is the destination dtype's bit pattern in its low bytes.
+extern const detail::OpSemantics kMemsetOps;
+inline constexpr std::array kMemset = {
+    kHeader,
+    kEvents,
+    FieldDef{"reserved0", 12, 16, K::Reserved},
+    FieldDef{"dst_element_count", 28, 4, K::U32},
+    FieldDef{"dtype", 32, 1, K::Dtype},
+    FieldDef{"reserved1", 33, 1, K::Reserved},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    FieldDef{"reserved2", 35, 1, K::Reserved},
+    with_default(FieldDef{"serialization_mode", 36, 1, K::U8}, 0),  // Serial, the only value
+    FieldDef{"reserved3", 37, 3, K::Reserved},
+    FieldDef{"set_value", 40, 4, K::U32},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
+};
+
+// SPEC §4.19, S4D4_TR as Copy's: TensorReduceArith, and TensorReduceBitvec with the same
+// layout. op is the reduction, op_dim (TENSOR_SUBDIM: X 0x2 ... XYZW 0x5) how many innermost
+// dims it folds.
+extern const detail::OpSemantics kTensorReduceArithOps;
+inline constexpr std::array kTensorReduceArith = {
+    kHeader,
+    kEvents,
+    FieldDef{"src_mem_pattern", 12, tensor_bytes(4), K::Tensor, 4},
+    FieldDef{"in_dtype", 32, 1, K::Dtype},
+    FieldDef{"out_dtype", 33, 1, K::Dtype},
+    FieldDef{"num_active_channels", 34, 1, K::U8},
+    with_default(FieldDef{"negated", 35, 1, K::U8}, 0),
+    FieldDef{"op", 36, 1, K::AluOp},
+    FieldDef{"op_dim", 37, 1, K::U8},
+    with_default(FieldDef{"mask_enable", 38, 1, K::U8}, 0),
+    FieldDef{"reserved1", 39, 5, K::Reserved},
+    FieldDef{"dst_mem_pattern", 44, tensor_bytes(4), K::Tensor, 4},
+};
+extern const detail::OpSemantics kTensorReduceBitvecOps;
+inline constexpr auto& kTensorReduceBitvec = kTensorReduceArith;
+
+// SPEC §4.20, S2S2D2_STT: TensorTensorScan, and ScalarTensorTensorArith/Bitvec (§4.21) and
+// SelectReduce (§4.25) with the same bytes. imm0 (read per imm0_src, with imm0_dtype for a
+// pointer) is the scan's initial, the scalar, or SelectReduce's on_false.
+constexpr std::array<FieldDef, 17> s2s2d2_stt_fields(FieldDef op0, FieldDef op1,
+                                                     FieldDef accumulator_cmd, FieldDef imm0) {
+  return {
+      kHeader,
+      kEvents,
+      FieldDef{"src0_mem_pattern", 12, tensor_bytes(2), K::Tensor, 2},
+      FieldDef{"src1_mem_pattern", 24, tensor_bytes(2), K::Tensor, 2},
+      op0,
+      op1,
+      with_default(FieldDef{"reverse_operands", 38, 1, K::RevOps}, 0),  // NONE
+      FieldDef{"imm0_src", 39, 1, K::ImmSrc},
+      FieldDef{"in0_in1_dtype", 40, 1, K::DtypePair},
+      FieldDef{"out_dtype", 41, 1, K::Dtype},
+      FieldDef{"num_active_channels", 42, 1, K::U8},
+      with_default(FieldDef{"imm0_dtype", 43, 1, K::Dtype}, 0x0a),  // FP32
+      accumulator_cmd,
+      FieldDef{"reserved", 45, 3, K::Reserved},
+      FieldDef{"dst_mem_pattern", 48, tensor_bytes(2), K::Tensor, 2},
+      imm0,
+  };
+}
+inline constexpr FieldDef kSttOp0{"op0", 36, 1, K::AluOp};
+inline constexpr FieldDef kSttOp1{"op1", 37, 1, K::AluOp};
+inline constexpr FieldDef kSttAccumulatorCmd{"accumulator_cmd", 44, 1, K::AccumCmd};
+inline constexpr FieldDef kSttImm0{"imm0", 60, 4, K::ImmVal, 0, "imm0_src"};
+extern const detail::OpSemantics kTensorTensorScanOps;
+inline constexpr std::array kTensorTensorScan = s2s2d2_stt_fields(
+    kSttOp0, kSttOp1, with_default(kSttAccumulatorCmd, 0),  // IDLE, the only value
+    imm_text(kSttImm0, ImmText::Fp32));
+extern const detail::OpSemantics kScalarTensorTensorArithOps;
+inline constexpr std::array kScalarTensorTensorArith = s2s2d2_stt_fields(
+    kSttOp0, kSttOp1, with_default(kSttAccumulatorCmd, 0), imm_text(kSttImm0, ImmText::Fp32));
+extern const detail::OpSemantics kScalarTensorTensorBitvecOps;
+inline constexpr std::array kScalarTensorTensorBitvec = s2s2d2_stt_fields(
+    kSttOp0, kSttOp1, with_default(kSttAccumulatorCmd, 0), imm_text(kSttImm0, ImmText::Hex));
+
+// SPEC §4.22, S3S3D3_TT as TensorTensor's: src0 the predicate, src1 the data; op must be
+// BYPASS.
+extern const detail::OpSemantics kCopyPredicatedOps;
+inline constexpr std::array kCopyPredicated = {
+    kHeader,
+    kEvents,
+    FieldDef{"in0_in1_dtype", 12, 1, K::DtypePair},
+    FieldDef{"out_dtype", 13, 1, K::Dtype},
+    with_default(FieldDef{"op", 14, 1, K::AluOp}, 0),  // BYPASS, the only value
+    FieldDef{"num_active_channels", 15, 1, K::U8},
+    FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"src1_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
+    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+};
+
+// SPEC §4.24, S3D3_TS as TensorScalar's: accumulator_cmd is the seed (ZERO_ACCUMULATE,
+// NKI's reset_reduce, by default), imm1 the seed of LOAD_ACCUMULATE.
+extern const detail::OpSemantics kTensorScalarCacheCumulativeOps;
+inline constexpr std::array kTensorScalarCacheCumulative = s3d3_ts_fields(
+    imm_text(kTsImm0, ImmText::Fp32), with_default(imm_text(kTsImm1, ImmText::Fp32), 0),
+    with_default(kTsAccumulatorCmd, 3));
+
+// SPEC §4.25, S2S2D2_STT: src0 the predicate, src1 on_true, imm0 on_false; op0 BYPASS and
+// op1 MAX are the only values.
+extern const detail::OpSemantics kSelectReduceOps;
+inline constexpr std::array kSelectReduce =
+    s2s2d2_stt_fields(with_default(kSttOp0, 0), with_default(kSttOp1, 0x08),
+                      with_default(kSttAccumulatorCmd, 0), imm_text(kSttImm0, ImmText::Fp32));
 
 using G = Generation;
 inline constexpr std::array kInstructions = {
@@ -614,6 +732,32 @@ inline constexpr std::array kInstructions = {
              kCopy, "has_copy_opcode", false, &kCopyOps, /*engine_input=*/true},
     InstrDef{Opcode::Cast, "Cast", "S4D4_TR", Engine::POOL, gen_mask({G::V2, G::V3, G::V4, G::V5}),
              kCast, "has_cast_opcode", false, &kCastOps, /*engine_input=*/true},
+    InstrDef{Opcode::Memset, "Memset", "D4_MR", Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}),
+             kMemset, "has_memset_opcode", false, &kMemsetOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorReduceArith, "TensorReduceArith", "S4D4_TR", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorReduceArith, "has_tensor_reduce_opcode",
+             false, &kTensorReduceArithOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorReduceBitvec, "TensorReduceBitvec", "S4D4_TR", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorReduceBitvec,
+             "has_tensor_reduce_opcode", false, &kTensorReduceBitvecOps, /*engine_input=*/true},
+    InstrDef{Opcode::TensorTensorScan, "TensorTensorScan", "S2S2D2_STT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorTensorScan,
+             "has_tensor_tensor_scan_opcode", false, &kTensorTensorScanOps},
+    InstrDef{Opcode::ScalarTensorTensorArith, "ScalarTensorTensorArith", "S2S2D2_STT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kScalarTensorTensorArith,
+             "has_scalar_tensor_tensor_opcode", false, &kScalarTensorTensorArithOps},
+    InstrDef{Opcode::ScalarTensorTensorBitvec, "ScalarTensorTensorBitvec", "S2S2D2_STT",
+             Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}), kScalarTensorTensorBitvec,
+             "has_scalar_tensor_tensor_opcode", false, &kScalarTensorTensorBitvecOps},
+    InstrDef{Opcode::CopyPredicated, "CopyPredicated", "S3S3D3_TT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kCopyPredicated,
+             "has_copy_cast_predicated_opcode", false, &kCopyPredicatedOps},
+    InstrDef{Opcode::TensorScalarCacheCumulative, "TensorScalarCacheCumulative", "S3D3_TS",
+             Engine::DVE, gen_mask({G::V2, G::V3, G::V4, G::V5}), kTensorScalarCacheCumulative,
+             "has_tensor_cache_cumulative_opcode", false, &kTensorScalarCacheCumulativeOps},
+    InstrDef{Opcode::SelectReduce, "SelectReduce", "S2S2D2_STT", Engine::DVE,
+             gen_mask({G::V2, G::V3, G::V4, G::V5}), kSelectReduce, "has_select_reduce_opcode",
+             false, &kSelectReduceOps},
 };
 }  // namespace table
 
@@ -651,7 +795,7 @@ struct SpecifiedInstr {
   uint8_t opcode;
   std::string_view mnemonic;
 };
-inline constexpr std::array<SpecifiedInstr, 21> kSpecifiedInstructions = {{
+inline constexpr std::array<SpecifiedInstr, 31> kSpecifiedInstructions = {{
     {0xbc, "RangeSelect"},
     {0x98, "TensorScalarSelect"},
     {0xbe, "GetSequenceBounds"},
@@ -673,6 +817,16 @@ inline constexpr std::array<SpecifiedInstr, 21> kSpecifiedInstructions = {{
     {0x54, "TensorScalarPtrBitvec"},
     {0x46, "Copy"},
     {0x47, "Cast"},
+    {0x49, "Memset"},
+    {0x42, "TensorReduceArith"},
+    {0x52, "TensorReduceBitvec"},
+    {0xe5, "TensorTensorScan"},
+    {0x9d, "ScalarTensorTensorArith"},
+    {0x9e, "ScalarTensorTensorBitvec"},
+    {0x72, "CopyPredicated"},
+    {0xb8, "DmaMemcpy"},
+    {0xe6, "TensorScalarCacheCumulative"},
+    {0xea, "SelectReduce"},
 }};
 // Returns the SPEC mnemonic of an opcode, modelled or not; nullopt when SPEC has none.
 constexpr std::optional<std::string_view> specified_mnemonic(uint8_t opcode) {

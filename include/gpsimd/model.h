@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <string_view>
 
 namespace gpsimd::model {
 
@@ -210,5 +211,38 @@ inline bool match_equal(uint32_t element_fp32, uint32_t match_value_fp32) {
 }
 // SPEC §4.9: FindIndex8 writes idx modulo 2^(8 * size): the low bits of the u32 index
 // (format.h's int_low_bits), so a key not found reads 0xFFFF as UINT16.
+
+// ---- floating-point orders that are not public (SPEC §7 "model_rules") ------------------
+// Where a result depends on an order the hardware does not publish, SPEC names one rule,
+// stated once; a conformance vector whose expected state rests on it lists the rule's name
+// under "model_rules". Each rule is one sequential fold in walk order, one FP32 rounding
+// per step:
+//   reduce-order      SPEC §4.19, TensorReduceArith: acc = v[0], then acc = op(acc, v[i]).
+//   accumulate-order  SPEC §4.21, ScalarTensorTensorArith's accumulator sum:
+//                     acc = ((start + r[0]) + r[1]) + ... (start +0.0 or the old value).
+//   cumulative-order  SPEC §4.24, TensorScalarCacheCumulative: reg = op1(op0(x, s0), reg)
+//                     one ordinal at a time.
+// The op files apply them through these names; `explain` and the trace say when a word's
+// result depends on one.
+enum class OrderRule : uint8_t { Reduce, Accumulate, Cumulative };
+struct OrderRuleDef {
+  OrderRule rule;
+  std::string_view name;     // SPEC §7's name in "model_rules"
+  std::string_view section;  // where SPEC states it
+};
+inline constexpr OrderRuleDef kOrderRules[] = {
+    {OrderRule::Reduce, "reduce-order", "SPEC §4.19"},
+    {OrderRule::Accumulate, "accumulate-order", "SPEC §4.21"},
+    {OrderRule::Cumulative, "cumulative-order", "SPEC §4.24"},
+};
+inline constexpr const OrderRuleDef& order_rule(OrderRule r) {
+  return kOrderRules[static_cast<unsigned>(r)];
+}
+// The rule named `name` in SPEC §7's table, or nullptr.
+inline constexpr const OrderRuleDef* find_order_rule(std::string_view name) {
+  for (const OrderRuleDef& d : kOrderRules)
+    if (d.name == name) return &d;
+  return nullptr;
+}
 
 }  // namespace gpsimd::model

@@ -39,7 +39,8 @@ struct ProgramExpect {
 struct ProgramVector {
   std::string name;
   Generation nc = Generation::V3;
-  QueueProgram program;  // its queues and strict flag
+  QueueProgram program;                  // its queues and strict flag
+  std::vector<std::string> model_rules;  // SPEC §7 "model_rules" (an annotation)
   // The initial state: registers, semaphores, accumulators, match_state, memory (SPEC §7).
   std::map<unsigned, uint32_t> registers, semaphores, accumulators;
   std::map<unsigned, MatchLane> match_state;

@@ -36,6 +36,9 @@ struct TestVector {
   Generation nc = Generation::V3;
   bool strict = false;
   std::optional<Engine> engine;  // SPEC §7 "engine" (§3.9); nullopt: the opcode's default
+  // SPEC §7 "model_rules": the [model] order rules its expected state rests on (an
+  // annotation: it changes neither validation nor execution).
+  std::vector<std::string> model_rules;
   Word instruction{};
   std::map<unsigned, uint32_t> registers, semaphores, accumulators;
   std::map<unsigned, MatchLane> match_state;  // search lanes not named are fresh

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 import gpsimd
-from test_conformance import (MACHINES, SPECIFIED, clean, conformance_dir, load_state,
+from test_conformance import (FOLDERS, check_model_rules, MACHINES, SPECIFIED, clean, conformance_dir, load_state,
                               state_differences)
 
-PROGRAM_FILES = sorted(conformance_dir().glob("programs/*.json"))
+PROGRAM_FILES = sorted(conformance_dir().glob("programs/*.json")) + [
+    f for folder in FOLDERS for f in sorted(conformance_dir().glob(f"{folder}/programs_*.json"))]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -34,6 +35,7 @@ def number(x):
 
 
 def check_program(m, v, dirty):
+    check_model_rules(v)
     load_state(m, v)
     queues = {k: [bytes.fromhex(w) for w in q] for k, q in v["queues"].items()}
     r = m.run_program(queues, strict=v.get("strict", False))

@@ -200,7 +200,7 @@ ProgramVector parse_program_vector(const json& v, const std::string& where) {
   // SPEC §8.8: these keys and no others (§7's instruction and engine included).
   check_keys(v, w,
              {"name", "nc", "queues", "expect", "strict", "registers", "semaphores", "accumulators",
-              "match_state", "memory"},
+              "match_state", "memory", "model_rules"},
              {"name", "nc", "queues", "expect"});
   const std::string nc = as_string(v["nc"], w + ".nc");
   const auto g = parse_generation(nc);

@@ -34,12 +34,16 @@ std::vector<uint8_t> as_hex_bytes(const json& j, const std::string& where);
 std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where);
 std::map<unsigned, MatchLane> as_match_state(const json& j, const std::string& where);
 std::vector<MemoryRange> as_memory(const json& j, Generation g, const std::string& where);
+// SPEC §7 "model_rules": a non-empty list of distinct names of model::kOrderRules.
+std::vector<std::string> as_model_rules(const json& j, const std::string& where);
 
 // The optional initial state keys of a vector `v` at `where` (SPEC §7; a program vector's
 // too, SPEC §8.8) into `t`: registers, semaphores, accumulators, match_state and memory,
-// on generation t.nc.
+// on generation t.nc; and its "model_rules" annotation.
 template <class Vector>
 void read_initial_state(const json& v, const std::string& where, Vector& t) {
+  if (auto it = v.find("model_rules"); it != v.end())
+    t.model_rules = as_model_rules(*it, where + ".model_rules");
   if (auto it = v.find("registers"); it != v.end())
     t.registers = as_index_map(*it, kRegisters, where + ".registers");
   if (auto it = v.find("semaphores"); it != v.end())

@@ -3,6 +3,7 @@
 #include "gpsimd/vectors.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +16,7 @@
 #include <utility>
 
 #include "gpsimd/format.h"
+#include "gpsimd/model.h"
 #include "vectors/json_fields.h"
 
 namespace gpsimd {
@@ -100,6 +102,28 @@ unsigned decimal_key(const std::string& k, unsigned limit, const std::string& w,
 }
 
 }  // namespace
+
+std::vector<std::string> as_model_rules(const json& j, const std::string& where) {
+  const auto names = [] {
+    std::vector<std::string_view> n;
+    for (const model::OrderRuleDef& d : model::kOrderRules) n.push_back(d.name);
+    return n;
+  };
+  if (!j.is_array() || j.empty())
+    fail(where,
+         fmt::format("{} must be a non-empty list of {}", j.dump(), fmt::join(names(), ", ")));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = fmt::format("{}[{}]", where, i);
+    const std::string name = as_string(j[i], w);
+    if (!model::find_order_rule(name))
+      fail(w, fmt::format("'{}' is not a rule of SPEC §7 ({})", name, fmt::join(names(), ", ")));
+    if (std::ranges::find(out, name) != out.end())
+      fail(w, fmt::format("'{}' is listed twice", name));
+    out.push_back(name);
+  }
+  return out;
+}
 
 std::map<unsigned, uint32_t> as_index_map(const json& j, unsigned limit, const std::string& where) {
   if (!j.is_object()) fail(where, fmt::format("expected an object, got {}", j.type_name()));

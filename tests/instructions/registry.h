@@ -10,9 +10,9 @@
 // path), footprint_test and the valid words of test_words.h. The registry's
 // coverage test (instruction_test) fails while a table row has no entry.
 //
-// Each file is compiled twice: into the gpsimd_test_registry object library without its
-// tests (linked into every test executable), and into instruction_test with
-// GPSIMD_INSTRUCTION_TESTS defined.
+// Each file is compiled once, into instruction_test (with GPSIMD_INSTRUCTION_TESTS defined),
+// the executable that also holds the registry's users (tests/CMakeLists.txt:
+// GPSIMD_REGISTRY_USERS).
 #pragma once
 
 #include <cstdint>
