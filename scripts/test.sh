@@ -15,22 +15,27 @@ export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
 what="${1:-all}"
 jobs="$(nproc)"
 
+# Each phase says how long it took (CI's time budget is spent here).
+phase() {
+  echo "=== $1 (${SECONDS} s so far)"
+}
+
 run_preset() {
   local preset="$1"
-  echo "=== ${preset}: configure and build"
+  phase "${preset}: configure and build"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
-  echo "=== ${preset}: test"
+  phase "${preset}: test"
   ctest --preset "$preset"
 }
 
 run_fuzz() {
-  echo "=== fuzz: smoke run of every target"
+  phase "fuzz: smoke run of every target"
   ./scripts/fuzz.sh smoke --seconds "${FUZZ_SECONDS:-30}" --jobs "$jobs"
 }
 
 case "$what" in
-  all) run_preset release; run_preset asan; run_fuzz ;;
+  all) run_preset release; run_preset asan; run_fuzz; phase "done" ;;
   release|asan|debug) run_preset "$what" ;;
   fuzz) run_fuzz ;;
   *) echo "usage: scripts/test.sh [all|release|asan|debug|fuzz]" >&2; exit 2 ;;
