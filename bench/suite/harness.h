@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <utility>
 #include <vector>
@@ -157,6 +158,34 @@ struct Program {
 // The program's contenders: "gpsimd" (the fast path) and, with `with_reference`,
 // "scalar reference" (shown for context; it has no target).
 void add_program_contenders(Row& row, std::shared_ptr<Program> prog, bool with_reference = true);
+
+// ---- streaming instructions (suite.cc) --------------------------------------------------
+
+// A memcpy of the same input bytes: each partition's source range to a buffer of its
+// own (the instruction's destination may be narrower than its source).
+void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint32_t bytes,
+                unsigned partitions = kPartitions);
+// A row of a program whose work is `bytes` per partition at `offset` of the first
+// `partitions`: GB/s of those bytes, against memcpy of them (target: speedup >= goal).
+Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes, double goal,
+              unsigned partitions = kPartitions, uint32_t offset = 0, const char* unit = "GB/s in");
+uint32_t round_down(uint32_t v, uint32_t to);
+
+// Adds a family's rows: a workload per line of `rows`, its row build(line), its words
+// plan(line).words.
+template <class Rows, class Line = std::ranges::range_value_t<Rows>>
+void add_rows(std::vector<Workload>& all, const Rows& rows, Row (*build)(const Line&),
+              Plan (*plan)(const Line&)) {
+  for (const Line& r : rows) {
+    Workload w{std::string(r.name), [r, build] { return build(r); },
+               [r, plan] { return plan(r).words; }, std::nullopt};
+    if constexpr (requires { r.engine; }) w.engine = r.engine;
+    all.push_back(std::move(w));
+  }
+}
+
+// The rows of SPEC §4.18-§4.25's instructions (kernel_ops_rows.cc).
+void add_kernel_ops_workloads(std::vector<Workload>& all);
 
 // ---- Sort (sort_rows.cc) -------------------------------------------------------------
 

@@ -140,49 +140,6 @@ double median(std::vector<double> v) {
 
 // ---- streaming instructions ---------------------------------------------------------
 
-// A memcpy of the same input bytes: each partition's source range to a buffer of its
-// own (the instruction's destination may be narrower than its source).
-void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint32_t bytes,
-                unsigned partitions = kPartitions) {
-  auto to = std::make_shared<std::vector<uint8_t>>(std::size_t{partitions} * bytes);
-  row.contenders.push_back(
-      {"memcpy same bytes",
-       [prog, to, src_off, bytes, partitions] {
-         for (unsigned p = 0; p < partitions; ++p)
-           std::memcpy(to->data() + std::size_t{p} * bytes,
-                       prog->machine.partition(Space::SBUF, p).data() + src_off, bytes);
-       },
-       [prog, to, src_off, bytes, partitions] {
-         // memcpy does other work than the instruction: check the copy itself.
-         for (unsigned p = 0; p < partitions; ++p)
-           if (std::memcmp(to->data() + std::size_t{p} * bytes,
-                           prog->machine.partition(Space::SBUF, p).data() + src_off, bytes))
-             return false;
-         return true;
-       }});
-}
-
-// A row of a program whose work is `bytes` per partition at `offset` of the first
-// `partitions`: GB/s of those bytes, against memcpy of them (target: speedup >= goal).
-Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes, double goal,
-              unsigned partitions = kPartitions, uint32_t offset = 0,
-              const char* unit = "GB/s in") {
-  prog->prepare();
-  Row row;
-  row.name = name;
-  row.unit = unit;
-  row.throughput = true;
-  row.per_run = static_cast<double>(partitions) * bytes;
-  add_program_contenders(row, prog);
-  add_memcpy(row, prog, offset, bytes, partitions);
-  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
-  return row;
-}
-
-uint32_t round_down(uint32_t v, uint32_t to) {
-  return v / to * to;
-}
-
 // ---- the rows of one instruction word over the SBUF ------------------------------------
 //
 // Each family of rows is a table of data, a line per row: its name, its parameters and
@@ -1223,20 +1180,53 @@ std::string show(const Row& row, double seconds) {
   return fmt::format("{:.2f}", seconds / row.per_run * 1e9);
 }
 
-// Adds a family's rows: a workload per line of `rows`, its row build(line), its words
-// plan(line).words.
-template <class Rows, class Line = std::ranges::range_value_t<Rows>>
-void add_rows(std::vector<Workload>& all, const Rows& rows, Row (*build)(const Line&),
-              Plan (*plan)(const Line&)) {
-  for (const Line& r : rows) {
-    Workload w{std::string(r.name), [r, build] { return build(r); },
-               [r, plan] { return plan(r).words; }, std::nullopt};
-    if constexpr (requires { r.engine; }) w.engine = r.engine;
-    all.push_back(std::move(w));
-  }
+}  // namespace
+
+namespace bench {
+
+// A memcpy of the same input bytes: each partition's source range to a buffer of its
+// own (the instruction's destination may be narrower than its source).
+void add_memcpy(Row& row, std::shared_ptr<Program> prog, uint32_t src_off, uint32_t bytes,
+                unsigned partitions) {
+  auto to = std::make_shared<std::vector<uint8_t>>(std::size_t{partitions} * bytes);
+  row.contenders.push_back(
+      {"memcpy same bytes",
+       [prog, to, src_off, bytes, partitions] {
+         for (unsigned p = 0; p < partitions; ++p)
+           std::memcpy(to->data() + std::size_t{p} * bytes,
+                       prog->machine.partition(Space::SBUF, p).data() + src_off, bytes);
+       },
+       [prog, to, src_off, bytes, partitions] {
+         // memcpy does other work than the instruction: check the copy itself.
+         for (unsigned p = 0; p < partitions; ++p)
+           if (std::memcmp(to->data() + std::size_t{p} * bytes,
+                           prog->machine.partition(Space::SBUF, p).data() + src_off, bytes))
+             return false;
+         return true;
+       }});
 }
 
-}  // namespace
+// A row of a program whose work is `bytes` per partition at `offset` of the first
+// `partitions`: GB/s of those bytes, against memcpy of them (target: speedup >= goal).
+Row input_row(const std::string& name, std::shared_ptr<Program> prog, uint32_t bytes, double goal,
+              unsigned partitions, uint32_t offset, const char* unit) {
+  prog->prepare();
+  Row row;
+  row.name = name;
+  row.unit = unit;
+  row.throughput = true;
+  row.per_run = static_cast<double>(partitions) * bytes;
+  add_program_contenders(row, prog);
+  add_memcpy(row, prog, offset, bytes, partitions);
+  row.targets.push_back({2, Goal::SpeedupAtLeast, goal});
+  return row;
+}
+
+uint32_t round_down(uint32_t v, uint32_t to) {
+  return v / to * to;
+}
+
+}  // namespace bench
 
 Word bench::sample_word(Opcode op) {
   return detail::semantics(instruction(op)).sample(0);
@@ -1256,6 +1246,7 @@ std::vector<Workload> bench::workloads(bool all_distributions) {
   add_rows(all, kTensorTensorRows, tensor_tensor_row, tensor_tensor_plan);
   add_rows(all, kTensorScalarRows, tensor_scalar_row, tensor_scalar_plan);
   add_rows(all, search_rows(), search_row, search_plan);
+  add_kernel_ops_workloads(all);
   for (const InstrDef& def : instructions())
     all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
                    [&def] { return overhead_row(def); },
