@@ -587,9 +587,54 @@ _ACTIVATIONS = ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu", "gelu"
 for _name in _ACTIVATIONS:
     globals()[_name] = _Unrun(_name, _ACT)
 
-_REDUCE = ("a reduction along free dimensions is TensorReduce, which gpsimd does not model "
-           "yet")
-for _name in ("sum", "max", "min", "mean", "prod", "var", "all"):
+class _Reduction:
+    """NKI's ``nl.sum``, ``nl.max``, ``nl.min``, ``nl.prod``: a reduction of a tile along
+    its last free dimensions, the one instruction NKI's compiler emits for it —
+    ``nisa.tensor_reduce`` (TensorReduceArith, SPEC §4.19) on the Vector engine."""
+
+    def __init__(self, name: str, op: "_Operator") -> None:
+        self.__name__ = name
+        self.op = op
+        self.__doc__ = (f"NKI's nl.{name}(x, axis, dtype=None, mask=None, keepdims=False): "
+                        f"x reduced along `axis` (the last free dimensions) by "
+                        f"nisa.tensor_reduce with op nl.{op.__name__} (SPEC §4.19)."
+                        + (" An FP32 sum or product folds in SPEC's [model] order "
+                           "(reduce-order: left to right in walk order), which hardware "
+                           "may not share." if name in ("sum", "prod") else ""))
+
+    def __call__(self, x: Any, axis: Any, dtype: Any = None, mask: Any = None,
+                 keepdims: bool = False, **kwargs: Any) -> Tile:
+        from . import isa
+
+        call = f"nl.{self.__name__}"
+        if kwargs:
+            raise TypeError(f"{call}() got unexpected keyword arguments {sorted(kwargs)}")
+        if not isinstance(x, Tile):
+            raise _error(call, "x", f"expected a tile (an nl.ndarray in SBUF/PSUM, nl.load's "
+                         f"result), got {type(x).__name__}")
+        axes = isa._reduce_axes(call, axis, len(x.shape))
+        shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
+                      if keepdims or i not in axes)
+        if len(shape) == 1:
+            shape = (shape[0], 1)  # a tile keeps a free dimension
+        d = _result_dtype(call, dtype, [x])
+        dst = ndarray(shape, d, sbuf)
+        isa.tensor_reduce(_narrow(call, dst, mask), self.op, _narrow(call, x, mask),
+                          axis=axis, keepdims=keepdims)
+        return dst
+
+    def __repr__(self) -> str:
+        return f"nl.{self.__name__}"
+
+
+sum = _Reduction("sum", add)  # noqa: A001 - NKI's name
+max = _Reduction("max", maximum)  # noqa: A001 - NKI's name
+min = _Reduction("min", minimum)  # noqa: A001 - NKI's name
+prod = _Reduction("prod", multiply)
+
+_REDUCE = ("the instructions NKI's compiler emits for it (a reduction and more) are not "
+           "established here: write it from nl.sum / nl.max / nl.min and the operators")
+for _name in ("mean", "var", "all"):
     globals()[_name] = _Unrun(_name, _REDUCE)
 
 _NOT_YET = {
