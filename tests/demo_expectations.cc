@@ -82,6 +82,8 @@ int main(int argc, char** argv) {
   field("attn_max", e.attn_max);
   field("shifted", e.shifted);
   field("tile16", e.tile16);
+  field("reduced_max", e.reduced_max);
+  field("running", e.running);
   field("queue_top", e.queue_top);
   out += "};\n}  // namespace gpsimd::demo\n";
   std::ofstream(argv[2], std::ios::binary) << out;

@@ -136,6 +136,8 @@ inline Expected expect(const Inputs& in) {
       rowmax = std::max(rowmax, attn[k]);
     }
     e.attn_max[p] = as_bits(rowmax);
+    // 11. a.max(axis=1) again, the reduction's one result per row.
+    e.reduced_max[p] = as_bits(rowmax);
     for (unsigned k = 0; k < kKeys; ++k) e.shifted[p][k] = as_bits(attn[k] - rowmax);
     // 10. The nearest BF16 of each value of the PSUM tile.
     for (unsigned k = 0; k < kAccCols; ++k) e.tile16[p][k] = bf16(in.tile[p][k]);
@@ -173,7 +175,14 @@ inline Expected expect(const Inputs& in) {
     for (unsigned t = count; t < kTokens; ++t) e.tokens[r][t] = 0xffffffffu;
     e.tokens[r][kTokens] = count;
   }
-  // 11. With the wait, Max8 reads Iota's ramp 0.0 .. 15.0 and writes its 8 largest in
+  // 11. nki-library's cumsum in float32: s = 1 * s + x[t] from s = 0, each step rounded
+  // once (the INT32 counts are exact in FP32).
+  float running = 0.0f;
+  for (unsigned t = 0; t < kTokens; ++t) {
+    running = 1.0f * running + static_cast<float>(static_cast<int32_t>(in.routed[0][t]));
+    e.running[t] = as_bits(running);
+  }
+  // 12. With the wait, Max8 reads Iota's ramp 0.0 .. 15.0 and writes its 8 largest in
   // ascending slots; without it, it reads the zeros before the ramp.
   for (unsigned k = 0; k < 8; ++k) {
     e.queue_top[0][k] = as_bits(static_cast<float>(kRampLength - 8 + k));

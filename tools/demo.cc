@@ -397,10 +397,16 @@ bool attention(const Machine& out) {
   return scaled_ok && masked_ok && max_ok && shifted_ok;
 }
 
+// The index of the first word of `op` in the program (its number in the demo's listing).
+std::size_t word_index(const Program& prog, Opcode op) {
+  std::size_t at = 0;
+  while (at < prog.words.size() && prog.words[at][0] != static_cast<uint8_t>(op)) ++at;
+  return at;
+}
+
 // 10. Cast on the Vector engine: an FP32 tile out of PSUM into SBUF as BF16.
 bool psum_to_bf16(const Machine& before, const Machine& m, const Program& prog) {
-  std::size_t at = 0;
-  while (at < prog.words.size() && prog.words[at][0] != static_cast<uint8_t>(Opcode::Cast)) ++at;
+  const std::size_t at = word_index(prog, Opcode::Cast);
   if (at == prog.words.size()) return false;
   const Word& cast = prog.words[at];
   fmt::print(
@@ -441,11 +447,65 @@ bool psum_to_bf16(const Machine& before, const Machine& m, const Program& prog) 
                 "POOL word's clause");
 }
 
-// 11. Two engines and a semaphore (SPEC §8): the producer/consumer of examples/
+// 11. TensorReduceArith + Memset + TensorTensorScan: softmax's row max in one word, and a
+// cumsum for MoE routing.
+bool reductions(const Machine& out, const Program& prog) {
+  fmt::print(
+      "11. Softmax's row max in one word, and a cumsum for MoE routing (TensorReduceArith [{}], "
+      "Memset [{}],
+      "
+      "   TensorTensorScan [{}])
+      "
+      "   TensorReduceArith MAX folds each row of step 9's masked scores into one value "
+      "(NKI's
+      "
+      "   nl.max(a, axis=1)); it equals Max8's largest. Memset fills a tile of ones and "
+      "TensorTensorScan
+      "
+      "   runs s = 1 * s + routed[t] from s = 0 along expert 0's routing row (step 7's "
+      "partition 0),
+      "
+      "   nki-library's cumsum: each token's running count of the tokens routed to expert "
+      "0.
+
+      ",
+      word_index(prog, Opcode::TensorReduceArith),
+      word_index(prog, Opcode::Memset), word_index(prog, Opcode::TensorTensorScan));
+  Check cm, cs;
+  std::vector<std::vector<std::string>> max_cells;
+  for (unsigned p = 0; p < kRows; ++p) {
+    const uint32_t m = load(out, p, kReducedMax, 4);
+    cm.expect(fmt::format("row max p{}", p), kExpected.reduced_max[p], m);
+    cm.expect(fmt::format("row max p{} = Max8's", p), load(out, p, kAttnMax, 4), m);
+    max_cells.push_back({fp32s(m)});
+  }
+  fmt::print("   row max (FP32, sbuf[p=0..3, off=0xa40])
+             {} ",
+             render_table({"max"}, row_labels("p"), max_cells, "   "));
+  const bool max_ok = report(cm, "a.max(axis=1), equal to Max8's largest");
+  std::vector<std::string> routed_row, running_row;
+  for (unsigned t = 0; t < kTokens; ++t) {
+    const uint32_t r = load(out, 0, kRunning + 4 * t, 4);
+    cs.expect(fmt::format("token {}", t), kExpected.running[t], r);
+    routed_row.push_back(fmt::format("{}", load(out, 0, kRouted + 4 * t, 4)));
+    running_row.push_back(fp32s(r));
+  }
+  fmt::print("
+   expert 0's routing row (INT32, sbuf[p=0, off=0x600]) and its cumsum (FP32, "
+             "off=0xac0)
+{}
+",
+             render_table(numbered(kTokens), {"routed", "cumsum"}, {routed_row, running_row},
+                          "   "));
+  const bool sum_ok = report(cs, "np.cumsum(routed, dtype=float32)");
+  return max_ok && sum_ok;
+}
+
+// 12. Two engines and a semaphore (SPEC §8): the producer/consumer of examples/
 // producer_consumer.gpsimd (demo_layout.h's kQueueProgram), then the same without the wait.
 bool engine_queues() {
   fmt::print(
-      "11. Two engines, one semaphore (a program of queues, SPEC §8)\n"
+      "12. Two engines, one semaphore (a program of queues, SPEC §8)\n"
       "   POOL's Iota writes the ramp 0..15 into sbuf[p=0, off=0x100] and increments "
       "semaphore 1;\n"
       "   DVE's Max8 waits for semaphore 1 >= 1, then takes the 8 largest. Without the wait "
@@ -587,8 +647,10 @@ int cmd_demo() {
   fmt::print("\n");
   passed += psum_to_bf16(before, m, *p);
   fmt::print("\n");
+  passed += reductions(m, *p);
+  fmt::print("\n");
   passed += engine_queues();
-  constexpr unsigned kChecks = 11;
+  constexpr unsigned kChecks = 12;
   fmt::print("\n{} of {} checks passed.\n", passed, kChecks);
   if (passed == kChecks)
     fmt::print(

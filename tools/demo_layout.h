@@ -39,12 +39,15 @@ constexpr double kHeadDim = 64;
 constexpr uint32_t kAcc = 0x100;     // FP32 [8] in PSUM, partitions 0..3
 constexpr uint32_t kTile16 = 0xa00;  // BF16 [8], step 10's output
 constexpr unsigned kAccCols = 8;
+constexpr uint32_t kReducedMax = 0xa40;  // FP32, step 11's row max (TensorReduceArith)
+constexpr uint32_t kOnes = 0xa80;        // FP32 [16], partition 0, step 11's Memset
+constexpr uint32_t kRunning = 0xac0;     // FP32 [16], partition 0, step 11's cumsum
 
 // Step 7's rows: the partitions of experts 0..7 (16e), then partition 1, which is skipped.
 constexpr unsigned kRoutingRows = 9;
 constexpr unsigned kRoutingPartitions[kRoutingRows] = {0, 16, 32, 48, 64, 80, 96, 112, 1};
 
-// Step 11's program of queues, the producer/consumer of examples/producer_consumer.gpsimd:
+// Step 12's program of queues, the producer/consumer of examples/producer_consumer.gpsimd:
 // POOL's Iota writes the FP32 ramp 0.0 .. 15.0 into sbuf[p=0, off=0x100], DVE's Max8
 // writes its 8 largest at sbuf[p=0, off=0x200]. The demo runs it with the semaphore (the
 // first {} adds the update, the second the wait) and without.
@@ -91,7 +94,11 @@ struct Expected {
   uint32_t shifted[kRows][kKeys];
   // 10. Cast: the PSUM tile as BF16.
   uint32_t tile16[kRows][kAccCols];
-  // 11. Max8's output in the program of queues, with the wait ([0]) and without ([1]).
+  // 11. TensorReduceArith's row max of step 9's masked scores; TensorTensorScan's running
+  // count of the tokens routed to expert 0 (a cumsum of step 7's partition 0 row).
+  uint32_t reduced_max[kRows];
+  uint32_t running[kTokens];
+  // 12. Max8's output in the program of queues, with the wait ([0]) and without ([1]).
   uint32_t queue_top[2][8];
 
   bool operator==(const Expected&) const = default;
