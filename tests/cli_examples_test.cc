@@ -206,6 +206,76 @@ TEST(CliExamples, CastDumps) {
                                   INT32_MIN, 7}));
 }
 
+// SPEC §4.18 (see the example's comments): the bit patterns NKI's value conversion gives,
+// written as they are; a step of 2 leaves the elements between untouched.
+TEST(CliExamples, MemsetDumps) {
+  const std::string out = scratch("memset");
+  ASSERT_EQ(run({"run", "examples/memset.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/memset_fp32.npy"), std::vector<float>(8, 0.2f));
+  EXPECT_EQ(
+      npy_values<uint16_t>(out + "/memset_bf16_step2.npy"),
+      (std::vector<uint16_t>{0x3e4d, 0, 0x3e4d, 0, 0x3e4d, 0, 0x3e4d, 0, 0x3e4d, 0, 0x3e4d, 0}));
+  EXPECT_EQ(npy_values<uint16_t>(out + "/memset_fp16.npy"), std::vector<uint16_t>(8, 0xfc00));
+  EXPECT_EQ(npy_values<int8_t>(out + "/memset_int8.npy"), std::vector<int8_t>(12, -1));
+}
+
+// SPEC §4.19 on 2 x 3 blocks (see the example): row sums (exact in any order), the block's
+// max, the row maxima times -1.0, and the OR of INT32 flags.
+TEST(CliExamples, TensorReduceDumps) {
+  const std::string out = scratch("reduce");
+  ASSERT_EQ(run({"run", "examples/tensor_reduce.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/row_sum.npy"), (std::vector<float>{3.0f, 2.25f, 5.5f, 2.0f}));
+  EXPECT_EQ(npy_values<float>(out + "/block_max.npy"), (std::vector<float>{5.0f, 8.0f}));
+  EXPECT_EQ(npy_values<float>(out + "/row_max_negated.npy"),
+            (std::vector<float>{-5.0f, -2.0f, -4.0f, -8.0f}));
+  EXPECT_EQ(npy_values<int32_t>(out + "/flags_or.npy"), (std::vector<int32_t>{0x111, 0x3ff}));
+}
+
+// SPEC §4.20 and §4.24 (see the example): the cumsum both ways, SPEC's reversed example,
+// the last running value read back, and SUBTRACT's alternation (reg = x - reg).
+TEST(CliExamples, CumsumDumps) {
+  const std::string out = scratch("cumsum");
+  ASSERT_EQ(run({"run", "examples/cumsum.gpsimd", "--out-dir", out}).status, 0);
+  const std::vector<float> cumsum{1.0f, 3.0f, 6.0f, 10.0f, 0.5f, -0.5f, 1.5f, 11.5f};
+  EXPECT_EQ(npy_values<float>(out + "/scan_cumsum.npy"), cumsum);
+  EXPECT_EQ(npy_values<float>(out + "/scan_reversed.npy"),
+            (std::vector<float>{-89.0f, 111.0f, -78.0f}));
+  EXPECT_EQ(npy_values<float>(out + "/cumulative_cumsum.npy"), cumsum);
+  EXPECT_EQ(npy_values<float>(out + "/cumulative_last.npy"), (std::vector<float>{10.0f, 11.5f}));
+  EXPECT_EQ(npy_values<float>(out + "/cumulative_subtract.npy"),
+            (std::vector<float>{1.0f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f}));
+}
+
+// SPEC §4.21 (see the example): (x * s[p]) * gamma, its sum in the accumulator, and
+// reverse FIRST.
+TEST(CliExamples, ScalarTensorTensorDumps) {
+  const std::string out = scratch("stt");
+  ASSERT_EQ(run({"run", "examples/scalar_tensor_tensor.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/x_s_gamma.npy"),
+            (std::vector<float>{2.0f, 2.0f, 12.0f, -8.0f, -2.0f, 0.5f, 1.0f, -0.5f}));
+  EXPECT_EQ(npy_values<float>(out + "/x_s_gamma_sum.npy"), (std::vector<float>{8.0f, -1.0f}));
+  EXPECT_EQ(npy_values<float>(out + "/reversed.npy"), (std::vector<float>{-7.0f, -12.0f}));
+}
+
+// SPEC §4.22: np.where(a <= 0.8, a, b) with b the destination.
+TEST(CliExamples, CopyPredicatedDumps) {
+  const std::string out = scratch("cp");
+  ASSERT_EQ(run({"run", "examples/copy_predicated.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(npy_values<float>(out + "/where_a_b.npy"),
+            (std::vector<float>{0.5f, 20.0f, 0.1f, 40.0f, 50.0f, 0.75f, -1.0f, 80.0f}));
+}
+
+// SPEC §4.25: the masked scores and each row's max, read back; a fully masked row reads
+// on_false.
+TEST(CliExamples, SelectReduceDumps) {
+  const std::string out = scratch("sr");
+  ASSERT_EQ(run({"run", "examples/select_reduce.gpsimd", "--out-dir", out}).status, 0);
+  EXPECT_EQ(
+      npy_values<float>(out + "/masked_scores.npy"),
+      (std::vector<float>{1.5f, -2.0f, -9984.0f, 0.5f, -9984.0f, -9984.0f, -9984.0f, -9984.0f}));
+  EXPECT_EQ(npy_values<float>(out + "/row_max.npy"), (std::vector<float>{1.5f, -9984.0f}));
+}
+
 TEST(CliExamples, DveReadAccumulatorDumps) {
   const std::string out = scratch("dra");
   ASSERT_EQ(run({"run", "examples/dve_read_accumulator.gpsimd", "--out-dir", out}).status, 0);
