@@ -451,26 +451,19 @@ bool psum_to_bf16(const Machine& before, const Machine& m, const Program& prog) 
 // cumsum for MoE routing.
 bool reductions(const Machine& out, const Program& prog) {
   fmt::print(
-      "11. Softmax's row max in one word, and a cumsum for MoE routing (TensorReduceArith [{}], "
-      "Memset [{}],
-      "
-      "   TensorTensorScan [{}])
-      "
+      "11. Softmax's row max in one word, and a cumsum for MoE routing (TensorReduceArith "
+      "[{}], Memset [{}],\n"
+      "   TensorTensorScan [{}])\n"
       "   TensorReduceArith MAX folds each row of step 9's masked scores into one value "
-      "(NKI's
-      "
+      "(NKI's\n"
       "   nl.max(a, axis=1)); it equals Max8's largest. Memset fills a tile of ones and "
-      "TensorTensorScan
-      "
+      "TensorTensorScan\n"
       "   runs s = 1 * s + routed[t] from s = 0 along expert 0's routing row (step 7's "
-      "partition 0),
-      "
+      "partition 0),\n"
       "   nki-library's cumsum: each token's running count of the tokens routed to expert "
-      "0.
-
-      ",
-      word_index(prog, Opcode::TensorReduceArith),
-      word_index(prog, Opcode::Memset), word_index(prog, Opcode::TensorTensorScan));
+      "0.\n\n",
+      word_index(prog, Opcode::TensorReduceArith), word_index(prog, Opcode::Memset),
+      word_index(prog, Opcode::TensorTensorScan));
   Check cm, cs;
   std::vector<std::vector<std::string>> max_cells;
   for (unsigned p = 0; p < kRows; ++p) {
@@ -479,8 +472,7 @@ bool reductions(const Machine& out, const Program& prog) {
     cm.expect(fmt::format("row max p{} = Max8's", p), load(out, p, kAttnMax, 4), m);
     max_cells.push_back({fp32s(m)});
   }
-  fmt::print("   row max (FP32, sbuf[p=0..3, off=0xa40])
-             {} ",
+  fmt::print("   row max (FP32, sbuf[p=0..3, off=0xa40])\n{}\n",
              render_table({"max"}, row_labels("p"), max_cells, "   "));
   const bool max_ok = report(cm, "a.max(axis=1), equal to Max8's largest");
   std::vector<std::string> routed_row, running_row;
@@ -490,13 +482,10 @@ bool reductions(const Machine& out, const Program& prog) {
     routed_row.push_back(fmt::format("{}", load(out, 0, kRouted + 4 * t, 4)));
     running_row.push_back(fp32s(r));
   }
-  fmt::print("
-   expert 0's routing row (INT32, sbuf[p=0, off=0x600]) and its cumsum (FP32, "
-             "off=0xac0)
-{}
-",
-             render_table(numbered(kTokens), {"routed", "cumsum"}, {routed_row, running_row},
-                          "   "));
+  fmt::print(
+      "\n   expert 0's routing row (INT32, sbuf[p=0, off=0x600]) and its cumsum (FP32, "
+      "off=0xac0)\n{}\n",
+      render_table(numbered(kTokens), {"routed", "cumsum"}, {routed_row, running_row}, "   "));
   const bool sum_ok = report(cs, "np.cumsum(routed, dtype=float32)");
   return max_ok && sum_ok;
 }

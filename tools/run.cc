@@ -107,11 +107,17 @@ class Trace : public TraceSink {
         j["line"] = in_.program.word_lines[next_word];
       j["instruction"] = std::string(def.mnemonic);
       if (def.engine_input) j["engine"] = std::string(engine_id(def.engine_for(next_engine)));
+      if (const auto r = order_rule(w)) j["model_rule"] = std::string(model::order_rule(*r).name);
       events.push_back(std::move(j));
       return;
     }
     fmt::print("[{}] {}: {}{}\n", label.empty() ? std::to_string(next_word) : label,
                in_.where(next_word), def.mnemonic, engine_note(w, next_engine));
+    // SPEC §7 "model_rules": a result that rests on a [model] order says so.
+    if (const auto r = order_rule(w)) {
+      const model::OrderRuleDef& d = model::order_rule(*r);
+      fmt::print("    (the result rests on the [model] order rule {}, {})\n", d.name, d.section);
+    }
   }
   void memory(Space s, unsigned partition, uint32_t offset,
               std::span<const uint8_t> bytes) override {

@@ -11,6 +11,7 @@
 
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
+#include "gpsimd/model.h"
 
 namespace gpsimd {
 
@@ -37,5 +38,14 @@ struct DestinationDtypes {
   Dtype at(uint64_t ordinal) const { return odd && ordinal % 2 ? *odd : dtype; }
 };
 std::optional<DestinationDtypes> destination_dtypes(const Word& w);
+
+// The [model] order rule (SPEC §7 "model_rules", model.h's kOrderRules) the result of a
+// valid word rests on — a TensorReduceArith sum, difference or product, a
+// ScalarTensorTensorArith accumulation, a running TensorScalarCacheCumulative sum,
+// difference or product —, or nullopt when its result is the same in every order.
+// `explain` and the trace say it.
+std::optional<model::OrderRule> order_rule(const Word& w);
+// "rests on SPEC's [model] order rule reduce-order (SPEC §4.19): ..." for a rule.
+std::string order_rule_text(model::OrderRule r);
 
 }  // namespace gpsimd

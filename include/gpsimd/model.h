@@ -229,11 +229,18 @@ struct OrderRuleDef {
   OrderRule rule;
   std::string_view name;     // SPEC §7's name in "model_rules"
   std::string_view section;  // where SPEC states it
+  std::string_view order;    // the order, in words
 };
 inline constexpr OrderRuleDef kOrderRules[] = {
-    {OrderRule::Reduce, "reduce-order", "SPEC §4.19"},
-    {OrderRule::Accumulate, "accumulate-order", "SPEC §4.21"},
-    {OrderRule::Cumulative, "cumulative-order", "SPEC §4.24"},
+    {OrderRule::Reduce, "reduce-order", "SPEC §4.19",
+     "each group folds left to right in walk order, from its first element, one FP32 "
+     "rounding per step"},
+    {OrderRule::Accumulate, "accumulate-order", "SPEC §4.21",
+     "the results are added to the accumulator one at a time in walk order, one FP32 "
+     "rounding per addition"},
+    {OrderRule::Cumulative, "cumulative-order", "SPEC §4.24",
+     "the running value advances one element at a time in walk order, one FP32 rounding "
+     "per op"},
 };
 inline constexpr const OrderRuleDef& order_rule(OrderRule r) {
   return kOrderRules[static_cast<unsigned>(r)];

@@ -187,8 +187,24 @@ std::vector<ExplainLine> explain(const Word& w, const Machine& m, std::optional<
   if (!d) return lines;
   detail::Explainer x(lines, d->def->engine_for(engine));
   detail::semantics(*d->def).explain(*d, m, x);
+  if (auto r = order_rule(w)) x.line("order", order_rule_text(*r));
   if (auto e = detail::events_text(d->events()); !e.empty()) x.line("events", e);
   return lines;
+}
+
+std::optional<model::OrderRule> order_rule(const Word& w) {
+  const InstrDef* def = find_instruction(w[0]);
+  if (!def) return std::nullopt;
+  const auto fn = detail::semantics(*def).order_rule;
+  return fn ? fn(w) : std::nullopt;
+}
+
+std::string order_rule_text(model::OrderRule r) {
+  const model::OrderRuleDef& d = model::order_rule(r);
+  return fmt::format(
+      "the result rests on the [model] order rule {} ({}): {}. The hardware's order is not "
+      "public; a result that rounds differently in another order may differ on hardware.",
+      d.name, d.section, d.order);
 }
 
 std::optional<DestinationDtypes> destination_dtypes(const Word& w) {

@@ -433,6 +433,9 @@ struct OpSemantics {
   // derive from it (src/ops/operands.h); every row of the table has one.
   const Operands* operands = nullptr;
   UnsupportedFn unsupported = nullptr;
+  // The [model] order rule a valid word's result rests on (explain.h's order_rule);
+  // nullptr: none, in every order the same.
+  std::optional<model::OrderRule> (*order_rule)(const Word&) = nullptr;
 };
 
 // SPEC §4's execution rule after validation and the wait check (a program validates every
