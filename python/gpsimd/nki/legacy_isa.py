@@ -14,8 +14,9 @@ same name on it, so the words, the validation and the errors are the same.
   partition (``channel_multiplier``), the others the free pattern, in grid order;
 - ``mask=`` (a predicate of index variables, ``(i_p < 64) & (i_f < 256)``) narrows
   the operands and the result's view to what it keeps;
-- ``memset(shape, value, dtype)``: a new tile of ``value``, written as initial state
-  (as ``nl.full``).
+- ``memset(shape, value, dtype)``: a new tile of ``value``, written by Memset;
+- ``tensor_copy_predicated``, ``select_reduce`` and ``tensor_scalar_cumulative`` already
+  wrote a destination (``dst=``) in that style: they pass through.
 
 Calls of instructions gpsimd does not model raise NotImplementedError, as in
 :mod:`gpsimd.nki.isa`.
@@ -51,7 +52,9 @@ __all__ = [
     "dma_engine", "NkiValidationError", "tensor_engine", "vector_engine", "scalar_engine",
     "gpsimd_engine", "unknown_engine", "get_nc_version", "iota", "affine_select",
     "range_select", "max8", "nc_find_index8", "nc_match_replace8", "sequence_bounds",
-    "tensor_copy", "tensor_tensor", "tensor_scalar", "dma_copy", "memset",
+    "tensor_copy", "tensor_tensor", "tensor_scalar", "dma_copy", "memset", "tensor_reduce",
+    "tensor_tensor_scan", "scalar_tensor_tensor", "tensor_copy_predicated", "select_reduce",
+    "tensor_scalar_cumulative",
 ]
 
 
@@ -266,14 +269,92 @@ def dma_copy(dst, src, mask=None, dst_rmw_op=None, oob_mode=oob_mode.error,
 
 
 def memset(shape, value, dtype, mask=None, engine=engine.unknown, **kwargs):
-    """A new SBUF tile of ``shape`` filled with ``value``: as ``nl.full``, the program's
-    initial state (gpsimd models no memset instruction; a fresh tile's fill is the same
-    bytes)."""
+    """A new SBUF tile of ``shape`` filled with ``value``: Memset (0x49), see
+    :func:`gpsimd.nki.isa.memset` (the value converted to ``dtype`` by SPEC §4.18's rule)."""
+    call = "nisa.memset"
+    current(call)
+    dst = _new(call, tuple(shape), dtype)
+    _isa.memset(_narrow(call, dst, mask), value, engine=engine)
+    return dst
+
+
+def tensor_reduce(op, data, axis, mask=None, dtype=None, negate=False, keepdims=False,
+                  **kwargs):
+    """``op`` folded along ``axis`` (the last free dimensions) as a new tile (``dtype``,
+    or ``data``'s): TensorReduceArith (0x42) / TensorReduceBitvec (0x52), see
+    :func:`gpsimd.nki.isa.tensor_reduce`."""
+    call = "nisa.tensor_reduce"
+    d = _tile(call, "data", data)
     if mask is not None:
-        raise NotImplementedError("nisa.memset: mask= is not modelled (a fresh tile's fill "
-                                  "is initial state, all of it)")
-    current("nisa.memset")
-    return nl.full(shape, value, dtype, nl.sbuf)
+        raise NotImplementedError(f"{call}: mask= is not modelled for a reduction (index the "
+                                  "data instead: data[i_p, i_f])")
+    axes = _isa._reduce_axes(call, axis, len(d.shape))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(d.shape)
+                  if keepdims or i not in axes)
+    if len(shape) == 1:
+        shape = (shape[0], 1)
+    dst = _new(call, shape, d.dtype if dtype is None else dtype)
+    _isa.tensor_reduce(dst, op, d, axis=axis, negate=negate, keepdims=keepdims)
+    return dst
+
+
+def tensor_tensor_scan(data0, data1, initial, op0, op1, reverse0=False, reverse1=False,
+                       dtype=None, mask=None, **kwargs):
+    """The scan ``r = op1(op0(data0, r), data1)`` from ``initial`` as a new tile of
+    ``data0``'s shape (``dtype``, or ``data0``'s): TensorTensorScan (0xe5), see
+    :func:`gpsimd.nki.isa.tensor_tensor_scan`."""
+    call = "nisa.tensor_tensor_scan"
+    a = _tile(call, "data0", data0)
+    b = _tile(call, "data1", data1)
+    dst = _new(call, a.shape, a.dtype if dtype is None else dtype)
+    _isa.tensor_tensor_scan(_narrow(call, dst, mask), _narrow(call, a, mask),
+                            _narrow(call, b, mask), initial, op0, op1, reverse0=reverse0,
+                            reverse1=reverse1)
+    return dst
+
+
+def scalar_tensor_tensor(data, op0, operand0, op1, operand1, reverse0=False, reverse1=False,
+                         dtype=None, mask=None, **kwargs):
+    """``(data op0 operand0) op1 operand1`` as a new tile of ``data``'s shape (``dtype``,
+    or ``data``'s): ScalarTensorTensorArith (0x9d), see
+    :func:`gpsimd.nki.isa.scalar_tensor_tensor`."""
+    call = "nisa.scalar_tensor_tensor"
+    d = _tile(call, "data", data)
+    dst = _new(call, d.shape, d.dtype if dtype is None else dtype)
+    o1 = _narrow(call, operand1, mask) if isinstance(operand1, Tile) else operand1
+    _isa.scalar_tensor_tensor(_narrow(call, dst, mask), _narrow(call, d, mask), op0, operand0,
+                              op1, o1, reverse0=reverse0, reverse1=reverse1)
+    return dst
+
+
+def tensor_copy_predicated(src, dst, predicate, mask=None, reverse_pred=False, **kwargs):
+    """Destination-first already in the legacy style: see
+    :func:`gpsimd.nki.isa.tensor_copy_predicated` (``mask=`` narrows every operand)."""
+    call = "nisa.tensor_copy_predicated"
+    s = _narrow(call, src, mask) if isinstance(src, Tile) else src
+    _isa.tensor_copy_predicated(dst=_narrow(call, dst, mask), src=s,
+                                predicate=_narrow(call, predicate, mask),
+                                reverse_pred=reverse_pred)
+    return None
+
+
+def select_reduce(dst, predicate, on_true, on_false, reduce_res=None,
+                  reduce_cmd=reduce_cmd.idle, reduce_op=maximum, reverse_pred=False, **kwargs):
+    """Destination-first already in the legacy style: see
+    :func:`gpsimd.nki.isa.select_reduce`."""
+    _isa.select_reduce(dst=dst, predicate=predicate, on_true=on_true, on_false=on_false,
+                       reduce_res=reduce_res, reduce_cmd=reduce_cmd, reduce_op=reduce_op,
+                       reverse_pred=reverse_pred)
+    return None
+
+
+def tensor_scalar_cumulative(dst, src, op0, op1, imm0, imm1=None,
+                             reduce_cmd=reduce_cmd.reset_reduce, **kwargs):
+    """Destination-first already in the legacy style: see
+    :func:`gpsimd.nki.isa.tensor_scalar_cumulative`."""
+    _isa.tensor_scalar_cumulative(dst=dst, src=src, op0=op0, op1=op1, imm0=imm0, imm1=imm1,
+                                  reduce_cmd=reduce_cmd)
+    return None
 
 
 def __getattr__(name: str) -> Any:
