@@ -5,6 +5,7 @@
 #include <array>
 
 #include "gpsimd/format.h"
+#include "kernels/reduce.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
@@ -47,9 +48,10 @@ void set_value_type(DiagSink& d, uint8_t dtype, uint32_t v) {
   const std::string value = fmt::format("{} with dtype {}", hex32(v), dtype_text(dtype));
   if (in16 || in8)
     d.fail("memset_set_value_type", kSetValue.name, value,
-           fmt::format("a {}-bit dtype takes set_value & {} == 0 (its bit pattern in the low "
-                       "{} bytes)",
-                       in16 ? 16 : 8, in16 ? "0xffff0000" : "0xffffff00", in16 ? 2 : 1));
+           fmt::format("a {}-bit dtype must have zero bits {}-31 in set_value (mask {}): its "
+                       "bit pattern in the low {} byte{}",
+                       in16 ? 16 : 8, in16 ? 16 : 8, in16 ? "0xffff0000" : "0xffffff00",
+                       in16 ? 2 : 1, in16 ? "s" : ""));
   else
     d.fail("memset_set_value_type", kDtype.name, value,
            "dtype must be FP32, INT32, UINT32 (any set_value), UINT16, INT16, BF16, FP16 (low 16 "
@@ -103,7 +105,10 @@ std::optional<Fault> execute_memset(const Word& w, const Machine&, const Resolve
     for (unsigned c = 0; c < n; ++c) reference_channel(c);
     return std::nullopt;
   }
-  kernels::for_channels(n, uint64_t{n} * dwalk.count() * size, reference_channel);
+  // Fast: a contiguous walk is one fill (kernels/reduce.h); the reference otherwise.
+  kernels::for_channels(n, uint64_t{n} * dwalk.count() * size, [&](unsigned c) {
+    if (!kernels::memset_channel(dst_bytes[c], dwalk, size, value)) reference_channel(c);
+  });
   return std::nullopt;
 }
 

@@ -17,6 +17,7 @@
 #include "alu/eval.h"
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
+#include "kernels/reduce.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
@@ -103,12 +104,12 @@ bool valid_engine(Engine e, uint8_t op, uint8_t in) {
 std::string engine_rule(Engine e) {
   switch (e) {
     case Engine::DVE:
-      return "on dve the op must be outside the integer band 0xC4-0xE1";
+      return "on dve the op must not be in the integer band 0xC4-0xE1";
     case Engine::POOL:
       return "on pool the op must be in the integer band 0xC4-0xE1 and in_dtype INT32, UINT32, "
              "INT64 or UINT64";
     case Engine::ACT:
-      return "TensorReduce is valid on no op on act (the vendor predicate has no ACT arm)";
+      return "the engine must be dve or pool (the vendor predicate has no ACT arm)";
   }
   return "";
 }
@@ -262,7 +263,12 @@ std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOper
     for (unsigned c = 0; c < n; ++c) channel(c, v, r);
     return std::nullopt;
   }
+  // Fast: a contiguous source walk by the kernel (kernels/reduce.h), the reference
+  // otherwise.
+  const kernels::Reduction k{reduce.bitvec, reduce.op, reduce.negated, din, dout};
   kernels::for_channels(n, uint64_t{n} * st.count() * in_size, [&](unsigned c) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    if (kernels::tensor_reduce_channel(k, in, src.walk, gr.size, dst_bytes[c], dwalk)) return;
     thread_local std::vector<uint32_t> v, r;
     channel(c, v, r);
   });

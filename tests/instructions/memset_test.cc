@@ -187,7 +187,15 @@ Word memset_word(Rng& rng, Machines& m, bool large) {
   Window win;
   win.bytes = large ? 49152 : 4096;
   const unsigned p = rng.below(kPartitions - n + 1);
-  const TensorDesc dst = random_walk(rng, 4, 0, large ? 12000 : 900, size, win, p);
+  TensorDesc dst = random_walk(rng, 4, 0, large ? 12000 : 900, size, win, p);
+  if (large || rng.chance(0.5)) {  // dense: the kernel's case
+    int64_t inner = 1;
+    for (unsigned d = 0; d < 4; ++d) {
+      dst.step[d] = static_cast<int16_t>(inner);
+      inner *= dst.num[d];
+    }
+    place(rng, dst, size, win, p);
+  }
   fill(rng, m, win, p, n, dt);  // old contents, to be overwritten
   store_u32(w, 28, static_cast<uint32_t>(dst.count()));
   w[32] = static_cast<uint8_t>(dt);

@@ -287,7 +287,15 @@ inline Word tensor_reduce_word(Rng& rng, Machines& m, bool large, bool bitvec) {
   Window win;
   win.bytes = large ? 40960 : 4096;
   const unsigned p = rng.below(kPartitions - n + 1);
-  const TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
+  TensorDesc src = random_walk(rng, 4, 0, large ? 9000 : 900, isz, win, p);
+  if (large || rng.chance(0.5)) {  // dense: the kernel's case
+    int64_t inner = 1;
+    for (unsigned d = 0; d < 4; ++d) {
+      src.step[d] = static_cast<int16_t>(inner);
+      inner *= src.num[d];
+    }
+    place(rng, src, isz, win, p);
+  }
   const uint8_t op_dim = static_cast<uint8_t>(2 + rng.below(4));
   uint64_t groups = 1;
   for (unsigned d = op_dim - 1u; d < 4; ++d) groups *= src.num[d];
