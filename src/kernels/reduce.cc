@@ -35,6 +35,35 @@ uint32_t key_bits(int32_t k) {
   return static_cast<uint32_t>(k) ^ (neg & 0x7fffffffu);
 }
 
+// The loops over a run of FP32 patterns (`p`: n of them, 4 bytes each). The ones whose
+// order does not matter are compiled for AVX2 too and picked at load time.
+uint32_t at(const uint8_t* p, uint64_t i) {
+  uint32_t x;
+  std::memcpy(&x, p + 4 * i, 4);
+  return x;
+}
+#define GPSIMD_VECTOR_LOOP __attribute__((target_clones("avx2", "default")))
+GPSIMD_VECTOR_LOOP int32_t max_key(const uint8_t* p, uint64_t n, int32_t k) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t b = at(p, i);
+    k = std::max(k, is_nan(b) ? INT32_MIN : order_key(b));
+  }
+  return k;
+}
+GPSIMD_VECTOR_LOOP int32_t min_key(const uint8_t* p, uint64_t n, int32_t k) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t b = at(p, i);
+    k = std::min(k, is_nan(b) ? INT32_MAX : order_key(b));
+  }
+  return k;
+}
+GPSIMD_VECTOR_LOOP uint64_t count_true(const uint8_t* p, uint64_t n) {
+  uint32_t t = 0;  // n <= 2^24 per run (the walk limit)
+  for (uint64_t i = 0; i < n; ++i) t += (at(p, i) & 0x7fffffffu) != 0;
+  return t;
+}
+#undef GPSIMD_VECTOR_LOOP
+
 // One group's FP32 accumulator, fed runs of FP32 patterns in walk order.
 struct Fold {
   uint8_t op;
@@ -47,7 +76,7 @@ struct Fold {
     key = op == static_cast<uint8_t>(AluOp::MAX) ? INT32_MIN : INT32_MAX;
   }
 
-  void run(const uint32_t* v, uint64_t n) {
+  void run(const uint8_t* p, uint64_t n) {
     switch (static_cast<AluOp>(op)) {
       case AluOp::ADD:
       case AluOp::SUBTRACT:
@@ -55,39 +84,28 @@ struct Fold {
         uint64_t i = 0;
         float a = acc;
         if (!started && n > 0) {
-          a = std::bit_cast<float>(v[0]);  // init: the first element (a NaN stays a NaN)
+          a = std::bit_cast<float>(at(p, 0));  // init: the first element (a NaN stays one)
           i = 1;
         }
         if (op == static_cast<uint8_t>(AluOp::ADD))
-          for (; i < n; ++i) a += std::bit_cast<float>(v[i]);
+          for (; i < n; ++i) a += std::bit_cast<float>(at(p, i));
         else if (op == static_cast<uint8_t>(AluOp::SUBTRACT))
-          for (; i < n; ++i) a -= std::bit_cast<float>(v[i]);
+          for (; i < n; ++i) a -= std::bit_cast<float>(at(p, i));
         else
-          for (; i < n; ++i) a *= std::bit_cast<float>(v[i]);
+          for (; i < n; ++i) a *= std::bit_cast<float>(at(p, i));
         acc = a;
         break;
       }
-      case AluOp::MAX: {
-        int32_t k = key;
-        for (uint64_t i = 0; i < n; ++i)
-          k = std::max(k, is_nan(v[i]) ? INT32_MIN : order_key(v[i]));
-        key = k;
+      case AluOp::MAX:
+        key = max_key(p, n, key);
         break;
-      }
-      case AluOp::MIN: {
-        int32_t k = key;
-        for (uint64_t i = 0; i < n; ++i)
-          k = std::min(k, is_nan(v[i]) ? INT32_MAX : order_key(v[i]));
-        key = k;
+      case AluOp::MIN:
+        key = min_key(p, n, key);
         break;
-      }
-      default: {  // LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR: t(x) is x != +-0.0, NaN true
-        uint64_t t = 0;
-        for (uint64_t i = 0; i < n; ++i) t += (v[i] & 0x7fffffffu) != 0;
-        trues += t;
+      default:  // LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR: t(x) is x != +-0.0, NaN true
+        trues += count_true(p, n);
         count += n;
         break;
-      }
     }
     started = started || n > 0;
   }
@@ -193,16 +211,15 @@ bool tensor_reduce_channel(const Reduction& r, const uint8_t* partition, const W
     for (uint64_t k = 0; k < groups; ++k) {
       Fold f(r.op);
       const uint8_t* g = in + k * group * *isz;
-      for (uint64_t j = 0; j < group; j += kChunk) {
-        const uint64_t n = std::min(kChunk, group - j);
-        if (r.in == Dtype::FP32) {
-          wide.resize(n);
-          std::memcpy(wide.data(), g + j * 4, n * 4);
-        } else {
+      if (r.in == Dtype::FP32) {
+        f.run(g, group);
+      } else {
+        for (uint64_t j = 0; j < group; j += kChunk) {
+          const uint64_t n = std::min(kChunk, group - j);
           wide.resize(n);
           simd::to_fp32(r.in, g + j * *isz, n, wide.data());
+          f.run(reinterpret_cast<const uint8_t*>(wide.data()), n);
         }
-        f.run(wide.data(), n);
       }
       uint32_t acc = f.result();
       // negated: the FP32 MULT by -1.0 (a NaN stays the default NaN, the rest flip sign).
