@@ -952,6 +952,7 @@ def tensor_reduce(data: ArrayLike, op: Any, axis: Any = -1, *, negate: bool = Fa
     out = np.empty((rows, groups), dtype=storage_dtype(dout))
     names = {"dst": "dtype", "data": "data", "axis": "axis", "negate": "negate", "op": "op"}
     pad = [1] * (4 - len(inner))
+    data_steps = [st if n > 1 else 0 for st, n in zip(steps, inner)] + [0] * len(pad)
     with Runner(fn, generation, strict, return_words) as run:
         need = _ceil(count * isz) + _ceil(groups * osz)
         if need > run.partition_bytes():
@@ -968,8 +969,7 @@ def tensor_reduce(data: ArrayLike, op: Any, axis: Any = -1, *, negate: bool = Fa
             run.run(lower.tensor_reduce(
                 op=name, in_dtype=din, out_dtype=dout, channels=r, dims=k,
                 negate=bool(negate) and not is_bitvec_only(name), names=names,
-                data=_sbuf(0, src_off, inner + pad, [s if n > 1 else 0
-                                                     for s, n in zip(steps, inner)] + [0] * len(pad)),
+                data=_sbuf(0, src_off, inner + pad, data_steps),
                 dst=_sbuf(0, dst_off, [groups, 1, 1, 1], [1, 0, 0, 0])))
             out[r0 : r0 + r] = run.read(0, r, dst_off, groups, dout, "out",
                                         into=("out", _parts(r0, r)))
