@@ -143,6 +143,71 @@ TEST(TensorReduceValidate, SubdimAndZeroCounts) {
 }  // namespace
 }  // namespace gpsimd
 
+namespace gpsimd::kernels_equiv {
+namespace {
+
+// The kernel folds an FP32 source in place and converts other dtypes in runs of 4096
+// elements, carrying each group's accumulator across runs: groups of 10000 elements (three
+// runs) of every dtype kind, every NKI op, negated or not, fast against the reference.
+TEST(KernelsEquivTest, TensorReduceLongGroups) {
+  Rng rng(42);
+  const Dtype ins[] = {Dtype::FP32, Dtype::BF16, Dtype::INT16, Dtype::FP8_E5, Dtype::UINT32};
+  const uint8_t ops[] = {0x04, 0x05, 0x06, 0x08, 0x09, 0x0d, 0x0e, 0x0f};
+  constexpr uint16_t kGroup = 10000;
+  Machine a(Generation::V3), b(Generation::V3);
+  for (Dtype in : ins) {
+    const unsigned size = *dtype_size(in);
+    const std::vector<uint32_t> edges = edge_values(in);
+    for (uint32_t j = 0; j < 2u * kGroup; ++j) {
+      // Mostly -1, 0 and 1 (products stay finite, logical groups stay mixed), some edges.
+      uint32_t v = edges[rng.below(edges.size())];
+      if (!rng.chance(0.02)) {
+        const uint32_t k = rng.below(3);  // 0, 1, -1
+        v = is_int_dtype(in) ? (k == 2 ? 0xffffffffu : k)
+                             : from_fp32(in, k == 0   ? 0u
+                                             : k == 1 ? 0x3f800000u
+                                                      : 0xbf800000u);
+      }
+      std::memcpy(a.partition(Space::SBUF, 0).data() + size * j, &v, size);
+      std::memcpy(b.partition(Space::SBUF, 0).data() + size * j, &v, size);
+    }
+    for (uint8_t o : ops)
+      for (uint8_t negated : {uint8_t{0}, uint8_t{1}}) {
+        Word w{};
+        w[0] = 0x42;
+        w[1] = 0x10;
+        TensorDesc src, dst;
+        src.addr = encode_static_addr({Space::SBUF, 0, 0});
+        src.dims = 4;
+        src.step = {1, kGroup, 0, 0};
+        src.num = {kGroup, 2, 1, 1};
+        dst.addr = encode_static_addr({Space::SBUF, 0, 0x20000});
+        dst.dims = 4;
+        dst.step = {1, 0, 0, 0};
+        dst.num = {2, 1, 1, 1};
+        store_tensor(w, 12, src);
+        w[32] = static_cast<uint8_t>(in);
+        w[33] = static_cast<uint8_t>(Dtype::FP32);
+        w[34] = 1;
+        w[35] = negated;
+        w[36] = o;
+        w[37] = 0x2;
+        store_tensor(w, 44, dst);
+        ExecOptions ref;
+        ref.fast = false;
+        const ExecResult ra = execute(a, w);
+        const ExecResult rb = execute(b, w, ref);
+        ASSERT_EQ(ra.status, Status::Retired) << ra.message();
+        ASSERT_EQ(rb.status, Status::Retired) << rb.message();
+        EXPECT_TRUE(a == b) << dtype_name(static_cast<uint8_t>(in)).value_or("?") << " op "
+                            << int{o} << " negated " << int{negated};
+      }
+  }
+}
+
+}  // namespace
+}  // namespace gpsimd::kernels_equiv
+
 namespace {
 
 using tensor_reduce::reduce;
