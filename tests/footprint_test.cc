@@ -478,6 +478,19 @@ TEST(FootprintRandom, Cast) {
   run_footprints("Cast", rw::generator(gpsimd::Opcode::Cast), kAll, 0x47, 1000);
 }
 
+TEST(FootprintRandom, Memset) {
+  run_footprints("Memset", rw::generator(gpsimd::Opcode::Memset), kAll, 0x49);
+}
+
+TEST(FootprintRandom, TensorReduceArith) {
+  run_footprints("TensorReduceArith", rw::generator(gpsimd::Opcode::TensorReduceArith), kAll, 0x42);
+}
+
+TEST(FootprintRandom, TensorReduceBitvec) {
+  run_footprints("TensorReduceBitvec", rw::generator(gpsimd::Opcode::TensorReduceBitvec), kAll,
+                 0x52);
+}
+
 TEST(FootprintRandomCoverage, EveryInstructionIsChecked) {
   gpsimd::test_coverage::expect_table("FootprintRandom tests",
                                       gpsimd::test_coverage::tests_of("FootprintRandom"));

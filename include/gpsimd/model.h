@@ -151,6 +151,39 @@ inline constexpr bool act_copies_through_fp32(unsigned version) {
   return version == 2;
 }
 
+// SPEC §4.18 [re][model]: Memset's set_value is the destination dtype's bit pattern in
+// its low size(dtype) bytes; no conversion happens. `size`: the dtype's byte size.
+inline constexpr uint32_t memset_pattern(uint32_t set_value, unsigned size) {
+  return size >= 4 ? set_value : set_value & ((uint32_t{1} << (8 * size)) - 1);
+}
+
+// SPEC §4.19 [model]: is_valid_tensor_reduce_int_op is the integer band 0xC4-0xE1 (of it,
+// the enumerators of the generation), is_argmax_argmin_int_op its top 0xDE-0xE1.
+inline constexpr bool is_valid_tensor_reduce_int_op(uint8_t op) {
+  return op >= 0xC4 && op <= 0xE1;
+}
+inline constexpr bool is_argmax_argmin_int_op(uint8_t op) {
+  return op >= 0xDE && op <= 0xE1;
+}
+// SPEC §4.19, §3.9 item 4 [model]: the reductions that run (NKI's legal tensor_reduce
+// ops); every other valid op faults unsupported-op. The ALU_OP codes of SPEC §3.8.
+inline constexpr uint8_t kReduceArithOps[] = {
+    0x04, 0x05, 0x06, 0x08, 0x09,  // ADD, SUBTRACT, MULT, MAX, MIN
+    0x0D, 0x0E, 0x0F,              // LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR
+};
+inline constexpr uint8_t kReduceBitvecOps[] = {0x0A, 0x0B, 0x0C};  // BITWISE_AND, _OR, _XOR
+// SPEC §4.19 [model]: init(op, x), the accumulator a group starts from (its first element
+// in walk order, as FP32): for LOGICAL_AND/OR/XOR the truth value of x (1.0 or 0.0; ±0.0
+// false, NaN true); for every other op x, a NaN replaced by the default NaN 0x7FC00000.
+inline constexpr uint32_t reduce_init(uint8_t op, uint32_t x) {
+  const bool nan = (x & 0x7fffffffu) > 0x7f800000u;
+  if (op >= 0x0D && op <= 0x0F) return (x & 0x7fffffffu) != 0 ? 0x3f800000u : 0u;
+  return nan ? 0x7fc00000u : x;
+}
+// SPEC §4.19 [nki][model]: negated multiplies the reduced FP32 value by -1.0 (an FP32
+// MULT of §3.8.2: a NaN stays 0x7FC00000, +0.0 becomes -0.0), before from_fp32.
+inline constexpr uint32_t kReduceNegateFactor = 0xbf800000u;
+
 // SPEC §4.2, §4.12: a predicate element (an integer of its dtype's width) is true when any
 // of its bits is set, so 0x8000 and 0x80000000 (the bits of -0.0) are true.
 inline bool predicate_true(uint32_t bits) {

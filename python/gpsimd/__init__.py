@@ -71,10 +71,12 @@ from .ops import (
     cast,
     causal_mask,
     iota,
+    memset,
     range_select,
     sequence_bounds,
     sort,
     tensor_copy,
+    tensor_reduce,
     tensor_scalar_select,
 )
 from .predicates import dve_read_accumulator, nonzero_with_count, tensor_copy_predicated
@@ -107,6 +109,8 @@ __all__ = [
     "iota",
     "tensor_copy",
     "cast",
+    "memset",
+    "tensor_reduce",
     "nonzero_with_count",
     "tensor_copy_predicated",
     "dve_read_accumulator",

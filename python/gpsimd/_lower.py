@@ -35,7 +35,8 @@ from .dtypes import dtype_size
 __all__ = ["Word", "reversed_walk", "tensor_tensor", "tensor_scalar", "tensor_scalar_bitvec",
            "copy", "range_select", "read_accumulator", "affine_select", "iota", "max8",
            "match_value_load", "find_index8", "match_replace8", "nonzero_with_count",
-           "copy_predicated_scalar", "sequence_bounds", "sort", "tensor_scalar_select"]
+           "copy_predicated_scalar", "sequence_bounds", "sort", "tensor_scalar_select",
+           "memset", "tensor_reduce"]
 
 
 class Word(bytes):
@@ -144,6 +145,42 @@ def copy(*, in_dtype: str, out_dtype: str, channels: int, src: dict, dst: dict,
     return _word("Cast" if cast or in_dtype != out_dtype else "Copy", COPY_ARGUMENTS, names,
                  src_mem_pattern=src, in_dtype=in_dtype, out_dtype=out_dtype,
                  num_active_channels=channels, dst_mem_pattern=dst)
+
+
+# ---- Memset (SPEC §4.18) and TensorReduce (§4.19) ------------------------------------------
+
+MEMSET_ARGUMENTS = {"dst_mem_pattern": "dst", "dtype": "dst", "dst_element_count": "dst",
+                    "num_active_channels": "dst", "set_value": "value"}
+
+
+def memset(*, dtype: str, channels: int, dst: dict, set_value: int,
+           names: dict | None = None) -> Word:
+    """Memset (0x49): ``set_value`` is the bits of a value of ``dtype`` (its low bytes);
+    ``dst_element_count`` is the destination's element count."""
+    return _word("Memset", MEMSET_ARGUMENTS, names, dtype=dtype, num_active_channels=channels,
+                 dst_element_count=int(np.prod(dst["num"])), set_value=int(set_value),
+                 dst_mem_pattern=dst)
+
+
+TENSOR_REDUCE_ARGUMENTS = {
+    "src_mem_pattern": "data", "in_dtype": "data", "out_dtype": "dst", "dst_mem_pattern": "dst",
+    "num_active_channels": "dst", "op": "op", "op_dim": "axis", "negated": "negate"}
+
+#: TENSOR_SUBDIM of k reduced innermost dims (SPEC §4.19): X, XY, XYZ, XYZW.
+REDUCE_SUBDIM = {1: 0x2, 2: 0x3, 3: 0x4, 4: 0x5}
+
+
+def tensor_reduce(*, op: str, in_dtype: str, out_dtype: str, channels: int, data: dict,
+                  dst: dict, dims: int, negate: bool = False, names: dict | None = None) -> Word:
+    """TensorReduceBitvec (0x52) for an op of the bitvec class only, TensorReduceArith
+    (0x42) for any other ALU_OP ``op``; ``dims`` (1..4) innermost dims of ``data`` are
+    reduced (``op_dim`` X .. XYZW)."""
+    bitvec = is_bitvec_only(op)
+    return _word("TensorReduceBitvec" if bitvec else "TensorReduceArith",
+                 TENSOR_REDUCE_ARGUMENTS, names, src_mem_pattern=data, in_dtype=in_dtype,
+                 out_dtype=out_dtype, num_active_channels=channels, op=op,
+                 op_dim=REDUCE_SUBDIM.get(dims, 0), negated=0 if bitvec else int(bool(negate)),
+                 dst_mem_pattern=dst)
 
 
 # ---- RangeSelect (SPEC §4.1) and its accumulators (DveReadAccumulator, §4.13) ----------------

@@ -23,7 +23,7 @@ from .formats import narrow
 
 __all__ = ["UFUNC_OPS", "alu_op", "alu_table", "is_bitvec_only", "comparison", "affine_cmp",
            "data4d", "wrap_int32", "fp32_immediate", "bits_immediate", "immediate",
-           "scalar_bits", "NEG_FLT_MAX"]
+           "scalar_bits", "memset_bits", "NEG_FLT_MAX"]
 
 #: RangeSelect's only fill value (0xff7fffff).
 NEG_FLT_MAX = np.float32(np.finfo(np.float32).min)
@@ -280,3 +280,34 @@ def scalar_bits(func: str, arg: str, value: Any, name: str, python_float: bool =
     if np.any(v < info.min) or np.any(v > info.max):
         raise ValueError(f"{func}: {arg}: {value!r} does not fit {name} [{info.min}, {info.max}]")
     return v.astype(st).view(u)
+
+
+_INTEGER_DTYPES = ("INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32")
+
+
+def memset_bits(func: str, arg: str, value: Any, name: str) -> int:
+    """Return Memset's ``set_value`` for ``value`` filled into dtype ``name`` (SPEC §4.18's
+    rule): a Python int (or bool) into an integer dtype is taken exactly and must lie in
+    its range; every other value is rounded to FP32 (nearest even, beyond the FP32 range
+    ±inf), then converted by SPEC §5.1's from_fp32 (300.0 into INT8 is 127, NaN 0)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, int) and name in _INTEGER_DTYPES:
+        info = np.iinfo(storage_dtype(name))
+        if not info.min <= value <= info.max:
+            raise ValueError(f"{func}: {arg}: {value} does not fit {name} [{info.min}, "
+                             f"{info.max}]")
+        return int(value) & ((1 << info.bits) - 1)
+    if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+        raise TypeError(f"{func}: {arg}: expected a number, got {value!r}")
+    if isinstance(value, np.float32):
+        f = value
+    else:
+        try:
+            x = float(value)
+        except OverflowError:  # an int beyond every float: ±inf
+            x = float("inf") if value > 0 else float("-inf")
+        with np.errstate(over="ignore"):
+            f = np.float32(x)
+    fp32 = np.asarray([f], dtype=np.float32).view(np.uint32)
+    return int(_core.cast_bits("FP32", name, fp32)[0])

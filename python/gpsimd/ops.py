@@ -35,7 +35,8 @@ from numpy.typing import ArrayLike
 from . import _lower as lower
 from ._api import (ArrayResult, PairResult, Runner, data_array, dtype_arg, engine_arg, field_int,
                    in_out, integer, number, same_dtype)
-from ._operands import affine_cmp, comparison, data4d, scalar_bits, wrap_int32
+from ._operands import (affine_cmp, alu_op, comparison, data4d, is_bitvec_only, memset_bits,
+                        scalar_bits, wrap_int32)
 from .dtypes import dtype_size, storage_dtype
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "causal_mask",
     "tensor_copy",
     "cast",
+    "memset",
+    "tensor_reduce",
 ]
 
 #: A dtype argument: a SPEC name ('BF16', 'FP8_E4', ...), NKI's name ('bfloat16'), an NKI
@@ -801,3 +804,174 @@ def cast(src: ArrayLike, *, dtype: DtypeLike, in_dtype: DtypeLike = None,
     """
     return _copy_cast("cast", True, src, dtype, in_dtype, engine, generation, strict,
                       return_words)
+
+
+# ---- Memset (SPEC §4.18) and TensorReduce (§4.19) ----------------------------------------
+
+
+def _shape_arg(fn, shape):
+    """Return a shape argument (an int or a sequence of ints >= 1) as a tuple."""
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if not dims or any(isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer))
+                       or n < 1 for n in dims):
+        raise ValueError(f"{fn}: shape must be a positive int or a sequence of them, got "
+                         f"{shape!r}")
+    return tuple(int(n) for n in dims)
+
+
+def memset(shape: Any, value: Any, *, dtype: DtypeLike = np.float32, engine: str | None = None,
+           generation: str = "v3", strict: bool = False,
+           return_words: bool = False) -> ArrayResult:
+    """Return an array of ``shape`` filled with ``value`` by Memset (0x49, SPEC §4.18):
+    NKI's ``nki.isa.memset(dst, value, engine)`` without its ``dst`` (whose shape and
+    dtype are ``shape`` and ``dtype``).
+
+    - ``value``: the word's ``set_value`` is ``dtype``'s bit pattern of it (SPEC §4.18's
+      rule): a Python ``int`` (or ``bool``) into an integer dtype is taken exactly and must
+      fit; every other value is rounded to FP32, then converted by SPEC §5.1 (300.0 into
+      INT8 is 127, NaN into an integer 0).
+    - ``dtype`` (keyword-only): the result's dtype (BF16 and FP8 come back as bit
+      patterns); FP32R is not fillable.
+    - ``engine``: ``'dve'`` (the default) or ``'pool'``; ``'act'`` faults (Memset does not
+      run there).
+
+    Rows are partitions (``shape[0]``), the other dimensions a row's elements; more than
+    128 rows, or rows longer than one instruction's walk, become several instructions.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.memset((2, 3), 0.2)
+    array([[0.2, 0.2, 0.2],
+           [0.2, 0.2, 0.2]], dtype=float32)
+    >>> gpsimd.memset(4, -1, dtype=np.int8)
+    array([-1, -1, -1, -1], dtype=int8)
+    >>> hex(gpsimd.memset(1, 0.2, dtype="BF16")[0])
+    '0x3e4d'
+    """
+    fn = "memset"
+    name = dtype_arg(fn, "dtype", dtype)
+    size = dtype_size(name)
+    if size is None:
+        raise ValueError(f"memset: {name} has no byte size")
+    if name == "FP32R":
+        raise ValueError("memset: an FP32R result is not fillable (memset_set_value_type has "
+                         "no FP32R arm); use FP32")
+    dims = _shape_arg(fn, shape)
+    bits = memset_bits(fn, "value", value, name)
+    eng = engine_arg(fn, engine)
+    rows = dims[0] if len(dims) > 1 else 1
+    cols = int(np.prod(dims[1:])) if len(dims) > 1 else dims[0]
+    out = np.empty((rows, cols), dtype=storage_dtype(name))
+    names = {"dst": "shape", "value": "value"}
+    with Runner(fn, generation, strict, return_words, engine=eng) as run:
+        width = min(_MAX_NUM, (run.partition_bytes() - _ALIGN) // size)
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * _tiles_bytes(cols, width, size))
+        run.result_shape("out", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    dst_off = run.block(w * size)
+                run.run(lower.memset(dtype=name, channels=r, set_value=bits, names=names,
+                                     dst=_sbuf(0, dst_off, [w, 1, 1, 1], [1, 0, 0, 0])))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "out",
+                                                         into=("out", _parts(r0, r, c0, w)))
+        return run.result(out.reshape(dims))
+
+
+def _reduce_axes(fn, axis, ndim):
+    """Return how many trailing dimensions of an ``ndim``-D array ``axis`` names (an int
+    or a sequence of ints, negative ones counted from the end, the row dimension 0 never):
+    they must be the last ones, without repeats."""
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    if not axes or any(isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer))
+                       for a in axes):
+        raise TypeError(f"{fn}: axis must be an int or a sequence of ints, got {axis!r}")
+    norm = [int(a) + ndim if int(a) < 0 else int(a) for a in axes]
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"{fn}: axis {axis!r} names a dimension twice")
+    if sorted(norm) != list(range(ndim - len(norm), ndim)) or 0 in norm:
+        raise ValueError(f"{fn}: axis {axis!r} must be the last dimensions of the "
+                         f"{ndim}-D data (not the row dimension 0): -1, (-2, -1), ...")
+    return len(norm)
+
+
+def tensor_reduce(data: ArrayLike, op: Any, axis: Any = -1, *, negate: bool = False,
+                  keepdims: bool = False, dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+                  generation: str = "v3", strict: bool = False,
+                  return_words: bool = False) -> ArrayResult:
+    """Return ``data`` reduced with ``op`` over its last dimensions ``axis``: NKI's
+    ``nki.isa.tensor_reduce(dst, op, data, axis, negate, keepdims)`` without its ``dst``
+    (whose dtype is ``dtype``), as TensorReduceArith (0x42) or, for a bitwise op,
+    TensorReduceBitvec (0x52), SPEC §4.19, on the Vector engine.
+
+    - ``data``: ``[rows, d1, ..., dn]`` (a row per partition, at most four more
+      dimensions), any of the twelve data dtypes by the dtype rule.
+    - ``op``: ADD, SUBTRACT, MULT, MAX, MIN, LOGICAL_AND/OR/XOR (in FP32: each element
+      converted, each group folded left to right, one FP32 rounding per step, the result
+      converted to ``dtype``; a logical reduction is 1 or 0) or BITWISE_AND/OR/XOR (the
+      raw bits; ``dtype`` must then be ``data``'s integer dtype), by name, NKI operator or
+      NumPy ufunc (``np.add``).
+    - ``axis``: the last dimension (-1, the default) or the last few (``(-2, -1)``).
+    - ``negate``: multiply each result by -1.0 (arithmetic ops).
+    - ``keepdims``: keep the reduced dimensions with size 1.
+    - ``dtype`` (keyword-only): the result's dtype, default ``data``'s.
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    >>> gpsimd.tensor_reduce(x, "ADD")
+    array([[ 3., 12.],
+           [21., 30.]], dtype=float32)
+    >>> gpsimd.tensor_reduce(x, np.maximum, (1, 2), negate=True, keepdims=True).shape
+    (2, 1, 1)
+    >>> gpsimd.tensor_reduce(np.array([[1e8, 1, -1e8]], np.float32), np.add)
+    array([0.], dtype=float32)
+    """
+    fn = "tensor_reduce"
+    a, din, dout = in_out(fn, "data", data, VALID_DTYPES, in_dtype, dtype)
+    if a.ndim < 2 or a.ndim > 5:
+        raise ValueError(f"{fn}: data must be [rows, d1, ..., dn] with 1 <= n <= 4, got shape "
+                         f"{a.shape}")
+    if a.size == 0:
+        raise ValueError(f"{fn}: data is empty ({a.shape})")
+    k = _reduce_axes(fn, axis, a.ndim)
+    name = alu_op(fn, "op", op, din)
+    rows = a.shape[0]
+    free = list(a.shape[1:])
+    kept = free[: len(free) - k]
+    inner = free[::-1]  # innermost first
+    steps = [int(np.prod(inner[:d])) for d in range(len(inner))]
+    if max(inner) > _MAX_NUM or max(steps) > _MAX_STEP:
+        raise ValueError(f"{fn}: a dimension of {a.shape} does not fit one walk (at most "
+                         f"{_MAX_NUM} elements, dense steps up to {_MAX_STEP})")
+    count = int(np.prod(free))
+    groups = int(np.prod(kept)) if kept else 1
+    isz, osz = dtype_size(din), dtype_size(dout)
+    bits = _as_bits(a.reshape(rows, count), din)
+    out = np.empty((rows, groups), dtype=storage_dtype(dout))
+    names = {"dst": "dtype", "data": "data", "axis": "axis", "negate": "negate", "op": "op"}
+    pad = [1] * (4 - len(inner))
+    data_steps = [st if n > 1 else 0 for st, n in zip(steps, inner)] + [0] * len(pad)
+    with Runner(fn, generation, strict, return_words) as run:
+        need = _ceil(count * isz) + _ceil(groups * osz)
+        if need > run.partition_bytes():
+            raise ValueError(f"{fn}: a row of {count} {din} elements and its {groups} results "
+                             f"do not fit one partition ({run.partition_bytes()} bytes)")
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * need)
+        run.result_shape("out", (rows, groups), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                src_off, dst_off = run.block(count * isz, groups * osz)
+            run.load(0, src_off, bits[r0 : r0 + r], name="data")
+            run.run(lower.tensor_reduce(
+                op=name, in_dtype=din, out_dtype=dout, channels=r, dims=k,
+                negate=bool(negate) and not is_bitvec_only(name), names=names,
+                data=_sbuf(0, src_off, inner + pad, data_steps),
+                dst=_sbuf(0, dst_off, [groups, 1, 1, 1], [1, 0, 0, 0])))
+            out[r0 : r0 + r] = run.read(0, r, dst_off, groups, dout, "out",
+                                        into=("out", _parts(r0, r)))
+        shape = [rows] + kept + ([1] * k if keepdims else [])
+        return run.result(out.reshape(shape))

@@ -37,6 +37,8 @@ CALLS = {
     "topk": lambda **kw: gpsimd.topk(F32, 3, **kw),
     "tensor_copy": lambda **kw: gpsimd.tensor_copy(F32, dtype="BF16", engine="vector", **kw),
     "cast": lambda **kw: gpsimd.cast(F32, dtype=np.int32, **kw),
+    "memset": lambda **kw: gpsimd.memset((2, 8), 0.5, dtype="BF16", **kw),
+    "tensor_reduce": lambda **kw: gpsimd.tensor_reduce(F32.reshape(1, 2, 4), "ADD", **kw),
 }
 
 HIGH_LEVEL = sorted(CALLS)

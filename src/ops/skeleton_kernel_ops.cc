@@ -31,15 +31,6 @@ constexpr OpSemantics placeholder() {
 }  // namespace gpsimd::detail
 
 namespace gpsimd {
-// MEMSET_BEGIN
-const detail::OpSemantics table::kMemsetOps = detail::placeholder<Opcode::Memset>();
-// MEMSET_END
-// REDUCE_BEGIN
-const detail::OpSemantics table::kTensorReduceArithOps =
-    detail::placeholder<Opcode::TensorReduceArith>();
-const detail::OpSemantics table::kTensorReduceBitvecOps =
-    detail::placeholder<Opcode::TensorReduceBitvec>();
-// REDUCE_END
 // STT_BEGIN
 const detail::OpSemantics table::kTensorTensorScanOps =
     detail::placeholder<Opcode::TensorTensorScan>();

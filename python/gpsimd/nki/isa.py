@@ -27,6 +27,8 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``tensor_tensor``          TensorTensorArith (0x41) / TensorTensorBitvec (0x51)
 ``tensor_scalar``          TensorScalarArith (0x43) / TensorScalarBitvec (0x53),
                            TensorScalarPtr* (0x44 / 0x54) for two tile operands
+``memset``                 Memset (0x49), the value as the tile dtype's bits
+``tensor_reduce``          TensorReduceArith (0x42) / TensorReduceBitvec (0x52)
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
                            a tile to NumPy reads it (other dtypes: SPEC §5.1's cast)
 =========================  =====================================================
@@ -426,10 +428,48 @@ def tensor_copy(dst, src, engine=engine.unknown, name=None):
                    eng)
 
 
-@_not_modelled("a Vector/GpSimd memset instruction (nl.zeros and nl.full write a fresh "
-               "tile's initial state instead)")
 def memset(dst, value, engine=engine.unknown, name=None):
-    ...
+    """Fill ``dst`` with ``value``: Memset (0x49, SPEC §4.18). The word's ``set_value``
+    is ``dst``'s dtype's bit pattern of ``value``: a Python ``int`` (or ``bool``) into an
+    integer dtype is taken exactly and must fit; every other value is rounded to FP32
+    (nearest even) and then converted as SPEC §5.1 says (300.0 into int8 is 127, NaN into
+    an integer 0). ``dst`` is an SBUF or PSUM tile (PSUM with a 4-byte dtype); FP32R
+    tiles are not fillable. ``engine``: ``nisa.vector_engine`` or ``nisa.gpsimd_engine``
+    (no PSUM); ``nisa.unknown_engine`` (the default) is the Vector engine;
+    ``nisa.scalar_engine`` faults (Memset does not run there).
+
+    NKI's test (``test_nki_isa_memset``): a (128, 128) float32 tile filled with 0.2
+    equals ``np.full([128, 128], 0.2).astype(np.float32)``.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program() as p:
+    ...     a = nl.ndarray((128, 128), dtype=nl.float32)
+    ...     nisa.memset(a, 0.2)
+    ...     b = nl.ndarray((2, 3), dtype=nl.int8)
+    ...     nisa.memset(b, -1, engine=nisa.gpsimd_engine)
+    NkiInstruction(#0 nisa.memset: Memset, word 0)
+    NkiInstruction(#1 nisa.memset: Memset, word 1)
+    >>> np.array_equal(a.numpy(), np.full([128, 128], 0.2).astype(np.float32))
+    True
+    >>> b.numpy()
+    array([[-1, -1, -1],
+           [-1, -1, -1]], dtype=int8)
+    >>> hex(int.from_bytes(p.words[0][40:44], "little"))
+    '0x3e4ccccd'
+    """
+    call = "nisa.memset"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    if dst.gpsimd_dtype == "FP32R":
+        raise _error(call, "dst", "an FP32R tile is not fillable (memset_set_value_type has "
+                     "no FP32R arm)")
+    bits = _refused(call, "value", _operands.memset_bits, value, dst.gpsimd_dtype)
+    eng = _alu_engine(call, engine)
+    word = lower.memset(dtype=dst.gpsimd_dtype, channels=dst.partitions,
+                        dst=dst._descriptor(call, "dst", 4), set_value=bits)
+    return p._emit(call, [word], [], [dst], _note(call, dst=dst, value=value, engine=engine),
+                   eng)
 
 
 # ---- the modelled instructions --------------------------------------------------------------
@@ -1081,9 +1121,84 @@ def dma_transpose(dst, src, axes=None, priority=None, dge_mode=dge_mode.unknown,
     ...
 
 
-@_not_modelled("a Vector Engine tensor reduction")
+def _reduce_axes(call: str, axis: Any, data: Tile) -> int:
+    """Return how many innermost free dimensions ``axis`` reduces (1..4): NKI's axes must
+    be the last contiguous free dimensions of ``data`` (an int or a list or tuple of ints,
+    in any order, without repeats; the partition dimension is 0)."""
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    ndim = len(data.shape)
+    if not axes or any(isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer))
+                       for a in axes):
+        raise _error(call, "axis", f"expected an int or a list of ints, got {axis!r}")
+    axes = [int(a) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise _error(call, "axis", f"{axis!r} names a dimension twice")
+    if ndim - 1 > 4:
+        raise _error(call, "axis", f"{data._expr} has {ndim - 1} free dimensions; the "
+                     "reduction walks at most 4 (a TENSOR4D)")
+    want = list(range(ndim - len(axes), ndim))
+    if sorted(axes) != want or 0 in axes:
+        raise _error(call, "axis", f"{axis!r} must be the last contiguous free dimensions of "
+                     f"{data._expr} (shape {data.shape}): one of "
+                     + ", ".join(str(tuple(range(k, ndim))) for k in range(ndim - 1, 0, -1)))
+    return len(axes)
+
+
 def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, name=None):
-    ...
+    """Reduce the last free dimensions of ``data`` with ``op`` into ``dst``:
+    TensorReduceArith (0x42) for an arithmetic op, TensorReduceBitvec (0x52) for
+    ``nl.bitwise_and/or/xor``, SPEC §4.19, on the Vector engine.
+
+    ``op``: ``nl.add``, ``nl.subtract``, ``nl.multiply``, ``nl.maximum``, ``nl.minimum``,
+    ``nl.logical_and/or/xor`` (in FP32: each element converted, the group folded left to
+    right in element order, one FP32 rounding per step, the result converted to ``dst``'s
+    dtype; a logical reduction gives 1 or 0) or ``nl.bitwise_and/or/xor`` (the raw bits of
+    one integer dtype, ``dst``'s the same); an ALU_OP name or a NumPy ufunc that is one
+    works too (another valid op faults). ``axis``: an int or a list of the last free
+    dimensions (``(1, 2)`` of a (P, D1, D2) tile), at most four. ``negate``: multiply the
+    result by -1.0 (arithmetic ops). ``keepdims``: only ``dst``'s shape (its element count
+    is the product of the kept dimensions either way). ``dst`` and ``data`` are SBUF or
+    PSUM tiles with the same partitions (a PSUM ``dst`` needs a 4-byte dtype).
+
+    NKI's test (``test_nki_isa_reduce``): ``tensor_reduce(np.add, a, axis=[1])`` of a
+    (128, 512) float32 tile into (128, 1) is each row's sum.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    >>> with nki.Program() as p:
+    ...     x = nl.ndarray((2, 3, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=a)
+    ...     s = nl.ndarray((2, 3), dtype=nl.float32)
+    ...     nisa.tensor_reduce(s, nl.add, x, axis=2)
+    ...     m = nl.ndarray((2, 1), dtype=nl.float32)
+    ...     nisa.tensor_reduce(m, np.maximum, x, axis=(1, 2), negate=True)
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_reduce: TensorReduceArith, word 0)
+    NkiInstruction(#2 nisa.tensor_reduce: TensorReduceArith, word 1)
+    >>> s.numpy()
+    array([[ 6., 22., 38.],
+           [54., 70., 86.]], dtype=float32)
+    >>> m.numpy()
+    array([[-11.],
+           [-23.]], dtype=float32)
+    """
+    call = "nisa.tensor_reduce"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data = _tile(call, "data", data, p)
+    channels = _same_partitions(call, [("dst", dst), ("data", data)])
+    alu_op = _operands.alu_op(call, "op", op, data.gpsimd_dtype)
+    k = _reduce_axes(call, axis, data)
+    shape = [int(n) for n in data.shape[1:]][::-1] or [1]  # innermost first
+    word = lower.tensor_reduce(op=alu_op, in_dtype=data.gpsimd_dtype,
+                               out_dtype=dst.gpsimd_dtype, channels=channels,
+                               data=data._descriptor(call, "data", 4, shape=shape),
+                               dst=dst._descriptor(call, "dst", 4), dims=k,
+                               negate=bool(negate))
+    return p._emit(call, [word], [data], [dst],
+                   _note(call, dst=dst, op=op, data=data, axis=axis, negate=negate,
+                         keepdims=keepdims), "dve")
 
 
 @_not_modelled("a GpSimd partition reduction")
