@@ -612,7 +612,8 @@ class _Reduction:
         if not isinstance(x, Tile):
             raise _error(call, "x", f"expected a tile (an nl.ndarray in SBUF/PSUM, nl.load's "
                          f"result), got {type(x).__name__}")
-        axes = isa._reduce_axes(call, axis, len(x.shape))
+        k = isa._reduce_axes(call, axis, x)
+        axes = set(range(len(x.shape) - k, len(x.shape)))
         shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                       if keepdims or i not in axes)
         if len(shape) == 1:
