@@ -332,17 +332,6 @@ void explain(const Decoded& d, const Machine& m, Explainer& x, Opcode opcode) {
                        : "the first element (a NaN as 0x7FC00000)",
                name, negated ? ", the result multiplied by -1.0 (FP32 MULT)" : "",
                "the result " + fp32_out_text(out)));
-    const model::OrderRuleDef& rule = model::order_rule(model::OrderRule::Reduce);
-    const bool order_dependent = op == static_cast<uint8_t>(AluOp::ADD) ||
-                                 op == static_cast<uint8_t>(AluOp::SUBTRACT) ||
-                                 op == static_cast<uint8_t>(AluOp::MULT);
-    if (order_dependent && gr.size > 1)
-      x.line("order",
-             fmt::format("the result depends on the fold order, the model's rule {} ({}): a left "
-                         "fold in walk order, {}",
-                         rule.name, rule.section,
-                         op == static_cast<uint8_t>(AluOp::SUBTRACT) ? "v[0] - v[1] - ... - v[G-1]"
-                                                                     : "one rounding per step"));
   }
   std::string engines;
   for (Engine e : kAllEngines) {
@@ -353,6 +342,18 @@ void explain(const Decoded& d, const Machine& m, Explainer& x, Opcode opcode) {
   x.line("engines", engines +
                         " (SPEC §3.9: dve only; act and pool words are invalid or fault "
                         "unsupported-op)");
+}
+
+// SPEC §4.19's reduce-order: the result of an ADD, SUBTRACT or MULT group of more than one
+// element rests on the [model] fold order (explain.h's order_rule).
+std::optional<model::OrderRule> order_rule(const Word& w) {
+  const uint8_t op = w[kOp.offset], op_dim = w[kOpDim.offset];
+  const bool order_dependent = op == static_cast<uint8_t>(AluOp::ADD) ||
+                               op == static_cast<uint8_t>(AluOp::SUBTRACT) ||
+                               op == static_cast<uint8_t>(AluOp::MULT);
+  if (!order_dependent || op_dim < kSubdimX || op_dim > kSubdimXYZW) return std::nullopt;
+  if (groups_of(load_tensor(w, kSrc), reduced_dims(op_dim)).size < 2) return std::nullopt;
+  return model::OrderRule::Reduce;
 }
 
 // A valid word of one channel: 16 source elements at 0 reduced (X) to one at 0x100.
@@ -410,7 +411,8 @@ constexpr OpSemantics semantics_of(std::string_view label) {
                      .sample = sample_opcode<K>,
                      .sample_label = label,
                      .operands = &kOperands,
-                     .unsupported = unsupported_opcode<K>};
+                     .unsupported = unsupported_opcode<K>,
+                     .order_rule = K.opcode == Opcode::TensorReduceArith ? order_rule : nullptr};
 }
 
 }  // namespace

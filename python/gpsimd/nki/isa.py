@@ -345,6 +345,8 @@ def dma_copy(dst, src, priority=None, oob_mode=oob_mode.error, dge_mode=dge_mode
 def _hbm_dtype(call: str, arg: str, a: np.ndarray) -> tuple[str, np.ndarray]:
     """Return (the gpsimd dtype, the storage view) of an HBM array: the registered
     bfloat16/float8 dtypes by name, a NumPy type by the dtype it stores natively."""
+    if a.dtype == np.bool_:  # NKI's bool_: a byte, stored as UINT8 (nl.bool_)
+        return "UINT8", a.view(np.uint8)
     try:
         name = _registered(a.dtype) or _dtype_name(a.dtype)
     except ValueError:
