@@ -26,6 +26,7 @@
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
 #include "kernels/alu_stream.h"
+#include "kernels/cumulative.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
@@ -711,13 +712,14 @@ std::optional<Fault> execute_cumulative(const Word& w, const Machine& m,
   // One channel: the seed, the running values along the source walk, then the destination
   // walk (a destination that overlaps the source is a shadow, see Writer).
   std::array<uint32_t, kPartitions> last;
+  auto seed_of = [&](unsigned c) {  // the accumulator index is the source's partition, SPEC §2
+    return cmd == kCmdAccumulate       ? m.accumulators[src.partition(c)]
+           : cmd == kCmdLoadAccumulate ? imm1.read(m, c)
+                                       : identity_of(op1);
+  };
   auto channel = [&](unsigned c, std::vector<uint32_t>& y) {
-    const unsigned p = src.partition(c);  // the accumulator index, SPEC §2
-    const uint32_t seed = cmd == kCmdAccumulate       ? m.accumulators[p]
-                          : cmd == kCmdLoadAccumulate ? imm1.read(m, c)
-                                                      : identity_of(op1);
-    const uint8_t* in = m.partition(src.loc.space, p).data();
-    last[c] = cumulative_channel(op0, op1, din, imm0.read(m, c), seed, in, src.walk, y);
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    last[c] = cumulative_channel(op0, op1, din, imm0.read(m, c), seed_of(c), in, src.walk, y);
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       store_elem(dst_bytes[c] + off, out_size, from_fp32(dout, y[j]));
     });
@@ -726,8 +728,16 @@ std::optional<Fault> execute_cumulative(const Word& w, const Machine& m,
     std::vector<uint32_t> y;
     for (unsigned c = 0; c < n; ++c) channel(c, y);
   } else {
+    // Fast: the channel loop of cumulative.cc, the reference where it declines; channels
+    // in parallel when the work is large, each into its own region.
     const uint64_t work = uint64_t{n} * src.walk.count() * (src.walk.elem + out_size);
     kernels::for_channels(n, work, [&](unsigned c) {
+      if (auto r = kernels::cumulative_channel(op0, op1, din, dout, imm0.read(m, c), seed_of(c),
+                                               m.partition(src.loc.space, src.partition(c)).data(),
+                                               src.walk, dst_bytes[c], dwalk)) {
+        last[c] = *r;
+        return;
+      }
       thread_local std::vector<uint32_t> y;
       channel(c, y);
     });
@@ -760,9 +770,15 @@ void explain_cumulative(const Decoded& d, const Machine& m, Explainer& x) {
                          ? "used as it is"
                          : fmt::format("converted from {} to FP32", dtype_str(din)),
                      t, call_text(op1, "t", "reg"), result_text(dout)));
-  x.line("accumulator",
-         "writes the accumulator of partition p (src start partition + c) with the last reg, "
-         "FP32, unrounded");
+  const ResolvedAddr r = resolve_addr(d.tensor("src_mem_pattern").addr, m);
+  const unsigned n = u32(d, "num_active_channels");
+  const std::string accs =
+      r.loc ? fmt::format("accumulators {}..{}", r.loc->partition, r.loc->partition + n - 1)
+            : std::string("the source partitions' accumulators");
+  x.line("reduce",
+         fmt::format(
+             "writes {} with each channel's last reg, FP32, unrounded{}", accs,
+             cmd == kCmdLoadAccumulate ? "" : "; imm1 is not used (it is LOAD_ACCUMULATE's seed)"));
   if (order_dependent(op1)) {
     const model::OrderRuleDef& rule = model::order_rule(model::OrderRule::Cumulative);
     x.line("order",
