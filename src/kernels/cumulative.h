@@ -20,4 +20,12 @@ std::optional<uint32_t> cumulative_channel(uint8_t op0, uint8_t op1, Dtype in, D
                                            uint32_t s0, uint32_t seed, const uint8_t* partition,
                                            const Walk& src, uint8_t* dst, const Walk& dst_walk);
 
+// kLanes channels at once (FP32 in, FP32 or FP32R out, both walks dense): channel k reads
+// partitions[k], writes dst[k], with scalar s0[k], its running value starting from reg[k]
+// and left there. Returns false, changing nothing, when it does not handle the case.
+inline constexpr unsigned kLanes = 8;
+bool cumulative_lanes(uint8_t op0, uint8_t op1, Dtype in, Dtype out, const uint32_t* s0,
+                      uint32_t* reg, const uint8_t* const* partitions, const Walk& src,
+                      uint8_t* const* dst, const Walk& dst_walk);
+
 }  // namespace gpsimd::kernels

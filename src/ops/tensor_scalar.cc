@@ -731,7 +731,25 @@ std::optional<Fault> execute_cumulative(const Word& w, const Machine& m,
     // Fast: the channel loop of cumulative.cc, the reference where it declines; channels
     // in parallel when the work is large, each into its own region.
     const uint64_t work = uint64_t{n} * src.walk.count() * (src.walk.elem + out_size);
+    // Groups of kernels::kLanes channels interleaved where the lanes loop takes them.
+    const unsigned groups = n / kernels::kLanes;
+    std::array<bool, kPartitions> done{};
+    kernels::for_channels(groups, work, [&](unsigned g) {
+      const unsigned c0 = g * kernels::kLanes;
+      std::array<uint32_t, kernels::kLanes> s0, reg;
+      std::array<const uint8_t*, kernels::kLanes> in;
+      for (unsigned k = 0; k < kernels::kLanes; ++k) {
+        s0[k] = imm0.read(m, c0 + k);
+        reg[k] = seed_of(c0 + k);
+        in[k] = m.partition(src.loc.space, src.partition(c0 + k)).data();
+      }
+      if (!kernels::cumulative_lanes(op0, op1, din, dout, s0.data(), reg.data(), in.data(),
+                                     src.walk, dst_bytes.data() + c0, dwalk))
+        return;
+      for (unsigned k = 0; k < kernels::kLanes; ++k) last[c0 + k] = reg[k], done[c0 + k] = true;
+    });
     kernels::for_channels(n, work, [&](unsigned c) {
+      if (done[c]) return;
       if (auto r = kernels::cumulative_channel(op0, op1, din, dout, imm0.read(m, c), seed_of(c),
                                                m.partition(src.loc.space, src.partition(c)).data(),
                                                src.walk, dst_bytes[c], dwalk)) {
