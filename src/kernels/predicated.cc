@@ -1,8 +1,10 @@
 // Predicated stores: CopyPredicatedScalar (SPEC §4.12) and CopyPredicated (SPEC §4.22). A
 // block of predicate elements is compared with zero in registers and the scalar, or the
 // block of data, is written with one masked store per vector, so the bytes it does not
-// select are never touched. Compiled once per SIMD
-// target (Highway's foreach_target) and dispatched at run time.
+// select are never touched. Compiled once per SIMD target (Highway's foreach_target) and
+// dispatched at run time.
+#include "kernels/predicated.h"
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -10,7 +12,6 @@
 
 #include "gpsimd/model.h"
 #include "kernels/kernels.h"
-#include "kernels/predicated.h"
 #include "kernels/walk_cursor.h"
 
 #undef HWY_TARGET_INCLUDE
