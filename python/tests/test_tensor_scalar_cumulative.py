@@ -154,3 +154,38 @@ def test_copy_predicated_errors():
             nisa.tensor_copy_predicated(dst=i, src=src, predicate=pt)
         with pytest.raises(gpsimd.NkiValidationError, match="HBM"):
             nisa.tensor_copy_predicated(dst=dst, src=ones((2, 4)), predicate=pt)
+
+
+# ---- gpsimd.tensor_scalar_cumulative, the NumPy face ---------------------------------------
+
+
+def test_numpy_face_is_a_sequential_float32_loop():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 300)).astype(np.float32)
+    got = gpsimd.tensor_scalar_cumulative(x, "mult", "add", 0.5)
+    # NumPy's accumulate runs left to right, one float32 rounding per step (cumulative-order).
+    np.testing.assert_array_equal(got, np.add.accumulate(x * np.float32(0.5), axis=1))
+    per_row = np.arange(1, 6, dtype=np.float32).reshape(5, 1)
+    got = gpsimd.tensor_scalar_cumulative(x, "add", np.maximum, 0.0, per_row,
+                                          nisa.reduce_cmd.load_reduce)
+    np.testing.assert_array_equal(got, np.maximum.accumulate(
+        np.concatenate([per_row, x], axis=1), axis=1)[:, 1:])
+
+
+def test_numpy_face_chains_long_rows_through_the_accumulator():
+    # 70000 elements: more than one word's walk (num_elem is 16 bits), so at least three
+    # words, each after the first continuing from the accumulator (ACCUMULATE).
+    got = gpsimd.tensor_scalar_cumulative(np.ones(70000, np.float32), "add", "add", 0.0)
+    np.testing.assert_array_equal(got, np.arange(1, 70001, dtype=np.float32))
+
+
+def test_numpy_face_errors():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match="reduce_cmd"):
+        gpsimd.tensor_scalar_cumulative(x, "add", "add", 0.0, reduce_cmd="reduce")
+    with pytest.raises(ValueError, match="imm1"):
+        gpsimd.tensor_scalar_cumulative(x, "add", "add", 0.0, reduce_cmd="load_reduce")
+    with pytest.raises(gpsimd.InvalidInstruction, match="op1"):
+        gpsimd.tensor_scalar_cumulative(x, "add", "is_gt", 0.0)
+    with pytest.raises(gpsimd.Fault, match="unsupported"):
+        gpsimd.tensor_scalar_cumulative(x, "add", "add", 0.0, dtype=np.int32)
