@@ -491,6 +491,15 @@ TEST(FootprintRandom, TensorReduceBitvec) {
                  0x52);
 }
 
+TEST(FootprintRandom, CopyPredicated) {
+  run_footprints("CopyPredicated", rw::generator(gpsimd::Opcode::CopyPredicated), kAll, 0x72);
+}
+
+TEST(FootprintRandom, TensorScalarCacheCumulative) {
+  run_footprints("TensorScalarCacheCumulative",
+                 rw::generator(gpsimd::Opcode::TensorScalarCacheCumulative), kAll, 0xe6);
+}
+
 TEST(FootprintRandomCoverage, EveryInstructionIsChecked) {
   gpsimd::test_coverage::expect_table("FootprintRandom tests",
                                       gpsimd::test_coverage::tests_of("FootprintRandom"));

@@ -299,16 +299,20 @@ TEST(IsaTable, SameLayoutComparesFields) {
 }
 
 // SPEC §3.9: the instructions of §4.14-§4.17 take the engine as an input; the others run
-// on the engine of their row.
+// on the engine of their row (TensorScalarCacheCumulative, §4.24, on DVE whatever is given).
 TEST(IsaTable, TensorScalarTakesTheEngineAsInput) {
   for (const InstrDef& d : instructions()) {
-    const bool input = d.mnemonic.starts_with("TensorScalar") && d.mnemonic != "TensorScalarSelect";
+    const bool input = d.mnemonic.starts_with("TensorScalar") &&
+                       d.mnemonic != "TensorScalarSelect" &&
+                       d.mnemonic != "TensorScalarCacheCumulative";
     if (!input) continue;
     EXPECT_TRUE(d.engine_input) << d.mnemonic;
     EXPECT_EQ(d.engine_for(std::nullopt), Engine::DVE) << d.mnemonic;
     EXPECT_EQ(d.engine_for(Engine::POOL), Engine::POOL) << d.mnemonic;
   }
   EXPECT_FALSE(instruction(Opcode::TensorScalarSelect).engine_input);
+  EXPECT_FALSE(instruction(Opcode::TensorScalarCacheCumulative).engine_input);
+  EXPECT_EQ(instruction(Opcode::TensorScalarCacheCumulative).engine_for(Engine::POOL), Engine::DVE);
 }
 
 TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
@@ -332,7 +336,11 @@ TEST(IsaTable, OpcodesAndMnemonicsAreUnique) {
 TEST(IsaTable, UnknownOpcodesDecodeAsNulloptAndFailHasKnownOpcode) {
   const std::set<unsigned> known = {0x96, 0x98, 0xbc, 0xbe, 0x92, 0x7e, 0x9b, 0xe8,
                                     0xf2, 0x6c, 0x6d, 0x6e, 0x6f, 0x41, 0x51, 0x43,
+<<<<<<< HEAD
                                     0x53, 0x44, 0x54, 0x46, 0x47, 0x49, 0x42, 0x52};
+=======
+                                    0x53, 0x44, 0x54, 0x46, 0x47, 0x72, 0xe6};
+>>>>>>> ko-cp-cum
 
   unsigned unknown = 0;
   for (unsigned op = 0; op < 256; ++op) {

@@ -171,6 +171,8 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::Memset, "has_memset_opcode"},
       {Opcode::TensorReduceArith, "has_tensor_reduce_opcode"},
       {Opcode::TensorReduceBitvec, "has_tensor_reduce_opcode"},
+      {Opcode::CopyPredicated, "has_copy_cast_predicated_opcode"},
+      {Opcode::TensorScalarCacheCumulative, "has_tensor_cache_cumulative_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {

@@ -245,6 +245,15 @@ inline bool match_equal(uint32_t element_fp32, uint32_t match_value_fp32) {
 // SPEC §4.9: FindIndex8 writes idx modulo 2^(8 * size): the low bits of the u32 index
 // (format.h's int_low_bits), so a key not found reads 0xFFFF as UINT16.
 
+// SPEC §4.24: TensorScalarCacheCumulative computes every op on the FP32 path of §3.8,
+// integer data included (the RE's widened integer accumulator is not followed), and carries
+// the FP32 running value unrounded (see tensor_scalar.cc). An INT32 (0x8) or UINT32 (0x9)
+// out_dtype validates (the vendor clause checks in_dtype only) and then faults
+// unsupported-op, before anything is resolved: NKI rules both out as outputs.
+inline constexpr bool cumulative_out_unsupported(uint8_t out_dtype_code) {
+  return out_dtype_code == 0x08 || out_dtype_code == 0x09;
+}
+
 // ---- floating-point orders that are not public (SPEC §7 "model_rules") ------------------
 // Where a result depends on an order the hardware does not publish, SPEC names one rule,
 // stated once; a conformance vector whose expected state rests on it lists the rule's name

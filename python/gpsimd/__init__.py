@@ -6,6 +6,7 @@ zero-copy NumPy views; ``run`` executes words or assembly text), :func:`encode`,
 
 High level, NumPy in and out, each running the real instruction on a scratch machine:
 :func:`tensor_tensor`, :func:`tensor_scalar` (the ALU, on the engine given),
+:func:`tensor_scalar_cumulative`,
 :func:`range_select`, :func:`tensor_scalar_select`, :func:`sequence_bounds`, :func:`sort`,
 :func:`affine_select` (and :func:`causal_mask`), :func:`iota`, :func:`nonzero_with_count`, :func:`tensor_copy_predicated`, :func:`dve_read_accumulator`,
 :func:`max8`, :func:`nc_find_index8`, :func:`nc_match_replace8`, :func:`topk`;
@@ -63,7 +64,7 @@ from .formats import (
     to_fp16,
     widen,
 )
-from .alu import tensor_scalar, tensor_tensor
+from .alu import tensor_scalar, tensor_scalar_cumulative, tensor_tensor
 from .machine import Machine
 from .queues import ProgramRun
 from .ops import (
@@ -100,6 +101,7 @@ __all__ = [
     "word_bytes",
     "tensor_tensor",
     "tensor_scalar",
+    "tensor_scalar_cumulative",
     "range_select",
     "tensor_scalar_select",
     "sequence_bounds",

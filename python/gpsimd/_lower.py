@@ -36,7 +36,8 @@ __all__ = ["Word", "reversed_walk", "tensor_tensor", "tensor_scalar", "tensor_sc
            "copy", "range_select", "read_accumulator", "affine_select", "iota", "max8",
            "match_value_load", "find_index8", "match_replace8", "nonzero_with_count",
            "copy_predicated_scalar", "sequence_bounds", "sort", "tensor_scalar_select",
-           "memset", "tensor_reduce"]
+           "memset", "tensor_reduce", "copy_predicated", "copy_predicated_reversed",
+           "tensor_scalar_cumulative"]
 
 
 class Word(bytes):
@@ -131,6 +132,70 @@ def tensor_scalar(*, op0: str, op1: str, in_dtype: str, out_dtype: str, channels
                  in_dtype=in_dtype, out_dtype=out_dtype, op0=op0, op1=op1,
                  reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
                  src_mem_pattern=data, dst_mem_pattern=dst, **fields)
+
+
+TENSOR_SCALAR_CUMULATIVE_ARGUMENTS = {
+    "src_mem_pattern": "src", "in_dtype": "src", "out_dtype": "dst", "dst_mem_pattern": "dst",
+    "num_active_channels": "dst", "op0": "op0", "op1": "op1", "reverse_operands": "op0",
+    "accumulator_cmd": "reduce_cmd", "imm0": "imm0", "imm0_src": "imm0", "imm1": "imm1",
+    "imm1_src": "imm1"}
+
+
+def tensor_scalar_cumulative(*, op0: str, op1: str, in_dtype: str, out_dtype: str,
+                             channels: int, src: dict, dst: dict, imm0: Any, imm1: Any,
+                             reduce_cmd: str, names: dict | None = None) -> Word:
+    """TensorScalarCacheCumulative (0xe6, SPEC §4.24): ``reg = op1(op0(x, imm0), reg)``
+    written at every element. ``imm0`` is the bits of an FP32 (an instruction immediate)
+    or a pointer; ``imm1``, the seed, is used only for ``reduce_cmd`` LOAD_ACCUMULATE:
+    for the other commands its field and source are 0 whatever is given."""
+    load = reduce_cmd == "LOAD_ACCUMULATE"
+    return _word("TensorScalarCacheCumulative", TENSOR_SCALAR_CUMULATIVE_ARGUMENTS, names,
+                 accumulator_cmd=reduce_cmd, src_mem_pattern=src, in_dtype=in_dtype,
+                 out_dtype=out_dtype, num_active_channels=channels, imm0_src=_source(imm0),
+                 op0=op0, op1=op1, reverse_operands=0,
+                 imm1_src=_source(imm1) if load else "INSTRUCTION_IMMEDIATE",
+                 imm0=imm0, imm1=imm1 if load else 0, dst_mem_pattern=dst)
+
+
+# ---- CopyPredicated (SPEC §4.22) -------------------------------------------------------------
+
+COPY_PREDICATED_ARGUMENTS = {
+    "src0_mem_pattern": "predicate", "src1_mem_pattern": "src", "dst_mem_pattern": "dst",
+    "in0_in1_dtype": "predicate",
+    "in0_in1_dtype (src0, the predicate, low nibble)": "predicate",
+    "in0_in1_dtype (src1, the data, high nibble)": "src", "out_dtype": "dst", "op": "src",
+    "num_active_channels": "dst"}
+
+
+def copy_predicated(*, pred_dtype: str, dtype: str, out_dtype: str, channels: int,
+                    predicate: dict, src: dict, dst: dict, names: dict | None = None) -> Word:
+    """CopyPredicated (0x72): ``dst = src`` where ``predicate`` is nonzero (any bit set),
+    ``dst`` unchanged elsewhere; ``dtype`` is the data's, ``out_dtype`` the
+    destination's (the instruction wants them equal)."""
+    return _word("CopyPredicated", COPY_PREDICATED_ARGUMENTS, names,
+                 in0_in1_dtype=(pred_dtype, dtype), out_dtype=out_dtype, op="BYPASS",
+                 num_active_channels=channels, src0_mem_pattern=predicate,
+                 src1_mem_pattern=src, dst_mem_pattern=dst)
+
+
+def copy_predicated_reversed(*, pred_dtype: str, dtype: str, out_dtype: str, channels: int,
+                             predicate: dict, src: dict, dst: dict, scratch: dict,
+                             names: dict | None = None) -> list[Word]:
+    """The two words of CopyPredicated with the predicate reversed (SPEC §4.22,
+    ``reverse_pred=True`` [model]): TensorScalarArith IS_EQ +0.0 from ``predicate`` into
+    ``scratch`` (the predicate's dtype, shape and channels: 1 where it is zero, else 0),
+    then CopyPredicated under ``scratch``. Both run on the Vector engine, in order."""
+    arguments = {"src_mem_pattern": "predicate", "in_dtype": "predicate",
+                 "out_dtype": "predicate", "dst_mem_pattern": "predicate",
+                 "num_active_channels": "dst"}
+    negate = _word("TensorScalarArith", arguments, names, num_active_channels=channels,
+                   in_dtype=pred_dtype, out_dtype=pred_dtype, op0="IS_EQ", op1="BYPASS",
+                   reverse_operands=0, imm0_src="INSTRUCTION_IMMEDIATE",
+                   imm1_src="INSTRUCTION_IMMEDIATE", imm0=0, imm1=0, src_mem_pattern=predicate,
+                   dst_mem_pattern=scratch)
+    return [negate, copy_predicated(pred_dtype=pred_dtype, dtype=dtype, out_dtype=out_dtype,
+                                    channels=channels, predicate=scratch, src=src, dst=dst,
+                                    names=names)]
 
 
 # ---- Copy (SPEC §4.16) and Cast (§4.17) ------------------------------------------------------

@@ -1,9 +1,10 @@
-"""NumPy in, NumPy out: the ALU instructions (SPEC §3.8, §4.14, §4.15) as functions.
+"""NumPy in, NumPy out: the ALU instructions (SPEC §3.8, §4.14, §4.15, §4.24) as functions.
 
 :func:`tensor_tensor` is TensorTensorArith (0x41) / TensorTensorBitvec (0x51),
 :func:`tensor_scalar` TensorScalarArith (0x43) / TensorScalarBitvec (0x53) and the
-pointer forms 0x44 / 0x54, with NKI's argument names, order and defaults (NKI's
-``nki.isa.tensor_tensor`` and ``nki.isa.tensor_scalar`` without their ``dst``). Each
+pointer forms 0x44 / 0x54, :func:`tensor_scalar_cumulative` TensorScalarCacheCumulative
+(0xe6), with NKI's argument names, order and defaults (NKI's ``nki.isa.tensor_tensor``,
+``nki.isa.tensor_scalar`` and ``nki.isa.tensor_scalar_cumulative`` without their ``dst``). Each
 builds the real words, runs them on a scratch :class:`gpsimd.Machine` for the engine
 given (SPEC §3.9) and reads the result back, so the result is the model's, bit for bit.
 
@@ -29,7 +30,7 @@ from ._operands import UFUNC_OPS, alu_op, alu_table, immediate
 from .dtypes import dtype_size, storage_dtype
 from .ops import _RESULT, VALID_DTYPES, _as_bits, _ceil, _parts, _ptr, _rows, _tiles_bytes
 
-__all__ = ["tensor_tensor", "tensor_scalar", "alu_ops", "UFUNC_OPS"]
+__all__ = ["tensor_tensor", "tensor_scalar", "tensor_scalar_cumulative", "alu_ops", "UFUNC_OPS"]
 
 DtypeLike = Any
 
@@ -277,3 +278,95 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(res.reshape(shape))
 
+
+# ---- TensorScalarCacheCumulative -----------------------------------------------------------
+
+_CUMULATIVE_CMDS = {"reset_reduce": "ZERO_ACCUMULATE", "load_reduce": "LOAD_ACCUMULATE",
+                    "zero_accumulate": "ZERO_ACCUMULATE", "load_accumulate": "LOAD_ACCUMULATE"}
+
+
+def tensor_scalar_cumulative(src: ArrayLike, op0: Any, op1: Any, imm0: Union[float, ArrayLike],
+                             imm1: Union[float, ArrayLike, None] = None,
+                             reduce_cmd: Any = "reset_reduce", *, dtype: DtypeLike = None,
+                             in_dtype: DtypeLike = None, generation: str = "v3",
+                             strict: bool = False, return_words: bool = False) -> ArrayResult:
+    """Return the running value ``reg = op1(op0(x, imm0), reg)`` at every element of each
+    row: TensorScalarCacheCumulative (0xe6), SPEC §4.24 — NKI's
+    ``nki.isa.tensor_scalar_cumulative`` without its ``dst``.
+
+    Each row runs over its elements in order on the FP32 path (SPEC §3.8), the element on
+    ``op1``'s left, the carried value FP32 (the result converted to ``dtype`` element by
+    element). A row longer than one word's walk continues in the next word from the
+    accumulator (ACCUMULATE), which carries the FP32 value.
+
+    - ``src``: ``[rows, ...]`` or 1-D (one row), not INT32/UINT32 (BF16/FP8 bits with
+      ``in_dtype``).
+    - ``op0``: an arithmetic op (``is_general_arith_op``); ``op1``: ADD, SUBTRACT, MULT,
+      MAX or MIN (NKI's ``nl.add``, ..., NumPy's ufuncs or ALU_OP names).
+    - ``imm0``, ``imm1``: a number (an FP32 immediate) or one value per row, shape
+      ``(rows, 1)`` or ``(rows,)``, read through a pointer.
+    - ``reduce_cmd``: ``'reset_reduce'`` (the default: from ``op1``'s identity) or
+      ``'load_reduce'`` (from ``imm1``), or ``gpsimd.nki.isa.reduce_cmd``'s members;
+      ``imm1`` is used by ``load_reduce`` only.
+    - ``dtype``: the result's dtype (not INT32/UINT32: unsupported-op); default the
+      source's.
+
+    >>> import numpy as np, gpsimd
+    >>> x = np.array([[1, 2, 3, 4], [1, 1, 1, 1]], dtype=np.float32)
+    >>> gpsimd.tensor_scalar_cumulative(x, "add", "add", 0.0)
+    array([[ 1.,  3.,  6., 10.],
+           [ 1.,  2.,  3.,  4.]], dtype=float32)
+    >>> gpsimd.tensor_scalar_cumulative(x, "mult", "max", 2.0, 5.0, "load_reduce")
+    array([[5., 5., 6., 8.],
+           [5., 5., 5., 5.]], dtype=float32)
+    """
+    fn = "tensor_scalar_cumulative"
+    cmd_name = getattr(reduce_cmd, "name", reduce_cmd)
+    cmd = _CUMULATIVE_CMDS.get(str(cmd_name).lower()) if isinstance(cmd_name, str) else None
+    if cmd is None:
+        raise ValueError(f"{fn}: reduce_cmd={reduce_cmd!r}: expected 'reset_reduce' or "
+                         "'load_reduce' (reduce continues from an earlier word's accumulators, "
+                         "which a call on a fresh machine does not have)")
+    if cmd == "LOAD_ACCUMULATE" and imm1 is None:
+        raise ValueError(f"{fn}: imm1 is None but reduce_cmd is load_reduce, which starts from "
+                         "imm1: give a number or one value per row")
+    a, din, dout = in_out(fn, "src", src, VALID_DTYPES, in_dtype, dtype)
+    x2, _ = _rows(a, f"{fn}: src")
+    shape = a.shape
+    rows, cols = x2.shape
+    isz, osz = dtype_size(din), dtype_size(dout)
+    name0 = alu_op(fn, "op0", op0, din)
+    name1 = alu_op(fn, "op1", op1, din)
+    with Runner(fn, generation, strict, return_words) as run:
+        kind0, v0 = _operand(fn, "imm0", imm0, rows, din, False)
+        kind1, v1 = (_operand(fn, "imm1", imm1, rows, din, False) if cmd == "LOAD_ACCUMULATE"
+                     else ("imm", 0))
+        data = _as_bits(x2, din)
+        res = np.empty((rows, cols), dtype=storage_dtype(dout))
+        width = _width(run.partition_bytes(), (isz, osz), _ALIGN)
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (_ALIGN + _tiles_bytes(cols, width, isz, osz)))
+        run.result_shape("out", (rows, cols), res.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                imm_off = run.block(8)  # imm0's column at +0, imm1's at +4
+            imms = []
+            for i, (kind, v) in enumerate(((kind0, v0), (kind1, v1))):
+                if kind == "ptr":
+                    run.load(0, imm_off + 4 * i, v[r0 : r0 + r], name=f"imm{i}")
+                    v = _ptr(imm_off + 4 * i)
+                imms.append(v)
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    src_off, dst_off = run.block(w * isz, w * osz)
+                run.load(0, src_off, data[r0 : r0 + r, c0 : c0 + w], name="src")
+                # The row's first word seeds the running value; the next ones continue it.
+                run.run(lower.tensor_scalar_cumulative(
+                    op0=name0, op1=name1, in_dtype=din, out_dtype=dout, channels=r,
+                    src=_tensor(src_off, w), dst=_tensor(dst_off, w), imm0=imms[0],
+                    imm1=imms[1], reduce_cmd=cmd if c0 == 0 else "ACCUMULATE", names=_RESULT))
+                res[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
+                                                         into=("out", _parts(r0, r, c0, w)))
+        return run.result(res.reshape(shape))

@@ -168,7 +168,7 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
                            reverse_pred: bool = False, *, dtype: DtypeLike = None,
                            in_dtype: DtypeLike = None, generation: str = "v3",
                            strict: bool = False, return_words: bool = False) -> ArrayResult:
-    """Return ``dst`` with the scalar ``src`` written where ``predicate`` is true.
+    """Return ``dst`` with ``src`` written where ``predicate`` is true.
 
     NKI's ``tensor_copy_predicated`` with a scalar ``src`` is the CopyPredicatedScalar
     instruction (SPEC §4.12, 0xe8): element ``j`` of row ``r`` becomes ``src`` where
@@ -176,14 +176,18 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     ``reverse_pred=True`` writes where the predicate is zero instead. NKI's
     ``reverse_pred=False`` is the instruction's ``reversed_pred = 1``. The scalar's bits
     are written unchanged. ``dst`` itself is not modified: the result is a new array.
+    With a tensor ``src`` (``dst``'s shape and dtype) it is CopyPredicated (SPEC §4.22,
+    0x72): ``np.where(predicate, src, dst)`` bit for bit, and with ``reverse_pred=True``
+    ``np.where(predicate, dst, src)`` (a TensorScalarArith word reverses the predicate
+    first, SPEC §4.22).
 
     - ``dst``: ``[rows, ...]`` or 1-D, of any dtype the instruction moves (float32,
       float16, int8/16/32, uint8/16/32, or BF16/FP8 bit patterns named by ``in_dtype``
       or ``dtype``: the result has ``dst``'s dtype).
     - ``src``: a number (a Python float needs a float dtype, an int an integer one; it is
       converted to the dtype as SPEC §5 says), a NumPy scalar of dst's storage type (taken
-      bit for bit), or ``[rows, 1]`` values, one per row (read through a pointer). A
-      tensor ``src`` is another instruction, which gpsimd does not model.
+      bit for bit), ``[rows, 1]`` values, one per row (read through a pointer), or an
+      array of ``dst``'s shape and dtype (CopyPredicated).
     - ``predicate``: the shape of ``dst``; bool, uint8/16/32 or int8/16/32 (a Python list
       of ints is int32, as everywhere).
 
@@ -191,6 +195,8 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     >>> scores = np.array([[0.5, 2.0, -1.0, 3.0]], dtype=np.float32)
     >>> gpsimd.tensor_copy_predicated(scores, -9984.0, predicate=scores < 0)
     array([[ 5.000e-01,  2.000e+00, -9.984e+03,  3.000e+00]], dtype=float32)
+    >>> gpsimd.tensor_copy_predicated(scores, scores * 10, predicate=scores > 1)
+    array([[ 0.5, 20. , -1. , 30. ]], dtype=float32)
     """
     fn = "tensor_copy_predicated"
     d, name = data_array(fn, "dst", dst, VALID_DTYPES, same_dtype(fn, dtype, in_dtype))
@@ -220,10 +226,18 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
     s = np.asarray(src)
     per_row = s.ndim == 2 and s.shape == (rows, 1)
     if s.ndim != 0 and not per_row:
-        raise TypeError(
-            f"tensor_copy_predicated: src of shape {s.shape} is a tensor; CopyPredicatedScalar "
-            f"copies a scalar (or [rows, 1] values, one per row, here [{rows}, 1]); a tensor "
-            "src is another instruction, which gpsimd does not model")
+        if s.shape != shape:
+            raise ValueError(
+                f"tensor_copy_predicated: src has shape {s.shape}, dst {shape}: a tensor src "
+                f"(CopyPredicated) has dst's shape; a scalar src is a number or [rows, 1] "
+                f"values, one per row (here [{rows}, 1])")
+        data, dname = data_array(fn, "src", src, VALID_DTYPES, same_dtype(fn, dtype, in_dtype))
+        if dname != name:
+            raise TypeError(f"tensor_copy_predicated: src is {dname}, dst {name}: CopyPredicated "
+                            "copies bits, so they must have the same dtype")
+        return _copy_predicated_tensor(d2, name, p2, pname, _as_bits(data.reshape(rows, cols),
+                                                                     name), shape, reverse_pred,
+                                       generation, strict, return_words)
     s_bits = scalar_bits(fn, "src", src if isinstance(src, float) else
                          s.reshape(-1) if per_row else s[()], name, python_float=False)
 
@@ -250,6 +264,42 @@ def tensor_copy_predicated(dst: ArrayLike, src: Union[float, ArrayLike], predica
                     dtype=name, pred_dtype=pname, channels=r, predicate=_sbuf3(0, pred_off, w),
                     dst=_sbuf3(0, dst_off, w), src=_ptr(imm_off) if per_row else s_bits,
                     reverse_pred=reverse_pred))
+                out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "dst",
+                                                         into=("dst", _parts(r0, r, c0, w)))
+        return run.result(out.view(storage_dtype(name)).reshape(shape))
+
+
+def _copy_predicated_tensor(d2, name, p2, pname, s2, shape, reverse_pred, generation, strict,
+                            return_words):
+    """tensor_copy_predicated with a tensor src: CopyPredicated (0x72) per block of rows
+    and columns; with ``reverse_pred`` the predicate goes through a scratch region first
+    (SPEC §4.22's two words)."""
+    fn = "tensor_copy_predicated"
+    rows, cols = d2.shape
+    psize, size = dtype_size(pname), dtype_size(name)
+    sizes = (psize, size, size) + ((psize,) if reverse_pred else ())
+    out = np.ascontiguousarray(_as_bits(d2, name)).copy()
+    blocks = -(-rows // _PARTITIONS)
+    with Runner(fn, generation, strict, return_words) as run:
+        pbytes = run.partition_bytes()
+        width = min(_MAX_NUM, (pbytes - 5 * _ALIGN) // sum(sizes))
+        fits = run.layout(blocks * _tiles_bytes(cols, width, *sizes))
+        run.result_shape("dst", (rows, cols), out.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            for c0 in range(0, cols, width):
+                w = min(width, cols - c0)
+                if fits or (r0 == 0 and c0 == 0):
+                    offs = run.block(*(w * z for z in sizes))
+                pred_off, src_off, dst_off = offs[:3]
+                run.load(0, pred_off, p2[r0 : r0 + r, c0 : c0 + w], name="predicate")
+                run.load(0, src_off, s2[r0 : r0 + r, c0 : c0 + w], name="src")
+                run.load(0, dst_off, out[r0 : r0 + r, c0 : c0 + w], name="dst")
+                operands = dict(pred_dtype=pname, dtype=name, out_dtype=name, channels=r,
+                                predicate=_sbuf3(0, pred_off, w), src=_sbuf3(0, src_off, w),
+                                dst=_sbuf3(0, dst_off, w))
+                run.run(lower.copy_predicated_reversed(scratch=_sbuf3(0, offs[3], w), **operands)
+                        if reverse_pred else [lower.copy_predicated(**operands)])
                 out[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, name, "dst",
                                                          into=("dst", _parts(r0, r, c0, w)))
         return run.result(out.view(storage_dtype(name)).reshape(shape))

@@ -21,6 +21,8 @@ CALLS = {
     "tensor_tensor": lambda **kw: gpsimd.tensor_tensor(F32, F32, "add", **kw),
     "tensor_scalar": lambda **kw: gpsimd.tensor_scalar(F32, "mult", 2.0, op1="add",
                                                        operand1=[[1.0]], **kw),
+    "tensor_scalar_cumulative": lambda **kw: gpsimd.tensor_scalar_cumulative(F32, "mult", "add",
+                                                                             2.0, **kw),
     "range_select": lambda **kw: gpsimd.range_select(F32, ">=", "<", 1, 5, **kw),
     "tensor_scalar_select": lambda **kw: gpsimd.tensor_scalar_select(F32, -1.0, True, **kw),
     "sequence_bounds": lambda **kw: gpsimd.sequence_bounds(np.array([0, 1, 1, 2], np.int32), **kw),

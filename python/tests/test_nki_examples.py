@@ -362,8 +362,8 @@ def test_nonzero_with_count_docstring_example_and_kernel():
 
 def test_tensor_copy_predicated_nki_test_with_a_scalar_src():
     # aws-neuron-sdk nki/test/test_nki_isa_copypredicated.py: predicate np.less_equal(a, 0.8)
-    # on (128, 512) tiles, golden np.where(predicate, on_true, on_false). gpsimd models the
-    # scalar src (CopyPredicatedScalar), so on_true is a scalar here; the tensor src raises.
+    # on (128, 512) tiles, golden np.where(predicate, on_true, on_false), here with a scalar
+    # src (CopyPredicatedScalar); the tile src is the next test.
     np.random.seed(0)
     a = np.random.random_sample([128, 512]).astype(np.float32) * 100
     b = np.random.random_sample([128, 512]).astype(np.float32) * 100
@@ -373,13 +373,33 @@ def test_tensor_copy_predicated_nki_test_with_a_scalar_src():
         dst_tile = load(nl.ndarray((128, 512), dtype=nl.float32), b)
         nisa.tensor_copy_predicated(src=-7.25, dst=dst_tile, predicate=pre_tile)
         got = dst_tile.numpy()
-        with pytest.raises(NotImplementedError, match="tile src is CopyPredicated's tensor"):
-            nisa.tensor_copy_predicated(src=dst_tile, dst=dst_tile, predicate=pre_tile)
         rev = load(nl.ndarray((128, 512), dtype=nl.float32), b)
         nisa.tensor_copy_predicated(rev, 0.5, pre_tile, reverse_pred=True)
         got_rev = rev.numpy()
     np.testing.assert_array_equal(got, np.where(np.less_equal(a, 0.8), np.float32(-7.25), b))
     np.testing.assert_array_equal(got_rev, np.where(np.less_equal(a, 0.8), b, np.float32(0.5)))
+
+
+def test_tensor_copy_predicated_nki_test_with_a_tile_src():
+    # The same NKI test with its tile src (CopyPredicated, SPEC §4.22): dst = b's tile,
+    # src = a's, the result np.where(a <= 0.8, a, b) bit for bit; reverse_pred=True is the
+    # two-word lowering, np.where(predicate, dst, src).
+    np.random.seed(0)
+    a = np.random.random_sample([128, 512]).astype(np.float32)
+    b = np.random.random_sample([128, 512]).astype(np.float32)
+    pred = np.less_equal(a, 0.8)
+    with nki.Program() as p:
+        pre_tile = load(nl.ndarray((128, 512), dtype=nl.uint8), pred.astype(np.uint8))
+        a_tile = load(nl.ndarray((128, 512), dtype=nl.float32), a)
+        dst_tile = load(nl.ndarray((128, 512), dtype=nl.float32), b)
+        nisa.tensor_copy_predicated(dst=dst_tile, src=a_tile, predicate=pre_tile)
+        got = dst_tile.numpy()
+        rev = load(nl.ndarray((128, 512), dtype=nl.float32), b)
+        nisa.tensor_copy_predicated(rev, a_tile, pre_tile, reverse_pred=True)
+        got_rev = rev.numpy()
+    np.testing.assert_array_equal(got, np.where(pred, a, b))
+    np.testing.assert_array_equal(got_rev, np.where(pred, b, a))
+    assert [w[0] for w in p.words] == [0x72, 0x43, 0x72]
 
 
 # ---- nki.isa.sequence_bounds ----------------------------------------------------------------

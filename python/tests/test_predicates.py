@@ -113,10 +113,30 @@ def test_copy_predicated_polarity_is_nki():
     assert dst.tolist() == [0, 0, 0, 0]  # the argument is not modified
 
 
+def test_copy_predicated_tensor_src_is_where():
+    # CopyPredicated (SPEC §4.22): np.where(predicate, src, dst) bit for bit, NaN payloads
+    # and -0.0 included; reverse_pred=True is np.where(predicate, dst, src).
+    rng = np.random.default_rng(7)
+    dst = rng.integers(0, 1 << 32, (130, 37), dtype=np.uint32).view(np.float32)
+    src = rng.integers(0, 1 << 32, (130, 37), dtype=np.uint32).view(np.float32)
+    for ptype in (np.bool_, np.uint8, np.int16, np.uint32):
+        pred = (rng.integers(0, 3, (130, 37)) * (rng.random((130, 37)) < 0.5)).astype(ptype)
+        got = gpsimd.tensor_copy_predicated(dst, src, pred)
+        np.testing.assert_array_equal(got.view(np.uint32),
+                                      np.where(pred != 0, src, dst).view(np.uint32))
+        got = gpsimd.tensor_copy_predicated(dst, src, pred, reverse_pred=True)
+        np.testing.assert_array_equal(got.view(np.uint32),
+                                      np.where(pred != 0, dst, src).view(np.uint32))
+    _, words = gpsimd.tensor_copy_predicated(dst[:2], src[:2], pred[:2], return_words=True)
+    assert [w[0] for w in words] == [0x72]
+
+
 def test_copy_predicated_errors():
     x = np.zeros((2, 3), dtype=np.float32)
-    with pytest.raises(TypeError, match="src of shape \\(2, 3\\) is a tensor"):
-        gpsimd.tensor_copy_predicated(x, x, x > 0)
+    with pytest.raises(ValueError, match="src has shape \\(3,\\), dst \\(2, 3\\)"):
+        gpsimd.tensor_copy_predicated(x, x[0], x > 0)
+    with pytest.raises(TypeError, match="src is INT32, dst FP32"):
+        gpsimd.tensor_copy_predicated(x, x.astype(np.int32), x > 0)
     with pytest.raises(TypeError, match="predicate dtype float32"):
         gpsimd.tensor_copy_predicated(x, 1.0, x)
     with pytest.raises(ValueError, match="predicate has shape \\(3,\\), dst \\(2, 3\\)"):

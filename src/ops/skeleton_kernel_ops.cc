@@ -40,11 +40,4 @@ const detail::OpSemantics table::kScalarTensorTensorBitvecOps =
     detail::placeholder<Opcode::ScalarTensorTensorBitvec>();
 const detail::OpSemantics table::kSelectReduceOps = detail::placeholder<Opcode::SelectReduce>();
 // STT_END
-// CP_BEGIN
-const detail::OpSemantics table::kCopyPredicatedOps = detail::placeholder<Opcode::CopyPredicated>();
-// CP_END
-// CUM_BEGIN
-const detail::OpSemantics table::kTensorScalarCacheCumulativeOps =
-    detail::placeholder<Opcode::TensorScalarCacheCumulative>();
-// CUM_END
 }  // namespace gpsimd

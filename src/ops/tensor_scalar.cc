@@ -10,6 +10,10 @@
 // width, with immediates of that width. 0x44 and 0x54 read both immediates through
 // pointers whatever *_src says. The four opcodes' rows differ only in their Form: this
 // file is the family's, each opcode's OpSemantics at its end.
+//
+// TensorScalarCacheCumulative (0xe6) has the same bytes and computes a running value per
+// channel, reg = op1(op0(x, s0), reg), written at every element and left in the source
+// partition's accumulator (SPEC §4.24); its section is at the end of this file.
 #include <fmt/format.h>
 
 #include <array>
@@ -20,7 +24,9 @@
 #include "alu/eval.h"
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
+#include "gpsimd/model.h"
 #include "kernels/alu_stream.h"
+#include "kernels/cumulative.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
@@ -519,6 +525,302 @@ constexpr OpSemantics semantics_of(Word (*sample)(unsigned), std::string_view la
 }  // namespace
 }  // namespace gpsimd::detail::tensor_scalar
 
+// ---- TensorScalarCacheCumulative (0xe6) ---------------------------------------------------
+
+namespace gpsimd::detail::tensor_scalar {
+namespace {
+
+// TensorScalarCacheCumulative (0xe6, S3D3_TS): per channel c, with p = src start partition
+// + c, the running value reg starts from the seed accumulator_cmd selects and, for every
+// ordinal j of the source walk in order, becomes op1(op0(x, s0), reg) on SPEC §3.8's FP32
+// path, the element op1's LEFT operand; dst[j] = reg converted to out_dtype, and acc[p] =
+// the last reg, unrounded (SPEC §4.24).
+static_assert(field_of(table::kTensorScalarCacheCumulative, "imm1").offset == kImm1.offset &&
+              field_of(table::kTensorScalarCacheCumulative, "accumulator_cmd").offset ==
+                  kAccumCmd.offset);
+
+constexpr uint8_t kCmdAccumulate = static_cast<uint8_t>(AccumCmd::ACCUMULATE);
+constexpr uint8_t kCmdZeroAccumulate = static_cast<uint8_t>(AccumCmd::ZERO_ACCUMULATE);
+constexpr uint8_t kCmdLoadAccumulate = static_cast<uint8_t>(AccumCmd::LOAD_ACCUMULATE);
+
+// ACCUMULATE reads and writes the source partitions' accumulators; ZERO_ACCUMULATE and
+// LOAD_ACCUMULATE write them (every valid command writes the last running value).
+std::optional<AccessKind> cumulative_accumulator_access(const Word& w) {
+  const uint8_t cmd = w[kAccumCmd.offset];
+  if (cmd == kCmdAccumulate) return AccessKind::ReadWrite;
+  if (cmd == kCmdZeroAccumulate || cmd == kCmdLoadAccumulate) return AccessKind::Write;
+  return std::nullopt;
+}
+
+// SPEC §4.24, §8.5: the source walk and imm0 (a pointer by imm0_src) are read, imm1 is the
+// seed of LOAD_ACCUMULATE (an instruction immediate 0 otherwise: validation sees to it),
+// the destination walk is written, and the source partitions' accumulators.
+constexpr OperandDecl kCumulativeList[] = {
+    tensor_operand(kSrc, AccessKind::Read, dtype_byte(kInDtype)),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOutDtype)),
+    immediate_operand(F, "imm0", dtype_fixed(Dtype::FP32)),
+    immediate_operand(F, "imm1", dtype_fixed(Dtype::FP32)),
+    accumulators_of(kSrcOp, AccessKind::ReadWrite, cumulative_accumulator_access),
+};
+constexpr std::string_view kCumulativeImmediates = "tensor_scalar_cache_reduce_immediates_check";
+constexpr Operands kCumulativeOperands{
+    kCumulativeList, kChannels, 1, same_count, kMem, kM3dChannels, kCumulativeImmediates};
+// The immediates clause checks imm0 always and imm1 only under LOAD_ACCUMULATE: the two
+// halves of the declaration it looks at.
+constexpr Operands kCumulativeImm0{std::span<const OperandDecl>(kCumulativeList, 3),
+                                   kChannels,
+                                   1,
+                                   same_count,
+                                   kMem,
+                                   kM3dChannels,
+                                   kCumulativeImmediates};
+constexpr Operands kCumulativeImm1{std::span<const OperandDecl>(kCumulativeList + 3, 1),
+                                   kChannels,
+                                   1,
+                                   same_count,
+                                   kMem,
+                                   kM3dChannels,
+                                   kCumulativeImmediates};
+
+// tensor_scalar_cache_reduce_valid_types: the FP datapath or the 8/16-bit integers.
+constexpr DtypeSet kCumulativeInDtypes = {Dtype::FP8_E3, Dtype::FP8_E4, Dtype::FP8_E5, Dtype::FP16,
+                                          Dtype::BF16,   Dtype::FP32,   Dtype::INT8,   Dtype::INT16,
+                                          Dtype::UINT8,  Dtype::UINT16};
+
+// is_valid_cache_reduce_op: the running operators.
+constexpr bool is_cache_reduce_op(uint8_t op) {
+  return op == code(AluOp::ADD) || op == code(AluOp::SUBTRACT) || op == code(AluOp::MULT) ||
+         op == code(AluOp::MAX) || op == code(AluOp::MIN);
+}
+// Whether the running value of op1 depends on the order of its FP32 roundings (SPEC
+// §4.24: ADD, SUBTRACT and MULT; MAX and MIN are exact in every order).
+constexpr bool order_dependent(uint8_t op1) {
+  return op1 == code(AluOp::ADD) || op1 == code(AluOp::SUBTRACT) || op1 == code(AluOp::MULT);
+}
+
+// ZERO_ACCUMULATE's seed: the identity of op1 (ADD, SUBTRACT +0.0; MULT 1.0; MAX -inf;
+// MIN +inf), FP32 bits.
+constexpr uint32_t identity_of(uint8_t op1) {
+  if (op1 == code(AluOp::MULT)) return 0x3f800000u;
+  if (op1 == code(AluOp::MAX)) return 0xff800000u;
+  if (op1 == code(AluOp::MIN)) return 0x7f800000u;
+  return 0x00000000u;
+}
+
+// is_valid_tensor_scalar_cache_cumulative (SPEC §4.24), the vendor's list; header, events
+// and has_tensor_cache_cumulative_opcode are checked by validate_as. The engine is not an
+// input (SPEC §3.9): the word runs on DVE, where PSUM is allowed.
+void validate_cumulative(const Word& w, Generation g, const ValidateOptions& opts, DiagSink& d) {
+  const uint8_t op0 = w[kOp0.offset], op1 = w[kOp1.offset];
+  const uint8_t din = w[kInDtype.offset], dout = w[kOutDtype.offset];
+  const uint8_t cmd = w[kAccumCmd.offset];
+
+  // is_valid_aluop; tensor_scalar_cache_reduce_valid_ops needs both ops' classes (§3.6).
+  for (const FieldDef* f : {&kOp0, &kOp1})
+    if (!alu::is_enumerator(w[f->offset], g))
+      d.fail("is_valid_aluop", f->name, op_text(w[f->offset]),
+             "must be one of " + alu::enumerators_text(g));
+  if (alu::is_enumerator(op0, g) && alu::is_enumerator(op1, g)) {
+    if (!alu::is_general_arith_op(op0))
+      d.fail("tensor_scalar_cache_reduce_valid_ops", kOp0.name, ops_value(kOp0.name, op0, op1),
+             "op0 must be a general arithmetic op (" + ops_text(alu::is_general_arith_op, g) + ")");
+    else if (!is_cache_reduce_op(op1))
+      d.fail("tensor_scalar_cache_reduce_valid_ops", kOp1.name, ops_value(kOp1.name, op1, op0),
+             "op1 must be ADD, SUBTRACT, MULT, MAX or MIN");
+  }
+  check_dtype_in(d, "tensor_scalar_cache_reduce_valid_types", kInDtype.name, din,
+                 kCumulativeInDtypes);
+
+  // imm0 always; imm1 by the same rules under LOAD_ACCUMULATE, otherwise all zero.
+  check_immediate_operands(kCumulativeImm0, w, g, *opts.engine, d);
+  if (cmd == kCmdLoadAccumulate) {
+    check_immediate_operands(kCumulativeImm1, w, g, *opts.engine, d);
+  } else if (w[kImm1Src.offset] != 0 || load_u32(w, kImm1.offset) != 0) {
+    const FieldDef& f = w[kImm1Src.offset] != 0 ? kImm1Src : kImm1;
+    d.fail(
+        kCumulativeImmediates, f.name,
+        f.offset == kImm1Src.offset ? hex8(w[kImm1Src.offset]) : hex32(load_u32(w, kImm1.offset)),
+        fmt::format("must be 0 unless accumulator_cmd is LOAD_ACCUMULATE (4; it is {}): imm1 "
+                    "and imm1_src are the seed of LOAD_ACCUMULATE only",
+                    cmd));
+  }
+
+  const TensorDesc src = load_tensor(w, kSrc), dst = load_tensor(w, kDst);
+  if (!src.register_mode() && !dst.register_mode() && src.count() != dst.count())
+    d.fail("tensor_scalar_tensor_chk", kDst.name,
+           fmt::format("{} elements (src_mem_pattern has {})", dst.count(), src.count()),
+           "src_mem_pattern and dst_mem_pattern must visit the same number of elements");
+  if (w[kReverse.offset] != 0)
+    d.fail("tensor_scalar_cache_reduce_reverse_chk", kReverse.name, hex8(w[kReverse.offset]),
+           "must be NONE (0): op0's scalar is always its right operand");
+  check_reserved(d, "s3d3_ts_reserved_zero", w, kReserved0);
+  check_one_of(d, "has_valid_tensor_scalar_cache_reduce_accum_cmd", kAccumCmd.name, cmd,
+               {kCmdAccumulate, kCmdZeroAccumulate, kCmdLoadAccumulate},
+               "ACCUMULATE (2), ZERO_ACCUMULATE (3) or LOAD_ACCUMULATE (4)");
+  check_valid_dtype(d, "is_valid_dtype", kInDtype.name, din, false);
+  check_valid_dtype(d, "is_valid_dtype", kOutDtype.name, dout, true);
+  check_channel_range(d, "has_valid_active_channel_range", kChannels.name, w[kChannels.offset]);
+  check_tensor_operands(kCumulativeOperands, w, g, *opts.engine, d);
+}
+
+// SPEC §4.24 [model]: an INT32 or UINT32 out_dtype faults unsupported-op (after the wait,
+// before anything is resolved).
+std::optional<Fault> unsupported_cumulative(const Word& w, Engine) {
+  const uint8_t dout = w[kOutDtype.offset];
+  if (model::cumulative_out_unsupported(dout))
+    return Fault{FaultKind::UnsupportedOp,
+                 fmt::format("TensorScalarCacheCumulative: out_dtype {} is not supported (INT32 "
+                             "and UINT32 are not output dtypes of the running value, SPEC §4.24)",
+                             dtype_text(dout))};
+  return std::nullopt;
+}
+
+// The running value of one channel (SPEC §4.24), rule cumulative-order of model.h
+// (model::OrderRule::Cumulative): one ordinal at a time in walk order, one FP32 rounding per
+// op0 and per op1. `y` receives every running value in ordinal order; returns the last.
+uint32_t cumulative_channel(uint8_t op0, uint8_t op1, Dtype din, uint32_t s0, uint32_t seed,
+                            const uint8_t* in, const Walk& walk, std::vector<uint32_t>& y) {
+  static_assert(model::order_rule(model::OrderRule::Cumulative).name == "cumulative-order");
+  y.resize(walk.count());
+  uint32_t reg = seed;
+  walk.for_each([&](uint64_t j, uint32_t off) {
+    const uint32_t x = to_fp32(din, load_elem(in + off, walk.elem));
+    const uint32_t t = op0 == kBypass ? x : alu::eval_fp32(op0, x, s0);
+    reg = alu::eval_fp32(op1, t, reg);  // the element is op1's left operand
+    y[j] = reg;
+  });
+  return reg;
+}
+
+std::optional<Fault> execute_cumulative(const Word& w, const Machine& m,
+                                        const ResolvedOperands& ops, Writer& out,
+                                        const ExecEnv& env) {
+  const unsigned n = w[kChannels.offset];
+  const uint8_t op0 = w[kOp0.offset], op1 = w[kOp1.offset];
+  const uint8_t cmd = w[kAccumCmd.offset];
+  const auto din = static_cast<Dtype>(w[kInDtype.offset]);
+  const auto dout = static_cast<Dtype>(w[kOutDtype.offset]);
+  const unsigned out_size = *dtype_size(w[kOutDtype.offset]);
+
+  const Operand& src = ops.tensor(kSrcOp);
+  const Operand& dst = ops.tensor(kDstOp);
+  const Immediate& imm0 = ops.immediate(kImm0Op);
+  const Immediate& imm1 = ops.immediate(kImm1Op);
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+
+  // One channel: the seed, the running values along the source walk, then the destination
+  // walk (a destination that overlaps the source is a shadow, see Writer).
+  std::array<uint32_t, kPartitions> last;
+  auto seed_of = [&](unsigned c) {  // the accumulator index is the source's partition, SPEC §2
+    return cmd == kCmdAccumulate       ? m.accumulators[src.partition(c)]
+           : cmd == kCmdLoadAccumulate ? imm1.read(m, c)
+                                       : identity_of(op1);
+  };
+  auto channel = [&](unsigned c, std::vector<uint32_t>& y) {
+    const uint8_t* in = m.partition(src.loc.space, src.partition(c)).data();
+    last[c] = cumulative_channel(op0, op1, din, imm0.read(m, c), seed_of(c), in, src.walk, y);
+    dwalk.for_each([&](uint64_t j, uint32_t off) {
+      store_elem(dst_bytes[c] + off, out_size, from_fp32(dout, y[j]));
+    });
+  };
+  if (!env.fast) {
+    std::vector<uint32_t> y;
+    for (unsigned c = 0; c < n; ++c) channel(c, y);
+  } else {
+    // Fast: the channel loop of cumulative.cc, the reference where it declines; channels
+    // in parallel when the work is large, each into its own region.
+    const uint64_t work = uint64_t{n} * src.walk.count() * (src.walk.elem + out_size);
+    // Groups of kernels::kLanes channels interleaved where the lanes loop takes them.
+    const unsigned groups = n / kernels::kLanes;
+    std::array<bool, kPartitions> done{};
+    kernels::for_channels(groups, work, [&](unsigned g) {
+      const unsigned c0 = g * kernels::kLanes;
+      std::array<uint32_t, kernels::kLanes> s0, reg;
+      std::array<const uint8_t*, kernels::kLanes> in;
+      for (unsigned k = 0; k < kernels::kLanes; ++k) {
+        s0[k] = imm0.read(m, c0 + k);
+        reg[k] = seed_of(c0 + k);
+        in[k] = m.partition(src.loc.space, src.partition(c0 + k)).data();
+      }
+      if (!kernels::cumulative_lanes(op0, op1, din, dout, s0.data(), reg.data(), in.data(),
+                                     src.walk, dst_bytes.data() + c0, dwalk))
+        return;
+      for (unsigned k = 0; k < kernels::kLanes; ++k) last[c0 + k] = reg[k], done[c0 + k] = true;
+    });
+    kernels::for_channels(n, work, [&](unsigned c) {
+      if (done[c]) return;
+      if (auto r = kernels::cumulative_channel(op0, op1, din, dout, imm0.read(m, c), seed_of(c),
+                                               m.partition(src.loc.space, src.partition(c)).data(),
+                                               src.walk, dst_bytes[c], dwalk)) {
+        last[c] = *r;
+        return;
+      }
+      thread_local std::vector<uint32_t> y;
+      channel(c, y);
+    });
+  }
+  for (unsigned c = 0; c < n; ++c) out.set_accumulator(src.partition(c), last[c]);
+  return std::nullopt;
+}
+
+void explain_cumulative(const Decoded& d, const Machine& m, Explainer& x) {
+  explain_operands(kCumulativeOperands, d, m, x);
+  const auto op0 = static_cast<uint8_t>(d.integer("op0"));
+  const auto op1 = static_cast<uint8_t>(d.integer("op1"));
+  const uint64_t din = d.integer("in_dtype"), dout = d.integer("out_dtype");
+  const auto cmd = static_cast<uint8_t>(d.integer("accumulator_cmd"));
+  const std::string t = op0 == kBypass ? "x" : call_text(op0, "x", "s0");
+  const std::string seed =
+      cmd == kCmdAccumulate
+          ? "the accumulator of partition p as the last writer left it (ACCUMULATE; a fresh "
+            "machine holds -inf)"
+      : cmd == kCmdLoadAccumulate ? "imm1 (LOAD_ACCUMULATE)"
+                                  : fmt::format("the identity of {}, {} (ZERO_ACCUMULATE)",
+                                                op_text(op1), format_fp32(identity_of(op1)));
+  x.line("effect",
+         fmt::format("per channel c, with p = src start partition + c: reg starts from {}; for "
+                     "each element x of the source walk in ordinal order (x {}), t = {} and reg "
+                     "= {}, all on the FP32 path; destination element j = reg, which {}. The "
+                     "carried reg stays FP32.",
+                     seed,
+                     din == static_cast<uint64_t>(Dtype::FP32)
+                         ? "used as it is"
+                         : fmt::format("converted from {} to FP32", dtype_str(din)),
+                     t, call_text(op1, "t", "reg"), result_text(dout)));
+  const ResolvedAddr r = resolve_addr(d.tensor("src_mem_pattern").addr, m);
+  const unsigned n = u32(d, "num_active_channels");
+  const std::string accs =
+      r.loc ? fmt::format("accumulators {}..{}", r.loc->partition, r.loc->partition + n - 1)
+            : std::string("the source partitions' accumulators");
+  x.line("reduce",
+         fmt::format(
+             "writes {} with each channel's last reg, FP32, unrounded{}", accs,
+             cmd == kCmdLoadAccumulate ? "" : "; imm1 is not used (it is LOAD_ACCUMULATE's seed)"));
+  if (order_dependent(op1)) {
+    const model::OrderRuleDef& rule = model::order_rule(model::OrderRule::Cumulative);
+    x.line("order",
+           fmt::format("{} of the running value rounds in walk order, one ordinal at a time "
+                       "(rule {}, {}): the hardware's order is not public, so results whose "
+                       "partial sums or products round may differ on hardware",
+                       op_text(op1), rule.name, rule.section));
+  }
+  if (model::cumulative_out_unsupported(static_cast<uint8_t>(dout)))
+    x.line("fault",
+           fmt::format("out_dtype {} faults unsupported-op (SPEC §4.24)", dtype_str(dout)));
+}
+
+// FP32, op0 MULT by 2.0, op1 ADD from +0.0 (ZERO_ACCUMULATE): dst = the running sum of 2x.
+Word sample_cumulative(unsigned p) {
+  Word w = sample(p, Form{Opcode::TensorScalarCacheCumulative, false, false}, 0x0a,
+                  code(AluOp::MULT), 0x40000000u, code(AluOp::ADD), 0);
+  put_u8(w, kAccumCmd, kCmdZeroAccumulate);
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::detail::tensor_scalar
+
 namespace gpsimd {
 namespace ts = detail::tensor_scalar;
 const detail::OpSemantics table::kTensorScalarArithOps =
@@ -529,4 +831,13 @@ const detail::OpSemantics table::kTensorScalarPtrArithOps = ts::semantics_of<ts:
     ts::sample_tensor_scalar_ptr_arith, "TensorScalarPtrArith fp32 x*s0+s1");
 const detail::OpSemantics table::kTensorScalarPtrBitvecOps = ts::semantics_of<ts::kPtrBitvec>(
     ts::sample_tensor_scalar_ptr_bitvec, "TensorScalarPtrBitvec int32 (x^s0)|s1");
+const detail::OpSemantics table::kTensorScalarCacheCumulativeOps = {
+    .validate = ts::validate_cumulative,
+    .execute = ts::execute_cumulative,
+    .explain = ts::explain_cumulative,
+    .sample = ts::sample_cumulative,
+    .sample_label = "TensorScalarCacheCumulative fp32 running sum of 2x",
+    .operands = &ts::kCumulativeOperands,
+    .unsupported = ts::unsupported_cumulative,
+};
 }  // namespace gpsimd

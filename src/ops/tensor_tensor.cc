@@ -7,6 +7,11 @@
 // Per channel c and ordinal j pairing the three walks:
 //   a = src0[j] (dtype lo), b = src1[j] (dtype hi), dst[j] = op(a, b)
 // with `a` the left operand (NKI's data1).
+//
+// CopyPredicated (0x72) has the same layout with src0 the predicate and src1 the data:
+// dst[j] = src1[j] where src0[j] is nonzero, and dst[j] keeps its bytes elsewhere; op must
+// be BYPASS and the data's dtype is the destination's (SPEC §4.22). Its clause set is
+// is_valid_copy_cast_predicated, its section at the end of this file.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,6 +26,7 @@
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
 #include "kernels/alu_stream.h"
+#include "kernels/predicated.h"
 #include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
@@ -485,10 +491,182 @@ constexpr OpSemantics semantics_of(std::string_view label) {
 }  // namespace
 }  // namespace gpsimd::detail::tensor_tensor
 
+// ---- CopyPredicated (0x72) ---------------------------------------------------------------
+
+namespace gpsimd::detail::tensor_tensor {
+namespace {
+
+// CopyPredicated (0x72, S3S3D3_TT): per channel, dst[j] = src1[j] where the predicate
+// src0[j] is nonzero (any bit set, SPEC §4.12's truth rule), and dst[j] keeps its old bytes
+// where it is zero; the three 3-D walks pair by ordinal, the data's bits are copied
+// unchanged (hi == out), and every source element is read before any write (SPEC §4.22).
+static_assert(field_of(table::kCopyPredicated, "src0_mem_pattern").offset == kSrc0.offset &&
+              field_of(table::kCopyPredicated, "op").offset == kOp.offset &&
+              field_of(table::kCopyPredicated, "dst_mem_pattern").offset == kDst.offset);
+
+// SPEC §4.22, §8.5: the predicate and the data walks read, the destination walk written
+// (where the predicate is zero its bytes keep their value).
+constexpr OperandDecl kCpOperandList[] = {
+    tensor_operand(kSrc0, AccessKind::Read, dtype_low(kDtypes), "the predicate"),
+    tensor_operand(kSrc1, AccessKind::Read, dtype_high(kDtypes), "the data"),
+    tensor_operand(kDst, AccessKind::Write, dtype_byte(kOut)),
+};
+
+// After resolution: at most one source in PSUM (bad-address, tt_valid_partitions checked
+// late for register-mode sources), then the shape rule of register-mode walks.
+std::optional<Fault> cp_operand_checks(const Word& w, const ResolvedOperands& ops) {
+  const Operand& pred = ops.tensor(kSrc0Op);
+  const Operand& data = ops.tensor(kSrc1Op);
+  if (pred.loc.space == Space::PSUM && data.loc.space == Space::PSUM)
+    return Fault{FaultKind::BadAddress,
+                 fmt::format("src0_mem_pattern (the predicate) and src1_mem_pattern (the data) "
+                             "are both in PSUM (partitions {} and {}); at most one may be "
+                             "(tt_valid_partitions)",
+                             pred.loc.partition, data.loc.partition)};
+  return same_count(w, ops);
+}
+constexpr Operands kCpOperands{kCpOperandList, kChannels, 1, cp_operand_checks};
+
+// is_valid_copy_cast_predicated (SPEC §4.22); header, events and
+// has_copy_cast_predicated_opcode are checked by validate_as. The engine is not an input
+// (SPEC §3.9): the word runs on DVE, where PSUM is allowed.
+void validate_copy_predicated(const Word& w, Generation g, const ValidateOptions& opts,
+                              DiagSink& d) {
+  const Types t = types_of(w);
+  check_valid_dtype(d, "is_valid_dtype", "in0_in1_dtype (src0, the predicate, low nibble)", t.lo,
+                    false);
+  check_valid_dtype(d, "is_valid_dtype", "in0_in1_dtype (src1, the data, high nibble)", t.hi,
+                    false);
+  check_valid_dtype(d, "is_valid_dtype", kOut.name, t.out, false);
+  check_dtype_in(d, "s3s3d3_copy_pred_src0_dtype",
+                 "in0_in1_dtype (src0, the predicate, low nibble)", t.lo, kIntDtypes);
+  if (t.hi != t.out)
+    d.fail("s3s3d3_copy_cast_pred_src1_dst_dtype", kOut.name,
+           fmt::format("{} (the data, src1, is {})", dtype_text(t.out), dtype_text(t.hi)),
+           "out_dtype must equal the data's dtype (the high nibble of in0_in1_dtype): "
+           "CopyPredicated copies bits, it does not convert");
+  if (t.op != 0) d.fail("s3s3d3_tt_is_zero_op", kOp.name, op_text(t.op), "must be BYPASS (0x00)");
+  check_channel_range(d, "check_active_channels", kChannels.name, w[kChannels.offset]);
+  check_tensor_operands(kCpOperands, w, g, *opts.engine, d);
+
+  // tt_valid_partitions: the predicate and the data are not both static PSUM addresses.
+  const TensorDesc s0 = load_tensor(w, kSrc0), s1 = load_tensor(w, kSrc1),
+                   dst = load_tensor(w, kDst);
+  const StaticAddr a0 = check_static_addr(s0.addr, g), a1 = check_static_addr(s1.addr, g);
+  if (a0.problem == AddrProblem::None && a1.problem == AddrProblem::None &&
+      a0.loc.space == Space::PSUM && a1.loc.space == Space::PSUM)
+    d.fail(
+        "tt_valid_partitions", kSrc1.name,
+        fmt::format("{} and src0_mem_pattern {} are both in PSUM", hex32(s1.addr), hex32(s0.addr)),
+        "the predicate (src0) and the data (src1) must not both be in PSUM");
+
+  // The count clauses of SPEC §4.14, each waived when one of its two addresses is
+  // register mode (then checked at execution).
+  if (!s0.register_mode() && !s1.register_mode() && s0.count() != s1.count())
+    d.fail("s3s3d3_tt_src_element_cnt_check", kSrc1.name,
+           fmt::format("count(src1) = {}, count(src0) = {}", s1.count(), s0.count()),
+           "count(src0) must equal count(src1)");
+  if (!s0.register_mode() && !dst.register_mode() && s0.count() != dst.count())
+    d.fail("s3s3d3_tt_dst_element_cnt_check", kDst.name,
+           fmt::format("count(dst) = {}, count(src0) = {}", dst.count(), s0.count()),
+           "count(src0) must equal count(dst)");
+}
+
+// One channel, SPEC §4.22's loop: every predicate and data element is read first (a
+// destination that overlaps a source is a shadow, see Writer), then each ordinal whose
+// predicate is true writes the data's bits; a zero predicate writes nothing, so at a
+// location the walk reaches twice the later written ordinal wins.
+void copy_predicated_channel(const uint8_t* pred, const Walk& wp, const uint8_t* data,
+                             const Walk& wd, uint8_t* out, const Walk& wo,
+                             std::vector<uint32_t>& value, std::vector<uint8_t>& take) {
+  take.resize(wp.count());
+  value.resize(wd.count());
+  wp.for_each([&](uint64_t j, uint32_t off) {
+    take[j] = model::predicate_true(load_elem(pred + off, wp.elem));
+  });
+  wd.for_each([&](uint64_t j, uint32_t off) { value[j] = load_elem(data + off, wd.elem); });
+  wo.for_each([&](uint64_t j, uint32_t off) {
+    if (take[j]) store_elem(out + off, wo.elem, value[j]);
+  });
+}
+
+std::optional<Fault> execute_copy_predicated(const Word& w, const Machine& m,
+                                             const ResolvedOperands& ops, Writer& out,
+                                             const ExecEnv& env) {
+  const unsigned n = w[kChannels.offset];
+  const Operand& pred = ops.tensor(kSrc0Op);
+  const Operand& data = ops.tensor(kSrc1Op);
+  const Operand& dst = ops.tensor(kDstOp);
+  std::array<uint8_t*, kPartitions> dst_bytes;
+  const Walk dwalk = out.regions(dst, n, dst_bytes.data());
+  auto in_pred = [&](unsigned c) { return m.partition(pred.loc.space, pred.partition(c)).data(); };
+  auto in_data = [&](unsigned c) { return m.partition(data.loc.space, data.partition(c)).data(); };
+  if (!env.fast) {
+    std::vector<uint32_t> value;
+    std::vector<uint8_t> take;
+    for (unsigned c = 0; c < n; ++c)
+      copy_predicated_channel(in_pred(c), pred.walk, in_data(c), data.walk, dst_bytes[c], dwalk,
+                              value, take);
+    return std::nullopt;
+  }
+  const uint64_t work = uint64_t{n} * pred.walk.count() * (pred.walk.elem + 2 * data.walk.elem);
+  // Fast: the masked-copy kernel (predicated.cc), the reference where it declines;
+  // channels in parallel when the work is large, each into its own region.
+  kernels::for_channels(n, work, [&](unsigned c) {
+    if (kernels::copy_predicated_tensor(dst_bytes[c], dwalk, in_pred(c), pred.walk, in_data(c),
+                                        data.walk))
+      return;
+    thread_local std::vector<uint32_t> value;
+    thread_local std::vector<uint8_t> take;
+    copy_predicated_channel(in_pred(c), pred.walk, in_data(c), data.walk, dst_bytes[c], dwalk,
+                            value, take);
+  });
+  return std::nullopt;
+}
+
+void explain_copy_predicated(const Decoded& d, const Machine& m, Explainer& x) {
+  explain_operands(kCpOperands, d, m, x);
+  const uint64_t pair = d.integer("in0_in1_dtype");
+  x.line("effect",
+         fmt::format("destination element j = src1 element j (the data, {}) where src0 element j "
+                     "(the predicate, {}) is nonzero, any bit set (0x8000 and 0x80000000 are "
+                     "true); where it is zero the destination keeps its old bytes. The three "
+                     "walks pair up by ordinal; the data's bits are copied unchanged (NaN "
+                     "payloads and -0.0 included); every predicate and data element is read "
+                     "before anything is written. Runs on dve whatever engine is given.",
+                     dtype_str(pair >> 4), dtype_str(pair & 0xf)));
+}
+
+// One channel in partition p: a UINT8 predicate of 16 elements at offset 0, FP32 data at
+// 0x40, the destination at 0x100.
+Word sample_copy_predicated(unsigned p) {
+  Word w = header_word(Opcode::CopyPredicated);
+  put_u8(w, kDtypes,
+         static_cast<uint8_t>(static_cast<uint8_t>(Dtype::UINT8) | static_cast<uint8_t>(Dtype::FP32)
+                                                                       << 4));
+  put_u8(w, kOut, static_cast<uint8_t>(Dtype::FP32));
+  put_u8(w, kChannels, 1);
+  put_tensor(w, kSrc0, sample_tensor(3, p, 0, 16));
+  put_tensor(w, kSrc1, sample_tensor(3, p, 0x40, 16));
+  put_tensor(w, kDst, sample_tensor(3, p, 0x100, 16));
+  return w;
+}
+
+}  // namespace
+}  // namespace gpsimd::detail::tensor_tensor
+
 namespace gpsimd {
 namespace tt = detail::tensor_tensor;
 const detail::OpSemantics table::kTensorTensorArithOps =
     tt::semantics_of<tt::kArith>("TensorTensorArith fp32 add");
 const detail::OpSemantics table::kTensorTensorBitvecOps =
     tt::semantics_of<tt::kBitvec>("TensorTensorBitvec int32 xor");
+const detail::OpSemantics table::kCopyPredicatedOps = {
+    .validate = tt::validate_copy_predicated,
+    .execute = tt::execute_copy_predicated,
+    .explain = tt::explain_copy_predicated,
+    .sample = tt::sample_copy_predicated,
+    .sample_label = "CopyPredicated fp32 under a uint8 predicate",
+    .operands = &tt::kCpOperands,
+};
 }  // namespace gpsimd

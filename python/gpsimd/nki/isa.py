@@ -862,15 +862,23 @@ def nonzero_with_count(dst, src, index_offset=0, padding_val=-1, name=None):
 
 
 def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
-    """Write ``src`` into ``dst`` where ``predicate`` is true (any bit set), keeping
-    ``dst`` elsewhere: CopyPredicatedScalar (0xe8) for a scalar ``src``.
+    """Copy ``src`` into ``dst`` where ``predicate`` is true (any bit set), keeping ``dst``
+    elsewhere: CopyPredicated (0x72, SPEC §4.22) for a tile ``src``, CopyPredicatedScalar
+    (0xe8, SPEC §4.12) for a number.
 
-    ``src`` is a number, converted to ``dst``'s dtype as gpsimd converts numbers (SPEC
-    §5; a NumPy scalar of the dtype's storage is taken bit for bit) and written bit for
-    bit; ``reverse_pred=True`` writes where the predicate is zero (NKI's
-    ``reverse_pred=False`` is the instruction's ``reversed_pred = 1``). ``predicate`` is
-    an integer tile (uint8/16/32, int8/16/32) of ``dst``'s shape. A tile ``src`` is the
-    tensor form of the instruction, which gpsimd does not model: NotImplementedError.
+    A tile ``src`` has ``dst``'s dtype (NKI: "src and dst must share the same data type")
+    and is copied bit for bit; ``src``, ``predicate`` and ``dst`` have the same partitions
+    and number of elements per partition, in SBUF or PSUM (not ``src`` and ``predicate``
+    both in PSUM; a PSUM ``dst`` needs a 4-byte dtype). ``reverse_pred=True`` copies where
+    the predicate is zero: two words on the Vector engine, a TensorScalarArith (IS_EQ 0.0)
+    of the predicate into a scratch tile, then CopyPredicated under it (SPEC §4.22), so the
+    result is ``np.where(predicate, dst, src)``.
+
+    A number ``src`` is converted to ``dst``'s dtype as gpsimd converts numbers (SPEC §5;
+    a NumPy scalar of the dtype's storage is taken bit for bit) and written bit for bit;
+    ``reverse_pred=True`` writes where the predicate is zero (NKI's ``reverse_pred=False``
+    is the instruction's ``reversed_pred = 1``). ``predicate`` is an integer tile
+    (uint8/16/32, int8/16/32; a boolean mask is uint8) of ``dst``'s shape.
 
     >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
     >>> import gpsimd.nki.language as nl
@@ -880,20 +888,44 @@ def tensor_copy_predicated(dst, src, predicate, reverse_pred=False, name=None):
     ...     pred = nl.ndarray((1, 4), dtype=nl.uint8)
     ...     nisa.dma_copy(dst=pred, src=np.array([[0, 0, 1, 0]], np.uint8))
     ...     nisa.tensor_copy_predicated(dst=d, src=-9984.0, predicate=pred)
+    ...     a = nl.ndarray((1, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=a, src=np.array([[7, 8, 9, 10]], np.float32))
+    ...     nisa.tensor_copy_predicated(dst=d, src=a, predicate=pred, reverse_pred=True)
     ...     print(d.numpy())
     NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
     NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
     NkiInstruction(#2 nisa.tensor_copy_predicated: CopyPredicatedScalar, word 0)
-    [[ 5.000e-01  2.000e+00 -9.984e+03  3.000e+00]]
+    NkiInstruction(#3 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#4 nisa.tensor_copy_predicated: TensorScalarArith + CopyPredicated, words 1..2)
+    [[ 7.000e+00  8.000e+00 -9.984e+03  1.000e+01]]
     """
     call = "nisa.tensor_copy_predicated"
     p = current(call)
     dst = _tile(call, "dst", dst, p)
-    if isinstance(src, (Tile, np.ndarray)) and np.ndim(src) > 0:
-        raise NotImplementedError(
-            f"{call}: a tile src is CopyPredicated's tensor form, which gpsimd does not model "
-            "(SPEC §4.12 models CopyPredicatedScalar, a scalar src)")
+    if isinstance(src, np.ndarray) and np.ndim(src) > 0:
+        raise _error(call, "src", "a NumPy array is HBM; a tensor src is an on-chip tile "
+                     "(nisa.dma_copy it into one first), or pass a number")
     pred = _tile(call, "predicate", predicate, p)
+    if isinstance(src, Tile):
+        data = _tile(call, "src", src, p)
+        channels = _same_partitions(call, [("dst", dst), ("src", data), ("predicate", pred)])
+        operands = dict(pred_dtype=pred.gpsimd_dtype, dtype=data.gpsimd_dtype,
+                        out_dtype=dst.gpsimd_dtype, channels=channels,
+                        predicate=pred._descriptor(call, "predicate", 3),
+                        src=data._descriptor(call, "src", 3), dst=dst._descriptor(call, "dst", 3))
+        reads = [pred, data, dst]
+        if reverse_pred:
+            # The scratch tile of SPEC §4.22's two-word lowering: the predicate's dtype and
+            # free shape, in SBUF from partition 0 (channel c pairs with channel c).
+            scratch = p._allocate(call, (channels,) + tuple(pred.shape[1:]), pred.dtype, "sbuf",
+                                  f"{pred.name}_reversed")
+            words = lower.copy_predicated_reversed(
+                scratch=scratch._descriptor(call, "predicate", 3), **operands)
+            reads.append(scratch)
+        else:
+            words = [lower.copy_predicated(**operands)]
+        return p._emit(call, words, reads, [dst] + reads[3:],
+                       _note(call, dst=dst, src=data, predicate=pred, reverse_pred=reverse_pred))
     channels = _same_partitions(call, [("dst", dst), ("predicate", pred)])
     bits = _refused(call, "src", _operands.scalar_bits, src, dst.gpsimd_dtype, False)
     word = lower.copy_predicated_scalar(
@@ -1096,6 +1128,75 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
                          op1=op1, operand1=operand1, reverse1=reverse1, engine=engine), eng)
 
 
+def tensor_scalar_cumulative(dst, src, op0, op1, imm0, imm1=None,
+                             reduce_cmd=reduce_cmd.reset_reduce, name=None):
+    """The running value ``reg = op1(op0(src[i], imm0), reg)``, written at every element:
+    TensorScalarCacheCumulative (0xe6, SPEC §4.24).
+
+    Each partition runs over its elements in order (every dimension, no restart at a row),
+    on the FP32 path (SPEC §3.8), the element on ``op1``'s left; ``dst[i]`` is ``reg``
+    converted to ``dst``'s dtype, and the last ``reg`` (FP32, unrounded) stays in the
+    partition's accumulator, where a later ``reduce_cmd.reduce`` continues.
+    ``reduce_cmd``: ``reset_reduce`` (the default) starts from ``op1``'s identity (ADD,
+    SUBTRACT 0.0; MULT 1.0; MAX -inf; MIN +inf), ``reduce`` from the accumulator,
+    ``load_reduce`` from ``imm1``, which the other commands ignore. ``op0``: an arithmetic
+    ALU op (``nl.add``, ``nl.multiply``, ``nl.maximum``, comparisons, ...); ``op1``:
+    ``nl.add``, ``nl.subtract``, ``nl.multiply``, ``nl.maximum`` or ``nl.minimum``.
+    ``imm0``, ``imm1``: a number (an FP32 immediate) or a (P, 1) float32 tile. ``src`` is
+    not int32/uint32; an int32/uint32 ``dst`` faults unsupported-op. ADD, SUBTRACT and MULT
+    round in element order (rule ``cumulative-order``, SPEC §4.24).
+
+    NKI's examples: a cumulative sum of ones, and ``load_reduce`` from 2.0.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     a = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=a, src=np.ones((2, 4), np.float32))
+    ...     c = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.tensor_scalar_cumulative(dst=c, src=a, op0=nl.add, op1=nl.add, imm0=0.0)
+    ...     d = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.tensor_scalar_cumulative(dst=d, src=a, op0=nl.add, op1=nl.add, imm0=0.0,
+    ...                                   imm1=2.0, reduce_cmd=nisa.reduce_cmd.load_reduce)
+    ...     print(c.numpy())
+    ...     print(d.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.tensor_scalar_cumulative: TensorScalarCacheCumulative, word 0)
+    NkiInstruction(#2 nisa.tensor_scalar_cumulative: TensorScalarCacheCumulative, word 1)
+    [[1. 2. 3. 4.]
+     [1. 2. 3. 4.]]
+    [[3. 4. 5. 6.]
+     [3. 4. 5. 6.]]
+    """
+    call = "nisa.tensor_scalar_cumulative"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    src = _tile(call, "src", src, p)
+    channels = _same_partitions(call, [("dst", dst), ("src", src)])
+    if reduce_cmd not in _REDUCE_CMD:
+        raise _error(call, "reduce_cmd", f"{reduce_cmd!r} is not an nisa.reduce_cmd")
+    cmd = _REDUCE_CMD[reduce_cmd]
+    name0 = _operands.alu_op(call, "op0", op0, src.gpsimd_dtype)
+    name1 = _operands.alu_op(call, "op1", op1, src.gpsimd_dtype)
+    reads = [src]
+    v0, t0 = _scalar_operand(call, "imm0", imm0, src, False, p, channels)
+    reads += [t0] if t0 is not None else []
+    v1 = 0
+    if cmd == "LOAD_ACCUMULATE":
+        if imm1 is None:
+            raise _error(call, "imm1", "is None but reduce_cmd is load_reduce, which starts "
+                         "from imm1: give a number or a (P, 1) float32 tile")
+        v1, t1 = _scalar_operand(call, "imm1", imm1, src, False, p, channels)
+        reads += [t1] if t1 is not None else []
+    word = lower.tensor_scalar_cumulative(
+        op0=name0, op1=name1, in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+        channels=channels, src=src._descriptor(call, "src", 3),
+        dst=dst._descriptor(call, "dst", 3), imm0=v0, imm1=v1, reduce_cmd=cmd)
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, src=src, op0=op0, op1=op1, imm0=imm0, imm1=imm1,
+                         reduce_cmd=reduce_cmd))
+
+
 # ---- calls of instructions gpsimd does not model --------------------------------------------
 
 
@@ -1205,12 +1306,6 @@ def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, name=None):
 
 @_not_modelled("a GpSimd partition reduction")
 def tensor_partition_reduce(dst, op, data, name=None):
-    ...
-
-
-@_not_modelled("a Vector Engine cumulative tensor-scalar")
-def tensor_scalar_cumulative(dst, src, op0, op1, imm0, imm1=None,
-                             reduce_cmd=reduce_cmd.reset_reduce, name=None):
     ...
 
 
