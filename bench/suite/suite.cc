@@ -572,110 +572,6 @@ Row copy_predicated_row(const CopyPredicatedRow& r) {
   return input_row(std::string(r.name), prog, count * 4, r.goal, kPartitions, dst_off, "GB/s dst");
 }
 
-// CopyPredicated over every partition: a predicate of `pred` (half of it true, at random),
-// FP32 data and an FP32 destination, each dense, filling the partition.
-struct TensorCopyPredicatedRow {
-  std::string_view name;
-  Dtype pred;
-  double goal;
-};
-constexpr TensorCopyPredicatedRow kTensorCopyPredicatedRows[] = {
-    {"CopyPredicated fp32 dense, uint8 pred", Dtype::UINT8, 0.5},
-    {"CopyPredicated fp32 dense, uint32 pred", Dtype::UINT32, 0.5},
-};
-
-Plan tensor_copy_predicated_plan(const TensorCopyPredicatedRow& r) {
-  constexpr auto& F = table::kCopyPredicated;
-  const unsigned psize = *dtype_size(r.pred);
-  Plan pl;
-  pl.count = std::min<uint32_t>(round_down((kSbufPartition - 128) / (psize + 8), 64), 65535);
-  pl.src_span = pl.count * psize;
-  const uint32_t data_off = round_down(pl.count * psize + 63, 64);
-  pl.dst_off = round_down(data_off + pl.count * 4 + 63, 64);
-  const auto n = static_cast<uint16_t>(pl.count);
-  Word w = sample_word(Opcode::CopyPredicated);
-  put_u8(w, field_of(F, "in0_in1_dtype"),
-         static_cast<uint8_t>(code(r.pred) | code(Dtype::FP32) << 4));
-  put_u8(w, field_of(F, "out_dtype"), code(Dtype::FP32));
-  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
-  put_tensor(w, field_of(F, "src0_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
-  put_tensor(w, field_of(F, "src1_mem_pattern"), tensor(3, 0, data_off, {1, 0, 0}, {n, 1, 1}));
-  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
-  pl.words.push_back(w);
-  return pl;
-}
-
-Row tensor_copy_predicated_row(const TensorCopyPredicatedRow& r) {
-  auto prog = std::make_shared<Program>();
-  const Plan pl = tensor_copy_predicated_plan(r);
-  const unsigned psize = *dtype_size(r.pred);
-  const uint32_t count = pl.count, dst_off = pl.dst_off;
-  const uint32_t data_off = round_down(count * psize + 63, 64);
-  uint64_t seed = 48;
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t flag = static_cast<uint32_t>(splitmix(seed) & 1);
-      std::memcpy(part + i * psize, &flag, psize);
-      const uint32_t v = random_fp32(seed), old = random_fp32(seed);
-      std::memcpy(part + data_off + i * 4, &v, 4);
-      std::memcpy(part + dst_off + i * 4, &old, 4);
-    }
-  }
-  prog->words = pl.words;
-  for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + count * 4}});
-  return input_row(std::string(r.name), prog, count * 4, r.goal, kPartitions, dst_off, "GB/s dst");
-}
-
-// TensorScalarCacheCumulative over every partition: an FP32 running value (op0 `op0` by
-// 0.5, op1 `op1`, from the identity) along a dense source, written densely.
-struct CumulativeRow {
-  std::string_view name;
-  AluOp op0, op1;
-  double goal;
-};
-constexpr CumulativeRow kCumulativeRows[] = {
-    {"TensorScalarCacheCumulative fp32 dense, running sum", AluOp::BYPASS, AluOp::ADD, 0.25},
-    {"TensorScalarCacheCumulative fp32 dense, x*0.5 running max", AluOp::MULT, AluOp::MAX, 0.25},
-};
-
-Plan cumulative_plan(const CumulativeRow& r) {
-  constexpr auto& F = table::kTensorScalarCacheCumulative;
-  Plan pl;
-  pl.count = std::min<uint32_t>(round_down((kSbufPartition - 64) / 8, 64), 65535);
-  pl.src_span = pl.count * 4;
-  pl.dst_off = round_down(pl.count * 4 + 63, 64);
-  const auto n = static_cast<uint16_t>(pl.count);
-  Word w = sample_word(Opcode::TensorScalarCacheCumulative);
-  put_u8(w, field_of(F, "num_active_channels"), kPartitions);
-  put_u8(w, field_of(F, "op0"), static_cast<uint8_t>(r.op0));
-  put_u8(w, field_of(F, "op1"), static_cast<uint8_t>(r.op1));
-  put_u32(w, field_of(F, "imm0"), std::bit_cast<uint32_t>(0.5f));
-  put_tensor(w, field_of(F, "src_mem_pattern"), tensor(3, 0, 0, {1, 0, 0}, {n, 1, 1}));
-  put_tensor(w, field_of(F, "dst_mem_pattern"), tensor(3, 0, pl.dst_off, {1, 0, 0}, {n, 1, 1}));
-  pl.words.push_back(w);
-  return pl;
-}
-
-Row cumulative_row(const CumulativeRow& r) {
-  auto prog = std::make_shared<Program>();
-  const Plan pl = cumulative_plan(r);
-  const uint32_t count = pl.count, dst_off = pl.dst_off;
-  uint64_t seed = 49;
-  for (unsigned p = 0; p < kPartitions; ++p) {
-    uint8_t* part = prog->machine.partition(Space::SBUF, p).data();
-    for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t v = random_fp32(seed);
-      std::memcpy(part + i * 4, &v, 4);
-    }
-  }
-  prog->words = pl.words;
-  for (unsigned p = 0; p < kPartitions; ++p)
-    prog->outputs.push_back({p, {dst_off, dst_off + count * 4}});
-  return input_row(std::string(r.name), prog, count * 4, r.goal);
-}
-
 // ---- Copy and Cast ----------------------------------------------------------------------
 
 // Random source data of a dtype: finite FP32 numbers in [-1000, 1000) (a few NaNs and
@@ -1346,8 +1242,6 @@ std::vector<Workload> bench::workloads(bool all_distributions) {
   add_rows(all, kIotaRows, iota_row, iota_plan);
   add_rows(all, nonzero_rows(), nonzero_with_count_row, nonzero_with_count_plan);
   add_rows(all, kCopyPredicatedRows, copy_predicated_row, copy_predicated_plan);
-  add_rows(all, kTensorCopyPredicatedRows, tensor_copy_predicated_row, tensor_copy_predicated_plan);
-  add_rows(all, kCumulativeRows, cumulative_row, cumulative_plan);
   add_rows(all, kCopyCastRows, copy_cast_row, copy_cast_plan);
   add_rows(all, kTensorTensorRows, tensor_tensor_row, tensor_tensor_plan);
   add_rows(all, kTensorScalarRows, tensor_scalar_row, tensor_scalar_plan);
