@@ -40,15 +40,6 @@ const detail::OpSemantics table::kTensorReduceArithOps =
 const detail::OpSemantics table::kTensorReduceBitvecOps =
     detail::placeholder<Opcode::TensorReduceBitvec>();
 // REDUCE_END
-// STT_BEGIN
-const detail::OpSemantics table::kTensorTensorScanOps =
-    detail::placeholder<Opcode::TensorTensorScan>();
-const detail::OpSemantics table::kScalarTensorTensorArithOps =
-    detail::placeholder<Opcode::ScalarTensorTensorArith>();
-const detail::OpSemantics table::kScalarTensorTensorBitvecOps =
-    detail::placeholder<Opcode::ScalarTensorTensorBitvec>();
-const detail::OpSemantics table::kSelectReduceOps = detail::placeholder<Opcode::SelectReduce>();
-// STT_END
 // CP_BEGIN
 const detail::OpSemantics table::kCopyPredicatedOps = detail::placeholder<Opcode::CopyPredicated>();
 // CP_END
