@@ -453,10 +453,24 @@ std::string call_text(uint8_t op, const std::string& left, const std::string& ri
   return fmt::format("{}({}, {})", name, left, right);
 }
 
-// How x and y reach FP32 and r reaches out_dtype.
+// How a source reaches FP32 (SPEC §5.1's to_fp32) and a result its dtype (from_fp32).
+std::string in_text(const char* name, uint8_t code) {
+  if (code == kFp32) return fmt::format("{} (FP32) as it is", name);
+  if (is_int_dtype(static_cast<Dtype>(code)))
+    return fmt::format("{} ({}) rounded to the nearest FP32, ties to even", name, dtype_str(code));
+  return fmt::format("{} ({}) widened exactly to FP32", name, dtype_str(code));
+}
+std::string out_text(const char* name, uint8_t code) {
+  if (code == kFp32 || code == static_cast<uint8_t>(Dtype::FP32R))
+    return fmt::format("{} is written as {} unchanged", name, dtype_str(code));
+  if (is_int_dtype(static_cast<Dtype>(code)))
+    return fmt::format("{} is converted to {}: rounded to nearest even, saturated, NaN to 0", name,
+                       dtype_str(code));
+  return fmt::format("{} is rounded to nearest even into {}", name, dtype_str(code));
+}
 std::string path_text(const Types& t) {
-  return fmt::format("x {}, y {}; r is FP32 and is written as {}", conversion_text(t.lo, kFp32),
-                     conversion_text(t.hi, kFp32), conversion_text(kFp32, t.out));
+  return fmt::format("{}, {}; the ops run in FP32 (a NaN they compute is 0x7FC00000) and {}",
+                     in_text("x", t.lo), in_text("y", t.hi), out_text("r", t.out));
 }
 
 // What s is: "imm0 (FP32 2.5)" or "the channel's imm0_dtype value at the pointer".
@@ -546,10 +560,9 @@ void explain(const Decoded& d, const Machine& m, Explainer& x, Kind kind) {
               : fmt::format("on_false, channel c's {} value at the imm0 pointer widened to FP32",
                             dtype_str(t.imm));
       x.line("effect",
-             fmt::format("y[j] = src1 element j widened to FP32 where {}, else {}; dst[j] = "
-                         "y[j] {} (every ordinal is written); every source element is read "
-                         "before anything is written",
-                         pred, on_false, conversion_text(kFp32, t.out)));
+             fmt::format("y[j] = {} where {}, else {}; {} (every ordinal is written); every "
+                         "source element is read before anything is written",
+                         in_text("src1 element j", t.hi), pred, on_false, out_text("y[j]", t.out)));
       const ResolvedAddr a = resolve_addr(d.tensor("src1_mem_pattern").addr, m);
       const auto n = static_cast<unsigned>(d.integer("num_active_channels"));
       const std::string accs = a.loc ? fmt::format("accumulators {}..{} (src1's partitions)",
