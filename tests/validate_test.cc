@@ -168,6 +168,10 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::TensorScalarPtrBitvec, "has_tensor_scalar_ptr_opcode"},
       {Opcode::Copy, "has_copy_opcode"},
       {Opcode::Cast, "has_cast_opcode"},
+      {Opcode::TensorTensorScan, "has_tensor_tensor_scan_opcode"},
+      {Opcode::ScalarTensorTensorArith, "has_scalar_tensor_tensor_opcode"},
+      {Opcode::ScalarTensorTensorBitvec, "has_scalar_tensor_tensor_opcode"},
+      {Opcode::SelectReduce, "has_select_reduce_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {
