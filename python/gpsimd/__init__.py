@@ -63,7 +63,7 @@ from .formats import (
     to_fp16,
     widen,
 )
-from .alu import tensor_scalar, tensor_tensor
+from .alu import scalar_tensor_tensor, tensor_scalar, tensor_tensor, tensor_tensor_scan
 from .machine import Machine
 from .queues import ProgramRun
 from .ops import (
@@ -98,6 +98,8 @@ __all__ = [
     "word_bytes",
     "tensor_tensor",
     "tensor_scalar",
+    "tensor_tensor_scan",
+    "scalar_tensor_tensor",
     "range_select",
     "tensor_scalar_select",
     "sequence_bounds",
