@@ -25,6 +25,8 @@
 #include "gpsimd/alu.h"
 #include "gpsimd/format.h"
 #include "gpsimd/model.h"
+#include "kernels/alu_stream.h"
+#include "kernels/thread_pool.h"
 #include "ops/explain.h"
 #include "ops/operands.h"
 
@@ -352,7 +354,7 @@ uint32_t imm0_fp32(const Immediate& imm, const Machine& m, unsigned c, Dtype imm
 }
 
 std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOperands& ops,
-                             Writer& out, Kind kind) {
+                             Writer& out, Kind kind, bool fast) {
   const Types t = types_of(w);
   const unsigned n = w[kChannels.offset];
   const auto lo = static_cast<Dtype>(t.lo), hi = static_cast<Dtype>(t.hi),
@@ -369,11 +371,11 @@ std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOper
   const Element e{t.op0, t.op1, reverses_op0(t.rev), reverses_op1(t.rev)};
   const bool negate = t.rev == static_cast<uint8_t>(RevOps::FIRST);
 
-  // Per channel: every source element and the channel's imm0 are read (from the machine
-  // as it was: a destination that overlaps a source is a shadow, see Writer), the FP32
-  // results r computed in ordinal order, then written along the destination walk.
-  std::vector<uint32_t> a, b, r;
-  for (unsigned c = 0; c < n; ++c) {
+  // The reference, one channel: every source element and the channel's imm0 are read (from
+  // the machine as it was: a destination that overlaps a source is a shadow, see Writer),
+  // the FP32 results r computed in ordinal order, then written along the destination walk.
+  auto reference_channel = [&](unsigned c, std::vector<uint32_t>& a, std::vector<uint32_t>& b,
+                               std::vector<uint32_t>& r) {
     const uint8_t* in0 = m.partition(src0.loc.space, src0.partition(c)).data();
     const uint8_t* in1 = m.partition(src1.loc.space, src1.partition(c)).data();
     a.resize(src0.walk.count());
@@ -406,6 +408,49 @@ std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOper
     dwalk.for_each([&](uint64_t j, uint32_t off) {
       store_elem(dst_bytes[c] + off, sd, from_fp32(dout, r[j]));
     });
+  };
+
+  // Fast, ScalarTensorTensorArith without an accumulator: TensorScalar's channel kernel
+  // computes t = op0(x, s) into an FP32 row, TensorTensor's then op1 of t and y into the
+  // destination (the same FP32 path, element for element); the reference where either
+  // declines. Channels in parallel when the work is large, each into its own region.
+  if (fast && kind == Kind::SttArith && !reduce) {
+    const kernels::TensorScalarOp k0{false, t.op0, kBypass,    reverses_op0(t.rev),
+                                     false, lo,    Dtype::FP32};
+    // A BYPASS op1 passes t whatever reverse_operands says; otherwise y is op1's left
+    // operand under SECOND/BOTH.
+    const bool swap = t.op1 != kBypass && reverses_op1(t.rev);
+    const kernels::TensorTensorOp k1{kernels::AluPath::Fp32, t.op1, swap ? hi : Dtype::FP32,
+                                     swap ? Dtype::FP32 : hi, dout};
+    if (kernels::tensor_scalar_handles(k0) && kernels::tensor_tensor_handles(k1)) {
+      Walk row;  // t, dense FP32 in ordinal order
+      row.elem = 4;
+      row.step[0] = 1;
+      row.num[0] = static_cast<uint32_t>(src0.walk.count());
+      const uint64_t work = uint64_t{n} * src0.walk.count() * (s0 + s1 + sd);
+      kernels::for_channels(n, work, [&](unsigned c) {
+        thread_local std::vector<uint8_t> tbuf;
+        tbuf.resize(4 * std::size_t{row.num[0]});
+        const uint8_t* in0 = m.partition(src0.loc.space, src0.partition(c)).data();
+        const uint8_t* in1 = m.partition(src1.loc.space, src1.partition(c)).data();
+        bool done = kernels::tensor_scalar_channel(k0, imm0_fp32(imm0, m, c, dimm), 0, in0,
+                                                   src0.walk, tbuf.data(), row);
+        if (done)
+          done = swap ? kernels::tensor_tensor_channel(k1, in1, src1.walk, tbuf.data(), row,
+                                                       dst_bytes[c], dwalk)
+                      : kernels::tensor_tensor_channel(k1, tbuf.data(), row, in1, src1.walk,
+                                                       dst_bytes[c], dwalk);
+        if (done) return;
+        thread_local std::vector<uint32_t> a, b, r;
+        reference_channel(c, a, b, r);
+      });
+      return std::nullopt;
+    }
+  }
+
+  std::vector<uint32_t> a, b, r;
+  for (unsigned c = 0; c < n; ++c) {
+    reference_channel(c, a, b, r);
     if (!reduce) continue;  // IDLE: the accumulators are unchanged
     if (kind == Kind::SttArith) {
       // Rule accumulate-order (model::OrderRule::Accumulate, SPEC §4.21): the FP32 r[j]
@@ -641,8 +686,8 @@ void validate_kind(const Word& w, Generation g, const ValidateOptions& opts, Dia
 }
 template <Kind K>
 std::optional<Fault> execute_kind(const Word& w, const Machine& m, const ResolvedOperands& ops,
-                                  Writer& out, const ExecEnv&) {
-  return execute(w, m, ops, out, K);
+                                  Writer& out, const ExecEnv& env) {
+  return execute(w, m, ops, out, K, env.fast);
 }
 template <Kind K>
 void explain_kind(const Decoded& d, const Machine& m, Explainer& x) {

@@ -307,6 +307,56 @@ inline Word valid_s2s2d2_stt(Gen& g, uint8_t opcode) {
 
 }  // namespace gpsimd::asm_words
 
+namespace gpsimd::kernels_equiv {
+
+// Random ScalarTensorTensorArith words (SPEC §4.21) for the fast path (TensorScalar's and
+// TensorTensor's channel kernels, IDLE only) against the scalar path: general arithmetic
+// ops, any data dtypes, 2-D walks that may overlap, a scalar or a pointer, sometimes an
+// accumulator command (the reference path on both sides).
+inline Word scalar_tensor_tensor_arith_word(Rng& rng, Machines& m, bool large) {
+  Word w{};
+  w[0] = 0x9d;
+  w[1] = 0x10;
+  const unsigned n = large ? 128 : random_channels(rng);
+  const auto general = [](uint8_t o) { return alu::is_general_arith_op(o); };
+  const uint8_t op0 = pick_op(rng, general), op1 = pick_op(rng, general);
+  const Dtype lo = large ? Dtype::FP32 : rng.pick(kAluDtypes);
+  const Dtype hi = large ? Dtype::FP32 : rng.pick(kAluDtypes);
+  const Dtype out = large ? (rng.chance(0.5) ? Dtype::FP32 : Dtype::BF16) : rng.pick(kAluDtypes);
+  const unsigned s0 = *dtype_size(lo), s1 = *dtype_size(hi), sd = *dtype_size(out);
+  const Window w0 = alu_window(rng, large, true);
+  const Window w1 = alu_window(rng, large, w0.space != Space::PSUM);
+  const Window wd = alu_window(rng, large, sd == 4);
+  const unsigned p0 = rng.below(kPartitions - n + 1);
+  const unsigned p1 = rng.chance(0.5) ? p0 : rng.below(kPartitions - n + 1);
+  const unsigned pd = rng.chance(0.6) ? p0 : rng.below(kPartitions - n + 1);
+  const TensorDesc src0 = random_walk(rng, 2, 0, large ? 8000 : 600, s0, w0, p0);
+  const TensorDesc src1 = random_walk(rng, 2, src0.count(), 0, s1, w1, p1);
+  const TensorDesc dst = random_walk(rng, 2, src0.count(), 0, sd, wd, pd);
+  alu_fill(rng, m, wd, pd, n, out);
+  alu_fill(rng, m, w0, p0, n, lo);
+  alu_fill(rng, m, w1, p1, n, hi);
+  w[36] = op0;
+  w[37] = op1;
+  w[38] = static_cast<uint8_t>(rng.below(4));
+  w[40] = static_cast<uint8_t>(static_cast<uint8_t>(lo) | static_cast<uint8_t>(hi) << 4);
+  w[41] = static_cast<uint8_t>(out);
+  w[42] = static_cast<uint8_t>(n);
+  w[43] = static_cast<uint8_t>(Dtype::FP32);
+  w[44] = rng.chance(0.1) ? static_cast<uint8_t>(2 + rng.below(2)) : 0;
+  const uint32_t specials[] = {0x7fc00000u, 0xff800000u, 0x80000000u, 0x00000001u, 0x3f800000u};
+  store_u32(w, 60,
+            rng.chance(0.2)
+                ? rng.pick(specials)
+                : std::bit_cast<uint32_t>(static_cast<float>(rng.below(200)) / 8.0f - 12.0f));
+  store_tensor(w, 12, src0);
+  store_tensor(w, 24, src1);
+  store_tensor(w, 48, dst);
+  return w;
+}
+
+}  // namespace gpsimd::kernels_equiv
+
 #ifdef GPSIMD_INSTRUCTION_TESTS
 #include "instructions/effects.h"
 #include "instructions/validate_cases.h"

@@ -67,7 +67,8 @@ const test_registry::InstructionTests kTests{
         },
     .random_generations = {Generation::V2, Generation::V3, Generation::V4, Generation::V5},
     .roundtrip_word = [](asm_words::Gen& g) { return asm_words::valid_s2s2d2_stt(g, 0x9d); },
-    .no_fast_path_comparison = "the reference path is its only path (no fast kernel yet)",
+    .kernel_words = {{kernels_equiv::scalar_tensor_tensor_arith_word, 0x9d, 400, 4,
+                      kernels_equiv::alu_machines}},
 };
 const test_registry::Registration kRegistration(kTests);
 
