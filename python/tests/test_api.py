@@ -26,6 +26,7 @@ CALLS = {
     "scalar_tensor_tensor": lambda **kw: gpsimd.scalar_tensor_tensor(F32, "mult", [[2.0]], "add",
                                                                      F32, **kw),
     "range_select": lambda **kw: gpsimd.range_select(F32, ">=", "<", 1, 5, **kw),
+    "select_reduce": lambda **kw: gpsimd.select_reduce(F32 > 2, F32, -1.0, **kw),
     "tensor_scalar_select": lambda **kw: gpsimd.tensor_scalar_select(F32, -1.0, True, **kw),
     "sequence_bounds": lambda **kw: gpsimd.sequence_bounds(np.array([0, 1, 1, 2], np.int32), **kw),
     "sort": lambda **kw: gpsimd.sort(F32, descending=True, **kw),

@@ -142,3 +142,19 @@ def test_numpy_faces_over_several_blocks_of_rows():
     g = rng.standard_normal((200, 40)).astype(np.float32)
     got = gpsimd.scalar_tensor_tensor(x, "mult", init, "mult", g)
     assert got.view(np.uint32).tolist() == ((x * init) * g).view(np.uint32).tolist()
+
+
+def test_numpy_select_reduce_over_several_blocks_of_rows():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((150, 24)).astype(np.float32)
+    pred = rng.random((150, 24)) < 0.3
+    f = rng.standard_normal((150, 1)).astype(np.float32)
+    out, mx = gpsimd.select_reduce(pred, x, f)
+    want = np.where(pred, x, f)
+    assert out.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    assert mx.tolist() == np.max(want, axis=1).tolist()
+    out, mx = gpsimd.select_reduce(pred.astype(np.int16), x, -2.5, reduce=False,
+                                   reverse_pred=True)
+    assert mx is None and out.tolist() == np.where(~pred, x, np.float32(-2.5)).tolist()
+    with pytest.raises(gpsimd.Fault, match="unsupported-op"):
+        gpsimd.select_reduce(pred, x, 0.0, generation="v2")
