@@ -448,10 +448,9 @@ std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOper
     }
   }
 
-  std::vector<uint32_t> a, b, r;
-  for (unsigned c = 0; c < n; ++c) {
-    reference_channel(c, a, b, r);
-    if (!reduce) continue;  // IDLE: the accumulators are unchanged
+  // The channel's accumulator (SPEC §2: the data operand's partition) and its new value.
+  auto accumulate = [&](unsigned c,
+                        const std::vector<uint32_t>& r) -> std::pair<unsigned, uint32_t> {
     if (kind == Kind::SttArith) {
       // Rule accumulate-order (model::OrderRule::Accumulate, SPEC §4.21): the FP32 r[j]
       // added one at a time in walk order, one rounding per addition, from +0.0
@@ -459,16 +458,39 @@ std::optional<Fault> execute(const Word& w, const Machine& m, const ResolvedOper
       const unsigned p = model::accumulator_index(src0.loc.partition, c);
       uint32_t acc = cmd == AccumCmd::ACCUMULATE ? m.accumulators[p] : model::kAccumulateSumStart;
       for (uint32_t v : r) acc = alu::eval_fp32(code(AluOp::ADD), acc, v);
-      out.set_accumulator(p, acc);
-    } else if (kind == Kind::SelectReduce) {
-      // MAX is order-free: the y[j] and the start (-inf, or the accumulator's bits).
-      const unsigned p = model::accumulator_index(src1.loc.partition, c);
-      model::MaxFold fold;
-      fold.add(cmd == AccumCmd::ACCUMULATE ? m.accumulators[p] : model::kSelectReduceMaxStart);
-      for (uint32_t v : r) fold.add(v);
-      out.set_accumulator(p, fold.result());
+      return {p, acc};
     }
+    // SelectReduce: MAX is order-free: the y[j] and the start (-inf, or the accumulator's
+    // bits).
+    const unsigned p = model::accumulator_index(src1.loc.partition, c);
+    model::MaxFold fold;
+    fold.add(cmd == AccumCmd::ACCUMULATE ? m.accumulators[p] : model::kSelectReduceMaxStart);
+    for (uint32_t v : r) fold.add(v);
+    return {p, fold.result()};
+  };
+  const bool accumulates = reduce && (kind == Kind::SttArith || kind == Kind::SelectReduce);
+
+  if (!fast) {
+    std::vector<uint32_t> a, b, r;
+    for (unsigned c = 0; c < n; ++c) {
+      reference_channel(c, a, b, r);
+      if (!accumulates) continue;  // IDLE: the accumulators are unchanged
+      const auto [p, acc] = accumulate(c, r);
+      out.set_accumulator(p, acc);
+    }
+    return std::nullopt;
   }
+  // Fast: the same per channel, the channels in parallel when the work is large (each into
+  // its own region; the accumulators set once all are done, the Writer being one thread's).
+  std::array<std::pair<unsigned, uint32_t>, kPartitions> accs;
+  const uint64_t work = uint64_t{n} * src0.walk.count() * (s0 + s1 + sd);
+  kernels::for_channels(n, work, [&](unsigned c) {
+    thread_local std::vector<uint32_t> a, b, r;
+    reference_channel(c, a, b, r);
+    if (accumulates) accs[c] = accumulate(c, r);
+  });
+  if (accumulates)
+    for (unsigned c = 0; c < n; ++c) out.set_accumulator(accs[c].first, accs[c].second);
   return std::nullopt;
 }
 
