@@ -161,9 +161,12 @@ void run_random(const char* name, GenFn gen, const std::vector<Generation>& gens
                                << start << ".." << start + kBatch - 1;
   }
   EXPECT_EQ(tally.rejects, 0u) << name;
-  // Injected faults are a few percent: enough to exercise them, rare enough not to dominate.
+  // Injected faults are a few percent: enough to exercise them, rare enough not to dominate
+  // (SPEC §4.21: every valid ScalarTensorTensorBitvec word faults unsupported-op).
   EXPECT_GT(tally.faults, 0u) << name;
-  EXPECT_LT(tally.faults, tally.cases / 5) << name;
+  if (std::string_view(name) != "ScalarTensorTensorBitvec") {
+    EXPECT_LT(tally.faults, tally.cases / 5) << name;
+  }
   std::printf("%s: %u cases, %u faults, %u rejected (GPSIMD_RANDOM_SEED=%#llx)\n", name,
               tally.cases, tally.faults, tally.rejects,
               static_cast<unsigned long long>(base_seed()));

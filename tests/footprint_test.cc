@@ -500,6 +500,25 @@ TEST(FootprintRandom, TensorScalarCacheCumulative) {
                  rw::generator(gpsimd::Opcode::TensorScalarCacheCumulative), kAll, 0xe6);
 }
 
+TEST(FootprintRandom, TensorTensorScan) {
+  run_footprints("TensorTensorScan", rw::generator(gpsimd::Opcode::TensorTensorScan), kAll, 0xe5);
+}
+
+TEST(FootprintRandom, ScalarTensorTensorArith) {
+  run_footprints("ScalarTensorTensorArith", rw::generator(gpsimd::Opcode::ScalarTensorTensorArith),
+                 kAll, 0x9d);
+}
+
+// Every valid word faults unsupported-op (SPEC §4.21): it has no footprint.
+TEST(FootprintRandom, ScalarTensorTensorBitvec) {
+  run_footprints("ScalarTensorTensorBitvec",
+                 rw::generator(gpsimd::Opcode::ScalarTensorTensorBitvec), kAll, 0x9e);
+}
+
+TEST(FootprintRandom, SelectReduce) {
+  run_footprints("SelectReduce", rw::generator(gpsimd::Opcode::SelectReduce), kAll, 0xea);
+}
+
 TEST(FootprintRandomCoverage, EveryInstructionIsChecked) {
   gpsimd::test_coverage::expect_table("FootprintRandom tests",
                                       gpsimd::test_coverage::tests_of("FootprintRandom"));

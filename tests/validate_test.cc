@@ -173,6 +173,10 @@ TEST_P(PerInstruction, OpcodeClauseFailsAloneUnderValidateAs) {
       {Opcode::TensorReduceBitvec, "has_tensor_reduce_opcode"},
       {Opcode::CopyPredicated, "has_copy_cast_predicated_opcode"},
       {Opcode::TensorScalarCacheCumulative, "has_tensor_cache_cumulative_opcode"},
+      {Opcode::TensorTensorScan, "has_tensor_tensor_scan_opcode"},
+      {Opcode::ScalarTensorTensorArith, "has_scalar_tensor_tensor_opcode"},
+      {Opcode::ScalarTensorTensorBitvec, "has_scalar_tensor_tensor_opcode"},
+      {Opcode::SelectReduce, "has_select_reduce_opcode"},
   };
   for (uint8_t other :
        {uint8_t{0x97}, uint8_t{0x00}, uint8_t{0x96}, uint8_t{0xbc}, uint8_t{0xf2}, uint8_t{0x9b}}) {

@@ -1247,11 +1247,14 @@ std::vector<Workload> bench::workloads(bool all_distributions) {
   add_rows(all, kTensorScalarRows, tensor_scalar_row, tensor_scalar_plan);
   add_rows(all, search_rows(), search_row, search_plan);
   add_kernel_ops_workloads(all);
-  for (const InstrDef& def : instructions())
+  for (const InstrDef& def : instructions()) {
+    // SPEC §4.21: every ScalarTensorTensorBitvec word faults unsupported-op; nothing to time.
+    if (def.opcode == Opcode::ScalarTensorTensorBitvec) continue;
     all.push_back({fmt::format("execute() {} 1ch x 16", detail::semantics(def).sample_label),
                    [&def] { return overhead_row(def); },
                    [&def] { return std::vector<Word>(1, detail::semantics(def).sample(3)); },
                    std::nullopt});
+  }
   all.push_back({"program 10000 words, three queues", [] { return program_row(); }, {}, {}});
   all.push_back({"validate(), one thread", [] { return decode_validate_row(bench_words(), false); },
                  bench_words, std::nullopt});

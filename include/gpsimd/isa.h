@@ -605,7 +605,7 @@ inline constexpr auto& kTensorReduceBitvec = kTensorReduceArith;
 // SPEC §4.20, S2S2D2_STT: TensorTensorScan, and ScalarTensorTensorArith/Bitvec (§4.21) and
 // SelectReduce (§4.25) with the same bytes. imm0 (read per imm0_src, with imm0_dtype for a
 // pointer) is the scan's initial, the scalar, or SelectReduce's on_false.
-constexpr std::array<FieldDef, 17> s2s2d2_stt_fields(FieldDef op0, FieldDef op1,
+constexpr std::array<FieldDef, 16> s2s2d2_stt_fields(FieldDef op0, FieldDef op1,
                                                      FieldDef accumulator_cmd, FieldDef imm0) {
   return {
       kHeader,

@@ -253,6 +253,44 @@ inline bool match_equal(uint32_t element_fp32, uint32_t match_value_fp32) {
 inline constexpr bool cumulative_out_unsupported(uint8_t out_dtype_code) {
   return out_dtype_code == 0x08 || out_dtype_code == 0x09;
 }
+// SPEC §4.20: TensorTensorScan carries the FP32 result r of ordinal j to ordinal j + 1, its
+// 32 bits as they are (-0.0 and a BYPASS NaN payload included), not dst[j] rounded to
+// out_dtype nor r rounded to src0's dtype.
+inline constexpr uint32_t scan_carry(uint32_t r_fp32) {
+  return r_fp32;
+}
+// SPEC §4.20, §4.21, §4.25: the S2S2D2_STT instructions resolve imm0 (a register pointer's
+// faults included) whatever op0 is, as TensorScalar's immediates (§4.15).
+// SPEC §4.21: s2s2d2_stt_quadrant_check (the vendor's NEURON-3759 "same SBUF quadrant"
+// clause, whose body is not public) holds for every word.
+inline constexpr bool stt_quadrant_check_holds() {
+  return true;
+}
+// SPEC §4.21: ScalarTensorTensorBitvec (0x9e) validates, then faults unsupported-op (after
+// the wait, before anything is resolved): nothing public says what it computes.
+inline constexpr bool kScalarTensorTensorBitvecRuns = false;
+// SPEC §4.25: SelectReduce on V2 validates, then faults unsupported-op (AWS's kernels avoid
+// it on Trn1). `version`: the generation's number.
+inline constexpr bool select_reduce_runs_on(unsigned version) {
+  return version != 2;
+}
+// SPEC §2 rule 1: channel c of an accumulator writer uses acc[data start partition + c],
+// the data operand's resolved start partition (ScalarTensorTensorArith: src0;
+// SelectReduce: src1, on_true).
+inline constexpr unsigned accumulator_index(unsigned data_start_partition, unsigned c) {
+  return data_start_partition + c;
+}
+// SPEC §4.21: ScalarTensorTensorArith's ZERO_ACCUMULATE starts its sum (rule
+// accumulate-order, below) from +0.0; ACCUMULATE from the accumulator's bits as they are.
+inline constexpr uint32_t kAccumulateSumStart = 0x00000000u;
+// SPEC §4.25: SelectReduce's ZERO_ACCUMULATE starts its MAX from -inf (an all-NaN row
+// leaves -inf); ACCUMULATE from the accumulator's bits as they are.
+inline constexpr uint32_t kSelectReduceMaxStart = 0xff800000u;
+// SPEC §4.25: SelectReduce's reverse_operands FIRST negates the predicate (NKI's
+// reverse_pred; a logical NOT of the any-bit-set truth of predicate_true).
+inline constexpr bool select_reduce_selects(bool predicate, bool reverse_first) {
+  return predicate != reverse_first;
+}
 
 // ---- floating-point orders that are not public (SPEC §7 "model_rules") ------------------
 // Where a result depends on an order the hardware does not publish, SPEC names one rule,

@@ -64,7 +64,8 @@ from .formats import (
     to_fp16,
     widen,
 )
-from .alu import tensor_scalar, tensor_scalar_cumulative, tensor_tensor
+from .alu import (scalar_tensor_tensor, tensor_scalar, tensor_scalar_cumulative, tensor_tensor,
+                  tensor_tensor_scan)
 from .machine import Machine
 from .queues import ProgramRun
 from .ops import (
@@ -74,6 +75,7 @@ from .ops import (
     iota,
     memset,
     range_select,
+    select_reduce,
     sequence_bounds,
     sort,
     tensor_copy,
@@ -102,7 +104,10 @@ __all__ = [
     "tensor_tensor",
     "tensor_scalar",
     "tensor_scalar_cumulative",
+    "tensor_tensor_scan",
+    "scalar_tensor_tensor",
     "range_select",
+    "select_reduce",
     "tensor_scalar_select",
     "sequence_bounds",
     "sort",

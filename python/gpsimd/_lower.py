@@ -37,7 +37,8 @@ __all__ = ["Word", "reversed_walk", "tensor_tensor", "tensor_scalar", "tensor_sc
            "match_value_load", "find_index8", "match_replace8", "nonzero_with_count",
            "copy_predicated_scalar", "sequence_bounds", "sort", "tensor_scalar_select",
            "memset", "tensor_reduce", "copy_predicated", "copy_predicated_reversed",
-           "tensor_scalar_cumulative"]
+           "tensor_scalar_cumulative", "tensor_tensor_scan", "scalar_tensor_tensor",
+           "select_reduce"]
 
 
 class Word(bytes):
@@ -486,3 +487,77 @@ def tensor_scalar_select(*, dtype: str, pred_dtype: str, channels: int, src: dic
                  src1_imm=scalar if isinstance(scalar, dict) else int(scalar),
                  pred_imm=predicate if isinstance(predicate, dict) else int(predicate),
                  dst_mem_pattern=dst)
+
+
+# ---- S2S2D2_STT: TensorTensorScan (SPEC §4.20), ScalarTensorTensor (§4.21), SelectReduce
+# (§4.25) ---------------------------------------------------------------------------------------
+
+
+def _imm0(value: Any, dtype: str) -> dict:
+    """imm0's fields: a pointer (a dict) to values of ``dtype``, or an FP32 instruction
+    immediate (a ``numpy.float32`` keeps its bits)."""
+    if isinstance(value, dict):
+        return {"imm0_src": "POINTER_IMMEDIATE", "imm0": value, "imm0_dtype": dtype}
+    return {"imm0_src": "INSTRUCTION_IMMEDIATE", "imm0": np.float32(value), "imm0_dtype": "FP32"}
+
+
+def _stt_arguments(src0: str, src1: str, imm0: str, cmd: str, reverse: str) -> dict[str, str]:
+    return {"src0_mem_pattern": src0, "src1_mem_pattern": src1, "dst_mem_pattern": "dst",
+            "in0_in1_dtype": src0, "in0_in1_dtype (src0, low nibble)": src0,
+            "in0_in1_dtype (src1, high nibble)": src1, "out_dtype": "dst", "op0": "op0",
+            "op1": "op1", "reverse_operands": reverse, "imm0": imm0, "imm0_src": imm0,
+            "imm0_dtype": imm0, "accumulator_cmd": cmd, "num_active_channels": "dst"}
+
+
+TENSOR_TENSOR_SCAN_ARGUMENTS = _stt_arguments("data0", "data1", "initial", "accumulator_cmd",
+                                              "reverse0")
+SCALAR_TENSOR_TENSOR_ARGUMENTS = _stt_arguments("data", "operand1", "operand0",
+                                                "accumulator_cmd", "reverse0")
+SELECT_REDUCE_ARGUMENTS = dict(_stt_arguments("predicate", "on_true", "on_false", "reduce_cmd",
+                                              "reverse_pred"), op1="reduce_op")
+
+
+def tensor_tensor_scan(*, op0: str, op1: str, in_dtypes: tuple, out_dtype: str, channels: int,
+                       data0: dict, data1: dict, dst: dict, initial: Any,
+                       initial_dtype: str = "FP32", reverse0: bool = False,
+                       reverse1: bool = False, names: dict | None = None) -> Word:
+    """TensorTensorScan (0xe5): ``initial`` a number (an FP32 instruction immediate) or a
+    pointer (a dict) to one ``initial_dtype`` value per channel."""
+    return _word("TensorTensorScan", TENSOR_TENSOR_SCAN_ARGUMENTS, names,
+                 src0_mem_pattern=data0, src1_mem_pattern=data1, op0=op0, op1=op1,
+                 reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
+                 in0_in1_dtype=tuple(in_dtypes), out_dtype=out_dtype,
+                 num_active_channels=channels, accumulator_cmd="IDLE", dst_mem_pattern=dst,
+                 **_imm0(initial, initial_dtype))
+
+
+def scalar_tensor_tensor(*, op0: str, op1: str, in_dtypes: tuple, out_dtype: str, channels: int,
+                         data: dict, operand1: dict, dst: dict, operand0: Any,
+                         operand0_dtype: str = "FP32", reverse0: bool = False,
+                         reverse1: bool = False, accumulator_cmd: str = "IDLE",
+                         names: dict | None = None) -> Word:
+    """ScalarTensorTensorBitvec (0x9e) for an op of the bitvec class only (its words
+    validate, then fault unsupported-op), ScalarTensorTensorArith (0x9d) otherwise:
+    ``(data op0 operand0) op1 operand1``, ``operand0`` a number (FP32) or a pointer."""
+    bitvec = is_bitvec_only(op0) or is_bitvec_only(op1)
+    return _word("ScalarTensorTensorBitvec" if bitvec else "ScalarTensorTensorArith",
+                 SCALAR_TENSOR_TENSOR_ARGUMENTS, names, src0_mem_pattern=data,
+                 src1_mem_pattern=operand1, op0=op0, op1=op1,
+                 reverse_operands=int(bool(reverse0)) | 2 * int(bool(reverse1)),
+                 in0_in1_dtype=tuple(in_dtypes), out_dtype=out_dtype,
+                 num_active_channels=channels, accumulator_cmd=accumulator_cmd,
+                 dst_mem_pattern=dst, **_imm0(operand0, operand0_dtype))
+
+
+def select_reduce(*, pred_dtype: str, in_dtype: str, out_dtype: str, channels: int,
+                  predicate: dict, on_true: dict, dst: dict, on_false: Any,
+                  on_false_dtype: str = "FP32", reverse_pred: bool = False,
+                  reduce_cmd: str = "IDLE", reduce_op: str = "MAX",
+                  names: dict | None = None) -> Word:
+    """SelectReduce (0xea): ``on_false`` a number (FP32) or a pointer to one
+    ``on_false_dtype`` value per channel; ``reverse_pred`` is reverse_operands FIRST."""
+    return _word("SelectReduce", SELECT_REDUCE_ARGUMENTS, names, src0_mem_pattern=predicate,
+                 src1_mem_pattern=on_true, op0="BYPASS", op1=reduce_op,
+                 reverse_operands=int(bool(reverse_pred)), in0_in1_dtype=(pred_dtype, in_dtype),
+                 out_dtype=out_dtype, num_active_channels=channels, accumulator_cmd=reduce_cmd,
+                 dst_mem_pattern=dst, **_imm0(on_false, on_false_dtype))

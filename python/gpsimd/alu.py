@@ -30,7 +30,8 @@ from ._operands import UFUNC_OPS, alu_op, alu_table, immediate
 from .dtypes import dtype_size, storage_dtype
 from .ops import _RESULT, VALID_DTYPES, _as_bits, _ceil, _parts, _ptr, _rows, _tiles_bytes
 
-__all__ = ["tensor_tensor", "tensor_scalar", "tensor_scalar_cumulative", "alu_ops", "UFUNC_OPS"]
+__all__ = ["tensor_tensor", "tensor_scalar", "tensor_scalar_cumulative", "tensor_tensor_scan",
+           "scalar_tensor_tensor", "alu_ops", "UFUNC_OPS"]
 
 DtypeLike = Any
 
@@ -277,6 +278,118 @@ def tensor_scalar(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike],
                 res[r0 : r0 + r, c0 : c0 + w] = run.read(0, r, dst_off, w, dout, "out",
                                                          into=("out", _parts(r0, r, c0, w)))
         return run.result(res.reshape(shape))
+
+
+# ---- TensorTensorScan (SPEC §4.20) and ScalarTensorTensorArith (§4.21) ---------------------
+
+
+def _tensor2(offset: int, n: int) -> dict:
+    return {"space": "sbuf", "partition": 0, "offset": offset, "num": [n, 1], "step": [1, 0]}
+
+
+def _stt(fn: str, data0: ArrayLike, data1: ArrayLike, imm: Any, op0: Any, op1: Any,
+         reverse0: bool, reverse1: bool, dtype: DtypeLike, in_dtype: DtypeLike,
+         generation: str, strict: bool, return_words: bool, scan: bool) -> ArrayResult:
+    """The two NumPy faces of S2S2D2_STT with FP32 arithmetic: one word per block of 128
+    rows, each row whole (a scan does not restart within a row)."""
+    names = ("data0", "data1", "initial") if scan else ("data", "operand1", "operand0")
+    in0, in1 = _in_dtypes(fn, in_dtype)
+    a, lo, out = in_out(fn, names[0], data0, VALID_DTYPES, in0, dtype)
+    b, hi = data_array(fn, names[1], data1, VALID_DTYPES, in1, "in_dtype")
+    if a.shape != b.shape:
+        raise ValueError(f"{fn}: {names[0]} has shape {a.shape} and {names[1]} {b.shape}; "
+                         "they must have one shape")
+    x0, _ = _rows(a, f"{fn}: {names[0]}")
+    x1 = b.reshape(x0.shape)
+    shape = a.shape
+    rows, cols = x0.shape
+    lsz, hsz, osz = dtype_size(lo), dtype_size(hi), dtype_size(out)
+    if osz is None:
+        raise ValueError(f"{fn}: {out} has no byte size")
+    name0, name1 = alu_op(fn, "op0", op0, lo), alu_op(fn, "op1", op1, lo)
+    with Runner(fn, generation, strict, return_words) as run:
+        kind, v = _operand(fn, names[2], imm, rows, lo, False)
+        if _width(run.partition_bytes(), (lsz, hsz, osz), _ALIGN) < cols:
+            raise ValueError(f"{fn}: a row of {cols} elements does not fit one SBUF partition "
+                             f"on {generation} with its operands; pass shorter rows")
+        src0, src1 = _as_bits(x0, lo), _as_bits(x1, hi)
+        res = np.empty((rows, cols), dtype=storage_dtype(out))
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (_ALIGN + _tiles_bytes(cols, cols, lsz, hsz, osz)))
+        run.result_shape("out", (rows, cols), res.dtype)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                imm_off = run.block(4)
+                off0, off1, offd = run.block(cols * lsz, cols * hsz, cols * osz)
+            if kind == "ptr":
+                run.load(0, imm_off, v[r0 : r0 + r], name=names[2])
+                operand = _ptr(imm_off)
+            else:
+                operand = np.uint32(v).view(np.float32)
+            run.load(0, off0, src0[r0 : r0 + r], name=names[0])
+            run.load(0, off1, src1[r0 : r0 + r], name=names[1])
+            common = dict(op0=name0, op1=name1, in_dtypes=(lo, hi), out_dtype=out, channels=r,
+                          dst=_tensor2(offd, cols), reverse0=reverse0, reverse1=reverse1,
+                          names=_RESULT)
+            if scan:
+                word = lower.tensor_tensor_scan(data0=_tensor2(off0, cols),
+                                                data1=_tensor2(off1, cols), initial=operand,
+                                                **common)
+            else:
+                word = lower.scalar_tensor_tensor(data=_tensor2(off0, cols),
+                                                  operand1=_tensor2(off1, cols),
+                                                  operand0=operand, **common)
+            run.run(word)
+            res[r0 : r0 + r] = run.read(0, r, offd, cols, out, "out",
+                                        into=("out", _parts(r0, r)))
+        return run.result(res.reshape(shape))
+
+
+def tensor_tensor_scan(data0: ArrayLike, data1: ArrayLike, initial: Union[float, ArrayLike],
+                       op0: Any, op1: Any, reverse0: bool = False, reverse1: bool = False, *,
+                       dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+                       generation: str = "v3", strict: bool = False,
+                       return_words: bool = False) -> ArrayResult:
+    """Return the scan ``r[j] = (data0[j] op0 r[j-1]) op1 data1[j]`` along each row,
+    ``r[-1] = initial``: TensorTensorScan (0xe5), SPEC §4.20 — NKI's
+    ``nki.isa.tensor_tensor_scan`` without its ``dst``.
+
+    ``data0``, ``data1``: arrays of one shape, ``[rows, ...]`` (each row one scan, over
+    its trailing dimensions in C order) or 1-D; ``initial`` a number or one float32 value
+    per row; ``op0``, ``op1`` arithmetic ops, computed in FP32 (the carry stays FP32);
+    ``reverse0`` makes ``data0`` the right operand of ``op0``, ``reverse1`` makes
+    ``data1`` the left operand of ``op1``; ``dtype`` the result's (default data0's).
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.tensor_tensor_scan(np.ones(4, np.float32), np.float32([1, 2, 3, 4]), 0.0,
+    ...                           "mult", "add")
+    array([ 1.,  3.,  6., 10.], dtype=float32)
+    """
+    return _stt("tensor_tensor_scan", data0, data1, initial, op0, op1, reverse0, reverse1,
+                dtype, in_dtype, generation, strict, return_words, True)
+
+
+def scalar_tensor_tensor(data: ArrayLike, op0: Any, operand0: Union[float, ArrayLike], op1: Any,
+                         operand1: ArrayLike, reverse0: bool = False, reverse1: bool = False, *,
+                         dtype: DtypeLike = None, in_dtype: DtypeLike = None,
+                         generation: str = "v3", strict: bool = False,
+                         return_words: bool = False) -> ArrayResult:
+    """Return ``(data op0 operand0) op1 operand1``: ScalarTensorTensorArith (0x9d), SPEC
+    §4.21 — NKI's ``nki.isa.scalar_tensor_tensor`` without its ``dst``.
+
+    ``operand0`` a number or one float32 value per row; ``operand1`` an array of
+    ``data``'s shape; arithmetic ops in FP32 (bitvec ops make the word 0x9e, which faults
+    ``unsupported-op``); ``reverse0``: ``operand0 op0 data``; ``reverse1``: ``operand1
+    op1 t``.
+
+    >>> import numpy as np, gpsimd
+    >>> gpsimd.scalar_tensor_tensor(np.float32([2, -3]), "subtract", 5.0, "subtract",
+    ...                             np.float32([10, 20]), reverse0=True)
+    array([ -7., -12.], dtype=float32)
+    """
+    return _stt("scalar_tensor_tensor", data, operand1, operand0, op0, op1, reverse0, reverse1,
+                dtype, in_dtype, generation, strict, return_words, False)
 
 
 # ---- TensorScalarCacheCumulative -----------------------------------------------------------

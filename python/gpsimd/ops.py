@@ -41,6 +41,7 @@ from .dtypes import dtype_size, storage_dtype
 
 __all__ = [
     "range_select",
+    "select_reduce",
     "tensor_scalar_select",
     "sequence_bounds",
     "sort",
@@ -303,6 +304,102 @@ def range_select(
                                             into=("row_max", _parts(r0, r)))[:, 0]
         out = out.reshape(shape)
         if one_d and reducing:
+            row_max = row_max[0]
+        return run.result((out, row_max))
+
+
+# ---- SelectReduce ----------------------------------------------------------------------
+
+_PREDICATE_DTYPES = ("INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32")
+
+
+def select_reduce(
+    predicate: ArrayLike,
+    on_true: ArrayLike,
+    on_false: Union[float, ArrayLike],
+    reduce: bool = True,
+    reverse_pred: bool = False,
+    *,
+    dtype: DtypeLike = None,
+    in_dtype: DtypeLike = None,
+    generation: str = "v3",
+    strict: bool = False,
+    return_words: bool = False,
+) -> RangeSelectResult:
+    """Return ``(out, row_max)``: ``out = where(predicate, on_true, on_false)`` and each
+    row's maximum of it (``on_false`` values included, NaNs ignored), from the DVE
+    accumulator: SelectReduce (0xea, V3 and newer), SPEC §4.25 — NKI's
+    ``nki.isa.select_reduce`` without its ``dst``, ``reduce_res`` the second result.
+
+    - ``predicate``: integers (a bool array is UINT8), true where any bit is set;
+      ``reverse_pred`` negates it.
+    - ``on_true``: ``[rows, ...]`` or 1-D, of ``predicate``'s shape, not a 32-bit integer
+      dtype (BF16/FP8 bits with ``in_dtype``); ``on_false`` a number or one float32 per row.
+    - ``reduce``: True (ZERO_ACCUMULATE: the maximum from -inf) or False (IDLE: row_max is
+      None). ``dtype``: the result's, default ``on_true``'s.
+
+    >>> import numpy as np, gpsimd
+    >>> out, mx = gpsimd.select_reduce(np.array([[1, 0, 1, 0]], np.uint8),
+    ...                                np.float32([[5, 50, 7, -1]]), -1.0)
+    >>> out, mx
+    (array([[ 5., -1.,  7., -1.]], dtype=float32), array([7.], dtype=float32))
+    """
+    fn = "select_reduce"
+    a, din, dout = in_out(fn, "on_true", on_true, VALID_DTYPES, in_dtype, dtype)
+    pred = np.asarray(predicate)
+    if pred.dtype == np.bool_:
+        pred = pred.astype(np.uint8)
+    p, pdt = data_array(fn, "predicate", pred, _PREDICATE_DTYPES, None, "in_dtype")
+    if p.shape != a.shape:
+        raise ValueError(f"select_reduce: predicate has shape {p.shape} and on_true {a.shape}; "
+                         "they must have one shape")
+    x2, one_d = _rows(a, "select_reduce: on_true")
+    p2 = p.reshape(x2.shape)
+    shape = a.shape
+    rows, cols = x2.shape
+    psz, isz, osz = dtype_size(pdt), dtype_size(din), dtype_size(dout)
+    if isz is None or osz is None:
+        raise ValueError(f"select_reduce: {din if isz is None else dout} has no byte size")
+    f, f_rows = _per_row(on_false, rows, "select_reduce: on_false")
+    f = np.asarray(f, dtype=np.float32)
+    out = np.empty((rows, cols), dtype=storage_dtype(dout))
+    row_max = np.empty(rows, dtype=np.float32) if reduce else None
+    with Runner(fn, generation, strict, return_words) as run:
+        if min(_MAX_NUM, (run.partition_bytes() - 4 * _ALIGN) // (psz + isz + osz)) < cols:
+            raise ValueError(f"select_reduce: a row of {cols} elements does not fit one SBUF "
+                             f"partition on {generation} with its operands; pass shorter rows")
+        src_p, src_x = _as_bits(p2, pdt), _as_bits(x2, din)
+        blocks = -(-rows // _PARTITIONS)
+        fits = run.layout(blocks * (2 * _ALIGN + _tiles_bytes(cols, cols, psz, isz, osz)))
+        run.result_shape("out", (rows, cols), out.dtype)
+        if reduce:
+            run.result_shape("row_max", (rows, 1), np.float32)
+        for r0 in range(0, rows, _PARTITIONS):
+            r = min(_PARTITIONS, rows - r0)
+            if fits or r0 == 0:
+                imm_off = run.block(8)  # on_false at +0, the row maxima at +4
+                off_p, off_x, off_d = run.block(cols * psz, cols * isz, cols * osz)
+            if f_rows:
+                run.load(0, imm_off, f[r0 : r0 + r].reshape(r, 1), name="on_false")
+            run.load(0, off_p, src_p[r0 : r0 + r], name="predicate")
+            run.load(0, off_x, src_x[r0 : r0 + r], name="on_true")
+            run.run(lower.select_reduce(
+                pred_dtype=pdt, in_dtype=din, out_dtype=dout, channels=r,
+                predicate=_sbuf(0, off_p, [cols, 1], [1, 0]),
+                on_true=_sbuf(0, off_x, [cols, 1], [1, 0]),
+                dst=_sbuf(0, off_d, [cols, 1], [1, 0]),
+                on_false=_ptr(imm_off) if f_rows else f[()], reverse_pred=reverse_pred,
+                reduce_cmd="ZERO_ACCUMULATE" if reduce else "IDLE", names=_RESULT))
+            out[r0 : r0 + r] = run.read(0, r, off_d, cols, dout, "out",
+                                        into=("out", _parts(r0, r)))
+            if reduce:
+                run.run(lower.read_accumulator(dtype="FP32", channels=r,
+                                               dst={**_ptr(imm_off + 4), "num": [1], "step": [1]},
+                                               names={"reduce_res": "reduce"}))
+                row_max[r0 : r0 + r] = run.read(0, r, imm_off + 4, 1, "FP32", "row_max",
+                                                into=("row_max", _parts(r0, r)))[:, 0]
+        out = out.reshape(shape)
+        if one_d and reduce:
             row_max = row_max[0]
         return run.result((out, row_max))
 

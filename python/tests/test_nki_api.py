@@ -82,7 +82,8 @@ STUB_ENUMS = {
 MODELLED = {"dma_copy", "tensor_copy_predicated", "iota", "affine_select", "max8",
             "sequence_bounds", "range_select", "nc_find_index8", "nc_match_replace8",
             "nonzero_with_count", "get_nc_version", "tensor_copy", "tensor_tensor",
-            "tensor_scalar", "memset", "tensor_reduce", "tensor_scalar_cumulative"}
+            "tensor_scalar", "memset", "tensor_reduce", "tensor_scalar_cumulative",
+            "tensor_tensor_scan", "scalar_tensor_tensor", "select_reduce"}
 
 
 def stub_functions():

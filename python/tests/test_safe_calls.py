@@ -212,6 +212,7 @@ def test_topk_runs_on_one_machine_more_than_128_rows_and_long_rows():
 F32 = np.array([[3.0, -1.0, 2.0, 7.0, 0.5, -4.0, 9.0, 1.0]], dtype=np.float32)
 CALLS = {
     "range_select": lambda **kw: gpsimd.range_select(F32, ">=", "<", [1], [5], **kw),
+    "select_reduce": lambda **kw: gpsimd.select_reduce(F32 > 2, F32, [-1.0], **kw),
     "tensor_scalar_select": lambda **kw: gpsimd.tensor_scalar_select(F32, [-1.0], [0], **kw),
     "sequence_bounds": lambda **kw: gpsimd.sequence_bounds(np.array([[0, 1, 1, 2]], np.int32),
                                                            **kw),
@@ -235,7 +236,7 @@ CALLS = {
 
 def expected_results(name, result):
     """The call's result as the recording's result arrays (name -> array)."""
-    if name == "range_select":
+    if name in ("range_select", "select_reduce"):
         return {"out": result[0], "row_max": result[1].reshape(-1, 1)}
     if name == "sequence_bounds":
         return {"bounds": result.reshape(result.shape[0], -1)}

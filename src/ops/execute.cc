@@ -114,6 +114,8 @@ std::optional<Fault> execute_validated(Machine& m, const Word& w, const InstrDef
   const OpSemantics& ops = semantics(def);
   if (ops.unsupported)
     if (auto f = ops.unsupported(w, engine)) return f;
+  if (ops.unsupported_on)
+    if (auto f = ops.unsupported_on(w, m.generation())) return f;
   Writer writer(m, journal);
   ResolvedOperands operands;
   if (auto f = prepare_operands(*ops.operands, w, m, engine, writer, operands)) return f;

@@ -363,6 +363,9 @@ using ExecuteFn = std::optional<Fault> (*)(const Word&, const Machine&, const Re
 // the wait and before any operand is resolved; nullptr: the instruction runs everywhere
 // it is valid.
 using UnsupportedFn = std::optional<Fault> (*)(const Word&, Engine);
+// The same for what the model does not run on a generation (SPEC §4.25: SelectReduce on
+// V2), checked right after `unsupported`; nullptr: none.
+using GenerationUnsupportedFn = std::optional<Fault> (*)(const Word&, Generation);
 // What a valid word reads, writes and computes on the machine's state, for `explain`.
 using ExplainFn = void (*)(const Decoded&, const Machine&, Explainer&);
 // A valid word of one channel in `partition`: 16 source elements at offset 0 (8 for
@@ -436,6 +439,7 @@ struct OpSemantics {
   // The [model] order rule a valid word's result rests on (explain.h's order_rule);
   // nullptr: none, in every order the same.
   std::optional<model::OrderRule> (*order_rule)(const Word&) = nullptr;
+  GenerationUnsupportedFn unsupported_on = nullptr;
 };
 
 // SPEC §4's execution rule after validation and the wait check (a program validates every

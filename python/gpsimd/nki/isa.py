@@ -27,6 +27,10 @@ and append them to the program (:class:`gpsimd.nki.Program`):
 ``tensor_tensor``          TensorTensorArith (0x41) / TensorTensorBitvec (0x51)
 ``tensor_scalar``          TensorScalarArith (0x43) / TensorScalarBitvec (0x53),
                            TensorScalarPtr* (0x44 / 0x54) for two tile operands
+``tensor_tensor_scan``     TensorTensorScan (0xe5)
+``scalar_tensor_tensor``   ScalarTensorTensorArith (0x9d)
+``select_reduce``          SelectReduce (0xea), then DveReadAccumulator (0x9b)
+                           into ``reduce_res``
 ``memset``                 Memset (0x49), the value as the tile dtype's bits
 ``tensor_reduce``          TensorReduceArith (0x42) / TensorReduceBitvec (0x52)
 ``dma_copy``               no instruction: NumPy (HBM) to a tile is initial state,
@@ -1197,6 +1201,191 @@ def tensor_scalar_cumulative(dst, src, op0, op1, imm0, imm1=None,
                          reduce_cmd=reduce_cmd))
 
 
+# ---- S2S2D2_STT: TensorTensorScan, ScalarTensorTensor, SelectReduce (SPEC §4.20, §4.21,
+# §4.25) ---------------------------------------------------------------------------------------
+
+
+def _imm0_operand(call: str, arg: str, value: Any, program: Any, channels: int):
+    """Return (value, dtype, tile or None) of an imm0 argument: a number (an FP32
+    instruction immediate) or a ``(P, 1)`` tile of any dtype (a pointer: channel c reads
+    partition start + c, widened to FP32)."""
+    if isinstance(value, Tile):
+        t = _tile(call, arg, value, program)
+        if t.partitions != channels or t._free_count() != 1:
+            raise _error(call, arg, f"{t._expr} has shape {t.shape}; it holds one element in "
+                         f"each of the {channels} partitions, or pass a number")
+        return t._address(), t.gpsimd_dtype, t
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise _error(call, arg, "a NumPy array is HBM; one value per partition is a (P, 1) "
+                     "tile (nisa.dma_copy it into one first), or pass a number")
+    return _fp32(call, arg, value), "FP32", None
+
+
+def tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False,
+                       name=None):
+    """A scan along the free dimension: ``dst[j] = (data0[j] op0 s) op1 data1[j]`` with
+    ``s = initial`` at ``j = 0`` and the previous FP32 result after:
+    TensorTensorScan (0xe5), SPEC §4.20.
+
+    ``op0``, ``op1``: arithmetic ops (``nl.multiply``, ``nl.add``, ...) computed in FP32;
+    ``initial`` a number or a ``(P, 1)`` tile (one value per partition, any dtype);
+    ``reverse0`` makes ``data0`` the right operand of ``op0``, ``reverse1`` makes
+    ``data1`` the left operand of ``op1``. The scan runs over each partition's whole
+    walk (both free dimensions, in order); the carried value stays FP32 and each result
+    is converted to ``dst``'s dtype.
+
+    AWS's cumsum: ``data0`` ones, ``op0=nl.multiply``, ``op1=nl.add``.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     ones = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=ones, src=np.ones((2, 4), np.float32))
+    ...     x = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=np.float32([[1, 2, 3, 4], [10, 20, 30, 40]]))
+    ...     c = nl.ndarray((2, 4), dtype=nl.float32)
+    ...     nisa.tensor_tensor_scan(dst=c, data0=ones, data1=x, initial=0.0,
+    ...                             op0=nl.multiply, op1=nl.add)
+    ...     print(c.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.tensor_tensor_scan: TensorTensorScan, word 0)
+    [[  1.   3.   6.  10.]
+     [ 10.  30.  60. 100.]]
+    """
+    call = "nisa.tensor_tensor_scan"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data0 = _tile(call, "data0", data0, p)
+    data1 = _tile(call, "data1", data1, p)
+    channels = _same_partitions(call, [("dst", dst), ("data0", data0), ("data1", data1)])
+    name0 = _operands.alu_op(call, "op0", op0, data0.gpsimd_dtype)
+    name1 = _operands.alu_op(call, "op1", op1, data0.gpsimd_dtype)
+    init, init_dtype, t = _imm0_operand(call, "initial", initial, p, channels)
+    word = lower.tensor_tensor_scan(
+        op0=name0, op1=name1, in_dtypes=(data0.gpsimd_dtype, data1.gpsimd_dtype),
+        out_dtype=dst.gpsimd_dtype, channels=channels,
+        data0=data0._descriptor(call, "data0", 2), data1=data1._descriptor(call, "data1", 2),
+        dst=dst._descriptor(call, "dst", 2), initial=init, initial_dtype=init_dtype,
+        reverse0=reverse0, reverse1=reverse1)
+    reads = [data0, data1] + ([t] if t is not None else [])
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, data0=data0, data1=data1, initial=initial, op0=op0,
+                         op1=op1, reverse0=reverse0, reverse1=reverse1))
+
+
+def scalar_tensor_tensor(dst, data, op0, operand0, op1, operand1, reverse0=False, reverse1=False,
+                         name=None):
+    """``dst = (data op0 operand0) op1 operand1``: ScalarTensorTensorArith (0x9d), SPEC
+    §4.21 (two ops back to back, in FP32).
+
+    ``operand0`` a number or a ``(P, 1)`` tile (one value per partition, any dtype);
+    ``operand1`` a tile of ``data``'s shape (``data`` and ``operand1`` not both in PSUM);
+    ``reverse0`` makes ``operand0`` the left operand of ``op0``, ``reverse1`` makes
+    ``operand1`` the left operand of ``op1``. Bitvec ops are not supported (NKI): such a
+    word (0x9e) validates and faults ``unsupported-op``.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     x = nl.ndarray((1, 2), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=np.float32([[2, -3]]))
+    ...     y = nl.ndarray((1, 2), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=y, src=np.float32([[10, 20]]))
+    ...     c = nl.ndarray((1, 2), dtype=nl.float32)
+    ...     nisa.scalar_tensor_tensor(dst=c, data=x, op0=nl.subtract, operand0=5.0,
+    ...                               op1=nl.subtract, operand1=y, reverse0=True)
+    ...     print(c.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.scalar_tensor_tensor: ScalarTensorTensorArith, word 0)
+    [[ -7. -12.]]
+    """
+    call = "nisa.scalar_tensor_tensor"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    data = _tile(call, "data", data, p)
+    other = _tile(call, "operand1", operand1, p)
+    channels = _same_partitions(call, [("dst", dst), ("data", data), ("operand1", other)])
+    name0 = _operands.alu_op(call, "op0", op0, data.gpsimd_dtype)
+    name1 = _operands.alu_op(call, "op1", op1, data.gpsimd_dtype)
+    s, s_dtype, t = _imm0_operand(call, "operand0", operand0, p, channels)
+    word = lower.scalar_tensor_tensor(
+        op0=name0, op1=name1, in_dtypes=(data.gpsimd_dtype, other.gpsimd_dtype),
+        out_dtype=dst.gpsimd_dtype, channels=channels, data=data._descriptor(call, "data", 2),
+        operand1=other._descriptor(call, "operand1", 2), dst=dst._descriptor(call, "dst", 2),
+        operand0=s, operand0_dtype=s_dtype, reverse0=reverse0, reverse1=reverse1)
+    reads = [data, other] + ([t] if t is not None else [])
+    return p._emit(call, [word], reads, [dst],
+                   _note(call, dst=dst, data=data, op0=op0, operand0=operand0, op1=op1,
+                         operand1=operand1, reverse0=reverse0, reverse1=reverse1))
+
+
+def select_reduce(dst, predicate, on_true, on_false, reduce_res=None, reduce_cmd=reduce_cmd.idle,
+                  reduce_op=maximum, reverse_pred=False, name=None):
+    """``dst = predicate ? on_true : on_false`` with the row maximum into the accumulators:
+    SelectReduce (0xea, NeuronCore-v3 and newer), then, with ``reduce_res``, a
+    DveReadAccumulator (0x9b) writing them there. SPEC §4.25.
+
+    ``predicate``: an integer tile (true where any bit is set; ``reverse_pred`` negates
+    it); ``on_true``: a tile (not a 32-bit integer one; not in PSUM with ``predicate``);
+    ``on_false``: a number or a ``(P, 1)`` tile. The maximum runs over the FP32 results,
+    ``on_false`` values included, by ``reduce_cmd`` (``reset_reduce``: from -inf,
+    ``reduce``: with the accumulator, ``idle``: unchanged; the others are invalid);
+    ``reduce_op`` must be ``nl.maximum``. ``reduce_res``: a ``[P, 1]`` tile starting at
+    ``on_true``'s partition.
+
+    >>> import numpy as np, gpsimd.nki as nki, gpsimd.nki.isa as nisa
+    >>> import gpsimd.nki.language as nl
+    >>> with nki.Program():
+    ...     pred = nl.ndarray((1, 4), dtype=nl.uint8)
+    ...     nisa.dma_copy(dst=pred, src=np.uint8([[1, 0, 1, 0]]))
+    ...     x = nl.ndarray((1, 4), dtype=nl.float32)
+    ...     nisa.dma_copy(dst=x, src=np.float32([[5, 50, 7, -1]]))
+    ...     y, mx = nl.ndarray((1, 4), dtype=nl.float32), nl.ndarray((1, 1), dtype=nl.float32)
+    ...     nisa.select_reduce(dst=y, predicate=pred, on_true=x, on_false=-1.0,
+    ...                        reduce_res=mx, reduce_cmd=nisa.reduce_cmd.reset_reduce)
+    ...     print(y.numpy(), mx.numpy())
+    NkiInstruction(#0 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#1 nisa.dma_copy: host DMA, no words)
+    NkiInstruction(#2 nisa.select_reduce: SelectReduce + DveReadAccumulator, words 0..1)
+    [[ 5. -1.  7. -1.]] [[7.]]
+    """
+    call = "nisa.select_reduce"
+    p = current(call)
+    dst = _tile(call, "dst", dst, p)
+    pred = _tile(call, "predicate", predicate, p)
+    src = _tile(call, "on_true", on_true, p)
+    channels = _same_partitions(call, [("dst", dst), ("predicate", pred), ("on_true", src)])
+    if reduce_cmd not in _REDUCE_CMD:
+        raise _error(call, "reduce_cmd", f"{reduce_cmd!r} is not an nisa.reduce_cmd")
+    f, f_dtype, t = _imm0_operand(call, "on_false", on_false, p, channels)
+    words = [lower.select_reduce(
+        pred_dtype=pred.gpsimd_dtype, in_dtype=src.gpsimd_dtype, out_dtype=dst.gpsimd_dtype,
+        channels=channels, predicate=pred._descriptor(call, "predicate", 2),
+        on_true=src._descriptor(call, "on_true", 2), dst=dst._descriptor(call, "dst", 2),
+        on_false=f, on_false_dtype=f_dtype, reverse_pred=reverse_pred,
+        reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=_reduce_op(call, reduce_op))]
+    writes = [dst]
+    if reduce_res is not None:
+        res = _tile(call, "reduce_res", reduce_res, p)
+        if res.partitions != channels or res._free_count() != 1:
+            raise _error(call, "reduce_res", f"{res._expr} has shape {res.shape}; it holds one "
+                         f"element in each of the {channels} partitions")
+        if res.start_partition != src.start_partition:
+            raise _error(call, "reduce_res", f"{res._expr} starts at partition "
+                         f"{res.start_partition}, on_true at {src.start_partition}: the "
+                         "accumulators are per partition, so they must start at the same one")
+        words.append(lower.read_accumulator(dtype=res.gpsimd_dtype, channels=channels,
+                                            dst=res._descriptor(call, "reduce_res", 1)))
+        writes.append(res)
+    reads = [pred, src] + ([t] if t is not None else [])
+    return p._emit(call, words, reads, writes,
+                   _note(call, dst=dst, predicate=pred, on_true=src, on_false=on_false,
+                         reduce_res=reduce_res, reduce_cmd=reduce_cmd, reduce_op=reduce_op,
+                         reverse_pred=reverse_pred))
+
+
 # ---- calls of instructions gpsimd does not model --------------------------------------------
 
 
@@ -1347,10 +1536,6 @@ def bn_aggr(dst, data, name=None):
     ...
 
 
-@_not_modelled("a Vector Engine tensor-tensor scan")
-def tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False,
-                       name=None):
-    ...
 
 
 @_not_modelled("a Vector Engine stream shuffle")
@@ -1399,10 +1584,6 @@ def reciprocal(dst, data, name=None):
     ...
 
 
-@_not_modelled("a Vector Engine scalar-tensor-tensor")
-def scalar_tensor_tensor(dst, data, op0, operand0, op1, operand1, reverse0=False, reverse1=False,
-                         name=None):
-    ...
 
 
 @_not_modelled("a Vector Engine tensor-scalar with reduction")
@@ -1428,10 +1609,6 @@ def quantize_mx(dst, src, dst_scale, name=None):
     ...
 
 
-@_not_modelled("a Vector Engine select with reduction")
-def select_reduce(dst, predicate, on_true, on_false, reduce_res=None, reduce_cmd=reduce_cmd.idle,
-                  reduce_op=maximum, reverse_pred=False, name=None):
-    ...
 
 
 @_not_modelled("a DMA exchange between NeuronCores")
