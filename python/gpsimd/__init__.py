@@ -43,6 +43,7 @@ from .codec import (
     disassemble,
     encode,
     instructions,
+    order_rule,
     validate,
     word_bytes,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "encode",
     "decode",
     "validate",
+    "order_rule",
     "assemble",
     "disassemble",
     "instructions",

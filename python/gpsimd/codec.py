@@ -20,6 +20,7 @@ __all__ = [
     "encode",
     "decode",
     "validate",
+    "order_rule",
     "instructions",
     "address",
     "describe_address",
@@ -141,6 +142,27 @@ def validate(word: WordLike, generation: str | int, strict: bool = False,
     RangeSelect: is_valid_fill_val: fill_val = 0x00000000, must be 0xff7fffff (-FLT_MAX)
     """
     return _core.validate(word_bytes(word), generation, strict, _engine_name(engine))
+
+
+def order_rule(word: WordLike) -> str | None:
+    """Return the name of the [model] order rule a word's result rests on, or None when
+    its result is the same in every order (SPEC §7 "model_rules"): ``"reduce-order"`` for a
+    TensorReduceArith sum, difference or product of groups of two or more,
+    ``"accumulate-order"`` for a ScalarTensorTensorArith that accumulates,
+    ``"cumulative-order"`` for a running TensorScalarCacheCumulative ADD, SUBTRACT or MULT.
+    The hardware's order is not public; gpsimd folds left to right in walk order, one FP32
+    rounding per step, so such a result can differ from hardware's in its last bits.
+
+    >>> w = assemble("TensorReduceArith num_active_channels=1, in_dtype=FP32, "
+    ...              "out_dtype=FP32, op=ADD, op_dim=2, "
+    ...              "src_mem_pattern=sbuf[p=0, off=0x0] num=[8,1,1,1], "
+    ...              "dst_mem_pattern=sbuf[p=0, off=0x40] num=[1,1,1,1]")[0]
+    >>> order_rule(w)
+    'reduce-order'
+    >>> order_rule(encode(**{**decode(w), "op": "MAX"})) is None
+    True
+    """
+    return _core.order_rule(word_bytes(word))
 
 
 def instructions() -> list[dict[str, Any]]:

@@ -1127,6 +1127,14 @@ PYBIND11_MODULE(_core, m) {
       py::arg("engine") = py::none());
   m.def("decode", &decode_word, py::arg("word"));
   m.def(
+      "order_rule",
+      [](const py::bytes& w) -> py::object {
+        const auto r = order_rule(word_from_bytes(w));
+        if (!r) return py::none();
+        return py::str(std::string(model::order_rule(*r).name));
+      },
+      py::arg("word"));
+  m.def(
       "alu_ops",
       [] {
         // The ALU_OP table (SPEC §3.8), one dict per row, with the vendor's predicates

@@ -797,17 +797,16 @@ void explain_cumulative(const Decoded& d, const Machine& m, Explainer& x) {
          fmt::format(
              "writes {} with each channel's last reg, FP32, unrounded{}", accs,
              cmd == kCmdLoadAccumulate ? "" : "; imm1 is not used (it is LOAD_ACCUMULATE's seed)"));
-  if (order_dependent(op1)) {
-    const model::OrderRuleDef& rule = model::order_rule(model::OrderRule::Cumulative);
-    x.line("order",
-           fmt::format("{} of the running value rounds in walk order, one ordinal at a time "
-                       "(rule {}, {}): the hardware's order is not public, so results whose "
-                       "partial sums or products round may differ on hardware",
-                       op_text(op1), rule.name, rule.section));
-  }
   if (model::cumulative_out_unsupported(static_cast<uint8_t>(dout)))
     x.line("fault",
            fmt::format("out_dtype {} faults unsupported-op (SPEC §4.24)", dtype_str(dout)));
+}
+
+// SPEC §4.24's cumulative-order: a running ADD, SUBTRACT or MULT rests on the [model]
+// order (explain.h's order_rule; explain's generic "order" line and the trace say it).
+std::optional<model::OrderRule> cumulative_order_rule(const Word& w) {
+  if (!order_dependent(w[kOp1.offset])) return std::nullopt;
+  return model::OrderRule::Cumulative;
 }
 
 // FP32, op0 MULT by 2.0, op1 ADD from +0.0 (ZERO_ACCUMULATE): dst = the running sum of 2x.
@@ -839,5 +838,6 @@ const detail::OpSemantics table::kTensorScalarCacheCumulativeOps = {
     .sample_label = "TensorScalarCacheCumulative fp32 running sum of 2x",
     .operands = &ts::kCumulativeOperands,
     .unsupported = ts::unsupported_cumulative,
+    .order_rule = ts::cumulative_order_rule,
 };
 }  // namespace gpsimd

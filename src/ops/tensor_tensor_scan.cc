@@ -660,6 +660,14 @@ void explain(const Decoded& d, const Machine& m, Explainer& x, Kind kind) {
   }
 }
 
+// SPEC §4.21's accumulate-order: ACCUMULATE and ZERO_ACCUMULATE sum the results into the
+// accumulator in the [model] order (explain.h's order_rule).
+std::optional<model::OrderRule> accumulate_order_rule(const Word& w) {
+  const auto cmd = static_cast<AccumCmd>(w[kAccumCmd.offset]);
+  if (cmd != AccumCmd::ACCUMULATE && cmd != AccumCmd::ZERO_ACCUMULATE) return std::nullopt;
+  return model::OrderRule::Accumulate;
+}
+
 // ---- sample words ------------------------------------------------------------------------
 
 // One channel in partition p: src0 16 elements at offset 0, src1 16 at 0x40, the
@@ -736,6 +744,7 @@ const detail::OpSemantics table::kScalarTensorTensorArithOps = {
     .sample = stt::sample_stt_arith,
     .sample_label = "ScalarTensorTensorArith fp32 x*2+y",
     .operands = &stt::kSttOperands,
+    .order_rule = stt::accumulate_order_rule,
 };
 const detail::OpSemantics table::kScalarTensorTensorBitvecOps = {
     .validate = stt::validate_kind<stt::Kind::SttBitvec>,
