@@ -35,8 +35,10 @@ TEST(AsmErrors, Instructions) {
             "TensorScalarSelect, GetSequenceBounds, Sort, AffineSelect, Iota, MatchValueLoad, "
             "Max8, FindIndex8, MatchReplace8, NonzeroWithCount, CopyPredicatedScalar, "
             "DveReadAccumulator, TensorTensorArith, TensorTensorBitvec, TensorScalarArith, "
-            "TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec, Copy, Cast or a "
-            "directive (.data, .dump, ...)) (at 'Sortt')");
+            "TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec, Copy, Cast, Memset, "
+            "TensorReduceArith, TensorReduceBitvec, TensorTensorScan, ScalarTensorTensorArith, "
+            "ScalarTensorTensorBitvec, CopyPredicated, TensorScalarCacheCumulative, SelectReduce "
+            "or a directive (.data, .dump, ...)) (at 'Sortt')");
   EXPECT_EQ(error_of("Sort num_active_channels=1, in_out_dtype=(FP33, FP32)"),
             "e.gpsimd:1:43: error: unknown dtype for in_out_dtype: did you mean FP32? (expected "
             "one of INVALID, UINT64, INT8, UINT8, INT16, UINT16, BF16, FP16, INT32, UINT32, FP32, "
@@ -133,10 +135,11 @@ TEST(AsmErrors, Directives) {
             "(at 'reg')");
   EXPECT_EQ(error_of(".acc 5..2 = 0.0"),
             "e.gpsimd:1:7: error: accumulator range 5..2 is empty (at '..')");
-  EXPECT_EQ(error_of(".frob 1"),
-            "e.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, "
-            ".data, .load, "
-            ".dump or .word (at '.frob')");
+  EXPECT_EQ(
+      error_of(".frob 1"),
+      "e.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, "
+      ".data, .load, "
+      ".dump or .word (at '.frob')");
   EXPECT_EQ(error_of(".nc v3\n.nc v4"),
             "e.gpsimd:2:1: error: the generation is already set by an earlier .nc (at '.nc')");
   EXPECT_EQ(error_of(".nc v6"),

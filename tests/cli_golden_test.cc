@@ -64,7 +64,13 @@ const char* const kExamples[] = {"range_select",
                                  "match_replace8",
                                  "tensor_tensor",
                                  "tensor_scalar",
-                                 "cast"};
+                                 "cast",
+                                 "memset",
+                                 "tensor_reduce",
+                                 "cumsum",
+                                 "scalar_tensor_tensor",
+                                 "copy_predicated",
+                                 "select_reduce"};
 
 TEST(CliGolden, DisOfEveryExample) {
   for (const char* ex : kExamples) {

@@ -92,7 +92,10 @@ std::vector<CliCase> cli_cases() {
         "MatchValueLoad, Max8, FindIndex8, MatchReplace8, NonzeroWithCount, "
         "CopyPredicatedScalar, DveReadAccumulator, TensorTensorArith, TensorTensorBitvec, "
         "TensorScalarArith, TensorScalarBitvec, TensorScalarPtrArith, TensorScalarPtrBitvec, "
-        "Copy, Cast or a directive (.data, .dump, ...)) (at 'Sortt')",
+        "Copy, Cast, Memset, TensorReduceArith, TensorReduceBitvec, TensorTensorScan, "
+        "ScalarTensorTensorArith, ScalarTensorTensorBitvec, CopyPredicated, "
+        "TensorScalarCacheCumulative, SelectReduce or a directive (.data, .dump, ...)) (at "
+        "'Sortt')",
         "  1 | Sortt x=1", "    | ^~~~~"}},
       {"assembly error on a control character: escaped on the line and under the caret",
        {{"ctl.gpsimd", "Sort\t\x1b[2J x\n"}},
@@ -261,7 +264,8 @@ TEST(ErrorMessages, Assembler) {
       {".data sbuf[p=0, off=0x0] INT8 = [300]",
        "t.gpsimd:1:34: error: 300 is out of range for INT8: expected -128..127 (at '300')"},
       {".frob 3",
-       "t.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, .data, "
+       "t.gpsimd:1:1: error: unknown directive: expected .nc, .queue, .engine, .reg, .sem, .acc, "
+       ".data, "
        ".load, "
        ".dump or .word (at '.frob')"},
       {".dump sbuf[p=0, off=0x0] FP32 [0]",

@@ -135,9 +135,10 @@ constexpr ReduceRow kReduceRows[] = {
 
 Plan reduce_plan(const ReduceRow& r) {
   constexpr auto& F = table::kTensorReduceArith;  // TensorReduceBitvec's layout too
-  const unsigned isz = *dtype_size(r.in);
+  const unsigned isz = *dtype_size(r.in), osz = *dtype_size(r.out);
   Plan pl;
-  pl.count = round_down((kSbufPartition - 4096) / isz, r.group);
+  // The source and one destination element per group fill the partition.
+  pl.count = round_down((kSbufPartition - 128) / (isz * r.group + osz) * r.group, r.group);
   pl.src_span = pl.count * isz;
   pl.dst_off = round_down(pl.src_span + 63, 64);
   const uint32_t groups = pl.count / r.group;

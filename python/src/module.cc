@@ -19,6 +19,7 @@
 #include "bindings.h"
 #include "gpsimd/alu.h"
 #include "gpsimd/execute.h"
+#include "gpsimd/explain.h"
 #include "gpsimd/format.h"
 #include "gpsimd/isa.h"
 #include "gpsimd/machine.h"
@@ -1129,7 +1130,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "order_rule",
       [](const py::bytes& w) -> py::object {
-        const auto r = order_rule(word_from_bytes(w));
+        const auto r = gpsimd::order_rule(word_from_bytes(w));
         if (!r) return py::none();
         return py::str(std::string(model::order_rule(*r).name));
       },

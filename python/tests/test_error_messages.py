@@ -35,7 +35,10 @@ CASES = [
      "NonzeroWithCount (0xf2), CopyPredicatedScalar (0xe8), DveReadAccumulator (0x9b), "
      "TensorTensorArith (0x41), TensorTensorBitvec (0x51), TensorScalarArith (0x43), "
      "TensorScalarBitvec (0x53), TensorScalarPtrArith (0x44), TensorScalarPtrBitvec (0x54), "
-     "Copy (0x46), Cast (0x47)"),
+     "Copy (0x46), Cast (0x47), Memset (0x49), TensorReduceArith (0x42), "
+     "TensorReduceBitvec (0x52), TensorTensorScan (0xe5), ScalarTensorTensorArith (0x9d), "
+     "ScalarTensorTensorBitvec (0x9e), CopyPredicated (0x72), TensorScalarCacheCumulative "
+     "(0xe6), SelectReduce (0xea)"),
     ("encode of a value wider than its field",
      lambda: gpsimd.encode("Sort", stable=300), ValueError,
      "Sort.stable: 300 is outside [0, 255]"),

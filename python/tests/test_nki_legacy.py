@@ -323,17 +323,26 @@ def test_tensor_copy_tensor_tensor_tensor_scalar_value_returning():
 
 
 def test_memset_and_on_chip_dma():
+    # memset is the Memset instruction (SPEC §4.18); a DMA (host side until DMA transfers
+    # are in the model) goes to a fresh tile.
     @nki.jit
     def kernel(a):
         out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
-        filled = nisa.memset(shape=a.shape, value=-1, dtype=nl.int32)
+        filled = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+        f = nisa.memset(shape=a.shape, value=-1, dtype=nl.int32)
         t = nl.load(a)
-        nisa.dma_copy(dst=filled, src=t)  # SBUF to SBUF
-        nl.store(out, value=filled)
-        return out
+        copy = nl.ndarray(a.shape, dtype=nl.int32, buffer=nl.sbuf)
+        nisa.dma_copy(dst=copy, src=t)  # SBUF to SBUF
+        nl.store(out, value=copy)
+        nl.store(filled, value=f)
+        with pytest.raises(NotImplementedError, match="write into a fresh tile"):
+            nisa.dma_copy(dst=f, src=t)  # onto bytes Memset wrote
+        return out, filled
 
     a = np.arange(8, dtype=np.int32).reshape(2, 4)
-    assert np.array_equal(kernel(a), a)
+    out, filled = kernel(a)
+    assert np.array_equal(out, a)
+    assert np.array_equal(filled, np.full((2, 4), -1, np.int32))
 
 
 def test_unmodelled_value_returning_calls_say_so():
@@ -377,8 +386,35 @@ def test_nl_partition_broadcast_and_activations_raise():
         with pytest.raises(NotImplementedError, match="activation function tables, which are "
                            "not public"):
             f(None)
-    with pytest.raises(NotImplementedError, match="TensorReduce"):
-        nl.sum(None, axis=1)
+    with pytest.raises(NotImplementedError, match="not established here"):
+        nl.mean(None, axis=1)
+
+
+def test_nl_reductions_are_tensor_reduce():
+    # nl.sum / max / min / prod along the last free dimensions: one TensorReduceArith word
+    # each, keepdims only the result's shape; a reduction over a dimension that is not last
+    # is NKI's error.
+    @nki.jit
+    def kernel(a):
+        t = nl.load(a)
+        outs = []
+        for f, keep in ((nl.sum, True), (nl.max, False), (nl.min, True), (nl.prod, False)):
+            r = f(t, axis=2, keepdims=keep)
+            assert r.shape == ((2, 3, 1) if keep else (2, 3))
+            o = nl.ndarray((2, 3), dtype=nl.float32, buffer=nl.shared_hbm)
+            nl.store(o, r)
+            outs.append(o)
+        with pytest.raises(nki.NkiValidationError, match="last contiguous free dimensions"):
+            nl.sum(t, axis=1)
+        return outs
+
+    a = np.float32([[[1, 2, 3, 4], [-1, 5, 0.5, 2], [8, -8, 1, 1]],
+                    [[0, 0, 0, 1], [2, 2, 2, 2], [-3, 1, 1, 1]]])
+    s, mx, mn, pr = kernel(a)
+    assert np.array_equal(s, a.sum(axis=2))  # exact: small integers and halves
+    assert np.array_equal(mx, a.max(axis=2))
+    assert np.array_equal(mn, a.min(axis=2))
+    assert np.array_equal(pr, a.prod(axis=2))
 
 
 # ---- NkiInstruction --------------------------------------------------------------------------

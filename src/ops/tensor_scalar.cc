@@ -640,8 +640,8 @@ void validate_cumulative(const Word& w, Generation g, const ValidateOptions& opt
     d.fail(
         kCumulativeImmediates, f.name,
         f.offset == kImm1Src.offset ? hex8(w[kImm1Src.offset]) : hex32(load_u32(w, kImm1.offset)),
-        fmt::format("must be 0 unless accumulator_cmd is LOAD_ACCUMULATE (4; it is {}): imm1 "
-                    "and imm1_src are the seed of LOAD_ACCUMULATE only",
+        fmt::format("must be 0 unless accumulator_cmd is LOAD_ACCUMULATE (4; it is {}): only "
+                    "LOAD_ACCUMULATE reads imm1 and imm1_src, as its seed",
                     cmd));
   }
 
