@@ -58,6 +58,7 @@ Expected observed(const Machine& m) {
       o.rank_index[p][k] = load(m, p, kExperts8 + 4 * k, 4);
     }
     o.attn_max[p] = load(m, p, kAttnMax, 4);
+    o.reduced_max[p] = load(m, p, kReducedMax, 4);
     for (unsigned k = 0; k < kAccCols; ++k) o.tile16[p][k] = load(m, p, kTile16 + 2 * k, 2);
   }
   for (unsigned i = 0; i < kTokens; ++i) {
@@ -67,6 +68,7 @@ Expected observed(const Machine& m) {
   for (unsigned r = 0; r < kRoutingRows; ++r)
     for (unsigned t = 0; t <= kTokens; ++t)
       o.tokens[r][t] = load(m, kRoutingPartitions[r], kTokenList + 4 * t, 4);
+  for (unsigned t = 0; t < kTokens; ++t) o.running[t] = load(m, 0, kRunning + 4 * t, 4);
   return o;
 }
 
@@ -93,6 +95,8 @@ std::string differences(const Expected& a, const Expected& b) {
   field("attn_max", a.attn_max, b.attn_max);
   field("shifted", a.shifted, b.shifted);
   field("tile16", a.tile16, b.tile16);
+  field("reduced_max", a.reduced_max, b.reduced_max);
+  field("running", a.running, b.running);
   field("queue_top", a.queue_top, b.queue_top);
   if (d.empty() && !(a == b)) d = "a field differences() does not list";
   return d;

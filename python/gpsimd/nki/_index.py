@@ -357,6 +357,11 @@ class HbmTensor(np.ndarray):
     as views, so that a store writes into it. ``@nki.jit`` hands a kernel its NumPy
     arguments as HbmTensors (views, no copy) and returns plain arrays."""
 
+    def __bool__(self) -> bool:
+        """True, as NKI's tensor handles are (``x = nl.load(t) if t else None`` tests
+        whether the kernel was given a tensor, not its values)."""
+        return True
+
     def _view(self, call: str, key: tuple, ranges: dict[Var, tuple[int, int]] | None) -> Any:
         order_vars(call, key)
         real = [k for k in key if k is not None]

@@ -592,9 +592,16 @@ class _Reduction:
     its last free dimensions, the one instruction NKI's compiler emits for it —
     ``nisa.tensor_reduce`` (TensorReduceArith, SPEC §4.19) on the Vector engine."""
 
+    # NKI also takes nl.max / nl.min ... where an operator goes (select_reduce's
+    # reduce_op=nl.max, tensor_scalar_cumulative's op1=nl.max): the ALU_OP of its fold.
+    is_nki_op = True
+
     def __init__(self, name: str, op: "_Operator") -> None:
         self.__name__ = name
         self.op = op
+        self.tensor_op = op.tensor_op
+        self.alu_op = op.alu_op
+        self.affine_cmp = op.affine_cmp
         self.__doc__ = (f"NKI's nl.{name}(x, axis, dtype=None, mask=None, keepdims=False): "
                         f"x reduced along `axis` (the last free dimensions) by "
                         f"nisa.tensor_reduce with op nl.{op.__name__} (SPEC §4.19)."
