@@ -5,7 +5,7 @@
 #   scripts/test.sh            everything
 #   scripts/test.sh release    only the release suite
 #   scripts/test.sh asan       only the sanitizer suite
-#   scripts/test.sh fuzz       only the fuzz smoke runs (FUZZ_SECONDS per target, default 30)
+#   scripts/test.sh fuzz       only the fuzz smoke runs (FUZZ_SECONDS per target, default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -31,7 +31,7 @@ run_preset() {
 
 run_fuzz() {
   phase "fuzz: smoke run of every target"
-  ./scripts/fuzz.sh smoke --seconds "${FUZZ_SECONDS:-30}" --jobs "$jobs"
+  ./scripts/fuzz.sh smoke --seconds "${FUZZ_SECONDS:-20}" --jobs "$jobs"
 }
 
 case "$what" in
