@@ -50,11 +50,11 @@ inline uint32_t apply(uint8_t op, uint32_t a, uint32_t b) {
   } else if constexpr (Op == kMult) {
     return canonical(f(a) * f(b));
   } else if constexpr (Op == kMax) {  // maxNum, -0.0 < +0.0 (SPEC §3.8.2)
-    if (is_nan(a) | is_nan(b)) [[unlikely]]
+    if (is_nan(a) || is_nan(b)) [[unlikely]]
       return is_nan(a) ? (is_nan(b) ? model::kAluNaN : b) : a;
     return order_key(b) > order_key(a) ? b : a;
   } else if constexpr (Op == kMin) {
-    if (is_nan(a) | is_nan(b)) [[unlikely]]
+    if (is_nan(a) || is_nan(b)) [[unlikely]]
       return is_nan(a) ? (is_nan(b) ? model::kAluNaN : b) : a;
     return order_key(a) > order_key(b) ? b : a;
   } else {
