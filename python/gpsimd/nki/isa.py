@@ -640,16 +640,8 @@ def range_select(dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
         reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=_reduce_op(call, reduce_op), fill=fill)]
     writes = [dst]
     if reduce_res is not None:
-        res = _tile(call, "reduce_res", reduce_res, p)
-        if res.partitions != channels or res._free_count() != 1:
-            raise _error(call, "reduce_res", f"{res._expr} has shape {res.shape}; it holds one "
-                         f"element in each of the {channels} partitions")
-        if res.start_partition != src.start_partition:
-            raise _error(call, "reduce_res", f"{res._expr} starts at partition "
-                         f"{res.start_partition}, on_true_tile at {src.start_partition}: the "
-                         "accumulators are per partition, so they must start at the same one")
-        words.append(lower.read_accumulator(dtype=res.gpsimd_dtype, channels=channels,
-                                            dst=res._descriptor(call, "reduce_res", 1)))
+        res, word = _read_out(call, reduce_res, p, channels, src, "on_true_tile")
+        words.append(word)
         writes.append(res)
     reads = [src] + [t for t in (t0, t1) if t is not None]
     return p._emit(call, words, reads, writes,
@@ -1368,16 +1360,8 @@ def select_reduce(dst, predicate, on_true, on_false, reduce_res=None, reduce_cmd
         reduce_cmd=_REDUCE_CMD[reduce_cmd], reduce_op=_reduce_op(call, reduce_op))]
     writes = [dst]
     if reduce_res is not None:
-        res = _tile(call, "reduce_res", reduce_res, p)
-        if res.partitions != channels or res._free_count() != 1:
-            raise _error(call, "reduce_res", f"{res._expr} has shape {res.shape}; it holds one "
-                         f"element in each of the {channels} partitions")
-        if res.start_partition != src.start_partition:
-            raise _error(call, "reduce_res", f"{res._expr} starts at partition "
-                         f"{res.start_partition}, on_true at {src.start_partition}: the "
-                         "accumulators are per partition, so they must start at the same one")
-        words.append(lower.read_accumulator(dtype=res.gpsimd_dtype, channels=channels,
-                                            dst=res._descriptor(call, "reduce_res", 1)))
+        res, word = _read_out(call, reduce_res, p, channels, src, "on_true")
+        words.append(word)
         writes.append(res)
     reads = [pred, src] + ([t] if t is not None else [])
     return p._emit(call, words, reads, writes,
@@ -1413,6 +1397,23 @@ def dma_transpose(dst, src, axes=None, priority=None, dge_mode=dge_mode.unknown,
     ...
 
 
+def _read_out(call: str, reduce_res: Any, p: Any, channels: int, src: Tile,
+              src_arg: str) -> tuple[Tile, bytes]:
+    """Return (the tile, the DveReadAccumulator word, SPEC §4.13) of a ``reduce_res``
+    argument: a (P, 1) tile on the data's partitions (the accumulators are per partition,
+    SPEC §2), which the word writes with each partition's accumulator."""
+    res = _tile(call, "reduce_res", reduce_res, p)
+    if res.partitions != channels or res._free_count() != 1:
+        raise _error(call, "reduce_res", f"{res._expr} has shape {res.shape}; it holds one "
+                     f"element in each of the {channels} partitions")
+    if res.start_partition != src.start_partition:
+        raise _error(call, "reduce_res", f"{res._expr} starts at partition "
+                     f"{res.start_partition}, {src_arg} at {src.start_partition}: the "
+                     "accumulators are per partition, so they must start at the same one")
+    return res, lower.read_accumulator(dtype=res.gpsimd_dtype, channels=channels,
+                                       dst=res._descriptor(call, "reduce_res", 1))
+
+
 def _reduce_axes(call: str, axis: Any, data: Tile) -> int:
     """Return how many innermost free dimensions ``axis`` reduces (1..4): NKI's axes must
     be the last contiguous free dimensions of ``data`` (an int or a list or tuple of ints,
@@ -1434,6 +1435,17 @@ def _reduce_axes(call: str, axis: Any, data: Tile) -> int:
                      f"{data._expr} (shape {data.shape}): one of "
                      + ", ".join(str(tuple(range(k, ndim))) for k in range(ndim - 1, 0, -1)))
     return len(axes)
+
+
+def _reduced_shape(call: str, axis: Any, data: Tile, keepdims: bool) -> tuple[int, ...]:
+    """The NKI shape of ``data`` reduced along ``axis`` (:func:`_reduce_axes`): the reduced
+    dimensions dropped, or kept as 1 with ``keepdims``; a tile keeps a free dimension, so a
+    reduction of every free dimension without ``keepdims`` is ``(P, 1)``."""
+    ndim = len(data.shape)
+    first = ndim - _reduce_axes(call, axis, data)
+    shape = tuple(1 if i >= first else n for i, n in enumerate(data.shape)
+                  if keepdims or i < first)
+    return shape if len(shape) > 1 else (shape[0], 1)
 
 
 def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, name=None):

@@ -619,14 +619,8 @@ class _Reduction:
         if not isinstance(x, Tile):
             raise _error(call, "x", f"expected a tile (an nl.ndarray in SBUF/PSUM, nl.load's "
                          f"result), got {type(x).__name__}")
-        k = isa._reduce_axes(call, axis, x)
-        axes = set(range(len(x.shape) - k, len(x.shape)))
-        shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
-                      if keepdims or i not in axes)
-        if len(shape) == 1:
-            shape = (shape[0], 1)  # a tile keeps a free dimension
         d = _result_dtype(call, dtype, [x])
-        dst = ndarray(shape, d, sbuf)
+        dst = ndarray(isa._reduced_shape(call, axis, x, keepdims), d, sbuf)
         isa.tensor_reduce(_narrow(call, dst, mask), self.op, _narrow(call, x, mask),
                           axis=axis, keepdims=keepdims)
         return dst

@@ -288,13 +288,8 @@ def tensor_reduce(op, data, axis, mask=None, dtype=None, negate=False, keepdims=
     if mask is not None:
         raise NotImplementedError(f"{call}: mask= is not modelled for a reduction (index the "
                                   "data instead: data[i_p, i_f])")
-    k = _isa._reduce_axes(call, axis, d)
-    axes = set(range(len(d.shape) - k, len(d.shape)))
-    shape = tuple(1 if i in axes else n for i, n in enumerate(d.shape)
-                  if keepdims or i not in axes)
-    if len(shape) == 1:
-        shape = (shape[0], 1)
-    dst = _new(call, shape, d.dtype if dtype is None else dtype)
+    dst = _new(call, _isa._reduced_shape(call, axis, d, keepdims),
+               d.dtype if dtype is None else dtype)
     _isa.tensor_reduce(dst, op, d, axis=axis, negate=negate, keepdims=keepdims)
     return dst
 
