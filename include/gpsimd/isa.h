@@ -486,18 +486,23 @@ inline constexpr std::array kDveReadAccumulator = {
 
 // SPEC §4.14, S3S3D3_TT: TensorTensorArith, and TensorTensorBitvec with the same layout.
 // No reserved bytes; in0_in1_dtype holds src0's dtype in the low nibble, src1's in the high.
+// CopyPredicated (SPEC §4.22) has the same bytes, its op defaulting to BYPASS.
+constexpr std::array<FieldDef, 9> s3s3d3_tt_fields(FieldDef op) {
+  return {
+      kHeader,
+      kEvents,
+      FieldDef{"in0_in1_dtype", 12, 1, K::DtypePair},
+      FieldDef{"out_dtype", 13, 1, K::Dtype},
+      op,
+      FieldDef{"num_active_channels", 15, 1, K::U8},
+      FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
+      FieldDef{"src1_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
+      FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
+  };
+}
+inline constexpr FieldDef kTtOp{"op", 14, 1, K::AluOp};
 extern const detail::OpSemantics kTensorTensorArithOps;
-inline constexpr std::array kTensorTensorArith = {
-    kHeader,
-    kEvents,
-    FieldDef{"in0_in1_dtype", 12, 1, K::DtypePair},
-    FieldDef{"out_dtype", 13, 1, K::Dtype},
-    FieldDef{"op", 14, 1, K::AluOp},
-    FieldDef{"num_active_channels", 15, 1, K::U8},
-    FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"src1_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
-};
+inline constexpr std::array kTensorTensorArith = s3s3d3_tt_fields(kTtOp);
 extern const detail::OpSemantics kTensorTensorBitvecOps;
 inline constexpr auto& kTensorTensorBitvec = kTensorTensorArith;
 // SPEC §4.15, S3D3_TS: TensorScalarArith (0x43) and TensorScalarBitvec (0x53), and their
@@ -644,17 +649,8 @@ inline constexpr std::array kScalarTensorTensorBitvec = s2s2d2_stt_fields(
 // SPEC §4.22, S3S3D3_TT as TensorTensor's: src0 the predicate, src1 the data; op must be
 // BYPASS.
 extern const detail::OpSemantics kCopyPredicatedOps;
-inline constexpr std::array kCopyPredicated = {
-    kHeader,
-    kEvents,
-    FieldDef{"in0_in1_dtype", 12, 1, K::DtypePair},
-    FieldDef{"out_dtype", 13, 1, K::Dtype},
-    with_default(FieldDef{"op", 14, 1, K::AluOp}, 0),  // BYPASS, the only value
-    FieldDef{"num_active_channels", 15, 1, K::U8},
-    FieldDef{"src0_mem_pattern", 16, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"src1_mem_pattern", 32, tensor_bytes(3), K::Tensor, 3},
-    FieldDef{"dst_mem_pattern", 48, tensor_bytes(3), K::Tensor, 3},
-};
+inline constexpr std::array kCopyPredicated =
+    s3s3d3_tt_fields(with_default(kTtOp, 0));  // BYPASS, the only value
 
 // SPEC §4.24, S3D3_TS as TensorScalar's: accumulator_cmd is the seed (ZERO_ACCUMULATE,
 // NKI's reset_reduce, by default), imm1 the seed of LOAD_ACCUMULATE.
